@@ -1,0 +1,145 @@
+"""``read_file``: validate, confine, detect once, dispatch to the format's reader, describe."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .detect import detect
+from .errors import ReaderError
+from .models import Page, Reading
+from .services import Services, shared_services
+from .settings import Settings
+
+MAX_QUESTION_CHARS = 2000
+VISUAL_KINDS = ("pdf", "pptx", "docx", "image")
+
+Progress = Callable[[str, float, float], None]
+
+
+def _no_progress(stage: str, done: float, total: float) -> None:
+    pass
+
+
+@dataclass
+class Job:
+    """One file being read: what it is, what was asked for, and the services to use."""
+
+    path: Path
+    name: str
+    size: int
+    sha256: str
+    kind: str
+    mime: str
+    page_start: int | None
+    page_end: int | None
+    question: str | None
+    multimodal: bool
+    services: Services
+    progress: Progress = _no_progress
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def settings(self) -> Settings:
+        return self.services.settings
+
+    def select(self, page_count: int) -> list[int]:
+        """The 1-based page numbers to read, checked against ``page_count`` and ``MAX_PAGES``."""
+        unit = "slides" if self.kind == "pptx" else "pages"
+        start, end = self.page_start, self.page_end
+        for value in (start, end):
+            if value is not None and not 1 <= value <= page_count:
+                raise ReaderError("PAGE_OUT_OF_RANGE", f"Page {value} is outside {self.name}, which has {page_count} {unit}. Choose a page from 1 to {page_count}.")
+        if start is not None and end is not None and start > end:
+            raise ReaderError("PAGE_OUT_OF_RANGE", f"The page range {start}-{end} is backwards: the first page must not come after the last.")
+        first = start or 1
+        if end is None:
+            end = min(page_count, first + self.settings.max_pages - 1)
+            if end < page_count:
+                self.warnings.append(f"{self.name} has {page_count} {unit}; read {unit} {first}-{end} (MAX_PAGES is {self.settings.max_pages}). Ask for a page range to read others.")
+        return list(range(first, end + 1))
+
+    def reading(self, page_count: int, pages: list[Page], **extra) -> Reading:
+        return Reading(name=self.name, kind=self.kind, mime=self.mime, sha256=self.sha256, page_count=page_count, pages=pages,
+                       warnings=self.warnings, question=self.question, multimodal=self.multimodal, **extra)
+
+
+def _resolve(path: str | os.PathLike, workspace: str | os.PathLike | None) -> Path:
+    candidate = Path(path).expanduser()
+    if workspace is None:
+        return candidate
+    root = Path(workspace).resolve()
+    resolved = (root / candidate).resolve()
+    if resolved != root and root not in resolved.parents:
+        raise ReaderError("PATH_OUTSIDE_WORKSPACE", f"{path} is outside the workspace this reader is confined to. Use a path inside {root.name}/.")
+    return resolved
+
+
+def _check_question(describe: str | None) -> str | None:
+    if describe is None or not describe.strip():
+        return None
+    if len(describe) > MAX_QUESTION_CHARS:
+        raise ReaderError("INVALID_QUERY", f"The question is {len(describe):,} characters long; ask in at most {MAX_QUESTION_CHARS:,}.")
+    return describe.strip()
+
+
+def hash_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _reader(kind: str) -> Callable[[Job], Reading]:
+    """Each kind's module (``readers/<kind>.py``) has one ``read(job)``; import only the one needed."""
+    return importlib.import_module(f".{kind}", __package__).read
+
+
+def read_file(
+    path: str | os.PathLike,
+    page_start: int | None = None,
+    page_end: int | None = None,
+    describe: str | None = None,
+    multimodal: bool | None = None,
+    workspace: str | os.PathLike | None = None,
+    *,
+    settings: Settings | None = None,
+    services: Services | None = None,
+    progress: Progress | None = None,
+    name: str | None = None,
+) -> Reading:
+    """Read one file and return what a model receives from it.
+
+    ``page_start``/``page_end`` are 1-based and inclusive; ``describe`` asks a question about
+    each page's visuals; ``multimodal=None`` takes ``MODEL_MULTIMODAL`` from settings;
+    ``workspace`` refuses paths that resolve outside that folder. ``name`` is the name to show
+    (an upload's original name). Raises ``ReaderError`` for anything a person can fix.
+    """
+    services = services or shared_services(settings or Settings.from_env())
+    settings = services.settings
+    question = _check_question(describe)
+    resolved = _resolve(path, workspace)
+    shown = name or resolved.name
+    if not resolved.is_file():
+        raise ReaderError("FILE_NOT_FOUND", f"{shown} was not found{' (it is a folder)' if resolved.is_dir() else ''}. Check the path and try again.")
+    size = resolved.stat().st_size
+    if size == 0:
+        raise ReaderError("EMPTY_FILE", f"{shown} is empty (0 bytes). Upload the file again; it may not have been saved completely.")
+    if size > settings.max_file_bytes:
+        raise ReaderError("FILE_TOO_LARGE", f"{shown} is {size / 1048576:.1f} MB; the limit is {settings.max_file_mb:g} MB (MAX_FILE_MB).")
+    detected = detect(resolved)
+    job = Job(path=resolved, name=shown, size=size, sha256=hash_file(resolved), kind=detected.kind, mime=detected.mime,
+              page_start=page_start, page_end=page_end, question=question,
+              multimodal=settings.multimodal if multimodal is None else bool(multimodal),
+              services=services, progress=progress or _no_progress)
+    reading = _reader(detected.kind)(job)
+    if reading.kind in VISUAL_KINDS and (question or not reading.multimodal):
+        from .vision import describe_reading
+
+        describe_reading(reading, job)
+    return reading

@@ -1,0 +1,126 @@
+"""The one model every reader returns: a ``Reading`` of ``Page`` objects (or a ``Transcript``)."""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Page:
+    """One page, slide or image frame; ``number`` is 1-based within the whole document."""
+
+    number: int
+    text: str = ""
+    tables: list[str] = field(default_factory=list)
+    image: bytes | None = None
+    description: str | None = None
+    description_source: str | None = None
+    error: str | None = None
+
+    @property
+    def content(self) -> str:
+        """The extracted text followed by the tables, as a text-only model receives them."""
+        return "\n\n".join(part for part in [self.text.strip(), *self.tables] if part)
+
+
+@dataclass
+class Segment:
+    start: float
+    end: float
+    text: str
+
+
+@dataclass
+class Transcript:
+    text: str
+    language: str | None
+    duration: float
+    segments: list[Segment] = field(default_factory=list)
+    source: str = ""
+
+
+@dataclass
+class Usage:
+    """What describing cost: calls made, cache hits, tokens as the server reported them, seconds."""
+
+    calls: int = 0
+    cache_hits: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class Reading:
+    """What ReadLens read from one file. See DESIGN.md for the contract of each field."""
+
+    name: str
+    kind: str
+    mime: str
+    sha256: str
+    page_count: int
+    pages: list[Page] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    transcript: Transcript | None = None
+    usage: Usage = field(default_factory=Usage)
+    question: str | None = None
+    multimodal: bool = False
+
+    @property
+    def label(self) -> str:
+        return "SLIDE" if self.kind == "pptx" else "PAGE"
+
+    def _header(self, page: Page) -> str:
+        if self.kind == "image":
+            return f"[IMAGE: {self.name}]" if self.page_count == 1 else f"[IMAGE: {self.name} - FRAME {page.number}]"
+        return f"[{self.label} {page.number}]"
+
+    def _visual_header(self, page: Page) -> str:
+        base = self._header(page)[1:-1]
+        query = f' (Query: "{self.question}")' if self.question else ""
+        return f"[{base} - VISUAL CONTENT{query}]"
+
+    def _page_text(self, page: Page) -> str:
+        return "\n".join(part for part in [self._header(page), page.content] if part)
+
+    def _visual_text(self, page: Page) -> str | None:
+        if page.description:
+            return f"{self._visual_header(page)}\n{page.description.strip()}"
+        return None
+
+    def as_text(self) -> str:
+        """What a text-only model receives: each page's text, then its visual description."""
+        if self.transcript is not None:
+            t = self.transcript
+            header = f"[AUDIO: {self.name}, {t.duration:.1f} s, {t.language or 'unknown language'}]"
+            return f"{header}\n{t.text.strip()}".strip()
+        blocks = []
+        for page in self.pages:
+            blocks.append(self._page_text(page))
+            visual = self._visual_text(page)
+            if visual:
+                blocks.append(visual)
+        return "\n\n".join(blocks)
+
+    def as_messages(self, provider: str = "openai") -> list[dict]:
+        """Message content parts for ``provider`` ("openai" or "anthropic").
+
+        In multimodal mode each page is a text part followed by its PNG image; otherwise the
+        whole reading is one text part (``as_text()``).
+        """
+        if provider not in ("openai", "anthropic"):
+            raise ValueError(f"provider must be 'openai' or 'anthropic', not {provider!r}")
+        if not self.multimodal or self.transcript is not None:
+            return [{"type": "text", "text": self.as_text()}]
+        parts: list[dict] = []
+        for page in self.pages:
+            text = "\n\n".join(filter(None, [self._page_text(page), self._visual_text(page)]))
+            parts.append({"type": "text", "text": text})
+            if page.image:
+                encoded = base64.b64encode(page.image).decode("ascii")
+                if provider == "openai":
+                    parts.append({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{encoded}"}})
+                else:
+                    parts.append({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": encoded}})
+        return parts

@@ -1,0 +1,62 @@
+"""The services a reading may need, built from settings once and shared, or injected by tests."""
+
+from __future__ import annotations
+
+import threading
+from functools import cached_property
+
+from .settings import Settings
+from .store import Store
+
+
+class Services:
+    """One disk store, description cache, vision client and transcriber, built lazily.
+
+    Pass ``vision``, ``cache`` or ``transcriber`` to use your own (tests, the app); otherwise
+    each is built from ``settings`` on first use.
+    """
+
+    def __init__(self, settings: Settings | None = None, *, vision=None, cache=None, transcriber=None):
+        self.settings = settings or Settings.from_env()
+        self._lock = threading.Lock()
+        self._vision, self._cache, self._transcriber = vision, cache, transcriber
+
+    @cached_property
+    def store(self) -> Store:
+        return Store(self.settings.cache_dir)
+
+    def _build(self, attribute: str, factory):
+        with self._lock:
+            if getattr(self, attribute) is None:
+                setattr(self, attribute, factory())
+            return getattr(self, attribute)
+
+    @property
+    def cache(self):
+        from .cache import DescriptionCache
+
+        return self._cache or self._build("_cache", lambda: DescriptionCache(self.settings.cache_dir))
+
+    @property
+    def vision(self):
+        from .vision import build_vision
+
+        return self._vision or self._build("_vision", lambda: build_vision(self.settings))
+
+    @property
+    def transcriber(self):
+        from .transcribe import build_transcriber
+
+        return self._transcriber or self._build("_transcriber", lambda: build_transcriber(self.settings))
+
+
+_shared: dict[Settings, Services] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_services(settings: Settings) -> Services:
+    """The process-wide services for these settings (one model load, one cache per process)."""
+    with _shared_lock:
+        if settings not in _shared:
+            _shared[settings] = Services(settings)
+        return _shared[settings]

@@ -1,0 +1,88 @@
+"""Settings from the environment (and a ``.env`` file in the working directory).
+
+Every name here is documented in ``.env.example``. Real environment variables win over ``.env``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+
+def _flag(value: str | None, default: bool) -> bool:
+    if value is None or value.strip() == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _number(env: dict, name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, not {raw!r}") from None
+
+
+@dataclass(frozen=True)
+class Settings:
+    cache_dir: Path = Path(".readlens-cache")
+    max_file_mb: float = 25
+    max_pages: int = 50
+    max_image_side: int = 2048
+    render_dpi: int = 150
+    office_timeout: float = 120
+    multimodal: bool = False
+    vision_provider: str = "auto"
+    vision_api_key: str | None = None
+    vision_base_url: str | None = None
+    vision_model: str = "gpt-4o-mini"
+    vision_timeout: float = 120
+    vision_concurrency: int = 4
+    whisper_api_key: str | None = None
+    whisper_base_url: str | None = None
+    whisper_model: str = "whisper-1"
+    use_local_whisper: bool = True
+    local_whisper_model: str = "tiny.en"
+    whisper_language: str | None = None
+    max_audio_minutes: float = 120
+
+    @classmethod
+    def from_env(cls, environ: dict | None = None, env_file: str | Path = ".env") -> "Settings":
+        """Build settings from ``environ`` (default: ``os.environ``) over the ``.env`` file."""
+        env = {k: v for k, v in dotenv_values(env_file).items() if v is not None} if Path(env_file).is_file() else {}
+        env.update(os.environ if environ is None else environ)
+        get = lambda name: (env.get(name) or "").strip() or None  # noqa: E731
+        return cls(
+            cache_dir=Path(get("READLENS_CACHE_DIR") or ".readlens-cache"),
+            max_file_mb=_number(env, "MAX_FILE_MB", 25),
+            max_pages=int(_number(env, "MAX_PAGES", 50)),
+            max_image_side=int(_number(env, "MAX_IMAGE_SIDE", 2048)),
+            render_dpi=int(_number(env, "RENDER_DPI", 150)),
+            office_timeout=_number(env, "OFFICE_TIMEOUT", 120),
+            multimodal=_flag(get("MODEL_MULTIMODAL"), False),
+            vision_provider=(get("VISION_PROVIDER") or "auto").lower(),
+            vision_api_key=get("VISION_API_KEY") or get("OPENAI_API_KEY"),
+            vision_base_url=get("VISION_BASE_URL") or get("OPENAI_BASE_URL"),
+            vision_model=get("VISION_MODEL") or "gpt-4o-mini",
+            vision_timeout=_number(env, "VISION_TIMEOUT", 120),
+            vision_concurrency=max(1, int(_number(env, "VISION_CONCURRENCY", 4))),
+            whisper_api_key=get("WHISPER_API_KEY") or get("OPENAI_API_KEY"),
+            whisper_base_url=get("WHISPER_BASE_URL") or get("OPENAI_BASE_URL"),
+            whisper_model=get("WHISPER_MODEL") or "whisper-1",
+            use_local_whisper=_flag(get("USE_LOCAL_WHISPER"), True),
+            local_whisper_model=get("LOCAL_WHISPER_MODEL") or "tiny.en",
+            whisper_language=get("WHISPER_LANGUAGE"),
+            max_audio_minutes=_number(env, "MAX_AUDIO_MINUTES", 120),
+        )
+
+    @property
+    def max_file_bytes(self) -> int:
+        return int(self.max_file_mb * 1024 * 1024)
+
+    def __repr__(self) -> str:  # keys never reach a log line
+        return f"Settings(cache_dir={str(self.cache_dir)!r}, vision_provider={self.vision_provider!r}, vision_model={self.vision_model!r})"

@@ -1,0 +1,66 @@
+"""Content-addressed disk cache for renders, extracted pages and converted PDFs.
+
+Everything lives under ``<cache_dir>/files/<sha256>/`` and is keyed by the file's content hash,
+the page and the dpi — never by name or path. Writes are atomic (temp file + rename), so a
+crashed writer never leaves a half-written entry behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+
+def write_atomic(target: Path, data: bytes) -> None:
+    """Write ``data`` to ``target`` so readers see either the old file or the whole new one."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class Store:
+    def __init__(self, cache_dir: Path):
+        self.root = Path(cache_dir) / "files"
+
+    def folder(self, sha256: str) -> Path:
+        return self.root / sha256
+
+    def path(self, sha256: str, name: str) -> Path:
+        return self.folder(sha256) / name
+
+    def get_bytes(self, sha256: str, name: str) -> bytes | None:
+        try:
+            return self.path(sha256, name).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def put_bytes(self, sha256: str, name: str, data: bytes) -> None:
+        write_atomic(self.path(sha256, name), data)
+
+    def get_json(self, sha256: str, name: str):
+        data = self.get_bytes(sha256, name)
+        if data is None:
+            return None
+        try:
+            return json.loads(data)
+        except ValueError:
+            return None
+
+    def put_json(self, sha256: str, name: str, value) -> None:
+        self.put_bytes(sha256, name, json.dumps(value, ensure_ascii=False).encode("utf-8"))
+
+    def clear(self, sha256: str | None = None) -> None:
+        """Remove the entries of one file, or of every file."""
+        shutil.rmtree(self.folder(sha256) if sha256 else self.root, ignore_errors=True)
+
+    def size_bytes(self) -> int:
+        return sum(p.stat().st_size for p in self.root.rglob("*") if p.is_file()) if self.root.exists() else 0

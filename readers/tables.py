@@ -1,0 +1,20 @@
+"""Tables as Markdown, the one way every reader writes them."""
+
+from __future__ import annotations
+
+
+def _cell(value) -> str:
+    text = "" if value is None else str(value)
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def markdown_table(rows: list[list]) -> str:
+    """A GitHub-flavoured Markdown table; the first row is the header. Empty rows are dropped."""
+    rows = [[_cell(c) for c in row] for row in rows if row and any(c not in (None, "") for c in row)]
+    if not rows:
+        return ""
+    width = max(len(row) for row in rows)
+    rows = [row + [""] * (width - len(row)) for row in rows]
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+    return "\n".join(lines)

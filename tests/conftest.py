@@ -1,0 +1,34 @@
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+from readers import Services, Settings  # noqa: E402
+from tests.fake_openai import FakeOpenAI  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def make_settings(cache_dir: Path, **overrides) -> Settings:
+    """Settings for a test: nothing from the developer's environment, a private cache."""
+    return Settings(**{"cache_dir": cache_dir, "vision_provider": "none", **overrides})
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    return make_settings(tmp_path / "cache")
+
+
+@pytest.fixture
+def services(settings) -> Services:
+    return Services(settings)
+
+
+@pytest.fixture
+def fake_openai():
+    server = FakeOpenAI().start()
+    yield server
+    server.stop()
