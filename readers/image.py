@@ -1,0 +1,124 @@
+"""Images with Pillow: every frame of a TIFF is a page, a GIF is its first frame, metadata is text.
+
+The PNG sent to a model is at most ``MAX_IMAGE_SIDE`` pixels on its long side; the original file
+is left untouched for display.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+
+from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
+
+from .errors import ReaderError
+from .models import Page
+
+MIME_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/tiff")
+MAX_MEGAPIXELS = 100
+EXIF_FIELDS = {"Make": "Make", "Model": "Model", "DateTimeOriginal": "DateTimeOriginal", "DateTime": "DateTime",
+               "Artist": "Author", "XPAuthor": "Author", "XPTitle": "Title", "ImageDescription": "Description",
+               "XPComment": "Comment", "Copyright": "Copyright", "Software": "Software"}
+XMP_FIELDS = {"title": "Title", "description": "Description", "creator": "Author", "Author": "Author"}
+
+
+def _xmp_text(value) -> str:
+    """XMP values nest (rdf:Alt, rdf:Seq, rdf:li); flatten them to their text."""
+    if isinstance(value, dict):
+        if "text" in value:
+            return str(value["text"])
+        return "; ".join(filter(None, (_xmp_text(v) for k, v in value.items() if k not in ("lang", "about"))))
+    if isinstance(value, list):
+        return "; ".join(filter(None, (_xmp_text(v) for v in value)))
+    return str(value).strip()
+
+
+def _walk_xmp(node, found: dict) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in XMP_FIELDS and XMP_FIELDS[key] not in found:
+                text = _xmp_text(value)
+                if text:
+                    found[XMP_FIELDS[key]] = text
+            else:
+                _walk_xmp(value, found)
+    elif isinstance(node, list):
+        for item in node:
+            _walk_xmp(item, found)
+
+
+def _decode(value) -> str:
+    if isinstance(value, bytes):  # XP* tags are UTF-16, others may be ASCII bytes
+        text = value.decode("utf-16-le" if len(value) % 2 == 0 and b"\x00" in value else "latin-1", errors="ignore")
+        return text.rstrip("\x00").strip()
+    return str(value).strip()
+
+
+def metadata(image: Image.Image) -> dict[str, str]:
+    """Size, format, frames and the EXIF/XMP fields a person would look for."""
+    found: dict[str, str] = {"ImageSize": f"{image.width}x{image.height}", "Format": image.format or "unknown"}
+    frames = getattr(image, "n_frames", 1)
+    if frames > 1:
+        found["Frames"] = str(frames)
+    exif = image.getexif()
+    tags = {**dict(exif), **dict(exif.get_ifd(ExifTags.IFD.Exif))}
+    for tag, value in tags.items():
+        label = EXIF_FIELDS.get(ExifTags.TAGS.get(tag, ""))
+        text = _decode(value) if label else ""
+        if text and label not in found:
+            found[label] = text
+    if "xmp" in image.info or "XML:com.adobe.xmp" in image.info:
+        try:
+            _walk_xmp(image.getxmp(), found)
+        except Exception:  # noqa: BLE001 - broken XMP is metadata we do without, not a broken image
+            pass
+    return found
+
+
+def model_png(image: Image.Image, max_side: int) -> bytes:
+    """The frame as a PNG of at most ``max_side`` px on its long side, upright per EXIF."""
+    frame = ImageOps.exif_transpose(image)
+    if frame.mode not in ("RGB", "RGBA", "L", "LA"):
+        frame = frame.convert("RGBA" if "A" in frame.getbands() or "transparency" in frame.info else "RGB")
+    if max(frame.size) > max_side:
+        frame.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
+    buffer = io.BytesIO()
+    frame.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+def _open(job) -> Image.Image:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        try:
+            image = Image.open(job.path)
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+            image = None
+        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as error:
+            raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged or incomplete and cannot be opened as an image ({error}).") from None
+    if image is None or image.width * image.height > MAX_MEGAPIXELS * 1_000_000:
+        raise ReaderError("FILE_TOO_LARGE", f"{job.name} is larger than {MAX_MEGAPIXELS} megapixels; images that large are refused to protect the server. Scale it down and upload it again.")
+    return image
+
+
+def read(job):
+    image = _open(job)
+    side = job.settings.max_image_side
+    try:
+        with image:
+            info = metadata(image)
+            frames = getattr(image, "n_frames", 1) if image.format == "TIFF" else 1
+            numbers = job.select(frames)
+            pages = []
+            for number in numbers:
+                name = f"image-{number:04d}-{side}px.png"
+                png = job.services.store.get_bytes(job.sha256, name)
+                if png is None:
+                    image.seek(number - 1)
+                    png = model_png(image, side)
+                    job.services.store.put_bytes(job.sha256, name, png)
+                text = "\n".join(f"{key}: {value}" for key, value in info.items()) if number == numbers[0] else ""
+                pages.append(Page(number=number, text=text, image=png))
+    except (OSError, SyntaxError, ValueError, EOFError) as error:
+        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged or incomplete: its pixels could not be decoded ({error}).") from None
+    return job.reading(frames, pages)

@@ -1,0 +1,121 @@
+"""Office documents: the zip-bomb check, and LibreOffice headless → PDF, cached by content hash.
+
+Each conversion runs with a profile directory of its own: profiles live in a small pool under the
+cache directory and a conversion holds its profile's lock while it runs, so parallel conversions
+(threads or processes) never share one, and none pays LibreOffice's first-start cost twice.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import zipfile
+from pathlib import Path
+
+from .errors import ReaderError
+from .store import write_atomic
+
+MAX_UNPACKED_BYTES = 500 * 1024 * 1024
+PROFILE_SLOTS = 8
+EXPORT_FILTER = {
+    "pptx": 'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"},"ExportNotesPages":{"type":"boolean","value":"false"}}',
+    "docx": "pdf:writer_pdf_Export",
+}
+CONVERTED_NAME = "office.pdf"
+
+
+def soffice() -> str | None:
+    return shutil.which("soffice") or shutil.which("libreoffice")
+
+
+def check_package(job) -> None:
+    """Refuse an OOXML package whose parts inflate past 500 MB, before any parser sees it."""
+    try:
+        with zipfile.ZipFile(job.path) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError) as error:
+        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged: its zip structure cannot be read ({error}). Save it again from Office.") from None
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise ReaderError("FILE_TOO_LARGE", f"{job.name} unpacks to {unpacked / 1048576:,.0f} MB (the limit is 500 MB); it may be a zip bomb, or too large to read.")
+
+
+class _Profile:
+    """Hold one free profile slot's lock for the length of a conversion."""
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def __enter__(self) -> Path:
+        self.root.mkdir(parents=True, exist_ok=True)
+        while True:
+            for slot in range(PROFILE_SLOTS):
+                handle = open(self.root / f"{slot}.lock", "w")
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    handle.close()
+                    continue
+                self.handle = handle
+                return self.root / f"profile-{slot}"
+            handle = open(self.root / "0.lock", "w")  # every slot busy: wait for the first
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            self.handle = handle
+            return self.root / "profile-0"
+
+    def __exit__(self, *exc) -> None:
+        self.handle.close()
+
+
+def convert_to_pdf(source: Path, kind: str, target: Path, timeout: float, profiles: Path, name: str) -> None:
+    """Convert ``source`` (a ``kind`` document) to the PDF ``target`` with LibreOffice headless.
+
+    Raises ``RENDER_FAILED`` when LibreOffice fails or runs past ``timeout`` (it is then killed
+    with its whole process group).
+    """
+    with tempfile.TemporaryDirectory(prefix="readlens-office-") as work, _Profile(profiles) as profile:
+        work = Path(work)
+        document = work / f"document.{kind}"  # a neutral name: uploads can be named anything
+        os.symlink(source.resolve(), document)
+        command = [soffice(), "--headless", "--norestore", "--nologo", "--nolockcheck", "--nodefault",
+                   f"-env:UserInstallation={profile.resolve().as_uri()}", "--convert-to", EXPORT_FILTER[kind],
+                   "--outdir", str(work / "out"), str(document)]
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            output, _ = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise ReaderError("RENDER_FAILED", f"LibreOffice took longer than {timeout:g} s to render {name} and was stopped. The text is still read; try again, or raise OFFICE_TIMEOUT.") from None
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        produced = work / "out" / "document.pdf"
+        if process.returncode != 0 or not produced.is_file() or produced.stat().st_size == 0:
+            detail = output.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
+            raise ReaderError("RENDER_FAILED", f"LibreOffice could not render {name} ({detail[0]}). Its text is still read.")
+        write_atomic(target, produced.read_bytes())
+
+
+def office_pdf(job) -> Path | None:
+    """LibreOffice's PDF of the job's document, converting at most once per content hash.
+
+    Returns None (with a warning on the job) when LibreOffice is not installed or the rendering
+    failed, so the caller can still read the text.
+    """
+    target = job.services.store.path(job.sha256, CONVERTED_NAME)
+    if target.is_file():
+        return target
+    if soffice() is None:
+        job.warnings.append(f"LibreOffice is not installed, so {job.name} has no page images and its text comes from the file itself. Install LibreOffice (make setup does) for renders.")
+        return None
+    try:
+        convert_to_pdf(job.path, job.kind, target, job.settings.office_timeout, job.settings.cache_dir / "office-profiles", job.name)
+    except ReaderError as error:
+        job.warnings.append(error.message)
+        return None
+    return target
