@@ -1,0 +1,143 @@
+"""Make the app's example files: a 4-page report PDF with charts, a short deck, a diagram, a recording.
+
+Run once with ``.venv/bin/python assets/make_assets.py`` (needs LibreOffice and espeak-ng, both in
+packages.txt); the small outputs are committed so the app never builds them at run time.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+from pptx import Presentation
+from pptx.chart.data import CategoryChartData
+from pptx.enum.chart import XL_CHART_TYPE, XL_LEGEND_POSITION
+from pptx.util import Inches, Pt
+
+HERE = Path(__file__).resolve().parent
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+QUARTERS = ("Q1", "Q2", "Q3", "Q4")
+SALES = {"North": (120, 135, 150, 170), "South": (90, 95, 110, 125)}
+SHARES = {"Enterprise": 0.45, "Small business": 0.35, "Consumer": 0.20}
+RECORDING = "ReadLens turns every page into text, tables and pictures. Sales grew in every quarter."
+
+
+def _text(slide, text: str, left, top, width, height, size: int, bold: bool = False) -> None:
+    frame = slide.shapes.add_textbox(left, top, width, height).text_frame
+    frame.word_wrap = True
+    for index, line in enumerate(text.split("\n")):
+        paragraph = frame.paragraphs[0] if index == 0 else frame.add_paragraph()
+        paragraph.text = line
+        paragraph.font.size, paragraph.font.bold = Pt(size), bold
+
+
+def _bar_chart(slide, left, top, width, height) -> None:
+    data = CategoryChartData()
+    data.categories = QUARTERS
+    for region, values in SALES.items():
+        data.add_series(region, values)
+    chart = slide.shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, left, top, width, height, data).chart
+    chart.has_legend, chart.legend.position, chart.legend.include_in_layout = True, XL_LEGEND_POSITION.BOTTOM, False
+    chart.plots[0].has_data_labels = True
+
+
+def _pie_chart(slide, left, top, width, height) -> None:
+    data = CategoryChartData()
+    data.categories = list(SHARES)
+    data.add_series("Share of revenue", list(SHARES.values()))
+    chart = slide.shapes.add_chart(XL_CHART_TYPE.PIE, left, top, width, height, data).chart
+    chart.has_legend, chart.legend.position = True, XL_LEGEND_POSITION.RIGHT
+    chart.plots[0].has_data_labels = True
+    chart.plots[0].data_labels.number_format, chart.plots[0].data_labels.number_format_is_linked = "0%", False
+
+
+def _table(slide, rows: list[list[str]], left, top, width, height) -> None:
+    table = slide.shapes.add_table(len(rows), len(rows[0]), left, top, width, height).table
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            table.cell(r, c).text = value
+
+
+def report_pptx(path: Path) -> None:
+    """Four portrait pages laid out like a report; LibreOffice turns them into the example PDF."""
+    deck = Presentation()
+    deck.slide_width, deck.slide_height = Inches(8.5), Inches(11)
+    blank = deck.slide_layouts[6]
+    margin, width = Inches(0.8), Inches(6.9)
+    pages = [
+        ("Quarterly Sales Report 2024", "Sales grew in every quarter of 2024. The North region led growth, "
+         "rising from 120 to 170 units; the South region rose from 90 to 125 units.\nThe chart below shows units sold per quarter."),
+        ("Revenue by segment", "Enterprise customers bring the largest share of revenue, followed by small businesses and consumers."),
+        ("Units sold per region", "The table lists the units sold in each quarter."),
+        ("Conclusions", "Growth was steady in both regions.\nThe North region should keep its larger sales team.\n"
+         "The consumer segment is the smallest and the one with the most room to grow."),
+    ]
+    for number, (title, body) in enumerate(pages, 1):
+        slide = deck.slides.add_slide(blank)
+        _text(slide, title, margin, Inches(0.7), width, Inches(0.8), 28, bold=True)
+        _text(slide, body, margin, Inches(1.6), width, Inches(1.6), 14)
+        if number == 1:
+            _bar_chart(slide, margin, Inches(3.4), width, Inches(4.8))
+        elif number == 2:
+            _pie_chart(slide, margin, Inches(3.0), width, Inches(4.8))
+        elif number == 3:
+            rows = [["Region", *QUARTERS]] + [[region, *map(str, values)] for region, values in SALES.items()]
+            _table(slide, rows, margin, Inches(2.6), width, Inches(1.2))
+        _text(slide, f"Page {number} of 4", margin, Inches(10.2), width, Inches(0.4), 10)
+    deck.save(path)
+
+
+def short_deck(path: Path) -> None:
+    deck = Presentation()
+    title = deck.slides.add_slide(deck.slide_layouts[0])
+    title.shapes.title.text = "ReadLens"
+    title.placeholders[1].text = "See every file the way your model will"
+    chart = deck.slides.add_slide(deck.slide_layouts[5])
+    chart.shapes.title.text = "Units sold per quarter"
+    _bar_chart(chart, Inches(1), Inches(1.6), Inches(8), Inches(5.4))
+    table = deck.slides.add_slide(deck.slide_layouts[5])
+    table.shapes.title.text = "Revenue share by segment"
+    _table(table, [["Segment", "Share"]] + [[name, f"{share:.0%}"] for name, share in SHARES.items()],
+           Inches(2), Inches(2), Inches(6), Inches(2))
+    table.notes_slide.notes_text_frame.text = "Enterprise is the largest segment."
+    deck.save(path)
+
+
+def diagram(path: Path) -> None:
+    """A small flowchart: the facts are in the picture only, which is what descriptions are for."""
+    image = Image.new("RGB", (900, 360), "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(FONT, 26)
+    steps = ["Upload", "Detect type", "Read pages", "Describe"]
+    for index, step in enumerate(steps):
+        left = 30 + index * 220
+        draw.rounded_rectangle((left, 130, left + 180, 230), radius=18, fill="#e0e7ff", outline="#4338ca", width=4)
+        draw.text((left + 90, 180), step, font=font, fill="#1e1b4b", anchor="mm")
+        if index < len(steps) - 1:
+            draw.line((left + 180, 180, left + 220, 180), fill="#4338ca", width=5)
+            draw.polygon([(left + 220, 180), (left + 206, 170), (left + 206, 190)], fill="#4338ca")
+    draw.text((450, 60), "How ReadLens reads a file", font=ImageFont.truetype(FONT, 32), fill="black", anchor="mm")
+    image.save(path, optimize=True)
+
+
+def recording(path: Path) -> None:
+    subprocess.run(["espeak-ng", "-s", "150", "-w", str(path), RECORDING], check=True)
+    subprocess.run(["sox", str(path), "-r", "16000", "-c", "1", str(path.with_suffix(".tmp.wav"))], check=True)
+    path.with_suffix(".tmp.wav").replace(path)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as work:
+        source = Path(work) / "chart-report.pptx"
+        report_pptx(source)
+        subprocess.run(["soffice", f"-env:UserInstallation=file://{work}/profile", "--headless", "--convert-to", "pdf",
+                        "--outdir", str(HERE), str(source)], check=True, capture_output=True, timeout=180)
+    short_deck(HERE / "short-deck.pptx")
+    diagram(HERE / "diagram.png")
+    recording(HERE / "recording.wav")
+
+
+if __name__ == "__main__":
+    main()

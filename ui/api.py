@@ -1,0 +1,103 @@
+"""The named API endpoints (``/read_file``, ``/render_page``, ``/describe``, ``/transcribe``).
+
+Each takes an uploaded file (Gradio has already refused any path that was not uploaded) and
+returns plain values; a ``ReaderError`` reaches the client as a ``gr.Error`` carrying its message.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import gradio as gr
+
+from readers import ReaderError, Reading, Services, read_file
+
+from .handlers import display_name, parse_page, unexpected
+from .report import page_image
+
+
+def _gradio_errors(endpoint):
+    @functools.wraps(endpoint)
+    def wrapper(self, file, *args):
+        if not file:
+            raise gr.Error("No file was sent. Upload one with gradio_client's handle_file().")
+        try:
+            return endpoint(self, file, *args)
+        except ReaderError as error:
+            raise gr.Error(error.message) from None
+        except gr.Error:
+            raise
+        except Exception as error:  # noqa: BLE001 - a client gets a sentence, never a traceback
+            raise gr.Error(unexpected(display_name(file), error)) from None
+
+    return wrapper
+
+
+def reading_json(reading: Reading) -> dict:
+    """``/read_file``'s answer; ``messages`` (OpenAI parts with PNG data URLs) only in multimodal mode."""
+    answer = {
+        "name": reading.name,
+        "kind": reading.kind,
+        "page_count": reading.page_count,
+        "pages": [{"number": p.number, "text": p.text, "tables": p.tables, "description": p.description,
+                   "description_source": p.description_source, "error": p.error} for p in reading.pages],
+        "warnings": reading.warnings,
+        "text": reading.as_text(),
+    }
+    if reading.multimodal:
+        answer["messages"] = reading.as_messages("openai")
+    return answer
+
+
+def transcript_json(reading: Reading) -> dict:
+    t = reading.transcript
+    return {"name": reading.name, "text": t.text, "language": t.language, "duration": t.duration, "source": t.source,
+            "segments": [{"start": s.start, "end": s.end, "text": s.text} for s in t.segments]}
+
+
+class Endpoints:
+    """The API's functions over one app's ``Services``; page images are written under ``folder``."""
+
+    def __init__(self, services: Services, folder: Path):
+        self.services, self.folder = services, folder
+
+    def _read(self, file: str, **options) -> Reading:
+        return read_file(file, services=self.services, name=display_name(file), **options)
+
+    @_gradio_errors
+    def read_file(self, file: str, page_start: float | None, page_end: float | None, describe: str, multimodal: bool) -> dict:
+        """Read an uploaded file: pages with text, tables and descriptions, and the text a model receives."""
+        return reading_json(self._read(file, page_start=parse_page(page_start), page_end=parse_page(page_end),
+                                       describe=describe or None, multimodal=bool(multimodal)))
+
+    @_gradio_errors
+    def render_page(self, file: str, page: float) -> str:
+        """The rendered PNG of one page or slide (1-based) of an uploaded document or image."""
+        number = parse_page(page) or 1
+        reading = self._read(file, page_start=number, page_end=number, multimodal=True)
+        if not reading.pages or not reading.pages[0].image:
+            raise gr.Error(f"{reading.name} is {reading.kind}, which has no page image to render.")
+        return page_image(reading, reading.pages[0], self.folder)
+
+    @_gradio_errors
+    def describe(self, file: str, page: float, question: str) -> str:
+        """The vision model's answer to ``question`` about one page (empty question: a general description)."""
+        number = parse_page(page) or 1
+        reading = self._read(file, page_start=number, page_end=number, describe=question or None, multimodal=False)
+        if reading.kind not in ("pdf", "pptx", "docx", "image"):
+            raise gr.Error(f"{reading.name} is {reading.kind}, which has no visual content to describe.")
+        found = reading.pages[0]
+        if found.error:
+            raise gr.Error(found.error)
+        if not found.description:
+            raise gr.Error("No vision model is configured (VISION_PROVIDER is none), so pages cannot be described.")
+        return found.description
+
+    @_gradio_errors
+    def transcribe(self, file: str) -> dict:
+        """The transcript of an uploaded audio file: text, language, duration and timed segments."""
+        reading = self._read(file)
+        if reading.transcript is None:
+            raise gr.Error(f"{reading.name} is {reading.kind}, not audio; /transcribe reads audio files.")
+        return transcript_json(reading)

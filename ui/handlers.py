@@ -1,0 +1,128 @@
+"""The page's handlers: plain functions over plain values, no Gradio, testable without a browser.
+
+Uploads come in as file paths; readings go out as ``Entry`` objects (one per file, with its
+``Reading`` or a readable error). The layout turns entries into components.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from readers import Reading, ReaderError, Services, read_file
+
+MAX_FILES = 10
+STAGE_WORDS = {"rendered": "pages rendered", "described": "pages described", "transcribed": "seconds of audio transcribed"}
+
+Progress = Callable[[str, float, float], None]
+
+
+@dataclass
+class Entry:
+    """One uploaded file as the page shows it: its reading, or why it could not be read."""
+
+    name: str
+    path: str | None = None
+    reading: Reading | None = None
+    error: str | None = None
+    done: bool = False
+
+
+def display_name(path: str) -> str:
+    """An upload's own name (Gradio keeps it as the last part of the temporary path)."""
+    return Path(path).name
+
+
+def triage(paths: list[str], max_bytes: int) -> tuple[list[str], list[Entry]]:
+    """Split uploads into the ones to read and the refused ones, each refusal naming its file."""
+    accepted, refused = [], []
+    for index, path in enumerate(paths or []):
+        name = display_name(path)
+        size = Path(path).stat().st_size
+        if index >= MAX_FILES:
+            refused.append(Entry(name, error=f"{name} was not read: at most {MAX_FILES} files can be read at once. Upload it in another batch."))
+        elif size > max_bytes:
+            refused.append(Entry(name, error=f"{name} was not read: it is {size / 1048576:.1f} MB and the limit is {max_bytes / 1048576:g} MB per file."))
+        else:
+            accepted.append(path)
+    return accepted, refused
+
+
+def parse_page(value) -> int | None:
+    """A page-range box: empty or 0 means "not set"."""
+    if value is None or value == "":
+        return None
+    number = int(value)
+    return number if number > 0 else None
+
+
+def unexpected(name: str, error: Exception) -> str:
+    """The message for a bug rather than a bad file: the error's type only, never its text (it may hold a key)."""
+    return f"{name} could not be read because of an unexpected {type(error).__name__}. Try again; if it keeps happening, report it with the file."
+
+
+def read_progressively(path: str, name: str, page_start: int | None, page_end: int | None, question: str | None,
+                       multimodal: bool, services: Services, progress: Progress) -> Iterator[Reading]:
+    """Yield the first requested page's reading, then the whole range's (later pages come from the cache).
+
+    The second reading is exactly what one ``read_file`` call returns, except its first page,
+    which keeps the first reading's description source (so a fresh description is not marked cached).
+    """
+    first = page_start or 1
+    options = dict(describe=question, multimodal=multimodal, services=services, progress=progress, name=name)
+    if page_end == first:
+        yield read_file(path, first, first, **options)
+        return
+    early = read_file(path, page_start, first, **options)
+    yield early
+    if early.page_count <= first or len(early.pages) != 1:
+        return
+    whole = read_file(path, page_start, page_end, **options)
+    if whole.pages and whole.pages[0].number == early.pages[0].number:
+        whole.pages[0] = early.pages[0]
+    yield whole
+
+
+def read_uploads(paths: list[str] | None, page_start, page_end, question: str | None, multimodal: bool,
+                 services: Services, progress: Progress | None = None) -> Iterator[list[Entry]]:
+    """Read every upload in turn, yielding the whole list each time something new is on screen.
+
+    Each yield is a new list of new entries, so a listener sees every step as a change. One file's
+    failure is that file's entry; the others are still read.
+    """
+    report = progress or (lambda stage, done, total: None)
+    accepted, entries = triage(paths or [], services.settings.max_file_bytes)
+    entries = [dataclasses.replace(entry, done=True) for entry in entries]
+    start, end = parse_page(page_start), parse_page(page_end)
+    if not accepted:
+        yield entries
+        return
+    for path in accepted:
+        name = display_name(path)
+        entries.append(Entry(name, path))
+        index = len(entries) - 1
+        labelled = lambda stage, done, total, name=name: report(f"{name}: {STAGE_WORDS.get(stage, stage)}", done, total)  # noqa: E731
+        try:
+            for reading in read_progressively(path, name, start, end, question, multimodal, services, labelled):
+                entries[index] = Entry(name, path, reading)
+                yield list(entries)
+            entries[index] = Entry(name, path, entries[index].reading, done=True)
+        except ReaderError as error:
+            entries[index] = Entry(name, path, error=error.message, done=True)
+        except Exception as error:  # noqa: BLE001 - one file's bug must not take the others' results off the page
+            entries[index] = Entry(name, path, error=unexpected(name, error), done=True)
+    yield list(entries)
+
+
+def cache_summary(services: Services) -> str:
+    """The cache panel's line: where the cache is and how much it holds."""
+    megabytes = (services.store.size_bytes() + services.cache.size_bytes()) / 1048576
+    return f"Cache at `{services.settings.cache_dir}`: {megabytes:.1f} MB — renders, extracted pages and {len(services.cache)} descriptions."
+
+
+def clear_cache(services: Services) -> str:
+    services.store.clear()
+    services.cache.clear()
+    return cache_summary(services)

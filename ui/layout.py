@@ -1,0 +1,211 @@
+"""``build_ui()``: the page's components and the wiring between them and the handlers.
+
+The four named API endpoints are declared here once, on hidden components; every event that
+only serves the page is private, so the API page lists exactly those four.
+"""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import tempfile
+from pathlib import Path
+
+import gradio as gr
+
+from readers import Reading, Services, Settings
+from readers.tables import markdown_table
+
+from .api import Endpoints
+from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, read_uploads
+from .payload import ESTIMATE_NOTE, abbreviate, estimate_table, message_payload, text_payload
+from .report import clock, page_image, write_payload, write_report
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "diagram.png", "recording.wav"]
+READ_CONCURRENCY = 8  # six people reading at once, plus API clients, all start without waiting
+CSS = """
+.rl-file {border: 1px solid var(--border-color-primary); border-radius: 12px; padding: 12px; margin-bottom: 16px;}
+.rl-error {color: var(--error-text-color); background: var(--error-background-fill); border-radius: 8px; padding: 4px 12px;}
+.rl-source {opacity: .8; font-size: .9em;}
+"""
+
+
+def launch_options(settings: Settings) -> dict:
+    """What ``launch()`` needs besides host and port: the server's upload limit and the look."""
+    # show_error: Gradio's own refusals (a path that was not uploaded) reach clients as sentences;
+    # the handlers already turn every other exception into a gr.Error without its text.
+    return {"max_file_size": settings.max_file_bytes, "show_error": True, "theme": gr.themes.Soft(primary_hue="indigo"), "css": CSS,
+            "footer_links": ["api"]}
+
+
+def _source_line(page) -> str:
+    source = page.description_source or "description"
+    cached = "(cached)" in source
+    label = source.replace("(cached)", "").strip()
+    return f"<span class='rl-source'>Visual content from **{label}**{' · cache hit ✓' if cached else ''}</span>"
+
+
+def _show_page(reading: Reading, page, folder: Path) -> None:
+    key = f"{reading.sha256}-{page.number}"
+    with gr.Row(equal_height=False):
+        if page.image:
+            gr.Image(page_image(reading, page, folder), label=f"{reading.label.capitalize()} {page.number}", type="filepath",
+                     interactive=False, scale=1, key=f"{key}-image", buttons=["download", "fullscreen"])
+        with gr.Column(scale=1):
+            gr.Textbox(page.text.strip() or "(no text on this page)", label=f"{reading.label.capitalize()} {page.number} — text",
+                       lines=4, max_lines=18, interactive=False, buttons=["copy"], key=f"{key}-text")
+            for table in page.tables:
+                gr.Markdown(table, key=f"{key}-table-{hash(table)}")
+            if page.description:
+                gr.Markdown(f"{_source_line(page)}\n\n{page.description.strip()}", container=True, key=f"{key}-description")
+            if page.error:
+                gr.Markdown(f"⚠️ {page.error}", elem_classes="rl-error")
+
+
+def _show_transcript(entry: Entry) -> None:
+    t = entry.reading.transcript
+    gr.Audio(entry.path, label=entry.name, interactive=False)
+    gr.Markdown(f"**Language:** {t.language or 'unknown'} · **Duration:** {clock(t.duration)} ({t.duration:.1f} s) · {t.source}")
+    rows = [["Time", "Text"]] + [[f"{clock(s.start)} → {clock(s.end)}", s.text.strip()] for s in t.segments]
+    gr.Markdown(markdown_table(rows) if t.segments else t.text or "(no speech found)")
+
+
+def show_entries(entries: list[Entry], folder: Path) -> None:
+    """Lay out each file: a header, its error or warnings, then its pages side by side or its audio."""
+    if not entries:
+        gr.Markdown("Upload files above (or pick an example) — reading starts at once.")
+    for entry in entries:
+        with gr.Column(elem_classes="rl-file"):
+            reading = entry.reading
+            if reading is None:
+                gr.Markdown(f"### {entry.name}")
+                gr.Markdown(f"⚠️ {entry.error}" if entry.error else "Reading…", elem_classes="rl-error" if entry.error else None)
+                continue
+            unit = "slides" if reading.kind == "pptx" else "pages"
+            shown = f"{len(reading.pages)} of {reading.page_count} {unit}" if reading.transcript is None else "audio"
+            gr.Markdown(f"### {entry.name}\n{reading.kind.upper()} · {reading.mime} · {shown}")
+            for warning in reading.warnings:
+                gr.Markdown(f"ℹ️ {warning}")
+            if reading.transcript is not None:
+                _show_transcript(entry)
+            for page in reading.pages:
+                _show_page(reading, page, folder)
+            if not entry.done:
+                gr.Markdown("Reading the remaining pages…")
+
+
+def payload_views(entries: list[Entry], multimodal: bool, folder: Path):
+    """Estimate table, the text-only string, the OpenAI and Anthropic JSON, and the two downloads."""
+    readings = [entry.reading for entry in entries if entry.reading is not None]
+    if not readings:
+        return ("No payload yet.", gr.update(value="", visible=True), gr.update(value="", visible=False),
+                gr.update(value="", visible=False), None, None)
+    note = ESTIMATE_NOTE
+    if multimodal:
+        note += " Descriptions are made in text-only mode only, so the text-only row counts none until you switch."
+    table = f"{estimate_table(readings, multimodal)}\n\n{note}"
+    done = all(entry.done for entry in entries)
+    downloads = (write_payload(readings, multimodal, folder), write_report(entries, folder)) if done else (None, None)
+    if multimodal:
+        return (table, gr.update(visible=False), gr.update(value=abbreviate(message_payload(readings, "openai")), visible=True),
+                gr.update(value=abbreviate(message_payload(readings, "anthropic")), visible=True), *downloads)
+    return (table, gr.update(value=text_payload(readings), visible=True), gr.update(visible=False), gr.update(visible=False), *downloads)
+
+
+def status_line(entries: list[Entry]) -> str:
+    if not entries:
+        return ""
+    read = [e for e in entries if e.reading is not None]
+    failed = [e for e in entries if e.error]
+    pending = [e for e in entries if not e.done]
+    parts = [f"{len(read)} of {len(entries)} files read"]
+    if failed:
+        parts.append(f"⚠️ not read: {', '.join(e.name for e in failed)}")
+    if pending:
+        parts.append("reading…")
+    return " · ".join(parts)
+
+
+def _api(endpoints: Endpoints) -> None:
+    """The named endpoints, on components the page never shows."""
+    with gr.Column(visible=False):
+        file = gr.File(label="file", type="filepath")
+        page_start = gr.Number(label="page_start", precision=0, value=None)
+        page_end = gr.Number(label="page_end", precision=0, value=None)
+        page = gr.Number(label="page", precision=0, value=1)
+        describe = gr.Textbox(label="describe", value="")
+        question = gr.Textbox(label="question", value="")
+        multimodal = gr.Checkbox(label="multimodal", value=False)
+        reading, transcript = gr.JSON(label="reading"), gr.JSON(label="transcript")
+        image = gr.Image(label="page image", type="filepath", format="png")
+        answer = gr.Textbox(label="answer")
+    shared = {"triggers": [], "concurrency_id": "read", "concurrency_limit": READ_CONCURRENCY}
+    gr.on(fn=endpoints.read_file, inputs=[file, page_start, page_end, describe, multimodal], outputs=reading, api_name="read_file", **shared)
+    gr.on(fn=endpoints.render_page, inputs=[file, page], outputs=image, api_name="render_page", **shared)
+    gr.on(fn=endpoints.describe, inputs=[file, page, question], outputs=answer, api_name="describe", **shared)
+    gr.on(fn=endpoints.transcribe, inputs=file, outputs=transcript, api_name="transcribe", **shared)
+
+
+def build_ui(services: Services | None = None) -> gr.Blocks:
+    """The ReadLens app over one ``Services`` (one cache, one vision client, one transcriber per process)."""
+    services = services or Services(Settings.from_env())
+    settings = services.settings
+    folder = Path(tempfile.mkdtemp(prefix="readlens-app-"))
+    atexit.register(shutil.rmtree, folder, True)
+    private = {"api_visibility": "private"}
+
+    with gr.Blocks(title="ReadLens", delete_cache=(3600, 86400)) as demo:
+        gr.Markdown("# ReadLens\nSee every file the way your model will: the text, the tables, each page as an image, "
+                    "and — for models that cannot see — a description of its visuals.")
+        entries = gr.State([])
+        with gr.Row():
+            with gr.Column(scale=3):
+                files = gr.File(label=f"Files — up to {MAX_FILES}, {settings.max_file_mb:g} MB each (documents, images, audio, text)",
+                                file_count="multiple", type="filepath", height=150, elem_id="uploads")
+                gr.Examples([[[str(ASSETS / name)]] for name in EXAMPLES if (ASSETS / name).exists()], inputs=files, label="Examples")
+            with gr.Column(scale=2):
+                multimodal = gr.Checkbox(label="Multimodal model", value=settings.multimodal, elem_id="multimodal",
+                                         info="On: the model gets each page as an image. Off: text plus a description of each page's visuals.")
+                with gr.Row():
+                    page_start = gr.Number(label="First page", precision=0, minimum=0, value=None, elem_id="page-start")
+                    page_end = gr.Number(label="Last page", precision=0, minimum=0, value=None, elem_id="page-end")
+                question = gr.Textbox(label="Describe", placeholder="Ask about the visuals, e.g. What are the exact percentages in the pie chart?",
+                                      submit_btn="Ask", elem_id="question")
+        status = gr.Markdown(elem_id="status")
+        with gr.Tabs():
+            with gr.Tab("Pages", elem_id="pages-tab"):
+                @gr.render(inputs=entries, triggers=[entries.change], concurrency_limit=None)
+                def _pages(current):
+                    show_entries(current, folder)
+            with gr.Tab("Model payload", elem_id="payload-tab"):
+                estimates = gr.Markdown(elem_id="estimates")
+                text_view = gr.Code(label="Text-only string — exactly what a text-only model receives", language="markdown",
+                                    max_lines=30, wrap_lines=True, elem_id="payload-text")
+                with gr.Row():
+                    openai_view = gr.Code(label="OpenAI message content (images abbreviated)", language="json", max_lines=30,
+                                          visible=False, elem_id="payload-openai")
+                    anthropic_view = gr.Code(label="Anthropic message content (images abbreviated)", language="json", max_lines=30,
+                                             visible=False, elem_id="payload-anthropic")
+                payload_file = gr.File(label="Complete payload (with full images)", interactive=False)
+            with gr.Tab("Export", elem_id="export-tab"):
+                gr.Markdown("A Markdown report of everything read — text, tables, descriptions and page images — "
+                            "with a citation after every piece, as a zip with the images.")
+                report_file = gr.File(label="Report (report.md + images)", interactive=False, elem_id="report")
+        with gr.Accordion("Cache", open=False):
+            cache_info = gr.Markdown()
+            clear_button = gr.Button("Clear cache", variant="secondary", size="sm")
+
+        def read(paths, start, end, ask, mode, progress=gr.Progress()):
+            report = lambda desc, done, total: progress((done, total), desc=desc)  # noqa: E731
+            yield from read_uploads(paths, start, end, ask, mode, services, report)
+
+        gr.on([files.change, multimodal.change, page_start.change, page_end.change, question.submit], read,
+              inputs=[files, page_start, page_end, question, multimodal], outputs=entries, show_progress_on=status,
+              trigger_mode="always_last", concurrency_id="read", concurrency_limit=READ_CONCURRENCY, **private)
+        entries.change(lambda current, mode: (status_line(current), *payload_views(current, mode, folder)), [entries, multimodal],
+                       [status, estimates, text_view, openai_view, anthropic_view, payload_file, report_file], show_progress="hidden", **private)
+        demo.load(lambda: cache_summary(services), outputs=cache_info, **private)
+        clear_button.click(lambda: clear_cache(services), outputs=cache_info, **private)
+        _api(Endpoints(services, folder))
+    return demo.queue(max_size=64, default_concurrency_limit=16)

@@ -1,0 +1,98 @@
+"""The Model payload view: exactly what the model receives, its size, and a token estimate per mode.
+
+No tokenizer that works offline is installed (tiktoken downloads its encodings at run time), so
+text is estimated at ``CHARS_PER_TOKEN`` characters per token, and images by each provider's
+published rule:
+
+- OpenAI, high detail: fit in 2048x2048, scale the short side down to 768, then
+  85 + 170 tokens per 512 px tile;
+- Anthropic: scale the long side down to 1568, then width x height / 750.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import math
+import re
+
+from PIL import Image
+
+from readers import Reading
+from readers.tables import markdown_table
+
+CHARS_PER_TOKEN = 4
+PROVIDERS = ("openai", "anthropic")
+ESTIMATE_NOTE = (f"Text tokens are estimated at {CHARS_PER_TOKEN} characters per token (no offline tokenizer); "
+                 "images by each provider's rule: OpenAI high detail 85 + 170 per 512 px tile, Anthropic width × height / 750.")
+_BASE64 = re.compile(r"([A-Za-z0-9+/=]{64})[A-Za-z0-9+/=]+")
+
+
+def text_tokens(text: str) -> int:
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+def openai_image_tokens(width: int, height: int) -> int:
+    scale = min(1.0, 2048 / max(width, height))
+    width, height = width * scale, height * scale
+    scale = min(1.0, 768 / min(width, height))
+    width, height = width * scale, height * scale
+    return 85 + 170 * math.ceil(width / 512) * math.ceil(height / 512)
+
+
+def anthropic_image_tokens(width: int, height: int) -> int:
+    scale = min(1.0, 1568 / max(width, height))
+    return math.ceil(width * scale * height * scale / 750)
+
+
+IMAGE_RULES = {"openai": openai_image_tokens, "anthropic": anthropic_image_tokens}
+
+
+def image_size(png: bytes) -> tuple[int, int]:
+    with Image.open(io.BytesIO(png)) as image:  # reads the header only
+        return image.size
+
+
+def text_payload(readings: list[Reading]) -> str:
+    """What a text-only model receives for these files, one after another."""
+    return "\n\n".join(reading.as_text() for reading in readings)
+
+
+def message_payload(readings: list[Reading], provider: str) -> list[dict]:
+    """The content parts a multimodal model receives for these files, one after another."""
+    return [part for reading in readings for part in reading.as_messages(provider)]
+
+
+def abbreviate(payload: list[dict]) -> str:
+    """The payload as JSON with each base64 image cut to its first characters and its length."""
+    text = json.dumps(payload, indent=2, ensure_ascii=False)
+    return _BASE64.sub(lambda m: f"{m.group(1)}…({len(m.group(0)):,} characters)", text)
+
+
+def estimate(readings: list[Reading]) -> list[dict]:
+    """Size, tokens and images of the payload in both modes (a multimodal reading viewed as text and back)."""
+    text_only = [dataclasses.replace(r, multimodal=False) for r in readings]
+    multimodal = [dataclasses.replace(r, multimodal=True) for r in readings]
+    text = text_payload(text_only)
+    rows = [{"mode": "Text-only", "characters": len(text), "text_tokens": text_tokens(text), "images": 0, "image_tokens": 0}]
+    sizes = [image_size(page.image) for r in multimodal if r.transcript is None for page in r.pages if page.image]
+    for provider in PROVIDERS:
+        parts = message_payload(multimodal, provider)
+        characters = sum(len(part["text"]) for part in parts if part["type"] == "text")
+        image_tokens = sum(IMAGE_RULES[provider](w, h) for w, h in sizes)
+        rows.append({"mode": f"Multimodal ({provider.capitalize()})", "characters": characters,
+                     "text_tokens": math.ceil(characters / CHARS_PER_TOKEN), "images": len(sizes), "image_tokens": image_tokens})
+    for row in rows:
+        row["total_tokens"] = row["text_tokens"] + row["image_tokens"]
+    return rows
+
+
+def estimate_table(readings: list[Reading], multimodal: bool) -> str:
+    """The estimate rows as Markdown, the current mode marked."""
+    rows = [["Mode", "Characters", "Text tokens ≈", "Images", "Image tokens", "Total tokens ≈"]]
+    for row in estimate(readings):
+        current = row["mode"].startswith("Multimodal") == multimodal
+        rows.append([f"**{row['mode']}** (current)" if current else row["mode"], f"{row['characters']:,}", f"{row['text_tokens']:,}",
+                     str(row["images"]), f"{row['image_tokens']:,}", f"{row['total_tokens']:,}"])
+    return markdown_table(rows)

@@ -1,0 +1,122 @@
+"""Files the page offers: page images for display, the Markdown report and the full payload downloads.
+
+Everything is written under one folder per app process and named by content (the file's hash,
+the page), so reading the same file again rewrites nothing and the folder only grows with new content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import zipfile
+from pathlib import Path
+
+from readers import Page, Reading
+from readers.store import write_atomic
+
+from .handlers import Entry
+from .payload import PROVIDERS, message_payload, text_payload
+
+
+def _write_once(folder: Path, name: str, data: bytes) -> str:
+    """``folder/<hash of data>/name``, written only if new; the hash folder keeps the file's own name."""
+    target = folder / hashlib.sha256(data).hexdigest()[:16] / name
+    if not target.exists():
+        write_atomic(target, data)
+    return str(target)
+
+
+def stem(name: str) -> str:
+    return Path(name).stem or "file"
+
+
+def page_image(reading: Reading, page: Page, folder: Path) -> str:
+    """The path of ``page``'s PNG under ``folder``, written once."""
+    target = folder / reading.sha256 / f"{stem(reading.name)}-{reading.label.lower()}-{page.number}.png"
+    if not target.exists():
+        write_atomic(target, page.image)
+    return str(target)
+
+
+def citation(reading: Reading, page: Page | None = None, span: tuple[float, float] | None = None) -> str:
+    """``*(Source: report.pdf, p. 12)*``, with slides, image frames and audio times named as such."""
+    where = ""
+    if span is not None:
+        where = f", {clock(span[0])}–{clock(span[1])}"
+    elif page is not None and reading.kind in ("pdf", "docx"):
+        where = f", p. {page.number}"
+    elif page is not None and reading.kind == "pptx":
+        where = f", slide {page.number}"
+    elif page is not None and reading.page_count > 1:
+        where = f", {'frame' if reading.kind == 'image' else 'p.'} {page.number}"
+    return f"*(Source: {reading.name}{where})*"
+
+
+def clock(seconds: float) -> str:
+    minutes, second = divmod(int(seconds), 60)
+    return f"{minutes // 60}:{minutes % 60:02d}:{second:02d}" if minutes >= 60 else f"{minutes}:{second:02d}"
+
+
+def _page_section(reading: Reading, page: Page, images: dict[str, bytes]) -> list[str]:
+    cite = citation(reading, page)
+    lines = [f"### {reading.label.capitalize()} {page.number}"]
+    if page.image:
+        image_name = f"images/{reading.sha256[:12]}-{stem(reading.name)}-{page.number}.png"
+        images[image_name] = page.image
+        lines += [f"![{reading.name}, {reading.label.lower()} {page.number}]({image_name})", cite]
+    if page.text.strip():
+        lines += [page.text.strip(), cite]
+    for table in page.tables:
+        lines += [table, cite]
+    if page.description:
+        lines += [f"**Visual content** ({page.description_source or 'description'}): {page.description.strip()}", cite]
+    if page.error:
+        lines.append(f"> {page.error}")
+    return lines
+
+
+def report_markdown(entries: list[Entry]) -> tuple[str, dict[str, bytes]]:
+    """The report's Markdown and the images it links to (zip path → PNG bytes)."""
+    lines, images = ["# ReadLens report"], {}
+    for entry in entries:
+        lines.append(f"## {entry.name}")
+        reading = entry.reading
+        if reading is None:
+            lines.append(f"> Not read: {entry.error}")
+            continue
+        lines += [f"> {warning}" for warning in reading.warnings]
+        if reading.transcript is not None:
+            t = reading.transcript
+            lines.append(f"Audio, {t.duration:.1f} s, language: {t.language or 'unknown'}.")
+            for segment in t.segments:
+                lines += [f"**[{clock(segment.start)}]** {segment.text.strip()}", citation(reading, span=(segment.start, segment.end))]
+            if not t.segments and t.text.strip():
+                lines += [t.text.strip(), citation(reading)]
+            continue
+        for page in reading.pages:
+            lines += _page_section(reading, page, images)
+    return "\n\n".join(lines) + "\n", images
+
+
+def write_report(entries: list[Entry], folder: Path) -> str | None:
+    """A zip of ``report.md`` and its page images, or None when nothing was read."""
+    if not any(entry.reading for entry in entries):
+        return None
+    markdown, images = report_markdown(entries)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("report.md", markdown, compress_type=zipfile.ZIP_DEFLATED)
+        for name, png in images.items():
+            archive.writestr(name, png, compress_type=zipfile.ZIP_STORED)  # PNG is already compressed
+    return _write_once(folder / "reports", "readlens-report.zip", buffer.getvalue())
+
+
+def write_payload(readings: list[Reading], multimodal: bool, folder: Path) -> str | None:
+    """The complete payload of the current mode (full base64 images) as a download, or None."""
+    if not readings:
+        return None
+    if multimodal:
+        data = json.dumps({provider: message_payload(readings, provider) for provider in PROVIDERS}, ensure_ascii=False).encode()
+        return _write_once(folder / "payloads", "payload-multimodal.json", data)
+    return _write_once(folder / "payloads", "payload-text-only.txt", text_payload(readings).encode())
