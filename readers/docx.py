@@ -48,7 +48,7 @@ def _place_tables(document, pages: list[Page]) -> None:
     Tables without ruling lines are invisible to PDF table detection, and merged cells are
     clearer in the document than in the drawing, so the document's tables replace the PDF's.
     """
-    squashed = {page.number: _squash(page.text) for page in pages}
+    squashed = {page.number: _squash(page.text + "".join(page.tables)) for page in pages}
     placed = {page.number: [] for page in pages}
     for table in document.tables:
         cells = [_squash(cell.text) for row in table.rows for cell in row.cells]

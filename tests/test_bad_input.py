@@ -1,0 +1,166 @@
+"""Bad input: every case gets a ReaderError code and a sentence a person understands."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from msoffcrypto.format.ooxml import OOXMLFile
+
+from readers import ReaderError, read_file
+from readers.office import convert_to_pdf, soffice
+from readers.services import Services
+from tests import fixtures
+from tests.conftest import CORPUS, ROOT, make_settings
+
+
+def refused(path, code: str, services: Services, **kwargs) -> ReaderError:
+    with pytest.raises(ReaderError) as caught:
+        read_file(path, services=services, **kwargs)
+    error = caught.value
+    assert error.code == code, error.message
+    assert len(error.message) > 20 and "Traceback" not in error.message and error.message.rstrip(")").endswith(".")
+    return error
+
+
+def test_missing_file(services, tmp_path):
+    error = refused(tmp_path / "nowhere.pdf", "FILE_NOT_FOUND", services)
+    assert "nowhere.pdf" in error.message
+
+
+def test_empty_file(services, tmp_path):
+    (tmp_path / "empty.pdf").touch()
+    assert "empty" in refused(tmp_path / "empty.pdf", "EMPTY_FILE", services).message
+
+
+def test_truncated_pdf(services, tmp_path):
+    data = (CORPUS / "markitdown/test.pdf").read_bytes()
+    (tmp_path / "cut.pdf").write_bytes(data[: len(data) // 3])
+    refused(tmp_path / "cut.pdf", "CORRUPT_FILE", services)
+
+
+@pytest.mark.parametrize("name", ["program.pdf", "program.docx"])
+def test_executable_with_a_document_name(services, tmp_path, name):
+    shutil.copy(sys.executable if Path(sys.executable).stat().st_size < 30_000_000 else "/bin/ls", tmp_path / name)
+    assert "cannot read" in refused(tmp_path / name, "UNSUPPORTED_FORMAT", services).message
+
+
+@pytest.mark.parametrize("name", ["noise.pdf", "noise.docx", "noise.png"])
+def test_random_bytes_with_a_document_name(services, tmp_path, name):
+    (tmp_path / name).write_bytes(os.urandom(4096))
+    refused(tmp_path / name, "UNSUPPORTED_FORMAT", services)
+
+
+def test_truncated_docx(services, tmp_path):
+    data = (CORPUS / "markitdown/test.docx").read_bytes()
+    (tmp_path / "cut.docx").write_bytes(data[: len(data) // 2])
+    refused(tmp_path / "cut.docx", "CORRUPT_FILE", services)
+
+
+def test_truncated_png(services, tmp_path):
+    data = (CORPUS / "python-docx/images/300-dpi.png").read_bytes()
+    (tmp_path / "cut.png").write_bytes(data[: len(data) // 2])
+    refused(tmp_path / "cut.png", "CORRUPT_FILE", services)
+
+
+def test_password_protected_docx(services, tmp_path):
+    encrypted = io.BytesIO()
+    with open(CORPUS / "markitdown/test.docx", "rb") as plain:
+        OOXMLFile(plain).encrypt("secret", encrypted)
+    (tmp_path / "locked.docx").write_bytes(encrypted.getvalue())
+    assert "password" in refused(tmp_path / "locked.docx", "ENCRYPTED_FILE", services).message
+
+
+def test_file_over_the_size_limit_is_refused_before_parsing(tmp_path):
+    services = Services(make_settings(tmp_path / "cache", max_file_mb=0.05))
+    error = refused(CORPUS / "markitdown/test.pdf", "FILE_TOO_LARGE", services)
+    assert "MAX_FILE_MB" in error.message
+    assert not services.store.root.exists()  # nothing was parsed or cached
+
+
+def test_decompression_bomb_image(services, tmp_path):
+    bomb = fixtures.huge_png_header(tmp_path / "bomb.png")
+    assert "megapixels" in refused(bomb, "FILE_TOO_LARGE", services).message
+
+
+def test_office_zip_bomb(services, tmp_path):
+    bomb = fixtures.zip_bomb_docx(tmp_path / "bomb.docx")
+    assert bomb.stat().st_size < 5 * 1024 * 1024
+    assert "500 MB" in refused(bomb, "FILE_TOO_LARGE", services).message
+
+
+@pytest.mark.parametrize("pages", [(2, 2), (0, 1), (1, 9), (3, 2)])
+def test_page_range_outside_the_document(services, pages):
+    refused(CORPUS / "markitdown/test.pdf", "PAGE_OUT_OF_RANGE", services, page_start=pages[0], page_end=pages[1])
+
+
+def test_question_too_long(services):
+    error = refused(CORPUS / "markitdown/test.pdf", "INVALID_QUERY", services, describe="why? " * 401)
+    assert "2,000" in error.message
+
+
+def test_workspace_confinement(services, tmp_path):
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    shutil.copy(CORPUS / "python-docx/images/python.bmp", workspace / "inside.bmp")
+    (workspace / "link.pdf").symlink_to(CORPUS / "markitdown/test.pdf")
+    assert read_file("inside.bmp", workspace=workspace, services=services).kind == "image"
+    for outside in ["../secret.txt", "/etc/passwd", "link.pdf", str(CORPUS / "markitdown/test.pdf")]:
+        error = refused(outside, "PATH_OUTSIDE_WORKSPACE", services, workspace=workspace)
+        assert "/etc" not in error.message or outside == "/etc/passwd"
+
+
+@pytest.mark.skipif(soffice() is None, reason="needs LibreOffice (make setup installs it)")
+def test_libreoffice_timeout_kills_it_and_keeps_the_text(tmp_path):
+    target = tmp_path / "out.pdf"
+    started = time.monotonic()
+    with pytest.raises(ReaderError) as caught:
+        convert_to_pdf(CORPUS / "markitdown/test.docx", "docx", target, 0.5, tmp_path / "profiles", "test.docx")
+    assert caught.value.code == "RENDER_FAILED" and "0.5 s" in caught.value.message
+    assert time.monotonic() - started < 10 and not target.exists()
+    time.sleep(0.5)
+    assert subprocess.run(["pgrep", "-f", str(tmp_path / "profiles")], capture_output=True).returncode == 1, "LibreOffice left running"
+    services = Services(make_settings(tmp_path / "cache", office_timeout=0.5))
+    reading = read_file(CORPUS / "markitdown/test.docx", services=services)
+    assert reading.page_count == 1 and "AutoGen" in reading.pages[0].text and reading.pages[0].image is None
+    assert any("longer than 0.5 s" in w for w in reading.warnings)
+
+
+def test_without_libreoffice_the_text_is_still_read(tmp_path, monkeypatch):
+    from readers import office
+
+    monkeypatch.setattr(office, "soffice", lambda: None)
+    services = Services(make_settings(tmp_path / "cache"))
+    reading = read_file(CORPUS / "docling/word_sample.docx", services=services)
+    assert reading.page_count == 1 and reading.pages[0].image is None
+    assert "# Swimming in the lake" in reading.pages[0].text and "| Leaves | Ash, Elm, Maple | 50 |" in reading.as_text()
+    assert any("LibreOffice is not installed" in w for w in reading.warnings)
+    deck = read_file(CORPUS / "docling/powerpoint_sample.pptx", services=services)
+    assert deck.page_count == 3 and "Second slide title" in deck.as_text()
+
+
+def test_no_temp_files_or_processes_left_behind(tmp_path):
+    before = set(os.listdir(tempfile.gettempdir()))
+    services = Services(make_settings(tmp_path / "cache"))
+    read_file(CORPUS / "python-pptx/tbl-cell.pptx", services=services)
+    with pytest.raises(ReaderError):
+        read_file(CORPUS / "markitdown/test.pdf", 5, 5, services=services)
+    leftovers = {name for name in set(os.listdir(tempfile.gettempdir())) - before if name.startswith(("readlens", "lu", "OSL_PIPE"))}
+    assert not leftovers
+    assert subprocess.run(["pgrep", "-f", "soffice.bin"], capture_output=True).returncode == 1
+
+
+def test_cli_prints_one_line_with_the_code(tmp_path):
+    (tmp_path / "empty.pdf").touch()
+    result = subprocess.run([sys.executable, "-m", "readers", str(tmp_path / "empty.pdf")], cwd=ROOT, capture_output=True, text=True,
+                            env={**os.environ, "READLENS_CACHE_DIR": str(tmp_path / "cache")})
+    assert result.returncode == 2
+    assert result.stderr.strip().startswith("error: EMPTY_FILE: ") and len(result.stderr.strip().splitlines()) == 1
+    assert result.stdout == ""

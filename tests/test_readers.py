@@ -1,0 +1,244 @@
+"""Test vectors: (file, kind, must_include, must_not_include, pages) through every route —
+``read_file`` and the command line — over the shared corpus and fixtures we generate."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image
+
+from readers import read_file
+from readers.services import Services
+from tests import fixtures
+from tests.conftest import CORPUS, ROOT, make_settings
+
+EXPECTED = {entry["file"]: entry for entry in json.loads((CORPUS / "expected.json").read_text())}
+
+
+def plain(strings: list[str]) -> list[str]:
+    """expected.json strings as a plain reader (not markitdown's Markdown) should find them."""
+    found = []
+    for value in strings:
+        if value.startswith("data:image"):
+            continue
+        image = re.fullmatch(r"!\[(.*)\]\(.*\)", value)
+        found.append(image.group(1) if image else value.lstrip("# "))
+    return found
+
+
+@dataclass
+class Vector:
+    file: str
+    kind: str
+    must_include: list[str]
+    must_not_include: list[str] = field(default_factory=list)
+    pages: tuple[int | None, int | None] = (None, None)
+    page_count: int | None = None
+
+    @property
+    def id(self) -> str:
+        return self.file
+
+
+def corpus(file: str, kind: str, extra: list[str] = (), exclude: list[str] = (), **kw) -> Vector:
+    entry = EXPECTED[file]
+    return Vector(str(CORPUS / file), kind, plain(entry.get("must_include", [])) + list(extra), list(exclude) + entry.get("must_not_include", []), **kw)
+
+
+CORPUS_VECTORS = [
+    corpus("markitdown/test.pdf", "pdf", exclude=["Largelanguagemodels"], page_count=1),
+    corpus("markitdown/test.docx", "docx", page_count=3),
+    corpus("markitdown/test.pptx", "pptx", page_count=6),
+    corpus("markitdown/test.jpg", "image", page_count=1),
+    corpus("pdfplumber/nics-background-checks-2015-11.pdf", "pdf"),
+    corpus("pdfplumber/issue-140-example.pdf", "pdf"),
+    corpus("python-pptx/tbl-cell.pptx", "pptx", page_count=3),
+    corpus("docling/word_sample.docx", "docx", extra=["| Leaves | Ash, Elm, Maple | 50 |"], page_count=2),
+    corpus("docling/powerpoint_sample.pptx", "pptx", extra=["Speaker notes:\nSome notes on the second slide."], page_count=3),
+    Vector(str(CORPUS / "python-docx/images/python.bmp"), "image", ["ImageSize: 211x71", "Format: BMP"]),
+    Vector(str(CORPUS / "python-docx/images/python-icon.jpeg"), "image", ["ImageSize: 204x204"]),
+    Vector(str(CORPUS / "python-docx/images/72-dpi.tiff"), "image", ["ImageSize: 48x48", "Format: TIFF"]),
+    Vector(str(CORPUS / "python-docx/images/300-dpi.png"), "image", ["ImageSize: 860x579"]),
+    Vector(str(CORPUS / "docling/webp-test.webp"), "image", ["ImageSize: 2000x2829", "Format: WEBP"]),
+    Vector(str(CORPUS / "markitdown/test.pptx"), "pptx", ["[SLIDE 3]", "1b92870d-e3b5-4e65-8153-919f4ff45592"], ["[SLIDE 1]", "[SLIDE 4]"], pages=(3, 3)),
+]
+
+
+@pytest.fixture(scope="session")
+def generated(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("generated")
+    made = {
+        "deck.pptx": fixtures.slide_deck(folder / "deck.pptx"),
+        "review.docx": fixtures.word_document(folder / "review.docx"),
+        "frames.tiff": fixtures.tiff_frames(folder / "frames.tiff"),
+        "animated.gif": fixtures.animated_gif(folder / "animated.gif"),
+        "camera.jpg": fixtures.jpeg_with_exif(folder / "camera.jpg"),
+        "eight.pdf": fixtures.multi_page_pdf(folder / "eight.pdf", 8),
+        **fixtures.text_files(folder / "text"),
+    }
+    png_named_pdf = folder / "picture.pdf"
+    png_named_pdf.write_bytes((CORPUS / "python-docx/images/300-dpi.png").read_bytes())
+    made["picture.pdf"] = png_named_pdf
+    return made
+
+
+GENERATED_VECTORS = [
+    Vector("deck.pptx", "pptx", ["[SLIDE 1]\n# Launch plan", "Ship the beta in March", "Speaker notes:\nMention the waiting list.",
+                                 "| Item | Cost |", "| Servers | 4,000 |", "Chart: Monthly active users", "| Q3 | 910 |", "[Picture: The Python logo]"], page_count=4),
+    Vector("review.docx", "docx", ["[PAGE 1]", "Quarterly review", "| Region | Revenue |", "| North | 1,200 |", "[PAGE 2]", "hiring plans"], page_count=2),
+    Vector("frames.tiff", "image", ["[IMAGE: frames.tiff - FRAME 2]", "Frames: 3"], page_count=3),
+    Vector("animated.gif", "image", ["[IMAGE: animated.gif]", "Frames: 4", "Format: GIF"], page_count=1),
+    Vector("camera.jpg", "image", ["Make: Canon", "Model: EOS 5D", "Author: Ada Lovelace", "Description: A blue test card"]),
+    Vector("eight.pdf", "pdf", ["[PAGE 6]", "NICS Firearm Background Checks", "[PAGE 7]", "Large language models"], ["[PAGE 5]", "[PAGE 8]"], pages=(6, 7), page_count=8),
+    Vector("picture.pdf", "image", ["[IMAGE: picture.pdf]", "Format: PNG"]),
+    Vector("notes.md", "text", ["A naïve plan, Grüße."]),
+    Vector("legacy.txt", "text", ["Grüße aus Köln"]),
+    Vector("table.csv", "text", ["Zoë,Grüße"]),
+    Vector("script.py", "text", ["return 'Grüße'"]),
+    Vector("analysis.ipynb", "text", ["# Analysis", "```python\nprint('naïve')\n```"], ['"cell_type"']),
+]
+
+
+@pytest.fixture(scope="session")
+def shared_services(tmp_path_factory) -> Services:
+    """One cache for the session, so LibreOffice converts each document once."""
+    return Services(make_settings(tmp_path_factory.mktemp("cache")))
+
+
+def resolve(vector: Vector, generated: dict[str, Path]) -> Path:
+    return generated.get(vector.file) or Path(vector.file)
+
+
+def squeeze(text: str) -> str:
+    return " ".join(text.split())
+
+
+def check_text(text: str, vector: Vector) -> None:
+    """Line breaks are layout (a PDF wraps a title), so inclusion ignores how whitespace runs."""
+    for needle in vector.must_include:
+        assert squeeze(needle) in squeeze(text), f"{needle!r} missing from {vector.file}"
+    for needle in vector.must_not_include:
+        assert needle not in text and (needle != needle.lower() or needle not in text.lower()), f"{needle!r} found in {vector.file}"
+
+
+ALL = CORPUS_VECTORS + GENERATED_VECTORS
+
+
+@pytest.mark.parametrize("vector", ALL, ids=[v.id.rsplit("/", 2)[-1] + (f"@{v.pages}" if v.pages != (None, None) else "") for v in ALL])
+def test_read_file(vector, generated, shared_services):
+    reading = read_file(resolve(vector, generated), *vector.pages, services=shared_services)
+    assert reading.kind == vector.kind
+    if vector.page_count is not None:
+        assert reading.page_count == vector.page_count
+    check_text(reading.as_text(), vector)
+    assert [p.number for p in reading.pages] == sorted(p.number for p in reading.pages)
+
+
+@pytest.mark.parametrize("vector", ALL, ids=[v.id.rsplit("/", 2)[-1] + (f"@{v.pages}" if v.pages != (None, None) else "") for v in ALL])
+def test_cli(vector, generated, shared_services):
+    start, end = vector.pages
+    command = [sys.executable, "-m", "readers", str(resolve(vector, generated)), "--format", "json"]
+    if start:
+        command += ["--pages", f"{start}-{end}"]
+    env = {**os.environ, "READLENS_CACHE_DIR": str(shared_services.settings.cache_dir), "VISION_PROVIDER": "none"}
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["kind"] == vector.kind
+    check_text(data["text"], vector)
+
+
+def test_detection_trusts_bytes_not_names(generated, shared_services):
+    reading = read_file(generated["picture.pdf"], services=shared_services)
+    assert (reading.kind, reading.mime) == ("image", "image/png")
+
+
+def test_renders_are_real_pngs_of_the_page_size(shared_services):
+    reading = read_file(CORPUS / "markitdown/test.pdf", services=shared_services)
+    image = Image.open(io.BytesIO(reading.pages[0].image))
+    width, height = pdfium.PdfDocument(str(CORPUS / "markitdown/test.pdf"))[0].get_size()  # points
+    assert image.format == "PNG"
+    assert abs(image.width - width * 150 / 72) <= 1 and abs(image.height - height * 150 / 72) <= 1
+    assert image.size[0] in (1275, 1276)  # US Letter is 8.5 in wide
+
+
+@pytest.mark.parametrize("file", ["markitdown/test.pptx", "markitdown/test.docx"])
+def test_office_pages_are_rendered(file, shared_services):
+    reading = read_file(CORPUS / file, services=shared_services)
+    for page in reading.pages:
+        image = Image.open(io.BytesIO(page.image))
+        assert image.format == "PNG" and min(image.size) > 500
+    if reading.kind == "pptx":  # 16:9 or 4:3 slides are wider than tall
+        assert all(Image.open(io.BytesIO(p.image)).width > Image.open(io.BytesIO(p.image)).height for p in reading.pages)
+
+
+def test_model_image_is_capped_but_not_upscaled(shared_services, tmp_path):
+    wide = tmp_path / "wide.png"
+    Image.new("RGB", (5000, 1000), "white").save(wide)
+    reading = read_file(wide, services=shared_services)
+    assert Image.open(io.BytesIO(reading.pages[0].image)).size == (2048, 410)
+    small = Services(make_settings(tmp_path / "c", max_image_side=800))
+    assert Image.open(io.BytesIO(read_file(wide, services=small).pages[0].image)).size == (800, 160)
+
+
+def test_messages_carry_every_page_image_in_multimodal_mode(generated, shared_services):
+    reading = read_file(generated["eight.pdf"], 2, 4, multimodal=True, services=shared_services)
+    openai = reading.as_messages("openai")
+    anthropic = reading.as_messages("anthropic")
+    assert [p["type"] for p in openai] == ["text", "image_url"] * 3
+    assert all(p["image_url"]["url"].startswith("data:image/png;base64,iVBORw0KGgo") for p in openai if p["type"] == "image_url")
+    assert [p["type"] for p in anthropic] == ["text", "image"] * 3
+    assert anthropic[1]["source"]["media_type"] == "image/png" and anthropic[1]["source"]["type"] == "base64"
+    assert openai[0]["text"].startswith("[PAGE 2]")
+    text_only = read_file(generated["eight.pdf"], 2, 4, multimodal=False, services=shared_services)
+    assert text_only.as_messages("openai") == [{"type": "text", "text": text_only.as_text()}]
+
+
+def test_as_text_format(generated, shared_services):
+    reading = read_file(generated["deck.pptx"], 2, 2, services=shared_services)
+    reading.pages[0].description = "A table of costs."
+    assert reading.as_text() == "[SLIDE 2]\n# Budget\n\n| Item | Cost |\n|---|---|\n| Servers | 4,000 |\n\n[SLIDE 2 - VISUAL CONTENT]\nA table of costs."
+    reading.question = "What does it cost?"
+    assert '[SLIDE 2 - VISUAL CONTENT (Query: "What does it cost?")]' in reading.as_text()
+
+
+def test_max_pages_reads_up_to_the_limit_with_a_warning(generated, tmp_path):
+    services = Services(make_settings(tmp_path / "cache", max_pages=3))
+    reading = read_file(generated["eight.pdf"], services=services)
+    assert [p.number for p in reading.pages] == [1, 2, 3]
+    assert reading.page_count == 8
+    assert any("MAX_PAGES" in w for w in reading.warnings)
+
+
+def test_second_read_is_served_from_the_disk_cache(generated, tmp_path):
+    services = Services(make_settings(tmp_path / "cache"))
+    first = read_file(generated["eight.pdf"], 1, 3, services=services)
+    marked = 0
+    for entry in services.store.folder(first.sha256).glob("*.json"):  # mark what the cache holds
+        data = json.loads(entry.read_text())
+        if isinstance(data, dict) and "text" in data:
+            entry.write_text(json.dumps({**data, "text": "SERVED FROM CACHE"}))
+            marked += 1
+    assert marked == 3
+    again = read_file(generated["eight.pdf"], 1, 3, services=services)
+    assert [p.text for p in again.pages] == ["SERVED FROM CACHE"] * 3
+    assert [p.image for p in again.pages] == [p.image for p in first.pages]
+
+
+def test_cache_is_keyed_by_content_not_name(generated, tmp_path):
+    services = Services(make_settings(tmp_path / "cache"))
+    renamed = tmp_path / "renamed.docx"
+    renamed.write_bytes(generated["review.docx"].read_bytes())
+    read_file(generated["review.docx"], services=services)
+    entries = {p.name for p in services.store.root.iterdir()}
+    read_file(renamed, services=services)
+    assert {p.name for p in services.store.root.iterdir()} == entries
