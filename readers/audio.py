@@ -1,0 +1,125 @@
+"""Audio (WAV, MP3, M4A/AAC, FLAC, OGG/Opus, WebM): a transcript with timestamps.
+
+The header is probed first (cheap: length limit, unreadable files); the cache is asked before
+anything is decoded, so a second read is instant; only then is the whole file decoded, which
+also shows a truncated file for what it is.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, replace
+
+import av
+from faster_whisper import decode_audio
+
+from .cache import cache_key
+from .core import Job
+from .errors import ReaderError
+from .models import Reading, Segment, Transcript
+from .transcribe import SAMPLE_RATE, Audio, TranscriptionFailed
+
+TRANSCRIPT_VERSION = 1
+# Decoders disagree by a few milliseconds about where a stream ends; more than this is missing audio.
+TRUNCATION_TOLERANCE = 1.0
+
+
+def _damaged(job: Job, detail: str) -> ReaderError:
+    return ReaderError("CORRUPT_FILE", f"{job.name} is damaged or truncated: {detail}. Export or upload the complete recording again.")
+
+
+def _declared_duration(job: Job) -> float | None:
+    """The length the file's header promises (None when it does not say), checked against the limit."""
+    try:
+        with av.open(str(job.path)) as container:
+            if not container.streams.audio:
+                raise ReaderError("UNSUPPORTED_FORMAT", f"{job.name} has no sound track, so there is nothing to transcribe.")
+            stream = container.streams.audio[0]
+            if stream.duration is not None and stream.time_base is not None:
+                declared = float(stream.duration * stream.time_base)
+            else:
+                declared = container.duration / av.time_base if container.duration else None
+    except av.FFmpegError as error:
+        raise _damaged(job, f"its audio could not be opened ({error.strerror})") from None
+    _check_length(job, declared)
+    return declared
+
+
+def _check_length(job: Job, seconds: float | None) -> None:
+    limit = job.settings.max_audio_minutes
+    if seconds is not None and seconds > limit * 60:
+        raise ReaderError("FILE_TOO_LARGE", f"{job.name} is {seconds / 60:.1f} minutes long; the limit is {limit:g} minutes (MAX_AUDIO_MINUTES).")
+
+
+def _wav_missing_bytes(job: Job) -> int:
+    """How many bytes a WAV file's RIFF header promises beyond the end of the file.
+
+    FFmpeg measures a WAV by its file size, so a cut-off WAV looks whole to it. Streaming
+    recorders write 0 or 0xFFFFFFFF as the size, which promise nothing.
+    """
+    with open(job.path, "rb") as handle:
+        header = handle.read(12)
+    if header[:4] != b"RIFF" or header[8:12] != b"WAVE":
+        return 0
+    promised = int.from_bytes(header[4:8], "little") + 8
+    return promised - job.size if promised < 0xFFFFFFFF and promised > job.size else 0
+
+
+def _decode(job: Job, declared: float | None) -> Audio:
+    try:
+        samples = decode_audio(str(job.path), sampling_rate=SAMPLE_RATE)
+    except av.FFmpegError as error:
+        raise _damaged(job, f"its audio could not be decoded ({error.strerror})") from None
+    duration = len(samples) / SAMPLE_RATE
+    if duration == 0:
+        raise _damaged(job, "it holds no audio samples")
+    if declared is not None and declared - duration > TRUNCATION_TOLERANCE:
+        raise _damaged(job, f"its header promises {declared:.1f} s of audio but only {duration:.1f} s could be decoded")
+    missing = _wav_missing_bytes(job)
+    if missing:
+        raise _damaged(job, f"its header promises {missing:,} more bytes than the file holds")
+    _check_length(job, duration)
+    return Audio(job.path, job.name, job.mime, samples, duration)
+
+
+def _stored(transcript: Transcript) -> str:
+    return json.dumps(asdict(transcript), ensure_ascii=False)
+
+
+def _loaded(value: str) -> Transcript:
+    fields = json.loads(value)
+    segments = [Segment(**segment) for segment in fields.pop("segments")]
+    transcript = Transcript(**fields, segments=segments)
+    return replace(transcript, source=f"{transcript.source} (cached)")
+
+
+def _transcribe(job: Job, declared: float | None) -> Transcript:
+    """Try each backend in order: its cached transcript, else a transcription; warn on a fallback."""
+    language = job.settings.whisper_language
+    audio = None
+    failures = []
+    for backend in job.services.transcriber.backends:
+        key = cache_key(job.sha256, "transcript", TRANSCRIPT_VERSION, backend.source, language)
+        cached = job.services.cache.get(key)
+        if cached is not None:
+            transcript = _loaded(cached)
+        else:
+            audio = audio or _decode(job, declared)
+            job.progress("transcribed", 0.0, audio.duration)
+            try:
+                transcript = backend.transcribe(audio, language, lambda done: job.progress("transcribed", done, audio.duration))
+            except TranscriptionFailed as error:
+                failures.append(f"{backend.source}: {error}")
+                continue
+            job.services.cache.put(key, _stored(transcript))
+        if failures:
+            job.warnings.append(f"Transcribed {job.name} with {backend.source} because {'; '.join(failures)}.")
+        return transcript
+    raise ReaderError("TRANSCRIPTION_FAILED", f"{job.name} could not be transcribed: {'; '.join(failures)}.")
+
+
+def read(job: Job) -> Reading:
+    transcript = _transcribe(job, _declared_duration(job))
+    if not transcript.text:
+        job.warnings.append(f"No speech was found in {job.name} ({transcript.duration:.1f} s).")
+    return job.reading(page_count=0, pages=[], transcript=transcript)
