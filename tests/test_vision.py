@@ -1,0 +1,214 @@
+"""Descriptions through the real ``openai`` SDK against a local OpenAI-compatible server."""
+
+import asyncio
+import base64
+import hashlib
+import logging
+import shutil
+import time
+
+import pytest
+
+from readers import Services, read_file
+from readers.prompts import IMAGE_PROMPT, PAGE_PROMPT
+from readers.vision import LocalOCR, OpenAIVision, build_vision
+from tests import fixtures
+from tests.conftest import CORPUS, make_settings
+from tests.fake_openai import chat_reply
+
+KEY = "sk-test-7Qp2Zr9Xw4Lk"
+PROSE = CORPUS / "markitdown" / "test.pdf"
+WEBP = CORPUS / "docling" / "webp-test.webp"
+CHAT = "/v1/chat/completions"
+
+
+def sent_image(request) -> bytes:
+    urls = [part["image_url"]["url"] for part in request.json["messages"][0]["content"] if part["type"] == "image_url"]
+    assert len(urls) == 1 and urls[0].startswith("data:image/png;base64,")
+    return base64.b64decode(urls[0].split(",", 1)[1])
+
+
+def sent_text(request) -> str:
+    return "".join(part["text"] for part in request.json["messages"][0]["content"] if part["type"] == "text")
+
+
+def fingerprint(image: bytes) -> str:
+    return "Image " + hashlib.sha256(image).hexdigest()[:16]
+
+
+def answer_with_fingerprint(request):
+    return 200, chat_reply(fingerprint(sent_image(request)))
+
+
+@pytest.fixture
+def vision(tmp_path, fake_openai):
+    """Services talking to the fake server; keyword arguments override settings."""
+
+    def build(**overrides) -> Services:
+        return Services(make_settings(tmp_path / "cache", **{"vision_provider": "openai", "vision_base_url": fake_openai.base_url,
+                                                             "vision_api_key": KEY, "vision_model": "test-vision", **overrides}))
+
+    return build
+
+
+@pytest.fixture
+def three_pages(tmp_path):
+    return fixtures.multi_page_pdf(tmp_path / "three.pdf", 3)
+
+
+def test_the_request_carries_model_image_page_text_and_question(vision, fake_openai):
+    reading = read_file(PROSE, describe="What does the figure show?", services=vision())
+    (request,) = fake_openai.calls(CHAT)
+    assert request.json["model"] == "test-vision"
+    assert {k.lower(): v for k, v in request.headers.items()}["authorization"] == f"Bearer {KEY}"
+    assert sent_image(request) == reading.pages[0].image
+    prompt = sent_text(request)
+    assert "What does the figure show?" in prompt
+    assert "<page_text>" in prompt and "Large language models (LLMs) are becoming a crucial building block" in prompt
+    assert PAGE_PROMPT not in prompt
+    page = reading.pages[0]
+    assert page.description == "A bar chart of sales by quarter."
+    assert page.description_source == "vision:test-vision" and page.error is None
+    assert (reading.usage.calls, reading.usage.cache_hits, reading.usage.prompt_tokens, reading.usage.completion_tokens) == (1, 0, 100, 20)
+    assert reading.usage.seconds > 0
+    assert '[PAGE 1 - VISUAL CONTENT (Query: "What does the figure show?")]\nA bar chart of sales by quarter.' in reading.as_text()
+
+
+def test_a_page_gets_the_page_prompt_and_an_image_the_image_prompt(vision, fake_openai):
+    read_file(PROSE, services=vision())
+    read_file(WEBP, services=vision())
+    page_request, image_request = fake_openai.calls(CHAT)
+    assert sent_text(page_request).startswith(PAGE_PROMPT) and "Large language models" in sent_text(page_request)
+    assert sent_text(image_request) == IMAGE_PROMPT
+
+
+def test_a_second_read_and_a_renamed_copy_make_no_calls(vision, fake_openai, three_pages, tmp_path):
+    fake_openai.routes[CHAT] = answer_with_fingerprint
+    first = read_file(three_pages, services=vision())
+    assert len(fake_openai.calls(CHAT)) == 3
+    renamed = shutil.copy(three_pages, tmp_path / "renamed copy.pdf")
+    for path in (three_pages, renamed):
+        again = read_file(path, services=vision())
+        assert again.usage.calls == 0 and again.usage.cache_hits == 3
+        assert [p.description for p in again.pages] == [p.description for p in first.pages]
+        assert {p.description_source for p in again.pages} == {"vision:test-vision (cached)"}
+    assert len(fake_openai.calls(CHAT)) == 3
+    read_file(three_pages, describe="What is the total?", services=vision())
+    assert len(fake_openai.calls(CHAT)) == 6, "a question is its own cache entry"
+
+
+def test_pages_are_described_concurrently_and_returned_in_page_order(vision, fake_openai, tmp_path):
+    fake_openai.routes[CHAT] = answer_with_fingerprint
+    fake_openai.delay = 0.3
+    reading = read_file(fixtures.multi_page_pdf(tmp_path / "eight.pdf", 8), services=vision(vision_concurrency=3))
+    assert fake_openai.in_flight_peak == 3
+    assert [page.number for page in reading.pages] == list(range(1, 9))
+    assert all(page.description == fingerprint(page.image) for page in reading.pages)
+    assert reading.usage.calls == 8
+
+
+def test_a_429_is_retried_after_the_time_the_server_asks(vision, fake_openai):
+    replies = iter([(429, {"error": {"message": "slow down"}}, {"Retry-After": "1"})])
+    fake_openai.routes[CHAT] = lambda request: next(replies, (200, chat_reply("Described after waiting.")))
+    reading = read_file(WEBP, services=vision())
+    first, second = fake_openai.calls(CHAT)
+    assert second.received_at - first.received_at >= 0.95
+    assert reading.pages[0].description == "Described after waiting." and reading.pages[0].error is None
+
+
+def test_a_dropped_connection_is_retried(vision, fake_openai):
+    replies = iter([None])
+    fake_openai.routes[CHAT] = lambda request: next(replies, (200, chat_reply("Described on the second try.")))
+    reading = read_file(WEBP, services=vision())
+    assert len(fake_openai.calls(CHAT)) == 2
+    assert reading.pages[0].description == "Described on the second try."
+
+
+def test_a_500_on_one_page_leaves_the_others_and_is_not_cached(vision, fake_openai, three_pages):
+    broken = read_file(three_pages, services=Services(make_settings(vision().settings.cache_dir))).pages[1].image
+    fake_openai.routes[CHAT] = lambda request: (500, {"error": {"message": "boom"}}) if sent_image(request) == broken else answer_with_fingerprint(request)
+    reading = read_file(three_pages, services=vision())
+    first, second, third = reading.pages
+    assert second.error == "The vision service failed (500) 3 times: try again later."
+    assert second.description is None and second.image == broken and second.content
+    assert len([r for r in fake_openai.calls(CHAT) if sent_image(r) == broken]) == 3
+    assert first.description == fingerprint(first.image) and third.description == fingerprint(third.image)
+    assert first.error is None and third.error is None
+    fake_openai.routes[CHAT] = answer_with_fingerprint
+    again = read_file(three_pages, services=vision())
+    assert again.usage.calls == 1 and again.usage.cache_hits == 2
+    assert again.pages[1].description == fingerprint(broken) and again.pages[1].description_source == "vision:test-vision"
+
+
+def test_a_timeout_is_retried_then_reported(vision, fake_openai):
+    fake_openai.delay = 1.5
+    reading = read_file(WEBP, services=vision(vision_timeout=0.4))
+    assert len(fake_openai.calls(CHAT)) == 3
+    assert reading.pages[0].error.startswith("The vision service at http://127.0.0.1:")
+    assert "did not answer within 0.4 s, 3 times" in reading.pages[0].error and "VISION_TIMEOUT" in reading.pages[0].error
+    assert reading.pages[0].image is not None
+
+
+@pytest.mark.parametrize("status, message", [
+    (401, "The vision service rejected the API key (401): check VISION_API_KEY."),
+    (403, "The vision service refused access (403): check that VISION_API_KEY may use the model test-vision."),
+    (400, "The vision service refused the request (400): invalid key [API key] for image input. Check VISION_MODEL (test-vision) is a vision model."),
+])
+def test_refusals_are_not_retried_and_never_show_the_key(vision, fake_openai, caplog, status, message):
+    fake_openai.routes[CHAT] = lambda request: (status, {"error": {"message": f"invalid key {KEY} for image input"}})
+    with caplog.at_level(logging.DEBUG):
+        reading = read_file(PROSE, describe="What is shown?", services=vision())
+    assert len(fake_openai.calls(CHAT)) == 1
+    assert reading.pages[0].error == message
+    assert reading.pages[0].text, "the page keeps its text"
+    assert reading.usage.calls == 1
+    assert caplog.records, "the SDK's debug log was captured"
+    for shown in (reading.as_text(), repr(reading), caplog.text, str(reading.as_messages())):
+        assert KEY not in shown
+    assert len(vision().cache) == 0
+
+
+def test_a_server_without_a_key_is_fine(vision, fake_openai):
+    reading = read_file(WEBP, services=vision(vision_api_key=None))
+    assert reading.pages[0].description == "A bar chart of sales by quarter."
+
+
+def test_works_inside_a_running_event_loop(vision, fake_openai):
+    async def handler():
+        assert asyncio.get_running_loop()
+        return read_file(WEBP, services=vision())
+
+    reading = asyncio.run(handler())
+    assert reading.pages[0].description_source == "vision:test-vision"
+
+
+def test_multimodal_mode_asks_nothing_unless_there_is_a_question(vision, fake_openai):
+    plain = read_file(PROSE, multimodal=True, services=vision())
+    assert plain.pages[0].description is None and not fake_openai.calls(CHAT)
+    asked = read_file(PROSE, multimodal=True, describe="How many columns?", services=vision())
+    assert asked.pages[0].image and asked.pages[0].description == "A bar chart of sales by quarter."
+    parts = asked.as_messages()
+    assert [part["type"] for part in parts] == ["text", "image_url"] and "A bar chart of sales by quarter." in parts[0]["text"]
+
+
+def test_provider_none_describes_nothing(tmp_path, fake_openai):
+    reading = read_file(PROSE, services=Services(make_settings(tmp_path, vision_provider="none", vision_base_url=fake_openai.base_url)))
+    assert reading.pages[0].description is None and reading.usage.calls == 0 and not fake_openai.requests
+
+
+def test_the_provider_is_chosen_by_settings(tmp_path):
+    choose = lambda **kw: build_vision(make_settings(tmp_path, **kw))  # noqa: E731
+    assert isinstance(choose(vision_provider="auto"), LocalOCR)
+    assert isinstance(choose(vision_provider="auto", vision_base_url="http://localhost:11434/v1"), OpenAIVision)
+    assert isinstance(choose(vision_provider="auto", vision_api_key=KEY), OpenAIVision)
+    assert isinstance(choose(vision_provider="ocr", vision_api_key=KEY), LocalOCR)
+    assert choose(vision_provider="none", vision_api_key=KEY) is None
+    with pytest.raises(ValueError, match="VISION_PROVIDER must be one of auto, openai, ocr, none"):
+        choose(vision_provider="gpt")
+
+
+def test_usage_seconds_cover_the_calls(vision, fake_openai):
+    fake_openai.delay = 0.2
+    started = time.monotonic()
+    reading = read_file(WEBP, services=vision())
+    assert 0.2 <= reading.usage.seconds <= time.monotonic() - started
