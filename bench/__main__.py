@@ -1,0 +1,32 @@
+"""Run every ``bench/bench_*.py`` module's ``main()`` in name order, or only the topics named.
+
+    python -m bench            # all of them
+    python -m bench readers    # bench/bench_readers.py only
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+
+def topics() -> list[str]:
+    return sorted(path.stem.removeprefix("bench_") for path in Path(__file__).parent.glob("bench_*.py"))
+
+
+def main(argv: list[str]) -> int:
+    available = topics()
+    chosen = argv or available
+    unknown = [name for name in chosen if name not in available]
+    if unknown:
+        print(f"unknown benchmark {', '.join(unknown)}; available: {', '.join(available)}", file=sys.stderr)
+        return 2
+    for name in chosen:
+        print(f"== bench_{name} ==", flush=True)
+        importlib.import_module(f"bench.bench_{name}").main()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

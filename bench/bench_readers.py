@@ -1,0 +1,166 @@
+"""The readers against the simple approach they replace, measured in the same run.
+
+Targets (issue 2): pages 41-60 of a 240-page PDF read cold (text, tables, 150 dpi PNG) at least
+2.5x faster than pdf2image plus pdfplumber page by page; the same pages again at least 20x faster
+than cold; a PPTX read for slides 1-2 and then 3-4 converts nothing the second time.
+The machine may be shared, so the simple approach and ReadLens alternate, and each figure is the
+best of ``ROUNDS``.
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import tempfile
+from pathlib import Path
+from time import perf_counter
+
+import pdfplumber
+import pypdfium2 as pdfium
+from pdf2image import convert_from_path
+
+from readers import Services, Settings, office, read_file
+from readers.pdf import _encode_png, _pdfminer_pages
+from readers.tables import markdown_table
+
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+SOURCES = ("markitdown/test.pdf", "pdfplumber/nics-background-checks-2015-11.pdf", "pdfplumber/issue-140-example.pdf", "docling/ocr_test.pdf")
+DECK = CORPUS / "markitdown" / "test.pptx"
+PAGES, FIRST, LAST, DPI = 240, 41, 60, 150
+ROUNDS = 2
+COLD_TARGET, WARM_TARGET = 2.5, 20.0
+
+
+def build_pdf(target: Path) -> Path:
+    """PAGES pages cycling through real corpus pages: prose, a ruled table, a form, a scan."""
+    sources = [pdfium.PdfDocument(str(CORPUS / name)) for name in SOURCES]
+    merged = pdfium.PdfDocument.new()
+    for index in range(PAGES):
+        merged.import_pages(sources[index % len(sources)], [0])
+    merged.save(str(target))
+    return target
+
+
+def timed(function, *args) -> float:
+    start = perf_counter()
+    function(*args)
+    return perf_counter() - start
+
+
+def simple(path: Path) -> None:
+    """The design this product replaces: pdf2image and pdfplumber, one page at a time."""
+    with pdfplumber.open(path) as pdf:
+        for number in range(FIRST, LAST + 1):
+            image = convert_from_path(path, dpi=DPI, first_page=number, last_page=number)[0]
+            image.save(io.BytesIO(), format="PNG")
+            page = pdf.pages[number - 1]
+            page.extract_text()
+            page.extract_tables()
+
+
+def read_range(path: Path, services: Services, first: int, last: int) -> None:
+    reading = read_file(path, first, last, multimodal=True, services=services)
+    if len(reading.pages) != last - first + 1 or not all(page.image and not page.error for page in reading.pages):
+        raise SystemExit(f"bench: ReadLens returned incomplete pages for {path.name} {first}-{last}")
+
+
+def services_in(folder: Path) -> Services:
+    return Services(Settings(cache_dir=folder, vision_provider="none"))
+
+
+def verdict(ratio: float, target: float) -> str:
+    return "PASS" if ratio >= target else "FAIL"
+
+
+def pdf_rows(path: Path, work: Path) -> list[list[str]]:
+    simple_runs, cold_runs, warm_runs = [], [], []
+    for round_number in range(ROUNDS):
+        simple_runs.append(timed(simple, path))
+        services = services_in(work / f"cache-{round_number}")
+        cold_runs.append(timed(read_range, path, services, FIRST, LAST))
+        warm_runs.append(timed(read_range, path, services, FIRST, LAST))
+    plain, cold, warm = min(simple_runs), min(cold_runs), min(warm_runs)
+    pages = f"pages {FIRST}-{LAST} of {PAGES}"
+    return [
+        ["simple: pdf2image + pdfplumber, page by page", pages, f"{plain:.2f} s", "1.0x", ""],
+        ["ReadLens cold (empty cache)", pages, f"{cold:.2f} s", f"{plain / cold:.1f}x vs simple",
+         f"{verdict(plain / cold, COLD_TARGET)} (>= {COLD_TARGET}x); first cold read, starting the worker pool: {cold_runs[0]:.2f} s"],
+        ["ReadLens warm (same pages again)", pages, f"{warm:.3f} s", f"{cold / warm:.0f}x vs cold", f"{verdict(cold / warm, WARM_TARGET)} (>= {WARM_TARGET:g}x)"],
+    ]
+
+
+def pptx_row(work: Path) -> list[str]:
+    calls = []
+    convert = office.convert_to_pdf
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return convert(*args, **kwargs)
+
+    office.convert_to_pdf = counted
+    try:
+        services = services_in(work / "cache-pptx")
+        first = timed(read_range, DECK, services, 1, 2)
+        converted_first = len(calls)
+        second = timed(read_range, DECK, services, 3, 4)
+    finally:
+        office.convert_to_pdf = convert
+    converted_second = len(calls) - converted_first
+    return [f"PPTX {DECK.name}: slides 1-2, then 3-4", "2 + 2 slides", f"{first:.2f} s, then {second:.2f} s",
+            f"LibreOffice conversions: {converted_first}, then {converted_second}", "PASS" if converted_second == 0 and converted_first == 1 else "FAIL"]
+
+
+def choice_rows(path: Path, work: Path) -> list[list[str]]:
+    """What the PDF reader's choices cost on one core, against the alternatives."""
+    numbers = range(FIRST, LAST + 1)
+    document = pdfium.PdfDocument(str(path))
+
+    def pdf2image_pages():
+        for number in numbers:
+            convert_from_path(path, dpi=DPI, first_page=number, last_page=number)[0].save(io.BytesIO(), format="PNG")
+
+    def pdftoppm_range():
+        subprocess.run(["pdftoppm", "-r", str(DPI), "-png", "-f", str(FIRST), "-l", str(LAST), str(path), str(work / "ppm")], check=True, stderr=subprocess.DEVNULL)
+
+    def pdfium_pages(level):
+        for number in numbers:
+            document[number - 1].render(scale=DPI / 72, rev_byteorder=True).to_pil().save(io.BytesIO(), format="PNG", compress_level=level)
+
+    def pdfium_chosen():
+        for number in numbers:
+            _encode_png(document[number - 1].render(scale=DPI / 72, rev_byteorder=True).to_pil())
+
+    def plumber_page(number):
+        with pdfplumber.open(path, pages=[number]) as pdf:
+            pdf.pages[0].chars
+
+    def walked_page(number):
+        with open(path, "rb") as stream:
+            pdf = pdfplumber.PDF(stream, stream_is_external=True)
+            pdfplumber.page.Page(pdf, _pdfminer_pages(pdf.doc, [number])[number], page_number=number).chars
+
+    def plumber_count():
+        with pdfplumber.open(path) as pdf:
+            len(pdf.pages)
+
+    rows = [
+        ["render + PNG, 20 pages: pdf2image per page, PNG level 6", f"{timed(pdf2image_pages):.2f} s"],
+        ["render + PNG, 20 pages: pdftoppm, one call for the range", f"{timed(pdftoppm_range):.2f} s"],
+        ["render + PNG, 20 pages: pdfium, Pillow PNG level 6", f"{timed(pdfium_pages, 6):.2f} s"],
+        ["render + PNG, 20 pages: pdfium, Pillow PNG level 1 (ReadLens)", f"{timed(pdfium_chosen):.2f} s"],
+        ["open page 200 and parse it: pdfplumber.open(pages=[200])", f"{timed(plumber_page, 200):.3f} s"],
+        ["open page 200 and parse it: page-tree walk (ReadLens)", f"{timed(walked_page, 200):.3f} s"],
+        ["page count: pdfplumber", f"{timed(plumber_count):.3f} s"],
+        ["page count: pdfium (ReadLens)", f"{timed(lambda: len(pdfium.PdfDocument(str(path)))):.4f} s"],
+    ]
+    document.close()
+    return rows
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
+        work = Path(folder)
+        path = build_pdf(work / f"mixed-{PAGES}-pages.pdf")
+        rows = [["case", "pages", "time", "ratio", "target"], *pdf_rows(path, work), pptx_row(work)]
+        print(markdown_table(rows), end="\n\n", flush=True)
+        print(markdown_table([["PDF reader choice (one core)", "time"], *choice_rows(path, work)]), flush=True)
