@@ -1,0 +1,167 @@
+"""The named API through the real ``gradio_client``, against ``python app.py`` on a free port."""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+from gradio_client import Client, handle_file
+from gradio_client.exceptions import AppError
+from PIL import Image
+
+from tests.conftest import CORPUS, ROOT
+from tests.test_readers import CORPUS_VECTORS, check_text
+from tests.test_ui_server import GENERIC_ANSWER, PIE_ANSWER, SECRET_KEY, VISION_MODEL, running_app
+
+REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
+ENDPOINTS = {"/read_file", "/render_page", "/describe", "/transcribe"}
+
+
+@pytest.fixture(scope="module")
+def app():
+    return running_app()
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    return Client(app.url, verbose=False)
+
+
+def read(client, path, page_start=None, page_end=None, describe="", multimodal=False) -> dict:
+    return client.predict(handle_file(str(path)), page_start, page_end, describe, multimodal, api_name="/read_file")
+
+
+def test_the_api_page_lists_exactly_the_four_endpoints(client):
+    info = client.view_api(return_format="dict", print_info=False)
+    assert set(info["named_endpoints"]) == ENDPOINTS
+    assert not info["unnamed_endpoints"]
+    names = [p["parameter_name"] for p in info["named_endpoints"]["/read_file"]["parameters"]]
+    assert names == ["file", "page_start", "page_end", "describe", "multimodal"]
+
+
+def test_read_file_in_text_only_mode_describes_every_page(client):
+    reading = read(client, REPORT_PDF)
+    assert reading["kind"] == "pdf" and reading["page_count"] == 4
+    assert [page["number"] for page in reading["pages"]] == [1, 2, 3, 4]
+    assert "Quarterly Sales Report 2024" in reading["pages"][0]["text"]
+    assert reading["pages"][2]["tables"][0].startswith("| Region | Q1 | Q2 | Q3 | Q4 |")
+    assert {page["description"] for page in reading["pages"]} == {GENERIC_ANSWER}
+    assert all(page["description_source"].startswith(f"vision:{VISION_MODEL}") for page in reading["pages"])
+    assert reading["text"].startswith("[PAGE 1]\nQuarterly Sales Report 2024")
+    assert f"[PAGE 4 - VISUAL CONTENT]\n{GENERIC_ANSWER}" in reading["text"]
+    assert "messages" not in reading
+
+
+def test_read_file_in_multimodal_mode_returns_png_data_urls(client):
+    reading = read(client, REPORT_PDF, page_start=2, page_end=3, multimodal=True)
+    assert [page["number"] for page in reading["pages"]] == [2, 3]
+    assert all(page["description"] is None for page in reading["pages"])
+    images = [part["image_url"]["url"] for part in reading["messages"] if part["type"] == "image_url"]
+    assert len(images) == 2
+    for url in images:
+        prefix, data = url.split(",", 1)
+        assert prefix == "data:image/png;base64" and base64.b64decode(data).startswith(b"\x89PNG")
+    assert reading["messages"][0] == {"type": "text", "text": reading["messages"][0]["text"]}
+    assert reading["messages"][0]["text"].startswith("[PAGE 2]\nRevenue by segment")
+
+
+API_VECTORS = [v for v in CORPUS_VECTORS if Path(v.file).name in ("test.pdf", "test.docx", "test.jpg", "webp-test.webp") or v.pages != (None, None)]
+
+
+@pytest.mark.parametrize("vector", API_VECTORS, ids=lambda v: f"{Path(v.file).name}-{v.pages}")  # one of each kind; test_readers has them all
+def test_corpus_vectors_through_the_api(client, vector):
+    reading = read(client, vector.file, *vector.pages, multimodal=True)
+    assert reading["kind"] == vector.kind
+    if vector.page_count:
+        assert reading["page_count"] == vector.page_count
+    check_text(reading["text"], vector)
+
+
+def test_render_page_returns_the_pages_png(client):
+    path = client.predict(handle_file(str(REPORT_PDF)), 2, api_name="/render_page")
+    with Image.open(path) as image:
+        assert image.format == "PNG" and abs(image.width - 1275) <= 2 and abs(image.height - 1650) <= 2
+
+
+def test_describe_answers_the_question_with_the_vision_model(app, client):
+    answer = client.predict(handle_file(str(REPORT_PDF)), 2, "What are the exact percentages in the pie chart?", api_name="/describe")
+    assert answer == PIE_ANSWER
+    asked = [r.json for r in app.fake.calls("/v1/chat/completions") if "percentages" in json.dumps(r.json)]
+    assert asked and asked[-1]["model"] == VISION_MODEL
+    assert any(part.get("type") == "image_url" for message in asked[-1]["messages"] if isinstance(message["content"], list)
+               for part in message["content"])
+
+
+def test_transcribe_returns_timed_segments(client):
+    transcript = client.predict(handle_file(str(CORPUS / "faster-whisper" / "jfk.flac")), api_name="/transcribe")
+    assert transcript["language"] == "en" and 10 < transcript["duration"] < 12
+    assert "ask not what your country can do for you" in transcript["text"].lower()
+    assert transcript["segments"] and all(s["end"] > s["start"] >= 0 for s in transcript["segments"])
+
+
+def test_a_bad_file_comes_back_as_its_readers_message(client, tmp_path):
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(REPORT_PDF.read_bytes()[:400])
+    with pytest.raises(AppError, match="broken.pdf is damaged"):
+        read(client, broken)
+    empty = tmp_path / "empty.pdf"
+    empty.write_bytes(b"")
+    with pytest.raises(AppError, match=r"empty.pdf is empty \(0 bytes\)"):
+        read(client, empty)
+    with pytest.raises(AppError, match="Page 9 is outside chart-report.pdf"):
+        client.predict(handle_file(str(REPORT_PDF)), 9, api_name="/render_page")
+    with pytest.raises(AppError, match="chart-report.pdf is pdf, not audio"):
+        client.predict(handle_file(str(REPORT_PDF)), api_name="/transcribe")
+
+
+def test_a_server_path_is_never_read(app, client):
+    with pytest.raises(AppError):
+        client.predict("/etc/passwd", None, None, "", False, api_name="/read_file")
+    # Past the client, straight to the server: a file reference that was not uploaded is refused.
+    file_data = {"path": "/etc/passwd", "meta": {"_type": "gradio.FileData"}}
+    event = httpx.post(f"{app.url}gradio_api/call/read_file", json={"data": [file_data, None, None, "", False]}).json()
+    result = httpx.get(f"{app.url}gradio_api/call/read_file/{event['event_id']}", timeout=30).text
+    assert "event: error" in result and "not uploaded by a user" in result
+    assert "root:" not in result
+
+
+def test_six_clients_reading_different_files_at_once_are_all_served(app, tmp_path):
+    files = [REPORT_PDF, CORPUS / "markitdown/test.pdf", CORPUS / "pdfplumber/issue-140-example.pdf",
+             CORPUS / "pdfplumber/nics-background-checks-2015-11.pdf", ROOT / "assets/diagram.png", CORPUS / "docling/webp-test.webp"]
+    copies = []
+    for index, source in enumerate(files):  # a byte after the end makes each file new to the cache
+        target = tmp_path / f"concurrent-{index}{source.suffix}"
+        shutil.copy(source, target)
+        if source.suffix == ".pdf":
+            target.write_bytes(target.read_bytes() + b"\n% concurrent test\n")
+        copies.append(target)
+    app.fake.delay, app.fake.in_flight_peak = 0.3, 0
+    try:
+        with ThreadPoolExecutor(len(copies)) as pool:
+            readings = list(pool.map(lambda path: read(Client(app.url, verbose=False), path), copies))
+    finally:
+        app.fake.delay = 0.0
+    assert [reading["name"] for reading in readings] == [path.name for path in copies]
+    assert [reading["kind"] for reading in readings] == ["pdf"] * 4 + ["image"] * 2
+    assert all(page["description"] == GENERIC_ANSWER for reading in readings for page in reading["pages"])
+    assert app.fake.in_flight_peak >= 3, "the queue served the clients one after another"
+
+
+def test_the_key_never_reaches_a_result_or_the_log(app, client):
+    reading = read(client, REPORT_PDF, multimodal=True)
+    assert SECRET_KEY not in json.dumps(reading)
+    headers = {name.lower(): value for name, value in app.fake.calls("/v1/chat/completions")[0].headers.items()}
+    assert headers["authorization"] == f"Bearer {SECRET_KEY}"  # the key is used, and only there
+    assert SECRET_KEY not in app.log.read_text()
+
+
+def test_uploads_over_the_server_limit_are_refused(app, tmp_path):
+    big = tmp_path / "big.pdf"
+    big.write_bytes(REPORT_PDF.read_bytes() + b"0" * (6 * 1024 * 1024))
+    response = httpx.post(f"{app.url}gradio_api/upload", files={"files": ("big.pdf", big.read_bytes())}, timeout=30)
+    assert response.status_code == 413

@@ -1,0 +1,179 @@
+"""The app's handlers as plain functions: no browser, no server, real files and real readers."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from readers import read_file
+from tests.conftest import ROOT
+from ui.handlers import MAX_FILES, cache_summary, clear_cache, parse_page, read_uploads, triage
+from ui.payload import (CHARS_PER_TOKEN, abbreviate, anthropic_image_tokens, estimate, estimate_table, image_size, message_payload,
+                        openai_image_tokens, text_payload)
+from ui.report import citation, report_markdown, write_payload, write_report
+
+ASSETS = ROOT / "assets"
+REPORT_PDF = ASSETS / "chart-report.pdf"
+
+
+def upload(tmp_path: Path, source: Path, name: str | None = None) -> str:
+    """A copy under its own folder, as Gradio keeps uploads (the last path part is the original name)."""
+    target = Path(tempfile.mkdtemp(dir=tmp_path)) / (name or source.name)
+    shutil.copy(source, target)
+    return str(target)
+
+
+def broken_pdf(tmp_path: Path) -> str:
+    target = tmp_path / "broken" / "broken.pdf"
+    target.parent.mkdir()
+    target.write_bytes(REPORT_PDF.read_bytes()[:400])
+    return str(target)
+
+
+def last(iterator):
+    steps = list(iterator)
+    return steps, steps[-1]
+
+
+def test_triage_refuses_the_eleventh_file_and_oversized_ones_by_name(tmp_path):
+    paths = [upload(tmp_path, ASSETS / "diagram.png", f"picture-{n}.png") for n in range(MAX_FILES + 2)]
+    big = tmp_path / "big" / "huge.pdf"
+    big.parent.mkdir()
+    big.write_bytes(b"%PDF-1.4\n" + b"0" * 200_000)
+    accepted, refused = triage([str(big), *paths], max_bytes=100_000)
+    assert accepted == paths[: MAX_FILES - 1]
+    assert [entry.name for entry in refused] == ["huge.pdf", "picture-9.png", "picture-10.png", "picture-11.png"]
+    assert "huge.pdf was not read" in refused[0].error and "MB" in refused[0].error
+    assert f"at most {MAX_FILES} files" in refused[1].error
+
+
+@pytest.mark.parametrize("value, expected", [(None, None), ("", None), (0, None), (3, 3), (3.0, 3), ("7", 7)])
+def test_page_boxes_treat_empty_and_zero_as_not_set(value, expected):
+    assert parse_page(value) == expected
+
+
+def test_first_page_is_yielded_before_the_rest(tmp_path, services):
+    steps, final = last(read_uploads([upload(tmp_path, REPORT_PDF)], None, None, None, False, services))
+    first = steps[0][0]
+    assert first.reading is not None and [p.number for p in first.reading.pages] == [1] and not first.done
+    assert [p.number for p in final[0].reading.pages] == [1, 2, 3, 4] and final[0].done
+    assert "Quarterly Sales Report 2024" in final[0].reading.pages[0].text
+    assert all(page.image.startswith(b"\x89PNG") for page in final[0].reading.pages)
+    assert len({id(step) for step in steps}) == len(steps), "each step must be a new list so Gradio sees a change"
+
+
+def test_progress_names_the_file_and_the_stage(tmp_path, services):
+    seen = []
+    list(read_uploads([upload(tmp_path, REPORT_PDF)], 2, 3, None, False, services, lambda *args: seen.append(args)))
+    assert ("chart-report.pdf: pages rendered", 2, 2) in seen
+
+
+def test_a_broken_file_is_reported_and_the_others_still_read(tmp_path, services):
+    paths = [broken_pdf(tmp_path), upload(tmp_path, ASSETS / "diagram.png")]
+    _, final = last(read_uploads(paths, None, None, None, False, services))
+    broken, picture = final
+    assert broken.reading is None and broken.error and "broken.pdf" in broken.error and broken.done
+    assert picture.reading is not None and picture.reading.kind == "image" and picture.error is None
+
+
+def test_a_page_range_outside_the_document_is_a_readable_error(tmp_path, services):
+    _, final = last(read_uploads([upload(tmp_path, REPORT_PDF)], 9, None, None, False, services))
+    assert final[0].error.startswith("Page 9 is outside chart-report.pdf")
+
+
+def test_no_files_clears_the_view(services):
+    assert list(read_uploads(None, None, None, None, False, services)) == [[]]
+
+
+@pytest.mark.parametrize("width, height, tokens", [(1024, 1024, 765), (2048, 4096, 1105), (512, 512, 255), (4096, 8192, 1105)])
+def test_openai_high_detail_rule_matches_the_published_examples(width, height, tokens):
+    assert openai_image_tokens(width, height) == tokens
+
+
+@pytest.mark.parametrize("width, height, tokens", [(1000, 1000, 1334), (1092, 1092, 1590), (3136, 3136, 3279)])
+def test_anthropic_rule_is_pixels_over_750_after_scaling(width, height, tokens):
+    assert anthropic_image_tokens(width, height) == tokens
+
+
+def test_estimates_cover_both_modes(tmp_path, services):
+    reading = read_file(REPORT_PDF, services=services, multimodal=True)
+    rows = {row["mode"]: row for row in estimate([reading])}
+    text = dataclasses.replace(reading, multimodal=False).as_text()
+    assert rows["Text-only"]["characters"] == len(text) and rows["Text-only"]["images"] == 0
+    assert rows["Text-only"]["text_tokens"] == -(-len(text) // CHARS_PER_TOKEN)
+    openai, anthropic = rows["Multimodal (Openai)"], rows["Multimodal (Anthropic)"]
+    assert openai["images"] == anthropic["images"] == 4
+    width, height = image_size(reading.pages[0].image)
+    assert abs(width - 1275) <= 2 and abs(height - 1650) <= 2  # a letter page at 150 dpi
+    # OpenAI scales it to 768 x ~994: 2 x 2 tiles; Anthropic to ~1212 x 1568, about 2,530 tokens.
+    assert openai["image_tokens"] == 4 * (85 + 170 * 4)
+    assert anthropic["image_tokens"] == 4 * anthropic_image_tokens(width, height) and 2500 < anthropic_image_tokens(width, height) < 2560
+    table = estimate_table([reading], multimodal=True)
+    assert "**Multimodal (Openai)** (current)" in table and "| Text-only |" in table
+
+
+def test_payload_shows_images_abbreviated_and_downloads_them_whole(tmp_path, services):
+    reading = read_file(REPORT_PDF, page_start=1, page_end=2, services=services, multimodal=True)
+    parts = message_payload([reading], "anthropic")
+    assert [part["type"] for part in parts] == ["text", "image", "text", "image"]
+    shown = abbreviate(message_payload([reading], "openai"))
+    assert '"url": "data:image/png;base64,iVBORw0KGgo' in shown and "characters)" in shown
+    assert len(shown) < 3000
+    saved = json.loads(Path(write_payload([reading], True, tmp_path)).read_text())
+    assert saved["openai"][1]["image_url"]["url"] == parts_url(reading)
+    assert saved["anthropic"][1]["source"]["data"] == parts_url(reading).split(",", 1)[1]
+
+
+def parts_url(reading) -> str:
+    return reading.as_messages("openai")[1]["image_url"]["url"]
+
+
+def test_text_only_payload_is_the_readings_text(tmp_path, services):
+    reading = read_file(REPORT_PDF, page_start=1, page_end=1, services=services, multimodal=False)
+    assert text_payload([reading]).startswith("[PAGE 1]\nQuarterly Sales Report 2024")
+    assert Path(write_payload([reading], False, tmp_path)).read_text() == reading.as_text()
+
+
+def test_report_cites_every_piece_and_bundles_the_page_images(tmp_path, services):
+    steps, final = last(read_uploads([upload(tmp_path, REPORT_PDF), broken_pdf(tmp_path)], None, None, None, False, services))
+    archive = zipfile.ZipFile(write_report(final, tmp_path / "out"))
+    markdown = archive.read("report.md").decode()
+    images = [name for name in archive.namelist() if name.startswith("images/")]
+    assert len(images) == 4 and all(archive.read(name).startswith(b"\x89PNG") for name in images)
+    for image in images:
+        assert f"]({image})" in markdown
+    assert markdown.count("*(Source: chart-report.pdf, p. 3)*") >= 3  # image, text and table of page 3
+    assert "| Region | Q1 | Q2 | Q3 | Q4 |" in markdown
+    assert "Not read: broken.pdf" in markdown
+    blocks = markdown.split("\n\n")
+    for index, block in enumerate(blocks):
+        if block.startswith(("![", "| Region", "Quarterly Sales")):
+            assert blocks[index + 1].startswith("*(Source: chart-report.pdf, p. "), block[:40]
+
+
+def test_citations_name_slides_frames_and_times(services):
+    deck = read_file(ASSETS / "short-deck.pptx", page_start=2, page_end=2, services=services)
+    assert citation(deck, deck.pages[0]) == "*(Source: short-deck.pptx, slide 2)*"
+    picture = read_file(ASSETS / "diagram.png", services=services)
+    assert citation(picture, picture.pages[0]) == "*(Source: diagram.png)*"
+    assert citation(picture, span=(65, 72.5)) == "*(Source: diagram.png, 1:05–1:12)*"
+
+
+def test_nothing_read_means_no_report(tmp_path, services):
+    _, final = last(read_uploads([broken_pdf(tmp_path)], None, None, None, False, services))
+    assert write_report(final, tmp_path) is None
+    assert report_markdown(final)[0].startswith("# ReadLens report")
+
+
+def test_cache_panel_reports_and_clears(tmp_path, services):
+    read_file(REPORT_PDF, services=services)
+    assert "MB" in cache_summary(services) and services.store.size_bytes() > 0
+    clear_cache(services)
+    assert services.store.size_bytes() == 0
+    assert "0.0 MB" in cache_summary(services)
