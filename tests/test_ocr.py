@@ -1,0 +1,98 @@
+"""Local OCR (rapidocr-onnxruntime, models bundled): the default describer with nothing configured."""
+
+import io
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from readers import Services, read_file
+from readers.ocr import read_text
+from tests.conftest import CORPUS, make_settings
+
+SCANNED = CORPUS / "docling" / "ocr_test.pdf"
+SENTENCE = "Docling bundles PDF document conversion to JSON and Markdown in an easy self contained package"
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+def squeeze(text: str) -> str:
+    return " ".join(text.split())
+
+
+def poster(lines: list[tuple[int, int, str]], size=(900, 300)) -> bytes:
+    """A PNG with each ``(x, y, text)`` drawn in 40 pt DejaVu Sans."""
+    image = Image.new("RGB", size, "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(FONT, 40)
+    for x, y, text in lines:
+        draw.text((x, y), text, fill="black", font=font)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+@pytest.fixture(scope="module")
+def ocr_services(tmp_path_factory) -> Services:
+    """Nothing configured: ``auto`` falls back to local OCR."""
+    return Services(make_settings(tmp_path_factory.mktemp("ocr"), vision_provider="auto"))
+
+
+@pytest.fixture(scope="module")
+def scanned(ocr_services):
+    return read_file(SCANNED, services=ocr_services)
+
+
+def test_text_comes_out_in_reading_order():
+    image = poster([(40, 40, "Quarterly revenue 2024"), (40, 160, "North"), (600, 160, "South")])
+    assert read_text(image).splitlines() == ["Quarterly revenue 2024", "North South"]
+
+
+def test_threads_share_one_engine():
+    image = poster([(30, 30, "INVOICE")], size=(300, 110))
+    with ThreadPoolExecutor(2) as pool:
+        assert list(pool.map(read_text, [image] * 2)) == ["INVOICE"] * 2
+
+
+def test_a_scanned_page_becomes_readable(scanned):
+    page = scanned.pages[0]
+    assert page.content == "", "the scan has no text layer"
+    assert page.description.startswith("Text found by OCR:\n")
+    assert SENTENCE in squeeze(page.description)
+    assert page.description_source == "ocr" and page.error is None
+    assert scanned.usage.calls == 1 and scanned.usage.cache_hits == 0
+    assert SENTENCE in squeeze(scanned.as_text())
+
+
+def test_a_second_read_is_cached(scanned, ocr_services):
+    again = read_file(SCANNED, services=ocr_services)
+    assert again.pages[0].description == scanned.pages[0].description
+    assert again.pages[0].description_source == "ocr (cached)"
+    assert again.usage.calls == 0 and again.usage.cache_hits == 1
+
+
+def test_a_question_gets_the_text_and_how_to_get_answers(scanned, ocr_services):
+    reading = read_file(SCANNED, describe="What is the title?", services=ocr_services)
+    description = reading.pages[0].description
+    assert SENTENCE in squeeze(description)
+    assert 'cannot answer questions such as "What is the title?"' in description
+    assert "VISION_BASE_URL" in description and "VISION_MODEL" in description
+
+
+def test_a_page_with_a_text_layer_is_not_ocred(ocr_services):
+    reading = read_file(CORPUS / "markitdown" / "test.pdf", services=ocr_services)
+    assert reading.pages[0].description is None and reading.pages[0].error is None
+    assert reading.usage.calls == 0
+
+
+def test_an_image_file_is_ocred(ocr_services, tmp_path):
+    sign = tmp_path / "sign.png"
+    sign.write_bytes(poster([(40, 100, "CLOSED")]))
+    reading = read_file(sign, services=ocr_services)
+    assert reading.pages[0].description == "Text found by OCR:\nCLOSED"
+    assert "[IMAGE: sign.png - VISUAL CONTENT]\nText found by OCR:\nCLOSED" in reading.as_text()
+
+
+def test_an_image_without_text_says_so(ocr_services, tmp_path):
+    blank = tmp_path / "blank.png"
+    blank.write_bytes(poster([]))
+    assert read_file(blank, services=ocr_services).pages[0].description == "Local OCR found no text."
