@@ -1,0 +1,79 @@
+"""Describing pages against a vision server that takes 500 ms per call, in the same run:
+
+- 8 pages with ``VISION_CONCURRENCY=4`` under 1.5 s, next to one after another (about 4 s);
+- a text-only re-read of 20 described pages: zero calls and under 0.2 s.
+
+The server is ``tests/fake_openai.py`` reached through the real ``openai`` SDK. Page renders are
+cached first, so the figures are the describing (and, for the re-read, the whole ``read_file``).
+Each figure is the best of ``ROUNDS``, as the machine may be shared.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from time import perf_counter
+
+from readers import Services, read_file
+from tests import fixtures
+from tests.conftest import make_settings
+from tests.fake_openai import FakeOpenAI
+
+CALL_SECONDS = 0.5
+ROUNDS = 2
+CONCURRENT_TARGET, REREAD_TARGET = 1.5, 0.2
+
+
+def timed_read(path: Path, services: Services) -> tuple[float, int]:
+    """Seconds for one text-only ``read_file`` of every page, and the vision calls it made."""
+    start = perf_counter()
+    reading = read_file(path, services=services)
+    elapsed = perf_counter() - start
+    assert all(page.description for page in reading.pages), [page.error for page in reading.pages]
+    return elapsed, reading.usage.calls
+
+
+def described_from_scratch(path: Path, services: Services) -> tuple[float, int]:
+    """Best of ``ROUNDS`` reads, each with the description cache emptied first."""
+    runs = []
+    for _ in range(ROUNDS):
+        services.cache.clear()
+        runs.append(timed_read(path, services))
+    return min(runs)
+
+
+def main() -> None:
+    server = FakeOpenAI().start()
+    server.delay = CALL_SECONDS
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            cache = Path(folder) / "cache"
+            eight = fixtures.multi_page_pdf(Path(folder) / "eight.pdf", 8)
+            twenty = fixtures.multi_page_pdf(Path(folder) / "twenty.pdf", 20)
+            for path in (eight, twenty):
+                read_file(path, services=Services(make_settings(cache)))  # renders only: provider none
+            vision = lambda concurrency: Services(make_settings(cache, vision_provider="openai", vision_base_url=server.base_url,  # noqa: E731
+                                                                vision_concurrency=concurrency))
+            one_by_one = described_from_scratch(eight, vision(1))
+            concurrent = described_from_scratch(eight, vision(4))
+            services = vision(4)
+            first = described_from_scratch(twenty, services)
+            reread = min(timed_read(twenty, services) for _ in range(ROUNDS))
+    finally:
+        server.stop()
+    rows = [
+        ("8 pages, one after another (concurrency 1)", one_by_one, "", None),
+        ("8 pages, VISION_CONCURRENCY=4", concurrent, f"< {CONCURRENT_TARGET:g} s", concurrent[0] < CONCURRENT_TARGET),
+        ("20 pages, first read (concurrency 4)", first, "", None),
+        ("20 pages, text-only re-read", reread, f"< {REREAD_TARGET:g} s, 0 calls", reread[0] < REREAD_TARGET and reread[1] == 0),
+    ]
+    print(f"Vision descriptions: a server taking {CALL_SECONDS * 1000:.0f} ms per call; best of {ROUNDS}.")
+    print(f"| {'case':<43} | {'seconds':>7} | {'calls':>5} | {'target':<17} | result |")
+    print(f"|{'-' * 45}|{'-' * 9}|{'-' * 7}|{'-' * 19}|--------|")
+    for case, (seconds, calls), target, passed in rows:
+        verdict = "" if passed is None else ("PASS" if passed else "FAIL")
+        print(f"| {case:<43} | {seconds:>7.3f} | {calls:>5} | {target:<17} | {verdict:<6} |")
+
+
+if __name__ == "__main__":
+    main()
