@@ -108,7 +108,7 @@ class DescriptionCache:
         for shard in self._shards():
             with self._table(shard) as table:
                 if sha256 is None:
-                    table.truncate()
+                    (self.root / f"{shard}.json").unlink(missing_ok=True)
                 elif table.contains(of_file):
                     table.remove(of_file)
 
