@@ -10,6 +10,7 @@ best of ``ROUNDS``.
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import tempfile
 from pathlib import Path
@@ -158,9 +159,11 @@ def choice_rows(path: Path, work: Path) -> list[list[str]]:
 
 
 def main() -> None:
+    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} (other work on the machine slows every row)", flush=True)
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         work = Path(folder)
         path = build_pdf(work / f"mixed-{PAGES}-pages.pdf")
         rows = [["case", "pages", "time", "ratio", "target"], *pdf_rows(path, work), pptx_row(work)]
         print(markdown_table(rows), end="\n\n", flush=True)
-        print(markdown_table([["PDF reader choice (one core)", "time"], *choice_rows(path, work)]), flush=True)
+        print(markdown_table([["PDF reader choice (one core)", "time"], *choice_rows(path, work)]), end="\n\n")
+    print(f"load average after: {os.getloadavg()[0]:.1f}")

@@ -158,16 +158,29 @@ def _discard_pool(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _submit(pdf_path: Path, numbers: list[int], dpi: int) -> tuple[ProcessPoolExecutor, list]:
+    """Submit the batches. A pool that broke while idle (a worker was killed) is replaced once."""
+    for attempt in range(2):
+        pool = _executor()
+        try:
+            return pool, [pool.submit(extract_pages, str(pdf_path), batch, dpi) for batch in _batches(numbers)]
+        except BrokenProcessPool:
+            _discard_pool(pool)
+            if attempt:
+                raise
+
+
 def _extract(job, pdf_path: Path, numbers: list[int], dpi: int):
     """Yield each page's extraction as its batch finishes; a page that failed has an "error"."""
-    pool = _executor()
-    futures = [pool.submit(extract_pages, str(pdf_path), batch, dpi) for batch in _batches(numbers)]
+    pool, futures = None, []
     try:
+        pool, futures = _submit(pdf_path, numbers, dpi)
         for future in as_completed(futures):
             yield from future.result()
     except BrokenProcessPool:
-        _discard_pool(pool)
-        raise ReaderError("CORRUPT_FILE", f"{job.name} made the PDF reader crash; the file is probably damaged. Export or download it again.") from None
+        if pool is not None:
+            _discard_pool(pool)  # the next read starts a fresh pool
+        raise ReaderError("RENDER_FAILED", f"A PDF worker process stopped while reading {job.name}: the file may be damaged, or the machine ran out of memory. Try again; if it fails again, the file is the cause.") from None
     finally:
         for future in futures:
             future.cancel()

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pdfminer.pdfpage
@@ -251,3 +252,20 @@ def test_no_worker_process_or_temp_file_is_left_behind(long_pdf, tmp_path):
         time.sleep(0.1)
     assert not [pid for pid in helpers if running(pid)]
     assert not [p for p in (tmp_path / "cache").rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_a_worker_crash_fails_the_read_it_hits_and_the_next_read_starts_afresh(long_pdf, tmp_path, services):
+    pdf_reader._executor().submit(exec, "import os, time; time.sleep(0.5); os._exit(1)")  # a native crash, mid-read
+    with pytest.raises(ReaderError) as error:
+        read_file(long_pdf, 41, 60, services=services)
+    assert error.value.code == "RENDER_FAILED" and "long.pdf" in error.value.message
+    reading = read_file(nested_tree_pdf(tmp_path / "nested.pdf"), services=services)
+    assert [page.text for page in reading.pages] == [f"Page {n}" for n in range(1, 7)]
+
+
+def test_a_pool_broken_while_idle_is_replaced(tmp_path, services):
+    crash = pdf_reader._executor().submit(os._exit, 1)
+    with pytest.raises(BrokenProcessPool):
+        crash.result(timeout=60)
+    reading = read_file(nested_tree_pdf(tmp_path / "nested.pdf"), services=services)
+    assert [page.text for page in reading.pages] == [f"Page {n}" for n in range(1, 7)]
