@@ -10,6 +10,7 @@ import time
 import pytest
 
 from readers import Services, read_file
+from readers.cache import DescriptionCache
 from readers.prompts import IMAGE_PROMPT, PAGE_PROMPT
 from readers.vision import LocalOCR, OpenAIVision, build_vision
 from tests import fixtures
@@ -40,20 +41,28 @@ def answer_with_fingerprint(request):
     return 200, chat_reply(fingerprint(sent_image(request)))
 
 
+@pytest.fixture(scope="module")
+def renders(tmp_path_factory):
+    """One render cache for the module, so each PDF is rendered once; descriptions stay per test."""
+    return tmp_path_factory.mktemp("renders")
+
+
 @pytest.fixture
-def vision(tmp_path, fake_openai):
-    """Services talking to the fake server; keyword arguments override settings."""
+def vision(renders, tmp_path, fake_openai):
+    """Services talking to the fake server, with this test's own description cache;
+    keyword arguments override settings."""
 
     def build(**overrides) -> Services:
-        return Services(make_settings(tmp_path / "cache", **{"vision_provider": "openai", "vision_base_url": fake_openai.base_url,
-                                                             "vision_api_key": KEY, "vision_model": "test-vision", **overrides}))
+        settings = make_settings(renders, **{"vision_provider": "openai", "vision_base_url": fake_openai.base_url,
+                                             "vision_api_key": KEY, "vision_model": "test-vision", **overrides})
+        return Services(settings, cache=DescriptionCache(tmp_path))
 
     return build
 
 
-@pytest.fixture
-def three_pages(tmp_path):
-    return fixtures.multi_page_pdf(tmp_path / "three.pdf", 3)
+@pytest.fixture(scope="module")
+def three_pages(renders):
+    return fixtures.multi_page_pdf(renders / "three.pdf", 3)
 
 
 def test_the_request_carries_model_image_page_text_and_question(vision, fake_openai):
@@ -97,10 +106,10 @@ def test_a_second_read_and_a_renamed_copy_make_no_calls(vision, fake_openai, thr
     assert len(fake_openai.calls(CHAT)) == 6, "a question is its own cache entry"
 
 
-def test_pages_are_described_concurrently_and_returned_in_page_order(vision, fake_openai, tmp_path):
+def test_pages_are_described_concurrently_and_returned_in_page_order(vision, fake_openai, renders):
     fake_openai.routes[CHAT] = answer_with_fingerprint
     fake_openai.delay = 0.3
-    reading = read_file(fixtures.multi_page_pdf(tmp_path / "eight.pdf", 8), services=vision(vision_concurrency=3))
+    reading = read_file(fixtures.multi_page_pdf(renders / "eight.pdf", 8), services=vision(vision_concurrency=3))
     assert fake_openai.in_flight_peak == 3
     assert [page.number for page in reading.pages] == list(range(1, 9))
     assert all(page.description == fingerprint(page.image) for page in reading.pages)
