@@ -1,9 +1,11 @@
 """PDF pages: text and tables with pdfplumber, renders with pdfium, on every core, cached on disk.
 
-Only the requested pages are parsed and rendered. Each page is one task for a pool of worker
-processes, so pages of uneven cost share the cores evenly, progress is reported as each page
-completes, and a page that fails to parse costs only that page. Each page's extraction and PNG
-are stored in the disk cache by content hash, page and dpi, so a second read touches no parser.
+Only the requested pages are parsed and rendered: pdfminer's page tree is walked straight to
+them, and pdfium opens pages on demand. The pages go in batches to a pool of worker processes,
+large batches first and single pages last, so pages of uneven cost keep every core busy to the
+end; progress is reported as batches complete, and a page that fails to parse costs only that
+page. Each page's extraction and PNG are stored in the disk cache by content hash, page and dpi,
+so a second read touches no parser. ``python -m bench readers`` measures these choices.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ from .tables import markdown_table
 
 MIME_TYPES = ("application/pdf",)
 TEXT_OPTIONS = {"x_tolerance_ratio": 0.15}  # word gaps scale with the font; a fixed 3 pt glues small type
-PNG_COMPRESS_LEVEL = 1  # level 1 is about twice as fast as the default 6 and about 5% larger on pages
-WORKERS = min(4, os.cpu_count() or 1)  # each worker holds one parsed page; a page range rarely needs more
+PNG_COMPRESS_LEVEL = 1  # encodes pages about twice as fast as the default 6, at about the same size
+WORKERS = min(4, os.cpu_count() or 1)  # a worker peaks near 150 MB on the bench pages; four bound that on big machines
 _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
