@@ -22,6 +22,7 @@ from .transcribe import SAMPLE_RATE, Audio, TranscriptionFailed
 TRANSCRIPT_VERSION = 1
 # Decoders disagree by a few milliseconds about where a stream ends; more than this is missing audio.
 TRUNCATION_TOLERANCE = 1.0
+WAV_SLACK_BYTES = 4096
 
 
 def _damaged(job: Job, detail: str) -> ReaderError:
@@ -29,7 +30,7 @@ def _damaged(job: Job, detail: str) -> ReaderError:
 
 
 def _declared_duration(job: Job) -> float | None:
-    """The length the file's header promises (None when it does not say), checked against the limit."""
+    """The length the file's header states (None when it only guesses), checked against the limit."""
     try:
         with av.open(str(job.path)) as container:
             if not container.streams.audio:
@@ -39,10 +40,23 @@ def _declared_duration(job: Job) -> float | None:
                 declared = float(stream.duration * stream.time_base)
             else:
                 declared = container.duration / av.time_base if container.duration else None
+            if container.format.name == "mp3" and not _mp3_states_its_length(job):
+                declared = None
     except av.FFmpegError as error:
         raise _damaged(job, f"its audio could not be opened ({error.strerror})") from None
     _check_length(job, declared)
     return declared
+
+
+def _mp3_states_its_length(job: Job) -> bool:
+    """Whether an MP3 has a Xing/Info/VBRI header; without one FFmpeg guesses the length from the
+    first frame's bitrate, which can be far off for variable-bitrate files."""
+    with open(job.path, "rb") as handle:
+        start = handle.read(10)
+        if start[:3] == b"ID3":  # skip the ID3v2 tag (it may hold cover art): its size is 4 x 7 bits
+            handle.seek(10 + sum((byte & 0x7F) << (7 * (3 - index)) for index, byte in enumerate(start[6:10])))
+        first_frame = handle.read(4096)
+    return any(tag in first_frame for tag in (b"Xing", b"Info", b"VBRI"))
 
 
 def _check_length(job: Job, seconds: float | None) -> None:
@@ -55,14 +69,15 @@ def _wav_missing_bytes(job: Job) -> int:
     """How many bytes a WAV file's RIFF header promises beyond the end of the file.
 
     FFmpeg measures a WAV by its file size, so a cut-off WAV looks whole to it. Streaming
-    recorders write 0 or 0xFFFFFFFF as the size, which promise nothing.
+    recorders write 0 or 0xFFFFFFFF as the size, which promise nothing; some writers miscount
+    by a few bytes, hence the slack.
     """
     with open(job.path, "rb") as handle:
         header = handle.read(12)
     if header[:4] != b"RIFF" or header[8:12] != b"WAVE":
         return 0
     promised = int.from_bytes(header[4:8], "little") + 8
-    return promised - job.size if promised < 0xFFFFFFFF and promised > job.size else 0
+    return promised - job.size if promised < 0xFFFFFFFF and promised > job.size + WAV_SLACK_BYTES else 0
 
 
 def _decode(job: Job, declared: float | None) -> Audio:
@@ -111,6 +126,7 @@ def _transcribe(job: Job, declared: float | None) -> Transcript:
             except TranscriptionFailed as error:
                 failures.append(f"{backend.source}: {error}")
                 continue
+            job.progress("transcribed", audio.duration, audio.duration)
             job.services.cache.put(key, _stored(transcript))
         if failures:
             job.warnings.append(f"Transcribed {job.name} with {backend.source} because {'; '.join(failures)}.")

@@ -151,7 +151,6 @@ class WhisperAPI:
             segments = [Segment(round(piece.start, 2), round(piece.end, 2), piece.text.strip()) for piece in getattr(response, "segments", None) or []]
         except (AttributeError, TypeError):
             raise TranscriptionFailed(f"the transcription service at {self._where()} sent segments without start, end or text") from None
-        progress(audio.duration)
         return Transcript(text.strip(), language or getattr(response, "language", None), audio.duration, segments, self.source)
 
 
