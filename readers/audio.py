@@ -110,7 +110,7 @@ def _loaded(value: str) -> Transcript:
 
 def _transcribe(job: Job, declared: float | None) -> Transcript:
     """Try each backend in order: its cached transcript, else a transcription; warn on a fallback."""
-    language = job.settings.whisper_language
+    language = (job.settings.whisper_language or "").lower() or None
     audio = None
     failures = []
     for backend in job.services.transcriber.backends:

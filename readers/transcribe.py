@@ -70,7 +70,7 @@ class LocalWhisper:
 
     @property
     def source(self) -> str:
-        return f"whisper:{Path(self.model_name).name} (local)"
+        return f"whisper:{self.model_name} (local)"
 
     def transcribe(self, audio: Audio, language: str | None, progress: SecondsDone) -> Transcript:
         model = _load_model(self.model_name)

@@ -145,7 +145,7 @@ def test_a_local_model_folder_is_loaded_once_under_concurrent_requests(tmp_path)
         thread.join()
     assert len(models) == 4 and len({id(model) for model in models}) == 1
     reading = read_file(COUNTING, services=local(tmp_path, local_whisper_model=str(folder)))
-    assert reading.transcript.source == "whisper:my-whisper (local)"
+    assert reading.transcript.source == f"whisper:{folder} (local)"
     assert "five" in words(reading.transcript.text) or "5" in words(reading.transcript.text)
 
 
