@@ -21,7 +21,7 @@ from pathlib import Path
 import pdfplumber
 import pypdfium2 as pdfium
 from pdfminer.pdfdocument import PDFDocument
-from pdfminer.pdfpage import LITERAL_PAGE, LITERAL_PAGES, PDFPage
+from pdfminer.pdfpage import PDFPage
 from pdfminer.pdftypes import dict_value, int_value, list_value
 
 from .errors import ReaderError
@@ -56,17 +56,19 @@ def _pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFP
     """The pages numbered ``numbers`` (1-based), by one walk down the page tree.
 
     pdfplumber builds every page of the document to find a few; this steps over each subtree
-    that holds none of the wanted pages by its /Count, and stops after the last one.
+    that holds none of the wanted pages by its /Count, and stops after the last one. A kid with
+    /Kids is a subtree and any other kid is a page, as pdfium counts them, so the text found for
+    page n is the text of the page pdfium renders as page n.
     """
-    wanted, found, seen = set(numbers), {}, set()
+    wanted, last, found, seen = set(numbers), max(numbers), {}, set()
 
     def visit(node: dict, inherited: dict, before: int) -> None:
         inherited = {**inherited, **{key: node[key] for key in PDFPage.INHERITABLE_ATTRS if key in node}}
         for kid in list_value(node.get("Kids", [])):
-            if before >= max(wanted):
+            if before >= last:
                 return
             attrs = dict_value(kid)
-            if attrs.get("Type") is LITERAL_PAGES:
+            if "Kids" in attrs:
                 count = int_value(attrs.get("Count", 0))
                 if any(before < number <= before + count for number in wanted):
                     if kid.objid in seen:
@@ -74,7 +76,7 @@ def _pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFP
                     seen.add(kid.objid)
                     visit(attrs, inherited, before)
                 before += count
-            elif attrs.get("Type") is LITERAL_PAGE:
+            else:
                 before += 1
                 if before in wanted:
                     found[before] = PDFPage(document, kid.objid, {**inherited, **attrs}, None)

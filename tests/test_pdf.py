@@ -46,14 +46,15 @@ def stream(data: bytes, extra: bytes = b"") -> bytes:
     return b"<< /Length %d %s>>\nstream\n" % (len(data), extra) + data + b"\nendstream"
 
 
-def nested_tree_pdf(target: Path, broken_page: int | None = None) -> Path:
+def nested_tree_pdf(target: Path, broken_page: int | None = None, untyped_page: int | None = None) -> Path:
     """Six pages in a nested page tree, as many producers write it::
 
         root (Resources) -> A (MediaBox 300x400): pages 1-3
                          -> B (MediaBox 500x300): C: pages 4-5; page 6 (own MediaBox 200x200)
 
     Each page says "Page n". ``broken_page`` gets a MediaBox with a name where a number belongs:
-    pdfium renders it at a default size, pdfplumber refuses it.
+    pdfium renders it at a default size, pdfplumber refuses it. ``untyped_page`` has no /Type:
+    pdfium counts it as a page, pdfminer's own page list skips it.
     """
     pages = {1: 4, 2: 4, 3: 4, 4: 6, 5: 6, 6: 5}  # page -> parent node object
     objects = {
@@ -66,7 +67,8 @@ def nested_tree_pdf(target: Path, broken_page: int | None = None) -> Path:
     }
     for number, parent in pages.items():
         own_box = {6: b" /MediaBox [0 0 200 200]", broken_page: b" /MediaBox [0 0 /Wide 200]"}.get(number, b"")
-        objects[6 + number] = b"<< /Type /Page /Parent %d 0 R /Contents %d 0 R%s >>" % (parent, 12 + number, own_box)
+        kind = b"" if number == untyped_page else b"/Type /Page "
+        objects[6 + number] = b"<< %s/Parent %d 0 R /Contents %d 0 R%s >>" % (kind, parent, 12 + number, own_box)
         objects[12 + number] = stream(b"BT /F1 24 Tf 20 100 Td (Page %d) Tj ET" % number)
     target.write_bytes(pdf_bytes(objects))
     return target
@@ -156,6 +158,15 @@ def test_nested_page_tree_with_inherited_boxes_and_resources(tmp_path, services)
     assert all(close_to(png_size(page.image), box) for page, box in zip(reading.pages, boxes))
     only = read_file(path, 5, 6, multimodal=True, services=Services(make_settings(tmp_path / "other-cache")))
     assert [page.text for page in only.pages] == ["Page 5", "Page 6"]
+
+
+def test_pages_are_numbered_as_pdfium_renders_them(tmp_path, services):
+    path = nested_tree_pdf(tmp_path / "untyped.pdf", untyped_page=2)
+    with pdfplumber.open(path) as pdf:
+        assert len(pdf.pages) == 5  # pdfminer's own page list loses the page without /Type
+    reading = read_file(path, multimodal=True, services=services)
+    assert reading.page_count == 6
+    assert [page.text for page in reading.pages] == [f"Page {n}" for n in range(1, 7)]
 
 
 def test_a_damaged_page_costs_only_that_page(tmp_path, services):
