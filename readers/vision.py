@@ -80,7 +80,7 @@ class OpenAIVision:
                 401: "The vision service rejected the API key (401): check VISION_API_KEY.",
                 403: f"The vision service refused access (403): check that VISION_API_KEY may use the model {self.model}.",
                 404: f"The vision service has no model {self.model} at {where} (404): check VISION_MODEL and VISION_BASE_URL.",
-                429: f"The vision service is limiting requests (429) and refused {ATTEMPTS} attempts: wait a minute and try again, or lower VISION_CONCURRENCY.",
+                429: "The vision service is limiting requests (429), even after waiting as it asked: try again in a minute, or lower VISION_CONCURRENCY.",
             }.get(status) or (
                 f"The vision service failed ({status}) {ATTEMPTS} times: try again later." if status >= 500
                 else f"The vision service refused the request ({status}): {detail or 'no reason given'}. Check VISION_MODEL ({self.model}) is a vision model."
@@ -150,8 +150,8 @@ def describe_reading(reading, job) -> None:
             usage.cache_hits += 1
     job.progress("described", usage.cache_hits, len(pages))
     with ThreadPoolExecutor(max_workers=vision.concurrency, thread_name_prefix="describe") as pool:
-        context = (lambda page: None) if reading.kind == "image" else (lambda page: page.content)
-        futures = {pool.submit(vision.describe, page.image, context(page), reading.question): page for page in missing}
+        image_file = reading.kind == "image"  # an image file's text is its metadata, not context
+        futures = {pool.submit(vision.describe, page.image, None if image_file else page.content, reading.question): page for page in missing}
         for done, future in enumerate(as_completed(futures), usage.cache_hits + 1):
             page = futures[future]
             try:

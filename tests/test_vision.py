@@ -125,6 +125,13 @@ def test_a_429_is_retried_after_the_time_the_server_asks(vision, fake_openai):
     assert reading.pages[0].description == "Described after waiting." and reading.pages[0].error is None
 
 
+def test_a_429_that_persists_is_reported_after_three_attempts(vision, fake_openai):
+    fake_openai.routes[CHAT] = lambda request: (429, {"error": {"message": "slow down"}}, {"Retry-After": "0.2"})
+    reading = read_file(WEBP, services=vision())
+    assert len(fake_openai.calls(CHAT)) == 3
+    assert reading.pages[0].error == "The vision service is limiting requests (429), even after waiting as it asked: try again in a minute, or lower VISION_CONCURRENCY."
+
+
 def test_a_dropped_connection_is_retried(vision, fake_openai):
     replies = iter([None])
     fake_openai.routes[CHAT] = lambda request: next(replies, (200, chat_reply("Described on the second try.")))
