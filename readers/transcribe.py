@@ -21,6 +21,9 @@ from .models import Segment, Transcript
 from .settings import Settings
 
 SAMPLE_RATE = 16000
+# Transcription APIs tell formats apart by the upload's extension, so it follows the detected type.
+UPLOAD_SUFFIX = {"audio/wav": ".wav", "audio/flac": ".flac", "audio/mpeg": ".mp3", "audio/mp4": ".m4a", "audio/x-m4a": ".m4a",
+                 "video/mp4": ".mp4", "audio/ogg": ".ogg", "audio/opus": ".ogg", "audio/webm": ".webm"}
 
 SecondsDone = Callable[[float], None]
 
@@ -129,9 +132,10 @@ class WhisperAPI:
 
     def _request(self, audio: Audio, language: str | None, response_format: str):
         extra = {"timestamp_granularities": ["segment"]} if response_format == "verbose_json" else {}
+        name = Path(audio.name).stem + UPLOAD_SUFFIX.get(audio.mime, Path(audio.name).suffix)
         with open(audio.path, "rb") as handle:
             return self._client.audio.transcriptions.create(
-                model=self.model, file=(audio.name, handle, audio.mime), response_format=response_format,
+                model=self.model, file=(name, handle, audio.mime), response_format=response_format,
                 **({"language": language} if language else {}), **extra)
 
     def transcribe(self, audio: Audio, language: str | None, progress: SecondsDone) -> Transcript:

@@ -305,6 +305,15 @@ def test_api_gets_the_forced_language_and_model(tmp_path, fake_openai):
     assert (reading.transcript.language, reading.transcript.source) == ("en", "api:large-v3")
 
 
+def test_api_upload_is_named_after_the_detected_type(tmp_path, fake_openai, spoken):
+    fake_openai.routes["/v1/audio/transcriptions"] = verbose_reply
+    anonymous = tmp_path / "recording.dat"
+    shutil.copy(spoken["ogg"], anonymous)
+    read_file(anonymous, services=api(tmp_path, fake_openai.base_url))
+    (request,) = fake_openai.calls("/v1/audio/transcriptions")
+    assert b'filename="recording.ogg"' in request.body and b"Content-Type: audio/ogg" in request.body
+
+
 def test_api_that_only_offers_json_falls_back_to_json(tmp_path, fake_openai):
     def json_only(request):
         if b"verbose_json" in request.body:
