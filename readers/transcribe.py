@@ -89,8 +89,8 @@ class LocalWhisper:
             for piece in pieces:
                 segments.append(Segment(round(piece.start, 2), round(piece.end, 2), piece.text.strip()))
                 progress(min(piece.end, audio.duration))
-        except ValueError as error:
-            raise TranscriptionFailed(f"the local model {self.model_name} refused the request: {error}") from None
+        except (ValueError, RuntimeError) as error:  # a bad language code; CTranslate2 out of memory
+            raise TranscriptionFailed(f"the local model {self.model_name} failed: {error}") from None
         return Transcript(" ".join(segment.text for segment in segments if segment.text), info.language, audio.duration, segments, self.source)
 
 

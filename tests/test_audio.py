@@ -166,6 +166,11 @@ def test_a_model_that_cannot_be_loaded_is_a_transcription_failure(tmp_path):
     assert "needs a network" in caught.value.message
 
 
+def test_without_an_api_the_local_model_is_used_whatever_use_local_whisper_says(tmp_path):
+    reading = read_file(SILENCE, services=local(tmp_path, use_local_whisper=False))
+    assert reading.transcript.source == "whisper:tiny.en (local)"
+
+
 # --- the cache ---------------------------------------------------------------------------------
 
 
