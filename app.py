@@ -4,11 +4,19 @@
 GRADIO_SERVER_NAME / GRADIO_SERVER_PORT (Gradio reads both), by default http://127.0.0.1:7860.
 """
 
-from readers import Services, Settings
-from ui import build_ui, launch_options
+# The PDF reader's worker processes re-import this file as "__mp_main__". They need the readers,
+# not a second app: importing Gradio and building the page there would make the first PDF wait ~9 s.
+if __name__ != "__mp_main__":
+    # The readers import a format's module on first use; the app imports the slow ones (openai
+    # alone takes seconds) while it starts, so the first upload does not wait for them.
+    import readers.audio  # noqa: F401
+    import readers.pdf  # noqa: F401
+    import readers.vision  # noqa: F401
+    from readers import Services, Settings
+    from ui import build_ui, launch_options
 
-services = Services(Settings.from_env())
-demo = build_ui(services)
+    services = Services(Settings.from_env())
+    demo = build_ui(services)
 
 if __name__ == "__main__":
     demo.launch(**launch_options(services.settings))

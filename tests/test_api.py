@@ -16,7 +16,7 @@ from PIL import Image
 
 from tests.conftest import CORPUS, ROOT
 from tests.test_readers import CORPUS_VECTORS, check_text
-from tests.test_ui_server import GENERIC_ANSWER, PIE_ANSWER, SECRET_KEY, VISION_MODEL, running_app
+from tests.test_ui_server import GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, VISION_MODEL, running_app
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 ENDPOINTS = {"/read_file", "/render_page", "/describe", "/transcribe"}
@@ -115,6 +115,10 @@ def test_a_bad_file_comes_back_as_its_readers_message(client, tmp_path):
         read(client, empty)
     with pytest.raises(AppError, match="Page 9 is outside chart-report.pdf"):
         client.predict(handle_file(str(REPORT_PDF)), 9, api_name="/render_page")
+    over = tmp_path / "over.pdf"
+    over.write_bytes(REPORT_PDF.read_bytes() + b"0" * (MAX_FILE_MB * 1024 * 1024))
+    with pytest.raises(AppError, match=f"over.pdf is 5.0 MB; the limit is {MAX_FILE_MB} MB"):
+        read(client, over)
     with pytest.raises(AppError, match="chart-report.pdf is pdf, not audio"):
         client.predict(handle_file(str(REPORT_PDF)), api_name="/transcribe")
 
@@ -162,6 +166,6 @@ def test_the_key_never_reaches_a_result_or_the_log(app, client):
 
 def test_uploads_over_the_server_limit_are_refused(app, tmp_path):
     big = tmp_path / "big.pdf"
-    big.write_bytes(REPORT_PDF.read_bytes() + b"0" * (6 * 1024 * 1024))
+    big.write_bytes(REPORT_PDF.read_bytes() + b"0" * (2 * MAX_FILE_MB * 1024 * 1024))
     response = httpx.post(f"{app.url}gradio_api/upload", files={"files": ("big.pdf", big.read_bytes())}, timeout=30)
     assert response.status_code == 413

@@ -107,7 +107,7 @@ def test_estimates_cover_both_modes(tmp_path, services):
     text = dataclasses.replace(reading, multimodal=False).as_text()
     assert rows["Text-only"]["characters"] == len(text) and rows["Text-only"]["images"] == 0
     assert rows["Text-only"]["text_tokens"] == -(-len(text) // CHARS_PER_TOKEN)
-    openai, anthropic = rows["Multimodal (Openai)"], rows["Multimodal (Anthropic)"]
+    openai, anthropic = rows["Multimodal (OpenAI)"], rows["Multimodal (Anthropic)"]
     assert openai["images"] == anthropic["images"] == 4
     width, height = image_size(reading.pages[0].image)
     assert abs(width - 1275) <= 2 and abs(height - 1650) <= 2  # a letter page at 150 dpi
@@ -115,7 +115,7 @@ def test_estimates_cover_both_modes(tmp_path, services):
     assert openai["image_tokens"] == 4 * (85 + 170 * 4)
     assert anthropic["image_tokens"] == 4 * anthropic_image_tokens(width, height) and 2500 < anthropic_image_tokens(width, height) < 2560
     table = estimate_table([reading], multimodal=True)
-    assert "**Multimodal (Openai)** (current)" in table and "| Text-only |" in table
+    assert "**Multimodal (OpenAI)** (current)" in table and "| Text-only |" in table
 
 
 def test_payload_shows_images_abbreviated_and_downloads_them_whole(tmp_path, services):

@@ -23,6 +23,7 @@ from .report import clock, page_image, write_payload, write_report
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "diagram.png", "recording.wav"]
+UPLOAD_LIMIT_FACTOR = 2
 READ_CONCURRENCY = 8  # six people reading at once, plus API clients, all start without waiting
 CSS = """
 .rl-file {border: 1px solid var(--border-color-primary); border-radius: 12px; padding: 12px; margin-bottom: 16px;}
@@ -32,11 +33,16 @@ CSS = """
 
 
 def launch_options(settings: Settings) -> dict:
-    """What ``launch()`` needs besides host and port: the server's upload limit and the look."""
-    # show_error: Gradio's own refusals (a path that was not uploaded) reach clients as sentences;
-    # the handlers already turn every other exception into a gr.Error without its text.
-    return {"max_file_size": settings.max_file_bytes, "show_error": True, "theme": gr.themes.Soft(primary_hue="indigo"), "css": CSS,
-            "footer_links": ["api"]}
+    """What ``launch()`` needs besides host and port: the server's upload limit and the look.
+
+    The server takes files up to twice the reading limit, so a file somewhat over it still
+    arrives and is refused by name while the rest of its batch is read; the browser refuses
+    anything bigger before sending it, naming it too. show_error lets Gradio's own refusals
+    (a path that was not uploaded) reach clients as sentences; the handlers already turn every
+    other exception into a gr.Error without its text.
+    """
+    return {"max_file_size": UPLOAD_LIMIT_FACTOR * settings.max_file_bytes, "show_error": True,
+            "theme": gr.themes.Soft(primary_hue="indigo"), "css": CSS, "footer_links": ["api"]}
 
 
 def _source_line(page) -> str:
@@ -54,7 +60,7 @@ def _show_page(reading: Reading, page, folder: Path) -> None:
                      interactive=False, scale=1, key=f"{key}-image", buttons=["download", "fullscreen"])
         with gr.Column(scale=1):
             gr.Textbox(page.text.strip() or "(no text on this page)", label=f"{reading.label.capitalize()} {page.number} — text",
-                       lines=4, max_lines=18, interactive=False, buttons=["copy"], key=f"{key}-text")
+                       lines=4, max_lines=18, interactive=False, buttons=["copy"], key=f"{key}-text", elem_classes="rl-page-text")
             for table in page.tables:
                 gr.Markdown(table, key=f"{key}-table-{hash(table)}")
             if page.description:
@@ -168,8 +174,8 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                 multimodal = gr.Checkbox(label="Multimodal model", value=settings.multimodal, elem_id="multimodal",
                                          info="On: the model gets each page as an image. Off: text plus a description of each page's visuals.")
                 with gr.Row():
-                    page_start = gr.Number(label="First page", precision=0, minimum=0, value=None, elem_id="page-start")
-                    page_end = gr.Number(label="Last page", precision=0, minimum=0, value=None, elem_id="page-end")
+                    page_start = gr.Number(label="First page", precision=0, minimum=0, value=None, placeholder="1", elem_id="page-start")
+                    page_end = gr.Number(label="Last page", precision=0, minimum=0, value=None, placeholder="last", elem_id="page-end")
                 question = gr.Textbox(label="Describe", placeholder="Ask about the visuals, e.g. What are the exact percentages in the pie chart?",
                                       submit_btn="Ask", elem_id="question")
         status = gr.Markdown(elem_id="status")

@@ -24,6 +24,7 @@ from readers.tables import markdown_table
 
 CHARS_PER_TOKEN = 4
 PROVIDERS = ("openai", "anthropic")
+PROVIDER_NAMES = {"openai": "OpenAI", "anthropic": "Anthropic"}
 ESTIMATE_NOTE = (f"Text tokens are estimated at {CHARS_PER_TOKEN} characters per token (no offline tokenizer); "
                  "images by each provider's rule: OpenAI high detail 85 + 170 per 512 px tile, Anthropic width × height / 750.")
 _BASE64 = re.compile(r"([A-Za-z0-9+/=]{64})[A-Za-z0-9+/=]+")
@@ -81,7 +82,7 @@ def estimate(readings: list[Reading]) -> list[dict]:
         parts = message_payload(multimodal, provider)
         characters = sum(len(part["text"]) for part in parts if part["type"] == "text")
         image_tokens = sum(IMAGE_RULES[provider](w, h) for w, h in sizes)
-        rows.append({"mode": f"Multimodal ({provider.capitalize()})", "characters": characters,
+        rows.append({"mode": f"Multimodal ({PROVIDER_NAMES[provider]})", "characters": characters,
                      "text_tokens": math.ceil(characters / CHARS_PER_TOKEN), "images": len(sizes), "image_tokens": image_tokens})
     for row in rows:
         row["total_tokens"] = row["text_tokens"] + row["image_tokens"]

@@ -1,0 +1,172 @@
+"""The page in a real browser: Debian's Chromium driven by Playwright, against ``python app.py``.
+
+Screenshots go to ``tests/artifacts/`` for a person to look at.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from tests.conftest import ROOT
+from tests.test_ui_server import ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, running_app
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+ASSETS = ROOT / "assets"
+UPLOAD = "#uploads input[type=file]"
+WAIT_MS = 60_000
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install the chromium package (packages.txt)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser) -> Page:
+    app = running_app()
+    tab = browser.new_page(viewport={"width": 1400, "height": 1000})
+    tab.goto(app.url)
+    tab.wait_for_selector(UPLOAD, state="attached")
+    yield tab
+    tab.close()
+
+
+def shoot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def fresh_copy(tmp_path: Path, source: Path, tag: str) -> Path:
+    """A copy with a byte after the end, so the app has not seen (or cached) it before."""
+    target = tmp_path / source.name
+    target.write_bytes(source.read_bytes() + f"\n% {tag}\n".encode())
+    return target
+
+
+def page_images(page: Page, name: str):
+    return page.locator(f"img[src*='{Path(name).stem}']")
+
+
+def test_upload_a_pdf_and_see_its_pages_and_text(page, tmp_path):
+    pdf = fresh_copy(tmp_path, ASSETS / "chart-report.pdf", "upload")
+    page.set_input_files(UPLOAD, str(pdf))
+    expect(page_images(page, pdf.name)).to_have_count(4, timeout=WAIT_MS)
+    expect(page.locator(".rl-page-text textarea").first).to_have_value(re.compile("Quarterly Sales Report 2024"), timeout=WAIT_MS)
+    expect(page.get_by_text(GENERIC_ANSWER).first).to_be_visible()
+    expect(page.get_by_text("test-vision").first).to_be_visible()
+    expect(page.locator("table").filter(has_text="Region")).to_be_visible()  # page 3's table, rendered from Markdown
+    expect(page.locator("#status")).to_contain_text("1 of 1 files read")
+    page.get_by_role("tab", name="Export").click()
+    link = page.locator("#report a[href$='readlens-report.zip']")
+    with page.expect_download() as download:
+        link.click()
+    report = zipfile.ZipFile(download.value.path()).read("report.md").decode()
+    assert f"*(Source: {pdf.name}, p. 4)*" in report and report.count("](images/") == 4
+    shoot(page, "01-pdf-pages")
+    assert SECRET_KEY not in page.content()
+
+
+def test_multimodal_toggle_puts_the_images_in_the_payload(page, tmp_path):
+    pdf = fresh_copy(tmp_path, ASSETS / "chart-report.pdf", "multimodal")
+    page.set_input_files(UPLOAD, str(pdf))
+    expect(page_images(page, pdf.name)).to_have_count(4, timeout=WAIT_MS)
+    page.get_by_role("tab", name="Model payload").click()
+    expect(page.locator("#payload-text")).to_contain_text("[PAGE 1 - VISUAL CONTENT]", timeout=WAIT_MS)
+    page.get_by_label("Multimodal model").check()
+    openai = page.locator("#payload-openai")
+    expect(openai).to_contain_text("data:image/png;base64,iVBORw0KGgo", timeout=WAIT_MS)
+    expect(openai).to_contain_text("characters)")
+    expect(page.locator("#payload-anthropic")).to_contain_text('"media_type": "image/png"')
+    expect(page.locator("#estimates")).to_contain_text("Multimodal (OpenAI) (current)")
+    expect(page.locator("#payload-text")).to_be_hidden()
+    shoot(page, "02-multimodal-payload")
+    assert SECRET_KEY not in page.content()
+
+
+def test_ask_a_question_and_see_the_answer(page, tmp_path):
+    pdf = fresh_copy(tmp_path, ASSETS / "chart-report.pdf", "question")
+    page.get_by_label("First page").fill("2")
+    page.get_by_label("Last page").fill("2")
+    page.set_input_files(UPLOAD, str(pdf))
+    expect(page_images(page, pdf.name)).to_have_count(1, timeout=WAIT_MS)
+    page.get_by_label("Describe").fill("What are the exact percentages in the pie chart?")
+    page.get_by_label("Describe").press("Enter")
+    expect(page.get_by_text(PIE_ANSWER)).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator(".rl-page-text textarea").first).to_have_value(re.compile("Revenue by segment"))
+    shoot(page, "03-question-answered")
+
+
+def test_a_broken_file_shows_a_message_and_the_app_stays_usable(page, tmp_path):
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes((ASSETS / "chart-report.pdf").read_bytes()[:400])
+    picture = tmp_path / "diagram.png"
+    shutil.copy(ASSETS / "diagram.png", picture)
+    page.set_input_files(UPLOAD, [str(broken), str(picture)])
+    expect(page.get_by_text("broken.pdf is damaged")).to_be_visible(timeout=WAIT_MS)
+    expect(page_images(page, "diagram")).to_have_count(1, timeout=WAIT_MS)
+    expect(page.locator("#status")).to_contain_text("not read: broken.pdf")
+    shoot(page, "04-broken-file")
+    pdf = fresh_copy(tmp_path, ASSETS / "chart-report.pdf", "after-error")
+    page.set_input_files(UPLOAD, str(pdf))
+    expect(page_images(page, pdf.name)).to_have_count(4, timeout=WAIT_MS)  # added to the list, read like the others
+    expect(page.get_by_text("broken.pdf is damaged")).to_be_visible()
+    expect(page_images(page, "diagram")).to_have_count(1)
+    expect(page.locator("#status")).to_contain_text("2 of 3 files read")
+
+
+def test_files_beyond_the_tenth_are_refused_by_name(page, tmp_path):
+    pictures = []
+    for number in range(11):
+        target = tmp_path / f"picture-{number:02d}.png"
+        shutil.copy(ASSETS / "diagram.png", target)
+        pictures.append(str(target))
+    page.set_input_files(UPLOAD, pictures)
+    expect(page.get_by_text("picture-10.png was not read: at most 10 files")).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator("#status")).to_contain_text("10 of 11 files read", timeout=WAIT_MS)
+    shoot(page, "05-eleven-files")
+
+
+def test_a_file_over_the_size_limit_is_refused_by_name_and_the_rest_read(page, tmp_path):
+    big = tmp_path / "huge.pdf"
+    big.write_bytes((ASSETS / "chart-report.pdf").read_bytes() + b"0" * (MAX_FILE_MB * 1024 * 1024 + 1))
+    page.set_input_files(UPLOAD, [str(big), str(ASSETS / "diagram.png")])
+    expect(page.get_by_text(f"huge.pdf was not read: it is 5.0 MB and the limit is {MAX_FILE_MB} MB per file")).to_be_visible(timeout=WAIT_MS)
+    expect(page_images(page, "diagram")).to_have_count(1, timeout=WAIT_MS)
+    shoot(page, "06-too-large")
+
+
+def test_a_file_over_the_server_limit_never_leaves_the_browser(page, tmp_path):
+    giant = tmp_path / "giant.pdf"
+    giant.write_bytes((ASSETS / "chart-report.pdf").read_bytes() + b"0" * (2 * MAX_FILE_MB * 1024 * 1024))
+    page.set_input_files(UPLOAD, str(giant))
+    expect(page.get_by_text('exceed the maximum allowed size of 10.0 Mb: "giant.pdf"')).to_be_visible(timeout=WAIT_MS)
+    shoot(page, "06b-over-server-limit")
+
+
+def test_audio_shows_a_player_and_a_timed_transcript(page):
+    page.get_by_text("recording.wav", exact=True).click()
+    expect(page.locator("audio, [data-testid='waveform-x']").first).to_be_attached(timeout=WAIT_MS)
+    expect(page.locator("p", has_text="Language:")).to_contain_text("Language: en", timeout=WAIT_MS)
+    expect(page.locator("table").filter(has_text="Time")).to_contain_text("0:00 →")
+    shoot(page, "07-audio")
+
+
+def test_cache_panel_shows_the_size_and_clears(page):
+    page.get_by_text("Cache", exact=True).click()
+    expect(page.get_by_text("Cache at")).to_contain_text("MB")
+    page.get_by_role("button", name="Clear cache").click()
+    expect(page.get_by_text("Cache at")).to_contain_text("0.0 MB", timeout=WAIT_MS)
