@@ -199,8 +199,8 @@ def test_second_read_comes_from_the_cache_even_renamed(tmp_path):
 
 
 def test_the_language_is_part_of_the_cache_key(tmp_path):
-    read_file(COUNTING, services=local(tmp_path))
-    forced = read_file(COUNTING, services=local(tmp_path, whisper_language="en"))
+    read_file(SILENCE, services=local(tmp_path))
+    forced = read_file(SILENCE, services=local(tmp_path, whisper_language="en"))
     assert forced.transcript.source == "whisper:tiny.en (local)"
 
 
