@@ -33,7 +33,8 @@ def client(app):
 
 
 def read(client, path, page_start=None, page_end=None, describe="", multimodal=False) -> dict:
-    return client.predict(handle_file(str(path)), page_start, page_end, describe, multimodal, api_name="/read_file")
+    return client.predict(file=handle_file(str(path)), page_start=page_start, page_end=page_end, describe=describe,
+                          multimodal=multimodal, api_name="/read_file")
 
 
 def test_the_api_page_lists_exactly_the_four_endpoints(client):
@@ -70,7 +71,7 @@ def test_read_file_in_multimodal_mode_returns_png_data_urls(client):
     assert reading["messages"][0]["text"].startswith("[PAGE 2]\nRevenue by segment")
 
 
-API_VECTORS = [v for v in CORPUS_VECTORS if Path(v.file).name in ("test.pdf", "test.docx", "test.jpg", "webp-test.webp") or v.pages != (None, None)]
+API_VECTORS = [v for v in CORPUS_VECTORS if Path(v.file).name in ("test.pdf", "test.jpg", "webp-test.webp") or v.pages != (None, None)]
 
 
 @pytest.mark.parametrize("vector", API_VECTORS, ids=lambda v: f"{Path(v.file).name}-{v.pages}")  # one of each kind; test_readers has them all
@@ -83,13 +84,14 @@ def test_corpus_vectors_through_the_api(client, vector):
 
 
 def test_render_page_returns_the_pages_png(client):
-    path = client.predict(handle_file(str(REPORT_PDF)), 2, api_name="/render_page")
+    path = client.predict(file=handle_file(str(REPORT_PDF)), page=2, api_name="/render_page")
     with Image.open(path) as image:
         assert image.format == "PNG" and abs(image.width - 1275) <= 2 and abs(image.height - 1650) <= 2
 
 
 def test_describe_answers_the_question_with_the_vision_model(app, client):
-    answer = client.predict(handle_file(str(REPORT_PDF)), 2, "What are the exact percentages in the pie chart?", api_name="/describe")
+    answer = client.predict(file=handle_file(str(REPORT_PDF)), page=2, question="What are the exact percentages in the pie chart?",
+                            api_name="/describe")
     assert answer == PIE_ANSWER
     asked = [r.json for r in app.fake.calls("/v1/chat/completions") if "percentages" in json.dumps(r.json)]
     assert asked and asked[-1]["model"] == VISION_MODEL
@@ -98,7 +100,7 @@ def test_describe_answers_the_question_with_the_vision_model(app, client):
 
 
 def test_transcribe_returns_timed_segments(client):
-    transcript = client.predict(handle_file(str(CORPUS / "faster-whisper" / "jfk.flac")), api_name="/transcribe")
+    transcript = client.predict(file=handle_file(str(CORPUS / "faster-whisper" / "jfk.flac")), api_name="/transcribe")
     assert transcript["language"] == "en" and 10 < transcript["duration"] < 12
     assert "ask not what your country can do for you" in transcript["text"].lower()
     assert transcript["segments"] and all(s["end"] > s["start"] >= 0 for s in transcript["segments"])

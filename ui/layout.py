@@ -88,9 +88,9 @@ def show_entries(entries: list[Entry], folder: Path) -> None:
                 gr.Markdown(f"### {entry.name}")
                 gr.Markdown(f"⚠️ {entry.error}" if entry.error else "Reading…", elem_classes="rl-error" if entry.error else None)
                 continue
-            unit = "slides" if reading.kind == "pptx" else "pages"
-            shown = f"{len(reading.pages)} of {reading.page_count} {unit}" if reading.transcript is None else "audio"
-            gr.Markdown(f"### {entry.name}\n{reading.kind.upper()} · {reading.mime} · {shown}")
+            unit = {"pptx": "slides", "image": "frames"}.get(reading.kind, "pages")
+            shown = f"{len(reading.pages)} of {reading.page_count} {unit}" if reading.page_count > 1 else ""
+            gr.Markdown(f"### {entry.name}\n{' · '.join(filter(None, [reading.kind.upper(), reading.mime, shown]))}")
             for warning in reading.warnings:
                 gr.Markdown(f"ℹ️ {warning}")
             if reading.transcript is not None:
@@ -174,8 +174,8 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                 multimodal = gr.Checkbox(label="Multimodal model", value=settings.multimodal, elem_id="multimodal",
                                          info="On: the model gets each page as an image. Off: text plus a description of each page's visuals.")
                 with gr.Row():
-                    page_start = gr.Number(label="First page", precision=0, minimum=0, value=None, placeholder="1", elem_id="page-start")
-                    page_end = gr.Number(label="Last page", precision=0, minimum=0, value=None, placeholder="last", elem_id="page-end")
+                    page_start = gr.Number(label="First page", precision=0, minimum=0, value=None, info="0: from the first", elem_id="page-start")
+                    page_end = gr.Number(label="Last page", precision=0, minimum=0, value=None, info="0: to the last", elem_id="page-end")
                 question = gr.Textbox(label="Describe", placeholder="Ask about the visuals, e.g. What are the exact percentages in the pie chart?",
                                       submit_btn="Ask", elem_id="question")
         status = gr.Markdown(elem_id="status")
@@ -190,9 +190,9 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                                     max_lines=30, wrap_lines=True, elem_id="payload-text")
                 with gr.Row():
                     openai_view = gr.Code(label="OpenAI message content (images abbreviated)", language="json", max_lines=30,
-                                          visible=False, elem_id="payload-openai")
+                                          wrap_lines=True, visible=False, elem_id="payload-openai")
                     anthropic_view = gr.Code(label="Anthropic message content (images abbreviated)", language="json", max_lines=30,
-                                             visible=False, elem_id="payload-anthropic")
+                                             wrap_lines=True, visible=False, elem_id="payload-anthropic")
                 payload_file = gr.File(label="Complete payload (with full images)", interactive=False)
             with gr.Tab("Export", elem_id="export-tab"):
                 gr.Markdown("A Markdown report of everything read — text, tables, descriptions and page images — "
