@@ -40,7 +40,9 @@ def _declared_duration(job: Job) -> float | None:
                 declared = float(stream.duration * stream.time_base)
             else:
                 declared = container.duration / av.time_base if container.duration else None
-            if container.format.name == "mp3" and not _mp3_states_its_length(job):
+            # FFmpeg guesses a raw stream's length from its first frames' bitrate, which can be far
+            # off; only an MP3's Xing/Info/VBRI header states it.
+            if container.format.name == "aac" or (container.format.name == "mp3" and not _mp3_states_its_length(job)):
                 declared = None
     except av.FFmpegError as error:
         raise _damaged(job, f"its audio could not be opened ({error.strerror})") from None
@@ -49,8 +51,7 @@ def _declared_duration(job: Job) -> float | None:
 
 
 def _mp3_states_its_length(job: Job) -> bool:
-    """Whether an MP3 has a Xing/Info/VBRI header; without one FFmpeg guesses the length from the
-    first frame's bitrate, which can be far off for variable-bitrate files."""
+    """Whether an MP3 has a Xing/Info/VBRI header, which states its length."""
     with open(job.path, "rb") as handle:
         start = handle.read(10)
         if start[:3] == b"ID3":  # skip the ID3v2 tag (it may hold cover art): its size is 4 x 7 bits

@@ -27,7 +27,7 @@ COUNTING = CORPUS / "markitdown/test.wav"
 SILENCE = CORPUS / "docling/silent_1s.wav"
 SENTENCE = "Please read the report before the meeting."
 API_KEY = "sk-test-SECRET-4242"
-CODECS = {"wav": [], "mp3": [], "m4a": ["-c:a", "aac"], "flac": [], "ogg": ["-c:a", "libopus"], "webm": ["-c:a", "libopus"]}
+CODECS = {"wav": [], "mp3": [], "m4a": ["-c:a", "aac"], "aac": ["-c:a", "aac"], "flac": [], "ogg": ["-c:a", "libopus"], "webm": ["-c:a", "libopus"]}
 
 
 def words(text: str) -> str:
@@ -221,14 +221,15 @@ def test_truncated_recordings_are_corrupt(tmp_path, spoken, extension, keep):
     assert caught.value.code == "CORRUPT_FILE" and f"cut.{extension} is damaged or truncated" in caught.value.message
 
 
-def test_variable_bitrate_mp3_without_a_length_header_is_not_called_truncated(tmp_path, spoken):
+@pytest.mark.parametrize("extension, codec", [("mp3", ["-c:a", "libmp3lame", "-q:a", "9", "-write_xing", "0"]), ("aac", ["-c:a", "aac"])])
+def test_a_raw_stream_whose_length_ffmpeg_guesses_is_not_called_truncated(tmp_path, spoken, extension, codec):
     import av
 
-    # A second of silence, then speech; VBR without a Xing header: FFmpeg guesses the length from
-    # the first frames' bitrate, and silence costs few bits, so the guess is far too long.
-    guessed = tmp_path / "voice-note.mp3"
-    run("ffmpeg", "-loglevel", "error", "-f", "lavfi", "-i", "anullsrc=r=22050:cl=mono:d=1", "-i", str(spoken["wav"]),
-        "-filter_complex", "[0][1]concat=n=2:v=0:a=1", "-c:a", "libmp3lame", "-q:a", "9", "-write_xing", "0", str(guessed))
+    # Two seconds of silence, then speech, as a raw stream (VBR MP3 without a Xing header, ADTS AAC):
+    # FFmpeg guesses the length from the first frames' bitrate, and silence costs few bits.
+    guessed = tmp_path / f"voice-note.{extension}"
+    run("ffmpeg", "-loglevel", "error", "-f", "lavfi", "-i", "anullsrc=r=22050:cl=mono:d=2", "-i", str(spoken["wav"]),
+        "-filter_complex", "[0][1]concat=n=2:v=0:a=1", *codec, str(guessed))
     with av.open(str(guessed)) as container:
         guess = container.duration / av.time_base
     reading = read_file(guessed, services=local(tmp_path))
