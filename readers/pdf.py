@@ -146,11 +146,18 @@ def _batches(numbers: list[int]) -> list[list[int]]:
 
 
 def _executor() -> ProcessPoolExecutor:
-    """The shared worker pool. forkserver, not fork: the app calls this from Gradio's threads."""
+    """The shared worker pool, started on first use.
+
+    With other threads running (the app's), workers come from a fork server: a fork would copy
+    locks those threads may hold. Without them, a plain fork is safe, and it is the only start
+    method that does not re-run a script's ``__main__`` in every worker, so a script that calls
+    ``read_file`` without ``if __name__ == "__main__":`` still works.
+    """
     global _pool
     with _pool_lock:
         if _pool is None:
-            _pool = ProcessPoolExecutor(WORKERS, mp_context=get_context("forkserver"))
+            method = "fork" if threading.active_count() == 1 else "forkserver"
+            _pool = ProcessPoolExecutor(WORKERS, mp_context=get_context(method))
         return _pool
 
 

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -241,24 +242,27 @@ def running(pid: int) -> bool:
         return False
 
 
-def test_no_worker_process_or_temp_file_is_left_behind(long_pdf, tmp_path):
+def test_a_script_without_main_guard_works_and_leaves_no_process_or_temp_file(long_pdf, tmp_path):
     script = textwrap.dedent(f"""
         import json
         from multiprocessing import forkserver
         from readers import Services, read_file
         from readers import pdf
         from tests.conftest import make_settings
-        if __name__ == "__main__":
-            read_file({str(long_pdf)!r}, 1, 3, services=Services(make_settings({str(tmp_path / "cache")!r})))
-            print(json.dumps([forkserver._forkserver._forkserver_pid, *pdf._pool._processes]))
-    """)
+
+        reading = read_file({str(long_pdf)!r}, 1, 3, services=Services(make_settings({str(tmp_path / "cache")!r})))
+        print("read", len(reading.pages), "pages")
+        print(json.dumps([pid for pid in [forkserver._forkserver._forkserver_pid, *pdf._pool._processes] if pid]))
+    """)  # no `if __name__ == "__main__":`, as quick scripts are written
     (tmp_path / "reader_script.py").write_text(script)
     done = subprocess.run([sys.executable, str(tmp_path / "reader_script.py")], capture_output=True, text=True, timeout=120,
                           cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
-    helpers = json.loads(done.stdout.strip().splitlines()[-1])
-    assert len(helpers) >= 2  # the fork server and at least one worker
-    deadline = time.monotonic() + 10  # the fork server notices its parent is gone within moments
+    lines = done.stdout.strip().splitlines()
+    assert lines.count("read 3 pages") == 1  # the script ran once, not again in a worker
+    helpers = json.loads(lines[-1])
+    assert helpers  # the workers
+    deadline = time.monotonic() + 10  # a fork server notices its parent is gone within moments
     while any(running(pid) for pid in helpers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [pid for pid in helpers if running(pid)]
@@ -280,3 +284,17 @@ def test_a_pool_broken_while_idle_is_replaced(tmp_path, services):
         crash.result(timeout=60)
     reading = read_file(nested_tree_pdf(tmp_path / "nested.pdf"), services=services)
     assert [page.text for page in reading.pages] == [f"Page {n}" for n in range(1, 7)]
+
+
+def test_reads_from_app_threads_use_a_fork_server(tmp_path, services):
+    if pdf_reader._pool is not None:
+        pdf_reader._discard_pool(pdf_reader._pool)  # start the pool afresh, from a thread as the app does
+    path = nested_tree_pdf(tmp_path / "nested.pdf")
+    try:
+        with ThreadPoolExecutor(2) as threads:
+            readings = list(threads.map(lambda s: read_file(path, services=s), [services, Services(make_settings(tmp_path / "other"))]))
+        assert pdf_reader._pool._mp_context.get_start_method() == "forkserver"
+    finally:
+        pdf_reader._discard_pool(pdf_reader._pool)
+    for reading in readings:
+        assert [page.text for page in reading.pages] == [f"Page {n}" for n in range(1, 7)]
