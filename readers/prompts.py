@@ -42,4 +42,4 @@ def build_prompt(context: str | None, question: str | None) -> str:
     if context is None:
         return QUESTION.format(subject="image", question=question) if question else IMAGE_PROMPT
     instruction = QUESTION.format(subject="page", question=question) if question else PAGE_PROMPT
-    return instruction + "\n" + PAGE_TEXT.format(text=context or "(none: the page has no text layer)")
+    return instruction + "\n" + PAGE_TEXT.format(text=context or "(none: the page has no text layer, so also transcribe the text it shows)")

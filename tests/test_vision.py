@@ -228,3 +228,8 @@ def test_usage_seconds_cover_the_calls(vision, fake_openai):
     started = time.monotonic()
     reading = read_file(WEBP, services=vision())
     assert 0.2 <= reading.usage.seconds <= time.monotonic() - started
+
+
+def test_a_scanned_page_asks_for_its_text_too(vision, fake_openai):
+    read_file(CORPUS / "docling" / "ocr_test.pdf", services=vision())
+    assert "<page_text>\n(none: the page has no text layer, so also transcribe the text it shows)\n</page_text>" in sent_text(fake_openai.calls(CHAT)[0])
