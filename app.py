@@ -19,4 +19,10 @@ if __name__ != "__mp_main__":
     demo = build_ui(services)
 
 if __name__ == "__main__":
+    import signal
+    import sys
+
+    # Containers and Spaces stop the app with SIGTERM: exiting normally lets the app remove its
+    # temporary folder (atexit) instead of leaving it behind.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     demo.launch(**launch_options(services.settings))

@@ -16,7 +16,8 @@ from PIL import Image
 
 from tests.conftest import CORPUS, ROOT
 from tests.test_readers import CORPUS_VECTORS, check_text
-from tests.test_ui_server import GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, VISION_MODEL, running_app
+from tests.test_ui_server import (ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, VISION_MODEL, launch_app, running_app,
+                                 stop)
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 ENDPOINTS = {"/read_file", "/render_page", "/describe", "/transcribe"}
@@ -171,3 +172,17 @@ def test_uploads_over_the_server_limit_are_refused(app, tmp_path):
     big.write_bytes(REPORT_PDF.read_bytes() + b"0" * (2 * MAX_FILE_MB * 1024 * 1024))
     response = httpx.post(f"{app.url}gradio_api/upload", files={"files": ("big.pdf", big.read_bytes())}, timeout=30)
     assert response.status_code == 413
+
+
+def test_the_app_removes_its_temporary_files_when_stopped(tmp_path):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    url, process = launch_app({"READLENS_CACHE_DIR": str(tmp_path / "cache"), "VISION_PROVIDER": "none", "TMPDIR": str(temp),
+                               "GRADIO_TEMP_DIR": str(temp / "gradio")}, ARTIFACTS / "app-stopped.log")
+    try:
+        Client(url, verbose=False).predict(file=handle_file(str(REPORT_PDF)), page=1, api_name="/render_page")
+        assert list(temp.glob("readlens-app-*/*/*.png")), "the page image is written under the app's temporary folder"
+    finally:
+        stop(process)  # SIGTERM, as a container or a Space stops it
+    assert process.returncode == 0
+    assert not list(temp.glob("readlens-app-*"))

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from readers import read_file
-from tests.conftest import ROOT
+from readers import Services, read_file
+from tests.conftest import ROOT, make_settings
 from ui.handlers import MAX_FILES, cache_summary, clear_cache, parse_page, read_uploads, triage
 from ui.payload import (CHARS_PER_TOKEN, abbreviate, anthropic_image_tokens, estimate, estimate_table, image_size, message_payload,
                         openai_image_tokens, text_payload)
@@ -66,6 +66,19 @@ def test_first_page_is_yielded_before_the_rest(tmp_path, services):
     assert "Quarterly Sales Report 2024" in final[0].reading.pages[0].text
     assert all(page.image.startswith(b"\x89PNG") for page in final[0].reading.pages)
     assert len({id(step) for step in steps}) == len(steps), "each step must be a new list so Gradio sees a change"
+
+
+def test_the_first_page_shows_before_its_description_and_the_end_is_what_read_file_returns(tmp_path, fake_openai):
+    services = Services(make_settings(tmp_path / "cache", vision_provider="openai", vision_base_url=fake_openai.base_url,
+                                      vision_api_key="test-key", vision_model="test-vision"))
+    path = upload(tmp_path, REPORT_PDF)
+    steps, final = last(read_uploads([path], 2, 3, None, False, services))
+    early = steps[0][0].reading
+    assert [p.number for p in early.pages] == [2] and early.pages[0].description is None and not early.multimodal
+    whole = final[0].reading
+    assert [p.description_source for p in whole.pages] == ["vision:test-vision"] * 2, "fresh descriptions are not marked cached"
+    again = read_file(path, 2, 3, services=services, name=Path(path).name)
+    assert again.as_text() == whole.as_text()
 
 
 def test_progress_names_the_file_and_the_stage(tmp_path, services):

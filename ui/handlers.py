@@ -65,24 +65,17 @@ def unexpected(name: str, error: Exception) -> str:
 
 def read_progressively(path: str, name: str, page_start: int | None, page_end: int | None, question: str | None,
                        multimodal: bool, services: Services, progress: Progress) -> Iterator[Reading]:
-    """Yield the first requested page's reading, then the whole range's (later pages come from the cache).
+    """Yield the first requested page as soon as it is rendered, then exactly what ``read_file`` returns.
 
-    The second reading is exactly what one ``read_file`` call returns, except its first page,
-    which keeps the first reading's description source (so a fresh description is not marked cached).
+    The early reading skips descriptions (a vision call can take seconds); the whole reading takes
+    that page from the cache and describes every page.
     """
     first = page_start or 1
-    options = dict(describe=question, multimodal=multimodal, services=services, progress=progress, name=name)
-    if page_end == first:
-        yield read_file(path, first, first, **options)
-        return
-    early = read_file(path, page_start, first, **options)
+    options = dict(services=services, progress=progress, name=name)
+    early = read_file(path, first, first, multimodal=True, **options)
+    early.multimodal = multimodal
     yield early
-    if early.page_count <= first or len(early.pages) != 1:
-        return
-    whole = read_file(path, page_start, page_end, **options)
-    if whole.pages and whole.pages[0].number == early.pages[0].number:
-        whole.pages[0] = early.pages[0]
-    yield whole
+    yield read_file(path, page_start, page_end, describe=question, multimodal=multimodal, **options)
 
 
 def read_uploads(paths: list[str] | None, page_start, page_end, question: str | None, multimodal: bool,

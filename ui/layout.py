@@ -122,14 +122,14 @@ def payload_views(entries: list[Entry], multimodal: bool, folder: Path):
 def status_line(entries: list[Entry]) -> str:
     if not entries:
         return ""
-    read = [e for e in entries if e.reading is not None]
+    read = [e for e in entries if e.reading is not None and e.done]
     failed = [e for e in entries if e.error]
     pending = [e for e in entries if not e.done]
     parts = [f"{len(read)} of {len(entries)} files read"]
     if failed:
         parts.append(f"⚠️ not read: {', '.join(e.name for e in failed)}")
     if pending:
-        parts.append("reading…")
+        parts.append(f"reading {', '.join(e.name for e in pending)}…")
     return " · ".join(parts)
 
 
@@ -178,7 +178,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                     page_end = gr.Number(label="Last page", precision=0, minimum=0, value=None, info="0: to the last", elem_id="page-end")
                 question = gr.Textbox(label="Describe", placeholder="Ask about the visuals, e.g. What are the exact percentages in the pie chart?",
                                       submit_btn="Ask", elem_id="question")
-        status = gr.Markdown(elem_id="status")
+        status = gr.Markdown(elem_id="status", min_height=28)  # room for the progress bar before anything is read
         with gr.Tabs():
             with gr.Tab("Pages", elem_id="pages-tab"):
                 @gr.render(inputs=entries, triggers=[entries.change], concurrency_limit=None)
