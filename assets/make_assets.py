@@ -21,7 +21,7 @@ FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 QUARTERS = ("Q1", "Q2", "Q3", "Q4")
 SALES = {"North": (120, 135, 150, 170), "South": (90, 95, 110, 125)}
 SHARES = {"Enterprise": 0.45, "Small business": 0.35, "Consumer": 0.20}
-RECORDING = "ReadLens turns every page into text, tables and pictures. Sales grew in every quarter."
+RECORDING = "Read Lens turns every page into text, tables and pictures. Sales went up in every quarter."
 
 
 def _text(slide, text: str, left, top, width, height, size: int, bold: bool = False) -> None:
@@ -123,7 +123,8 @@ def diagram(path: Path) -> None:
 
 
 def recording(path: Path) -> None:
-    subprocess.run(["espeak-ng", "-s", "150", "-w", str(path), RECORDING], check=True)
+    # This slower, lower British voice is the one whisper tiny.en transcribes best.
+    subprocess.run(["espeak-ng", "-v", "en-gb+m3", "-s", "125", "-g", "3", "-w", str(path), RECORDING], check=True)
     subprocess.run(["sox", str(path), "-r", "16000", "-c", "1", str(path.with_suffix(".tmp.wav"))], check=True)
     path.with_suffix(".tmp.wav").replace(path)
 
