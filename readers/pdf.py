@@ -104,8 +104,14 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int) 
     body = page.filter(lambda obj: obj.get("object_type") != "char" or not _in_any(obj, boxes)) if boxes else page
     text = body.extract_text(**TEXT_OPTIONS) or ""
     markdown = [md for md in (markdown_table(table.extract()) for table in tables) if md]
+    has_text = bool(page.chars)
+    page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
     bitmap = document[number - 1].render(scale=dpi / 72, rev_byteorder=True)  # RGB order: no BGR swap before encoding
-    return {"number": number, "text": text, "tables": markdown, "has_text": bool(page.chars), "png": _encode_png(bitmap.to_pil())}
+    return {"number": number, "text": text, "tables": markdown, "has_text": has_text, "png": _encode_png(bitmap.to_pil())}
+
+
+def _failed(number: int, error: Exception) -> dict:
+    return {"number": number, "error": f"{type(error).__name__}: {error}"}
 
 
 def extract_pages(path: str, numbers: list[int], dpi: int) -> list[dict]:
@@ -113,14 +119,14 @@ def extract_pages(path: str, numbers: list[int], dpi: int) -> list[dict]:
 
     A page that cannot be read comes back as ``{"number": n, "error": "..."}``.
     """
-    results = []
     with open(path, "rb") as stream:
         try:
             pdf = pdfplumber.PDF(stream, stream_is_external=True)
             pdfminer_pages = _pdfminer_pages(pdf.doc, numbers)
             document = pdfium.PdfDocument(path)
         except Exception as error:  # the file is unreadable here; the caller decides what that means
-            return [{"number": number, "error": f"{type(error).__name__}: {error}"} for number in numbers]
+            return [_failed(number, error) for number in numbers]
+        results = []
         try:
             for number in numbers:
                 try:
@@ -128,7 +134,7 @@ def extract_pages(path: str, numbers: list[int], dpi: int) -> list[dict]:
                         raise ValueError(f"page {number} is missing from the page tree")
                     results.append(_extract_page(pdf, pdfminer_pages[number], document, number, dpi))
                 except Exception as error:  # a damaged page costs that page only
-                    results.append({"number": number, "error": f"{type(error).__name__}: {error}"})
+                    results.append(_failed(number, error))
         finally:
             document.close()
     return results
