@@ -11,6 +11,7 @@ import fcntl
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import zipfile
@@ -70,6 +71,19 @@ class _Profile:
         self.handle.close()
 
 
+def _remove_stale_pipes() -> None:
+    """A killed LibreOffice leaves its IPC socket in /tmp (a fixed place, whatever TMPDIR says);
+    remove the sockets nobody listens on any more."""
+    for pipe in Path("/tmp").glob(f"OSL_PIPE_{os.getuid()}_SingleOfficeIPC_*"):
+        with socket.socket(socket.AF_UNIX) as probe:
+            try:
+                probe.connect(str(pipe))
+            except ConnectionRefusedError:
+                pipe.unlink(missing_ok=True)
+            except OSError:
+                pass
+
+
 def convert_to_pdf(source: Path, kind: str, target: Path, timeout: float, profiles: Path, name: str) -> None:
     """Convert ``source`` (a ``kind`` document) to the PDF ``target`` with LibreOffice headless.
 
@@ -83,12 +97,15 @@ def convert_to_pdf(source: Path, kind: str, target: Path, timeout: float, profil
         command = [soffice(), "--headless", "--norestore", "--nologo", "--nolockcheck", "--nodefault",
                    f"-env:UserInstallation={profile.resolve().as_uri()}", "--convert-to", EXPORT_FILTER[kind],
                    "--outdir", str(work / "out"), str(document)]
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        # LibreOffice's own temporary files go in our folder, so even a killed run leaves nothing.
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+                                   env={**os.environ, "TMPDIR": str(work)})
         try:
             output, _ = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
+            _remove_stale_pipes()
             raise ReaderError("RENDER_FAILED", f"LibreOffice took longer than {timeout:g} s to render {name} and was stopped. The text is still read; try again, or raise OFFICE_TIMEOUT.") from None
         finally:
             if process.poll() is None:

@@ -148,8 +148,9 @@ def test_without_libreoffice_the_text_is_still_read(tmp_path, monkeypatch):
 
 def test_no_temp_files_or_processes_left_behind(tmp_path):
     before = set(os.listdir(tempfile.gettempdir()))
-    services = Services(make_settings(tmp_path / "cache"))
-    read_file(CORPUS / "python-pptx/tbl-cell.pptx", services=services)
+    services = Services(make_settings(tmp_path / "cache", office_timeout=1))
+    read_file(CORPUS / "python-pptx/tbl-cell.pptx", services=services)  # killed after 1 s
+    read_file(CORPUS / "python-pptx/tbl-cell.pptx", services=Services(make_settings(tmp_path / "cache2")))
     with pytest.raises(ReaderError):
         read_file(CORPUS / "markitdown/test.pdf", 5, 5, services=services)
     leftovers = {name for name in set(os.listdir(tempfile.gettempdir())) - before if name.startswith(("readlens", "lu", "OSL_PIPE"))}
