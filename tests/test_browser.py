@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from tests.conftest import ROOT
-from tests.test_ui_server import ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, running_app
+from tests.test_ui_server import ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, UNANSWERABLE, running_app
 
 pytestmark = pytest.mark.browser
 
@@ -108,6 +108,21 @@ def test_ask_a_question_and_see_the_answer(page, tmp_path):
     expect(page.get_by_text(PIE_ANSWER)).to_be_visible(timeout=WAIT_MS)
     expect(page.locator(".rl-page-text textarea").first).to_have_value(re.compile("Revenue by segment"))
     shoot(page, "03-question-answered")
+
+
+def test_a_failed_description_shows_on_its_page_and_the_page_stays(page, tmp_path):
+    pdf = fresh_copy(tmp_path, ASSETS / "chart-report.pdf", "refused")
+    page.get_by_label("Last page").fill("2")
+    page.set_input_files(UPLOAD, str(pdf))
+    expect(page_images(page, pdf.name)).to_have_count(2, timeout=WAIT_MS)
+    page.get_by_label("Describe").fill(UNANSWERABLE)
+    page.get_by_label("Describe").press("Enter")
+    errors = page.get_by_text("This request was refused by the test model")
+    expect(errors).to_have_count(2, timeout=WAIT_MS)  # one per page, each on its page
+    expect(page_images(page, pdf.name)).to_have_count(2)
+    expect(page.locator(".rl-page-text textarea").first).to_have_value(re.compile("Quarterly Sales Report 2024"))
+    shoot(page, "04a-description-failed")
+    assert SECRET_KEY not in page.content()
 
 
 def test_a_broken_file_shows_a_message_and_the_app_stays_usable(page, tmp_path):

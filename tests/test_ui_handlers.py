@@ -122,6 +122,7 @@ def test_estimates_cover_both_modes(tmp_path, services):
     assert rows["Text-only"]["text_tokens"] == -(-len(text) // CHARS_PER_TOKEN)
     openai, anthropic = rows["Multimodal (OpenAI)"], rows["Multimodal (Anthropic)"]
     assert openai["images"] == anthropic["images"] == 4
+    assert openai["bytes"] == len(json.dumps(message_payload([reading], "openai")).encode()) > 4 * 50_000
     width, height = image_size(reading.pages[0].image)
     assert abs(width - 1275) <= 2 and abs(height - 1650) <= 2  # a letter page at 150 dpi
     # OpenAI scales it to 768 x ~994: 2 x 2 tiles; Anthropic to ~1212 x 1568, about 2,530 tokens.

@@ -29,6 +29,7 @@ SECRET_KEY = "sk-readlens-test-7f3a9c-never-shown"
 VISION_MODEL = "test-vision"
 PIE_ANSWER = "Enterprise 45%, Small business 35%, Consumer 20%."
 GENERIC_ANSWER = "A clustered bar chart of units sold per quarter for the North and South regions."
+UNANSWERABLE = "What is on the back of this page?"
 MAX_FILE_MB = 5
 CONFIG_PREFIXES = ("VISION_", "WHISPER_", "OPENAI_", "MODEL_", "READLENS_", "MAX_", "GRADIO_", "USE_LOCAL_WHISPER", "LOCAL_WHISPER")
 
@@ -48,8 +49,11 @@ def free_port() -> int:
 
 
 def answer(request) -> tuple[int, dict]:
-    """The test vision model: a targeted answer when asked about percentages, else a generic description."""
+    """The test vision model: a targeted answer when asked about percentages, a refusal when asked
+    the ``UNANSWERABLE`` question, else a generic description."""
     asked = json_text(request.json)
+    if UNANSWERABLE in asked:
+        return 400, {"error": {"message": "This request was refused by the test model.", "type": "invalid_request_error"}}
     return 200, chat_reply(PIE_ANSWER if "percentages" in asked else GENERIC_ANSWER)
 
 

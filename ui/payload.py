@@ -30,8 +30,8 @@ ESTIMATE_NOTE = (f"Text tokens are estimated at {CHARS_PER_TOKEN} characters per
 _BASE64 = re.compile(r"([A-Za-z0-9+/=]{64})[A-Za-z0-9+/=]+")
 
 
-def text_tokens(text: str) -> int:
-    return math.ceil(len(text) / CHARS_PER_TOKEN)
+def text_tokens(characters: int) -> int:
+    return math.ceil(characters / CHARS_PER_TOKEN)
 
 
 def openai_image_tokens(width: int, height: int) -> int:
@@ -76,14 +76,15 @@ def estimate(readings: list[Reading]) -> list[dict]:
     text_only = [dataclasses.replace(r, multimodal=False) for r in readings]
     multimodal = [dataclasses.replace(r, multimodal=True) for r in readings]
     text = text_payload(text_only)
-    rows = [{"mode": "Text-only", "characters": len(text), "text_tokens": text_tokens(text), "images": 0, "image_tokens": 0}]
+    rows = [{"mode": "Text-only", "bytes": len(text.encode()), "characters": len(text), "text_tokens": text_tokens(len(text)), "images": 0,
+             "image_tokens": 0}]
     sizes = [image_size(page.image) for r in multimodal if r.transcript is None for page in r.pages if page.image]
     for provider in PROVIDERS:
         parts = message_payload(multimodal, provider)
         characters = sum(len(part["text"]) for part in parts if part["type"] == "text")
         image_tokens = sum(IMAGE_RULES[provider](w, h) for w, h in sizes)
-        rows.append({"mode": f"Multimodal ({PROVIDER_NAMES[provider]})", "characters": characters,
-                     "text_tokens": math.ceil(characters / CHARS_PER_TOKEN), "images": len(sizes), "image_tokens": image_tokens})
+        rows.append({"mode": f"Multimodal ({PROVIDER_NAMES[provider]})", "bytes": len(json.dumps(parts).encode()), "characters": characters,
+                     "text_tokens": text_tokens(characters), "images": len(sizes), "image_tokens": image_tokens})
     for row in rows:
         row["total_tokens"] = row["text_tokens"] + row["image_tokens"]
     return rows
@@ -91,9 +92,10 @@ def estimate(readings: list[Reading]) -> list[dict]:
 
 def estimate_table(readings: list[Reading], multimodal: bool) -> str:
     """The estimate rows as Markdown, the current mode marked."""
-    rows = [["Mode", "Characters", "Text tokens ≈", "Images", "Image tokens", "Total tokens ≈"]]
+    rows = [["Mode", "Size", "Text characters", "Text tokens ≈", "Images", "Image tokens", "Total tokens ≈"]]
     for row in estimate(readings):
         current = row["mode"].startswith("Multimodal") == multimodal
-        rows.append([f"**{row['mode']}** (current)" if current else row["mode"], f"{row['characters']:,}", f"{row['text_tokens']:,}",
-                     str(row["images"]), f"{row['image_tokens']:,}", f"{row['total_tokens']:,}"])
+        mode = f"**{row['mode']}** (current)" if current else row["mode"]
+        rows.append([mode, f"{row['bytes'] / 1024:,.1f} KB", f"{row['characters']:,}", f"{row['text_tokens']:,}", str(row["images"]),
+                     f"{row['image_tokens']:,}", f"{row['total_tokens']:,}"])
     return markdown_table(rows)
