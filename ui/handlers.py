@@ -6,7 +6,6 @@ Uploads come in as file paths; readings go out as ``Entry`` objects (one per fil
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -42,9 +41,10 @@ def triage(paths: list[str], max_bytes: int) -> tuple[list[str], list[Entry]]:
         name = display_name(path)
         size = Path(path).stat().st_size
         if index >= MAX_FILES:
-            refused.append(Entry(name, error=f"{name} was not read: at most {MAX_FILES} files can be read at once. Upload it in another batch."))
+            refused.append(Entry(name, error=f"{name} was not read: at most {MAX_FILES} files can be read at once. Upload it in another batch.", done=True))
         elif size > max_bytes:
-            refused.append(Entry(name, error=f"{name} was not read: it is {size / 1048576:.1f} MB and the limit is {max_bytes / 1048576:g} MB per file."))
+            refused.append(Entry(name, error=f"{name} was not read: it is {size / 1048576:.1f} MB and the limit is {max_bytes / 1048576:g} MB per file.",
+                                 done=True))
         else:
             accepted.append(path)
     return accepted, refused
@@ -87,11 +87,7 @@ def read_uploads(paths: list[str] | None, page_start, page_end, question: str | 
     """
     report = progress or (lambda stage, done, total: None)
     accepted, entries = triage(paths or [], services.settings.max_file_bytes)
-    entries = [dataclasses.replace(entry, done=True) for entry in entries]
     start, end = parse_page(page_start), parse_page(page_end)
-    if not accepted:
-        yield entries
-        return
     for path in accepted:
         name = display_name(path)
         entries.append(Entry(name, path))

@@ -61,8 +61,8 @@ def _show_page(reading: Reading, page, folder: Path) -> None:
         with gr.Column(scale=1):
             gr.Textbox(page.text.strip() or "(no text on this page)", label=f"{reading.label.capitalize()} {page.number} — text",
                        lines=4, max_lines=18, interactive=False, buttons=["copy"], key=f"{key}-text", elem_classes="rl-page-text")
-            for table in page.tables:
-                gr.Markdown(table, key=f"{key}-table-{hash(table)}")
+            for index, table in enumerate(page.tables):
+                gr.Markdown(table, key=f"{key}-table-{index}")
             if page.description:
                 gr.Markdown(f"{_source_line(page)}\n\n{page.description.strip()}", container=True, key=f"{key}-description")
             if page.error:
@@ -109,7 +109,7 @@ def payload_views(entries: list[Entry], multimodal: bool, folder: Path):
                 gr.update(value="", visible=False), None, None)
     note = ESTIMATE_NOTE
     if multimodal:
-        note += " Descriptions are made in text-only mode only, so the text-only row counts none until you switch."
+        note += " In multimodal mode pages are described only to answer a question, so the text-only row counts no descriptions until you switch."
     table = f"{estimate_table(readings, multimodal)}\n\n{note}"
     done = all(entry.done for entry in entries)
     downloads = (write_payload(readings, multimodal, folder), write_report(entries, folder)) if done else (None, None)

@@ -19,12 +19,15 @@ from .handlers import Entry
 from .payload import PROVIDERS, message_payload, text_payload
 
 
-def _write_once(folder: Path, name: str, data: bytes) -> str:
-    """``folder/<hash of data>/name``, written only if new; the hash folder keeps the file's own name."""
-    target = folder / hashlib.sha256(data).hexdigest()[:16] / name
+def _write_if_missing(target: Path, data: bytes) -> str:
     if not target.exists():
         write_atomic(target, data)
     return str(target)
+
+
+def _write_once(folder: Path, name: str, data: bytes) -> str:
+    """``folder/<hash of data>/name``: the hash folder names the content, the file keeps its own name."""
+    return _write_if_missing(folder / hashlib.sha256(data).hexdigest()[:16] / name, data)
 
 
 def stem(name: str) -> str:
@@ -33,10 +36,7 @@ def stem(name: str) -> str:
 
 def page_image(reading: Reading, page: Page, folder: Path) -> str:
     """The path of ``page``'s PNG under ``folder``, written once."""
-    target = folder / reading.sha256 / f"{stem(reading.name)}-{reading.label.lower()}-{page.number}.png"
-    if not target.exists():
-        write_atomic(target, page.image)
-    return str(target)
+    return _write_if_missing(folder / reading.sha256 / f"{stem(reading.name)}-{reading.label.lower()}-{page.number}.png", page.image)
 
 
 def citation(reading: Reading, page: Page | None = None, span: tuple[float, float] | None = None) -> str:
