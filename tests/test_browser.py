@@ -26,20 +26,21 @@ WAIT_MS = 60_000
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser_context():
+    """One browser and one context: each test gets a fresh page (a fresh app session), the
+    context's HTTP cache saves loading the app's scripts again for each."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install the chromium package (packages.txt)")
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
+        yield chromium.new_context(viewport={"width": 1400, "height": 1000})
         chromium.close()
 
 
 @pytest.fixture
-def page(browser) -> Page:
-    app = running_app()
-    tab = browser.new_page(viewport={"width": 1400, "height": 1000})
-    tab.goto(app.url)
+def page(browser_context) -> Page:
+    tab = browser_context.new_page()
+    tab.goto(running_app().url)
     tab.wait_for_selector(UPLOAD, state="attached")
     yield tab
     tab.close()
