@@ -101,6 +101,7 @@ def main() -> None:
     print(f"{'first page image visible':34} {first:>13.2f}s {simple:>19.2f}s   target < {FIRST_PAGE_TARGET_S:.0f} s: {'met' if first < FIRST_PAGE_TARGET_S else 'MISSED'}")
     print(f"{'all 4 pages visible':34} {every:>13.2f}s {simple:>19.2f}s")
     print(f"{'first upload after start (1st/all)':34} {cold[0]:>6.2f}/{cold[1]:.2f}s")
+    print("simple = the whole file through /read_file, without the browser's upload and drawing: a lower bound")
     print()
     print(f"{len(CLIENT_FILES)} API clients, each a different file (4 PDFs, 2 images), text-only mode with local OCR")
     print(f"{'':34} {'at once':>14} {'one after another':>20}")
