@@ -83,7 +83,7 @@ class OpenAIVision:
                 429: "The vision service is limiting requests (429), even after waiting as it asked: try again in a minute, or lower VISION_CONCURRENCY.",
             }.get(status) or (
                 f"The vision service failed ({status}) {ATTEMPTS} times: try again later." if status >= 500
-                else f"The vision service refused the request ({status}): {detail or 'no reason given'}. Check VISION_MODEL ({self.model}) is a vision model."
+                else f"The vision service refused the request ({status}): {(detail or 'no reason given').rstrip('.')}. Check VISION_MODEL ({self.model}) is a vision model."
             )
         else:
             message = f"The vision service at {where} sent a reply that is not an OpenAI chat completion: check VISION_BASE_URL."
