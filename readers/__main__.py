@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import signal
 import sys
 from dataclasses import asdict
 
@@ -59,4 +60,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `... | head` ends quietly, as shell tools do
     sys.exit(main())

@@ -51,7 +51,8 @@ KIND_BY_MIME = {
     "application/xml": "text",
     "image/svg+xml": "text",
 }
-CANONICAL_MIME = {"audio/x-wav": "audio/wav", "audio/vnd.wave": "audio/wav", "image/x-ms-bmp": "image/bmp", "audio/x-flac": "audio/flac", "video/webm": "audio/webm"}
+CANONICAL_MIME = {"audio/x-wav": "audio/wav", "audio/vnd.wave": "audio/wav", "image/x-ms-bmp": "image/bmp", "audio/x-flac": "audio/flac",
+                  "video/webm": "audio/webm", "audio/x-m4a": "audio/mp4", "video/mp4": "audio/mp4", "audio/x-hx-aac-adts": "audio/aac"}
 OOXML_MAIN_PART = {"ppt/presentation.xml": ("pptx", PPTX_MIME), "word/document.xml": ("docx", DOCX_MIME)}
 OFFICE_EXTENSIONS = {".pptx", ".docx", ".doc", ".ppt", ".xlsx", ".xls"}
 
