@@ -203,10 +203,11 @@ def _extract(job, pdf_path: Path, numbers: list[int], dpi: int):
             future.cancel()
 
 
-def read_pdf_pages(job, pdf_path: Path, cache_key: str) -> tuple[int, list[Page]]:
+def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True) -> tuple[int, list[Page]]:
     """Read the selected pages of ``pdf_path``; ``cache_key`` is the content hash entries go under.
 
-    Reports ``job.progress("rendered", done, total)`` as pages come from the cache or a worker.
+    ``text_from_pdf=False`` when the caller takes the text from elsewhere (a deck's slides), so a
+    page without a text layer is not reported as one. Reports ``job.progress("rendered", done, total)`` as pages come from the cache or a worker.
     """
     store, dpi = job.services.store, job.settings.render_dpi
     meta = store.get_json(cache_key, "pdf.json")
@@ -242,7 +243,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str) -> tuple[int, list[Page]
             pages.append(Page(number=number, error=f"This page is damaged and could not be read ({failed[number]})."))
             continue
         entry = found[number]
-        if not entry["has_text"]:
+        if text_from_pdf and not entry["has_text"]:
             job.warnings.append(f"Page {number} has no text layer (a scan or a picture); its content reaches a text-only model only through the visual description.")
         pages.append(Page(number=number, text=entry["text"], tables=entry["tables"], image=entry["png"]))
     return meta["page_count"], pages

@@ -95,10 +95,9 @@ def read(job):
     slides = list(deck.slides)
     pdf = office_pdf(job)
     if pdf is not None:
-        count, pages = read_pdf_pages(job, pdf, job.sha256)
+        count, pages = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False)
     else:
         count, pages = len(slides), [Page(number=n) for n in job.select(len(slides))]
     for page in pages:
         page.text, page.tables = slide_parts(slides[page.number - 1]) if page.number <= len(slides) else ("", [])
-    job.warnings[:] = [w for w in job.warnings if "no text layer" not in w]  # slide text comes from the deck, not the PDF
     return job.reading(count, pages)

@@ -242,3 +242,15 @@ def test_cache_is_keyed_by_content_not_name(generated, tmp_path):
     entries = {p.name for p in services.store.root.iterdir()}
     read_file(renamed, services=services)
     assert {p.name for p in services.store.root.iterdir()} == entries
+
+
+def test_a_slide_without_text_is_not_called_a_scan(shared_services, tmp_path):
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    deck = Presentation()
+    deck.slides.add_slide(deck.slide_layouts[6]).shapes.add_picture(str(CORPUS / "python-docx/images/python.bmp"), Inches(1), Inches(1))
+    deck.save(tmp_path / "picture-only.pptx")
+    reading = read_file(tmp_path / "picture-only.pptx", services=shared_services)
+    assert reading.pages[0].image is not None and reading.pages[0].text.startswith("[Picture")
+    assert not any("text layer" in warning for warning in reading.warnings)
