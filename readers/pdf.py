@@ -97,13 +97,21 @@ def _encode_png(image) -> bytes:
     return buffer.getvalue()
 
 
+def _is_table(rows: list[list]) -> bool:
+    """A chart's gridlines also make a grid of cells, but a mostly empty one. A sparse grid that
+    is refused here is not lost: its text stays in the page's text."""
+    filled = [sum(1 for cell in row if cell not in (None, "")) for row in rows]
+    cells = sum(len(row) for row in rows)
+    return bool(cells) and max(filled, default=0) >= 2 and sum(filled) >= 0.3 * cells
+
+
 def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int) -> dict:
     page = pdfplumber.page.Page(pdf, pdfminer_page, page_number=number)
-    tables = page.find_tables()
-    boxes = [table.bbox for table in tables]
+    tables = [(table.bbox, rows) for table in page.find_tables() if _is_table(rows := table.extract())]
+    boxes = [bbox for bbox, _ in tables]
     body = page.filter(lambda obj: obj.get("object_type") != "char" or not _in_any(obj, boxes)) if boxes else page
     text = body.extract_text(**TEXT_OPTIONS) or ""
-    markdown = [md for md in (markdown_table(table.extract()) for table in tables) if md]
+    markdown = [md for md in (markdown_table(rows) for _, rows in tables) if md]
     has_text = bool(page.chars)
     page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
     bitmap = document[number - 1].render(scale=dpi / 72, rev_byteorder=True)  # RGB order: no BGR swap before encoding

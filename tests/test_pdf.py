@@ -298,3 +298,12 @@ def test_reads_from_app_threads_use_a_fork_server(tmp_path, services):
         pdf_reader._discard_pool(pdf_reader._pool)
     for reading in readings:
         assert [page.text for page in reading.pages] == [f"Page {n}" for n in range(1, 7)]
+
+
+def test_a_charts_gridlines_are_not_a_table(tmp_path):
+    from readers import Services, read_file
+    from tests.conftest import ROOT, make_settings
+
+    reading = read_file(ROOT / "assets/chart-report.pdf", 1, 1, services=Services(make_settings(tmp_path)))
+    assert reading.pages[0].tables == []
+    assert "135" in reading.pages[0].text  # the axis labels stay in the text
