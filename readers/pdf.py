@@ -30,6 +30,7 @@ from .tables import markdown_table
 
 MIME_TYPES = ("application/pdf",)
 TEXT_OPTIONS = {"x_tolerance_ratio": 0.15}  # word gaps scale with the font; a fixed 3 pt glues small type
+EXTRACTION_VERSION = 2  # part of each cached page's name: raise it when extraction changes, so old entries miss
 PNG_COMPRESS_LEVEL = 1  # encodes pages about twice as fast as the default 6, at about the same size
 WORKERS = min(4, os.cpu_count() or 1)  # a worker peaks near 150 MB on the bench pages; four bound that on big machines
 _pool: ProcessPoolExecutor | None = None
@@ -225,7 +226,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
     numbers = job.select(meta["page_count"])
     found: dict[int, dict] = {}
     for number in numbers:
-        entry = store.get_json(cache_key, f"page-{number:04d}.json")
+        entry = store.get_json(cache_key, f"page-{number:04d}.v{EXTRACTION_VERSION}.json")
         png = store.get_bytes(cache_key, f"page-{number:04d}-{dpi}dpi.png")
         if entry is not None and png is not None:
             found[number] = {**entry, "png": png}
@@ -239,7 +240,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
         else:
             png = result.pop("png")
             store.put_bytes(cache_key, f"page-{number:04d}-{dpi}dpi.png", png)
-            store.put_json(cache_key, f"page-{number:04d}.json", result)
+            store.put_json(cache_key, f"page-{number:04d}.v{EXTRACTION_VERSION}.json", result)
             found[number] = {**result, "png": png}
         job.progress("rendered", done, len(numbers))
     if not found:
