@@ -24,6 +24,7 @@ import pypdfium2 as pdfium
 from pdf2image import convert_from_path
 
 from readers import Services, Settings, office, read_file
+from readers import image as image_reader
 from readers import pdf as pdf_reader
 from readers.tables import markdown_table
 
@@ -172,7 +173,7 @@ def choice_rows(path: Path, work: Path) -> list[list[str]]:
         ["render + PNG, 20 pages: pdf2image per page, PNG level 6", f"{timed(pdf2image_pages):.2f} s"],
         ["render + PNG, 20 pages: pdftoppm, one call for the range", f"{timed(pdftoppm_range):.2f} s"],
         ["render + PNG, 20 pages: pdfium, Pillow PNG level 6", f"{timed(pdfium_pages, 6):.2f} s"],
-        [f"render + PNG, 20 pages: pdfium, Pillow PNG level {pdf_reader.PNG_COMPRESS_LEVEL} (ReadLens)", f"{timed(pdfium_pages, pdf_reader.PNG_COMPRESS_LEVEL):.2f} s"],
+        [f"render + PNG, 20 pages: pdfium, Pillow PNG level {image_reader.PNG_COMPRESS_LEVEL} (ReadLens)", f"{timed(pdfium_pages, image_reader.PNG_COMPRESS_LEVEL):.2f} s"],
         ["open page 200 and parse it: pdfplumber.open(pages=[200])", f"{timed(plumber_page, 200):.3f} s"],
         ["open page 200 and parse it: page-tree walk (ReadLens)", f"{timed(walked_page, 200):.3f} s"],
         ["page count: pdfplumber", f"{timed(plumber_count):.3f} s"],

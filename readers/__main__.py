@@ -13,7 +13,7 @@ import signal
 import sys
 from dataclasses import asdict
 
-from . import ReaderError, read_file
+from . import ReaderError, Settings, read_file
 
 
 def page_range(value: str) -> tuple[int, int]:
@@ -44,7 +44,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     start, end = args.pages or (None, None)
     try:
-        reading = read_file(args.file, page_start=start, page_end=end, describe=args.describe, multimodal=args.multimodal)
+        settings = Settings.from_env()
+    except ValueError as error:
+        print(f"error: settings: {error}", file=sys.stderr)
+        return 2
+    try:
+        reading = read_file(args.file, page_start=start, page_end=end, describe=args.describe, multimodal=args.multimodal, settings=settings)
     except ReaderError as error:
         print(f"error: {error.code}: {error.message}", file=sys.stderr)
         return 2

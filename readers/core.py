@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import operator
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,12 +57,11 @@ class Job:
                 raise ReaderError("PAGE_OUT_OF_RANGE", f"Page {value} is outside {self.name}, which has {page_count} {unit}. Choose a page from 1 to {page_count}.")
         if start is not None and end is not None and start > end:
             raise ReaderError("PAGE_OUT_OF_RANGE", f"The page range {start}-{end} is backwards: the first page must not come after the last.")
-        first = start or 1
-        if end is None:
-            end = min(page_count, first + self.settings.max_pages - 1)
-            if end < page_count:
-                self.warnings.append(f"{self.name} has {page_count} {unit}; read {unit} {first}-{end} (MAX_PAGES is {self.settings.max_pages}). Ask for a page range to read others.")
-        return list(range(first, end + 1))
+        first, last = start or 1, end or page_count
+        if last - first + 1 > self.settings.max_pages:
+            last = first + self.settings.max_pages - 1
+            self.warnings.append(f"{self.name}: read {unit} {first}-{last} of {first}-{end or page_count} (MAX_PAGES is {self.settings.max_pages}). Ask for the next range to read more.")
+        return list(range(first, last + 1))
 
     def reading(self, page_count: int, pages: list[Page], **extra) -> Reading:
         return Reading(name=self.name, kind=self.kind, mime=self.mime, sha256=self.sha256, page_count=page_count, pages=pages,
@@ -79,7 +79,18 @@ def _resolve(path: str | os.PathLike, workspace: str | os.PathLike | None) -> Pa
     return resolved
 
 
-def _check_question(describe: str | None) -> str | None:
+def _check_page(value) -> int | None:
+    if value is None:
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise ReaderError("PAGE_OUT_OF_RANGE", f"{value!r} is not a page number: give a whole number from 1.") from None
+
+
+def _check_question(describe) -> str | None:
+    if describe is not None and not isinstance(describe, str):
+        raise ReaderError("INVALID_QUERY", "The question must be text.")
     if describe is None or not describe.strip():
         return None
     if len(describe) > MAX_QUESTION_CHARS:
@@ -132,9 +143,9 @@ def read_file(
         raise ReaderError("EMPTY_FILE", f"{shown} is empty (0 bytes). Upload the file again; it may not have been saved completely.")
     if size > settings.max_file_bytes:
         raise ReaderError("FILE_TOO_LARGE", f"{shown} is {size / 1048576:.1f} MB; the limit is {settings.max_file_mb:g} MB (MAX_FILE_MB).")
-    detected = detect(resolved)
+    detected = detect(resolved, shown)
     job = Job(path=resolved, name=shown, size=size, sha256=hash_file(resolved), kind=detected.kind, mime=detected.mime,
-              page_start=page_start, page_end=page_end, question=question,
+              page_start=_check_page(page_start), page_end=_check_page(page_end), question=question,
               multimodal=settings.multimodal if multimodal is None else bool(multimodal),
               services=services, progress=progress or _no_progress)
     reading = _reader(detected.kind)(job)

@@ -63,22 +63,22 @@ class Detected:
     mime: str
 
 
-def _unsupported(path: Path, what: str) -> ReaderError:
+def _unsupported(name: str, what: str) -> ReaderError:
     return ReaderError(
         "UNSUPPORTED_FORMAT",
-        f"{path.name} is {what}, which ReadLens cannot read. Supported: PDF, PPTX, DOCX, images "
+        f"{name} is {what}, which ReadLens cannot read. Supported: PDF, PPTX, DOCX, images "
         "(PNG, JPEG, GIF, WebP, BMP, TIFF), audio (WAV, MP3, M4A, FLAC, OGG, WebM) and text files.",
     )
 
 
-def _zip_kind(path: Path) -> Detected | None:
+def _zip_kind(path: Path, name: str) -> Detected | None:
     """An OOXML package is a zip; what it holds says which one."""
     try:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
     except (zipfile.BadZipFile, OSError, ValueError):
         if path.suffix.lower() in OFFICE_EXTENSIONS:
-            raise ReaderError("CORRUPT_FILE", f"{path.name} looks like an Office file but its zip structure is damaged or truncated. Save or export it again.") from None
+            raise ReaderError("CORRUPT_FILE", f"{name} looks like an Office file but its zip structure is damaged or truncated. Save or export it again.") from None
         return None
     for part, (kind, mime) in OOXML_MAIN_PART.items():
         if part in names:
@@ -86,23 +86,24 @@ def _zip_kind(path: Path) -> Detected | None:
     return None
 
 
-def detect(path: Path) -> Detected:
-    """Return the kind and MIME type of ``path`` from its content, or raise ``ReaderError``."""
+def detect(path: Path, name: str) -> Detected:
+    """Return the kind and MIME type of ``path`` from its content, or raise ``ReaderError``
+    (whose message calls the file ``name``)."""
     mime = magic.from_file(str(path), mime=True)
-    if mime in ("application/zip", "application/octet-stream", "application/x-zip-compressed") or mime in OOXML_MAIN_PART.values():
+    if mime in ("application/zip", "application/octet-stream", "application/x-zip-compressed", PPTX_MIME, DOCX_MIME):
         with open(path, "rb") as handle:
             if handle.read(4) == b"PK\x03\x04":
-                found = _zip_kind(path)
+                found = _zip_kind(path, name)
                 if found:
                     return found
     if mime in ("application/x-ole-storage", "application/CDFV2", "application/vnd.ms-office", "application/encrypted") or mime.startswith("application/CDFV2"):
         description = magic.from_file(str(path))
         if "Encrypted" in description:
-            raise ReaderError("ENCRYPTED_FILE", f"{path.name} is a password-protected Office document. Remove the password in Word or PowerPoint, save, and upload it again.")
-        raise _unsupported(path, "a legacy Office file (.doc/.ppt/.xls)")
+            raise ReaderError("ENCRYPTED_FILE", f"{name} is a password-protected Office document. Remove the password in Word or PowerPoint, save, and upload it again.")
+        raise _unsupported(name, "a legacy Office file (.doc/.ppt/.xls)")
     kind = KIND_BY_MIME.get(mime)
     if kind is None and mime.startswith("text/"):
         kind = "text"
     if kind is None:
-        raise _unsupported(path, f"of type {mime}")
+        raise _unsupported(name, f"of type {mime}")
     return Detected(kind, CANONICAL_MIME.get(mime, mime))

@@ -17,8 +17,6 @@ from .office import check_package, office_pdf
 from .pdf import read_pdf_pages
 from .tables import markdown_table
 
-MIME_TYPES = ("application/vnd.openxmlformats-officedocument.wordprocessingml.document",)
-
 
 def document_parts(document) -> tuple[str, list[str]]:
     """(text, tables) of the whole document; headings become Markdown headings."""

@@ -14,8 +14,8 @@ from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 from .errors import ReaderError
 from .models import Page
 
-MIME_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/tiff")
 MAX_MEGAPIXELS = 100
+PNG_COMPRESS_LEVEL = 1  # encodes about twice as fast as the default 6, at about the same size
 EXIF_FIELDS = {"Make": "Make", "Model": "Model", "DateTimeOriginal": "DateTimeOriginal", "DateTime": "DateTime",
                "Artist": "Author", "XPAuthor": "Author", "XPTitle": "Title", "ImageDescription": "Description",
                "XPComment": "Comment", "Copyright": "Copyright", "Software": "Software"}
@@ -75,6 +75,12 @@ def metadata(image: Image.Image) -> dict[str, str]:
     return found
 
 
+def encode_png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return buffer.getvalue()
+
+
 def model_png(image: Image.Image, max_side: int) -> bytes:
     """The frame as a PNG of at most ``max_side`` px on its long side, upright per EXIF."""
     frame = ImageOps.exif_transpose(image)
@@ -82,22 +88,22 @@ def model_png(image: Image.Image, max_side: int) -> bytes:
         frame = frame.convert("RGBA" if "A" in frame.getbands() or "transparency" in frame.info else "RGB")
     if max(frame.size) > max_side:
         frame.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
-    buffer = io.BytesIO()
-    frame.save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
+    return encode_png(frame)
 
 
 def _open(job) -> Image.Image:
+    too_large = ReaderError("FILE_TOO_LARGE", f"{job.name} is larger than {MAX_MEGAPIXELS} megapixels; images that large are refused to protect the server. Scale it down and upload it again.")
     with warnings.catch_warnings():
-        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # our own limit below decides
         try:
             image = Image.open(job.path)
-        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            image = None
+        except Image.DecompressionBombError:
+            raise too_large from None
         except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as error:
             raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged or incomplete and cannot be opened as an image ({error}).") from None
-    if image is None or image.width * image.height > MAX_MEGAPIXELS * 1_000_000:
-        raise ReaderError("FILE_TOO_LARGE", f"{job.name} is larger than {MAX_MEGAPIXELS} megapixels; images that large are refused to protect the server. Scale it down and upload it again.")
+    if image.width * image.height > MAX_MEGAPIXELS * 1_000_000:
+        image.close()
+        raise too_large
     return image
 
 

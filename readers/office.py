@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -52,7 +53,7 @@ class _Profile:
 
     def __enter__(self) -> Path:
         self.root.mkdir(parents=True, exist_ok=True)
-        while True:
+        while True:  # every slot busy: wait for whichever frees first
             for slot in range(PROFILE_SLOTS):
                 handle = open(self.root / f"{slot}.lock", "w")
                 try:
@@ -62,10 +63,7 @@ class _Profile:
                     continue
                 self.handle = handle
                 return self.root / f"profile-{slot}"
-            handle = open(self.root / "0.lock", "w")  # every slot busy: wait for the first
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            self.handle = handle
-            return self.root / "profile-0"
+            time.sleep(0.2)
 
     def __exit__(self, *exc) -> None:
         self.handle.close()

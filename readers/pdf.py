@@ -10,7 +10,6 @@ so a second read touches no parser. ``python -m bench readers`` measures these c
 
 from __future__ import annotations
 
-import io
 import os
 import threading
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -25,13 +24,12 @@ from pdfminer.pdfpage import PDFPage
 from pdfminer.pdftypes import dict_value, int_value, list_value
 
 from .errors import ReaderError
+from .image import encode_png
 from .models import Page
 from .tables import markdown_table
 
-MIME_TYPES = ("application/pdf",)
 TEXT_OPTIONS = {"x_tolerance_ratio": 0.15}  # word gaps scale with the font; a fixed 3 pt glues small type
 EXTRACTION_VERSION = 2  # part of each cached page's name: raise it when extraction changes, so old entries miss
-PNG_COMPRESS_LEVEL = 1  # encodes pages about twice as fast as the default 6, at about the same size
 WORKERS = min(4, os.cpu_count() or 1)  # a worker peaks near 150 MB on the bench pages; four bound that on big machines
 _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -92,12 +90,6 @@ def _in_any(obj, boxes) -> bool:
     return any(x0 <= x <= x1 and top <= y <= bottom for x0, top, x1, bottom in boxes)
 
 
-def _encode_png(image) -> bytes:
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buffer.getvalue()
-
-
 def _is_table(rows: list[list]) -> bool:
     """A chart's gridlines also make a grid of cells, but a mostly empty one. A sparse grid that
     is refused here is not lost: its text stays in the page's text."""
@@ -116,7 +108,7 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int) 
     has_text = bool(page.chars)
     page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
     bitmap = document[number - 1].render(scale=dpi / 72, rev_byteorder=True)  # RGB order: no BGR swap before encoding
-    return {"number": number, "text": text, "tables": markdown, "has_text": has_text, "png": _encode_png(bitmap.to_pil())}
+    return {"number": number, "text": text, "tables": markdown, "has_text": has_text, "png": encode_png(bitmap.to_pil())}
 
 
 def _failed(number: int, error: Exception) -> dict:

@@ -17,8 +17,6 @@ from .office import check_package, office_pdf
 from .pdf import read_pdf_pages
 from .tables import markdown_table
 
-MIME_TYPES = ("application/vnd.openxmlformats-officedocument.presentationml.presentation",)
-
 
 def _reading_order(shapes) -> list:
     flat = []

@@ -26,28 +26,30 @@ class Services:
         return Store(self.settings.cache_dir)
 
     def _build(self, attribute: str, factory):
-        with self._lock:
-            if getattr(self, attribute) is None:
-                setattr(self, attribute, factory())
-            return getattr(self, attribute)
+        """The service in ``attribute``, built once (an empty cache is falsy, so test for None)."""
+        if getattr(self, attribute) is None:
+            with self._lock:
+                if getattr(self, attribute) is None:
+                    setattr(self, attribute, factory())
+        return getattr(self, attribute)
 
     @property
     def cache(self):
         from .cache import DescriptionCache
 
-        return self._cache or self._build("_cache", lambda: DescriptionCache(self.settings.cache_dir))
+        return self._build("_cache", lambda: DescriptionCache(self.settings.cache_dir))
 
     @property
     def vision(self):
         from .vision import build_vision
 
-        return self._vision or self._build("_vision", lambda: build_vision(self.settings))
+        return self._build("_vision", lambda: build_vision(self.settings))
 
     @property
     def transcriber(self):
         from .transcribe import build_transcriber
 
-        return self._transcriber or self._build("_transcriber", lambda: build_transcriber(self.settings))
+        return self._build("_transcriber", lambda: build_transcriber(self.settings))
 
 
 _shared: dict[Settings, Services] = {}

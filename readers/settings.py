@@ -28,6 +28,11 @@ def _number(env: dict, name: str, default: float) -> float:
         raise ValueError(f"{name} must be a number, not {raw!r}") from None
 
 
+VISION_PROVIDERS = ("auto", "openai", "ocr", "none")
+POSITIVE = ("max_file_mb", "max_pages", "max_image_side", "render_dpi", "office_timeout", "vision_timeout",
+            "whisper_timeout", "max_audio_minutes")
+
+
 @dataclass(frozen=True)
 class Settings:
     cache_dir: Path = Path(".readlens-cache")
@@ -46,10 +51,18 @@ class Settings:
     whisper_api_key: str | None = None
     whisper_base_url: str | None = None
     whisper_model: str = "whisper-1"
+    whisper_timeout: float = 300
     use_local_whisper: bool = True
     local_whisper_model: str = "tiny.en"
     whisper_language: str | None = None
     max_audio_minutes: float = 120
+
+    def __post_init__(self):
+        if self.vision_provider not in VISION_PROVIDERS:
+            raise ValueError(f"VISION_PROVIDER must be one of {', '.join(VISION_PROVIDERS)}, not {self.vision_provider!r}")
+        for name in POSITIVE:
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name.upper()} must be more than 0, not {getattr(self, name)!r}")
 
     @classmethod
     def from_env(cls, environ: dict | None = None, env_file: str | Path = ".env") -> "Settings":
@@ -74,6 +87,7 @@ class Settings:
             whisper_api_key=get("WHISPER_API_KEY") or get("OPENAI_API_KEY"),
             whisper_base_url=get("WHISPER_BASE_URL") or get("OPENAI_BASE_URL"),
             whisper_model=get("WHISPER_MODEL") or "whisper-1",
+            whisper_timeout=_number(env, "WHISPER_TIMEOUT", 300),
             use_local_whisper=_flag(get("USE_LOCAL_WHISPER"), True),
             local_whisper_model=get("LOCAL_WHISPER_MODEL") or "tiny.en",
             whisper_language=get("WHISPER_LANGUAGE"),

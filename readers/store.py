@@ -63,4 +63,10 @@ class Store:
         shutil.rmtree(self.folder(sha256) if sha256 else self.root, ignore_errors=True)
 
     def size_bytes(self) -> int:
-        return sum(p.stat().st_size for p in self.root.rglob("*") if p.is_file()) if self.root.exists() else 0
+        total = 0
+        for path in self.root.rglob("*"):
+            try:
+                total += path.stat().st_size if path.is_file() else 0
+            except FileNotFoundError:  # renamed or cleared while we counted
+                pass
+        return total

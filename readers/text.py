@@ -12,18 +12,14 @@ from charset_normalizer import from_bytes
 from .errors import ReaderError
 from .models import Page
 
-MIME_TYPES = ("text/*", "application/json", "application/csv", "application/xml")
-
-
 def decode(data: bytes, name: str) -> str:
     """The text of ``data`` in its detected encoding (UTF-8 and its BOMs first)."""
-    for bom, codec in ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16")):
+    for bom, codec in ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"), (b"", "utf-8")):
         if data.startswith(bom):
-            return data.decode(codec)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
+            try:
+                return data.decode(codec)
+            except UnicodeDecodeError:
+                break
     match = from_bytes(data).best()
     if match is None:
         raise ReaderError("UNSUPPORTED_FORMAT", f"{name} does not look like text in any known encoding. If it is a document, export it as PDF or DOCX.")
@@ -36,9 +32,10 @@ def notebook_text(text: str) -> str | None:
         notebook = json.loads(text)
     except ValueError:
         return None
-    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list) or not all(isinstance(c, dict) for c in notebook["cells"]):
         return None
-    language = notebook.get("metadata", {}).get("kernelspec", {}).get("language", "")
+    kernelspec = notebook.get("metadata", {}).get("kernelspec", {}) if isinstance(notebook.get("metadata"), dict) else {}
+    language = kernelspec.get("language", "") if isinstance(kernelspec, dict) else ""
     blocks = []
     for cell in notebook["cells"]:
         source = cell.get("source", "")

@@ -22,8 +22,8 @@ from .settings import Settings
 
 SAMPLE_RATE = 16000
 # Transcription APIs tell formats apart by the upload's extension, so it follows the detected type.
-UPLOAD_SUFFIX = {"audio/wav": ".wav", "audio/flac": ".flac", "audio/mpeg": ".mp3", "audio/mp4": ".m4a", "audio/x-m4a": ".m4a",
-                 "video/mp4": ".mp4", "audio/ogg": ".ogg", "audio/opus": ".ogg", "audio/webm": ".webm"}
+UPLOAD_SUFFIX = {"audio/wav": ".wav", "audio/flac": ".flac", "audio/mpeg": ".mp3", "audio/mp4": ".m4a", "audio/aac": ".aac",
+                 "audio/ogg": ".ogg", "audio/opus": ".ogg", "audio/webm": ".webm"}
 
 SecondsDone = Callable[[float], None]
 
@@ -101,6 +101,7 @@ class WhisperAPI:
         self.base_url = settings.whisper_base_url
         self.model = settings.whisper_model
         self._key = settings.whisper_api_key
+        self._timeout = settings.whisper_timeout
 
     @property
     def source(self) -> str:
@@ -111,7 +112,7 @@ class WhisperAPI:
         import openai
 
         # A local server needs no key, but the SDK insists on one.
-        return openai.OpenAI(api_key=self._key or "unused", base_url=self.base_url or "https://api.openai.com/v1")
+        return openai.OpenAI(api_key=self._key or "unused", base_url=self.base_url or "https://api.openai.com/v1", timeout=self._timeout)
 
     def _where(self) -> str:
         return urlparse(self.base_url).netloc if self.base_url else "api.openai.com"

@@ -22,7 +22,6 @@ from .prompts import PROMPT_VERSION, build_prompt
 from .settings import Settings
 
 ATTEMPTS = 3
-PROVIDERS = ("auto", "openai", "ocr", "none")
 OCR_CANNOT_ANSWER = ("Local OCR reads text but cannot answer questions such as \"{question}\". To ask about the "
                      "visual content, configure a vision model: set VISION_BASE_URL (for example "
                      "http://localhost:11434/v1 for Ollama) and VISION_MODEL, and VISION_API_KEY if the service needs one.")
@@ -120,8 +119,6 @@ def build_vision(settings: Settings) -> OpenAIVision | LocalOCR | None:
     """The describer ``VISION_PROVIDER`` chooses: ``auto`` means the API when a base URL or key is
     set, else local OCR; ``none`` means no descriptions."""
     provider = settings.vision_provider
-    if provider not in PROVIDERS:
-        raise ValueError(f"VISION_PROVIDER must be one of {', '.join(PROVIDERS)}, not {provider!r}")
     if provider == "auto":
         provider = "openai" if settings.vision_base_url or settings.vision_api_key else "ocr"
     if provider == "openai":

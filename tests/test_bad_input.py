@@ -165,3 +165,29 @@ def test_cli_prints_one_line_with_the_code(tmp_path):
     assert result.returncode == 2
     assert result.stderr.strip().startswith("error: EMPTY_FILE: ") and len(result.stderr.strip().splitlines()) == 1
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize("start", ["2", 2.5])
+def test_page_numbers_must_be_whole_numbers(services, start):
+    refused(CORPUS / "markitdown/test.pdf", "PAGE_OUT_OF_RANGE", services, page_start=start)
+
+
+def test_a_question_must_be_text(services):
+    refused(CORPUS / "markitdown/test.pdf", "INVALID_QUERY", services, describe=123)
+
+
+@pytest.mark.parametrize("data", [b"\xef\xbb\xbfcaf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade\n" * 5,
+                                  b'{"cells": [{"cell_type": "code", "source": "x = 1"}], "metadata": []}'])
+def test_odd_text_is_still_read(services, tmp_path, data):
+    (tmp_path / "odd.ipynb").write_bytes(data)
+    reading = read_file(tmp_path / "odd.ipynb", services=services)
+    assert reading.kind == "text" and reading.pages[0].text.strip()
+
+
+def test_bad_settings_are_one_line_on_the_command_line(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "readers", str(CORPUS / "markitdown/test.pdf")], cwd=ROOT, capture_output=True, text=True,
+                            env={**os.environ, "VISION_PROVIDER": "gpt", "READLENS_CACHE_DIR": str(tmp_path)})
+    assert result.returncode == 2
+    assert result.stderr.strip() == "error: settings: VISION_PROVIDER must be one of auto, openai, ocr, none, not 'gpt'"
+    with pytest.raises(ValueError, match="MAX_PAGES must be more than 0"):
+        make_settings(tmp_path, max_pages=0)

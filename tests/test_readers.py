@@ -254,3 +254,20 @@ def test_a_slide_without_text_is_not_called_a_scan(shared_services, tmp_path):
     reading = read_file(tmp_path / "picture-only.pptx", services=shared_services)
     assert reading.pages[0].image is not None and reading.pages[0].text.startswith("[Picture")
     assert not any("text layer" in warning for warning in reading.warnings)
+
+
+def test_an_explicit_range_is_also_capped_by_max_pages(generated, tmp_path):
+    services = Services(make_settings(tmp_path / "cache", max_pages=3))
+    reading = read_file(generated["eight.pdf"], 2, 8, services=services)
+    assert [p.number for p in reading.pages] == [2, 3, 4]
+    assert any("read pages 2-4 of 2-8 (MAX_PAGES is 3)" in w for w in reading.warnings)
+
+
+def test_services_do_not_measure_the_cache_to_hand_it_out(tmp_path):
+    class Unmeasurable(dict):
+        def __len__(self):
+            raise AssertionError("counting the cache reads every shard")
+
+    cache = Unmeasurable()
+    services = Services(make_settings(tmp_path), cache=cache)
+    assert services.cache is cache

@@ -219,7 +219,7 @@ def test_the_provider_is_chosen_by_settings(tmp_path):
     assert isinstance(choose(vision_provider="auto", vision_api_key=KEY), OpenAIVision)
     assert isinstance(choose(vision_provider="ocr", vision_api_key=KEY), LocalOCR)
     assert choose(vision_provider="none", vision_api_key=KEY) is None
-    with pytest.raises(ValueError, match="VISION_PROVIDER must be one of auto, openai, ocr, none"):
+    with pytest.raises(ValueError, match="VISION_PROVIDER must be one of auto, openai, ocr, none"):  # checked by Settings
         choose(vision_provider="gpt")
 
 

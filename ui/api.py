@@ -13,7 +13,7 @@ import gradio as gr
 
 from readers import ReaderError, Reading, Services, read_file
 
-from .handlers import display_name, parse_page, unexpected
+from .handlers import display_name, parse_page, unexpected, visual_kind
 from .report import page_image
 
 
@@ -75,24 +75,36 @@ class Endpoints:
     def render_page(self, file: str, page: float) -> str:
         """The rendered PNG of one page or slide (1-based) of an uploaded document or image."""
         number = parse_page(page) or 1
+        self._require_pages(file, "has no page image to render")
         reading = self._read(file, page_start=number, page_end=number, multimodal=True)
-        if not reading.pages or not reading.pages[0].image:
-            raise gr.Error(f"{reading.name} is {reading.kind}, which has no page image to render.")
+        if not reading.pages[0].image:
+            raise gr.Error(f"Page {number} of {reading.name} has no image: {' '.join(reading.warnings) or 'it could not be rendered.'}")
         return page_image(reading, reading.pages[0], self.folder)
+
+    def _require_pages(self, file: str, refusal: str) -> None:
+        """Refuse audio and text before reading them (reading audio would transcribe it first)."""
+        if visual_kind(file) is None:
+            raise gr.Error(f"{display_name(file)} is not a document or an image, so it {refusal}.")
 
     @_gradio_errors
     def describe(self, file: str, page: float, question: str) -> str:
         """The vision model's answer to ``question`` about one page (empty question: a general description)."""
         number = parse_page(page) or 1
+        self._require_pages(file, "has no visual content to describe")
         reading = self._read(file, page_start=number, page_end=number, describe=question or None, multimodal=False)
-        if reading.kind not in ("pdf", "pptx", "docx", "image"):
-            raise gr.Error(f"{reading.name} is {reading.kind}, which has no visual content to describe.")
         found = reading.pages[0]
         if found.error:
             raise gr.Error(found.error)
-        if not found.description:
-            raise gr.Error("No vision model is configured (VISION_PROVIDER is none), so pages cannot be described.")
-        return found.description
+        if found.description:
+            return found.description
+        if found.image is None:
+            reason = f"page {number} has no image to describe: {' '.join(reading.warnings) or 'it could not be rendered.'}"
+        elif self.services.vision is None:
+            reason = "no vision model is configured (VISION_PROVIDER is none)."
+        else:
+            reason = ("local OCR reads only pages without a text layer, and this page has one (its text is in /read_file). "
+                      "Set VISION_BASE_URL and VISION_MODEL to describe it with a vision model.")
+        raise gr.Error(f"No description of {reading.name}, page {number}: {reason}")
 
     @_gradio_errors
     def transcribe(self, file: str) -> dict:

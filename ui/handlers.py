@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Iterator
 
 from readers import Reading, ReaderError, Services, read_file
+from readers.core import VISUAL_KINDS, Progress
+from readers.detect import detect
 
 MAX_FILES = 10
 STAGE_WORDS = {"rendered": "pages rendered", "described": "pages described", "transcribed": "seconds of audio transcribed"}
 
-Progress = Callable[[str, float, float], None]
 
 
 @dataclass
@@ -63,6 +64,12 @@ def unexpected(name: str, error: Exception) -> str:
     return f"{name} could not be read because of an unexpected {type(error).__name__}. Try again; if it keeps happening, report it with the file."
 
 
+def visual_kind(path: str) -> str | None:
+    """The file's kind when it has pages to show (documents, images), else None; from its bytes."""
+    kind = detect(Path(path), display_name(path)).kind
+    return kind if kind in VISUAL_KINDS else None
+
+
 def read_progressively(path: str, name: str, page_start: int | None, page_end: int | None, question: str | None,
                        multimodal: bool, services: Services, progress: Progress) -> Iterator[Reading]:
     """Yield the first requested page as soon as it is rendered, then exactly what ``read_file`` returns.
@@ -70,11 +77,12 @@ def read_progressively(path: str, name: str, page_start: int | None, page_end: i
     The early reading skips descriptions (a vision call can take seconds); the whole reading takes
     that page from the cache and describes every page.
     """
-    first = page_start or 1
     options = dict(services=services, progress=progress, name=name)
-    early = read_file(path, first, first, multimodal=True, **options)
-    early.multimodal = multimodal
-    yield early
+    if visual_kind(path):  # audio and text have no first page worth showing early
+        first = page_start or 1
+        early = read_file(path, first, first, multimodal=True, **options)
+        early.multimodal = multimodal
+        yield early
     yield read_file(path, page_start, page_end, describe=question, multimodal=multimodal, **options)
 
 
