@@ -15,7 +15,6 @@ import dataclasses
 import io
 import json
 import math
-import re
 
 from PIL import Image
 
@@ -27,7 +26,7 @@ PROVIDERS = ("openai", "anthropic")
 PROVIDER_NAMES = {"openai": "OpenAI", "anthropic": "Anthropic"}
 ESTIMATE_NOTE = (f"Text tokens are estimated at {CHARS_PER_TOKEN} characters per token (no offline tokenizer); "
                  "images by each provider's rule: OpenAI high detail 85 + 170 per 512 px tile, Anthropic width × height / 750.")
-_BASE64 = re.compile(r"([A-Za-z0-9+/=]{64})[A-Za-z0-9+/=]+")
+SHOWN_BASE64 = 64  # characters of each image's base64 kept on screen
 
 
 def text_tokens(characters: int) -> int:
@@ -65,10 +64,23 @@ def message_payload(readings: list[Reading], provider: str) -> list[dict]:
     return [part for reading in readings for part in reading.as_messages(provider)]
 
 
+def _cut(data: str, start: int) -> str:
+    return f"{data[:start + SHOWN_BASE64]}…({len(data) - start:,} characters)"
+
+
+def _abbreviated(part: dict) -> dict:
+    """A copy of one content part with its base64 image cut, made before JSON so no huge string is scanned."""
+    if part["type"] == "image_url":
+        url = part["image_url"]["url"]
+        return {**part, "image_url": {**part["image_url"], "url": _cut(url, url.index(",") + 1)}}
+    if part["type"] == "image":
+        return {**part, "source": {**part["source"], "data": _cut(part["source"]["data"], 0)}}
+    return part
+
+
 def abbreviate(payload: list[dict]) -> str:
     """The payload as JSON with each base64 image cut to its first characters and its length."""
-    text = json.dumps(payload, indent=2, ensure_ascii=False)
-    return _BASE64.sub(lambda m: f"{m.group(1)}…({len(m.group(0)):,} characters)", text)
+    return json.dumps([_abbreviated(part) for part in payload], indent=2, ensure_ascii=False)
 
 
 def estimate(readings: list[Reading]) -> list[dict]:
