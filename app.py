@@ -9,8 +9,8 @@ GRADIO_SERVER_NAME / GRADIO_SERVER_PORT (Gradio reads both), by default http://1
 if __name__ != "__mp_main__":
     # The readers import a format's module on first use; the app imports the slow ones (openai
     # alone takes seconds) while it starts, so the first upload does not wait for them.
-    import readers.audio  # noqa: F401
-    import readers.pdf  # noqa: F401
+    import readers.formats.audio  # noqa: F401
+    import readers.formats.pdf  # noqa: F401
     import readers.vision  # noqa: F401
     from readers import Services, Settings
     from ui import build_ui, launch_options

@@ -24,8 +24,8 @@ import pypdfium2 as pdfium
 from pdf2image import convert_from_path
 
 from readers import Services, Settings, office, read_file
-from readers import image as image_reader
-from readers import pdf as pdf_reader
+from readers.formats import image as image_reader
+from readers.formats import pdf as pdf_reader
 from readers.tables import markdown_table
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"

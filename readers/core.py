@@ -107,8 +107,8 @@ def hash_file(path: Path) -> str:
 
 
 def _reader(kind: str) -> Callable[[Job], Reading]:
-    """Each kind's module (``readers/<kind>.py``) has one ``read(job)``; import only the one needed."""
-    return importlib.import_module(f".{kind}", __package__).read
+    """Each kind's module (``readers/formats/<kind>.py``) has one ``read(job)``; import only the one needed."""
+    return importlib.import_module(f".formats.{kind}", __package__).read
 
 
 def read_file(

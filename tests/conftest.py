@@ -9,7 +9,7 @@ from readers import Services, Settings  # noqa: E402
 from tests.fake_openai import FakeOpenAI  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = ROOT / "tests" / "corpus"  # copies of other projects' test files: see its SOURCES.md
 
 
 def make_settings(cache_dir: Path, **overrides) -> Settings:

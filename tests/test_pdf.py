@@ -22,7 +22,7 @@ import pytest
 from PIL import Image
 
 from readers import ReaderError, Services, read_file
-from readers import pdf as pdf_reader
+from readers.formats import pdf as pdf_reader
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT, make_settings
 
@@ -247,7 +247,7 @@ def test_a_script_without_main_guard_works_and_leaves_no_process_or_temp_file(lo
         import json
         from multiprocessing import forkserver
         from readers import Services, read_file
-        from readers import pdf
+        from readers.formats import pdf
         from tests.conftest import make_settings
 
         reading = read_file({str(long_pdf)!r}, 1, 3, services=Services(make_settings({str(tmp_path / "cache")!r})))

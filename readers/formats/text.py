@@ -9,8 +9,8 @@ import json
 
 from charset_normalizer import from_bytes
 
-from .errors import ReaderError
-from .models import Page
+from ..errors import ReaderError
+from ..models import Page
 
 def decode(data: bytes, name: str) -> str:
     """The text of ``data`` in its detected encoding (UTF-8 and its BOMs first)."""

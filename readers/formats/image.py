@@ -11,8 +11,8 @@ import warnings
 
 from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
-from .errors import ReaderError
-from .models import Page
+from ..errors import ReaderError
+from ..models import Page
 
 MAX_MEGAPIXELS = 100
 PNG_COMPRESS_LEVEL = 1  # encodes about twice as fast as the default 6, at about the same size

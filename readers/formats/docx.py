@@ -11,11 +11,11 @@ from docx.opc.exceptions import PackageNotFoundError
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
-from .errors import ReaderError
-from .models import Page
-from .office import check_package, office_pdf
+from ..errors import ReaderError
+from ..models import Page
+from ..office import check_package, office_pdf
 from .pdf import read_pdf_pages
-from .tables import markdown_table
+from ..tables import markdown_table
 
 
 def document_parts(document) -> tuple[str, list[str]]:

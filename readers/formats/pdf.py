@@ -23,10 +23,10 @@ from pdfminer.pdfdocument import PDFDocument
 from pdfminer.pdfpage import PDFPage
 from pdfminer.pdftypes import dict_value, int_value, list_value
 
-from .errors import ReaderError
+from ..errors import ReaderError
 from .image import encode_png
-from .models import Page
-from .tables import markdown_table
+from ..models import Page
+from ..tables import markdown_table
 
 TEXT_OPTIONS = {"x_tolerance_ratio": 0.15}  # word gaps scale with the font; a fixed 3 pt glues small type
 EXTRACTION_VERSION = 2  # part of each cached page's name: raise it when extraction changes, so old entries miss

@@ -13,11 +13,11 @@ from dataclasses import asdict, replace
 import av
 from faster_whisper import decode_audio
 
-from .cache import cache_key
-from .core import Job
-from .errors import ReaderError
-from .models import Reading, Segment, Transcript
-from .transcribe import SAMPLE_RATE, Audio, TranscriptionFailed
+from ..cache import cache_key
+from ..core import Job
+from ..errors import ReaderError
+from ..models import Reading, Segment, Transcript
+from ..transcribe import SAMPLE_RATE, Audio, TranscriptionFailed
 
 TRANSCRIPT_VERSION = 1
 # Decoders disagree by a few milliseconds about where a stream ends; more than this is missing audio.

@@ -11,11 +11,11 @@ from pptx.enum.shapes import MSO_SHAPE_TYPE
 from pptx.exc import PackageNotFoundError
 from pptx.shapes.picture import Picture
 
-from .errors import ReaderError
-from .models import Page
-from .office import check_package, office_pdf
+from ..errors import ReaderError
+from ..models import Page
+from ..office import check_package, office_pdf
 from .pdf import read_pdf_pages
-from .tables import markdown_table
+from ..tables import markdown_table
 
 
 def _reading_order(shapes) -> list:

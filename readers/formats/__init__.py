@@ -1,0 +1,1 @@
+"""One module per format, each with one ``read(job) -> Reading``; ``core`` imports the one a file needs."""
