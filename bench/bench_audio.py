@@ -22,8 +22,8 @@ from faster_whisper import WhisperModel
 from readers import Services, Settings, read_file
 from readers.tables import markdown_table
 from readers.transcribe import _load_model
+from tests.conftest import CORPUS
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 JFK = CORPUS / "faster-whisper" / "jfk.flac"
 ROUNDS = 3
 TARGET = 1.1

@@ -27,8 +27,8 @@ from readers import Services, Settings, office, read_file
 from readers.formats import image as image_reader
 from readers.formats import pdf as pdf_reader
 from readers.tables import markdown_table
+from tests.conftest import CORPUS
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 SOURCES = ("markitdown/test.pdf", "pdfplumber/nics-background-checks-2015-11.pdf", "pdfplumber/issue-140-example.pdf", "docling/ocr_test.pdf")
 DECK = CORPUS / "markitdown" / "test.pptx"
 PAGES, FIRST, LAST, DPI = 240, 41, 60, 150

@@ -7,8 +7,8 @@
 
 from .core import read_file
 from .errors import ReaderError
-from .models import Page, Reading, Segment, Transcript, Usage
+from .models import Figure, Page, Reading, Segment, Transcript, Usage
 from .services import Services
 from .settings import Settings
 
-__all__ = ["read_file", "Reading", "Page", "ReaderError", "Transcript", "Segment", "Usage", "Services", "Settings"]
+__all__ = ["read_file", "Reading", "Page", "Figure", "ReaderError", "Transcript", "Segment", "Usage", "Services", "Settings"]

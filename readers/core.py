@@ -43,6 +43,8 @@ class Job:
     services: Services
     progress: Progress = _no_progress
     warnings: list[str] = field(default_factory=list)
+    pdf: Path | None = None  # the PDF the pages were read from (the file, or LibreOffice's rendering of it)
+    figures: dict[int, list[dict]] = field(default_factory=dict)  # per page, as readers.figures found them
 
     @property
     def settings(self) -> Settings:

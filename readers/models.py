@@ -7,6 +7,32 @@ from dataclasses import dataclass, field
 
 
 @dataclass
+class Figure:
+    """Something on a page that its text does not carry: a raster ``picture``, a vector
+    ``drawing`` (a chart or diagram made of lines and shapes) or the ``scan`` of a page without a
+    text layer. ``box`` is (left, top, right, bottom) as fractions of the page's width and
+    height, measured from its top-left corner; ``caption`` is the line beside it that names it;
+    ``has_text`` says the page's text already holds the words inside it (a drawing's labels, a
+    text layer over a picture), so OCR would only repeat them."""
+
+    kind: str
+    box: tuple[float, float, float, float]
+    caption: str | None = None
+    has_text: bool = False
+
+    @property
+    def place(self) -> str:
+        """Where it stands, in words: "top left of the page", "middle of the page", "whole page"."""
+        left, top, right, bottom = self.box
+        if (right - left) * (bottom - top) > 0.8:
+            return "whole page"
+        x, y = (left + right) / 2, (top + bottom) / 2
+        row = "top" if y < 1 / 3 else "bottom" if y > 2 / 3 else "middle"
+        column = "" if right - left > 0.6 else "left" if x < 1 / 3 else "right" if x > 2 / 3 else ""
+        return f"{row} {column} of the page" if column else f"{row} of the page"
+
+
+@dataclass
 class Page:
     """One page, slide or image frame; ``number`` is 1-based within the whole document."""
 
@@ -17,6 +43,7 @@ class Page:
     description: str | None = None
     description_source: str | None = None
     error: str | None = None
+    figures: list[Figure] = field(default_factory=list)
 
     @property
     def content(self) -> str:
@@ -42,9 +69,11 @@ class Transcript:
 
 @dataclass
 class Usage:
-    """What describing cost: calls made, cache hits, tokens as the server reported them, seconds."""
+    """What describing cost: calls made, calls saved (pages with nothing to see beyond their text),
+    cache hits, tokens as the server reported them, seconds."""
 
     calls: int = 0
+    calls_saved: int = 0
     cache_hits: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0

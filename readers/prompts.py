@@ -3,7 +3,7 @@ old wording then miss instead of being served for the new one."""
 
 from __future__ import annotations
 
-PROMPT_VERSION = 1
+PROMPT_VERSION = 2
 
 IMAGE_PROMPT = """Describe this image for a reader who cannot see it. Include:
 - all visible text, word for word, in reading order;
@@ -33,13 +33,28 @@ PAGE_TEXT = """<page_text>
 {text}
 </page_text>"""
 
+FIGURES = """The page's figures, where its text cannot show them (describe each, by its number):
+{figures}
+"""
 
-def build_prompt(context: str | None, question: str | None) -> str:
-    """The prompt for one page (``context`` is its extracted text) or one image (``context`` None).
 
-    A question replaces the generic instruction; a page keeps its text as context either way.
+def figure_lines(figures) -> str:
+    """One line per figure: "Figure 1: picture, middle of the page (caption: "...")"."""
+    lines = []
+    for number, figure in enumerate(figures, 1):
+        caption = f' (caption: "{figure.caption}")' if figure.caption else ""
+        lines.append(f"- Figure {number}: {figure.kind}, {figure.place}{caption}")
+    return "\n".join(lines)
+
+
+def build_prompt(context: str | None, question: str | None, figures=()) -> str:
+    """The prompt for one page (``context`` is its extracted text, ``figures`` its ``Figure``s) or
+    one image (``context`` None).
+
+    A question replaces the generic instruction; a page keeps its text and figures as context.
     """
     if context is None:
         return QUESTION.format(subject="image", question=question) if question else IMAGE_PROMPT
     instruction = QUESTION.format(subject="page", question=question) if question else PAGE_PROMPT
-    return instruction + "\n" + PAGE_TEXT.format(text=context or "(none: the page has no text layer, so also transcribe the text it shows)")
+    where = FIGURES.format(figures=figure_lines(figures)) if figures else ""
+    return instruction + "\n" + where + PAGE_TEXT.format(text=context or "(none: the page has no text layer, so also transcribe the text it shows)")

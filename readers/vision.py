@@ -1,9 +1,13 @@
 """Descriptions of each page's visual content for text-only models.
 
-Two describers share one interface: ``OpenAIVision`` (any OpenAI-compatible chat API) and
-``LocalOCR`` (rapidocr, the default when nothing is configured). ``describe_reading`` serves each
-page from the description cache or asks the describer, several pages at once, and caches only
-what succeeded.
+A page is described only when there is something to see beyond its text: a figure (a picture, a
+drawing, a scan; see ``readers.figures``) or a question. Other pages keep no description and say
+why (``description_source`` is ``"none: text only"``), and ``reading.usage.calls_saved`` counts them.
+
+Two describers: ``OpenAIVision`` (any OpenAI-compatible chat API) sends each such page with its
+text and the places of its figures, several pages at once, caching each answer by page;
+``LocalOCR`` (rapidocr, the default when nothing is configured) reads the text in each figure,
+caching each figure's text. Only what succeeded is cached; a failure stays on its page.
 """
 
 from __future__ import annotations
@@ -17,11 +21,12 @@ import openai
 
 from .cache import cache_key
 from .errors import ReaderError
-from .ocr import read_text
+from .ocr import ENGINE_VERSION, read_text
 from .prompts import PROMPT_VERSION, build_prompt
 from .settings import Settings
 
 ATTEMPTS = 3
+TEXT_ONLY = "none: text only"
 OCR_CANNOT_ANSWER = ("Local OCR reads text but cannot answer questions such as \"{question}\". To ask about the "
                      "visual content, configure a vision model: set VISION_BASE_URL (for example "
                      "http://localhost:11434/v1 for Ollama) and VISION_MODEL, and VISION_API_KEY if the service needs one.")
@@ -51,10 +56,11 @@ class OpenAIVision:
         self._client = openai.OpenAI(api_key=self._key or "no-key", base_url=settings.vision_base_url,
                                      timeout=settings.vision_timeout, max_retries=ATTEMPTS - 1)
 
-    def describe(self, image: bytes, context: str | None, question: str | None) -> Description:
-        """Describe one PNG: a page whose extracted text is ``context``, or an image (``context`` None)."""
+    def describe(self, image: bytes, context: str | None, question: str | None, figures=()) -> Description:
+        """Describe one PNG: a page whose extracted text is ``context`` and whose ``Figure``s are
+        ``figures``, or an image (``context`` None)."""
         url = "data:image/png;base64," + base64.b64encode(image).decode("ascii")
-        content = [{"type": "text", "text": build_prompt(context, question)}, {"type": "image_url", "image_url": {"url": url}}]
+        content = [{"type": "text", "text": build_prompt(context, question, figures)}, {"type": "image_url", "image_url": {"url": url}}]
         try:
             response = self._client.chat.completions.create(model=self.model, messages=[{"role": "user", "content": content}])
         except openai.OpenAIError as error:
@@ -88,31 +94,127 @@ class OpenAIVision:
             message = f"The vision service at {where} sent a reply that is not an OpenAI chat completion: check VISION_BASE_URL."
         return message.replace(self._key, "[API key]") if self._key else message
 
+    def describe_pages(self, reading, job, pages: list) -> None:
+        """Describe ``pages``: each from the cache, or by the API at most ``concurrency`` at a time."""
+        cache, usage = job.services.cache, reading.usage
+        keys = {page.number: cache_key(reading.sha256, page.number, reading.question, self.source, PROMPT_VERSION) for page in pages}
+        missing = []
+        for page in pages:
+            cached = cache.get(keys[page.number])
+            if cached is None:
+                missing.append(page)
+            else:
+                page.description, page.description_source = cached, f"{self.source} (cached)"
+                usage.cache_hits += 1
+        job.progress("described", len(pages) - len(missing), len(pages))
+        image_file = reading.kind == "image"  # an image file's text is its metadata, not context
+        with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="describe") as pool:
+            futures = {pool.submit(self.describe, page.image, None if image_file else page.content, reading.question,
+                                   () if image_file else page.figures): page for page in missing}
+            for done, future in enumerate(as_completed(futures), len(pages) - len(missing) + 1):
+                page = futures[future]
+                usage.calls += 1
+                try:
+                    result = future.result()
+                except ReaderError as error:
+                    page.error = error.message
+                else:
+                    usage.prompt_tokens += result.prompt_tokens
+                    usage.completion_tokens += result.completion_tokens
+                    page.description, page.description_source = result.text, self.source
+                    cache.put(keys[page.number], result.text)
+                job.progress("described", done, len(pages))
+
 
 class LocalOCR:
-    """The text rapidocr finds on scanned pages and in images, labelled as OCR."""
+    """The text rapidocr finds in each figure — pictures, scans, drawings without text labels —
+    listed figure by figure with its place and caption, labelled as OCR.
+
+    A figure whose words the text layer already holds is not OCRed: OCR would only repeat the
+    text, at seconds a page. Each figure's text is cached by content hash, page, box and engine
+    version, so a second read runs no OCR.
+    """
 
     source = "ocr"
-    concurrency = 1
 
-    def describe(self, image: bytes, context: str | None, question: str | None) -> Description | None:
-        """OCR of an image or of a page without a text layer; ``None`` when there is nothing to add.
+    def describe_pages(self, reading, job, pages: list) -> None:
+        cache, usage = job.services.cache, reading.usage
+        key = lambda page, index: cache_key(reading.sha256, page.number, list(page.figures[index].box), ENGINE_VERSION)  # noqa: E731
+        found: dict[tuple[int, int], str] = {}
+        failed: dict[tuple[int, int], str] = {}
+        wanted: dict[int, list[int]] = {}
+        for page in pages:
+            for index, figure in enumerate(page.figures):
+                if figure.has_text:
+                    continue
+                cached = cache.get(key(page, index))
+                if cached is None:
+                    wanted.setdefault(page.number, []).append(index)
+                else:
+                    found[(page.number, index)] = cached
+                    usage.cache_hits += 1
+        by_number = {page.number: page for page in pages}
+        done = len(pages) - len(wanted)
+        job.progress("described", done, len(pages))
+        for number, images in self._images(job, by_number, wanted):
+            page = by_number[number]
+            for index, image in zip(wanted[number], images):
+                try:
+                    if isinstance(image, str):  # the figure could not be rendered
+                        raise ReaderError("RENDER_FAILED", image)
+                    text = read_text(image)
+                except Exception as error:  # onnxruntime, OpenCV and pdfium raise their own types
+                    failed[(number, index)] = str(error)
+                    continue
+                usage.calls += 1
+                cache.put(key(page, index), text)
+                found[(number, index)] = text
+            done += 1
+            job.progress("described", done, len(pages))
+        for page in pages:
+            self._describe(page, reading, job, found, failed, cached=page.number not in wanted)
 
-        A page with a text layer is not OCRed: OCR would only repeat that text, at about a
-        second per line.
-        """
-        if context and not question:
-            return None
-        found = ""
-        if not context:
-            try:
-                text = read_text(image)
-            except Exception as error:  # onnxruntime and OpenCV raise their own types
-                raise ReaderError("VISION_FAILED", f"Local OCR could not read this page ({type(error).__name__}: {error}).") from None
-            found = f"Text found by OCR:\n{text}" if text else "Local OCR found no text."
-        if question:
-            return Description(f"{found}\n\n{OCR_CANNOT_ANSWER.format(question=question)}".strip())
-        return Description(found)
+    @staticmethod
+    def _images(job, pages: dict, wanted: dict[int, list[int]]):
+        """Each wanted page's figure images: an image file is its own figure; a PDF's figures are
+        rendered by the PDF worker pool at the dpi their finding chose."""
+        if job.pdf is None:
+            for number in wanted:
+                yield number, [pages[number].image]
+            return
+        from .formats.pdf import figure_images
+
+        yield from figure_images(job, {number: [job.figures[number][i] for i in indices] for number, indices in wanted.items()})
+
+    def _describe(self, page, reading, job, found: dict, failed: dict, cached: bool) -> None:
+        """The page's VISUAL CONTENT: the whole page's text for an image file or a scan, else
+        one paragraph per figure; a figure that failed is named on the page and in a warning."""
+        whole = reading.kind == "image" or [figure.kind for figure in page.figures] == ["scan"]
+        blocks, errors = [], []
+        for index, figure in enumerate(page.figures):
+            text, error = found.get((page.number, index)), failed.get((page.number, index))
+            if error:
+                errors.append(f"figure {index + 1} ({error})")
+            if whole:
+                blocks.append(f"Local OCR could not read this page ({error})." if error else
+                              f"Text found by OCR:\n{text}" if text else "Local OCR found no text.")
+                continue
+            caption = f'; caption: "{figure.caption}"' if figure.caption else ""
+            head = f"Figure {index + 1} ({figure.kind}, {figure.place}{caption})"
+            if figure.has_text:
+                blocks.append(f"{head}: its {'labels' if figure.kind == 'drawing' else 'words'} are in the page's text.")
+            elif error:
+                blocks.append(f"{head}: local OCR could not read it.")
+            else:
+                blocks.append(f"{head}, text found in it by OCR:\n{text}" if text else f"{head}: no text found in it by OCR.")
+        if reading.question:
+            blocks.append(OCR_CANNOT_ANSWER.format(question=reading.question))
+        if errors:
+            page.error = f"Local OCR could not read {', '.join(errors)}. The page's text and its other figures are kept."
+            job.warnings.append(f"Page {page.number} of {reading.name}: {page.error}")
+        page.description = "\n\n".join(blocks) or None
+        read_before = cached and any((page.number, index) in found for index in range(len(page.figures)))
+        page.description_source = f"{self.source} (cached)" if read_before else self.source
 
 
 def build_vision(settings: Settings) -> OpenAIVision | LocalOCR | None:
@@ -127,41 +229,18 @@ def build_vision(settings: Settings) -> OpenAIVision | LocalOCR | None:
 
 
 def describe_reading(reading, job) -> None:
-    """Fill each rendered page's ``description`` and ``description_source`` (or its ``error``) and
-    ``reading.usage``. Cached pages cost nothing; the rest are described at most
-    ``vision.concurrency`` at a time; a failure stays on its page and is never cached."""
+    """Fill ``description`` and ``description_source`` (or ``error``) of each rendered page that
+    has figures, or of every page when a question was asked, and ``reading.usage``."""
     vision = job.services.vision
     if vision is None:
         return
     started = time.monotonic()
-    cache, usage = job.services.cache, reading.usage
-    pages = [page for page in reading.pages if page.image is not None]
-    keys = {page.number: cache_key(reading.sha256, page.number, reading.question, vision.source, PROMPT_VERSION) for page in pages}
-    missing = []
-    for page in pages:
-        cached = cache.get(keys[page.number])
-        if cached is None:
-            missing.append(page)
+    wanted = []
+    for page in (page for page in reading.pages if page.image is not None):
+        if reading.question or page.figures:
+            wanted.append(page)
         else:
-            page.description, page.description_source = cached, f"{vision.source} (cached)"
-            usage.cache_hits += 1
-    job.progress("described", usage.cache_hits, len(pages))
-    with ThreadPoolExecutor(max_workers=vision.concurrency, thread_name_prefix="describe") as pool:
-        image_file = reading.kind == "image"  # an image file's text is its metadata, not context
-        futures = {pool.submit(vision.describe, page.image, None if image_file else page.content, reading.question): page for page in missing}
-        for done, future in enumerate(as_completed(futures), usage.cache_hits + 1):
-            page = futures[future]
-            try:
-                result = future.result()
-            except ReaderError as error:
-                usage.calls += 1
-                page.error = error.message
-            else:
-                if result is not None:
-                    usage.calls += 1
-                    usage.prompt_tokens += result.prompt_tokens
-                    usage.completion_tokens += result.completion_tokens
-                    page.description, page.description_source = result.text, vision.source
-                    cache.put(keys[page.number], result.text)
-            job.progress("described", done, len(pages))
-    usage.seconds = time.monotonic() - started
+            page.description_source = TEXT_ONLY
+            reading.usage.calls_saved += 1
+    vision.describe_pages(reading, job, wanted)
+    reading.usage.seconds = time.monotonic() - started

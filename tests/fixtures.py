@@ -20,12 +20,17 @@ from pptx.util import Inches
 from tests.conftest import CORPUS
 
 
-def multi_page_pdf(target: Path, pages: int) -> Path:
-    """A ``pages``-page PDF made of real corpus pages (prose, a ruled table, a scan), repeated."""
-    sources = [pdfium.PdfDocument(str(CORPUS / name)) for name in ("markitdown/test.pdf", "pdfplumber/issue-140-example.pdf", "pdfplumber/nics-background-checks-2015-11.pdf")]
+CORPUS_PAGES = [(CORPUS / name, 0) for name in ("markitdown/test.pdf", "pdfplumber/issue-140-example.pdf", "pdfplumber/nics-background-checks-2015-11.pdf")]
+
+
+def multi_page_pdf(target: Path, pages: int, sources: list[tuple[Path, int]] = CORPUS_PAGES) -> Path:
+    """A ``pages``-page PDF made of the ``(file, 0-based page)`` pages in ``sources``, repeated in
+    turn; by default real corpus pages (prose, a ruled table, a wide table)."""
+    documents = {path: pdfium.PdfDocument(str(path)) for path, _ in sources}
     merged = pdfium.PdfDocument.new()
     for index in range(pages):
-        merged.import_pages(sources[index % len(sources)], [0])
+        path, page = sources[index % len(sources)]
+        merged.import_pages(documents[path], [page])
     merged.save(str(target))
     return target
 
@@ -139,3 +144,154 @@ def text_files(folder: Path) -> dict[str, Path]:
     for name, data in files.items():
         (folder / name).write_bytes(data)
     return {name: folder / name for name in files}
+
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+DECISION_TREE = ["Is the file encrypted?", "Ask for the password", "Read every page"]
+ROTATED_LABEL = "Quarterly Sales"
+SCANNED_LINES = ["Invoice 4711 from Northwind Traders", "Total due: 99.50 EUR by 30 June"]
+CAPTION = "Figure 3.1: The complete decision process."
+
+
+def text_picture(lines: list[str], size=(900, 560), rotated: str | None = None, font_size: int = 34) -> Image.Image:
+    """A white picture with each line of ``lines`` in a box, like a small flowchart; ``rotated``
+    adds a label turned 90 degrees at its left edge."""
+    from PIL import ImageFont
+
+    image = Image.new("RGB", size, "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(FONT, font_size)
+    step = (size[1] - 40) // max(1, len(lines))
+    for index, line in enumerate(lines):
+        top = 20 + index * step
+        draw.rectangle((110, top, size[0] - 40, top + step - 30), outline="navy", width=max(4, font_size // 10))
+        draw.text((110 + font_size // 2, top + (step - 30) // 2), line, fill="black", font=font, anchor="lm")
+    if rotated:
+        label = Image.new("RGB", (size[1] - 40, 60), "white")
+        ImageDraw.Draw(label).text((10, 8), rotated, fill="black", font=font)
+        image.paste(label.rotate(90, expand=True), (20, 20))
+    return image
+
+
+def _png(image: Image.Image, target: Path) -> Path:
+    image.save(target)
+    return target
+
+
+def figures_pdf(target: Path) -> Path:
+    """Six pages, one kind of figure each, with known text:
+
+    1. prose, a flowchart picture in the middle and its caption below;
+    2. prose and a vector bar chart whose labels are real text;
+    3. prose and a small logo in the header, below the size floor;
+    4. prose and a picture with a label turned 90 degrees;
+    5. a scan: a picture of text and no text layer at all;
+    6. prose only.
+    """
+    from reportlab.graphics import renderPDF
+    from reportlab.graphics.charts.barcharts import VerticalBarChart
+    from reportlab.graphics.shapes import Drawing
+    from reportlab.lib.pagesizes import letter
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+
+    folder = target.parent
+    pictures = {
+        "tree": _png(text_picture(DECISION_TREE), folder / "tree.png"),
+        "logo": _png(text_picture(["ACME"], size=(240, 80), font_size=30), folder / "logo.png"),
+        "rotated": _png(text_picture(["North 120", "South 95"], rotated=ROTATED_LABEL), folder / "rotated.png"),
+        "scan": _png(text_picture(SCANNED_LINES, size=(1700, 500), font_size=44), folder / "scan.png"),
+    }
+    width, height = letter
+    pdf = canvas.Canvas(str(target), pagesize=letter)
+
+    def prose(title: str, top: float = height - 72) -> None:
+        pdf.setFont("Helvetica-Bold", 16)
+        pdf.drawString(72, top, title)
+        pdf.setFont("Helvetica", 11)
+        for index, line in enumerate(["This page belongs to the figure finding fixture of ReadLens.",
+                                      "Its text layer holds these sentences and nothing more."]):
+            pdf.drawString(72, top - 24 - 15 * index, line)
+
+    prose("Decision process")
+    pdf.drawImage(ImageReader(str(pictures["tree"])), 108, 330, width=396, height=246)
+    pdf.setFont("Helvetica", 10)
+    pdf.drawString(108, 312, CAPTION)
+    pdf.showPage()
+
+    prose("Sales by quarter")
+    chart = VerticalBarChart()
+    chart.x, chart.y, chart.width, chart.height = 50, 40, 300, 180
+    chart.data = [(120, 340, 910, 650)]
+    chart.categoryAxis.categoryNames = ["Q1", "Q2", "Q3", "Q4"]
+    drawing = Drawing(400, 250)
+    drawing.add(chart)
+    renderPDF.draw(drawing, pdf, 100, 350)
+    pdf.showPage()
+
+    pdf.drawImage(ImageReader(str(pictures["logo"])), width - 72 - 60, height - 50, width=60, height=20)
+    prose("A page with a logo", top=height - 90)
+    pdf.showPage()
+
+    prose("Regional figures")
+    pdf.drawImage(ImageReader(str(pictures["rotated"])), 108, 330, width=396, height=246)
+    pdf.showPage()
+
+    pdf.drawImage(ImageReader(str(pictures["scan"])), 36, height - 300, width=width - 72, height=(width - 72) * 500 / 1700)
+    pdf.showPage()
+
+    prose("Plain text")
+    pdf.showPage()
+    pdf.save()
+    return target
+
+
+PICTURE_LINES = ["Hire two engineers", "Open the Lisbon office"]
+
+
+def office_with_pictures(folder: Path) -> dict[str, Path]:
+    """A Word file and a deck, each with a picture whose text exists nowhere else, beside real text."""
+    picture = _png(text_picture(PICTURE_LINES, size=(900, 380)), folder / "plan.png")
+    document = docx.Document()
+    document.add_heading("Plans for next year", level=1)
+    document.add_paragraph("The picture below lists the two decisions the board took.")
+    document.add_picture(str(picture), width=Inches(4.5))
+    document.add_paragraph("Figure 1: The board's decisions.")
+    document.save(folder / "plans.docx")
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Plans for next year"
+    slide.shapes.add_picture(str(picture), Inches(1.5), Inches(2.5), width=Inches(7))
+    deck.save(folder / "plans.pptx")
+    return {"docx": folder / "plans.docx", "pptx": folder / "plans.pptx"}
+
+
+def scanned_pdf(target: Path, source: Path, dpi: int) -> Path:
+    """Page 1 of ``source`` rendered at ``dpi`` and saved as a PDF of that picture alone: a scan."""
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+
+    page = pdfium.PdfDocument(str(source))[0]
+    width, height = page.get_size()
+    picture = target.with_suffix(".png")
+    page.render(scale=dpi / 72).to_pil().save(picture)
+    pdf = canvas.Canvas(str(target), pagesize=(width, height))
+    pdf.drawImage(ImageReader(str(picture)), 0, 0, width=width, height=height)
+    pdf.showPage()
+    pdf.save()
+    return target
+
+
+def huge_picture_pdf(target: Path, pixels: int = 7000) -> Path:
+    """A page of text with a ``pixels``-square picture of known text placed 4 inches wide: an
+    embedded image far finer than any OCR needs (about 1750 dpi)."""
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+
+    picture = _png(text_picture(PICTURE_LINES, size=(pixels, pixels), font_size=pixels // 20), target.with_suffix(".png"))
+    pdf = canvas.Canvas(str(target))
+    pdf.drawString(72, 780, "A page with a very large picture.")
+    pdf.drawImage(ImageReader(str(picture)), 100, 400, width=288, height=288)
+    pdf.showPage()
+    pdf.save()
+    return target

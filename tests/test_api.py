@@ -46,16 +46,21 @@ def test_the_api_page_lists_exactly_the_four_endpoints(client):
     assert names == ["file", "page_start", "page_end", "describe", "multimodal"]
 
 
-def test_read_file_in_text_only_mode_describes_every_page(client):
+def test_read_file_in_text_only_mode_describes_the_pages_with_figures(client):
     reading = read(client, REPORT_PDF)
     assert reading["kind"] == "pdf" and reading["page_count"] == 4
     assert [page["number"] for page in reading["pages"]] == [1, 2, 3, 4]
     assert "Quarterly Sales Report 2024" in reading["pages"][0]["text"]
     assert reading["pages"][2]["tables"][0].startswith("| Region | Q1 | Q2 | Q3 | Q4 |")
-    assert {page["description"] for page in reading["pages"]} == {GENERIC_ANSWER}
-    assert all(page["description_source"].startswith(f"vision:{VISION_MODEL}") for page in reading["pages"])
+    charts, text_only = reading["pages"][:2], reading["pages"][2:]
+    assert {page["description"] for page in charts} == {GENERIC_ANSWER}
+    assert all(page["description_source"].startswith(f"vision:{VISION_MODEL}") for page in charts)
+    assert [[figure["kind"] for figure in page["figures"]] for page in charts] == [["drawing"], ["drawing"]]
+    assert all(0 <= value <= 1 for page in charts for value in page["figures"][0]["box"])
+    assert [(page["description"], page["description_source"]) for page in text_only] == [(None, "none: text only")] * 2
+    assert reading["usage"]["calls"] + reading["usage"]["cache_hits"] == 2 and reading["usage"]["calls_saved"] == 2
     assert reading["text"].startswith("[PAGE 1]\nQuarterly Sales Report 2024")
-    assert f"[PAGE 4 - VISUAL CONTENT]\n{GENERIC_ANSWER}" in reading["text"]
+    assert f"[PAGE 2 - VISUAL CONTENT]\n{GENERIC_ANSWER}" in reading["text"] and "[PAGE 4 - VISUAL CONTENT]" not in reading["text"]
     assert "messages" not in reading
 
 
@@ -150,7 +155,8 @@ def test_six_clients_reading_different_files_at_once_are_all_served(app, tmp_pat
     app.fake.delay, app.fake.in_flight_peak = 0.3, 0
     try:
         with ThreadPoolExecutor(len(copies)) as pool:
-            readings = list(pool.map(lambda path: read(Client(app.url, verbose=False), path), copies))
+            # A question sends every page to the model, figures or not: many calls at once.
+            readings = list(pool.map(lambda path: read(Client(app.url, verbose=False), path, describe="What is the total?"), copies))
     finally:
         app.fake.delay = 0.0
     assert [reading["name"] for reading in readings] == [path.name for path in copies]

@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
+from tests import fixtures
 from tests.conftest import ROOT
-from tests.test_ui_server import ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, UNANSWERABLE, running_app
+from tests.test_ui_server import (ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, UNANSWERABLE, launch_app, running_app,
+                                  stop)
 
 pytestmark = pytest.mark.browser
 
@@ -186,3 +188,31 @@ def test_cache_panel_shows_the_size_and_clears(page):
     expect(page.get_by_text("Cache at")).to_contain_text("MB")
     page.get_by_role("button", name="Clear cache").click()
     expect(page.get_by_text("Cache at")).to_contain_text("0.0 MB", timeout=WAIT_MS)
+
+
+@pytest.fixture(scope="module")
+def ocr_app(tmp_path_factory):
+    """The app as a new user starts it: nothing configured, so local OCR describes the figures."""
+    url, process = launch_app({"READLENS_CACHE_DIR": str(tmp_path_factory.mktemp("ocr-app") / "cache")}, ARTIFACTS / "app-ocr.log")
+    yield url
+    stop(process)
+
+
+def test_with_nothing_configured_figures_are_outlined_and_their_text_read_line_by_line(browser_context, ocr_app, tmp_path):
+    figures = fixtures.figures_pdf(tmp_path / "figures.pdf")
+    page = browser_context.new_page()
+    page.goto(ocr_app)
+    page.set_input_files(UPLOAD, str(figures))
+    expect(page_images(page, figures.name)).to_have_count(6, timeout=WAIT_MS)
+    expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+    expect(page.get_by_text("Page 1 — figures outlined")).to_be_visible()
+    expect(page.locator("img[src*='figures-page-2-figures.png']")).to_be_visible()  # the render with its chart outlined
+    expect(page.get_by_text("Page 3", exact=True)).to_be_visible()  # no figures: the plain render
+    tree = page.locator(".prose.rl-description").filter(has_text=fixtures.DECISION_TREE[0])
+    expect(tree).to_contain_text(fixtures.CAPTION)
+    assert "\n".join(fixtures.DECISION_TREE) in tree.inner_text(), "each line of the figure stays a line"
+    expect(page.get_by_text("No figures on this page").first).to_be_visible()
+    shoot(page, "08-figures-ocr")
+    page.get_by_role("tab", name="Model payload").click()
+    expect(page.locator("#estimates")).to_contain_text("3 calls made (vision model or OCR), 2 saved on pages with only text")
+    page.close()

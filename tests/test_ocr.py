@@ -1,4 +1,4 @@
-"""Local OCR (rapidocr-onnxruntime, models bundled): the default describer with nothing configured."""
+"""Local OCR (rapidocr 3, PP-OCRv6 models inside its wheel): the default describer with nothing configured."""
 
 import io
 from concurrent.futures import ThreadPoolExecutor

@@ -61,8 +61,15 @@ def vision(renders, tmp_path, fake_openai):
 
 
 @pytest.fixture(scope="module")
-def three_pages(renders):
-    return fixtures.multi_page_pdf(renders / "three.pdf", 3)
+def figures(renders):
+    """Six pages: a picture, a vector chart, text with a logo below the floor, a picture, a scan, text."""
+    return fixtures.figures_pdf(renders / "figures.pdf")
+
+
+@pytest.fixture(scope="module")
+def three_pages(renders, figures):
+    """Three pages, each with a figure: a picture, a vector chart, a scan."""
+    return fixtures.multi_page_pdf(renders / "three.pdf", 3, [(figures, 0), (figures, 1), (figures, 4)])
 
 
 def test_the_request_carries_model_image_page_text_and_question(vision, fake_openai):
@@ -83,12 +90,28 @@ def test_the_request_carries_model_image_page_text_and_question(vision, fake_ope
     assert '[PAGE 1 - VISUAL CONTENT (Query: "What does the figure show?")]\nA bar chart of sales by quarter.' in reading.as_text()
 
 
-def test_a_page_gets_the_page_prompt_and_an_image_the_image_prompt(vision, fake_openai):
-    read_file(PROSE, services=vision())
+def test_a_page_gets_the_page_prompt_with_its_figures_and_an_image_the_image_prompt(vision, fake_openai, figures):
+    read_file(figures, 1, 1, services=vision())
     read_file(WEBP, services=vision())
     page_request, image_request = fake_openai.calls(CHAT)
-    assert sent_text(page_request).startswith(PAGE_PROMPT) and "Large language models" in sent_text(page_request)
+    prompt = sent_text(page_request)
+    assert prompt.startswith(PAGE_PROMPT) and "Its text layer holds these sentences" in prompt
+    assert f'- Figure 1: picture, middle of the page (caption: "{fixtures.CAPTION}")' in prompt
     assert sent_text(image_request) == IMAGE_PROMPT
+
+
+def test_only_pages_with_something_to_see_are_sent(vision, fake_openai, figures):
+    reading = read_file(figures, services=vision())
+    sent = [page.number for page in reading.pages if page.description]
+    assert sent == [1, 2, 4, 5] and len(fake_openai.calls(CHAT)) == 4
+    assert (reading.usage.calls, reading.usage.calls_saved) == (4, 2)
+    for number in (3, 6):  # text, and text with a logo below the size floor
+        page = reading.pages[number - 1]
+        assert page.description is None and page.description_source == "none: text only" and not page.figures
+        assert f"[PAGE {number} - VISUAL CONTENT]" not in reading.as_text()
+    assert [figure.kind for page in reading.pages for figure in page.figures] == ["picture", "drawing", "picture", "scan"]
+    asked = read_file(figures, describe="What is the total?", services=vision())
+    assert (asked.usage.calls, asked.usage.calls_saved) == (6, 0), "a question is asked of every page"
 
 
 def test_a_second_read_and_a_renamed_copy_make_no_calls(vision, fake_openai, three_pages, tmp_path):
@@ -106,10 +129,11 @@ def test_a_second_read_and_a_renamed_copy_make_no_calls(vision, fake_openai, thr
     assert len(fake_openai.calls(CHAT)) == 6, "a question is its own cache entry"
 
 
-def test_pages_are_described_concurrently_and_returned_in_page_order(vision, fake_openai, renders):
+def test_pages_are_described_concurrently_and_returned_in_page_order(vision, fake_openai, renders, figures):
     fake_openai.routes[CHAT] = answer_with_fingerprint
     fake_openai.delay = 0.3
-    reading = read_file(fixtures.multi_page_pdf(renders / "eight.pdf", 8), services=vision(vision_concurrency=3))
+    eight = fixtures.multi_page_pdf(renders / "eight.pdf", 8, [(figures, 0)])
+    reading = read_file(eight, services=vision(vision_concurrency=3))
     assert fake_openai.in_flight_peak == 3
     assert [page.number for page in reading.pages] == list(range(1, 9))
     assert all(page.description == fingerprint(page.image) for page in reading.pages)

@@ -6,6 +6,7 @@ returns plain values; a ``ReaderError`` reaches the client as a ``gr.Error`` car
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from pathlib import Path
 
@@ -41,8 +42,10 @@ def reading_json(reading: Reading) -> dict:
         "kind": reading.kind,
         "page_count": reading.page_count,
         "pages": [{"number": p.number, "text": p.text, "tables": p.tables, "description": p.description,
-                   "description_source": p.description_source, "error": p.error} for p in reading.pages],
+                   "description_source": p.description_source, "error": p.error,
+                   "figures": [dataclasses.asdict(figure) for figure in p.figures]} for p in reading.pages],
         "warnings": reading.warnings,
+        "usage": dataclasses.asdict(reading.usage),
         "text": reading.as_text(),
     }
     if reading.multimodal:

@@ -15,11 +15,12 @@ import gradio as gr
 
 from readers import Reading, Services, Settings
 from readers.tables import markdown_table
+from readers.vision import TEXT_ONLY
 
 from .api import Endpoints
 from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, read_uploads
-from .payload import ESTIMATE_NOTE, abbreviate, estimate_table, message_payload, text_payload
-from .report import clock, page_image, write_payload, write_report
+from .payload import ESTIMATE_NOTE, abbreviate, estimate_table, message_payload, text_payload, usage_line
+from .report import clock, outlined_image, page_image, write_payload, write_report
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "diagram.png", "recording.wav"]
@@ -54,17 +55,25 @@ def _source_line(page) -> str:
 
 def _show_page(reading: Reading, page, folder: Path) -> None:
     key = f"{reading.sha256}-{page.number}"
+    label = f"{reading.label.capitalize()} {page.number}"
     with gr.Row(equal_height=False):
         if page.image:
-            gr.Image(page_image(reading, page, folder), label=f"{reading.label.capitalize()} {page.number}", type="filepath",
-                     interactive=False, scale=1, key=f"{key}-image", buttons=["download", "fullscreen"])
+            outlined = page.figures and reading.kind != "image"  # an image file is its own one figure
+            gr.Image(outlined_image(reading, page, folder) if outlined else page_image(reading, page, folder),
+                     label=f"{label} — figures outlined" if outlined else label, type="filepath", interactive=False, scale=1,
+                     key=f"{key}-image", buttons=["download", "fullscreen"])
         with gr.Column(scale=1):
-            gr.Textbox(page.text.strip() or "(no text on this page)", label=f"{reading.label.capitalize()} {page.number} — text",
+            gr.Textbox(page.text.strip() or "(no text on this page)", label=f"{label} — text",
                        lines=4, max_lines=18, interactive=False, buttons=["copy"], key=f"{key}-text", elem_classes="rl-page-text")
             for index, table in enumerate(page.tables):
                 gr.Markdown(table, key=f"{key}-table-{index}")
             if page.description:
-                gr.Markdown(f"{_source_line(page)}\n\n{page.description.strip()}", container=True, key=f"{key}-description")
+                # line_breaks: OCR keeps each line of a figure as it stands, not joined into one run.
+                gr.Markdown(f"{_source_line(page)}\n\n{page.description.strip()}", container=True, line_breaks=True,
+                            key=f"{key}-description", elem_classes="rl-description")
+            elif page.description_source == TEXT_ONLY:
+                gr.Markdown("<span class='rl-source'>No figures on this page: nothing to describe beyond its text.</span>",
+                            key=f"{key}-text-only")
             if page.error:
                 gr.Markdown(f"⚠️ {page.error}", elem_classes="rl-error")
 
@@ -110,7 +119,7 @@ def payload_views(entries: list[Entry], multimodal: bool, folder: Path):
     note = ESTIMATE_NOTE
     if multimodal:
         note += " In multimodal mode pages are described only to answer a question, so the text-only row counts no descriptions until you switch."
-    table = f"{estimate_table(readings, multimodal)}\n\n{note}"
+    table = f"{estimate_table(readings, multimodal)}\n\n{usage_line(readings)}\n\n{note}"
     done = all(entry.done for entry in entries)
     downloads = (write_payload(readings, multimodal, folder), write_report(entries, folder)) if done else (None, None)
     if multimodal:

@@ -111,3 +111,10 @@ def estimate_table(readings: list[Reading], multimodal: bool) -> str:
         rows.append([mode, f"{row['bytes'] / 1024:,.1f} KB", f"{row['characters']:,}", f"{row['text_tokens']:,}", str(row["images"]),
                      f"{row['image_tokens']:,}", f"{row['total_tokens']:,}"])
     return markdown_table(rows)
+
+
+def usage_line(readings: list[Reading]) -> str:
+    """What describing the pages cost and saved: calls made, pages with nothing to describe, cache hits."""
+    calls, saved, hits = (sum(getattr(r.usage, name) for r in readings) for name in ("calls", "calls_saved", "cache_hits"))
+    return (f"**Descriptions:** {calls} {'call' if calls == 1 else 'calls'} made (vision model or OCR), "
+            f"{saved} saved on pages with only text, {hits} from the cache.")

@@ -12,6 +12,8 @@ import json
 import zipfile
 from pathlib import Path
 
+from PIL import Image, ImageDraw, ImageFont
+
 from readers import Page, Reading
 from readers.store import write_atomic
 
@@ -37,6 +39,31 @@ def stem(name: str) -> str:
 def page_image(reading: Reading, page: Page, folder: Path) -> str:
     """The path of ``page``'s PNG under ``folder``, written once."""
     return _write_if_missing(folder / reading.sha256 / f"{stem(reading.name)}-{reading.label.lower()}-{page.number}.png", page.image)
+
+
+OUTLINE = (67, 56, 202)  # the theme's indigo
+
+
+def outlined_image(reading: Reading, page: Page, folder: Path) -> str:
+    """The path of ``page``'s PNG with each figure outlined and labelled ("Figure 1 · picture"), written once."""
+    target = folder / reading.sha256 / f"{stem(reading.name)}-{reading.label.lower()}-{page.number}-figures.png"
+    if target.exists():
+        return str(target)
+    with Image.open(io.BytesIO(page.image)) as image:
+        canvas = image.convert("RGB")
+    draw = ImageDraw.Draw(canvas)
+    font = ImageFont.load_default(size=max(12, canvas.width // 60))
+    line = max(2, canvas.width // 400)
+    for number, figure in enumerate(page.figures, 1):
+        left, top, right, bottom = (round(v * size) for v, size in zip(figure.box, (canvas.width, canvas.height) * 2))
+        draw.rectangle((left, top, right, bottom), outline=OUTLINE, width=line)
+        label = f"Figure {number} · {figure.kind}"
+        tag = draw.textbbox((left, top), label, font=font)
+        draw.rectangle((tag[0], tag[1], tag[2] + 2 * line, tag[3] + 2 * line), fill=OUTLINE)
+        draw.text((left + line, top + line), label, font=font, fill="white")
+    buffer = io.BytesIO()
+    canvas.save(buffer, format="PNG", compress_level=1)
+    return _write_if_missing(target, buffer.getvalue())
 
 
 def citation(reading: Reading, page: Page | None = None, span: tuple[float, float] | None = None) -> str:

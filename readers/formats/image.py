@@ -12,7 +12,7 @@ import warnings
 from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
 from ..errors import ReaderError
-from ..models import Page
+from ..models import Figure, Page
 
 MAX_MEGAPIXELS = 100
 PNG_COMPRESS_LEVEL = 1  # encodes about twice as fast as the default 6, at about the same size
@@ -124,7 +124,7 @@ def read(job):
                     png = model_png(image, side)
                     job.services.store.put_bytes(job.sha256, name, png)
                 text = "\n".join(f"{key}: {value}" for key, value in info.items()) if number == numbers[0] else ""
-                pages.append(Page(number=number, text=text, image=png))
+                pages.append(Page(number=number, text=text, image=png, figures=[Figure("picture", (0.0, 0.0, 1.0, 1.0))]))
     except (OSError, SyntaxError, ValueError, EOFError) as error:
         raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged or incomplete: its pixels could not be decoded ({error}).") from None
     return job.reading(frames, pages)

@@ -24,12 +24,13 @@ from pdfminer.pdfpage import PDFPage
 from pdfminer.pdftypes import dict_value, int_value, list_value
 
 from ..errors import ReaderError
-from .image import encode_png
-from ..models import Page
+from ..figures import find_figures
+from ..models import Figure, Page
 from ..tables import markdown_table
+from .image import encode_png
 
 TEXT_OPTIONS = {"x_tolerance_ratio": 0.15}  # word gaps scale with the font; a fixed 3 pt glues small type
-EXTRACTION_VERSION = 2  # part of each cached page's name: raise it when extraction changes, so old entries miss
+EXTRACTION_VERSION = 3  # part of each cached page's name: raise it when extraction changes, so old entries miss
 WORKERS = min(4, os.cpu_count() or 1)  # a worker peaks near 150 MB on the bench pages; four bound that on big machines
 _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -106,9 +107,10 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int) 
     text = body.extract_text(**TEXT_OPTIONS) or ""
     markdown = [md for md in (markdown_table(rows) for _, rows in tables) if md]
     has_text = bool(page.chars)
+    figures = find_figures(page, boxes)
     page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
     bitmap = document[number - 1].render(scale=dpi / 72, rev_byteorder=True)  # RGB order: no BGR swap before encoding
-    return {"number": number, "text": text, "tables": markdown, "has_text": has_text, "png": encode_png(bitmap.to_pil())}
+    return {"number": number, "text": text, "tables": markdown, "has_text": has_text, "figures": figures, "png": encode_png(bitmap.to_pil())}
 
 
 def _failed(number: int, error: Exception) -> dict:
@@ -139,6 +141,46 @@ def extract_pages(path: str, numbers: list[int], dpi: int) -> list[dict]:
         finally:
             document.close()
     return results
+
+
+def render_figures(path: str, number: int, figures: list[dict]) -> list[bytes | str]:
+    """A PNG of each figure of page ``number`` at the dpi its finding chose, or why it failed; runs in a worker."""
+    results: list[bytes | str] = []
+    try:
+        document = pdfium.PdfDocument(path)
+    except Exception as error:  # gone or damaged since its pages were read
+        return [f"{type(error).__name__}: {error}"] * len(figures)
+    try:
+        page = document[number - 1]
+        width, height = page.get_size()  # as shown, after the page's rotation, as render's crop counts
+        for figure in figures:
+            left, top, right, bottom = figure["box"]
+            try:
+                bitmap = page.render(scale=figure["dpi"] / 72, rev_byteorder=True,
+                                     crop=(left * width, (1 - bottom) * height, (1 - right) * width, top * height))
+                results.append(encode_png(bitmap.to_pil()))
+            except Exception as error:  # pdfium's own errors: this figure is lost, not the page
+                results.append(f"{type(error).__name__}: {error}")
+    finally:
+        document.close()
+    return results
+
+
+def figure_images(job, wanted: dict[int, list[dict]]):
+    """Yield ``(page number, [PNG bytes or error text per figure])`` for the figures in ``wanted``
+    (page number to figure dicts) of the job's PDF, rendered by the worker pool as they finish."""
+    futures = {}
+    try:
+        pool = _executor()
+        futures = {pool.submit(render_figures, str(job.pdf), number, figures): number for number, figures in wanted.items()}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    except BrokenProcessPool:
+        _discard_pool(pool)
+        raise ReaderError("RENDER_FAILED", f"A PDF worker process stopped while rendering the figures of {job.name}. Try again.") from None
+    finally:
+        for future in futures:
+            future.cancel()
 
 
 def _batches(numbers: list[int]) -> list[list[int]]:
@@ -246,7 +288,10 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
         entry = found[number]
         if text_from_pdf and not entry["has_text"]:
             job.warnings.append(f"Page {number} has no text layer (a scan or a picture); its content reaches a text-only model only through the visual description.")
-        pages.append(Page(number=number, text=entry["text"], tables=entry["tables"], image=entry["png"]))
+        job.figures[number] = entry["figures"]
+        figures = [Figure(f["kind"], tuple(f["box"]), f["caption"], f["has_text"]) for f in entry["figures"]]
+        pages.append(Page(number=number, text=entry["text"], tables=entry["tables"], image=entry["png"], figures=figures))
+    job.pdf = pdf_path
     return meta["page_count"], pages
 
 

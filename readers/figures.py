@@ -1,0 +1,163 @@
+"""Figures on a PDF page — pictures, vector drawings, scans — found from the page's parsed objects.
+
+pdfplumber has already parsed every object of the page to extract its text, so finding figures
+costs only a pass over its images, curves, rectangles and lines (``python -m bench readers``
+measures it per page):
+
+- a **picture** is a raster image (overlapping tiles merged) at least ``MIN_SIDE`` on its short
+  side and ``MIN_AREA`` in all, so rules, bullets and small logos are left out;
+- a **drawing** is a cluster of at least ``MIN_DRAWING_OBJECTS`` vector objects, each within
+  ``GAP`` of another, outside the page's tables and past the same size floor; a rectangle that
+  covers most of the page is its background, not a drawing;
+- a page with no text layer is one **scan**.
+
+Each figure gets its box as fractions of the page, its caption (a line beside it that starts
+like "Figure 3.1" or "Chart"), whether the page's text layer already holds the words inside it
+(then OCR would only repeat them: a drawing's labels, or a text layer laid over a picture), and
+the dpi to render it at for OCR: at least ``OCR_DPI``, or the embedded image's own resolution when
+that is finer, within ``OCR_MAX_SIDE`` pixels.
+"""
+
+from __future__ import annotations
+
+import re
+
+MIN_SIDE = 0.3 * 72  # points; a bullet or a rule is thinner
+MIN_AREA = 1.5 * 72 * 72  # square points; a header logo is smaller
+MIN_DRAWING_OBJECTS = 3
+GAP = 6.0  # points
+LABEL_MARGIN = 24.0  # points around a drawing where its labels stand
+TABLE_MARGIN = 2.0  # points: a table's outer rules lie on its box's edge, a hair outside
+BACKGROUND_SHARE = 0.8
+WORDS_DENSITY = 10 / (72 * 72)  # characters per square point: the text layer covers the figure
+OCR_DPI = 300
+OCR_MAX_SIDE = 3600  # pixels: a whole A4 or Letter page at 300 dpi
+CAPTION = re.compile(r"(figure|fig\.|chart|diagram|graph|table|image|photo|illustration|exhibit|map|plate|abbildung|abb\.)\s*\S", re.I)
+
+
+def _box(obj) -> tuple[float, float, float, float]:
+    return obj["x0"], obj["top"], obj["x1"], obj["bottom"]
+
+
+def _near(a, b, gap: float) -> bool:
+    return a[0] - gap <= b[2] and b[0] - gap <= a[2] and a[1] - gap <= b[3] and b[1] - gap <= a[3]
+
+
+def _union(boxes) -> tuple[float, float, float, float]:
+    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+
+
+def _centre_in(box, boxes) -> bool:
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
+
+
+def _clusters(boxes: list, gap: float) -> list[list[int]]:
+    """Indices of ``boxes`` grouped so that each box is within ``gap`` of another of its group.
+
+    A sweep over the boxes sorted by their left edge compares each only with those still open
+    to its right, so a page of a few hundred objects costs well under a millisecond.
+    """
+    parent = list(range(len(boxes)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    order = sorted(range(len(boxes)), key=lambda i: boxes[i][0])
+    open_ = []
+    for i in order:
+        open_ = [j for j in open_ if boxes[j][2] + gap >= boxes[i][0]]
+        for j in open_:
+            if _near(boxes[i], boxes[j], gap):
+                parent[root(i)] = root(j)
+        open_.append(i)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(boxes)):
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
+
+
+def _big_enough(box) -> bool:
+    width, height = box[2] - box[0], box[3] - box[1]
+    return min(width, height) >= MIN_SIDE and width * height >= MIN_AREA
+
+
+def _merged(boxes: list) -> list:
+    """Boxes that touch or overlap become one (an image cut into tiles is one picture)."""
+    return [_union([boxes[i] for i in group]) for group in _clusters(boxes, 1.0)]
+
+
+def _caption(box, lines: list[dict]) -> str | None:
+    """The caption line nearest below the figure (or above it), within two line heights."""
+    best = None
+    for index, line in enumerate(lines):
+        if line["x1"] < box[0] or line["x0"] > box[2] or not CAPTION.match(line["text"]):
+            continue
+        height = line["bottom"] - line["top"]
+        gap = line["top"] - box[3] if line["top"] >= box[3] - height / 2 else box[1] - line["bottom"]
+        if -height / 2 <= gap <= 2 * height and (best is None or gap < best[0]):
+            best = (gap, index)
+    if best is None:
+        return None
+    index = best[1]
+    parts = [lines[index]["text"]]
+    for line in lines[index + 1:index + 3]:  # a caption may run on for a line or two
+        previous = lines[index + len(parts) - 1]
+        if line["top"] - previous["bottom"] > 0.6 * (previous["bottom"] - previous["top"]) or CAPTION.match(line["text"]):
+            break
+        parts.append(line["text"])
+    return " ".join(parts)
+
+
+def _ocr_dpi(box, images: list[dict]) -> int:
+    """At least ``OCR_DPI``, finer when an image in the box is finer, within ``OCR_MAX_SIDE``."""
+    dpi = float(OCR_DPI)
+    for image in images:
+        width = image["x1"] - image["x0"]
+        if width > 0 and _centre_in(_box(image), [box]) and image.get("srcsize"):
+            dpi = max(dpi, image["srcsize"][0] * 72 / width)
+    longest = max(box[2] - box[0], box[3] - box[1]) / 72
+    return int(min(dpi, OCR_MAX_SIDE / longest)) if longest else OCR_DPI
+
+
+def find_figures(page, table_boxes: list) -> list[dict]:
+    """The figures of a pdfplumber ``page`` whose tables stand in ``table_boxes``, as dicts with
+    ``kind``, ``box`` (fractions of the page), ``caption``, ``has_text`` and ``dpi``; top to bottom."""
+    width, height = float(page.width), float(page.height)
+    left, top = float(page.bbox[0]), float(page.bbox[1])
+    whole = (left, top, left + width, top + height)
+    images = page.images
+    if not page.chars:
+        return [{"kind": "scan", "box": [0.0, 0.0, 1.0, 1.0], "caption": None, "has_text": False, "dpi": _ocr_dpi(whole, images)}]
+    # What stands off the page (a bleed, a parked object) is not seen: only the part on it counts.
+    clip = lambda box: (max(box[0], whole[0]), max(box[1], whole[1]), min(box[2], whole[2]), min(box[3], whole[3]))  # noqa: E731
+    found = [("picture", box) for box in _merged([clip(_box(image)) for image in images]) if _big_enough(box)]
+    tables = [(x0 - TABLE_MARGIN, top_ - TABLE_MARGIN, x1 + TABLE_MARGIN, bottom + TABLE_MARGIN) for x0, top_, x1, bottom in table_boxes]
+    vector = [_box(obj) for obj in (*page.curves, *page.rects, *page.lines)]
+    vector = [box for box in vector if (box[2] - box[0]) * (box[3] - box[1]) < BACKGROUND_SHARE * width * height and not _centre_in(box, tables)]
+    for group in _clusters(vector, GAP):
+        box = clip(_union([vector[i] for i in group]))
+        if len(group) >= MIN_DRAWING_OBJECTS and _big_enough(box) and not any(_near(box, picture, 0) for _, picture in found):
+            found.append(("drawing", box))
+    if not found:
+        return []
+    lines = page.extract_text_lines(strip=True, return_chars=False)
+    figures = []
+    for kind, box in sorted(found, key=lambda item: (round(item[1][1]), item[1][0])):
+        area = (box[2] - box[0]) * (box[3] - box[1])
+        # A chart's tick labels stand just outside its lines: count them with the drawing.
+        margin = LABEL_MARGIN if kind == "drawing" else 0
+        around = (box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin)
+        inside = sum(1 for char in page.chars if _centre_in(_box(char), [around]))
+        figures.append({
+            "kind": kind,
+            "box": [round((box[0] - left) / width, 4), round((box[1] - top) / height, 4),
+                    round((box[2] - left) / width, 4), round((box[3] - top) / height, 4)],
+            "caption": _caption(box, lines),
+            "has_text": inside >= (1 if kind == "drawing" else WORDS_DENSITY * area),
+            "dpi": _ocr_dpi(box, images),
+        })
+    return figures

@@ -1,0 +1,164 @@
+"""Figures: found on every page, read by local OCR with nothing configured, cached, and contained
+when they fail. (Vision-model call counts are in test_vision.py.)"""
+
+from __future__ import annotations
+
+import collections
+import os
+import re
+import subprocess
+import sys
+
+import pdfplumber
+import pytest
+
+from readers import Services, read_file
+from readers.figures import OCR_MAX_SIDE, find_figures
+from readers.formats.pdf import _is_table
+from tests import fixtures
+from tests.conftest import CORPUS, ROOT, make_settings
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("figures")
+
+
+@pytest.fixture(scope="module")
+def figures_pdf(folder):
+    return fixtures.figures_pdf(folder / "figures.pdf")
+
+
+@pytest.fixture(scope="module")
+def ocr(folder) -> Services:
+    """Nothing configured: ``auto`` falls back to local OCR."""
+    return Services(make_settings(folder / "cache", vision_provider="auto"))
+
+
+@pytest.fixture(scope="module")
+def read_with_ocr(figures_pdf, ocr):
+    return read_file(figures_pdf, services=ocr)
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def test_each_kind_of_figure_is_found_with_its_box_and_caption(figures_pdf):
+    with pdfplumber.open(figures_pdf) as pdf:
+        found = [find_figures(page, []) for page in pdf.pages]
+    assert [[figure["kind"] for figure in page] for page in found] == [["picture"], ["drawing"], [], ["picture"], ["scan"], []]
+    picture = found[0][0]
+    left, top, right, bottom = picture["box"]
+    assert (left, right) == pytest.approx((108 / 612, 504 / 612), abs=0.002)  # where the fixture put it
+    assert (top, bottom) == pytest.approx(((792 - 576) / 792, (792 - 330) / 792), abs=0.002)
+    assert picture["caption"] == fixtures.CAPTION and not picture["has_text"]
+    assert found[1][0]["has_text"], "the chart's labels are real text"
+    assert found[4][0]["box"] == [0.0, 0.0, 1.0, 1.0]
+
+
+def test_tables_rules_and_prose_are_not_figures():
+    for name in ("markitdown/test.pdf", "pdfplumber/issue-140-example.pdf", "pdfplumber/nics-background-checks-2015-11.pdf"):
+        with pdfplumber.open(CORPUS / name) as pdf:
+            page = pdf.pages[0]
+            tables = [table.bbox for table in page.find_tables() if _is_table(table.extract())]
+            assert find_figures(page, tables) == [], name
+
+
+def test_with_nothing_configured_a_text_only_model_gets_the_text_in_each_figure(read_with_ocr):
+    pages = read_with_ocr.pages
+    tree = pages[0].description
+    assert tree.startswith(f'Figure 1 (picture, middle of the page; caption: "{fixtures.CAPTION}"), text found in it by OCR:\n')
+    assert "\n".join(fixtures.DECISION_TREE) in tree, "the figure's lines stay lines"
+    assert pages[1].description == "Figure 1 (drawing, middle of the page): its labels are in the page's text."
+    assert fixtures.ROTATED_LABEL in pages[3].description.splitlines(), "text turned on its side is read, as a line of its own"
+    assert pages[4].description == "Text found by OCR:\n" + "\n".join(fixtures.SCANNED_LINES)
+    for page in (pages[2], pages[5]):  # text only, and a logo below the size floor
+        assert page.description is None and page.description_source == "none: text only"
+    assert all(page.description_source == "ocr" for page in pages if page.description)
+    usage = read_with_ocr.usage
+    assert (usage.calls, usage.calls_saved, usage.cache_hits) == (3, 2, 0), "three figures OCRed, the drawing's labels are text"
+    text = read_with_ocr.as_text()
+    assert "[PAGE 1 - VISUAL CONTENT]\nFigure 1 (picture" in text and "[PAGE 3 - VISUAL CONTENT]" not in text
+
+
+def test_a_second_read_runs_no_ocr(read_with_ocr, figures_pdf, ocr, folder):
+    renamed = folder / "renamed.pdf"
+    renamed.write_bytes(figures_pdf.read_bytes())
+    again = read_file(renamed, services=ocr)
+    assert (again.usage.calls, again.usage.cache_hits) == (0, 3)
+    assert [page.description for page in again.pages] == [page.description for page in read_with_ocr.pages]
+    assert again.pages[0].description_source == "ocr (cached)"
+
+
+def test_a_figure_that_fails_is_named_on_its_page_and_nothing_else_is_lost(figures_pdf, folder):
+    """The file disappears after its pages are read (an upload cleaned away mid-read): the
+    figures cannot be rendered for OCR. Page 1's figure was read before and comes from the cache."""
+    services = Services(make_settings(folder / "failing-cache", vision_provider="ocr"))
+    doomed = folder / "doomed.pdf"
+    doomed.write_bytes(figures_pdf.read_bytes())
+    read_file(doomed, 1, 1, services=services)
+
+    def vanish(stage, done, total):
+        if stage == "rendered" and done == total:
+            doomed.unlink(missing_ok=True)
+
+    reading = read_file(doomed, services=services, progress=vanish)
+    first, _, _, turned, scan, _ = reading.pages
+    assert first.error is None and "\n".join(fixtures.DECISION_TREE) in first.description
+    for page in (turned, scan):
+        assert page.error.startswith("Local OCR could not read figure 1 (") and "The page's text and its other figures are kept." in page.error
+        assert page.image, "the page keeps its render"
+    assert "Regional figures" in turned.text and "local OCR could not read it." in turned.description
+    assert any(warning.startswith("Page 4 of doomed.pdf: Local OCR could not read figure 1") for warning in reading.warnings)
+    doomed.write_bytes(figures_pdf.read_bytes())
+    again = read_file(doomed, services=services)
+    assert again.pages[3].error is None and fixtures.ROTATED_LABEL in again.pages[3].description, "a failure is never cached"
+
+
+def test_pictures_in_word_files_and_slides_are_read(folder, ocr):
+    made = fixtures.office_with_pictures(folder)
+    for kind, path in made.items():
+        reading = read_file(path, services=ocr)
+        (page,) = reading.pages
+        assert [figure.kind for figure in page.figures] == ["picture"], kind
+        assert "\n".join(fixtures.PICTURE_LINES) in page.description, kind
+    assert "Figure 1: The board's decisions." in read_file(made["docx"], services=ocr).pages[0].description
+
+
+def test_a_huge_embedded_picture_is_scaled_down_not_refused(folder, ocr):
+    pdf = fixtures.huge_picture_pdf(folder / "huge.pdf")
+    reading = read_file(pdf, services=ocr)
+    (picture,) = reading.pages[0].figures
+    assert "\n".join(fixtures.PICTURE_LINES) in reading.pages[0].description
+    with pdfplumber.open(pdf) as document:
+        (found,) = find_figures(document.pages[0], [])
+    assert found["dpi"] * 4 <= OCR_MAX_SIDE, "rendered within the OCR size, not at the picture's own 1750 dpi"
+
+
+def test_ocr_word_recall_on_scans_of_text_pages(folder, ocr):
+    """Scans made from pages that have a text layer: OCR must find at least 95% of their words."""
+    recalls = {}
+    for name, dpi in (("markitdown/test.pdf", 150), ("pdfplumber/issue-140-example.pdf", 100)):
+        scan = fixtures.scanned_pdf(folder / f"scan-{dpi}.pdf", CORPUS / name, dpi)
+        truth = collections.Counter(words(read_file(CORPUS / name, services=Services(make_settings(folder / "text"))).pages[0].text))
+        found = collections.Counter(words(read_file(scan, services=ocr).pages[0].description))
+        recalls[name] = sum(min(count, found[word]) for word, count in truth.items()) / sum(truth.values())
+    assert all(recall >= 0.95 for recall in recalls.values()), recalls
+
+
+def test_ocr_reads_with_no_network_at_all(tmp_path):
+    """In an empty network namespace (no interface, not even loopback) OCR still reads: its
+    models come from the installed package, never from a download."""
+    picture = tmp_path / "sign.png"
+    fixtures.text_picture(["INVOICE 4711"], size=(600, 120)).save(picture)
+    code = f"from readers.ocr import read_text; print(read_text(open({str(picture)!r}, 'rb').read()))"
+    result = subprocess.run(["unshare", "--net", sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "HOME": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "INVOICE 4711"
+
+
+def test_a_question_to_ocr_says_how_to_get_answers(figures_pdf, ocr):
+    reading = read_file(figures_pdf, 6, 6, describe="What does the chart show?", services=ocr)
+    assert 'cannot answer questions such as "What does the chart show?"' in reading.pages[0].description
