@@ -7,14 +7,21 @@ namespace empty to prove it).
 
 from __future__ import annotations
 
+import io
 import threading
 from importlib.metadata import version
 from pathlib import Path
 
+import numpy as np
+from PIL import Image
+
 from .figures import OCR_MAX_SIDE
 
 MODELS = ("PP-OCRv6_det_small.onnx", "ch_ppocr_mobile_v2.0_cls_mobile.onnx", "PP-OCRv6_rec_small.onnx")
-ENGINE_VERSION = f"rapidocr-{version('rapidocr')}/{'+'.join(MODELS)}/{OCR_MAX_SIDE}px"  # part of each cached OCR result's key
+READING_VERSION = 2  # raise it when how the text is read changes (turns, lines), so cached results miss
+ENGINE_VERSION = f"rapidocr-{version('rapidocr')}/{'+'.join(MODELS)}/{OCR_MAX_SIDE}px/v{READING_VERSION}"  # in each cached result's key
+SIDEWAYS_SHARE = 0.5  # of the boxes found, tall ones: the text runs up or down the picture
+LOW_CONFIDENCE = 0.92  # mean recognition score; upright print reads at 0.98 or more
 _engine = None
 _lock = threading.Lock()
 
@@ -50,8 +57,27 @@ def _lines(boxes, texts) -> str:
     return "\n".join(" ".join(texts) for *_, texts in lines)
 
 
+def _confidence(found) -> float:
+    return sum(found.scores) / len(found.scores) if found.txts else 0.0
+
+
+def _turns(found) -> tuple[int, ...]:
+    """The rotations worth a second look: a page scanned sideways shows mostly tall boxes (try a
+    quarter turn each way); one upside down reads with low confidence (try a half turn)."""
+    if not found.txts:
+        return ()
+    tall = sum(1 for box in found.boxes if np.ptp(box[:, 1]) > 2 * np.ptp(box[:, 0]))
+    if tall > SIDEWAYS_SHARE * len(found.txts):
+        return (90, 270)
+    return (180,) if _confidence(found) < LOW_CONFIDENCE else ()
+
+
 def read_text(image: bytes) -> str:
-    """The text rapidocr finds in ``image`` (PNG or JPEG bytes), in reading order; "" if none."""
+    """The text rapidocr finds in ``image`` (PNG or JPEG bytes), in reading order; "" if none.
+
+    A picture turned on its side or upside down is read the right way up: when the first pass
+    looks turned, the turned copies are read too and the most confident reading wins.
+    """
     global _engine
     # One engine per process, loaded on first use; one image at a time, since onnxruntime
     # already spreads a single image over every core.
@@ -59,6 +85,11 @@ def read_text(image: bytes) -> str:
         if _engine is None:
             _engine = _build()
         found = _engine(image)
-    if found.boxes is None or found.txts is None:
+        turns = _turns(found)
+        if turns:
+            with Image.open(io.BytesIO(image)) as picture:
+                upright = picture.convert("RGB")
+            found = max([found, *(_engine(np.asarray(upright.rotate(angle, expand=True))) for angle in turns)], key=_confidence)
+    if not found.txts:
         return ""
     return _lines(found.boxes.tolist(), found.txts)

@@ -266,22 +266,6 @@ def office_with_pictures(folder: Path) -> dict[str, Path]:
     return {"docx": folder / "plans.docx", "pptx": folder / "plans.pptx"}
 
 
-def scanned_pdf(target: Path, source: Path, dpi: int) -> Path:
-    """Page 1 of ``source`` rendered at ``dpi`` and saved as a PDF of that picture alone: a scan."""
-    from reportlab.lib.utils import ImageReader
-    from reportlab.pdfgen import canvas
-
-    page = pdfium.PdfDocument(str(source))[0]
-    width, height = page.get_size()
-    picture = target.with_suffix(".png")
-    page.render(scale=dpi / 72).to_pil().save(picture)
-    pdf = canvas.Canvas(str(target), pagesize=(width, height))
-    pdf.drawImage(ImageReader(str(picture)), 0, 0, width=width, height=height)
-    pdf.showPage()
-    pdf.save()
-    return target
-
-
 def huge_picture_pdf(target: Path, pixels: int = 7000) -> Path:
     """A page of text with a ``pixels``-square picture of known text placed 4 inches wide: an
     embedded image far finer than any OCR needs (about 1750 dpi)."""
@@ -292,6 +276,22 @@ def huge_picture_pdf(target: Path, pixels: int = 7000) -> Path:
     pdf = canvas.Canvas(str(target))
     pdf.drawString(72, 780, "A page with a very large picture.")
     pdf.drawImage(ImageReader(str(picture)), 100, 400, width=288, height=288)
+    pdf.showPage()
+    pdf.save()
+    return target
+
+
+def turned_scan_pdf(target: Path, source: Path, angle: int, dpi: int = 150) -> Path:
+    """Page 1 of ``source`` rendered at ``dpi``, turned ``angle`` degrees, as a PDF of that picture
+    alone: a page fed to the scanner sideways or upside down."""
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+
+    picture = pdfium.PdfDocument(str(source))[0].render(scale=dpi / 72).to_pil().rotate(angle, expand=True)
+    png = _png(picture, target.with_suffix(".png"))
+    width, height = picture.width * 72 / dpi, picture.height * 72 / dpi
+    pdf = canvas.Canvas(str(target), pagesize=(width, height))
+    pdf.drawImage(ImageReader(str(png)), 0, 0, width=width, height=height)
     pdf.showPage()
     pdf.save()
     return target

@@ -137,13 +137,15 @@ def test_a_huge_embedded_picture_is_scaled_down_not_refused(folder, ocr):
 
 
 def test_ocr_word_recall_on_scans_of_text_pages(folder, ocr):
-    """Scans made from pages that have a text layer: OCR must find at least 95% of their words."""
+    """Scans made from pages that have a text layer, upright and turned (sideways, upside down):
+    OCR must find at least 95% of their words."""
     recalls = {}
-    for name, dpi in (("markitdown/test.pdf", 150), ("pdfplumber/issue-140-example.pdf", 100)):
-        scan = fixtures.scanned_pdf(folder / f"scan-{dpi}.pdf", CORPUS / name, dpi)
+    for name, dpi, angle in (("markitdown/test.pdf", 150, 0), ("pdfplumber/issue-140-example.pdf", 100, 90),
+                             ("pdfplumber/issue-140-example.pdf", 100, 180)):
+        scan = fixtures.turned_scan_pdf(folder / f"scan-{dpi}-{angle}.pdf", CORPUS / name, angle, dpi)
         truth = collections.Counter(words(read_file(CORPUS / name, services=Services(make_settings(folder / "text"))).pages[0].text))
         found = collections.Counter(words(read_file(scan, services=ocr).pages[0].description))
-        recalls[name] = sum(min(count, found[word]) for word, count in truth.items()) / sum(truth.values())
+        recalls[name, angle] = sum(min(count, found[word]) for word, count in truth.items()) / sum(truth.values())
     assert all(recall >= 0.95 for recall in recalls.values()), recalls
 
 
