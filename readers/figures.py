@@ -29,7 +29,8 @@ MIN_SIDE = 0.3 * 72  # points; a bullet or a rule is thinner
 MIN_AREA = 1.5 * 72 * 72  # square points; a header logo is smaller
 MIN_DRAWING_OBJECTS = 3
 GAP = 6.0  # points
-LABEL_MARGIN = 24.0  # points around a drawing where its labels stand
+LABEL_GAP = 16.0  # points: text this close to a drawing is its labels (tick labels, legend, title)
+LEGEND_REACH = 48.0  # points: how far from a drawing's plot its legend keys may stand
 TABLE_MARGIN = 2.0  # points: a table's outer rules lie on its box's edge, a hair outside
 BACKGROUND_SHARE = 0.8
 WORDS_DENSITY = 10 / (72 * 72)  # characters per square point: the text layer covers the figure
@@ -43,7 +44,7 @@ def _box(obj) -> tuple[float, float, float, float]:
     return obj["x0"], obj["top"], obj["x1"], obj["bottom"]
 
 
-def _near(a, b, gap: float) -> bool:
+def near(a, b, gap: float) -> bool:
     return a[0] - gap <= b[2] and b[0] - gap <= a[2] and a[1] - gap <= b[3] and b[1] - gap <= a[3]
 
 
@@ -75,7 +76,7 @@ def _clusters(boxes: list, gap: float) -> list[list[int]]:
     for i in order:
         open_ = [j for j in open_ if boxes[j][2] + gap >= boxes[i][0]]
         for j in open_:
-            if _near(boxes[i], boxes[j], gap):
+            if near(boxes[i], boxes[j], gap):
                 parent[root(i)] = root(j)
         open_.append(i)
     groups: dict[int, list[int]] = {}
@@ -143,20 +144,20 @@ def find_figures(page, table_boxes: list) -> list[dict]:
     tables = [(x0 - TABLE_MARGIN, top_ - TABLE_MARGIN, x1 + TABLE_MARGIN, bottom + TABLE_MARGIN) for x0, top_, x1, bottom in table_boxes]
     vector = [_box(obj) for obj in (*page.curves, *page.rects, *page.lines)]
     vector = [box for box in vector if (box[2] - box[0]) * (box[3] - box[1]) < BACKGROUND_SHARE * width * height and not _centre_in(box, tables)]
-    for group in _clusters(vector, GAP):
-        box = clip(_union([vector[i] for i in group]))
-        if len(group) >= MIN_DRAWING_OBJECTS and _big_enough(box) and not any(_near(box, picture, 0) for _, picture in found):
-            found.append(("drawing", box))
+    clusters = [(len(group), _union([vector[i] for i in group])) for group in _clusters(vector, GAP)]
+    for count, box in clusters:
+        if count >= MIN_DRAWING_OBJECTS and _big_enough(clip(box)) and not any(near(box, picture, 0) for _, picture in found):
+            # A chart's legend keys stand apart from its plot: small shapes near it are part of it.
+            box = _union([box, *(other for _, other in clusters if not _big_enough(other) and near(box, other, LEGEND_REACH))])
+            found.append(("drawing", clip(box)))
     if not found:
         return []
     lines = page.extract_text_lines(strip=True, return_chars=False)
     figures = []
     for kind, box in sorted(found, key=lambda item: (round(item[1][1]), item[1][0])):
         area = (box[2] - box[0]) * (box[3] - box[1])
-        # A chart's tick labels stand just outside its lines: count them with the drawing.
-        margin = LABEL_MARGIN if kind == "drawing" else 0
-        around = (box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin)
-        inside = sum(1 for char in page.chars if _centre_in(_box(char), [around]))
+        # A chart's labels stand just outside its lines: count them with the drawing.
+        inside = sum(1 for char in page.chars if (near(_box(char), box, LABEL_GAP) if kind == "drawing" else _centre_in(_box(char), [box])))
         figures.append({
             "kind": kind,
             "box": [round((box[0] - left) / width, 4), round((box[1] - top) / height, 4),

@@ -46,9 +46,14 @@ class Page:
     figures: list[Figure] = field(default_factory=list)
 
     @property
+    def tables_apart(self) -> list[str]:
+        """The tables that do not stand in the text where they are on the page."""
+        return [table for table in self.tables if table not in self.text]
+
+    @property
     def content(self) -> str:
-        """The extracted text followed by the tables, as a text-only model receives them."""
-        return "\n\n".join(part for part in [self.text.strip(), *self.tables] if part)
+        """The extracted text followed by the tables not already standing in it, as a text-only model receives them."""
+        return "\n\n".join(part for part in [self.text.strip(), *self.tables_apart] if part)
 
 
 @dataclass

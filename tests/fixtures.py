@@ -295,3 +295,119 @@ def turned_scan_pdf(target: Path, source: Path, angle: int, dpi: int = 150) -> P
     pdf.showPage()
     pdf.save()
     return target
+
+
+LEFT_COLUMN = ("Mount the bracket on the wall with the four anchors supplied in the kit. Drill each hole eight "
+               "millimetres deep and clean out the dust before you push the anchors in. Tighten the bolts or screws.")
+RIGHT_COLUMN = ("Made of anodized aluminum alloy, the bracket holds up to forty kilograms. Check the level before "
+                "the last turn of each screw, and keep the spare parts in the bag for later repairs.")
+THREE_COLUMNS = [("Column one opens the chapter on field repairs and the tools you carry. " * 3).strip(),
+                 ("Column two explains how to test a joint before you load it with weight. " * 3).strip(),
+                 ("Column three closes with the checklist you sign when the work is done. " * 3).strip()]
+LINK = ("the installation guide", "https://example.com/guide")
+UNRULED = [["Item", "Quantity", "Price"], ["Anchor set", "4", "3.20"], ["Wall bracket", "1", "18.90"], ["Spare screws", "12", "2.40"]]
+SIDEBAR = "arXiv:2308.08155v2 [cs.AI] 3 Oct 2023"
+
+
+def _wrapped(pdf, text: str, left: float, top: float, width: float, size: float = 10, font: str = "Helvetica") -> float:
+    """Draw ``text`` wrapped to ``width`` from ``top`` down; return where the next line would start."""
+    from reportlab.lib.utils import simpleSplit
+
+    pdf.setFont(font, size)
+    for line in simpleSplit(text, font, size, width):
+        pdf.drawString(left, top, line)
+        top -= size * 1.25
+    return top
+
+
+def structure_pdf(target: Path) -> Path:
+    """Four pages of layout a reader must follow:
+
+    1. a title over two columns, each a paragraph, and a footer;
+    2. a running header, three columns with a bold subheading, a page number;
+    3. heading levels, a bulleted and a numbered list, a link, a table without rules, a form;
+    4. body text with a sidebar turned on its side.
+    """
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    width, height = letter
+    pdf = canvas.Canvas(str(target), pagesize=letter)
+    pdf.setFont("Helvetica-Bold", 20)
+    pdf.drawString(72, height - 72, "Installing the wall bracket")
+    _wrapped(pdf, LEFT_COLUMN, 72, height - 110, 220)
+    _wrapped(pdf, RIGHT_COLUMN, 320, height - 110, 220)
+    pdf.setFont("Helvetica", 8)
+    pdf.drawString(72, 40, "Bracket manual, page 1")
+    pdf.showPage()
+
+    pdf.setFont("Helvetica", 8)
+    pdf.drawString(72, height - 40, "Field Handbook - Chapter 2")
+    for index, text in enumerate(THREE_COLUMNS):
+        left = 72 + index * 160
+        pdf.setFont("Helvetica-Bold", 10)
+        pdf.drawString(left, height - 90, f"Part {index + 1}")
+        _wrapped(pdf, text, left, height - 110, 140)
+    pdf.setFont("Helvetica", 8)
+    pdf.drawString(width / 2, 40, "2")
+    pdf.showPage()
+
+    top = height - 72
+    for size, font, text in ((22, "Helvetica-Bold", "Product guide"), (15, "Helvetica-Bold", "Getting started"), (10, "Helvetica-Bold", "What is in the box")):
+        pdf.setFont(font, size)
+        pdf.drawString(72, top, text)
+        top -= size * 2
+    _wrapped(pdf, "Everything you need comes in one box:", 72, top, 450)
+    top -= 18
+    for item in ("one wall bracket", "four anchors", "twelve screws"):
+        pdf.drawString(80, top, f"\u2022 {item}")
+        top -= 14
+    top -= 6
+    for number, step in enumerate(("Drill the holes.", "Push in the anchors.", "Screw on the bracket."), 1):
+        pdf.drawString(80, top, f"{number}. {step}")
+        top -= 14
+    top -= 10
+    pdf.drawString(72, top, "Before you start, read")
+    start = 72 + pdf.stringWidth("Before you start, read ", "Helvetica", 10)
+    pdf.drawString(start, top, LINK[0])
+    pdf.linkURL(LINK[1], (start, top - 2, start + pdf.stringWidth(LINK[0], "Helvetica", 10), top + 10))
+    top -= 30
+    for row in UNRULED:
+        for column, cell in enumerate(row):
+            pdf.drawString(90 + column * 130, top, cell)
+        top -= 14
+    top -= 20
+    for label, value in (("Order number:", "4711"), ("Delivery date:", "2 March 2025")):
+        pdf.drawString(72, top, label)
+        pdf.drawString(200, top, value)
+        top -= 14
+    pdf.showPage()
+
+    _wrapped(pdf, LEFT_COLUMN + " " + RIGHT_COLUMN, 100, height - 90, 420)
+    pdf.saveState()
+    pdf.translate(40, 250)
+    pdf.rotate(90)
+    pdf.setFont("Times-Roman", 14)
+    pdf.drawString(0, 0, SIDEBAR)
+    pdf.restoreState()
+    pdf.showPage()
+    pdf.save()
+    return target
+
+
+def unmapped_glyphs_pdf(target: Path) -> Path:
+    """A line set in an embedded font whose map from glyphs to text is gone, so its "ü" maps to
+    nothing: reportlab writes ASCII as itself and the rest only through /ToUnicode, renamed here
+    (same length, so the file's offsets hold)."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(TTFont("DejaVu", FONT))
+    pdf = canvas.Canvas(str(target))
+    pdf.setFont("DejaVu", 12)
+    pdf.drawString(72, 700, "Glyphs without a map: Zürich")
+    pdf.showPage()
+    pdf.save()
+    target.write_bytes(target.read_bytes().replace(b"/ToUnicode", b"/ToUnicodX"))
+    return target

@@ -59,7 +59,7 @@ def test_read_file_in_text_only_mode_describes_the_pages_with_figures(client):
     assert all(0 <= value <= 1 for page in charts for value in page["figures"][0]["box"])
     assert [(page["description"], page["description_source"]) for page in text_only] == [(None, "none: text only")] * 2
     assert reading["usage"]["calls"] + reading["usage"]["cache_hits"] == 2 and reading["usage"]["calls_saved"] == 2
-    assert reading["text"].startswith("[PAGE 1]\nQuarterly Sales Report 2024")
+    assert reading["text"].startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
     assert f"[PAGE 2 - VISUAL CONTENT]\n{GENERIC_ANSWER}" in reading["text"] and "[PAGE 4 - VISUAL CONTENT]" not in reading["text"]
     assert "messages" not in reading
 
@@ -74,7 +74,7 @@ def test_read_file_in_multimodal_mode_returns_png_data_urls(client):
         prefix, data = url.split(",", 1)
         assert prefix == "data:image/png;base64" and base64.b64decode(data).startswith(b"\x89PNG")
     assert reading["messages"][0] == {"type": "text", "text": reading["messages"][0]["text"]}
-    assert reading["messages"][0]["text"].startswith("[PAGE 2]\nRevenue by segment")
+    assert reading["messages"][0]["text"].startswith("[PAGE 2]\n# Revenue by segment")
 
 
 API_VECTORS = [v for v in CORPUS_VECTORS if Path(v.file).name in ("test.pdf", "test.jpg", "webp-test.webp") or v.pages != (None, None)]

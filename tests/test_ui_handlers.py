@@ -151,7 +151,7 @@ def parts_url(reading) -> str:
 
 def test_text_only_payload_is_the_readings_text(tmp_path, services):
     reading = read_file(REPORT_PDF, page_start=1, page_end=1, services=services, multimodal=False)
-    assert text_payload([reading]).startswith("[PAGE 1]\nQuarterly Sales Report 2024")
+    assert text_payload([reading]).startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
     assert Path(write_payload([reading], False, tmp_path)).read_text() == reading.as_text()
 
 
@@ -163,12 +163,13 @@ def test_report_cites_every_piece_and_bundles_the_page_images(tmp_path, services
     assert len(images) == 4 and all(archive.read(name).startswith(b"\x89PNG") for name in images)
     for image in images:
         assert f"]({image})" in markdown
-    assert markdown.count("*(Source: chart-report.pdf, p. 3)*") >= 3  # image, text and table of page 3
+    assert markdown.count("*(Source: chart-report.pdf, p. 3)*") >= 3  # image, paragraph and table of page 3
+    assert "# Quarterly Sales Report 2024\n\nSales grew" in markdown, "a heading needs no source of its own"
     assert "| Region | Q1 | Q2 | Q3 | Q4 |" in markdown
     assert "Not read: broken.pdf" in markdown
     blocks = markdown.split("\n\n")
     for index, block in enumerate(blocks):
-        if block.startswith(("![", "| Region", "Quarterly Sales")):
+        if block.startswith(("![", "| Region", "Sales grew", "The table lists")):
             assert blocks[index + 1].startswith("*(Source: chart-report.pdf, p. "), block[:40]
 
 

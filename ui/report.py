@@ -92,10 +92,9 @@ def _page_section(reading: Reading, page: Page, images: dict[str, bytes]) -> lis
         image_name = f"images/{reading.sha256[:12]}-{stem(reading.name)}-{page.number}.png"
         images[image_name] = page.image
         lines += [f"![{reading.name}, {reading.label.lower()} {page.number}]({image_name})", cite]
-    if page.text.strip():
-        lines += [page.text.strip(), cite]
-    for table in page.tables:
-        lines += [table, cite]
+    for block in [*page.text.strip().split("\n\n"), *page.tables_apart]:  # paragraphs and tables; headings need no source
+        if block.strip():
+            lines += [block] if block.startswith("#") else [block, cite]
     if page.description:
         lines += [f"**Visual content** ({page.description_source or 'description'}): {page.description.strip()}", cite]
     if page.error:

@@ -25,12 +25,12 @@ from pdfminer.pdftypes import dict_value, int_value, list_value
 
 from ..errors import ReaderError
 from ..figures import find_figures
+from ..layout import heading_levels, page_markdown
 from ..models import Figure, Page
 from ..tables import markdown_table
 from .image import encode_png
 
-TEXT_OPTIONS = {"x_tolerance_ratio": 0.15}  # word gaps scale with the font; a fixed 3 pt glues small type
-EXTRACTION_VERSION = 3  # part of each cached page's name: raise it when extraction changes, so old entries miss
+EXTRACTION_VERSION = 4  # part of each cached page's name: raise it when extraction changes, so old entries miss
 WORKERS = min(4, os.cpu_count() or 1)  # a worker peaks near 150 MB on the bench pages; four bound that on big machines
 _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -85,12 +85,6 @@ def _pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFP
     return found
 
 
-def _in_any(obj, boxes) -> bool:
-    x = (obj["x0"] + obj["x1"]) / 2
-    y = (obj["top"] + obj["bottom"]) / 2
-    return any(x0 <= x <= x1 and top <= y <= bottom for x0, top, x1, bottom in boxes)
-
-
 def _is_table(rows: list[list]) -> bool:
     """A chart's gridlines also make a grid of cells, but a mostly empty one. A sparse grid that
     is refused here is not lost: its text stays in the page's text."""
@@ -101,16 +95,14 @@ def _is_table(rows: list[list]) -> bool:
 
 def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int) -> dict:
     page = pdfplumber.page.Page(pdf, pdfminer_page, page_number=number)
-    tables = [(table.bbox, rows) for table in page.find_tables() if _is_table(rows := table.extract())]
-    boxes = [bbox for bbox, _ in tables]
-    body = page.filter(lambda obj: obj.get("object_type") != "char" or not _in_any(obj, boxes)) if boxes else page
-    text = body.extract_text(**TEXT_OPTIONS) or ""
-    markdown = [md for md in (markdown_table(rows) for _, rows in tables) if md]
+    tables = [(table.bbox, markdown) for table in page.find_tables() if _is_table(rows := table.extract()) and (markdown := markdown_table(rows))]
+    figures = find_figures(page, [bbox for bbox, _ in tables])
+    text, unmapped = page_markdown(page, tables, figures, document[number - 1])
     has_text = bool(page.chars)
-    figures = find_figures(page, boxes)
     page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
     bitmap = document[number - 1].render(scale=dpi / 72, rev_byteorder=True)  # RGB order: no BGR swap before encoding
-    return {"number": number, "text": text, "tables": markdown, "has_text": has_text, "figures": figures, "png": encode_png(bitmap.to_pil())}
+    return {"number": number, "text": text, "tables": [markdown for _, markdown in tables], "has_text": has_text, "unmapped": unmapped,
+            "figures": figures, "png": encode_png(bitmap.to_pil())}
 
 
 def _failed(number: int, error: Exception) -> dict:
@@ -279,6 +271,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
         job.progress("rendered", done, len(numbers))
     if not found:
         raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged: none of its pages could be read ({failed[numbers[0]]}). Export or download it again.")
+    texts = dict(zip(found, heading_levels([entry["text"] for entry in found.values()])))
     pages = []
     for number in numbers:
         if number in failed:
@@ -288,9 +281,13 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
         entry = found[number]
         if text_from_pdf and not entry["has_text"]:
             job.warnings.append(f"Page {number} has no text layer (a scan or a picture); its content reaches a text-only model only through the visual description.")
+        if entry["unmapped"]:
+            count = entry["unmapped"]
+            job.warnings.append(f"Page {number} of {job.name}: {count} {'character' if count == 1 else 'characters'} could not be read and "
+                                f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text).")
         job.figures[number] = entry["figures"]
         figures = [Figure(f["kind"], tuple(f["box"]), f["caption"], f["has_text"]) for f in entry["figures"]]
-        pages.append(Page(number=number, text=entry["text"], tables=entry["tables"], image=entry["png"], figures=figures))
+        pages.append(Page(number=number, text=texts[number], tables=entry["tables"], image=entry["png"], figures=figures))
     job.pdf = pdf_path
     return meta["page_count"], pages
 

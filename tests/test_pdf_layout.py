@@ -1,0 +1,82 @@
+"""PDF pages as a model should read them: columns in order, headings, lists, links, tables in
+place, text on its side read once, glyphs without a map left out with a warning."""
+
+from __future__ import annotations
+
+import pytest
+
+from readers import Services, read_file
+from tests import fixtures
+from tests.conftest import CORPUS, make_settings
+
+
+def squeeze(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.fixture(scope="module")
+def structure(tmp_path_factory):
+    return fixtures.structure_pdf(tmp_path_factory.mktemp("layout") / "structure.pdf")
+
+
+@pytest.fixture(scope="module")
+def pages(structure, tmp_path_factory):
+    return read_file(structure, services=Services(make_settings(tmp_path_factory.mktemp("layout-cache")))).pages
+
+
+def test_two_columns_are_read_down_one_after_the_other(pages):
+    text = pages[0].text
+    flat = squeeze(text)
+    assert text.startswith("# Installing the wall bracket\n\n")
+    assert squeeze(fixtures.LEFT_COLUMN) in flat and squeeze(fixtures.RIGHT_COLUMN) in flat, "each column reads as one run"
+    assert flat.index("Tighten the bolts or screws.") < flat.index("Made of anodized aluminum alloy")
+    assert text.rstrip().endswith("Bracket manual, page 1"), "the footer stands apart, after the columns"
+
+
+def test_three_columns_with_a_running_header_and_a_page_number(pages):
+    text = pages[1].text
+    flat = squeeze(text)
+    assert text.startswith("Field Handbook - Chapter 2\n\n")
+    positions = [flat.index(squeeze(column)) for column in fixtures.THREE_COLUMNS]
+    assert positions == sorted(positions)
+    assert "### Part 1" in text and flat.index("Part 2") > positions[0]
+    assert text.rstrip().endswith("\n2")
+
+
+def test_headings_lists_links_and_a_table_without_rules(pages):
+    text = pages[2].text
+    assert text.startswith("# Product guide\n\n## Getting started\n\n### What is in the box\n\n")
+    assert "- one wall bracket\n- four anchors\n- twelve screws" in text
+    assert "1. Drill the holes.\n2. Push in the anchors.\n3. Screw on the bracket." in text
+    assert f"Before you start, read [{fixtures.LINK[0]}]({fixtures.LINK[1]})" in text
+    assert "| Item | Quantity | Price |\n|---|---|---|\n| Anchor set | 4 | 3.20 |" in text, "each cell keeps its own words"
+    assert "Order number: 4711\nDelivery date: 2 March 2025" in text, "a form's labels and values stay on their lines"
+
+
+def test_text_turned_on_its_side_is_read_once(pages):
+    text = pages[3].text
+    assert text.count(fixtures.SIDEBAR) == 1
+    assert squeeze(fixtures.LEFT_COLUMN + " " + fixtures.RIGHT_COLUMN) in squeeze(text)
+
+
+def test_a_single_column_page_stays_as_it_is(services):
+    text = read_file(CORPUS / "markitdown/test.pdf", services=services).pages[0].text
+    assert text.startswith("# 1 Introduction\n\nLarge language models (LLMs) are becoming a crucial building block in developing powerful agents\n"
+                           "that utilize LLMs for reasoning")
+    assert "|" not in text
+
+
+def test_glyphs_are_mapped_through_pdfium_or_left_out_with_a_warning(pages, tmp_path, services):
+    assert "- one wall bracket" in pages[2].text, "pdfminer reads the bullet as (cid:127); pdfium knows it"
+    reading = read_file(fixtures.unmapped_glyphs_pdf(tmp_path / "unmapped.pdf"), services=services)
+    assert reading.pages[0].text == "Glyphs without a map: Zrich"
+    assert "(cid:" not in reading.as_text()
+    assert reading.warnings == ["Page 1 of unmapped.pdf: 1 character could not be read and was left out (the font has no map from its glyphs to text)."]
+
+
+def test_heading_levels_follow_the_sizes_of_the_pages_read(structure, services):
+    alone = read_file(structure, 3, 3, services=services).pages[0].text
+    assert alone.startswith("# Product guide\n\n## Getting started\n\n### What is in the box")
+    everything = read_file(structure, services=services).pages
+    assert everything[0].text.startswith("# Installing the wall bracket"), "20 and 22 pt titles are one level"
+    assert "### Part 1" in everything[1].text
