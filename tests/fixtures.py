@@ -139,3 +139,154 @@ def text_files(folder: Path) -> dict[str, Path]:
     for name, data in files.items():
         (folder / name).write_bytes(data)
     return {name: folder / name for name in files}
+
+
+W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+
+
+def _word_part(document, name: str, content_type: str, reltype: str, xml: str):
+    """Add a part (footnotes, endnotes) that python-docx cannot create, related from the document."""
+    from docx.opc.packuri import PackURI
+    from docx.opc.part import Part
+
+    part = Part(PackURI(f"/word/{name}"), content_type, xml.encode(), document.part.package)
+    document.part.relate_to(part, reltype)
+    return part
+
+
+def _notes_xml(kind: str, notes: dict[int, str]) -> str:
+    separators = "".join(f'<w:{kind} w:type="{t}" w:id="{i}"><w:p><w:r><w:separator/></w:r></w:p></w:{kind}>' for i, t in ((-1, "separator"), (0, "continuationSeparator")))
+    mark = "footnoteRef" if kind == "footnote" else "endnoteRef"
+    body = "".join(f'<w:{kind} w:id="{i}"><w:p><w:r><w:{mark}/></w:r><w:r><w:t xml:space="preserve"> {text}</w:t></w:r></w:p></w:{kind}>' for i, text in notes.items())
+    return f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:{kind}s {W_NS}>{separators}{body}</w:{kind}s>'
+
+
+def _runs(xml: str):
+    """Elements from a fragment of runs written with the w: prefix."""
+    from docx.oxml import parse_xml
+
+    wrapper = parse_xml(f'<w:p {W_NS} xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" '
+                        f'xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office">{xml}</w:p>')
+    return list(wrapper)
+
+
+def _numbering(document) -> tuple[str, str]:
+    """Two list definitions: multi-level numbers (1. / a) / i.) and bullets; returns their numIds."""
+    numbering = document.part.numbering_part.element
+    levels = [("decimal", "%1."), ("lowerLetter", "%2)"), ("lowerRoman", "%3.")]
+    numbered = "".join(f'<w:lvl w:ilvl="{i}"><w:start w:val="1"/><w:numFmt w:val="{fmt}"/><w:lvlText w:val="{text}"/>'
+                       f'<w:pPr><w:ind w:left="{720 * (i + 1)}" w:hanging="360"/></w:pPr></w:lvl>' for i, (fmt, text) in enumerate(levels))
+    bullets = "".join(f'<w:lvl w:ilvl="{i}"><w:start w:val="1"/><w:numFmt w:val="bullet"/><w:lvlText w:val="•"/>'
+                      f'<w:pPr><w:ind w:left="{720 * (i + 1)}" w:hanging="360"/></w:pPr></w:lvl>' for i in range(3))
+    from docx.oxml import parse_xml
+
+    first_num = numbering.find(f"{{{numbering.nsmap['w']}}}num")
+    for abstract_id, body in (("90", numbered), ("91", bullets)):
+        abstract = parse_xml(f'<w:abstractNum {W_NS} w:abstractNumId="{abstract_id}"><w:multiLevelType w:val="multilevel"/>{body}</w:abstractNum>')
+        (first_num.addprevious(abstract) if first_num is not None else numbering.append(abstract))
+    for num_id, abstract_id in (("90", "90"), ("91", "91")):
+        numbering.append(parse_xml(f'<w:num {W_NS} w:numId="{num_id}"><w:abstractNumId w:val="{abstract_id}"/></w:num>'))
+    return "90", "91"
+
+
+def _list_paragraph(document, text: str, num_id: str, level: int):
+    from docx.oxml import parse_xml
+
+    paragraph = document.add_paragraph(text)
+    paragraph._p.insert(0, parse_xml(f'<w:pPr {W_NS}><w:numPr><w:ilvl w:val="{level}"/><w:numId w:val="{num_id}"/></w:numPr></w:pPr>'))
+    return paragraph
+
+
+def structured_word_document(target: Path) -> Path:
+    """A Word document with every structure the DOCX reader keeps, over several pages.
+
+    Headings (built-in 1-3, Title, and a custom style that is a heading only by its outline
+    level), nested numbered and bulleted lists, a hyperlink and a HYPERLINK field, footnotes and
+    an endnote, a comment, a text box, a header and a footer with a page number, tracked changes
+    (an insertion, a deletion), a table with merged cells, a picture with alt text, a SEQ field
+    caption, hidden text, and page breaks.
+    """
+    from docx.enum.style import WD_STYLE_TYPE
+    from docx.opc.constants import RELATIONSHIP_TYPE as RT
+    from docx.oxml import parse_xml
+
+    document = docx.Document()
+    section = document.sections[0]
+    section.header.paragraphs[0].text = "ACME Corp — Confidential"
+    footer = section.footer.paragraphs[0]
+    footer.text = "Quarterly report, page "
+    for element in _runs('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> PAGE </w:instrText></w:r>'
+                         '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>'):
+        footer._p.append(element)
+    custom = document.styles.add_style("Kapitel", WD_STYLE_TYPE.PARAGRAPH)
+    custom.base_style = document.styles["Normal"]
+    custom.element.get_or_add_pPr().append(parse_xml(f'<w:outlineLvl {W_NS} w:val="1"/>'))
+    numbered, bullets = _numbering(document)
+    rel = document.part.relate_to("https://example.com/report", RT.HYPERLINK, is_external=True)
+    _word_part(document, "footnotes.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml", RT.FOOTNOTES,
+               _notes_xml("footnote", {1: "Source: the finance team's ledger.", 2: "Rounded to the nearest thousand."}))
+    _word_part(document, "endnotes.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.endnotes+xml", RT.ENDNOTES,
+               _notes_xml("endnote", {1: "Figures are unaudited."}))
+
+    document.add_heading("Quarterly report", level=0)
+    document.add_heading("Summary", level=1)
+    paragraph = document.add_paragraph("Revenue grew in every region")
+    for element in _runs('<w:r><w:footnoteReference w:id="1"/></w:r><w:r><w:t xml:space="preserve"> and costs fell</w:t></w:r>'
+                         '<w:r><w:footnoteReference w:id="2"/></w:r><w:r><w:t xml:space="preserve">. See </w:t></w:r>'
+                         f'<w:hyperlink r:id="{rel}"><w:r><w:t>the full report</w:t></w:r></w:hyperlink><w:r><w:t xml:space="preserve"> or </w:t></w:r>'
+                         '<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> HYPERLINK "https://example.com/data" </w:instrText></w:r>'
+                         '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>the data</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>'
+                         '<w:r><w:t>.</w:t></w:r><w:r><w:rPr><w:vanish/></w:rPr><w:t>HIDDEN-NOTE-TO-SELF</w:t></w:r>'
+                         '<w:r><w:endnoteReference w:id="1"/></w:r>'):
+        paragraph._p.append(element)
+    commented = document.add_paragraph("The board approved ")
+    run = commented.add_run("the new budget")
+    commented.add_run(" in March.")
+    document.add_comment(run, text="Which meeting was this?", author="Ada Lovelace", initials="AL")
+    changed = document.add_paragraph("Hiring resumes ")
+    for element in _runs('<w:ins w:id="101" w:author="Grace Hopper" w:date="2026-01-01T00:00:00Z"><w:r><w:t xml:space="preserve">in April </w:t></w:r></w:ins>'
+                         '<w:del w:id="102" w:author="Grace Hopper" w:date="2026-01-01T00:00:00Z"><w:r><w:delText xml:space="preserve">next year </w:delText></w:r></w:del>'
+                         '<w:r><w:t>for engineering.</w:t></w:r>'):
+        changed._p.append(element)
+    boxed = document.add_paragraph("The text box beside this paragraph holds a quote.")
+    for element in _runs('<w:r><w:pict><v:shape id="box1" type="#_x0000_t202" style="position:absolute;margin-left:300pt;margin-top:0;width:150pt;height:60pt;z-index:1">'
+                         '<v:textbox><w:txbxContent><w:p><w:r><w:t>Boxed quote: growth is steady.</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></w:r>'):
+        boxed._p.append(element)
+
+    document.add_heading("Plans", level=2)
+    for text, level in [("Grow sales", 0), ("Open two offices", 1), ("Berlin", 2), ("Lisbon", 2), ("Hire a team", 1), ("Cut costs", 0)]:
+        _list_paragraph(document, text, numbered, level)
+    document.add_paragraph("Risks to watch:")
+    for text, level in [("Currency", 0), ("Euro exposure", 1), ("Supply", 0)]:
+        _list_paragraph(document, text, bullets, level)
+    document.add_paragraph("Ausblick nach Regionen", style="Kapitel")
+    document.add_heading("Regional detail", level=3)
+
+    table = document.add_table(rows=4, cols=3)
+    table.style = "Table Grid"
+    values = [("Region", "Q1", "Q2"), ("North", "1,200", "1,300"), ("South", "950", "990"), ("West", "700", "720")]
+    for row, row_values in zip(table.rows, values):
+        for cell, value in zip(row.cells, row_values):
+            cell.text = value
+    merged = table.cell(0, 1).merge(table.cell(0, 2))
+    merged.text = "First half"
+    side = table.cell(2, 0).merge(table.cell(3, 0))
+    side.text = "South and West"
+
+    document.add_picture(str(CORPUS / "python-docx/images/python-icon.jpeg"))
+    picture = document.inline_shapes[-1]._inline
+    picture.docPr.set("descr", "The Python logo")
+    caption = document.add_paragraph("Figure ", style="Caption")
+    for element in _runs('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> SEQ Figure \\* ARABIC </w:instrText></w:r>'
+                         '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>'
+                         '<w:r><w:t>: The logo of the language</w:t></w:r>'):
+        caption._p.append(element)
+    document.add_page_break()
+    document.add_heading("Outlook", level=1)
+    for number in range(1, 41):
+        document.add_paragraph(f"Outlook paragraph {number}: the team expects steady demand in every market it serves, "
+                               "with new products arriving through the year and prices holding firm.")
+    document.add_heading("Closing", level=1)
+    document.add_paragraph("Last words of the report.")
+    document.save(target)
+    return target

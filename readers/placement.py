@@ -1,0 +1,111 @@
+"""Which rendered page each block of a document stands on.
+
+A Word document's text comes from the document itself, but its pages are LibreOffice's: so each
+block (paragraph, table, ...) is looked for in the text of the rendered PDF, in order. Both sides
+are reduced to letters and digits (case-folded, ligatures and full-width forms unfolded), which
+makes the match blind to line breaks, hyphenation, spacing, bullets and punctuation. A cursor
+moves only forward: each block is looked for from the end of the block before it, by its first
+characters, else by characters from its middle or its end (a field or a tracked deletion may
+change its start), within a window, so a short or repeated passage cannot jump pages ahead. A
+block that is too short to place, or not found, stays on the page of the block before it.
+Pictures have no text to find: a block that is only pictures goes to the first page, from the
+current one on, that still has a picture not yet accounted for (a figure pushed to the next page
+by a full page is shown there).
+``bench/bench_placement.py`` measures how often this lands on the right page.
+"""
+
+from __future__ import annotations
+
+import bisect
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+import pypdfium2 as pdfium
+
+KEY = 32  # characters of a block looked for at a time
+MIN_KEY = 6  # shorter blocks ("Yes", "12") are too common to be placed by themselves
+WINDOW = 6000  # how far past the cursor (about two pages of text) a block may be found
+
+
+def letters(text: str) -> str:
+    """Only the letters and digits of ``text``, case-folded and with ligatures unfolded."""
+    return "".join(char for char in unicodedata.normalize("NFKC", text).casefold() if char.isalnum())
+
+
+@dataclass
+class Passage:
+    """What a block shows: its text, and how many pictures."""
+
+    text: str
+    pictures: int = 0
+
+
+def rendered_pages(pdf_path: Path) -> list[Passage]:
+    """Each page of a PDF: its letters and digits in the order its content draws them, and its images."""
+    document = pdfium.PdfDocument(str(pdf_path))
+    try:
+        pages = []
+        for page in document:
+            text_page = page.get_textpage()
+            images = sum(1 for _ in page.get_objects(filter=[pdfium.raw.FPDF_PAGEOBJ_IMAGE], max_depth=1))
+            pages.append(Passage(letters(text_page.get_text_range()), images))
+            text_page.close()
+            page.close()
+        return pages
+    finally:
+        document.close()
+
+
+@dataclass
+class Placement:
+    pages: list[int]  # the 1-based page of each block
+    matchable: int  # blocks long enough to be looked for
+    unmatched: int  # of those, the ones not found
+
+
+def _find(text: str, stream: str, cursor: int) -> tuple[int, int] | None:
+    """(start, end) of ``text`` in ``stream`` at or after ``cursor``, or None."""
+    limit = cursor + WINDOW + len(text)
+    middle = max(0, len(text) // 2 - KEY // 2)
+    for offset in dict.fromkeys([0, middle, max(0, len(text) - KEY)]):
+        key = text[offset:offset + KEY]
+        position = stream.find(key, cursor, limit)
+        if position < 0:
+            continue
+        start = max(cursor, position - offset)
+        tail = text[-KEY:]
+        end = stream.find(tail, position, position + 2 * len(text) + WINDOW)
+        return start, (end + len(tail) if end >= 0 else position + len(key))
+    return None
+
+
+def place_blocks(blocks: list[Passage], rendered: list[Passage], repeated_pictures: int = 0) -> Placement:
+    """The page of each block, given what each rendered page shows (``rendered_pages``).
+
+    ``repeated_pictures`` is how many pictures every page repeats (a logo in the header), which
+    are no block's.
+    """
+    starts, total = [], 0
+    for rendered_page in rendered:
+        starts.append(total)
+        total += len(rendered_page.text)
+    stream = "".join(rendered_page.text for rendered_page in rendered)
+    free = [max(0, rendered_page.pictures - repeated_pictures) for rendered_page in rendered]
+    cursor, page, pages, matchable, unmatched = 0, 1, [], 0, 0
+    for block in blocks:
+        text = letters(block.text)
+        if len(text) >= MIN_KEY:
+            matchable += 1
+            found = _find(text, stream, cursor)
+            if found is None:
+                unmatched += 1
+            else:
+                start, cursor = found
+                page = bisect.bisect_right(starts, start)
+        elif block.pictures:
+            page = next((number for number in range(page, min(page + 2, len(free)) + 1) if free[number - 1]), page)
+        if block.pictures and page <= len(free):
+            free[page - 1] = max(0, free[page - 1] - block.pictures)
+        pages.append(page)
+    return Placement(pages, matchable, unmatched)

@@ -1,0 +1,88 @@
+"""Structure a model can follow, in Word documents and PowerPoint decks: each piece in place, once,
+and on the page a person sees it on."""
+
+from __future__ import annotations
+
+import pytest
+
+from readers import read_file
+from readers.office import soffice
+from readers.placement import letters
+from readers.services import Services
+from tests import fixtures
+from tests.conftest import CORPUS, make_settings
+
+needs_office = pytest.mark.skipif(soffice() is None, reason="needs LibreOffice (make setup installs it)")
+
+
+@pytest.fixture(scope="module")
+def services(tmp_path_factory) -> Services:
+    return Services(make_settings(tmp_path_factory.mktemp("cache")))
+
+
+@pytest.fixture(scope="module")
+def structured(tmp_path_factory):
+    return fixtures.structured_word_document(tmp_path_factory.mktemp("docx") / "structured.docx")
+
+
+def test_word_lists_keep_their_nesting_and_numbers(structured, services):
+    text = read_file(structured, 1, 1, services=services).pages[0].text
+    assert "1. Grow sales\n   a) Open two offices\n      i. Berlin\n      ii. Lisbon\n   b) Hire a team\n2. Cut costs" in text
+    assert "- Currency\n   - Euro exposure\n- Supply" in text
+
+
+def test_word_table_words_appear_once_and_merged_cells_once(structured, services):
+    text = read_file(structured, services=services).as_text()
+    assert text.count("South and West") == 1 and text.count("First half") == 1 and text.count("1,300") == 1
+    assert "| Region | First half |  |\n|---|---|---|\n| North | 1,200 | 1,300 |\n| South and West | 950 | 990 |\n|  | 700 | 720 |" in text
+
+
+def test_word_headers_footers_and_notes_once(structured, services):
+    reading = read_file(structured, services=services)
+    text = reading.as_text()
+    assert reading.page_count == 6
+    assert text.count("ACME Corp — Confidential") == 1 and text.count("Footer: Quarterly report") == 1
+    first = reading.pages[0].text
+    assert first.startswith("Header: ACME Corp — Confidential")
+    assert first.index("[^2]: Rounded") > first.index("| South and West")  # footnotes at the foot of their page
+    assert reading.pages[-1].text == "[^e1]: Figures are unaudited."
+
+
+def test_word_tracked_changes_read_as_accepted_with_a_warning(structured, services):
+    reading = read_file(structured, services=services)
+    assert "Hiring resumes in April for engineering." in reading.as_text() and "next year" not in reading.as_text()
+    assert any("tracked changes" in warning and "accepted" in warning for warning in reading.warnings)
+
+
+@needs_office
+def test_word_blocks_stand_on_the_page_the_render_shows(structured, services):
+    """Every "Outlook paragraph N" is on the page whose rendered text holds it: the render is the truth."""
+    import pypdfium2 as pdfium
+
+    reading = read_file(structured, services=services)
+    pdf = pdfium.PdfDocument(str(services.store.path(reading.sha256, "office.pdf")))
+    rendered = [letters(page.get_textpage().get_text_range()) for page in pdf]
+    checked = 0
+    for page in reading.pages:
+        for line in page.text.splitlines():
+            if line.startswith("Outlook paragraph "):
+                marker = letters(line.split(":")[0] + ":the team")
+                assert marker in rendered[page.number - 1], f"{line[:22]} is not on page {page.number}"
+                checked += 1
+    assert checked == 40
+
+
+def test_word_structure_without_libreoffice_is_one_page(structured, tmp_path, monkeypatch):
+    from readers import office
+
+    monkeypatch.setattr(office, "soffice", lambda: None)
+    reading = read_file(structured, services=Services(make_settings(tmp_path / "cache")))
+    text = reading.pages[0].text
+    assert reading.page_count == 1 and reading.pages[0].image is None
+    assert text.startswith("Header: ACME Corp — Confidential\n\n# Quarterly report")
+    assert "   a) Open two offices" in text and "[^e1]: Figures are unaudited." in text and "[Picture: The Python logo]" in text
+
+
+def test_word_field_results_not_codes(services):
+    text = read_file(CORPUS / "docling/word_sample.docx", services=services).as_text()
+    assert "Figure 1: This is a cute duckling" in text and "SEQ" not in text and "ARABIC" not in text
