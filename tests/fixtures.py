@@ -290,3 +290,104 @@ def structured_word_document(target: Path) -> Path:
     document.add_paragraph("Last words of the report.")
     document.save(target)
     return target
+
+
+def _three_d_bar_chart(slide) -> None:
+    """A clustered column chart turned into a 3-D bar chart, a plot type python-pptx refuses."""
+    from pptx.oxml.ns import qn
+
+    data = CategoryChartData()
+    data.categories = ["North", "South", "West"]
+    data.add_series("2025", (1200, 950, 700))
+    data.add_series("2026", (1300, 990, 720))
+    frame = slide.shapes.add_chart(XL_CHART_TYPE.BAR_CLUSTERED, Inches(1), Inches(1.5), Inches(8), Inches(5), data)
+    frame.chart.has_title = True
+    frame.chart.chart_title.text_frame.text = "Revenue by region"
+    space = frame.chart_part._element
+    plot = space.find(".//" + qn("c:barChart"))
+    plot.tag = qn("c:bar3DChart")
+    for unsupported in plot.findall(qn("c:overlap")):
+        plot.remove(unsupported)
+    chart = space.find(qn("c:chart"))
+    view = chart.makeelement(qn("c:view3D"), {})
+    for name, value in (("c:rotX", "15"), ("c:rotY", "20"), ("c:rAngAx", "1")):
+        view.append(view.makeelement(qn(name), {"val": value}))
+    chart.insert(chart.index(chart.find(qn("c:plotArea"))), view)
+
+
+def _smartart(slide) -> None:
+    """A SmartArt graphic frame whose data part holds a small hierarchy: Plan > Research, Draft; Ship."""
+    from pptx.opc.packuri import PackURI
+    from pptx.opc.package import Part
+    from pptx.oxml import parse_xml
+
+    points = [("0", "doc", ""), ("1", "node", "Plan"), ("2", "node", "Research"), ("3", "node", "Draft"), ("4", "node", "Ship")]
+    links = [("0", "1", 0), ("1", "2", 0), ("1", "3", 1), ("0", "4", 1)]
+    a = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"'
+    pts = "".join(f'<dgm:pt modelId="{{0000000{i}-0000-0000-0000-000000000000}}"{"" if kind == "node" else f" type={chr(34)}{kind}{chr(34)}"}>'
+                  f'<dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p>{f"<a:r><a:t>{text}</a:t></a:r>" if text else ""}</a:p></dgm:t></dgm:pt>'
+                  for i, kind, text in points)
+    cxns = "".join(f'<dgm:cxn modelId="{{1000000{n}-0000-0000-0000-000000000000}}" srcId="{{0000000{src}-0000-0000-0000-000000000000}}" '
+                   f'destId="{{0000000{dst}-0000-0000-0000-000000000000}}" srcOrd="{order}" destOrd="0"/>' for n, (src, dst, order) in enumerate(links))
+    xml = (f'<dgm:dataModel xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" {a}>'
+           f'<dgm:ptLst>{pts}</dgm:ptLst><dgm:cxnLst>{cxns}</dgm:cxnLst><dgm:bg/><dgm:whole/></dgm:dataModel>')
+    part = Part(PackURI("/ppt/diagrams/data1.xml"), "application/vnd.openxmlformats-officedocument.drawingml.diagramData+xml",
+                slide.part.package, xml.encode())
+    rel_id = slide.part.relate_to(part, "http://schemas.openxmlformats.org/officeDocument/2006/relationships/diagramData")
+    frame = parse_xml(
+        '<p:graphicFrame xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" '
+        f'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" {a}>'
+        '<p:nvGraphicFramePr><p:cNvPr id="40" name="Process diagram"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>'
+        '<p:xfrm><a:off x="914400" y="1828800"/><a:ext cx="6400800" cy="3200400"/></p:xfrm>'
+        '<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram">'
+        f'<dgm:relIds xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" r:dm="{rel_id}" r:lo="" r:qs="" r:cs=""/>'
+        '</a:graphicData></a:graphic></p:graphicFrame>')
+    slide.shapes._spTree.append(frame)
+
+
+def structured_deck(target: Path) -> Path:
+    """A deck with what the PPTX reader must keep: nested bullets, a numbered list, a link, merged
+    table cells, a 3-D bar chart, grouped shapes (one group inside another) and SmartArt."""
+    from pptx.oxml.ns import qn
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    slide.shapes.title.text = "Agenda"
+    body = slide.placeholders[1].text_frame
+    body.text = "Results"
+    for text, level in [("Revenue", 1), ("By region", 2), ("Costs", 1), ("Plans", 0)]:
+        paragraph = body.add_paragraph()
+        paragraph.text, paragraph.level = text, level
+    box = slide.shapes.add_textbox(Inches(6), Inches(5), Inches(3), Inches(1.5)).text_frame
+    for index, text in enumerate(["Hire", "Train", "Ship"]):
+        paragraph = box.paragraphs[0] if index == 0 else box.add_paragraph()
+        paragraph.text = text
+        paragraph._p.get_or_add_pPr().append(paragraph._p.makeelement(qn("a:buAutoNum"), {"type": "alphaLcParenR"}))
+    run = box.add_paragraph().add_run()
+    run.text = "pricing page"
+    run.hyperlink.address = "https://example.com/pricing"
+
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Budget"
+    table = slide.shapes.add_table(3, 3, Inches(1), Inches(2), Inches(8), Inches(1.5)).table
+    for (row, col), value in {(0, 0): "Item", (0, 1): "Cost", (1, 0): "Servers", (1, 1): "4,000", (1, 2): "5,000", (2, 1): "900", (2, 2): "950"}.items():
+        table.cell(row, col).text = value
+    table.cell(0, 1).merge(table.cell(0, 2))
+    table.cell(1, 0).merge(table.cell(2, 0))
+
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Growth"
+    _three_d_bar_chart(slide)
+
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Teams"
+    outer = slide.shapes.add_group_shape()
+    outer.shapes.add_textbox(Inches(1), Inches(2), Inches(3), Inches(1)).text_frame.text = "Sales team in Lisbon"
+    inner = outer.shapes.add_group_shape()
+    inner.shapes.add_textbox(Inches(5), Inches(2), Inches(3), Inches(1)).text_frame.text = "Support team in Berlin"
+
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Process"
+    _smartart(slide)
+    deck.save(target)
+    return target

@@ -86,3 +86,53 @@ def test_word_structure_without_libreoffice_is_one_page(structured, tmp_path, mo
 def test_word_field_results_not_codes(services):
     text = read_file(CORPUS / "docling/word_sample.docx", services=services).as_text()
     assert "Figure 1: This is a cute duckling" in text and "SEQ" not in text and "ARABIC" not in text
+
+
+@pytest.fixture(scope="module")
+def deck(tmp_path_factory):
+    return fixtures.structured_deck(tmp_path_factory.mktemp("pptx") / "structured.pptx")
+
+
+def test_deck_lists_keep_levels_bullets_and_numbers(deck, services):
+    text = read_file(deck, 1, 1, services=services).pages[0].text
+    assert text.startswith("# Agenda\n\n- Results\n   - Revenue\n      - By region\n   - Costs\n- Plans\n\na) Hire\nb) Train\nc) Ship")
+
+
+def test_deck_chart_python_pptx_refuses_is_read_from_its_xml(deck, services):
+    from pptx import Presentation
+
+    chart = next(shape for shape in Presentation(deck).slides[2].shapes if shape.has_chart).chart
+    with pytest.raises(ValueError, match="unsupported plot type"):
+        chart.plots[0]
+    text = read_file(deck, 3, 3, services=services).pages[0].text
+    assert "Chart: Revenue by region (3-D bar chart)\n\n| Category | 2025 | 2026 |\n|---|---|---|\n| North | 1200 | 1300 |" in text
+
+
+def test_deck_smartart_groups_and_merged_cells(deck, services):
+    reading = read_file(deck, services=services)
+    assert "Diagram: Process diagram\n- Plan\n   - Research\n   - Draft\n- Ship" in reading.pages[4].text
+    assert reading.pages[3].text == "# Teams\n\nSales team in Lisbon\n\nSupport team in Berlin"
+    assert "| Item | Cost |  |\n|---|---|---|\n| Servers | 4,000 | 5,000 |\n|  | 900 | 950 |" in reading.pages[1].text
+    assert all(page.tables == [] for page in reading.pages)  # tables stand in the text, once
+
+
+def test_deck_a_broken_shape_costs_only_that_shape(services, tmp_path):
+    """A chart whose part is gone is named with a note; the slide's other shapes still read."""
+    from pptx import Presentation
+
+    source = fixtures.structured_deck(tmp_path / "deck.pptx")
+    deck = Presentation(source)
+    slide = deck.slides[2]
+    frame = next(shape for shape in slide.shapes if shape.has_chart)
+    reference = frame._element.find(".//{http://schemas.openxmlformats.org/drawingml/2006/chart}chart")
+    reference.set("{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id", "rId999")
+    deck.save(tmp_path / "broken.pptx")
+    text = read_file(tmp_path / "broken.pptx", 3, 3, services=services).pages[0].text
+    assert text.startswith("# Growth\n\n[Chart “Chart ") and "its data could not be read" in text
+
+
+def test_deck_corpus_shapes_python_pptx_cannot_type_still_read(services):
+    reading = read_file(CORPUS / "docling/formats/powerpoint_unrecognized_shape.pptx", services=services)
+    assert "Text in an unrecognized shape" in reading.pages[1].text and "Monthly active users: 4.2M" in reading.pages[1].text
+    sample = read_file(CORPUS / "docling/powerpoint_sample.pptx", services=services).as_text()
+    assert sample.count("A merged with B") == 1 and sample.count("Class1") == 1
