@@ -8,6 +8,9 @@ moves only forward: each block is looked for from the end of the block before it
 characters, else by characters from its middle or its end (a field or a tracked deletion may
 change its start), within a window, so a short or repeated passage cannot jump pages ahead. A
 block that is too short to place, or not found, stays on the page of the block before it.
+What the render shows besides the blocks — running headers and footers, footnotes, text boxes
+(drawn after the body) — is taken out of each page first, so a footnote, a header or a text box
+that shares a block's first words cannot stand in for it.
 Pictures have no text to find: a block that is only pictures goes to the first page, from the
 current one on, that still has a picture not yet accounted for (a figure pushed to the next page
 by a full page is shown there).
@@ -80,12 +83,41 @@ def _find(text: str, stream: str, cursor: int) -> tuple[int, int] | None:
     return None
 
 
-def place_blocks(blocks: list[Passage], rendered: list[Passage], repeated_pictures: int = 0) -> Placement:
+def _without_margins(page: str, edges: list[str], notes: list[str]) -> str:
+    """The page's letters less what is drawn around the body: ``edges`` (a running header at
+    the start; footers and text boxes, drawn after the body, at the end, as often as they
+    repeat) and ``notes`` (footnotes, wherever they stand)."""
+    if edges:
+        trimmed = True
+        while trimmed:
+            trimmed = False
+            for edge in edges:
+                if page.endswith(edge):
+                    page, trimmed = page[:-len(edge)], True
+        for edge in edges:
+            if page.startswith(edge):
+                page = page[len(edge):]
+    for note in notes:
+        position = page.rfind(note)
+        if position >= 0:
+            page = page[:position] + page[position + len(note):]
+    return page
+
+
+def _letter_set(texts) -> list[str]:
+    return sorted({letters(text) for text in texts if len(letters(text)) >= MIN_KEY}, key=len, reverse=True)
+
+
+def place_blocks(blocks: list[Passage], rendered: list[Passage], edges: list[str] = (), notes: list[str] = (),
+                 repeated_pictures: int = 0) -> Placement:
     """The page of each block, given what each rendered page shows (``rendered_pages``).
 
-    ``repeated_pictures`` is how many pictures every page repeats (a logo in the header), which
-    are no block's.
+    ``edges`` (headers, footers, text boxes) and ``notes`` (footnotes) are texts the render
+    shows that are no block's; ``repeated_pictures`` is how many pictures every page repeats (a
+    logo in the header), which are no block's either.
     """
+    edges, notes = _letter_set(edges), _letter_set(notes)
+    rendered = [Passage(_without_margins(page.text, edges, notes), page.pictures) for page in rendered]
     starts, total = [], 0
     for rendered_page in rendered:
         starts.append(total)

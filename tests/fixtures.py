@@ -391,3 +391,67 @@ def structured_deck(target: Path) -> Path:
     _smartart(slide)
     deck.save(target)
     return target
+
+
+BOILERPLATE = ("The committee reviewed the quarterly figures and agreed that the regional offices should keep their current "
+               "budgets, while the central team prepares a revised forecast for the board before the next meeting.")
+
+
+def placement_document(target: Path, blocks: int = 160) -> Path:
+    """A long Word document made to mislead page placement, each block starting with a marker
+    (``ZQ0001``...) that says where it truly is once rendered.
+
+    Most paragraphs repeat the same long sentence, so text alone is ambiguous; others are too
+    short to place ("Yes."), numbered items, paragraphs with a footnote or a tracked deletion,
+    captions whose SEQ field result LibreOffice recomputes, text boxes, tables (some long enough
+    to run over a page), headings, and every page repeats a header and a footer.
+    """
+    from docx.opc.constants import RELATIONSHIP_TYPE as RT
+
+    document = docx.Document()
+    section = document.sections[0]
+    section.header.paragraphs[0].text = "The committee reviewed the quarterly figures"  # the same words as the body
+    section.footer.paragraphs[0].text = "Internal use only"
+    numbered, _ = _numbering(document)
+    noted = [n for n in range(1, blocks + 1) if n % 11 == 3]
+    _word_part(document, "footnotes.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml", RT.FOOTNOTES,
+               _notes_xml("footnote", {index: f"Note {n}: {BOILERPLATE[:60]}" for index, n in enumerate(noted, 1)}))
+    for n in range(1, blocks + 1):
+        marker = f"ZQ{n:04d}"
+        kind = n % 11
+        if kind == 0:
+            document.add_heading(f"{marker} Part {n // 11}", level=1)
+        elif kind == 1:
+            document.add_paragraph(f"{marker} Yes.")
+        elif kind == 2:
+            _list_paragraph(document, f"{marker} {BOILERPLATE[:90]}", numbered, (n // 11) % 2)
+        elif kind == 3:
+            paragraph = document.add_paragraph(f"{marker} {BOILERPLATE}")
+            paragraph._p.append(_runs(f'<w:r><w:footnoteReference w:id="{noted.index(n) + 1}"/></w:r>')[0])
+        elif kind == 4:
+            paragraph = document.add_paragraph(f"{marker} ")
+            for element in _runs('<w:del w:id="1" w:author="A" w:date="2026-01-01T00:00:00Z"><w:r><w:delText xml:space="preserve">Words taken out before the vote. </w:delText></w:r></w:del>'
+                                 f'<w:r><w:t>{BOILERPLATE}</w:t></w:r>'):
+                paragraph._p.append(element)
+        elif kind == 5:
+            caption = document.add_paragraph(f"{marker} Figure ", style="Caption")
+            for element in _runs('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> SEQ Figure \\* ARABIC </w:instrText></w:r>'
+                                 '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>'
+                                 f'<w:r><w:t>: {BOILERPLATE[:70]}</w:t></w:r>'):
+                caption._p.append(element)
+        elif kind == 6:
+            rows = 24 if n % 4 == 0 else 3
+            table = document.add_table(rows=rows, cols=3)
+            table.style = "Table Grid"
+            for index, row in enumerate(table.rows):
+                for column, cell in enumerate(row.cells):
+                    cell.text = f"{marker} Region" if (index, column) == (0, 0) else f"{(index * 37 + column * 11) % 997}"
+        elif kind == 7:
+            paragraph = document.add_paragraph(f"{marker} {BOILERPLATE[:100]}")
+            for element in _runs('<w:r><w:pict><v:shape id="b" type="#_x0000_t202" style="position:absolute;margin-left:320pt;width:120pt;height:40pt;z-index:1">'
+                                 f'<v:textbox><w:txbxContent><w:p><w:r><w:t>{BOILERPLATE[:50]}</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></w:r>'):
+                paragraph._p.append(element)
+        else:
+            document.add_paragraph(f"{marker} {BOILERPLATE}")
+    document.save(target)
+    return target

@@ -136,3 +136,15 @@ def test_deck_corpus_shapes_python_pptx_cannot_type_still_read(services):
     assert "Text in an unrecognized shape" in reading.pages[1].text and "Monthly active users: 4.2M" in reading.pages[1].text
     sample = read_file(CORPUS / "docling/powerpoint_sample.pptx", services=services).as_text()
     assert sample.count("A merged with B") == 1 and sample.count("Class1") == 1
+
+
+@needs_office
+def test_word_placement_on_a_document_made_to_mislead_it(tmp_path):
+    """Repeated sentences, headers with the body's words, footnotes, text boxes, tracked deletions,
+    recomputed fields and tables over page breaks: each block still lands where the render shows it
+    (the markers that say where are hidden from the placement, as in bench_placement)."""
+    from bench.bench_placement import measure
+
+    row = measure(fixtures.placement_document(tmp_path / "placement.docx", 160), tmp_path)
+    right, checked = map(int, row[3].split(" ")[0].split("/"))
+    assert checked == 160 and right >= 157, row

@@ -232,6 +232,8 @@ class _Document:
         self.shown_headers: set[str] = set()
         self.in_margin = False  # walking a header or footer
         self.margin_pictures = {"header": 0, "footer": 0}  # the most any one header (footer) shows
+        self.edges: list[str] = []  # what the render shows around the blocks: headers, footers, text boxes
+        self.notes: list[str] = []  # and footnotes
 
     # -- package parts ---------------------------------------------------------------------
 
@@ -349,6 +351,7 @@ class _Document:
         if blocks:
             blocks[0].bottom.extend(text.notes)
         for block in text.after:
+            self.edges.append(block.plain)
             block.plain = ""  # text boxes, charts, comments go on the page of their anchor paragraph
         return blocks + text.after
 
@@ -515,8 +518,9 @@ class _Document:
         label = f"[^{self.footnote_count}]"
         self._emit(text, label, "")
         if note is not None:
-            body = " ".join(one_line(block.compact or block.markdown) for block in self.blocks(note, part))
-            text.notes.append(f"{label}: {body}")
+            blocks = self.blocks(note, part)
+            self.notes.append("".join(block.plain for block in blocks))
+            text.notes.append(f"{label}: " + " ".join(one_line(block.compact or block.markdown) for block in blocks))
 
     def _endnote_reference(self, reference, text: _Text, part) -> None:
         note = self.endnotes.get(reference.get(f"{W}id"))
@@ -610,6 +614,7 @@ class _Document:
             finally:
                 self.in_margin = False
             self.margin_pictures[kind] = max(self.margin_pictures[kind], sum(block.pictures for block in blocks))
+            self.edges.append("".join(block.plain for block in blocks))
             line = " ".join(one_line(block.compact or block.markdown) for block in blocks if block.markdown)
             if any(char.isalnum() for char in line) and line not in self.shown_headers:
                 self.shown_headers.add(line)
@@ -622,6 +627,8 @@ class Parsed:
     blocks: list[Block]
     tracked_changes: bool
     margin_pictures: int  # pictures a header and footer show on every page
+    edges: list[str]  # text the render shows around the blocks: headers, footers, text boxes
+    notes: list[str]  # and footnotes
 
 
 def document_blocks(document) -> Parsed:
@@ -647,7 +654,7 @@ def document_blocks(document) -> Parsed:
     if section:
         blocks.extend(_section(walker, section, None))
     blocks.extend(walker.endnote_blocks)
-    return Parsed(blocks, walker.tracked_changes, sum(walker.margin_pictures.values()))
+    return Parsed(blocks, walker.tracked_changes, sum(walker.margin_pictures.values()), walker.edges, walker.notes)
 
 
 def _section(walker: _Document, elements: list, sect_pr) -> list[Block]:
@@ -687,7 +694,8 @@ def read(job):
     if pdf is None:
         return job.reading(1, [Page(number=n, text=page_text(blocks)) for n in job.select(1)])
     count, pages = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False)
-    placed = place_blocks([Passage(block.plain, block.pictures) for block in blocks], rendered_pages(pdf), parsed.margin_pictures)
+    placed = place_blocks([Passage(block.plain, block.pictures) for block in blocks], rendered_pages(pdf),
+                          parsed.edges, parsed.notes, parsed.margin_pictures)
     if placed.unmatched > max(3, placed.matchable // 5):
         job.warnings.append(f"{placed.unmatched} of {placed.matchable} passages of {job.name} were not found in LibreOffice's rendering; they are put on the page of the passage before them, so their page numbers may be off.")
     for page in pages:

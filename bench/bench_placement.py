@@ -1,0 +1,100 @@
+"""How often a Word document's blocks land on the page LibreOffice renders them on.
+
+The truth comes from ``tests.fixtures.placement_document``: every block starts with a marker
+(``ZQ0042``), and the rendered page holding that marker is the block's page. The markers are
+then taken out of both sides, so placement works from the document's real words, as it must on
+any file. ReadLens (a forward-only cursor, placement.py) is compared in the same run with two
+simple approaches: pages shared out by character count, and "the first page that holds the
+block's first words" (what the DOCX reader did for tables before).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+from time import perf_counter
+
+import docx
+
+from readers.formats.docx import document_blocks
+from readers.office import convert_to_pdf, soffice
+from readers.placement import KEY, Passage, letters, place_blocks, rendered_pages
+from readers.tables import markdown_table
+from tests import fixtures
+
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus"
+MARKER = re.compile(r"zq\d{4}", re.IGNORECASE)
+
+
+def proportional(blocks: list[str], page_count: int) -> list[int]:
+    total = sum(len(text) for text in blocks) or 1
+    pages, before = [], 0
+    for text in blocks:
+        pages.append(min(page_count, 1 + before * page_count // total))
+        before += len(text)
+    return pages
+
+
+def first_page_holding(blocks: list[str], rendered: list[str]) -> list[int]:
+    pages, page = [], 1
+    for text in blocks:
+        key = letters(text)[:KEY]
+        if len(key) >= 6:
+            page = next((number for number, page_text in enumerate(rendered, 1) if key in page_text), page)
+        pages.append(page)
+    return pages
+
+
+def measure(path: Path, work: Path) -> list:
+    pdf = work / f"{path.stem}.pdf"
+    convert_to_pdf(path, "docx", pdf, 300, work / "profiles", path.name)
+    parsed = document_blocks(docx.Document(str(path)))
+    pages = rendered_pages(pdf)
+    truth_by_marker = {marker.lower(): number for number, page in enumerate(pages, 1) for marker in MARKER.findall(page.text)}
+    stripped = [Passage(MARKER.sub("", page.text), page.pictures) for page in pages]
+    texts = [MARKER.sub("", block.plain) for block in parsed.blocks]
+    start = perf_counter()
+    ours = place_blocks([Passage(text, block.pictures) for text, block in zip(texts, parsed.blocks)], stripped, parsed.edges, parsed.notes, parsed.margin_pictures).pages
+    seconds = perf_counter() - start
+    simple = proportional(texts, len(pages))
+    first = first_page_holding(texts, [page.text for page in stripped])
+    checked = [(index, truth_by_marker[found.group(0).lower()]) for index, block in enumerate(parsed.blocks)
+               if (found := MARKER.search(block.markdown)) and found.group(0).lower() in truth_by_marker]
+
+    def score(placed: list[int]) -> str:
+        right = sum(placed[index] == truth for index, truth in checked)
+        return f"{right}/{len(checked)} ({100 * right / len(checked):.1f}%)"
+
+    return [path.name, str(len(pages)), str(len(checked)), score(ours), score(simple), score(first), f"{seconds * 1000:.1f} ms"]
+
+
+def passages_found(path: Path, work: Path) -> list:
+    pdf = work / f"{path.stem}.pdf"
+    convert_to_pdf(path, "docx", pdf, 300, work / "profiles", path.name)
+    parsed = document_blocks(docx.Document(str(path)))
+    pages = rendered_pages(pdf)
+    start = perf_counter()
+    placed = place_blocks([Passage(block.plain, block.pictures) for block in parsed.blocks], pages, parsed.edges, parsed.notes, parsed.margin_pictures)
+    seconds = perf_counter() - start
+    return [path.name, str(len(pages)), f"{placed.matchable - placed.unmatched}/{placed.matchable}", f"{seconds * 1000:.1f} ms"]
+
+
+def main() -> None:
+    if soffice() is None:
+        print("LibreOffice is not installed: nothing to measure (make setup installs it)")
+        return
+    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f}", flush=True)
+    rows = [["document", "pages", "blocks checked", "ReadLens (cursor)", "by characters", "first page holding", "placement time"]]
+    with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
+        work = Path(folder)
+        for blocks in (160, 480):
+            rows.append(measure(fixtures.placement_document(work / f"placement-{blocks}.docx", blocks), work))
+    print(markdown_table(rows))
+    found = [["corpus document (no markers: passages found, not checked)", "pages", "passages found", "placement time"]]
+    with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
+        for name in ("docling/word_sample.docx", "markitdown/test.docx"):
+            found.append(passages_found(CORPUS / name, Path(folder)))
+    print(markdown_table(found))
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
