@@ -103,6 +103,9 @@ def _drawingml_chart(root) -> str:
             values = ser.find(f"{C}val")
             series.append((name, _points(values if values is not None else ser.find(f"{C}yVal"))))
     title = _title(chart.find(f"{C}title"))
+    deleted = chart.find(f"{C}autoTitleDeleted")
+    if not title and len(series) == 1 and (deleted is None or deleted.get("val") in ("0", "false")):
+        title = series[0][0]  # Office titles a one-series chart with the series' name
     table = _table(categories, series) if series else ""
     return "\n\n".join(filter(None, [_heading(title, [_kind(plot.tag, plot) for plot in plots]), table]))
 

@@ -144,14 +144,13 @@ def text_files(folder: Path) -> dict[str, Path]:
 W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 
 
-def _word_part(document, name: str, content_type: str, reltype: str, xml: str):
-    """Add a part (footnotes, endnotes) that python-docx cannot create, related from the document."""
+def _word_part(document, name: str, content_type: str, reltype: str, xml: str) -> str:
+    """Add a part (footnotes, a chart, ...) python-docx cannot create; returns its relationship id."""
     from docx.opc.packuri import PackURI
     from docx.opc.part import Part
 
     part = Part(PackURI(f"/word/{name}"), content_type, xml.encode(), document.part.package)
-    document.part.relate_to(part, reltype)
-    return part
+    return document.part.relate_to(part, reltype)
 
 
 def _notes_xml(kind: str, notes: dict[int, str]) -> str:
@@ -204,7 +203,7 @@ def structured_word_document(target: Path) -> Path:
     level), nested numbered and bulleted lists, a hyperlink and a HYPERLINK field, footnotes and
     an endnote, a comment, a text box, a header and a footer with a page number, tracked changes
     (an insertion, a deletion), a table with merged cells, a picture with alt text, a SEQ field
-    caption, hidden text, and page breaks.
+    caption, hidden text, page breaks, and at the end a pie chart and a SmartArt.
     """
     from docx.enum.style import WD_STYLE_TYPE
     from docx.opc.constants import RELATIONSHIP_TYPE as RT
@@ -288,6 +287,7 @@ def structured_word_document(target: Path) -> Path:
                                "with new products arriving through the year and prices holding firm.")
     document.add_heading("Closing", level=1)
     document.add_paragraph("Last words of the report.")
+    _word_chart_and_smartart(document)
     document.save(target)
     return target
 
@@ -315,34 +315,65 @@ def _three_d_bar_chart(slide) -> None:
     chart.insert(chart.index(chart.find(qn("c:plotArea"))), view)
 
 
-def _smartart(slide) -> None:
-    """A SmartArt graphic frame whose data part holds a small hierarchy: Plan > Research, Draft; Ship."""
-    from pptx.opc.packuri import PackURI
-    from pptx.opc.package import Part
-    from pptx.oxml import parse_xml
+SMARTART_DATA_TYPE = "application/vnd.openxmlformats-officedocument.drawingml.diagramData+xml"
+SMARTART_DATA_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/diagramData"
+DRAWING_NS = ('xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" '
+              'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" '
+              'xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" '
+              'xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"')
 
+
+def _smartart_data() -> bytes:
+    """A SmartArt data part holding a small hierarchy: Plan > Research, Draft; Ship."""
     points = [("0", "doc", ""), ("1", "node", "Plan"), ("2", "node", "Research"), ("3", "node", "Draft"), ("4", "node", "Ship")]
     links = [("0", "1", 0), ("1", "2", 0), ("1", "3", 1), ("0", "4", 1)]
-    a = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"'
     pts = "".join(f'<dgm:pt modelId="{{0000000{i}-0000-0000-0000-000000000000}}"{"" if kind == "node" else f" type={chr(34)}{kind}{chr(34)}"}>'
                   f'<dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p>{f"<a:r><a:t>{text}</a:t></a:r>" if text else ""}</a:p></dgm:t></dgm:pt>'
                   for i, kind, text in points)
     cxns = "".join(f'<dgm:cxn modelId="{{1000000{n}-0000-0000-0000-000000000000}}" srcId="{{0000000{src}-0000-0000-0000-000000000000}}" '
                    f'destId="{{0000000{dst}-0000-0000-0000-000000000000}}" srcOrd="{order}" destOrd="0"/>' for n, (src, dst, order) in enumerate(links))
-    xml = (f'<dgm:dataModel xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" {a}>'
-           f'<dgm:ptLst>{pts}</dgm:ptLst><dgm:cxnLst>{cxns}</dgm:cxnLst><dgm:bg/><dgm:whole/></dgm:dataModel>')
-    part = Part(PackURI("/ppt/diagrams/data1.xml"), "application/vnd.openxmlformats-officedocument.drawingml.diagramData+xml",
-                slide.part.package, xml.encode())
-    rel_id = slide.part.relate_to(part, "http://schemas.openxmlformats.org/officeDocument/2006/relationships/diagramData")
+    return (f'<dgm:dataModel {DRAWING_NS}><dgm:ptLst>{pts}</dgm:ptLst><dgm:cxnLst>{cxns}</dgm:cxnLst><dgm:bg/><dgm:whole/></dgm:dataModel>').encode()
+
+
+def _smartart(slide) -> None:
+    from pptx.opc.package import Part
+    from pptx.opc.packuri import PackURI
+    from pptx.oxml import parse_xml
+
+    part = Part(PackURI("/ppt/diagrams/data1.xml"), SMARTART_DATA_TYPE, slide.part.package, _smartart_data())
+    rel_id = slide.part.relate_to(part, SMARTART_DATA_REL)
     frame = parse_xml(
-        '<p:graphicFrame xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" '
-        f'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" {a}>'
+        f'<p:graphicFrame xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" {DRAWING_NS}>'
         '<p:nvGraphicFramePr><p:cNvPr id="40" name="Process diagram"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>'
         '<p:xfrm><a:off x="914400" y="1828800"/><a:ext cx="6400800" cy="3200400"/></p:xfrm>'
         '<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram">'
-        f'<dgm:relIds xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" r:dm="{rel_id}" r:lo="" r:qs="" r:cs=""/>'
-        '</a:graphicData></a:graphic></p:graphicFrame>')
+        f'<dgm:relIds r:dm="{rel_id}" r:lo="" r:qs="" r:cs=""/></a:graphicData></a:graphic></p:graphicFrame>')
     slide.shapes._spTree.append(frame)
+
+
+def _word_drawing(document, shape_id: int, name: str, graphic: str) -> None:
+    """A paragraph holding one inline drawing (a chart, a SmartArt) described by ``graphic``."""
+    paragraph = document.add_paragraph()
+    for element in _runs(f'<w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" {DRAWING_NS}>'
+                         f'<wp:extent cx="4572000" cy="2286000"/><wp:docPr id="{shape_id}" name="{name}" descr="{name}"/>'
+                         f'<a:graphic>{graphic}</a:graphic></wp:inline></w:drawing></w:r>'):
+        paragraph._p.append(element)
+
+
+def _word_chart_and_smartart(document) -> None:
+    """A pie chart (its part written by python-pptx's chart writer) and a SmartArt, inline in Word."""
+    from docx.opc.constants import RELATIONSHIP_TYPE as RT
+    from pptx.chart.xmlwriter import ChartXmlWriter
+
+    data = CategoryChartData()
+    data.categories = ["Salaries", "Rent", "Travel"]
+    data.add_series("Share of costs", (0.62, 0.25, 0.13))
+    rel_id = _word_part(document, "charts/chart1.xml", "application/vnd.openxmlformats-officedocument.drawingml.chart+xml", RT.CHART,
+                        ChartXmlWriter(XL_CHART_TYPE.PIE, data).xml)
+    _word_drawing(document, 501, "Cost chart", f'<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart r:id="{rel_id}"/></a:graphicData>')
+    rel_id = _word_part(document, "diagrams/data1.xml", SMARTART_DATA_TYPE, SMARTART_DATA_REL, _smartart_data().decode())
+    _word_drawing(document, 502, "Steps", '<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram">'
+                                     f'<dgm:relIds r:dm="{rel_id}" r:lo="" r:qs="" r:cs=""/></a:graphicData>')
 
 
 def structured_deck(target: Path) -> Path:

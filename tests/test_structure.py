@@ -40,7 +40,7 @@ def test_word_table_words_appear_once_and_merged_cells_once(structured, services
 def test_word_headers_footers_and_notes_once(structured, services):
     reading = read_file(structured, services=services)
     text = reading.as_text()
-    assert reading.page_count == 6
+    assert reading.page_count == 7
     assert text.count("ACME Corp — Confidential") == 1 and text.count("Footer: Quarterly report") == 1
     first = reading.pages[0].text
     assert first.startswith("Header: ACME Corp — Confidential")
