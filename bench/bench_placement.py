@@ -5,7 +5,9 @@ The truth comes from ``tests.fixtures.placement_document``: every block starts w
 then taken out of both sides, so placement works from the document's real words, as it must on
 any file. ReadLens (a forward-only cursor, placement.py) is compared in the same run with two
 simple approaches: pages shared out by character count, and "the first page that holds the
-block's first words" (what the DOCX reader did for tables before).
+block's first words" (what the DOCX reader did for tables before). Long paragraphs also end
+with a marker: a paragraph that runs over a page break must end on the page the render ends it
+on, which only cutting it there gets right.
 """
 
 from __future__ import annotations
@@ -18,14 +20,16 @@ from time import perf_counter
 
 import docx
 
-from readers.formats.docx import document_blocks
+from dataclasses import replace
+
+from readers.formats.docx import document_blocks, split_over_pages
 from readers.office import convert_to_pdf, soffice
 from readers.placement import KEY, Passage, letters, place_blocks, rendered_pages
 from readers.tables import markdown_table
 from tests import fixtures
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus"
-MARKER = re.compile(r"zq\d{4}", re.IGNORECASE)
+MARKER = re.compile(r"z[qe]\d{4}", re.IGNORECASE)
 
 
 def proportional(blocks: list[str], page_count: int) -> list[int]:
@@ -56,18 +60,25 @@ def measure(path: Path, work: Path) -> list:
     stripped = [Passage(MARKER.sub("", page.text), page.pictures) for page in pages]
     texts = [MARKER.sub("", block.plain) for block in parsed.blocks]
     start = perf_counter()
-    ours = place_blocks([Passage(text, block.pictures) for text, block in zip(texts, parsed.blocks)], stripped, parsed.edges, parsed.notes, parsed.margin_pictures).pages
+    placed = place_blocks([Passage(text, block.pictures) for text, block in zip(texts, parsed.blocks)], stripped, parsed.edges, parsed.notes, parsed.margin_pictures)
     seconds = perf_counter() - start
     simple = proportional(texts, len(pages))
     first = first_page_holding(texts, [page.text for page in stripped])
     checked = [(index, truth_by_marker[found.group(0).lower()]) for index, block in enumerate(parsed.blocks)
-               if (found := MARKER.search(block.markdown)) and found.group(0).lower() in truth_by_marker]
+               if (found := re.search(r"ZQ\d{4}", block.markdown)) and found.group(0).lower() in truth_by_marker]
+    ends = [(index, truth_by_marker[found.group(0).lower()]) for index, block in enumerate(parsed.blocks)
+            if (found := re.search(r"ZE\d{4}", block.markdown)) and found.group(0).lower() in truth_by_marker]
+    last_page = {}
+    for index, (block, page, breaks) in enumerate(zip(parsed.blocks, placed.pages, placed.breaks)):
+        unmarked = replace(block, markdown=MARKER.sub("", block.markdown), plain=texts[index])
+        last_page[index] = split_over_pages(unmarked, page, breaks)[-1][1]
 
-    def score(placed: list[int]) -> str:
-        right = sum(placed[index] == truth for index, truth in checked)
-        return f"{right}/{len(checked)} ({100 * right / len(checked):.1f}%)"
+    def score(pages: list[int] | dict[int, int], truths=checked) -> str:
+        right = sum(pages[index] == truth for index, truth in truths)
+        return f"{right}/{len(truths)} ({100 * right / len(truths):.1f}%)"
 
-    return [path.name, str(len(pages)), str(len(checked)), score(ours), score(simple), score(first), f"{seconds * 1000:.1f} ms"]
+    return [[path.name, str(len(pages)), f"starts: {len(checked)}", score(placed.pages), score(simple), score(first), f"{seconds * 1000:.1f} ms"],
+            ["", "", f"ends: {len(ends)}", score(last_page, ends), score(simple, ends), score(first, ends), ""]]
 
 
 def passages_found(path: Path, work: Path) -> list:
@@ -86,11 +97,11 @@ def main() -> None:
         print("LibreOffice is not installed: nothing to measure (make setup installs it)")
         return
     print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f}", flush=True)
-    rows = [["document", "pages", "blocks checked", "ReadLens (cursor)", "by characters", "first page holding", "placement time"]]
+    rows = [["document", "pages", "blocks: where they start / end", "ReadLens (cursor, paragraphs cut at breaks)", "by characters", "first page holding", "placement time"]]
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         work = Path(folder)
         for blocks in (160, 480):
-            rows.append(measure(fixtures.placement_document(work / f"placement-{blocks}.docx", blocks), work))
+            rows += measure(fixtures.placement_document(work / f"placement-{blocks}.docx", blocks), work)
     print(markdown_table(rows))
     found = [["corpus document (no markers: passages found, not checked)", "pages", "passages found", "placement time"]]
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:

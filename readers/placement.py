@@ -7,8 +7,10 @@ makes the match blind to line breaks, hyphenation, spacing, bullets and punctuat
 moves only forward: each block is looked for from the end of the block before it, by its first
 characters, else by characters from its middle or its end (a field or a tracked deletion may
 change its start), within a window, so a short or repeated passage cannot jump pages ahead. A
-block that is too short to place, or not found, stays on the page of the block before it.
-What the render shows besides the blocks — running headers and footers, footnotes, text boxes
+short block ("Yes.", "Part 3") is looked for only just after the block before it; a block not
+found stays on the page of the block before it; a
+block that runs over a page break is told where (``Placement.breaks``), so a paragraph can be
+split between the pages it stands on. What the render shows besides the blocks — running headers and footers, footnotes, text boxes
 (drawn after the body) — is taken out of each page first, so a footnote, a header or a text box
 that shares a block's first words cannot stand in for it.
 Pictures have no text to find: a block that is only pictures goes to the first page, from the
@@ -27,7 +29,8 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 KEY = 32  # characters of a block looked for at a time
-MIN_KEY = 6  # shorter blocks ("Yes", "12") are too common to be placed by themselves
+MIN_KEY = 6
+SLACK = 64  # letters a block's render may be shorter than the block (a field's result, a symbol)  # shorter blocks ("Yes", "12") are too common to be placed by themselves
 WINDOW = 6000  # how far past the cursor (about two pages of text) a block may be found
 
 
@@ -62,7 +65,8 @@ def rendered_pages(pdf_path: Path) -> list[Passage]:
 
 @dataclass
 class Placement:
-    pages: list[int]  # the 1-based page of each block
+    pages: list[int]  # the 1-based page each block starts on
+    breaks: list[list[tuple[int, int]]]  # per block: (letters before a page break, the page after it)
     matchable: int  # blocks long enough to be looked for
     unmatched: int  # of those, the ones not found
 
@@ -78,9 +82,24 @@ def _find(text: str, stream: str, cursor: int) -> tuple[int, int] | None:
             continue
         start = max(cursor, position - offset)
         tail = text[-KEY:]
-        end = stream.find(tail, position, position + 2 * len(text) + WINDOW)
+        near_end = max(position, start + len(text) - len(tail) - SLACK)  # not an earlier repeat of the same words
+        end = stream.find(tail, near_end, position + 2 * len(text) + WINDOW)
         return start, (end + len(tail) if end >= 0 else position + len(key))
     return None
+
+
+def _breaks(text: str, stream: str, starts: list[int], start: int, end: int) -> list[tuple[int, int]]:
+    """Where a block found at ``start:end`` runs over page breaks: (letters before, next page).
+
+    A break counts only where the next page goes on with exactly the block's next letters, so a
+    block whose render differs (a tracked deletion shown struck through) stays whole.
+    """
+    found = []
+    for index in range(bisect.bisect_right(starts, start), bisect.bisect_right(starts, max(start, end - 1))):
+        before = starts[index] - start
+        if 0 < before < len(text) and stream[starts[index]:starts[index] + MIN_KEY] == text[before:before + MIN_KEY]:
+            found.append((before, index + 1))
+    return found
 
 
 def _without_margins(page: str, edges: list[str], notes: list[str]) -> str:
@@ -124,9 +143,10 @@ def place_blocks(blocks: list[Passage], rendered: list[Passage], edges: list[str
         total += len(rendered_page.text)
     stream = "".join(rendered_page.text for rendered_page in rendered)
     free = [max(0, rendered_page.pictures - repeated_pictures) for rendered_page in rendered]
-    cursor, page, pages, matchable, unmatched = 0, 1, [], 0, 0
+    cursor, page, pages, breaks, matchable, unmatched = 0, 1, [], [], 0, 0
     for block in blocks:
         text = letters(block.text)
+        breaks.append([])
         if len(text) >= MIN_KEY:
             matchable += 1
             found = _find(text, stream, cursor)
@@ -135,9 +155,15 @@ def place_blocks(blocks: list[Passage], rendered: list[Passage], edges: list[str
             else:
                 start, cursor = found
                 page = bisect.bisect_right(starts, start)
+                breaks[-1] = _breaks(text, stream, starts, start, cursor)
+        elif text:
+            position = stream.find(text, cursor, cursor + SLACK)  # a short heading or "Yes.": right after the block before
+            if position >= 0:
+                cursor = position + len(text)
+                page = bisect.bisect_right(starts, position)
         elif block.pictures:
             page = next((number for number in range(page, min(page + 2, len(free)) + 1) if free[number - 1]), page)
         if block.pictures and page <= len(free):
             free[page - 1] = max(0, free[page - 1] - block.pictures)
         pages.append(page)
-    return Placement(pages, matchable, unmatched)
+    return Placement(pages, breaks, matchable, unmatched)

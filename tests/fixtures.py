@@ -430,7 +430,8 @@ BOILERPLATE = ("The committee reviewed the quarterly figures and agreed that the
 
 def placement_document(target: Path, blocks: int = 160) -> Path:
     """A long Word document made to mislead page placement, each block starting with a marker
-    (``ZQ0001``...) that says where it truly is once rendered.
+    (``ZQ0001``...) that says where it truly is once rendered; long paragraphs also end with one
+    (``ZE0001``...), which says where a paragraph that runs over a page break ends.
 
     Most paragraphs repeat the same long sentence, so text alone is ambiguous; others are too
     short to place ("Yes."), numbered items, paragraphs with a footnote or a tracked deletion,
@@ -483,6 +484,6 @@ def placement_document(target: Path, blocks: int = 160) -> Path:
                                  f'<v:textbox><w:txbxContent><w:p><w:r><w:t>{BOILERPLATE[:50]}</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></w:r>'):
                 paragraph._p.append(element)
         else:
-            document.add_paragraph(f"{marker} {BOILERPLATE}")
+            document.add_paragraph(f"{marker} {BOILERPLATE} {BOILERPLATE} ZE{n:04d}")  # long: often runs over a page break
     document.save(target)
     return target

@@ -14,7 +14,7 @@ page numbers match what a person sees in Word. Without LibreOffice the same bloc
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import docx
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
@@ -25,7 +25,7 @@ from ..errors import ReaderError
 from ..markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..models import Page
 from ..office import check_package, office_pdf
-from ..placement import Passage, place_blocks, rendered_pages
+from ..placement import Passage, letters, place_blocks, rendered_pages
 from ..tables import markdown_table
 from .pdf import read_pdf_pages
 
@@ -676,6 +676,26 @@ def page_text(blocks: list[Block]) -> str:
     return join_blocks(top + [(block.markdown, block.item) for block in blocks] + bottom)
 
 
+def split_over_pages(block: Block, page: int, breaks: list[tuple[int, int]]) -> list[tuple[Block, int]]:
+    """A paragraph that runs over page breaks, cut between words where the pages break.
+
+    Only a plain paragraph whose Markdown holds no more letters than it shows (no link target,
+    no note mark) is cut; anything else stays whole on the page where it starts.
+    """
+    if not breaks or block.item or block.markdown.startswith(("#", "|")) or letters(block.markdown) != letters(block.plain):
+        return [(block, page)]
+    pieces, words, counted = [], [], 0
+    cuts = list(breaks)
+    for word in re.findall(r"\S+\s*", block.markdown):
+        words.append(word)
+        counted += len(letters(word))
+        if cuts and counted >= cuts[0][0]:
+            pieces.append(("".join(words).strip(), page))
+            words, page = [], cuts.pop(0)[1]
+    pieces.append(("".join(words).strip(), page))
+    return [(replace(block, markdown=text) if index == 0 else Block(text), number) for index, (text, number) in enumerate(pieces) if text]
+
+
 def _open(job):
     try:
         return docx.Document(str(job.path))
@@ -698,8 +718,9 @@ def read(job):
                           parsed.edges, parsed.notes, parsed.margin_pictures)
     if placed.unmatched > max(3, placed.matchable // 5):
         job.warnings.append(f"{placed.unmatched} of {placed.matchable} passages of {job.name} were not found in LibreOffice's rendering; they are put on the page of the passage before them, so their page numbers may be off.")
+    pieces = [piece for block, page, breaks in zip(blocks, placed.pages, placed.breaks) for piece in split_over_pages(block, page, breaks)]
     for page in pages:
         if page.error is None:
-            page.text = page_text([block for block, number in zip(blocks, placed.pages) if number == page.number])
+            page.text = page_text([block for block, number in pieces if number == page.number])
             page.tables = []
     return job.reading(count, pages)
