@@ -131,7 +131,8 @@ def _chartex(root) -> str:
         name = "".join(node.text or "" for node in ser.iter(f"{CX}v"))
         if values or name:
             series.append((name, values))
-    title = _title(root.find(f".//{CX}title"))
+    title_element = root.find(f".//{CX}title")
+    title = _title(title_element) or ("".join(node.text or "" for node in title_element.iter(f"{CX}v")) if title_element is not None else "")
     table = _table(categories, series) if series else ""
     return "\n\n".join(filter(None, [_heading(title, kinds), table]))
 

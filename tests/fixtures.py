@@ -196,13 +196,30 @@ def _list_paragraph(document, text: str, num_id: str, level: int):
     return paragraph
 
 
+def _word_text_box(text: str) -> str:
+    """A floating DrawingML text box, with the VML copy Word writes for older readers."""
+    return ('<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="wps">'
+            '<w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" '
+            'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" '
+            'distT="0" distB="0" distL="114300" distR="114300" simplePos="0" relativeHeight="2" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">'
+            '<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>3600000</wp:posOffset></wp:positionH>'
+            '<wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV><wp:extent cx="1800000" cy="540000"/>'
+            '<wp:effectExtent l="0" t="0" r="0" b="0"/><wp:wrapSquare wrapText="bothSides"/><wp:docPr id="77" name="Sidebar"/><wp:cNvGraphicFramePr/>'
+            '<a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:cNvSpPr txBox="1"/>'
+            '<wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1800000" cy="540000"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></wps:spPr>'
+            f'<wps:txbx><w:txbxContent><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:txbxContent></wps:txbx><wps:bodyPr/></wps:wsp>'
+            '</a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice><mc:Fallback><w:pict><v:shape id="sidebar" type="#_x0000_t202" '
+            'style="position:absolute;margin-left:283pt;width:142pt;height:43pt"><v:textbox><w:txbxContent><w:p><w:r>'
+            f'<w:t>{text}</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent>')
+
+
 def structured_word_document(target: Path) -> Path:
     """A Word document with every structure the DOCX reader keeps, over several pages.
 
     Headings (built-in 1-3, Title, and a custom style that is a heading only by its outline
     level), nested numbered and bulleted lists, a hyperlink and a HYPERLINK field, footnotes and
-    an endnote, a comment, a text box, a header and a footer with a page number, tracked changes
-    (an insertion, a deletion), a table with merged cells, a picture with alt text, a SEQ field
+    an endnote, a comment, text boxes (VML, and DrawingML with its VML fallback), a header and a
+    footer with a page number, tracked changes (an insertion, a deletion, a move), a table with merged cells, a picture with alt text, a SEQ field
     caption, hidden text, page breaks, and at the end a pie chart and a SmartArt.
     """
     from docx.enum.style import WD_STYLE_TYPE
@@ -245,8 +262,11 @@ def structured_word_document(target: Path) -> Path:
     changed = document.add_paragraph("Hiring resumes ")
     for element in _runs('<w:ins w:id="101" w:author="Grace Hopper" w:date="2026-01-01T00:00:00Z"><w:r><w:t xml:space="preserve">in April </w:t></w:r></w:ins>'
                          '<w:del w:id="102" w:author="Grace Hopper" w:date="2026-01-01T00:00:00Z"><w:r><w:delText xml:space="preserve">next year </w:delText></w:r></w:del>'
-                         '<w:r><w:t>for engineering.</w:t></w:r>'):
+                         '<w:r><w:t xml:space="preserve">for engineering. </w:t></w:r>'
+                         '<w:moveTo w:id="103" w:author="Grace Hopper" w:date="2026-01-01T00:00:00Z"><w:r><w:t>Moved sentence here.</w:t></w:r></w:moveTo>'):
         changed._p.append(element)
+    for element in _runs('<w:moveFrom w:id="104" w:author="Grace Hopper" w:date="2026-01-01T00:00:00Z"><w:r><w:t xml:space="preserve">Moved sentence here. </w:t></w:r></w:moveFrom>'):
+        commented._p.insert(1, element)
     boxed = document.add_paragraph("The text box beside this paragraph holds a quote.")
     for element in _runs('<w:r><w:pict><v:shape id="box1" type="#_x0000_t202" style="position:absolute;margin-left:300pt;margin-top:0;width:150pt;height:60pt;z-index:1">'
                          '<v:textbox><w:txbxContent><w:p><w:r><w:t>Boxed quote: growth is steady.</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></w:r>'):
@@ -255,7 +275,9 @@ def structured_word_document(target: Path) -> Path:
     document.add_heading("Plans", level=2)
     for text, level in [("Grow sales", 0), ("Open two offices", 1), ("Berlin", 2), ("Lisbon", 2), ("Hire a team", 1), ("Cut costs", 0)]:
         _list_paragraph(document, text, numbered, level)
-    document.add_paragraph("Risks to watch:")
+    risks = document.add_paragraph("Risks to watch:")
+    for element in _runs(f'<w:r>{_word_text_box("Sidebar: two new offices open in spring.")}</w:r>'):
+        risks._p.append(element)
     for text, level in [("Currency", 0), ("Euro exposure", 1), ("Supply", 0)]:
         _list_paragraph(document, text, bullets, level)
     document.add_paragraph("Ausblick nach Regionen", style="Kapitel")
@@ -376,9 +398,42 @@ def _word_chart_and_smartart(document) -> None:
                                      f'<dgm:relIds r:dm="{rel_id}" r:lo="" r:qs="" r:cs=""/></a:graphicData>')
 
 
+def _waterfall_chart(slide) -> None:
+    """A waterfall chart: an Office 2016 chart part (cx:), in the mc:AlternateContent PowerPoint
+    writes around it, which python-pptx does not see as a shape at all."""
+    from pptx.opc.package import Part
+    from pptx.opc.packuri import PackURI
+    from pptx.oxml import parse_xml
+
+    cx = 'xmlns:cx="http://schemas.microsoft.com/office/drawing/2014/chartex"'
+    steps = [("Start", 100), ("Sales", 40), ("Costs", -25), ("End", 115)]
+    labels = "".join(f'<cx:pt idx="{i}">{name}</cx:pt>' for i, (name, _) in enumerate(steps))
+    values = "".join(f'<cx:pt idx="{i}">{value}</cx:pt>' for i, (_, value) in enumerate(steps))
+    xml = (f'<cx:chartSpace {cx} {DRAWING_NS}><cx:chartData><cx:data id="0">'
+           f'<cx:strDim type="cat"><cx:f>Sheet1!$A$2:$A$5</cx:f><cx:lvl ptCount="4">{labels}</cx:lvl></cx:strDim>'
+           f'<cx:numDim type="val"><cx:f>Sheet1!$B$2:$B$5</cx:f><cx:lvl ptCount="4" formatCode="General">{values}</cx:lvl></cx:numDim>'
+           '</cx:data></cx:chartData><cx:chart><cx:title pos="t" align="ctr" overlay="0"><cx:tx><cx:txData><cx:v>Cash bridge</cx:v></cx:txData></cx:tx></cx:title>'
+           '<cx:plotArea><cx:plotAreaRegion><cx:series layoutId="waterfall" uniqueId="{00000001-0000-0000-0000-000000000000}">'
+           '<cx:tx><cx:txData><cx:f>Sheet1!$B$1</cx:f><cx:v>Cash</cx:v></cx:txData></cx:tx><cx:dataId val="0"/></cx:series>'
+           '</cx:plotAreaRegion></cx:plotArea></cx:chart></cx:chartSpace>')
+    part = Part(PackURI("/ppt/charts/chartEx1.xml"), "application/vnd.ms-office.chartex+xml", slide.part.package, xml.encode())
+    rel_id = slide.part.relate_to(part, "http://schemas.microsoft.com/office/2014/relationships/chartEx")
+    slide.shapes._spTree.append(parse_xml(
+        f'<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
+        f'xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" {DRAWING_NS}>'
+        f'<mc:Choice xmlns:cx1="http://schemas.microsoft.com/office/drawing/2015/9/8/chartex" Requires="cx1"><p:graphicFrame>'
+        '<p:nvGraphicFramePr><p:cNvPr id="60" name="Waterfall 1"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>'
+        '<p:xfrm><a:off x="914400" y="4800000"/><a:ext cx="6400800" cy="1600000"/></p:xfrm>'
+        f'<a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/drawing/2014/chartex"><cx:chart {cx} r:id="{rel_id}"/>'
+        '</a:graphicData></a:graphic></p:graphicFrame></mc:Choice><mc:Fallback><p:sp><p:nvSpPr><p:cNvPr id="61" name="Waterfall fallback"/>'
+        '<p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p><a:r><a:t>This chart is not available in your version of PowerPoint</a:t></a:r></a:p>'
+        '</p:txBody></p:sp></mc:Fallback></mc:AlternateContent>'))
+
+
 def structured_deck(target: Path) -> Path:
     """A deck with what the PPTX reader must keep: nested bullets, a numbered list, a link, merged
-    table cells, a 3-D bar chart, grouped shapes (one group inside another) and SmartArt."""
+    table cells, a 3-D bar chart and a waterfall chart, grouped shapes (one group inside another)
+    and SmartArt."""
     from pptx.oxml.ns import qn
 
     deck = Presentation()
@@ -409,6 +464,7 @@ def structured_deck(target: Path) -> Path:
     slide = deck.slides.add_slide(deck.slide_layouts[5])
     slide.shapes.title.text = "Growth"
     _three_d_bar_chart(slide)
+    _waterfall_chart(slide)
 
     slide = deck.slides.add_slide(deck.slide_layouts[5])
     slide.shapes.title.text = "Teams"

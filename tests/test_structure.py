@@ -50,7 +50,9 @@ def test_word_headers_footers_and_notes_once(structured, services):
 
 def test_word_tracked_changes_read_as_accepted_with_a_warning(structured, services):
     reading = read_file(structured, services=services)
-    assert "Hiring resumes in April for engineering." in reading.as_text() and "next year" not in reading.as_text()
+    text = reading.as_text()
+    assert "Hiring resumes in April for engineering. Moved sentence here." in text and "next year" not in text
+    assert text.count("Moved sentence here.") == 1
     assert any("tracked changes" in warning and "accepted" in warning for warning in reading.warnings)
 
 
@@ -81,6 +83,12 @@ def test_word_structure_without_libreoffice_is_one_page(structured, tmp_path, mo
     assert reading.page_count == 1 and reading.pages[0].image is None
     assert text.startswith("Header: ACME Corp — Confidential\n\n# Quarterly report")
     assert "   a) Open two offices" in text and "[^e1]: Figures are unaudited." in text and "[Picture: The Python logo]" in text
+
+
+def test_word_text_boxes_once_after_their_anchor(structured, services):
+    text = read_file(structured, 1, 1, services=services).pages[0].text
+    assert "Risks to watch:\n\nSidebar: two new offices open in spring.\n\n- Currency" in text  # DrawingML, not its VML copy too
+    assert text.count("Sidebar") == 1 and "The text box beside this paragraph holds a quote.\n\nBoxed quote: growth is steady." in text
 
 
 def test_word_field_results_not_codes(services):

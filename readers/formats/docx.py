@@ -709,7 +709,7 @@ def read(job):
     parsed = document_blocks(document)
     blocks = parsed.blocks
     if parsed.tracked_changes:
-        job.warnings.append(f"{job.name} has tracked changes: it is read as if they were all accepted (insertions kept, deletions dropped).")
+        job.warnings.append(f"{job.name} has tracked changes: it is read as if they were all accepted (insertions kept, deletions dropped, moved text where it was moved to).")
     pdf = office_pdf(job)
     if pdf is None:
         return job.reading(1, [Page(number=n, text=page_text(blocks)) for n in job.select(1)])

@@ -225,8 +225,9 @@ def shape_blocks(shape, part, master) -> list[tuple[str, bool]]:
     return text_frame_blocks(shape, part, master)
 
 
-def _alternate_blocks(element, part, master, parent) -> list[tuple[str, bool]]:
-    """mc:AlternateContent in the shape tree (python-pptx skips it): its first choice."""
+def _alternate_blocks(element, part, master) -> list[tuple[str, bool]]:
+    """mc:AlternateContent in the shape tree, which python-pptx skips (a newer chart type, a
+    3-D model): its first choice, the content PowerPoint itself shows."""
     from pptx.shapes.shapetree import BaseShapeFactory
 
     choice = element.find(f"{MC}Choice")
@@ -235,7 +236,7 @@ def _alternate_blocks(element, part, master, parent) -> list[tuple[str, bool]]:
     blocks = []
     for child in choice if choice is not None else []:
         if isinstance(child.tag, str):
-            blocks += shape_blocks(BaseShapeFactory(child, parent), part, master)
+            blocks += shape_blocks(BaseShapeFactory(child, None), part, master)
     return blocks
 
 
@@ -248,7 +249,7 @@ def _shapes_text(shapes, tree, part, master) -> list[str]:
     texts = []
     for _, element, shape in sorted(items, key=lambda item: item[0]):
         try:
-            texts.append(join_blocks(shape_blocks(shape, part, master) if shape is not None else _alternate_blocks(element, part, master, shapes)))
+            texts.append(join_blocks(shape_blocks(shape, part, master) if shape is not None else _alternate_blocks(element, part, master)))
         except Exception as error:  # one shape that cannot be read costs only that shape
             name = shape.name if shape is not None else "content"
             texts.append(f"[Shape “{name}” could not be read: {type(error).__name__}: {error}]")
