@@ -166,3 +166,22 @@ def test_word_paragraph_over_a_page_break_is_cut_where_the_page_breaks(services)
     assert first.endswith("There are at least three reasons confirming its general feasibility and utility thanks to recent")
     assert second.startswith("advances in LLMs: First, because chat optimized LLMs")
     assert reading.as_text().count("advances in LLMs: First") == 1
+
+
+def _replace_part(source, target, name: str, data: bytes):
+    import zipfile
+
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as new:
+        for item in old.infolist():
+            new.writestr(item, data if item.filename == name else old.read(item.filename))
+    return target
+
+
+def test_a_damaged_part_costs_only_what_it_holds(structured, deck, services, tmp_path):
+    document = _replace_part(structured, tmp_path / "notes-broken.docx", "word/footnotes.xml", b"<w:footnotes><broken")
+    reading = read_file(document, services=services)
+    assert "Revenue grew in every region[^1]" in reading.as_text() and "[^1]:" not in reading.as_text()
+    assert any("footnotes.xml" in warning and "damaged" in warning for warning in reading.warnings)
+    slides = _replace_part(CORPUS / "docling/formats/powerpoint_comments.pptx", tmp_path / "comments-broken.pptx", "ppt/comments/comment1.xml", b"<p:cmLst")
+    first = read_file(slides, 1, 1, services=services).pages[0].text
+    assert first.startswith("# Test Slide With Comments\n\nDocling converts") and "comments could not be read" in first

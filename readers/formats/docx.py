@@ -46,7 +46,7 @@ COMMENTS_EXTENDED = "http://schemas.microsoft.com/office/2011/relationships/comm
 BODY_LEVEL = 9  # outline level 9 is body text; 0-8 are heading levels 1-9
 QUOTE_LIMIT = 80  # characters of commented text quoted with a comment
 PAGE_FIELDS = ("PAGE", "NUMPAGES", "SECTIONPAGES")  # in a header or footer they differ on every page
-FIELD_HYPERLINK = re.compile(r'^\s*HYPERLINK\s+"([^"]*)"(?:\s+\\l\s+"([^"]*)")?')
+FIELD_HYPERLINK = re.compile(r'^\s*HYPERLINK\s+"([^"]*)"')  # an internal link (HYPERLINK \l "bookmark") stays text
 
 
 @dataclass
@@ -93,7 +93,7 @@ def _int(value, default: int) -> int:
 
 
 def _on(element) -> bool:
-    """A w:b / w:vanish style toggle: present and not switched off."""
+    """A toggle such as w:vanish: present and not switched off."""
     return element is not None and element.get(f"{W}val", "true") not in ("0", "false", "off")
 
 
@@ -219,6 +219,7 @@ class _Document:
 
     def __init__(self, document):
         self.part = document.part
+        self.unreadable: list[str] = []  # parts that could not be read, for a warning
         self.styles = _Styles(self._xml(self.part, RT.STYLES))
         self.numbering = _Numbering(self._xml(self.part, RT.NUMBERING))
         self.footnotes = self._notes(self._xml(self.part, RT.FOOTNOTES), "footnote")
@@ -237,13 +238,19 @@ class _Document:
 
     # -- package parts ---------------------------------------------------------------------
 
-    @staticmethod
-    def _xml(part, reltype):
+    def _xml(self, part, reltype):
+        """The XML of the part ``part`` relates to by ``reltype``; a damaged one counts as none."""
         for rel in part.rels.values():
             if rel.reltype == reltype and not rel.is_external:
-                target = rel.target_part
-                return target.element if hasattr(target, "element") else parse_xml(target.blob)
+                return self._part_xml(rel.target_part)
         return None
+
+    def _part_xml(self, target):
+        try:
+            return target.element if hasattr(target, "element") else parse_xml(target.blob)
+        except Exception:  # a damaged part costs only what it holds
+            self.unreadable.append(str(target.partname).rsplit("/", 1)[-1])
+            return None
 
     def _target(self, part, rel_id):
         rel = part.rels.get(rel_id) if rel_id else None
@@ -318,14 +325,14 @@ class _Document:
             if num is not None:
                 found_id, found_level = num.find(f"{W}numId"), num.find(f"{W}ilvl")
                 num_id = found_id.get(f"{W}val") if found_id is not None else None
-                ilvl = _int(found_level.get(f"{W}val"), 0) if found_level is not None else 0
+                ilvl = min(max(_int(found_level.get(f"{W}val"), 0), 0), 8) if found_level is not None else 0
         if outline is None:
             outline = self.styles.lookup(style_id, "outline")
         if num_id is None:
             num_id = self.styles.num_id(style_id)
             style_num = self.styles.lookup(style_id, "num")
             found_level = style_num.find(f"{W}ilvl") if style_num is not None else None
-            ilvl = _int(found_level.get(f"{W}val"), 0) if found_level is not None else ilvl
+            ilvl = min(max(_int(found_level.get(f"{W}val"), 0), 0), 8) if found_level is not None else ilvl
         text = _Text()
         self.inline(p, text, part)
         markdown, plain, pictures = "".join(text.markdown).strip(), "".join(text.plain), text.pictures
@@ -607,7 +614,9 @@ class _Document:
             target = self._target(self.part, reference.get(f"{R}id"))
             if target is None or isinstance(target, str):
                 continue
-            root = target.element if hasattr(target, "element") else parse_xml(target.blob)
+            root = self._part_xml(target)
+            if root is None:
+                continue
             self.in_margin = True
             try:
                 blocks = self.blocks(root, target)
@@ -629,6 +638,7 @@ class Parsed:
     margin_pictures: int  # pictures a header and footer show on every page
     edges: list[str]  # text the render shows around the blocks: headers, footers, text boxes
     notes: list[str]  # and footnotes
+    unreadable: list[str]  # parts that could not be read
 
 
 def document_blocks(document) -> Parsed:
@@ -654,7 +664,7 @@ def document_blocks(document) -> Parsed:
     if section:
         blocks.extend(_section(walker, section, None))
     blocks.extend(walker.endnote_blocks)
-    return Parsed(blocks, walker.tracked_changes, sum(walker.margin_pictures.values()), walker.edges, walker.notes)
+    return Parsed(blocks, walker.tracked_changes, sum(walker.margin_pictures.values()), walker.edges, walker.notes, walker.unreadable)
 
 
 def _section(walker: _Document, elements: list, sect_pr) -> list[Block]:
@@ -708,6 +718,8 @@ def read(job):
     document = _open(job)
     parsed = document_blocks(document)
     blocks = parsed.blocks
+    if parsed.unreadable:
+        job.warnings.append(f"Parts of {job.name} are damaged and were left out: {', '.join(dict.fromkeys(parsed.unreadable))}.")
     if parsed.tracked_changes:
         job.warnings.append(f"{job.name} has tracked changes: it is read as if they were all accepted (insertions kept, deletions dropped, moved text where it was moved to).")
     pdf = office_pdf(job)

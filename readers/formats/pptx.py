@@ -280,7 +280,12 @@ class _Comments:
         for rel in slide.part.rels.values():
             if rel.is_external or rel.reltype not in (RT.COMMENTS, MODERN_COMMENTS):
                 continue
-            for comment in parse_xml(rel.target_part.blob):
+            try:
+                comments = parse_xml(rel.target_part.blob)
+            except Exception as error:  # damaged comments cost only the comments
+                out.append(f"[The slide's comments could not be read: {type(error).__name__}]")
+                continue
+            for comment in comments:
                 if comment.tag == f"{P}cm":
                     text = one_line(comment.findtext(f"{P}text") or "")
                     reply = comment.find(f".//{P15}parentCm") is not None
