@@ -185,3 +185,20 @@ def test_a_damaged_part_costs_only_what_it_holds(structured, deck, services, tmp
     slides = _replace_part(CORPUS / "docling/formats/powerpoint_comments.pptx", tmp_path / "comments-broken.pptx", "ppt/comments/comment1.xml", b"<p:cmLst")
     first = read_file(slides, 1, 1, services=services).pages[0].text
     assert first.startswith("# Test Slide With Comments\n\nDocling converts") and "comments could not be read" in first
+
+
+def test_deck_video_is_named_as_a_video(tmp_path, monkeypatch):
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    from readers import office
+
+    monkeypatch.setattr(office, "soffice", lambda: None)  # the words are the deck's: no render needed
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])
+    movie = slide.shapes.add_movie(str(CORPUS / "faster-whisper/jfk.flac"), Inches(1), Inches(1), Inches(4), Inches(3), mime_type="video/mp4",
+                                   poster_frame_image=str(CORPUS / "python-docx/images/python-icon.jpeg"))
+    movie._element.nvPicPr.cNvPr.set("descr", "Launch video")
+    deck.save(tmp_path / "video.pptx")
+    text = read_file(tmp_path / "video.pptx", services=Services(make_settings(tmp_path / "cache"))).pages[0].text
+    assert text == "[Video: Launch video]"

@@ -59,6 +59,8 @@ def _number_marker(scheme: str, number: int) -> str:
 
 
 def _placeholder_type(shape) -> str | None:
+    """The placeholder's type ("title", "body", ...); None for a placeholder with no type (a
+    body, by the standard), "none" for a shape that is no placeholder."""
     ph = shape._element.find(f".//{P}nvPr/{P}ph")
     if ph is None:
         return "none"
@@ -220,8 +222,9 @@ def shape_blocks(shape, part, master) -> list[tuple[str, bool]]:
     if element.tag == f"{P}graphicFrame":
         return _graphic_blocks(element, part, shape.name)
     if isinstance(shape, Picture) or element.tag == f"{P}pic":
+        kind = "Video" if element.find(f".//{A}videoFile") is not None else "Audio" if element.find(f".//{A}audioFile") is not None else "Picture"
         alt = _alt_text(element)
-        return [(f"[Picture: {alt}]" if alt else "[Picture]", False)]
+        return [(f"[{kind}: {alt}]" if alt else f"[{kind}]", False)]
     return text_frame_blocks(shape, part, master)
 
 
