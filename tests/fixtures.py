@@ -218,13 +218,14 @@ def structured_word_document(target: Path) -> Path:
 
     Headings (built-in 1-3, Title, and a custom style that is a heading only by its outline
     level), nested numbered and bulleted lists, a hyperlink and a HYPERLINK field, footnotes and
-    an endnote, a comment, text boxes (VML, and DrawingML with its VML fallback), a header and a
+    an endnote, a comment and its reply, text boxes (VML, and DrawingML with its VML fallback), a header and a
     footer with a page number, tracked changes (an insertion, a deletion, a move), a table with merged cells, a picture with alt text, a SEQ field
     caption, hidden text, page breaks, and at the end a pie chart and a SmartArt.
     """
     from docx.enum.style import WD_STYLE_TYPE
     from docx.opc.constants import RELATIONSHIP_TYPE as RT
     from docx.oxml import parse_xml
+    from docx.oxml.ns import qn
 
     document = docx.Document()
     section = document.sections[0]
@@ -258,7 +259,14 @@ def structured_word_document(target: Path) -> Path:
     commented = document.add_paragraph("The board approved ")
     run = commented.add_run("the new budget")
     commented.add_run(" in March.")
-    document.add_comment(run, text="Which meeting was this?", author="Ada Lovelace", initials="AL")
+    question = document.add_comment(run, text="Which meeting was this?", author="Ada Lovelace", initials="AL")
+    answer = document.add_comment(run, text="The March board meeting.", author="Grace Hopper", initials="GH")
+    for comment, para_id in ((question, "1A2B3C4D"), (answer, "5E6F7A8B")):
+        comment._comment_elm.findall(qn("w:p"))[-1].set(qn("w14:paraId"), para_id)
+    _word_part(document, "commentsExtended.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.commentsExtended+xml",
+               "http://schemas.microsoft.com/office/2011/relationships/commentsExtended",
+               '<w15:commentsEx xmlns:w15="http://schemas.microsoft.com/office/word/2012/wordml"><w15:commentEx w15:paraId="1A2B3C4D" w15:done="0"/>'
+               '<w15:commentEx w15:paraId="5E6F7A8B" w15:paraIdParent="1A2B3C4D" w15:done="0"/></w15:commentsEx>')
     changed = document.add_paragraph("Hiring resumes ")
     for element in _runs('<w:ins w:id="101" w:author="Grace Hopper" w:date="2026-01-01T00:00:00Z"><w:r><w:t xml:space="preserve">in April </w:t></w:r></w:ins>'
                          '<w:del w:id="102" w:author="Grace Hopper" w:date="2026-01-01T00:00:00Z"><w:r><w:delText xml:space="preserve">next year </w:delText></w:r></w:del>'

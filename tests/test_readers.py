@@ -110,7 +110,7 @@ GENERATED_VECTORS = [
     Vector("structured.docx", "docx", ["[PAGE 1]\nHeader: ACME Corp — Confidential", "# Quarterly report", "# Summary", "## Plans", "### Regional detail",
                                        "## Ausblick nach Regionen", "[the full report](https://example.com/report)", "[the data](https://example.com/data)",
                                        "region[^1] and costs fell[^2]", "[^1]: Source: the finance team's ledger.", "[^e1]: Figures are unaudited.",
-                                       '> **Comment** by Ada Lovelace on "the new budget": Which meeting was this?', "Hiring resumes in April for engineering.",
+                                       '> **Comment** by Ada Lovelace on "the new budget": Which meeting was this?', "> **Reply** by Grace Hopper: The March board meeting.", "Hiring resumes in April for engineering.",
                                        "Boxed quote: growth is steady.", "| Region | First half | |", "| South and West | 950 | 990 |",
                                        "[PAGE 2]\n[Picture: The Python logo]\n\nFigure 1: The logo of the language", "[PAGE 3]\n# Outlook",
                                        "Footer: Quarterly report, page", "Chart: Share of costs (pie chart)", "| Salaries | 0.62 |",

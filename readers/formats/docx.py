@@ -265,19 +265,26 @@ class _Document:
         return {note.get(f"{W}id"): note for note in root.findall(f"{W}{kind}") if note.get(f"{W}type") in (None, "normal")}
 
     def _comments(self) -> dict[str, dict]:
+        """Comments by id: author, element, and the ids of their replies (threads in commentsExtended)."""
         root = self._xml(self.part, RT.COMMENTS)
         if root is None:
             return {}
-        replies = {}
+        parents = {}
         extended = self._xml(self.part, COMMENTS_EXTENDED)
         if extended is not None:
-            replies = {entry.get(f"{W15}paraId"): entry.get(f"{W15}paraIdParent") for entry in extended.iter(f"{W15}commentEx")}
-        comments = {}
+            parents = {entry.get(f"{W15}paraId"): entry.get(f"{W15}paraIdParent") for entry in extended.iter(f"{W15}commentEx")}
+        comments, by_paragraph = {}, {}
         for comment in root.findall(f"{W}comment"):
             paragraphs = comment.findall(f"{W}p")
             para_id = paragraphs[-1].get(f"{W14}paraId") if paragraphs else None
-            comments[comment.get(f"{W}id")] = {"author": comment.get(f"{W}author") or "unknown", "element": comment,
-                                                "reply": bool(replies.get(para_id))}
+            comment_id = comment.get(f"{W}id")
+            comments[comment_id] = {"author": comment.get(f"{W}author") or "unknown", "element": comment, "parent": parents.get(para_id), "replies": []}
+            by_paragraph[para_id] = comment_id
+        for comment_id, comment in comments.items():
+            parent = by_paragraph.get(comment["parent"])
+            comment["parent"] = parent
+            if parent is not None:
+                comments[parent]["replies"].append(comment_id)
         return comments
 
     # -- blocks ----------------------------------------------------------------------------
@@ -525,29 +532,41 @@ class _Document:
         label = f"[^{self.footnote_count}]"
         self._emit(text, label, "")
         if note is not None:
-            blocks = self.blocks(note, part)
-            self.notes.append("".join(block.plain for block in blocks))
-            text.notes.append(f"{label}: " + " ".join(one_line(block.compact or block.markdown) for block in blocks))
+            body, plain = self._aside(note, part)
+            self.notes.append(plain)
+            text.notes.append(f"{label}: {body}")
 
     def _endnote_reference(self, reference, text: _Text, part) -> None:
         note = self.endnotes.get(reference.get(f"{W}id"))
         label = f"[^e{len(self.endnote_blocks) + 1}]"
         self._emit(text, label, "")
-        blocks = self.blocks(note, part) if note is not None else []
-        body = " ".join(one_line(block.compact or block.markdown) for block in blocks)
-        self.endnote_blocks.append(Block(f"{label}: {body}", "".join(block.plain for block in blocks)))
+        body, plain = self._aside(note, part)
+        self.endnote_blocks.append(Block(f"{label}: {body}", plain))
+
+    def _aside(self, element, part) -> tuple[str, str]:
+        """A note's or comment's (Markdown on one line, plain text); the commented text being
+        quoted goes on without it."""
+        open_comments, self.open_comments = self.open_comments, {}
+        try:
+            blocks = self.blocks(element, part) if element is not None else []
+        finally:
+            self.open_comments = open_comments
+        return " ".join(one_line(block.compact or block.markdown) for block in blocks), "".join(block.plain for block in blocks)
 
     def _comment(self, comment_id: str, text: _Text, part) -> None:
+        """The comment after the paragraph its range ends in, with the text it is on, and its
+        replies right after it (a reply's own mark adds nothing)."""
         comment = self.comments.get(comment_id)
         quoted = one_line("".join(self.open_comments.pop(comment_id, [])))
-        if comment is None:
+        if comment is None or comment["parent"] is not None:
             return
-        body = " ".join(one_line(block.compact or block.markdown) for block in self.blocks(comment["element"], part))
         if len(quoted) > QUOTE_LIMIT:
             quoted = quoted[:QUOTE_LIMIT].rsplit(" ", 1)[0] + "…"
-        kind = "Reply" if comment["reply"] else "Comment"
-        on = f' on "{quoted}"' if quoted and not comment["reply"] else ""
-        text.after.append(Block(f"> **{kind}** by {comment['author']}{on}: {body}", aside=True))
+        on = f' on "{quoted}"' if quoted else ""
+        text.after.append(Block(f"> **Comment** by {comment['author']}{on}: {self._aside(comment['element'], part)[0]}", aside=True))
+        for reply_id in comment["replies"]:
+            reply = self.comments[reply_id]
+            text.after.append(Block(f"> **Reply** by {reply['author']}: {self._aside(reply['element'], part)[0]}", aside=True))
 
     def drawing(self, drawing, text: _Text, part) -> None:
         properties = drawing.find(f".//{WP}docPr")
