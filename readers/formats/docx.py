@@ -431,18 +431,19 @@ class _Document:
                 inner = _Text()
                 self.inline(child, inner, part)
                 target = self._target(part, child.get(f"{R}id"))
-                label = "".join(inner.markdown)
-                self._emit(text, link(label, target if isinstance(target, str) else None), "".join(inner.plain))
+                if self._shown():  # its words already went into any comment's quote
+                    text.add(link("".join(inner.markdown), target if isinstance(target, str) else None), "".join(inner.plain))
                 text.after += inner.after
                 text.notes += inner.notes
+                text.pictures += inner.pictures
             elif tag in (f"{W}del", f"{W}moveFrom"):
                 self.tracked_changes = True
             elif tag in (f"{W}ins", f"{W}moveTo"):
                 self.tracked_changes = True
                 self.inline(child, text, part)
             elif tag == f"{W}fldSimple":
-                self.fields.append({"instr": child.get(f"{W}instr", ""), "result": True})
-                self.fields[-1]["result"] = self._result_shown(self.fields[-1])
+                field = {"instr": child.get(f"{W}instr", "")}
+                self.fields.append({**field, "result": self._result_shown(field)})
                 start = len(text.markdown)
                 self.inline(child, text, part)
                 self._end_field(text, start, self.fields.pop())
