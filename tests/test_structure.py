@@ -202,3 +202,40 @@ def test_deck_video_is_named_as_a_video(tmp_path, monkeypatch):
     deck.save(tmp_path / "video.pptx")
     text = read_file(tmp_path / "video.pptx", services=Services(make_settings(tmp_path / "cache"))).pages[0].text
     assert text == "[Video: Launch video]"
+
+
+def test_word_numbers_as_word_shows_them(tmp_path, monkeypatch):
+    """Numbered headings (1, 1.1), a list restarted by its own numbering instance, roman and
+    zero-padded formats, and a paragraph whose numbering is switched off (numId 0)."""
+    import docx
+    from docx.oxml import parse_xml
+
+    from readers import office
+
+    monkeypatch.setattr(office, "soffice", lambda: None)
+    document = docx.Document()
+    numbering = document.part.numbering_part.element
+    w = fixtures.W_NS
+    levels = (("decimal", "%1"), ("decimal", "%1.%2"), ("upperRoman", "%3."), ("decimalZero", "(%4)"))
+    numbering.insert(0, parse_xml(f'<w:abstractNum {w} w:abstractNumId="80">' + "".join(
+        f'<w:lvl w:ilvl="{i}"><w:start w:val="1"/><w:numFmt w:val="{fmt}"/><w:lvlText w:val="{text}"/></w:lvl>' for i, (fmt, text) in enumerate(levels))
+        + "</w:abstractNum>"))
+    numbering.append(parse_xml(f'<w:num {w} w:numId="80"><w:abstractNumId w:val="80"/></w:num>'))
+    numbering.append(parse_xml(f'<w:num {w} w:numId="81"><w:abstractNumId w:val="80"/><w:lvlOverride w:ilvl="2"><w:startOverride w:val="1"/></w:lvlOverride></w:num>'))
+
+    def numbered(text: str, num_id: str, level: int, style: str | None = None):
+        paragraph = document.add_paragraph(text, style=style)
+        paragraph._p.get_or_add_pPr().append(parse_xml(f'<w:numPr {w}><w:ilvl w:val="{level}"/><w:numId w:val="{num_id}"/></w:numPr>'))
+
+    numbered("Introduction", "80", 0, "Heading 1")
+    numbered("Scope", "80", 1, "Heading 2")
+    numbered("First point", "80", 2)
+    numbered("Second point", "80", 2)
+    numbered("Detail", "80", 3)
+    numbered("Again from one", "81", 2)
+    numbered("Not numbered", "0", 0)
+    numbered("Method", "80", 0, "Heading 1")
+    document.save(tmp_path / "numbers.docx")
+    text = read_file(tmp_path / "numbers.docx", services=Services(make_settings(tmp_path / "cache"))).pages[0].text
+    assert text == ("# 1 Introduction\n\n## 1.1 Scope\n\n      I. First point\n      II. Second point\n         (01) Detail\n"
+                    "      I. Again from one\n\nNot numbered\n\n# 2 Method")
