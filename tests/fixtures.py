@@ -438,10 +438,28 @@ def _waterfall_chart(slide) -> None:
         '</p:txBody></p:sp></mc:Fallback></mc:AlternateContent>'))
 
 
+def _modern_comment(deck, slide) -> None:
+    """A threaded comment as PowerPoint 365 writes it (p188:cm with a reply; authors in authors.xml)."""
+    from pptx.opc.package import Part
+    from pptx.opc.packuri import PackURI
+
+    p188 = 'xmlns:p188="http://schemas.microsoft.com/office/powerpoint/2018/8/main"'
+    authors = (f'<p188:authorLst {p188}><p188:author id="{{A0000000-0000-0000-0000-000000000001}}" name="Ada Lovelace" initials="AL" userId="ada" providerId="None"/>'
+               '<p188:author id="{A0000000-0000-0000-0000-000000000002}" name="Grace Hopper" initials="GH" userId="grace" providerId="None"/></p188:authorLst>')
+    body = '<p188:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:t>{}</a:t></a:r></a:p></p188:txBody>'
+    comments = (f'<p188:cmLst {p188} {DRAWING_NS}><p188:cm id="{{C0000000-0000-0000-0000-000000000001}}" authorId="{{A0000000-0000-0000-0000-000000000001}}" created="2026-01-01T00:00:00.000">'
+                '<p188:replyLst><p188:reply id="{C0000000-0000-0000-0000-000000000002}" authorId="{A0000000-0000-0000-0000-000000000002}" created="2026-01-02T00:00:00.000">'
+                f'{body.format("Both teams start in May.")}</p188:reply></p188:replyLst>{body.format("Are both teams hired yet?")}</p188:cm></p188:cmLst>')
+    deck.part.relate_to(Part(PackURI("/ppt/authors.xml"), "application/vnd.ms-powerpoint.authors+xml", deck.part.package, authors.encode()),
+                        "http://schemas.microsoft.com/office/2018/10/relationships/authors")
+    slide.part.relate_to(Part(PackURI("/ppt/comments/modernComment_1.xml"), "application/vnd.ms-powerpoint.comments+xml", deck.part.package, comments.encode()),
+                         "http://schemas.microsoft.com/office/2018/10/relationships/comments")
+
+
 def structured_deck(target: Path) -> Path:
     """A deck with what the PPTX reader must keep: nested bullets, a numbered list, a link, merged
     table cells, a 3-D bar chart and a waterfall chart, grouped shapes (one group inside another)
-    and SmartArt."""
+    with a threaded comment, and SmartArt."""
     from pptx.oxml.ns import qn
 
     deck = Presentation()
@@ -480,6 +498,7 @@ def structured_deck(target: Path) -> Path:
     outer.shapes.add_textbox(Inches(1), Inches(2), Inches(3), Inches(1)).text_frame.text = "Sales team in Lisbon"
     inner = outer.shapes.add_group_shape()
     inner.shapes.add_textbox(Inches(5), Inches(2), Inches(3), Inches(1)).text_frame.text = "Support team in Berlin"
+    _modern_comment(deck, slide)
 
     slide = deck.slides.add_slide(deck.slide_layouts[5])
     slide.shapes.title.text = "Process"

@@ -119,7 +119,8 @@ def test_deck_chart_python_pptx_refuses_is_read_from_its_xml(deck, services):
 def test_deck_smartart_groups_and_merged_cells(deck, services):
     reading = read_file(deck, services=services)
     assert "Diagram: Process diagram\n- Plan\n   - Research\n   - Draft\n- Ship" in reading.pages[4].text
-    assert reading.pages[3].text == "# Teams\n\nSales team in Lisbon\n\nSupport team in Berlin"
+    assert reading.pages[3].text == ("# Teams\n\nSales team in Lisbon\n\nSupport team in Berlin\n\n"
+                                     "> **Comment** by Ada Lovelace: Are both teams hired yet?\n\n> **Reply** by Grace Hopper: Both teams start in May.")
     assert "| Item | Cost |  |\n|---|---|---|\n| Servers | 4,000 | 5,000 |\n|  | 900 | 950 |" in reading.pages[1].text
     assert all(page.tables == [] for page in reading.pages)  # tables stand in the text, once
 
