@@ -517,7 +517,8 @@ def placement_document(target: Path, blocks: int = 160) -> Path:
     (``ZE0001``...), which says where a paragraph that runs over a page break ends.
 
     Most paragraphs repeat the same long sentence, so text alone is ambiguous; others are too
-    short to place ("Yes."), numbered items, paragraphs with a footnote or a tracked deletion,
+    short to place ("Yes."), numbered items, paragraphs with a footnote or a tracked deletion or
+    soft hyphens,
     captions whose SEQ field result LibreOffice recomputes, text boxes, tables (some long enough
     to run over a page), headings, and every page repeats a header and a footer.
     """
@@ -566,6 +567,9 @@ def placement_document(target: Path, blocks: int = 160) -> Path:
             for element in _runs('<w:r><w:pict><v:shape id="b" type="#_x0000_t202" style="position:absolute;margin-left:320pt;width:120pt;height:40pt;z-index:1">'
                                  f'<v:textbox><w:txbxContent><w:p><w:r><w:t>{BOILERPLATE[:50]}</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></w:r>'):
                 paragraph._p.append(element)
+        elif kind == 9:  # soft hyphens: lines break inside words, with a hyphen drawn at the end of the line
+            hyphenated = " ".join("\u00ad".join(word[i:i + 3] for i in range(0, len(word), 3)) for word in BOILERPLATE.split())
+            document.add_paragraph(f"{marker} {hyphenated} {hyphenated} ZE{n:04d}")
         else:
             document.add_paragraph(f"{marker} {BOILERPLATE} {BOILERPLATE} ZE{n:04d}")  # long: often runs over a page break
     document.save(target)
