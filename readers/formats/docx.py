@@ -46,6 +46,7 @@ COMMENTS_EXTENDED = "http://schemas.microsoft.com/office/2011/relationships/comm
 BODY_LEVEL = 9  # outline level 9 is body text; 0-8 are heading levels 1-9
 QUOTE_LIMIT = 80  # characters of commented text quoted with a comment
 PAGE_FIELDS = ("PAGE", "NUMPAGES", "SECTIONPAGES")  # in a header or footer they differ on every page
+RENDERED_NAME = "office-letters.v1.json"  # the rendered pages' letters; raise the version when letters() changes
 FIELD_HYPERLINK = re.compile(r'^\s*HYPERLINK\s+"([^"]*)"')  # an internal link (HYPERLINK \l "bookmark") stays text
 
 
@@ -733,6 +734,16 @@ def _open(job):
         raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as a Word document ({type(error).__name__}). Save it again from Word.") from None
 
 
+def _rendered(job, pdf) -> list[Passage]:
+    """What each page of LibreOffice's PDF shows, kept in the cache beside that PDF."""
+    store = job.services.store
+    cached = store.get_json(job.sha256, RENDERED_NAME)
+    if cached is None:
+        cached = [[page.text, page.pictures] for page in rendered_pages(pdf)]
+        store.put_json(job.sha256, RENDERED_NAME, cached)
+    return [Passage(text, pictures) for text, pictures in cached]
+
+
 def read(job):
     check_package(job)
     document = _open(job)
@@ -746,7 +757,7 @@ def read(job):
     if pdf is None:
         return job.reading(1, [Page(number=n, text=page_text(blocks)) for n in job.select(1)])
     count, pages = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False)
-    placed = place_blocks([Passage(block.plain, block.pictures) for block in blocks], rendered_pages(pdf),
+    placed = place_blocks([Passage(block.plain, block.pictures) for block in blocks], _rendered(job, pdf),
                           parsed.edges, parsed.notes, parsed.margin_pictures)
     if placed.unmatched > max(3, placed.matchable // 5):
         job.warnings.append(f"{placed.unmatched} of {placed.matchable} passages of {job.name} were not found in LibreOffice's rendering; they are put on the page of the passage before them, so their page numbers may be off.")
