@@ -7,6 +7,7 @@ the chart part is read directly; Office's newer chart parts (``cx:``: waterfall,
 sunburst, funnel, ...) are read the same way from their data section.
 
 SmartArt: the text of its data part (what the person typed), nested as the diagram nests it.
+Pictures: whether the image a picture points to is in the package at all.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
 CX = "{http://schemas.microsoft.com/office/drawing/2014/chartex}"
 A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 DGM = "{http://schemas.openxmlformats.org/drawingml/2006/diagram}"
+R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 
 
@@ -189,3 +191,12 @@ def smartart_lines(blob: bytes) -> list[str]:
         if model_id not in has_parent:
             walk(model_id, 0)
     return lines
+
+
+def picture_placeholder(picture, part, alt: str) -> str:
+    """``[Picture: alt text]`` for a picture element (p:pic, pic:pic), saying so when its image is
+    missing from the package, since the page then shows nothing there."""
+    blip = picture.find(f".//{A}blip")
+    rel_id = (blip.get(f"{R}embed") or blip.get(f"{R}link")) if blip is not None else None
+    text = f"Picture: {alt}" if alt else "Picture"
+    return f"[{text}]" if rel_id and rel_id in part.rels else f"[{text} — its image is missing from the file]"

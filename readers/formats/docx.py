@@ -20,7 +20,7 @@ import docx
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.opc.exceptions import PackageNotFoundError
 
-from ..drawings import chart_markdown, parse_xml, smartart_lines
+from ..drawings import chart_markdown, parse_xml, picture_placeholder, smartart_lines
 from ..errors import ReaderError
 from ..markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..models import Page
@@ -579,16 +579,16 @@ class _Document:
         for data in drawing.iter(f"{A}graphicData"):
             uri = data.get("uri")
             if uri == GRAPHIC_PICTURE:
-                self._picture(text, alt)
+                self._picture(text, picture_placeholder(data, part, alt))
             elif uri in (GRAPHIC_CHART, GRAPHIC_CHARTEX):
                 self._chart(data, text, part, alt)
             elif uri == GRAPHIC_DIAGRAM:
                 self._smartart(data, text, part, alt)
 
-    def _picture(self, text: _Text, alt: str) -> None:
+    def _picture(self, text: _Text, placeholder: str) -> None:
         if self._shown():
             text.pictures += 1
-        self._emit(text, f"[Picture: {alt}]" if alt else "[Picture]", "")
+        self._emit(text, placeholder, "")
 
     def _related_blob(self, element, part) -> bytes | None:
         rel_id = next((value for key, value in element.attrib.items() if key.startswith(R) and value), None)
@@ -623,7 +623,7 @@ class _Document:
         for image in element.iter(f"{V}imagedata"):
             shape = image.getparent()
             alt = one_line(shape.get("alt") or image.get("{urn:schemas-microsoft-com:office:office}title") or "")
-            self._picture(text, alt)
+            self._picture(text, f"[Picture: {alt}]" if alt else "[Picture]")
             break
 
     # -- headers and footers ---------------------------------------------------------------

@@ -17,7 +17,7 @@ from pptx.opc.constants import RELATIONSHIP_TYPE as RT
 from pptx.shapes.group import GroupShape
 from pptx.shapes.picture import Picture
 
-from ..drawings import chart_markdown, parse_xml, smartart_lines
+from ..drawings import chart_markdown, parse_xml, picture_placeholder, smartart_lines
 from ..errors import ReaderError
 from ..markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..models import Page
@@ -222,9 +222,11 @@ def shape_blocks(shape, part, master) -> list[tuple[str, bool]]:
     if element.tag == f"{P}graphicFrame":
         return _graphic_blocks(element, part, shape.name)
     if isinstance(shape, Picture) or element.tag == f"{P}pic":
-        kind = "Video" if element.find(f".//{A}videoFile") is not None else "Audio" if element.find(f".//{A}audioFile") is not None else "Picture"
         alt = _alt_text(element)
-        return [(f"[{kind}: {alt}]" if alt else f"[{kind}]", False)]
+        for media, kind in ((f"{A}videoFile", "Video"), (f"{A}audioFile", "Audio")):
+            if element.find(f".//{media}") is not None:
+                return [(f"[{kind}: {alt}]" if alt else f"[{kind}]", False)]
+        return [(picture_placeholder(element, part, alt), False)]
     return text_frame_blocks(shape, part, master)
 
 
