@@ -41,10 +41,12 @@ def letters(text: str) -> str:
 
 @dataclass
 class Passage:
-    """What a block shows: its text, and how many pictures."""
+    """What a block shows: its text, how many pictures, and what it shows again at the top of
+    each page it runs onto (a table's heading rows)."""
 
     text: str
     pictures: int = 0
+    repeated: str = ""
 
 
 def rendered_pages(pdf_path: Path) -> list[Passage]:
@@ -88,24 +90,28 @@ def _find(text: str, stream: str, cursor: int) -> tuple[int, int] | None:
     return None
 
 
-def _breaks(text: str, stream: str, starts: list[int], start: int, end: int) -> list[tuple[int, int]]:
-    """Where a block found at ``start:end`` runs over page breaks: (letters before, next page).
+def _breaks(text: str, repeated: str, stream: str, starts: list[int], start: int, end: int) -> list[tuple[int, int]]:
+    """Where a block found at ``start:end`` runs over page breaks: (its letters before, next page).
 
-    A break counts only where the next page goes on with exactly the block's next letters, so a
-    block whose render differs (a tracked deletion shown struck through) stays whole.
+    A break counts only where the next page goes on with exactly the block's next letters (after
+    the ``repeated`` heading rows of a table), so a block whose render differs (a tracked
+    deletion shown struck through) stays whole.
     """
-    found = []
+    found, shown_again = [], 0
     for index in range(bisect.bisect_right(starts, start), bisect.bisect_right(starts, max(start, end - 1))):
-        before = starts[index] - start
-        if 0 < before < len(text) and stream[starts[index]:starts[index] + MIN_KEY] == text[before:before + MIN_KEY]:
+        before, at = starts[index] - start - shown_again, starts[index]
+        if repeated and stream.startswith(repeated, at):
+            at += len(repeated)
+            shown_again += len(repeated)
+        if 0 < before < len(text) and stream[at:at + MIN_KEY] == text[before:before + MIN_KEY]:
             found.append((before, index + 1))
     return found
 
 
-def _without_margins(page: str, edges: list[str], notes: list[str]) -> str:
+def _without_margins(page: str, edges: list[str], notes: list[tuple[str, str]]) -> str:
     """The page's letters less what is drawn around the body: ``edges`` (a running header at
     the start; footers and text boxes, drawn after the body, at the end, as often as they
-    repeat) and ``notes`` (footnotes, wherever they stand)."""
+    repeat) and ``notes`` (footnotes, wherever they stand, with their mark before them)."""
     if edges:
         trimmed = True
         while trimmed:
@@ -116,10 +122,11 @@ def _without_margins(page: str, edges: list[str], notes: list[str]) -> str:
         for edge in edges:
             if page.startswith(edge):
                 page = page[len(edge):]
-    for note in notes:
+    for mark, note in notes:
         position = page.rfind(note)
         if position >= 0:
-            page = page[:position] + page[position + len(note):]
+            cut = position - len(mark) if mark and page.startswith(mark, position - len(mark)) else position
+            page = page[:cut] + page[position + len(note):]
     return page
 
 
@@ -127,15 +134,16 @@ def _letter_set(texts) -> list[str]:
     return sorted({letters(text) for text in texts if len(letters(text)) >= MIN_KEY}, key=len, reverse=True)
 
 
-def place_blocks(blocks: list[Passage], rendered: list[Passage], edges: list[str] = (), notes: list[str] = (),
+def place_blocks(blocks: list[Passage], rendered: list[Passage], edges: list[str] = (), notes: list[tuple[str, str]] = (),
                  repeated_pictures: int = 0) -> Placement:
     """The page of each block, given what each rendered page shows (``rendered_pages``).
 
-    ``edges`` (headers, footers, text boxes) and ``notes`` (footnotes) are texts the render
-    shows that are no block's; ``repeated_pictures`` is how many pictures every page repeats (a
-    logo in the header), which are no block's either.
+    ``edges`` (headers, footers, text boxes) and ``notes`` (footnotes: their mark and text) are
+    what the render shows that is no block's; ``repeated_pictures`` is how many pictures every
+    page repeats (a logo in the header), which are no block's either.
     """
-    edges, notes = _letter_set(edges), _letter_set(notes)
+    edges = _letter_set(edges)
+    notes = sorted({(letters(mark), letters(text)) for mark, text in notes if len(letters(text)) >= MIN_KEY}, key=lambda note: len(note[1]), reverse=True)
     rendered = [Passage(_without_margins(page.text, edges, notes), page.pictures) for page in rendered]
     starts, total = [], 0
     for rendered_page in rendered:
@@ -155,7 +163,7 @@ def place_blocks(blocks: list[Passage], rendered: list[Passage], edges: list[str
             else:
                 start, cursor = found
                 page = bisect.bisect_right(starts, start)
-                breaks[-1] = _breaks(text, stream, starts, start, cursor)
+                breaks[-1] = _breaks(text, letters(block.repeated), stream, starts, start, cursor)
         elif text:
             position = stream.find(text, cursor, cursor + SLACK)  # a short heading or "Yes.": right after the block before
             if position >= 0:

@@ -556,12 +556,16 @@ def placement_document(target: Path, blocks: int = 160) -> Path:
                                  f'<w:r><w:t>: {BOILERPLATE[:70]}</w:t></w:r>'):
                 caption._p.append(element)
         elif kind == 6:
-            rows = 24 if n % 4 == 0 else 3
+            rows = 60 if n % 4 == 0 else 3
             table = document.add_table(rows=rows, cols=3)
             table.style = "Table Grid"
             for index, row in enumerate(table.rows):
                 for column, cell in enumerate(row.cells):
                     cell.text = f"{marker} Region" if (index, column) == (0, 0) else f"{(index * 37 + column * 11) % 997}"
+            if rows > 3:  # long: runs over a page break; its end is marked, and every other one repeats its heading row
+                table.cell(rows - 1, 0).text = f"ZE{n:04d} {table.cell(rows - 1, 0).text}"
+                if n % 8 == 0:
+                    table.rows[0]._tr.get_or_add_trPr().append(_runs('<w:tblHeader/>')[0])
         elif kind == 7:
             paragraph = document.add_paragraph(f"{marker} {BOILERPLATE[:100]}")
             for element in _runs('<w:r><w:pict><v:shape id="b" type="#_x0000_t202" style="position:absolute;margin-left:320pt;width:120pt;height:40pt;z-index:1">'

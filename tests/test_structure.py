@@ -240,3 +240,15 @@ def test_word_numbers_as_word_shows_them(tmp_path, monkeypatch):
     text = read_file(tmp_path / "numbers.docx", services=Services(make_settings(tmp_path / "cache"))).pages[0].text
     assert text == ("# 1 Introduction\n\n## 1.1 Scope\n\n      I. First point\n      II. Second point\n         (01) Detail\n"
                     "      I. Again from one\n\nNot numbered\n\n# 2 Method")
+
+
+def test_word_table_over_page_breaks_is_cut_between_rows_with_its_heading_row_again():
+    from readers.formats.docx import Block, split_over_pages
+
+    rows = [["Region", "Sales"], ["North", "12"], ["South", "34"], ["West", "56"]]
+    table = Block("(whole table)", "RegionSalesNorth12South34West56", rows=rows, row_letters=[11, 7, 7, 6], heading_rows=1, repeated="RegionSales")
+    pieces = split_over_pages(table, 3, [(18, 4), (25, 5)])  # North's row ends page 3, South's page 4
+    assert [(block.markdown, page) for block, page in pieces] == [
+        ("| Region | Sales |\n|---|---|\n| North | 12 |", 3),
+        ("| Region | Sales |\n|---|---|\n| South | 34 |", 4),
+        ("| Region | Sales |\n|---|---|\n| West | 56 |", 5)]

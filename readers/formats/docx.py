@@ -67,6 +67,10 @@ class Block:
     bottom: list[str] = field(default_factory=list)
     pictures: int = 0
     compact: str = ""  # a table's cells on one line, for a header or a cell that holds it
+    rows: list[list[str]] = field(default_factory=list)  # a table's cells, to cut it where pages break
+    row_letters: list[int] = field(default_factory=list)  # how many letters each row shows
+    heading_rows: int = 0  # rows Word repeats at the top of each page the table runs onto
+    repeated: str = ""  # the text of those rows
     aside: bool = False  # a comment: it stays outside the table cell it was made in
 
 
@@ -235,7 +239,7 @@ class _Document:
         self.in_margin = False  # walking a header or footer
         self.margin_pictures = {"header": 0, "footer": 0}  # the most any one header (footer) shows
         self.edges: list[str] = []  # what the render shows around the blocks: headers, footers, text boxes
-        self.notes: list[str] = []  # and footnotes
+        self.notes: list[tuple[str, str]] = []  # and footnotes (their mark, their text)
 
     # -- package parts ---------------------------------------------------------------------
 
@@ -381,14 +385,17 @@ class _Document:
 
     def table(self, tbl, part) -> list[Block]:
         """The table as Markdown: a merged cell's words in its first cell, the cells it covers empty."""
-        rows, plain, bottom, asides = [], [], [], []
+        rows, plain, bottom, asides, row_plains, heading_rows = [], [], [], [], [], 0
         for tr in self._children(tbl, f"{W}tr"):
             trpr = tr.find(f"{W}trPr")
             if trpr is not None and trpr.find(f"{W}del") is not None:
                 self.tracked_changes = True
                 continue
+            if heading_rows == len(rows) and trpr is not None and _on(trpr.find(f"{W}tblHeader")):
+                heading_rows += 1
             before = trpr.find(f"{W}gridBefore") if trpr is not None else None
             row = [""] * (_int(before.get(f"{W}val"), 0) if before is not None else 0)
+            shown = len(plain)
             for tc in self._children(tr, f"{W}tc"):
                 tcpr = tc.find(f"{W}tcPr")
                 span = tcpr.find(f"{W}gridSpan") if tcpr is not None else None
@@ -404,8 +411,11 @@ class _Document:
                     bottom.extend(line for block in content for line in block.bottom)
                 row += [text] + [""] * (_int(span.get(f"{W}val"), 1) - 1 if span is not None else 0)
             rows.append(row)
+            row_plains.append("".join(plain[shown:]))
         compact = " · ".join(cell for row in rows for cell in row if cell)
-        return [Block(markdown_table(rows), "".join(plain), bottom=bottom, compact=compact), *asides]
+        table = Block(markdown_table(rows), "".join(plain), bottom=bottom, compact=compact, rows=rows, heading_rows=heading_rows,
+                      row_letters=[len(letters(text)) for text in row_plains], repeated="".join(row_plains[:heading_rows]))
+        return [table, *asides]
 
     # -- inline content --------------------------------------------------------------------
 
@@ -535,7 +545,7 @@ class _Document:
         self._emit(text, label, "")
         if note is not None:
             body, plain = self._aside(note, part)
-            self.notes.append(plain)
+            self.notes.append((str(self.footnote_count), plain))
             text.notes.append(f"{label}: {body}")
 
     def _endnote_reference(self, reference, text: _Text, part) -> None:
@@ -658,7 +668,7 @@ class Parsed:
     tracked_changes: bool
     margin_pictures: int  # pictures a header and footer show on every page
     edges: list[str]  # text the render shows around the blocks: headers, footers, text boxes
-    notes: list[str]  # and footnotes
+    notes: list[tuple[str, str]]  # and footnotes (their mark, their text)
     unreadable: list[str]  # parts that could not be read
 
 
@@ -707,12 +717,33 @@ def page_text(blocks: list[Block]) -> str:
     return join_blocks(top + [(block.markdown, block.item) for block in blocks] + bottom)
 
 
+def _split_table(block: Block, page: int, breaks: list[tuple[int, int]]) -> list[tuple[Block, int]]:
+    """A table that runs over page breaks, cut between rows; each part after the first starts
+    with the heading rows Word repeats on every page."""
+    heading = block.rows[:block.heading_rows]
+    parts, current, counted, cuts = [], [], 0, list(breaks)
+    for row, count in zip(block.rows, block.row_letters):
+        while cuts and counted >= cuts[0][0]:
+            if len(current) > len(heading) or (current and not heading):
+                parts.append((current, page))
+                current = list(heading)
+            page = cuts.pop(0)[1]
+        current.append(row)
+        counted += count
+    parts.append((current, page))
+    return [(replace(block, markdown=markdown_table(rows)) if index == 0 else Block(markdown_table(rows)), number)
+            for index, (rows, number) in enumerate(parts)]
+
+
 def split_over_pages(block: Block, page: int, breaks: list[tuple[int, int]]) -> list[tuple[Block, int]]:
-    """A paragraph that runs over page breaks, cut between words where the pages break.
+    """A paragraph or table that runs over page breaks, cut where the pages break: a paragraph
+    between words, a table between rows.
 
     Only a plain paragraph whose Markdown holds no more letters than it shows (no link target,
     no note mark) is cut; anything else stays whole on the page where it starts.
     """
+    if breaks and block.rows:
+        return _split_table(block, page, breaks)
     if not breaks or block.item or block.markdown.startswith(("#", "|")) or letters(block.markdown) != letters(block.plain):
         return [(block, page)]
     pieces, words, counted = [], [], 0
@@ -757,7 +788,7 @@ def read(job):
     if pdf is None:
         return job.reading(1, [Page(number=n, text=page_text(blocks)) for n in job.select(1)])
     count, pages = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False)
-    placed = place_blocks([Passage(block.plain, block.pictures) for block in blocks], _rendered(job, pdf),
+    placed = place_blocks([Passage(block.plain, block.pictures, block.repeated) for block in blocks], _rendered(job, pdf),
                           parsed.edges, parsed.notes, parsed.margin_pictures)
     if placed.unmatched > max(3, placed.matchable // 5):
         job.warnings.append(f"{placed.unmatched} of {placed.matchable} passages of {job.name} were not found in LibreOffice's rendering; they are put on the page of the passage before them, so their page numbers may be off.")
