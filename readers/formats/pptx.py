@@ -193,7 +193,7 @@ def _graphic_blocks(element, part, name: str) -> list[tuple[str, bool]]:
     if uri == GRAPHIC_DIAGRAM:
         relids = data.find("{http://schemas.openxmlformats.org/drawingml/2006/diagram}relIds")
         lines = smartart_lines(_related_blob(part, relids.get(f"{R}dm") if relids is not None else None))
-        return [("\n".join([f"Diagram: {name}", *lines]), False)]
+        return [("\n".join([f"Diagram: {_alt_text(element) or name}", *lines]), False)]
     if uri == GRAPHIC_OLE:
         ole = data.find(f".//{P}oleObj")
         program = ole.get("progId") if ole is not None else None
@@ -210,9 +210,10 @@ def _position(element) -> tuple[int, int]:
     offset = element.find(f"./*/{A}xfrm/{A}off")
     if offset is None:
         offset = element.find(f"./{P}xfrm/{A}off")
-    if offset is None:
+    try:
+        return (int(offset.get("y", "0")), int(offset.get("x", "0"))) if offset is not None else (0, 0)
+    except ValueError:  # a damaged position: the shape is still read, first
         return (0, 0)
-    return (int(offset.get("y", "0")), int(offset.get("x", "0")))
 
 
 def shape_blocks(shape, part, master) -> list[tuple[str, bool]]:
