@@ -411,3 +411,442 @@ def unmapped_glyphs_pdf(target: Path) -> Path:
     pdf.save()
     target.write_bytes(target.read_bytes().replace(b"/ToUnicode", b"/ToUnicodX"))
     return target
+
+
+W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+
+
+def _word_part(document, name: str, content_type: str, reltype: str, xml: str) -> str:
+    """Add a part (footnotes, a chart, ...) python-docx cannot create; returns its relationship id."""
+    from docx.opc.packuri import PackURI
+    from docx.opc.part import Part
+
+    part = Part(PackURI(f"/word/{name}"), content_type, xml.encode(), document.part.package)
+    return document.part.relate_to(part, reltype)
+
+
+def _notes_xml(kind: str, notes: dict[int, str]) -> str:
+    separators = "".join(f'<w:{kind} w:type="{t}" w:id="{i}"><w:p><w:r><w:separator/></w:r></w:p></w:{kind}>' for i, t in ((-1, "separator"), (0, "continuationSeparator")))
+    mark = "footnoteRef" if kind == "footnote" else "endnoteRef"
+    body = "".join(f'<w:{kind} w:id="{i}"><w:p><w:r><w:{mark}/></w:r><w:r><w:t xml:space="preserve"> {text}</w:t></w:r></w:p></w:{kind}>' for i, text in notes.items())
+    return f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:{kind}s {W_NS}>{separators}{body}</w:{kind}s>'
+
+
+def _runs(xml: str):
+    """Elements from a fragment of runs written with the w: prefix."""
+    from docx.oxml import parse_xml
+
+    wrapper = parse_xml(f'<w:p {W_NS} xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" '
+                        f'xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office">{xml}</w:p>')
+    return list(wrapper)
+
+
+def _numbering(document) -> tuple[str, str]:
+    """Two list definitions: multi-level numbers (1. / a) / i.) and bullets; returns their numIds."""
+    numbering = document.part.numbering_part.element
+    levels = [("decimal", "%1."), ("lowerLetter", "%2)"), ("lowerRoman", "%3.")]
+    numbered = "".join(f'<w:lvl w:ilvl="{i}"><w:start w:val="1"/><w:numFmt w:val="{fmt}"/><w:lvlText w:val="{text}"/>'
+                       f'<w:pPr><w:ind w:left="{720 * (i + 1)}" w:hanging="360"/></w:pPr></w:lvl>' for i, (fmt, text) in enumerate(levels))
+    bullets = "".join(f'<w:lvl w:ilvl="{i}"><w:start w:val="1"/><w:numFmt w:val="bullet"/><w:lvlText w:val="•"/>'
+                      f'<w:pPr><w:ind w:left="{720 * (i + 1)}" w:hanging="360"/></w:pPr></w:lvl>' for i in range(3))
+    from docx.oxml import parse_xml
+
+    first_num = numbering.find(f"{{{numbering.nsmap['w']}}}num")
+    for abstract_id, body in (("90", numbered), ("91", bullets)):
+        abstract = parse_xml(f'<w:abstractNum {W_NS} w:abstractNumId="{abstract_id}"><w:multiLevelType w:val="multilevel"/>{body}</w:abstractNum>')
+        (first_num.addprevious(abstract) if first_num is not None else numbering.append(abstract))
+    for num_id, abstract_id in (("90", "90"), ("91", "91")):
+        numbering.append(parse_xml(f'<w:num {W_NS} w:numId="{num_id}"><w:abstractNumId w:val="{abstract_id}"/></w:num>'))
+    return "90", "91"
+
+
+def _list_paragraph(document, text: str, num_id: str, level: int):
+    from docx.oxml import parse_xml
+
+    paragraph = document.add_paragraph(text)
+    paragraph._p.insert(0, parse_xml(f'<w:pPr {W_NS}><w:numPr><w:ilvl w:val="{level}"/><w:numId w:val="{num_id}"/></w:numPr></w:pPr>'))
+    return paragraph
+
+
+def _word_text_box(text: str) -> str:
+    """A floating DrawingML text box, with the VML copy Word writes for older readers."""
+    return ('<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="wps">'
+            '<w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" '
+            'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" '
+            'distT="0" distB="0" distL="114300" distR="114300" simplePos="0" relativeHeight="2" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">'
+            '<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>3600000</wp:posOffset></wp:positionH>'
+            '<wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV><wp:extent cx="1800000" cy="540000"/>'
+            '<wp:effectExtent l="0" t="0" r="0" b="0"/><wp:wrapSquare wrapText="bothSides"/><wp:docPr id="77" name="Sidebar"/><wp:cNvGraphicFramePr/>'
+            '<a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:cNvSpPr txBox="1"/>'
+            '<wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1800000" cy="540000"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></wps:spPr>'
+            f'<wps:txbx><w:txbxContent><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:txbxContent></wps:txbx><wps:bodyPr/></wps:wsp>'
+            '</a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice><mc:Fallback><w:pict><v:shape id="sidebar" type="#_x0000_t202" '
+            'style="position:absolute;margin-left:283pt;width:142pt;height:43pt"><v:textbox><w:txbxContent><w:p><w:r>'
+            f'<w:t>{text}</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent>')
+
+
+def structured_word_document(target: Path) -> Path:
+    """A Word document with every structure the DOCX reader keeps, over several pages.
+
+    Headings (built-in 1-3, Title, and a custom style that is a heading only by its outline
+    level), nested numbered and bulleted lists, a hyperlink and a HYPERLINK field, footnotes and
+    an endnote, a comment and its reply, text boxes (VML, and DrawingML with its VML fallback), a header and a
+    footer with a page number, tracked changes (an insertion, a deletion, a move), a table with merged cells, a picture with alt text, a SEQ field
+    caption, hidden text, page breaks, and at the end a pie chart and a SmartArt.
+    """
+    from docx.enum.style import WD_STYLE_TYPE
+    from docx.opc.constants import RELATIONSHIP_TYPE as RT
+    from docx.oxml import parse_xml
+    from docx.oxml.ns import qn
+
+    document = docx.Document()
+    section = document.sections[0]
+    section.header.paragraphs[0].text = "ACME Corp — Confidential"
+    footer = section.footer.paragraphs[0]
+    footer.text = "Quarterly report, page "
+    for element in _runs('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> PAGE </w:instrText></w:r>'
+                         '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>'):
+        footer._p.append(element)
+    custom = document.styles.add_style("Kapitel", WD_STYLE_TYPE.PARAGRAPH)
+    custom.base_style = document.styles["Normal"]
+    custom.element.get_or_add_pPr().append(parse_xml(f'<w:outlineLvl {W_NS} w:val="1"/>'))
+    numbered, bullets = _numbering(document)
+    rel = document.part.relate_to("https://example.com/report", RT.HYPERLINK, is_external=True)
+    _word_part(document, "footnotes.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml", RT.FOOTNOTES,
+               _notes_xml("footnote", {1: "Source: the finance team's ledger.", 2: "Rounded to the nearest thousand."}))
+    _word_part(document, "endnotes.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.endnotes+xml", RT.ENDNOTES,
+               _notes_xml("endnote", {1: "Figures are unaudited."}))
+
+    document.add_heading("Quarterly report", level=0)
+    document.add_heading("Summary", level=1)
+    paragraph = document.add_paragraph("Revenue grew in every region")
+    for element in _runs('<w:r><w:footnoteReference w:id="1"/></w:r><w:r><w:t xml:space="preserve"> and costs fell</w:t></w:r>'
+                         '<w:r><w:footnoteReference w:id="2"/></w:r><w:r><w:t xml:space="preserve">. See </w:t></w:r>'
+                         f'<w:hyperlink r:id="{rel}"><w:r><w:t>the full report</w:t></w:r></w:hyperlink><w:r><w:t xml:space="preserve"> or </w:t></w:r>'
+                         '<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> HYPERLINK "https://example.com/data" </w:instrText></w:r>'
+                         '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>the data</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>'
+                         '<w:r><w:t>.</w:t></w:r><w:r><w:rPr><w:vanish/></w:rPr><w:t>HIDDEN-NOTE-TO-SELF</w:t></w:r>'
+                         '<w:r><w:endnoteReference w:id="1"/></w:r>'):
+        paragraph._p.append(element)
+    commented = document.add_paragraph("The board approved ")
+    run = commented.add_run("the new budget")
+    commented.add_run(" in March.")
+    question = document.add_comment(run, text="Which meeting was this?", author="Ada Lovelace", initials="AL")
+    answer = document.add_comment(run, text="The March board meeting.", author="Grace Hopper", initials="GH")
+    for comment, para_id in ((question, "1A2B3C4D"), (answer, "5E6F7A8B")):
+        comment._comment_elm.findall(qn("w:p"))[-1].set(qn("w14:paraId"), para_id)
+    _word_part(document, "commentsExtended.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.commentsExtended+xml",
+               "http://schemas.microsoft.com/office/2011/relationships/commentsExtended",
+               '<w15:commentsEx xmlns:w15="http://schemas.microsoft.com/office/word/2012/wordml"><w15:commentEx w15:paraId="1A2B3C4D" w15:done="0"/>'
+               '<w15:commentEx w15:paraId="5E6F7A8B" w15:paraIdParent="1A2B3C4D" w15:done="0"/></w15:commentsEx>')
+    changed = document.add_paragraph("Hiring resumes ")
+    for element in _runs('<w:ins w:id="101" w:author="Grace Hopper" w:date="2026-01-01T00:00:00Z"><w:r><w:t xml:space="preserve">in April </w:t></w:r></w:ins>'
+                         '<w:del w:id="102" w:author="Grace Hopper" w:date="2026-01-01T00:00:00Z"><w:r><w:delText xml:space="preserve">next year </w:delText></w:r></w:del>'
+                         '<w:r><w:t xml:space="preserve">for engineering. </w:t></w:r>'
+                         '<w:moveTo w:id="103" w:author="Grace Hopper" w:date="2026-01-01T00:00:00Z"><w:r><w:t>Moved sentence here.</w:t></w:r></w:moveTo>'):
+        changed._p.append(element)
+    for element in _runs('<w:moveFrom w:id="104" w:author="Grace Hopper" w:date="2026-01-01T00:00:00Z"><w:r><w:t xml:space="preserve">Moved sentence here. </w:t></w:r></w:moveFrom>'):
+        commented._p.insert(1, element)
+    boxed = document.add_paragraph("The text box beside this paragraph holds a quote.")
+    for element in _runs('<w:r><w:pict><v:shape id="box1" type="#_x0000_t202" style="position:absolute;margin-left:300pt;margin-top:0;width:150pt;height:60pt;z-index:1">'
+                         '<v:textbox><w:txbxContent><w:p><w:r><w:t>Boxed quote: growth is steady.</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></w:r>'):
+        boxed._p.append(element)
+
+    document.add_heading("Plans", level=2)
+    for text, level in [("Grow sales", 0), ("Open two offices", 1), ("Berlin", 2), ("Lisbon", 2), ("Hire a team", 1), ("Cut costs", 0)]:
+        _list_paragraph(document, text, numbered, level)
+    risks = document.add_paragraph("Risks to watch:")
+    for element in _runs(f'<w:r>{_word_text_box("Sidebar: two new offices open in spring.")}</w:r>'):
+        risks._p.append(element)
+    for text, level in [("Currency", 0), ("Euro exposure", 1), ("Supply", 0)]:
+        _list_paragraph(document, text, bullets, level)
+    document.add_paragraph("Ausblick nach Regionen", style="Kapitel")
+    document.add_heading("Regional detail", level=3)
+
+    table = document.add_table(rows=4, cols=3)
+    table.style = "Table Grid"
+    values = [("Region", "Q1", "Q2"), ("North", "1,200", "1,300"), ("South", "950", "990"), ("West", "700", "720")]
+    for row, row_values in zip(table.rows, values):
+        for cell, value in zip(row.cells, row_values):
+            cell.text = value
+    merged = table.cell(0, 1).merge(table.cell(0, 2))
+    merged.text = "First half"
+    side = table.cell(2, 0).merge(table.cell(3, 0))
+    side.text = "South and West"
+
+    document.add_picture(str(CORPUS / "python-docx/images/python-icon.jpeg"))
+    picture = document.inline_shapes[-1]._inline
+    picture.docPr.set("descr", "The Python logo")
+    caption = document.add_paragraph("Figure ", style="Caption")
+    for element in _runs('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> SEQ Figure \\* ARABIC </w:instrText></w:r>'
+                         '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>'
+                         '<w:r><w:t>: The logo of the language</w:t></w:r>'):
+        caption._p.append(element)
+    document.add_page_break()
+    document.add_heading("Outlook", level=1)
+    for number in range(1, 41):
+        document.add_paragraph(f"Outlook paragraph {number}: the team expects steady demand in every market it serves, "
+                               "with new products arriving through the year and prices holding firm.")
+    document.add_heading("Closing", level=1)
+    document.add_paragraph("Last words of the report.")
+    _word_chart_and_smartart(document)
+    document.save(target)
+    return target
+
+
+def _three_d_bar_chart(slide) -> None:
+    """A clustered column chart turned into a 3-D bar chart, a plot type python-pptx refuses."""
+    from pptx.oxml.ns import qn
+
+    data = CategoryChartData()
+    data.categories = ["North", "South", "West"]
+    data.add_series("2025", (1200, 950, 700))
+    data.add_series("2026", (1300, 990, 720))
+    frame = slide.shapes.add_chart(XL_CHART_TYPE.BAR_CLUSTERED, Inches(1), Inches(1.5), Inches(8), Inches(5), data)
+    frame.chart.has_title = True
+    frame.chart.chart_title.text_frame.text = "Revenue by region"
+    space = frame.chart_part._element
+    plot = space.find(".//" + qn("c:barChart"))
+    plot.tag = qn("c:bar3DChart")
+    for unsupported in plot.findall(qn("c:overlap")):
+        plot.remove(unsupported)
+    chart = space.find(qn("c:chart"))
+    view = chart.makeelement(qn("c:view3D"), {})
+    for name, value in (("c:rotX", "15"), ("c:rotY", "20"), ("c:rAngAx", "1")):
+        view.append(view.makeelement(qn(name), {"val": value}))
+    chart.insert(chart.index(chart.find(qn("c:plotArea"))), view)
+
+
+SMARTART_DATA_TYPE = "application/vnd.openxmlformats-officedocument.drawingml.diagramData+xml"
+SMARTART_DATA_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/diagramData"
+DRAWING_NS = ('xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" '
+              'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" '
+              'xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" '
+              'xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"')
+
+
+def _smartart_data() -> bytes:
+    """A SmartArt data part holding a small hierarchy: Plan > Research, Draft; Ship."""
+    points = [("0", "doc", ""), ("1", "node", "Plan"), ("2", "node", "Research"), ("3", "node", "Draft"), ("4", "node", "Ship")]
+    links = [("0", "1", 0), ("1", "2", 0), ("1", "3", 1), ("0", "4", 1)]
+    pts = "".join(f'<dgm:pt modelId="{{0000000{i}-0000-0000-0000-000000000000}}"{"" if kind == "node" else f" type={chr(34)}{kind}{chr(34)}"}>'
+                  f'<dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p>{f"<a:r><a:t>{text}</a:t></a:r>" if text else ""}</a:p></dgm:t></dgm:pt>'
+                  for i, kind, text in points)
+    cxns = "".join(f'<dgm:cxn modelId="{{1000000{n}-0000-0000-0000-000000000000}}" srcId="{{0000000{src}-0000-0000-0000-000000000000}}" '
+                   f'destId="{{0000000{dst}-0000-0000-0000-000000000000}}" srcOrd="{order}" destOrd="0"/>' for n, (src, dst, order) in enumerate(links))
+    return (f'<dgm:dataModel {DRAWING_NS}><dgm:ptLst>{pts}</dgm:ptLst><dgm:cxnLst>{cxns}</dgm:cxnLst><dgm:bg/><dgm:whole/></dgm:dataModel>').encode()
+
+
+def _smartart(slide) -> None:
+    from pptx.opc.package import Part
+    from pptx.opc.packuri import PackURI
+    from pptx.oxml import parse_xml
+
+    part = Part(PackURI("/ppt/diagrams/data1.xml"), SMARTART_DATA_TYPE, slide.part.package, _smartart_data())
+    rel_id = slide.part.relate_to(part, SMARTART_DATA_REL)
+    frame = parse_xml(
+        f'<p:graphicFrame xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" {DRAWING_NS}>'
+        '<p:nvGraphicFramePr><p:cNvPr id="40" name="Process diagram"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>'
+        '<p:xfrm><a:off x="914400" y="1828800"/><a:ext cx="6400800" cy="3200400"/></p:xfrm>'
+        '<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram">'
+        f'<dgm:relIds r:dm="{rel_id}" r:lo="" r:qs="" r:cs=""/></a:graphicData></a:graphic></p:graphicFrame>')
+    slide.shapes._spTree.append(frame)
+
+
+def _word_drawing(document, shape_id: int, name: str, graphic: str) -> None:
+    """A paragraph holding one inline drawing (a chart, a SmartArt) described by ``graphic``."""
+    paragraph = document.add_paragraph()
+    for element in _runs(f'<w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" {DRAWING_NS}>'
+                         f'<wp:extent cx="4572000" cy="2286000"/><wp:docPr id="{shape_id}" name="{name}" descr="{name}"/>'
+                         f'<a:graphic>{graphic}</a:graphic></wp:inline></w:drawing></w:r>'):
+        paragraph._p.append(element)
+
+
+def _word_chart_and_smartart(document) -> None:
+    """A pie chart (its part written by python-pptx's chart writer) and a SmartArt, inline in Word."""
+    from docx.opc.constants import RELATIONSHIP_TYPE as RT
+    from pptx.chart.xmlwriter import ChartXmlWriter
+
+    data = CategoryChartData()
+    data.categories = ["Salaries", "Rent", "Travel"]
+    data.add_series("Share of costs", (0.62, 0.25, 0.13))
+    rel_id = _word_part(document, "charts/chart1.xml", "application/vnd.openxmlformats-officedocument.drawingml.chart+xml", RT.CHART,
+                        ChartXmlWriter(XL_CHART_TYPE.PIE, data).xml)
+    _word_drawing(document, 501, "Cost chart", f'<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart r:id="{rel_id}"/></a:graphicData>')
+    rel_id = _word_part(document, "diagrams/data1.xml", SMARTART_DATA_TYPE, SMARTART_DATA_REL, _smartart_data().decode())
+    _word_drawing(document, 502, "Steps", '<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram">'
+                                     f'<dgm:relIds r:dm="{rel_id}" r:lo="" r:qs="" r:cs=""/></a:graphicData>')
+
+
+def _waterfall_chart(slide) -> None:
+    """A waterfall chart: an Office 2016 chart part (cx:), in the mc:AlternateContent PowerPoint
+    writes around it, which python-pptx does not see as a shape at all."""
+    from pptx.opc.package import Part
+    from pptx.opc.packuri import PackURI
+    from pptx.oxml import parse_xml
+
+    cx = 'xmlns:cx="http://schemas.microsoft.com/office/drawing/2014/chartex"'
+    steps = [("Start", 100), ("Sales", 40), ("Costs", -25), ("End", 115)]
+    labels = "".join(f'<cx:pt idx="{i}">{name}</cx:pt>' for i, (name, _) in enumerate(steps))
+    values = "".join(f'<cx:pt idx="{i}">{value}</cx:pt>' for i, (_, value) in enumerate(steps))
+    xml = (f'<cx:chartSpace {cx} {DRAWING_NS}><cx:chartData><cx:data id="0">'
+           f'<cx:strDim type="cat"><cx:f>Sheet1!$A$2:$A$5</cx:f><cx:lvl ptCount="4">{labels}</cx:lvl></cx:strDim>'
+           f'<cx:numDim type="val"><cx:f>Sheet1!$B$2:$B$5</cx:f><cx:lvl ptCount="4" formatCode="General">{values}</cx:lvl></cx:numDim>'
+           '</cx:data></cx:chartData><cx:chart><cx:title pos="t" align="ctr" overlay="0"><cx:tx><cx:txData><cx:v>Cash bridge</cx:v></cx:txData></cx:tx></cx:title>'
+           '<cx:plotArea><cx:plotAreaRegion><cx:series layoutId="waterfall" uniqueId="{00000001-0000-0000-0000-000000000000}">'
+           '<cx:tx><cx:txData><cx:f>Sheet1!$B$1</cx:f><cx:v>Cash</cx:v></cx:txData></cx:tx><cx:dataId val="0"/></cx:series>'
+           '</cx:plotAreaRegion></cx:plotArea></cx:chart></cx:chartSpace>')
+    part = Part(PackURI("/ppt/charts/chartEx1.xml"), "application/vnd.ms-office.chartex+xml", slide.part.package, xml.encode())
+    rel_id = slide.part.relate_to(part, "http://schemas.microsoft.com/office/2014/relationships/chartEx")
+    slide.shapes._spTree.append(parse_xml(
+        f'<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
+        f'xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" {DRAWING_NS}>'
+        f'<mc:Choice xmlns:cx1="http://schemas.microsoft.com/office/drawing/2015/9/8/chartex" Requires="cx1"><p:graphicFrame>'
+        '<p:nvGraphicFramePr><p:cNvPr id="60" name="Waterfall 1"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>'
+        '<p:xfrm><a:off x="914400" y="4800000"/><a:ext cx="6400800" cy="1600000"/></p:xfrm>'
+        f'<a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/drawing/2014/chartex"><cx:chart {cx} r:id="{rel_id}"/>'
+        '</a:graphicData></a:graphic></p:graphicFrame></mc:Choice><mc:Fallback><p:sp><p:nvSpPr><p:cNvPr id="61" name="Waterfall fallback"/>'
+        '<p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p><a:r><a:t>This chart is not available in your version of PowerPoint</a:t></a:r></a:p>'
+        '</p:txBody></p:sp></mc:Fallback></mc:AlternateContent>'))
+
+
+def _modern_comment(deck, slide) -> None:
+    """A threaded comment as PowerPoint 365 writes it (p188:cm with a reply; authors in authors.xml)."""
+    from pptx.opc.package import Part
+    from pptx.opc.packuri import PackURI
+
+    p188 = 'xmlns:p188="http://schemas.microsoft.com/office/powerpoint/2018/8/main"'
+    authors = (f'<p188:authorLst {p188}><p188:author id="{{A0000000-0000-0000-0000-000000000001}}" name="Ada Lovelace" initials="AL" userId="ada" providerId="None"/>'
+               '<p188:author id="{A0000000-0000-0000-0000-000000000002}" name="Grace Hopper" initials="GH" userId="grace" providerId="None"/></p188:authorLst>')
+    body = '<p188:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:t>{}</a:t></a:r></a:p></p188:txBody>'
+    comments = (f'<p188:cmLst {p188} {DRAWING_NS}><p188:cm id="{{C0000000-0000-0000-0000-000000000001}}" authorId="{{A0000000-0000-0000-0000-000000000001}}" created="2026-01-01T00:00:00.000">'
+                '<p188:replyLst><p188:reply id="{C0000000-0000-0000-0000-000000000002}" authorId="{A0000000-0000-0000-0000-000000000002}" created="2026-01-02T00:00:00.000">'
+                f'{body.format("Both teams start in May.")}</p188:reply></p188:replyLst>{body.format("Are both teams hired yet?")}</p188:cm></p188:cmLst>')
+    deck.part.relate_to(Part(PackURI("/ppt/authors.xml"), "application/vnd.ms-powerpoint.authors+xml", deck.part.package, authors.encode()),
+                        "http://schemas.microsoft.com/office/2018/10/relationships/authors")
+    slide.part.relate_to(Part(PackURI("/ppt/comments/modernComment_1.xml"), "application/vnd.ms-powerpoint.comments+xml", deck.part.package, comments.encode()),
+                         "http://schemas.microsoft.com/office/2018/10/relationships/comments")
+
+
+def structured_deck(target: Path) -> Path:
+    """A deck with what the PPTX reader must keep: nested bullets, a numbered list, a link, merged
+    table cells, a 3-D bar chart and a waterfall chart, grouped shapes (one group inside another)
+    with a threaded comment, and SmartArt."""
+    from pptx.oxml.ns import qn
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    slide.shapes.title.text = "Agenda"
+    body = slide.placeholders[1].text_frame
+    body.text = "Results"
+    for text, level in [("Revenue", 1), ("By region", 2), ("Costs", 1), ("Plans", 0)]:
+        paragraph = body.add_paragraph()
+        paragraph.text, paragraph.level = text, level
+    box = slide.shapes.add_textbox(Inches(6), Inches(5), Inches(3), Inches(1.5)).text_frame
+    for index, text in enumerate(["Hire", "Train", "Ship"]):
+        paragraph = box.paragraphs[0] if index == 0 else box.add_paragraph()
+        paragraph.text = text
+        paragraph._p.get_or_add_pPr().append(paragraph._p.makeelement(qn("a:buAutoNum"), {"type": "alphaLcParenR"}))
+    run = box.add_paragraph().add_run()
+    run.text = "pricing page"
+    run.hyperlink.address = "https://example.com/pricing"
+
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Budget"
+    table = slide.shapes.add_table(3, 3, Inches(1), Inches(2), Inches(8), Inches(1.5)).table
+    for (row, col), value in {(0, 0): "Item", (0, 1): "Cost", (1, 0): "Servers", (1, 1): "4,000", (1, 2): "5,000", (2, 1): "900", (2, 2): "950"}.items():
+        table.cell(row, col).text = value
+    table.cell(0, 1).merge(table.cell(0, 2))
+    table.cell(1, 0).merge(table.cell(2, 0))
+
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Growth"
+    _three_d_bar_chart(slide)
+    _waterfall_chart(slide)
+
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Teams"
+    outer = slide.shapes.add_group_shape()
+    outer.shapes.add_textbox(Inches(1), Inches(2), Inches(3), Inches(1)).text_frame.text = "Sales team in Lisbon"
+    inner = outer.shapes.add_group_shape()
+    inner.shapes.add_textbox(Inches(5), Inches(2), Inches(3), Inches(1)).text_frame.text = "Support team in Berlin"
+    _modern_comment(deck, slide)
+
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Process"
+    _smartart(slide)
+    deck.save(target)
+    return target
+
+
+BOILERPLATE = ("The committee reviewed the quarterly figures and agreed that the regional offices should keep their current "
+               "budgets, while the central team prepares a revised forecast for the board before the next meeting.")
+
+
+def placement_document(target: Path, blocks: int = 160) -> Path:
+    """A long Word document made to mislead page placement, each block starting with a marker
+    (``ZQ0001``...) that says where it truly is once rendered; long paragraphs also end with one
+    (``ZE0001``...), which says where a paragraph that runs over a page break ends.
+
+    Most paragraphs repeat the same long sentence, so text alone is ambiguous; others are too
+    short to place ("Yes."), numbered items, paragraphs with a footnote or a tracked deletion or
+    soft hyphens,
+    captions whose SEQ field result LibreOffice recomputes, text boxes, tables (some long enough
+    to run over a page), headings, and every page repeats a header and a footer.
+    """
+    from docx.opc.constants import RELATIONSHIP_TYPE as RT
+
+    document = docx.Document()
+    section = document.sections[0]
+    section.header.paragraphs[0].text = "The committee reviewed the quarterly figures"  # the same words as the body
+    section.footer.paragraphs[0].text = "Internal use only"
+    numbered, _ = _numbering(document)
+    noted = [n for n in range(1, blocks + 1) if n % 11 == 3]
+    _word_part(document, "footnotes.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml", RT.FOOTNOTES,
+               _notes_xml("footnote", {index: f"Note {n}: {BOILERPLATE[:60]}" for index, n in enumerate(noted, 1)}))
+    for n in range(1, blocks + 1):
+        marker = f"ZQ{n:04d}"
+        kind = n % 11
+        if kind == 0:
+            document.add_heading(f"{marker} Part {n // 11}", level=1)
+        elif kind == 1:
+            document.add_paragraph(f"{marker} Yes.")
+        elif kind == 2:
+            _list_paragraph(document, f"{marker} {BOILERPLATE[:90]}", numbered, (n // 11) % 2)
+        elif kind == 3:
+            paragraph = document.add_paragraph(f"{marker} {BOILERPLATE}")
+            paragraph._p.append(_runs(f'<w:r><w:footnoteReference w:id="{noted.index(n) + 1}"/></w:r>')[0])
+        elif kind == 4:
+            paragraph = document.add_paragraph(f"{marker} ")
+            for element in _runs('<w:del w:id="1" w:author="A" w:date="2026-01-01T00:00:00Z"><w:r><w:delText xml:space="preserve">Words taken out before the vote. </w:delText></w:r></w:del>'
+                                 f'<w:r><w:t>{BOILERPLATE}</w:t></w:r>'):
+                paragraph._p.append(element)
+        elif kind == 5:
+            caption = document.add_paragraph(f"{marker} Figure ", style="Caption")
+            for element in _runs('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> SEQ Figure \\* ARABIC </w:instrText></w:r>'
+                                 '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>'
+                                 f'<w:r><w:t>: {BOILERPLATE[:70]}</w:t></w:r>'):
+                caption._p.append(element)
+        elif kind == 6:
+            rows = 60 if n % 4 == 0 else 3
+            table = document.add_table(rows=rows, cols=3)
+            table.style = "Table Grid"
+            for index, row in enumerate(table.rows):
+                for column, cell in enumerate(row.cells):
+                    cell.text = f"{marker} Region" if (index, column) == (0, 0) else f"{(index * 37 + column * 11) % 997}"
+            if rows > 3:  # long: runs over a page break; its end is marked, and every other one repeats its heading row
+                table.cell(rows - 1, 0).text = f"ZE{n:04d} {table.cell(rows - 1, 0).text}"
+                if n % 8 == 0:
+                    table.rows[0]._tr.get_or_add_trPr().append(_runs('<w:tblHeader/>')[0])
+        elif kind == 7:
+            paragraph = document.add_paragraph(f"{marker} {BOILERPLATE[:100]}")
+            for element in _runs('<w:r><w:pict><v:shape id="b" type="#_x0000_t202" style="position:absolute;margin-left:320pt;width:120pt;height:40pt;z-index:1">'
+                                 f'<v:textbox><w:txbxContent><w:p><w:r><w:t>{BOILERPLATE[:50]}</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></w:r>'):
+                paragraph._p.append(element)
+        elif kind == 9:  # soft hyphens: lines break inside words, with a hyphen drawn at the end of the line
+            hyphenated = " ".join("\u00ad".join(word[i:i + 3] for i in range(0, len(word), 3)) for word in BOILERPLATE.split())
+            document.add_paragraph(f"{marker} {hyphenated} {hyphenated} ZE{n:04d}")
+        else:
+            document.add_paragraph(f"{marker} {BOILERPLATE} {BOILERPLATE} ZE{n:04d}")  # long: often runs over a page break
+    document.save(target)
+    return target

@@ -146,15 +146,34 @@ def test_without_libreoffice_the_text_is_still_read(tmp_path, monkeypatch):
     assert deck.page_count == 3 and "Second slide title" in deck.as_text()
 
 
-def test_no_temp_files_or_processes_left_behind(tmp_path):
-    before = set(os.listdir(tempfile.gettempdir()))
+def _stale_pipes() -> set[Path]:
+    """LibreOffice IPC sockets in /tmp that nobody listens on (a live one is another run's)."""
+    import socket
+
+    stale = set()
+    for pipe in Path("/tmp").glob("OSL_PIPE_*"):
+        with socket.socket(socket.AF_UNIX) as probe:
+            try:
+                probe.connect(str(pipe))
+            except OSError:
+                stale.add(pipe)
+    return stale
+
+
+def test_no_temp_files_or_processes_left_behind(tmp_path, monkeypatch):
+    """Temporary files go to a folder of this test's own, since other runs on the machine share
+    /tmp; LibreOffice's IPC sockets always go to /tmp, where one left behind counts if it is stale."""
+    private = tmp_path / "tmp"
+    private.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(private))
+    stale_before = _stale_pipes()
     services = Services(make_settings(tmp_path / "cache", office_timeout=1))
     read_file(CORPUS / "python-pptx/tbl-cell.pptx", services=services)  # killed after 1 s
     read_file(CORPUS / "python-pptx/tbl-cell.pptx", services=Services(make_settings(tmp_path / "cache2")))
     with pytest.raises(ReaderError):
         read_file(CORPUS / "markitdown/test.pdf", 5, 5, services=services)
-    leftovers = {name for name in set(os.listdir(tempfile.gettempdir())) - before if name.startswith(("readlens", "lu", "OSL_PIPE"))}
-    assert not leftovers
+    assert not [entry for entry in private.iterdir() if entry.name.startswith(("readlens", "lu"))]  # not multiprocessing's own "pymp-"
+    assert not _stale_pipes() - stale_before
     # Only this test's LibreOffice (its profiles live under tmp_path): other tests' may still be exiting.
     assert subprocess.run(["pgrep", "-f", f"soffice.*{tmp_path}"], capture_output=True).returncode == 1
 

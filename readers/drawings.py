@@ -1,0 +1,202 @@
+"""Charts and SmartArt read from their own XML parts (PowerPoint and Word embed the same ones).
+
+Charts, for every plot type: kind, title, series, categories and cached values as a Markdown table.
+
+python-pptx refuses plot types it does not model (a 3-D bar chart: "unsupported plot type"), so
+the chart part is read directly; Office's newer chart parts (``cx:``: waterfall, treemap,
+sunburst, funnel, ...) are read the same way from their data section.
+
+SmartArt: the text of its data part (what the person typed), nested as the diagram nests it.
+Pictures: whether the image a picture points to is in the package at all.
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from .markdown import list_item
+from .tables import markdown_table
+
+C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
+CX = "{http://schemas.microsoft.com/office/drawing/2014/chartex}"
+A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+DGM = "{http://schemas.openxmlformats.org/drawingml/2006/diagram}"
+R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
+
+
+def parse_xml(blob: bytes):
+    """A package part's XML, never resolving entities or reaching the network."""
+    return etree.fromstring(blob, PARSER)
+
+
+def number_text(value: str) -> str:
+    """A cached value as the chart shows it: 910 not 910.0, 0.35 not 0.34999999999999998."""
+    try:
+        number = float(value)
+    except ValueError:
+        return value
+    if number.is_integer() and abs(number) < 1e15:
+        return str(int(number))
+    return repr(number)
+
+
+def _kind(tag: str, plot) -> str:
+    """"bar3DChart" -> "3-D bar"; a bar chart with vertical bars is a column chart."""
+    name = tag.rsplit("}", 1)[-1].removesuffix("Chart")
+    three_d = "3D" in name
+    name = name.replace("3D", "")
+    direction = plot.find(f"{C}barDir")
+    if name == "bar" and direction is not None and direction.get("val") == "col":
+        name = "column"
+    words = {"ofPie": "pie-of-pie", "doughnut": "doughnut", "stock": "stock"}.get(name, name)
+    return ("3-D " if three_d else "") + words
+
+
+def _points(element) -> dict[int, str]:
+    """idx -> text of a cache (c:strCache, c:numCache, the last level of c:multiLvlStrCache)."""
+    if element is None:
+        return {}
+    values: dict[int, str] = {}
+    for point in element.iter(f"{C}pt"):
+        value = point.find(f"{C}v")
+        if value is not None and value.text is not None:
+            values.setdefault(int(point.get("idx", "0")), value.text)
+    if not values:
+        literal = element.find(f".//{C}v")
+        if literal is not None and literal.text:
+            values[0] = literal.text
+    return values
+
+
+def _title(element) -> str:
+    if element is None:
+        return ""
+    runs = [node.text or "" for node in element.iter(f"{A}t")]
+    return " ".join("".join(runs).split()) or " ".join(_points(element.find(f".//{C}strCache")).values())
+
+
+def _table(categories: dict[int, str], series: list[tuple[str, dict[int, str]]]) -> str:
+    indexes = sorted(set(categories) | {index for _, values in series for index in values})
+    header = ["Category", *[name or f"Series {number}" for number, (name, _) in enumerate(series, 1)]]
+    rows = [[categories.get(index, str(index + 1)), *[number_text(values.get(index, "")) for _, values in series]] for index in indexes]
+    return markdown_table([header, *rows])
+
+
+def _heading(title: str, kinds: list[str]) -> str:
+    kind = " / ".join(dict.fromkeys(kinds))
+    label = f"{kind} chart" if kind else "chart"
+    return f"Chart: {title} ({label})" if title else f"Chart ({label})"
+
+
+def _drawingml_chart(root) -> str:
+    chart = root.find(f"{C}chart")
+    plot_area = chart.find(f"{C}plotArea") if chart is not None else None
+    if plot_area is None:
+        raise ValueError("the chart part has no plot area")
+    plots = [plot for plot in plot_area if isinstance(plot.tag, str) and plot.tag.endswith("Chart")]
+    categories: dict[int, str] = {}
+    series: list[tuple[str, dict[int, str]]] = []
+    for plot in plots:
+        for ser in plot.findall(f"{C}ser"):
+            name = " ".join(_points(ser.find(f"{C}tx")).values())
+            if not categories:
+                categories = _points(ser.find(f"{C}cat")) or _points(ser.find(f"{C}xVal"))
+            values = ser.find(f"{C}val")
+            series.append((name, _points(values if values is not None else ser.find(f"{C}yVal"))))
+    title = _title(chart.find(f"{C}title"))
+    deleted = chart.find(f"{C}autoTitleDeleted")
+    if not title and len(series) == 1 and (deleted is None or deleted.get("val") in ("0", "false")):
+        title = series[0][0]  # Office titles a one-series chart with the series' name
+    table = _table(categories, series) if series else ""
+    return "\n\n".join(filter(None, [_heading(title, [_kind(plot.tag, plot) for plot in plots]), table]))
+
+
+def _chartex(root) -> str:
+    """Office 2016 charts: data sets under cx:chartData, series under cx:plotAreaRegion."""
+    data = {}
+    for dataset in root.iter(f"{CX}data"):
+        dims = {}
+        for dim in dataset:
+            if isinstance(dim.tag, str) and dim.tag in (f"{CX}strDim", f"{CX}numDim"):
+                levels = dim.findall(f"{CX}lvl")
+                points = {int(pt.get("idx", "0")): pt.text or "" for pt in (levels[-1].findall(f"{CX}pt") if levels else [])}
+                dims.setdefault(dim.get("type", ""), points)
+        data[dataset.get("id")] = dims
+    kinds, categories, series = [], {}, []
+    for ser in root.iter(f"{CX}series"):
+        kinds.append({"clusteredColumn": "column", "paretoLine": "pareto", "boxWhisker": "box and whisker", "regionMap": "map"}.get(ser.get("layoutId", ""), ser.get("layoutId", "")))
+        reference = ser.find(f"{CX}dataId")
+        dims = data.get(reference.get("val") if reference is not None else None, {})
+        categories = categories or dims.get("cat", {})
+        values = dims.get("val") or dims.get("size") or {}
+        name = "".join(node.text or "" for node in ser.iter(f"{CX}v"))
+        if values or name:
+            series.append((name, values))
+    title_element = root.find(f".//{CX}title")
+    title = _title(title_element) or ("".join(node.text or "" for node in title_element.iter(f"{CX}v")) if title_element is not None else "")
+    table = _table(categories, series) if series else ""
+    return "\n\n".join(filter(None, [_heading(title, kinds), table]))
+
+
+def chart_markdown(blob: bytes) -> str:
+    """The chart part ``blob`` as a heading line ("Chart: title (kind chart)") and a table of its
+    series. Raises ``ValueError`` (or lxml's ``XMLSyntaxError``) when the part is not a chart."""
+    root = parse_xml(blob)
+    if root.tag == f"{C}chartSpace":
+        return _drawingml_chart(root)
+    if root.tag == f"{CX}chartSpace":
+        return _chartex(root)
+    raise ValueError(f"{etree.QName(root).localname} is not a chart")
+
+
+def smartart_lines(blob: bytes) -> list[str]:
+    """A SmartArt data part's text as nested "- " items, children under their parent, in order.
+
+    Points are linked by "parOf" connections (the default type) from the document point down;
+    a point no connection reaches is listed at the top level, so no text is lost.
+    """
+    root = parse_xml(blob)
+    texts, order = {}, []
+    for point in root.iter(f"{DGM}pt"):
+        kind = point.get("type", "node")
+        if kind in ("node", "doc"):
+            model_id = point.get("modelId")
+            paragraphs = ["".join(node.text or "" for node in p.iter(f"{A}t")) for p in point.iter(f"{A}p")]
+            texts[model_id] = (kind, " ".join(" ".join(paragraphs).split()))
+            order.append(model_id)
+    children: dict[str, list[tuple[int, str]]] = {}
+    has_parent = set()
+    for connection in root.iter(f"{DGM}cxn"):
+        if connection.get("type", "parOf") != "parOf":
+            continue
+        source, target = connection.get("srcId"), connection.get("destId")
+        if source in texts and target in texts:
+            children.setdefault(source, []).append((int(connection.get("srcOrd", "0")), target))
+            has_parent.add(target)
+    lines: list[str] = []
+    seen: set[str] = set()
+
+    def walk(model_id: str, depth: int) -> None:
+        if model_id in seen:
+            return
+        seen.add(model_id)
+        kind, text = texts[model_id]
+        if kind == "node" and text:
+            lines.append(list_item(depth, "-", text))
+        for _, child in sorted(children.get(model_id, [])):
+            walk(child, depth + (kind == "node" and bool(text)))
+
+    for model_id in order:
+        if model_id not in has_parent:
+            walk(model_id, 0)
+    return lines
+
+
+def picture_placeholder(picture, part, alt: str) -> str:
+    """``[Picture: alt text]`` for a picture element (p:pic, pic:pic), saying so when its image is
+    missing from the package, since the page then shows nothing there."""
+    blip = picture.find(f".//{A}blip")
+    rel_id = (blip.get(f"{R}embed") or blip.get(f"{R}link")) if blip is not None else None
+    text = f"Picture: {alt}" if alt else "Picture"
+    return f"[{text}]" if rel_id and rel_id in part.rels else f"[{text} — its image is missing from the file]"

@@ -1,0 +1,76 @@
+"""Markdown pieces the structured readers (Word, PowerPoint) write the same way: headings, links,
+list items, list numbers as the document shows them, and joining blocks into a page.
+
+Tables are written by ``readers/tables.py``.
+"""
+
+from __future__ import annotations
+
+LIST_INDENT = "   "  # enough for a nested item to belong to "1. " as well as to "- "
+ROMAN = [(1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def heading(level: int, text: str) -> str:
+    return f"{'#' * min(max(level, 1), 6)} {one_line(text)}"
+
+
+def link(text: str, url: str | None) -> str:
+    """``[text](url)``; the bare text when there is no target, the bare URL when the text is the URL."""
+    text, url = text.strip(), (url or "").strip()
+    if not url or not text:
+        return text or url
+    if text == url or text == url.removeprefix("mailto:"):
+        return text
+    return f"[{text}]({url.replace(' ', '%20').replace(')', '%29')})"
+
+
+def list_item(level: int, marker: str, text: str) -> str:
+    """One item of a (nested) list: ``marker`` is "-" for bullets or the number as the document shows it."""
+    return f"{LIST_INDENT * max(level, 0)}{marker} {one_line(text)}".rstrip() if marker else f"{LIST_INDENT * max(level, 0)}{one_line(text)}"
+
+
+def _roman(number: int) -> str:
+    out = ""
+    for value, letters in ROMAN:
+        count, number = divmod(number, value)
+        out += letters * count
+    return out
+
+
+def _letters(number: int) -> str:
+    """a, b, ..., z, aa, bb, ... as Word and PowerPoint count past z."""
+    return chr(ord("a") + (number - 1) % 26) * ((number - 1) // 26 + 1)
+
+
+def counter(number: int, style: str) -> str:
+    """``number`` written in a list style: decimal, decimalZero, lowerLetter, upperLetter, lowerRoman, upperRoman."""
+    if number < 1 and style != "decimal":
+        return str(number)
+    if style == "decimalZero":
+        return f"{number:02d}"
+    if style in ("lowerLetter", "upperLetter"):
+        text = _letters(number)
+        return text.upper() if style == "upperLetter" else text
+    if style in ("lowerRoman", "upperRoman"):
+        text = _roman(number)
+        return text.upper() if style == "upperRoman" else text
+    return str(number)
+
+
+def join_blocks(blocks: list[tuple[str, bool]]) -> str:
+    """``(markdown, is_list_item)`` blocks separated by a blank line, except consecutive list
+    items, which stay one tight list."""
+    out: list[str] = []
+    previous_item = False
+    for text, is_item in blocks:
+        if not text:
+            continue
+        if out:
+            out.append("\n" if previous_item and is_item else "\n\n")
+        out.append(text)
+        previous_item = is_item
+    return "".join(out)
