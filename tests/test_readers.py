@@ -102,7 +102,7 @@ GENERATED_VECTORS = [
     Vector("picture.pdf", "image", ["[IMAGE: picture.pdf]", "Format: PNG"]),
     Vector("notes.md", "text", ["A naïve plan, Grüße."]),
     Vector("legacy.txt", "text", ["Grüße aus Köln"]),
-    Vector("table.csv", "text", ["Zoë,Grüße"]),
+    Vector("table.csv", "csv", ["| name | city |", "| Zoë | Grüße |"]),
     Vector("script.py", "text", ["return 'Grüße'"]),
     Vector("analysis.ipynb", "text", ["# Analysis", "```python\nprint('naïve')\n```"], ['"cell_type"']),
 ]
