@@ -19,6 +19,7 @@ from .settings import Settings
 
 MAX_QUESTION_CHARS = 2000
 VISUAL_KINDS = ("pdf", "pptx", "docx", "xlsx", "html", "image")  # readings whose page images are described here
+CONTAINER_KINDS = ("zip", "email")  # their members' pages are described by the members' own readings
 UNITS = {"pptx": "slides", "xlsx": "sheets"}
 
 Progress = Callable[[str, float, float], None]

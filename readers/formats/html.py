@@ -67,7 +67,7 @@ def html_markdown(html: str, main_content: bool = False) -> str:
         if image.get("src", "").startswith("data:"):
             image.set("src", "")  # inline image data is pixels, not text
     markdown = markdownify(lxml.html.tostring(tree, encoding="unicode"), heading_style="ATX", bullets="-", table_infer_header=True)
-    markdown = re.sub(r"\n{3,}", "\n\n", markdown).strip()
+    markdown = re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+\n", "\n", markdown)).strip()  # <br> leaves two trailing spaces
     if title and not re.search(r"^# ", markdown, re.M):
         markdown = f"# {title}\n\n{markdown}"
     return markdown
