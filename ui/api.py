@@ -41,7 +41,7 @@ def reading_json(reading: Reading) -> dict:
         "kind": reading.kind,
         "page_count": reading.page_count,
         "pages": [{"number": p.number, "text": p.text, "tables": p.tables, "description": p.description,
-                   "description_source": p.description_source, "error": p.error} for p in reading.pages],
+                   "description_source": p.description_source, "error": p.error, "section": p.section} for p in reading.pages],
         "warnings": reading.warnings,
         "text": reading.as_text(),
     }

@@ -195,19 +195,19 @@ def _text_of(label, book) -> str:
 
 
 def _reference(ref, book) -> list[str]:
-    """The values a chart reference points at: its cached points, or the cells themselves."""
+    """The values a chart reference points at as their cells show them, or else its cached points."""
+    if book is not None and ref.f:
+        try:
+            sheet, (min_col, min_row, max_col, max_row) = range_to_tuple(ref.f)
+            rows = book[sheet].iter_rows(min_row=min_row, max_row=max_row, min_col=min_col, max_col=max_col)
+            return [display(cell.value, cell.number_format) for row in rows for cell in row]
+        except (KeyError, ValueError, TypeError):
+            pass  # a reference to another workbook, or one openpyxl cannot parse: the cache has the values
     cache = getattr(ref, "numCache", None) or getattr(ref, "strCache", None)
-    if cache is not None and cache.pt:
-        values = {point.idx: point.v for point in cache.pt}
-        return [display(_number(values.get(i)), getattr(cache, "formatCode", None)) for i in range(cache.ptCount or len(values))]
-    if book is None or not ref.f:
+    if cache is None or not cache.pt:
         return []
-    try:
-        sheet, (min_col, min_row, max_col, max_row) = range_to_tuple(ref.f)
-        rows = book[sheet].iter_rows(min_row=min_row, max_row=max_row, min_col=min_col, max_col=max_col)
-    except (KeyError, ValueError, TypeError):
-        return []
-    return [display(cell.value, cell.number_format) for row in rows for cell in row]
+    values = {point.idx: point.v for point in cache.pt}
+    return [display(_number(values.get(i)), getattr(cache, "formatCode", None)) for i in range(cache.ptCount or len(values))]
 
 
 def _number(value):
