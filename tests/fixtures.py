@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime
+import email
+import email.policy
 import io
 import json
 import mimetypes
@@ -293,6 +295,9 @@ def mail(target: Path, attachments: dict[str, bytes]) -> Path:
     message.add_alternative("<html><body><p>Hello Bea,</p><p>The <b>counts</b> are attached; see "
                             "<a href='https://example.org/pond'>the pond page</a>.</p><script>track()</script></body></html>", subtype="html")
     for name, data in attachments.items():
+        if name.endswith(".eml"):  # a forwarded e-mail is attached as a message, not as bytes
+            message.add_attachment(email.message_from_bytes(data, policy=email.policy.default), filename=name)
+            continue
         maintype, subtype = (mimetypes.guess_type(name)[0] or "application/octet-stream").split("/")
         message.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
     target.write_bytes(message.as_bytes())
