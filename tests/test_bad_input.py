@@ -160,7 +160,7 @@ def test_no_temp_files_or_processes_left_behind(tmp_path, monkeypatch):
     with pytest.raises(ReaderError):
         read_file(CORPUS / "markitdown/test.pdf", 5, 5, services=services)
     read_file(fixtures.archive(tmp_path / "bundle.zip", {"a.txt": b"a\n", "b.csv": b"x,y\n1,2\n"}), services=services)
-    assert os.listdir(private) == []
+    assert not [name for name in os.listdir(private) if name.startswith(("readlens", "lu"))]  # ours and LibreOffice's
     assert not [pipe for pipe in Path("/tmp").glob("OSL_PIPE*") if pipe.name not in pipes and not _listening(pipe)]  # a killed run's socket
     # Only this test's LibreOffice (its profiles live under tmp_path): other tests' may still be exiting.
     assert subprocess.run(["pgrep", "-f", f"soffice.*{tmp_path}"], capture_output=True).returncode == 1

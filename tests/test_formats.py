@@ -12,7 +12,6 @@ import tempfile
 import threading
 import time
 import zipfile
-from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -23,7 +22,7 @@ from readers.formats.xlsx import display
 from readers.members import MAX_MEMBERS
 from readers.services import Services
 from tests import fixtures
-from tests.conftest import CORPUS, ROOT, make_settings
+from tests.conftest import CORPUS, make_settings
 
 needs_libreoffice = pytest.mark.skipif(shutil.which("soffice") is None, reason="needs LibreOffice (make setup installs it)")
 needs_chromium = pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Chromium (make setup installs it)")
@@ -127,8 +126,8 @@ def test_a_web_page_is_printed_without_fetching_anything(tmp_path):
 
 
 @needs_chromium
-def test_a_long_page_spreads_its_markdown_over_the_printed_pages(tmp_path):
-    reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=Services(make_settings(tmp_path / "cache")))
+def test_a_long_page_spreads_its_markdown_over_the_printed_pages(shared_services):
+    reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=shared_services)
     assert reading.page_count > 5 and all(page.image for page in reading.pages)
     etymology = next(page.number for page in reading.pages if "## Etymology" in page.text)
     see_also = next(page.number for page in reading.pages if "## See also" in page.text)
@@ -226,10 +225,3 @@ def test_an_email_reads_its_attachments_within_the_same_limits(tmp_path, service
     reading = read_file(forwarded, services=services)
     assert [page.section for page in reading.pages] == [None, "original.eml"]
     assert "This is a simple email body." in reading.pages[1].text
-
-
-def test_the_app_example_workbook_and_web_page_read(services):
-    sheets = read_file(ROOT / "assets/sales.xlsx", services=services)
-    assert sheets.kind == "xlsx" and sheets.page_count == 3 and "| North | 120 | 135 | 150 | 170 | 575 |" in sheets.as_text()
-    page = read_file(ROOT / "assets/web-page.html", services=services)
-    assert page.kind == "html" and "| North | 120 | 135 | 150 | 170 |" in page.as_text() and "cookies" not in page.as_text()

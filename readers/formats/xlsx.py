@@ -124,9 +124,9 @@ def display(value, number_format: str | None) -> str:
         return "TRUE" if value else "FALSE"
     code = number_format or "General"
     if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
-        section = _literals(_sections(code)[0])[0]
+        section, literals = _literals(_sections(code)[0])
         if re.search(r"[ymdhs]", section, re.I):
-            return _restore(_date_text(value, section), _literals(_sections(code)[0])[1])
+            return _restore(_date_text(value, section), literals)
         return value.isoformat(sep=" ") if isinstance(value, datetime.datetime) else value.isoformat()
     if isinstance(value, datetime.timedelta):
         return str(value)
@@ -138,7 +138,10 @@ def display(value, number_format: str | None) -> str:
         return display(value, code)
     if isinstance(value, str):
         sections = _sections(code)
-        return _restore(_literals(sections[3])[0].replace("@", value), _literals(sections[3])[1]) if len(sections) > 3 else value
+        if len(sections) < 4:
+            return value
+        section, literals = _literals(sections[3])
+        return _restore(section.replace("@", value), literals)
     if code == "General" or code == "@":
         return str(int(value)) if float(value).is_integer() and abs(value) < 1e15 else f"{value:.10g}"
     sections = _sections(code)
