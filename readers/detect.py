@@ -128,6 +128,8 @@ def _zip_mime(path: Path, name: str) -> str | None:
                     if mime == XLSX_MIME and b"macroEnabled" in archive.read("[Content_Types].xml"):
                         return XLSM_MIME
                     return mime
+            if "[Content_Types].xml" in names and any(part.startswith(("xl/", "word/", "ppt/", "visio/")) for part in names):
+                raise _unsupported(name, "an Office file of a kind ReadLens cannot read (such as XLSB or Visio); save it as XLSX, DOCX or PPTX")
     except (zipfile.BadZipFile, OSError, ValueError, KeyError):
         if path.suffix.lower() in OFFICE_EXTENSIONS:
             raise ReaderError("CORRUPT_FILE", f"{name} looks like an Office file but its zip structure is damaged or truncated. Save or export it again.") from None

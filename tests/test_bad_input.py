@@ -259,3 +259,8 @@ def test_unsupported_format_says_what_is_supported(services, tmp_path):
     message = refused(tmp_path / "tool.exe", "UNSUPPORTED_FORMAT", services).message
     for name in ("XLSX", "ODS", "CSV", "HTML", "RSS", "EPUB", "EML", "MSG", "ZIP", "DOC", "RTF", "PPT"):
         assert name in message
+
+
+def test_an_office_package_of_another_kind_is_not_read_as_an_archive(services, tmp_path):
+    binary = fixtures.archive(tmp_path / "book.xlsb", {"[Content_Types].xml": b"<Types/>", "xl/workbook.bin": b"\x83\x01\x00"})
+    assert "XLSB" in refused(binary, "UNSUPPORTED_FORMAT", services).message
