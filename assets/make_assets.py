@@ -1,4 +1,5 @@
-"""Make the app's example files: a 4-page report PDF with charts, a short deck, a diagram, a recording.
+"""Make the app's example files: a 4-page report PDF with charts, a short deck, a workbook, a web
+page, a diagram, a recording.
 
 Run once with ``.venv/bin/python assets/make_assets.py`` (needs LibreOffice and espeak-ng, both in
 packages.txt); the small outputs are committed so the app never builds them at run time.
@@ -10,6 +11,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import openpyxl
+from openpyxl.chart import BarChart, PieChart, Reference
 from PIL import Image, ImageDraw, ImageFont
 from pptx import Presentation
 from pptx.chart.data import CategoryChartData
@@ -122,6 +125,76 @@ def diagram(path: Path) -> None:
     image.save(path, optimize=True)
 
 
+def workbook(path: Path, work: Path) -> None:
+    """Sales by quarter with totals (formulas), a merged title and a chart; segment shares with a
+    pie chart; a hidden sheet of assumptions. Saved through LibreOffice so the formulas' results
+    are stored, as Excel stores them."""
+    book = openpyxl.Workbook()
+    sales = book.active
+    sales.title = "Sales"
+    sales.append(["Quarterly sales 2024 (k€)"])
+    sales.merge_cells("A1:F1")
+    sales.append(["Region", *QUARTERS, "Total"])
+    for row, (region, values) in enumerate(SALES.items(), 3):
+        sales.append([region, *values, f"=SUM(B{row}:E{row})"])
+    sales.append(["All regions", *[f"=SUM({c}3:{c}4)" for c in "BCDEF"]])
+    for row in sales.iter_rows(min_row=3, min_col=2):
+        for cell in row:
+            cell.number_format = "#,##0"
+    chart = BarChart()
+    chart.title = "Sales by quarter"
+    chart.add_data(Reference(sales, min_col=1, max_col=5, min_row=3, max_row=4), from_rows=True, titles_from_data=True)
+    chart.set_categories(Reference(sales, min_col=2, max_col=5, min_row=2))
+    sales.add_chart(chart, "A8")
+    shares = book.create_sheet("Shares")
+    shares.append(["Segment", "Share"])
+    for name, share in SHARES.items():
+        shares.append([name, share])
+        shares.cell(shares.max_row, 2).number_format = "0%"
+    pie = PieChart()
+    pie.title = "Revenue by segment"
+    pie.add_data(Reference(shares, min_col=2, min_row=1, max_row=4), titles_from_data=True)
+    pie.set_categories(Reference(shares, min_col=1, min_row=2, max_row=4))
+    shares.add_chart(pie, "D2")
+    assumptions = book.create_sheet("Assumptions")
+    assumptions.append(["Growth per quarter", 0.08])
+    assumptions.sheet_state = "hidden"
+    source = work / "sales.xlsx"
+    book.save(source)
+    subprocess.run(["soffice", f"-env:UserInstallation=file://{work}/profile", "--headless", "--convert-to", "xlsx:Calc MS Excel 2007 XML",
+                    "--outdir", str(path.parent), str(source)], check=True, capture_output=True, timeout=180)
+
+
+WEB_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Quarterly update — ReadLens Inc.</title>
+<style>body{font-family:DejaVu Sans,sans-serif;margin:0;color:#1f2937} header,footer{background:#312e81;color:white;padding:12px 24px}
+nav a{color:white;margin-right:16px} main{display:flex;gap:32px;padding:24px} article{flex:3} aside{flex:1;background:#eef2ff;padding:12px}
+table{border-collapse:collapse} td,th{border:1px solid #9ca3af;padding:4px 12px} #cookie-consent{position:fixed;bottom:0;width:100%;
+background:#111827;color:white;padding:12px}</style>
+<script>document.addEventListener("DOMContentLoaded", () => console.log("tracking"));</script></head>
+<body><header><nav><a href="/">Home</a><a href="/products">Products</a><a href="/blog">Blog</a><a href="/contact">Contact</a></nav></header>
+<main><article><h1>Quarterly update: sales up in every region</h1>
+<p>Sales grew in <strong>every quarter of 2024</strong>. The North region led, with 170 k€ in the fourth quarter,
+and the South region grew fastest in the second half. Read the <a href="https://example.org/annual-report">full annual report</a>
+for the figures behind this summary.</p>
+<h2>Sales by region (k€)</h2>
+<table><tr><th>Region</th><th>Q1</th><th>Q2</th><th>Q3</th><th>Q4</th></tr>
+<tr><td>North</td><td>120</td><td>135</td><td>150</td><td>170</td></tr><tr><td>South</td><td>90</td><td>95</td><td>110</td><td>125</td></tr></table>
+<h2>What changed</h2>
+<ul><li>Enterprise customers are 45% of revenue.</li><li>Small businesses grew to 35%.</li><li>Consumers are the remaining 20%.</li></ul>
+<h2>Next steps</h2><ol><li>Open two offices in the South.</li><li>Hire a support team for small businesses.</li></ol></article>
+<aside><h3>Related</h3><ul><li><a href="/blog/q3">Q3 update</a></li><li><a href="/blog/hiring">We are hiring</a></li></ul>
+<p>Subscribe to our newsletter for monthly updates.</p></aside></main>
+<footer><p>© 2024 ReadLens Inc. · <a href="/privacy">Privacy</a> · <a href="/imprint">Imprint</a></p></footer>
+<div id="cookie-consent">We use cookies to improve your experience. <button>Accept all</button> <button>Settings</button></div>
+</body></html>
+"""
+
+
+def web_page(path: Path) -> None:
+    path.write_text(WEB_PAGE, encoding="utf-8")
+
+
 def recording(path: Path) -> None:
     # This slower, lower British voice is the one whisper tiny.en transcribes best.
     subprocess.run(["espeak-ng", "-v", "en-gb+m3", "-s", "125", "-g", "3", "-w", str(path), RECORDING], check=True)
@@ -135,7 +208,9 @@ def main() -> None:
         report_pptx(source)
         subprocess.run(["soffice", f"-env:UserInstallation=file://{work}/profile", "--headless", "--convert-to", "pdf",
                         "--outdir", str(HERE), str(source)], check=True, capture_output=True, timeout=180)
+        workbook(HERE / "sales.xlsx", Path(work))
     short_deck(HERE / "short-deck.pptx")
+    web_page(HERE / "web-page.html")
     diagram(HERE / "diagram.png")
     recording(HERE / "recording.wav")
 

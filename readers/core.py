@@ -13,11 +13,14 @@ from typing import Callable
 from .detect import detect
 from .errors import ReaderError
 from .models import Page, Reading
+from .office import SOURCE_EXTENSION, ooxml_copy
 from .services import Services, shared_services
 from .settings import Settings
 
 MAX_QUESTION_CHARS = 2000
-VISUAL_KINDS = ("pdf", "pptx", "docx", "image")
+VISUAL_KINDS = ("pdf", "pptx", "docx", "xlsx", "html", "image")  # readings whose page images are described here
+CONTAINER_KINDS = ("zip", "email")  # their members' pages are described by the members' own readings
+UNITS = {"pptx": "slides", "xlsx": "sheets"}
 
 Progress = Callable[[str, float, float], None]
 
@@ -52,7 +55,7 @@ class Job:
 
     def select(self, page_count: int) -> list[int]:
         """The 1-based page numbers to read, checked against ``page_count`` and ``MAX_PAGES``."""
-        unit = "slides" if self.kind == "pptx" else "pages"
+        unit = UNITS.get(self.kind, "pages")
         start, end = self.page_start, self.page_end
         for value in (start, end):
             if value is not None and not 1 <= value <= page_count:
@@ -150,6 +153,8 @@ def read_file(
               page_start=_check_page(page_start), page_end=_check_page(page_end), question=question,
               multimodal=settings.multimodal if multimodal is None else bool(multimodal),
               services=services, progress=progress or _no_progress)
+    if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with the OOXML reader
+        job.path = ooxml_copy(job)
     reading = _reader(detected.kind)(job)
     if reading.kind in VISUAL_KINDS and (question or not reading.multimodal):
         from .vision import describe_reading

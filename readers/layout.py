@@ -315,8 +315,9 @@ def _unmapped(chars: list[dict], pdfium_page, origin: tuple[float, float]) -> tu
             if CID.match(char["text"]):
                 # pdfminer gives such a glyph no width: ask pdfium for the character at its start, and its width.
                 index = textpage.get_index(char["x0"] + origin[0] + 0.5, (char["y0"] + char["y1"]) / 2 + origin[1], char["size"] / 2, char["size"] / 2)
-                found = textpage.get_text_range(index, 1) if index >= 0 else ""
-                right = textpage.get_charbox(index)[2] - origin[0] if index >= 0 else char["x0"] + char["size"] / 2
+                known = index is not None and index >= 0  # pypdfium2 answers None or -1 when no character is there
+                found = textpage.get_text_range(index, 1) if known else ""
+                right = textpage.get_charbox(index)[2] - origin[0] if known else char["x0"] + char["size"] / 2
                 placed = {**char, "x1": max(char["x1"], right)}
                 if len(found) == 1 and found.isprintable() and not found.isspace():
                     kept.append({**placed, "text": found})

@@ -34,7 +34,11 @@ class Figure:
 
 @dataclass
 class Page:
-    """One page, slide or image frame; ``number`` is 1-based within the whole document."""
+    """One page, slide, sheet or image frame; ``number`` is 1-based within the whole document.
+
+    ``section`` names the file inside a container (a ZIP member, an e-mail attachment) the page
+    comes from, e.g. ``docs/report.pdf``; it is None for the container's own pages.
+    """
 
     number: int
     text: str = ""
@@ -44,6 +48,7 @@ class Page:
     description_source: str | None = None
     error: str | None = None
     figures: list[Figure] = field(default_factory=list)
+    section: str | None = None
 
     @property
     def tables_apart(self) -> list[str]:
@@ -103,7 +108,7 @@ class Reading:
 
     @property
     def label(self) -> str:
-        return "SLIDE" if self.kind == "pptx" else "PAGE"
+        return {"pptx": "SLIDE", "xlsx": "SHEET"}.get(self.kind, "PAGE")
 
     def _header(self, page: Page) -> str:
         if self.kind == "image":
@@ -123,14 +128,25 @@ class Reading:
             return f"{self._visual_header(page)}\n{page.description.strip()}"
         return None
 
+    def _file_headers(self) -> list[str | None]:
+        """``[FILE: name]`` before the first page of each section of a container, else None."""
+        headers, section = [], None
+        for page in self.pages:
+            headers.append(f"[FILE: {page.section}]" if page.section and page.section != section else None)
+            section = page.section
+        return headers
+
     def as_text(self) -> str:
-        """What a text-only model receives: each page's text, then its visual description."""
+        """What a text-only model receives: each page's text, then its visual description; a page
+        from a file inside a container is preceded by that file's ``[FILE: name]`` when it starts."""
         if self.transcript is not None:
             t = self.transcript
             header = f"[AUDIO: {self.name}, {t.duration:.1f} s, {t.language or 'unknown language'}]"
             return f"{header}\n{t.text.strip()}".strip()
         blocks = []
-        for page in self.pages:
+        for page, file_header in zip(self.pages, self._file_headers()):
+            if file_header:
+                blocks.append(file_header)
             blocks.append(self._page_text(page))
             visual = self._visual_text(page)
             if visual:
@@ -148,8 +164,8 @@ class Reading:
         if not self.multimodal or self.transcript is not None:
             return [{"type": "text", "text": self.as_text()}]
         parts: list[dict] = []
-        for page in self.pages:
-            text = "\n\n".join(filter(None, [self._page_text(page), self._visual_text(page)]))
+        for page, file_header in zip(self.pages, self._file_headers()):
+            text = "\n\n".join(filter(None, [file_header, self._page_text(page), self._visual_text(page)]))
             parts.append({"type": "text", "text": text})
             if page.image:
                 encoded = base64.b64encode(page.image).decode("ascii")

@@ -1,4 +1,8 @@
-"""Office documents: the zip-bomb check, and LibreOffice headless → PDF, cached by content hash.
+"""Office documents: the zip-bomb check, and LibreOffice headless → PDF or → OOXML, cached by content hash.
+
+Legacy and ODF files (DOC, RTF, ODT, PPT, ODP, XLS, ODS) are converted to DOCX, PPTX or XLSX once,
+and then read by the same reader as a file that came that way; a spreadsheet whose formulas have
+no stored results is recalculated the same way.
 
 Each conversion runs with a profile directory of its own: profiles live in a small pool under the
 cache directory and a conversion holds its profile's lock while it runs, so parallel conversions
@@ -26,6 +30,15 @@ PROFILE_SLOTS = 8
 EXPORT_FILTER = {
     "pptx": 'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"},"ExportNotesPages":{"type":"boolean","value":"false"}}',
     "docx": "pdf:writer_pdf_Export",
+    # One page per sheet, as large as the sheet's used range (hidden sheets too, in order).
+    "xlsx": 'pdf:calc_pdf_Export:{"SinglePageSheets":{"type":"boolean","value":"true"}}',
+}
+OOXML_FILTER = {"docx": "docx:MS Word 2007 XML", "pptx": "pptx:Impress MS PowerPoint 2007 XML", "xlsx": "xlsx:Calc MS Excel 2007 XML"}
+# The extension LibreOffice is shown for each MIME type it converts (it picks its import filter by it).
+SOURCE_EXTENSION = {
+    "application/msword": "doc", "text/rtf": "rtf", "application/vnd.oasis.opendocument.text": "odt",
+    "application/vnd.ms-powerpoint": "ppt", "application/vnd.oasis.opendocument.presentation": "odp",
+    "application/vnd.ms-excel": "xls", "application/vnd.oasis.opendocument.spreadsheet": "ods",
 }
 CONVERTED_NAME = "office.pdf"
 
@@ -82,18 +95,20 @@ def _remove_stale_pipes() -> None:
                 pass
 
 
-def convert_to_pdf(source: Path, kind: str, target: Path, timeout: float, profiles: Path, name: str) -> None:
-    """Convert ``source`` (a ``kind`` document) to the PDF ``target`` with LibreOffice headless.
+def _convert(source: Path, extension: str, convert_to: str, target: Path, timeout: float, profiles: Path, name: str, why: str,
+             failed: str = "RENDER_FAILED") -> None:
+    """Run LibreOffice headless on ``source`` (shown to it as ``document.<extension>``) and write its
+    output to ``target``. ``why`` ends the error messages: what the person can still do or expect.
 
-    Raises ``RENDER_FAILED`` when LibreOffice fails or runs past ``timeout`` (it is then killed
-    with its whole process group).
+    Raises ``RENDER_FAILED`` when LibreOffice runs past ``timeout`` (it is then killed with its
+    whole process group), and ``failed`` when it cannot convert the file.
     """
     with tempfile.TemporaryDirectory(prefix="readlens-office-") as work, _Profile(profiles) as profile:
         work = Path(work)
-        document = work / f"document.{kind}"  # a neutral name: uploads can be named anything
+        document = work / f"document.{extension}"  # a neutral name: uploads can be named anything
         os.symlink(source.resolve(), document)
         command = [soffice(), "--headless", "--norestore", "--nologo", "--nolockcheck", "--nodefault",
-                   f"-env:UserInstallation={profile.resolve().as_uri()}", "--convert-to", EXPORT_FILTER[kind],
+                   f"-env:UserInstallation={profile.resolve().as_uri()}", "--convert-to", convert_to,
                    "--outdir", str(work / "out"), str(document)]
         # LibreOffice's own temporary files go in our folder, so even a killed run leaves nothing.
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
@@ -104,16 +119,24 @@ def convert_to_pdf(source: Path, kind: str, target: Path, timeout: float, profil
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
             _remove_stale_pipes()
-            raise ReaderError("RENDER_FAILED", f"LibreOffice took longer than {timeout:g} s to render {name} and was stopped. The text is still read; try again, or raise OFFICE_TIMEOUT.") from None
+            raise ReaderError("RENDER_FAILED", f"LibreOffice took longer than {timeout:g} s to convert {name} and was stopped (OFFICE_TIMEOUT). {why}") from None
         finally:
             if process.poll() is None:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
-        produced = work / "out" / "document.pdf"
+        produced = work / "out" / f"document.{target.suffix.lstrip('.')}"
         if process.returncode != 0 or not produced.is_file() or produced.stat().st_size == 0:
             detail = output.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
-            raise ReaderError("RENDER_FAILED", f"LibreOffice could not render {name} ({detail[0]}). Its text is still read.")
+            raise ReaderError(failed, f"LibreOffice could not convert {name} ({detail[0]}). {why}")
         write_atomic(target, produced.read_bytes())
+
+
+def convert_to_pdf(source: Path, kind: str, target: Path, timeout: float, profiles: Path, name: str) -> None:
+    """Convert ``source`` (a ``kind`` document) to the PDF ``target`` with LibreOffice headless.
+
+    Raises ``RENDER_FAILED`` when LibreOffice fails or runs past ``timeout``.
+    """
+    _convert(source, kind, EXPORT_FILTER[kind], target, timeout, profiles, name, "Its text is still read, without page images.")
 
 
 def office_pdf(job) -> Path | None:
@@ -133,4 +156,20 @@ def office_pdf(job) -> Path | None:
     except ReaderError as error:
         job.warnings.append(error.message)
         return None
+    return target
+
+
+def ooxml_copy(job, recalculate: bool = False) -> Path:
+    """The job's document as the OOXML file its reader reads: a legacy or ODF file converted by
+    LibreOffice (or, with ``recalculate``, a workbook LibreOffice has recalculated), made at most
+    once per content hash. Raises ``ReaderError`` when that cannot be done."""
+    target = job.services.store.path(job.sha256, f"{'recalculated' if recalculate else 'converted'}.{job.kind}")
+    if target.is_file():
+        return target
+    extension = job.kind if recalculate else SOURCE_EXTENSION[job.mime]
+    if soffice() is None:
+        raise ReaderError("UNSUPPORTED_FORMAT", f"Reading {job.name} (.{extension}) needs LibreOffice, which is not installed. "
+                                                f"Install it (make setup does), or save the file as .{job.kind}.")
+    _convert(job.path, extension, OOXML_FILTER[job.kind], target, job.settings.office_timeout, job.settings.cache_dir / "office-profiles",
+             job.name, f"The file may be damaged; open it and save it as .{job.kind}.", failed="CORRUPT_FILE")
     return target

@@ -27,6 +27,12 @@ def services(settings) -> Services:
     return Services(settings)
 
 
+@pytest.fixture(scope="session")
+def shared_services(tmp_path_factory) -> Services:
+    """One cache for the session, so LibreOffice converts and Chromium prints each document once."""
+    return Services(make_settings(tmp_path_factory.mktemp("cache")))
+
+
 @pytest.fixture
 def fake_openai():
     server = FakeOpenAI().start()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import shutil
+import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -77,7 +78,9 @@ def test_read_file_in_multimodal_mode_returns_png_data_urls(client):
     assert reading["messages"][0]["text"].startswith("[PAGE 2]\n# Revenue by segment")
 
 
-API_VECTORS = [v for v in CORPUS_VECTORS if Path(v.file).name in ("test.pdf", "test.jpg", "webp-test.webp") or v.pages != (None, None)]
+API_VECTORS = [v for v in CORPUS_VECTORS if Path(v.file).name in ("test.pdf", "test.jpg", "webp-test.webp", "odf_table_with_title_01.ods",
+                                                                   "legacy_sample.doc", "csv-semicolon.csv", "hyperlink_01.html",
+                                                                   "epub_purvis_poetry.epub", "msg_with_attachment.msg") or v.pages != (None, None)]
 
 
 @pytest.mark.parametrize("vector", API_VECTORS, ids=lambda v: f"{Path(v.file).name}-{v.pages}")  # one of each kind; test_readers has them all
@@ -87,6 +90,33 @@ def test_corpus_vectors_through_the_api(client, vector):
     if vector.page_count:
         assert reading["page_count"] == vector.page_count
     check_text(reading["text"], vector)
+
+
+def test_a_sheet_and_a_web_page_are_rendered_and_described(client):
+    sheet = client.predict(file=handle_file(str(ROOT / "assets" / "sales.xlsx")), page=2, api_name="/render_page")
+    with Image.open(sheet) as image:
+        assert image.format == "PNG" and image.width > image.height  # the Shares sheet: its table and pie chart
+    reading = read(client, ROOT / "assets" / "sales.xlsx", page_start=2, page_end=2)
+    assert reading["text"].startswith("[SHEET 2]\n# Shares") and f"[SHEET 2 - VISUAL CONTENT]\n{GENERIC_ANSWER}" in reading["text"]
+    answer = client.predict(file=handle_file(str(ROOT / "assets" / "web-page.html")), page=1, question="What are the exact percentages in the pie chart?",
+                            api_name="/describe")
+    assert answer == PIE_ANSWER
+
+
+def test_files_inside_an_archive_come_back_as_sections(client, tmp_path):
+    bundle = tmp_path / "bundle.zip"
+    with zipfile.ZipFile(bundle, "w") as archive:
+        archive.write(REPORT_PDF, "reports/chart-report.pdf")
+        archive.writestr("notes.md", "# Notes\nRead the report.\n")
+    reading = read(client, bundle, multimodal=True)
+    assert reading["kind"] == "zip" and reading["page_count"] == 5
+    assert [page["section"] for page in reading["pages"]] == ["reports/chart-report.pdf"] * 4 + ["notes.md"]
+    assert reading["text"].startswith("[FILE: reports/chart-report.pdf]\n\n[PAGE 1]\n# Quarterly Sales Report 2024")
+    assert "[FILE: notes.md]\n\n[PAGE 5]\n# Notes" in reading["text"]
+    assert sum(part["type"] == "image_url" for part in reading["messages"]) == 4
+    path = client.predict(file=handle_file(str(bundle)), page=3, api_name="/render_page")
+    with Image.open(path) as image:
+        assert image.format == "PNG" and abs(image.width - 1275) <= 2
 
 
 def test_render_page_returns_the_pages_png(client):

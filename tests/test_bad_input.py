@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -146,36 +147,35 @@ def test_without_libreoffice_the_text_is_still_read(tmp_path, monkeypatch):
     assert deck.page_count == 3 and "Second slide title" in deck.as_text()
 
 
-def _stale_pipes() -> set[Path]:
-    """LibreOffice IPC sockets in /tmp that nobody listens on (a live one is another run's)."""
-    import socket
-
-    stale = set()
-    for pipe in Path("/tmp").glob("OSL_PIPE_*"):
-        with socket.socket(socket.AF_UNIX) as probe:
-            try:
-                probe.connect(str(pipe))
-            except OSError:
-                stale.add(pipe)
-    return stale
-
-
 def test_no_temp_files_or_processes_left_behind(tmp_path, monkeypatch):
-    """Temporary files go to a folder of this test's own, since other runs on the machine share
-    /tmp; LibreOffice's IPC sockets always go to /tmp, where one left behind counts if it is stale."""
+    # This process's temporary files go to a folder of the test's own: other test runs on the
+    # machine make LibreOffice folders in the shared /tmp at the same time.
     private = tmp_path / "tmp"
     private.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(private))
-    stale_before = _stale_pipes()
+    pipes = {name for name in os.listdir("/tmp") if name.startswith("OSL_PIPE")}
     services = Services(make_settings(tmp_path / "cache", office_timeout=1))
     read_file(CORPUS / "python-pptx/tbl-cell.pptx", services=services)  # killed after 1 s
     read_file(CORPUS / "python-pptx/tbl-cell.pptx", services=Services(make_settings(tmp_path / "cache2")))
     with pytest.raises(ReaderError):
         read_file(CORPUS / "markitdown/test.pdf", 5, 5, services=services)
-    assert not [entry for entry in private.iterdir() if entry.name.startswith(("readlens", "lu"))]  # not multiprocessing's own "pymp-"
-    assert not _stale_pipes() - stale_before
+    read_file(fixtures.archive(tmp_path / "bundle.zip", {"a.txt": b"a\n", "b.csv": b"x,y\n1,2\n"}), services=services)
+    assert not [name for name in os.listdir(private) if name.startswith(("readlens", "lu"))]  # ours and LibreOffice's
+    assert not [pipe for pipe in Path("/tmp").glob("OSL_PIPE*") if pipe.name not in pipes and not _listening(pipe)]  # a killed run's socket
     # Only this test's LibreOffice (its profiles live under tmp_path): other tests' may still be exiting.
     assert subprocess.run(["pgrep", "-f", f"soffice.*{tmp_path}"], capture_output=True).returncode == 1
+
+
+def _listening(pipe: Path) -> bool:
+    """Whether a LibreOffice IPC socket has a live process behind it (another test run's)."""
+    import socket
+
+    with socket.socket(socket.AF_UNIX) as probe:
+        try:
+            probe.connect(str(pipe))
+        except OSError:
+            return False
+    return True
 
 
 def test_cli_prints_one_line_with_the_code(tmp_path):
@@ -211,3 +211,56 @@ def test_bad_settings_are_one_line_on_the_command_line(tmp_path):
     assert result.stderr.strip() == "error: settings: VISION_PROVIDER must be one of auto, openai, ocr, none, not 'gpt'"
     with pytest.raises(ValueError, match="MAX_PAGES must be more than 0"):
         make_settings(tmp_path, max_pages=0)
+
+
+def test_truncated_xlsx(services, tmp_path):
+    data = fixtures.workbook(tmp_path / "book.xlsx").read_bytes()
+    (tmp_path / "cut.xlsx").write_bytes(data[: len(data) // 2])
+    refused(tmp_path / "cut.xlsx", "CORRUPT_FILE", services)
+
+
+def test_xlsx_with_a_broken_part(services, tmp_path):
+    source = zipfile.ZipFile(fixtures.workbook(tmp_path / "book.xlsx"))
+    with zipfile.ZipFile(tmp_path / "broken.xlsx", "w") as broken:
+        for info in source.infolist():
+            broken.writestr(info, b"<worksheet><sheetData><row" if info.filename == "xl/worksheets/sheet1.xml" else source.read(info))
+    assert "cannot be opened as a spreadsheet" in refused(tmp_path / "broken.xlsx", "CORRUPT_FILE", services).message
+
+
+def test_password_protected_xlsx(services, tmp_path):
+    encrypted = io.BytesIO()
+    with open(fixtures.workbook(tmp_path / "book.xlsx"), "rb") as plain:
+        OOXMLFile(plain).encrypt("secret", encrypted)
+    (tmp_path / "locked.xlsx").write_bytes(encrypted.getvalue())
+    assert "Excel" in refused(tmp_path / "locked.xlsx", "ENCRYPTED_FILE", services).message
+
+
+@pytest.mark.skipif(soffice() is None, reason="needs LibreOffice (make setup installs it)")
+def test_damaged_legacy_word_file(services, tmp_path):
+    data = (CORPUS / "docling/formats/legacy_sample.doc").read_bytes()
+    (tmp_path / "cut.doc").write_bytes(data[:4096] + os.urandom(8192))
+    refused(tmp_path / "cut.doc", "CORRUPT_FILE", services)
+
+
+@pytest.mark.parametrize("name, data, code", [
+    ("cut.zip", lambda: (CORPUS / "docling/formats/epub_purvis_poetry.epub").read_bytes()[:5000], "CORRUPT_FILE"),
+    ("nothing.zip", lambda: b"PK\x05\x06" + bytes(18), "EMPTY_FILE"),
+    ("cut.epub", lambda: (CORPUS / "docling/formats/epub_purvis_poetry.epub").read_bytes()[:5000], "CORRUPT_FILE"),
+    ("cut.msg", lambda: (CORPUS / "docling/formats/msg_simple.msg").read_bytes()[:3000], "CORRUPT_FILE"),
+    ("feed.xml", lambda: b'<?xml version="1.0"?><rss version="2.0"><channel><item><broken', "CORRUPT_FILE"),
+])
+def test_damaged_containers_and_feeds(services, tmp_path, name, data, code):
+    (tmp_path / name).write_bytes(data())
+    refused(tmp_path / name, code, services)
+
+
+def test_unsupported_format_says_what_is_supported(services, tmp_path):
+    (tmp_path / "tool.exe").write_bytes(b"MZ" + os.urandom(4094))
+    message = refused(tmp_path / "tool.exe", "UNSUPPORTED_FORMAT", services).message
+    for name in ("XLSX", "ODS", "CSV", "HTML", "RSS", "EPUB", "EML", "MSG", "ZIP", "DOC", "RTF", "PPT"):
+        assert name in message
+
+
+def test_an_office_package_of_another_kind_is_not_read_as_an_archive(services, tmp_path):
+    binary = fixtures.archive(tmp_path / "book.xlsb", {"[Content_Types].xml": b"<Types/>", "xl/workbook.bin": b"\x83\x01\x00"})
+    assert "XLSB" in refused(binary, "UNSUPPORTED_FORMAT", services).message

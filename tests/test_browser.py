@@ -83,6 +83,22 @@ def test_upload_a_pdf_and_see_its_pages_and_text(page, tmp_path):
     assert SECRET_KEY not in page.content()
 
 
+def test_a_workbook_and_a_web_page_show_their_sheets_and_pages(page, tmp_path):
+    web_page = tmp_path / "web-page.html"
+    web_page.write_text((ASSETS / "web-page.html").read_text() + "<!-- browser test -->")
+    page.set_input_files(UPLOAD, [str(ASSETS / "sales.xlsx"), str(web_page)])
+    expect(page.locator("#status")).to_contain_text("2 of 2 files read", timeout=WAIT_MS)
+    expect(page_images(page, "sales.xlsx")).to_have_count(3)
+    expect(page_images(page, web_page.name)).to_have_count(1)
+    expect(page.get_by_text("Sheet 2 — text")).to_be_visible()
+    expect(page.locator(".rl-page-text textarea").nth(1)).to_have_value(re.compile("# Shares"))
+    expect(page.locator("table").filter(has_text="Small business").first).to_be_visible()  # the sheet's table, rendered from Markdown
+    expect(page.locator(".rl-page-text textarea").last).to_have_value(re.compile("# Quarterly update"))
+    page.get_by_role("tab", name="Model payload").click()
+    expect(page.locator("#payload-text")).to_contain_text("[SHEET 1 - VISUAL CONTENT]", timeout=WAIT_MS)
+    shoot(page, "03-workbook-and-web-page")
+
+
 def test_multimodal_toggle_puts_the_images_in_the_payload(page, tmp_path):
     pdf = fresh_copy(tmp_path, ASSETS / "chart-report.pdf", "multimodal")
     page.set_input_files(UPLOAD, str(pdf))

@@ -181,6 +181,21 @@ def test_citations_name_slides_frames_and_times(services):
     assert citation(picture, span=(65, 72.5)) == "*(Source: diagram.png, 1:05–1:12)*"
 
 
+def test_citations_name_sheets_and_files_inside_archives(tmp_path, services):
+    book = read_file(ASSETS / "sales.xlsx", page_start=2, page_end=2, services=services)
+    assert citation(book, book.pages[0]) == "*(Source: sales.xlsx, sheet 2)*"
+    bundle = tmp_path / "bundle.zip"
+    with zipfile.ZipFile(bundle, "w") as archive:
+        archive.write(REPORT_PDF, "reports/q4.pdf")
+        archive.writestr("notes.md", "# Notes\n")
+    steps, final = last(read_uploads([upload(tmp_path, bundle)], 2, 2, None, True, services))
+    reading = final[0].reading
+    assert citation(reading, reading.pages[0]) == "*(Source: bundle.zip › reports/q4.pdf, p. 2)*"
+    markdown = report_markdown(final)[0]
+    assert "### Page 2 — reports/q4.pdf" in markdown and "Revenue by segment" in markdown
+    assert len(steps) == 2  # no early first page for an archive: it is read whole
+
+
 def test_nothing_read_means_no_report(tmp_path, services):
     _, final = last(read_uploads([broken_pdf(tmp_path)], None, None, None, False, services))
     assert write_report(final, tmp_path) is None

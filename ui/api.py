@@ -42,7 +42,7 @@ def reading_json(reading: Reading) -> dict:
         "kind": reading.kind,
         "page_count": reading.page_count,
         "pages": [{"number": p.number, "text": p.text, "tables": p.tables, "description": p.description,
-                   "description_source": p.description_source, "error": p.error,
+                   "description_source": p.description_source, "error": p.error, "section": p.section,
                    "figures": [dataclasses.asdict(figure) for figure in p.figures]} for p in reading.pages],
         "warnings": reading.warnings,
         "usage": dataclasses.asdict(reading.usage),

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Iterator
 
 from readers import Reading, ReaderError, Services, read_file
-from readers.core import VISUAL_KINDS, Progress
+from readers.core import CONTAINER_KINDS, VISUAL_KINDS, Progress
 from readers.detect import detect
 
 MAX_FILES = 10
@@ -65,9 +65,10 @@ def unexpected(name: str, error: Exception) -> str:
 
 
 def visual_kind(path: str) -> str | None:
-    """The file's kind when it has pages to show (documents, images), else None; from its bytes."""
+    """The file's kind when it may have page images to show (documents, images, archives and
+    e-mails of them), else None; from its bytes."""
     kind = detect(Path(path), display_name(path)).kind
-    return kind if kind in VISUAL_KINDS else None
+    return kind if kind in VISUAL_KINDS + CONTAINER_KINDS else None
 
 
 def read_progressively(path: str, name: str, page_start: int | None, page_end: int | None, question: str | None,
@@ -78,7 +79,7 @@ def read_progressively(path: str, name: str, page_start: int | None, page_end: i
     that page from the cache and describes every page.
     """
     options = dict(services=services, progress=progress, name=name)
-    if visual_kind(path):  # audio and text have no first page worth showing early
+    if visual_kind(path) in VISUAL_KINDS:  # audio, text and containers (read whole) have no first page worth showing early
         first = page_start or 1
         early = read_file(path, first, first, multimodal=True, **options)
         early.multimodal = multimodal

@@ -14,16 +14,17 @@ from pathlib import Path
 import gradio as gr
 
 from readers import Reading, Services, Settings
+from readers.core import UNITS
 from readers.tables import markdown_table
 from readers.vision import TEXT_ONLY
 
 from .api import Endpoints
 from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, read_uploads
 from .payload import ESTIMATE_NOTE, abbreviate, estimate_table, message_payload, text_payload, usage_line
-from .report import clock, outlined_image, page_image, write_payload, write_report
+from .report import clock, outlined_image, page_image, page_title, write_payload, write_report
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
-EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "diagram.png", "recording.wav"]
+EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
 UPLOAD_LIMIT_FACTOR = 2
 READ_CONCURRENCY = 8  # six people reading at once, plus API clients, all start without waiting
 CSS = """
@@ -55,7 +56,7 @@ def _source_line(page) -> str:
 
 def _show_page(reading: Reading, page, folder: Path) -> None:
     key = f"{reading.sha256}-{page.number}"
-    label = f"{reading.label.capitalize()} {page.number}"
+    label = page_title(reading, page)
     with gr.Row(equal_height=False):
         if page.image:
             outlined = page.figures and reading.kind != "image"  # an image file is its own one figure
@@ -97,7 +98,7 @@ def show_entries(entries: list[Entry], folder: Path) -> None:
                 gr.Markdown(f"### {entry.name}")
                 gr.Markdown(f"⚠️ {entry.error}" if entry.error else "Reading…", elem_classes="rl-error" if entry.error else None)
                 continue
-            unit = {"pptx": "slides", "image": "frames"}.get(reading.kind, "pages")
+            unit = {**UNITS, "image": "frames"}.get(reading.kind, "pages")
             shown = f"{len(reading.pages)} of {reading.page_count} {unit}" if reading.page_count > 1 else ""
             gr.Markdown(f"### {entry.name}\n{' · '.join(filter(None, [reading.kind.upper(), reading.mime, shown]))}")
             for warning in reading.warnings:
@@ -176,7 +177,8 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
         entries = gr.State([])
         with gr.Row():
             with gr.Column(scale=3):
-                files = gr.File(label=f"Files — up to {MAX_FILES}, {settings.max_file_mb:g} MB each (documents, images, audio, text)",
+                files = gr.File(label=f"Files — up to {MAX_FILES}, {settings.max_file_mb:g} MB each (documents, spreadsheets, web pages, "
+                                      "e-books, e-mail, archives, images, audio, text)",
                                 file_count="multiple", type="filepath", height=150, elem_id="uploads")
                 gr.Examples([[[str(ASSETS / name)]] for name in EXAMPLES if (ASSETS / name).exists()], inputs=files, label="Examples")
             with gr.Column(scale=2):

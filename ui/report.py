@@ -20,6 +20,8 @@ from readers.store import write_atomic
 from .handlers import Entry
 from .payload import PROVIDERS, message_payload, text_payload
 
+CITED_UNITS = {"pptx": "slide", "xlsx": "sheet", "image": "frame"}
+
 
 def _write_if_missing(target: Path, data: bytes) -> str:
     if not target.exists():
@@ -66,18 +68,23 @@ def outlined_image(reading: Reading, page: Page, folder: Path) -> str:
     return _write_if_missing(target, buffer.getvalue())
 
 
+def page_title(reading: Reading, page: Page) -> str:
+    """"Sheet 2", "Page 7 — docs/report.pdf": the page as the app and the report name it."""
+    title = f"{reading.label.capitalize()} {page.number}"
+    return f"{title} — {page.section}" if page.section else title
+
+
 def citation(reading: Reading, page: Page | None = None, span: tuple[float, float] | None = None) -> str:
-    """``*(Source: report.pdf, p. 12)*``, with slides, image frames and audio times named as such."""
-    where = ""
+    """``*(Source: report.pdf, p. 12)*``, with slides, sheets, image frames, audio times and files
+    inside an archive or e-mail named as such (``*(Source: bundle.zip › docs/a.pdf, p. 3)*``)."""
+    where, source = "", reading.name
+    if page is not None and page.section:
+        source += f" › {page.section}"
     if span is not None:
         where = f", {clock(span[0])}–{clock(span[1])}"
-    elif page is not None and reading.kind in ("pdf", "docx"):
-        where = f", p. {page.number}"
-    elif page is not None and reading.kind == "pptx":
-        where = f", slide {page.number}"
-    elif page is not None and reading.page_count > 1:
-        where = f", {'frame' if reading.kind == 'image' else 'p.'} {page.number}"
-    return f"*(Source: {reading.name}{where})*"
+    elif page is not None and (reading.kind in ("pdf", "docx", "pptx", "xlsx") or reading.page_count > 1):
+        where = f", {CITED_UNITS.get(reading.kind, 'p.')} {page.number}"
+    return f"*(Source: {source}{where})*"
 
 
 def clock(seconds: float) -> str:
@@ -87,7 +94,7 @@ def clock(seconds: float) -> str:
 
 def _page_section(reading: Reading, page: Page, images: dict[str, bytes]) -> list[str]:
     cite = citation(reading, page)
-    lines = [f"### {reading.label.capitalize()} {page.number}"]
+    lines = [f"### {page_title(reading, page)}"]
     if page.image:
         image_name = f"images/{reading.sha256[:12]}-{stem(reading.name)}-{page.number}.png"
         images[image_name] = page.image

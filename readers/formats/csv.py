@@ -1,0 +1,47 @@
+"""CSV and TSV files: one page holding the table, its encoding detected and its delimiter sniffed.
+
+A table longer than ``MAX_TABLE_ROWS`` rows is cut, and the page and a warning say so.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from ..errors import ReaderError
+from ..models import Page
+from ..tables import markdown_table
+from .text import decode
+from .xlsx import MAX_SHEET_ROWS
+
+MAX_TABLE_ROWS = MAX_SHEET_ROWS  # the same cut as a spreadsheet's sheet
+DELIMITERS = ",;\t|"
+SNIFF_CHARS = 64 * 1024
+
+
+def _dialect(text: str, tab_separated: bool) -> type[csv.Dialect] | csv.Dialect:
+    """The sample's dialect; a file whose delimiter cannot be told is read as its type says."""
+    try:
+        return csv.Sniffer().sniff(text[:SNIFF_CHARS], delimiters=DELIMITERS)
+    except csv.Error:
+        return csv.excel_tab if tab_separated else csv.excel
+
+
+def read(job):
+    text = decode(job.path.read_bytes(), job.name)
+    rows = csv.reader(io.StringIO(text, newline=""), _dialect(text, job.mime == "text/tab-separated-values"))
+    shown, total = [], 0
+    try:
+        for row in rows:
+            if any(cell.strip() for cell in row):
+                total += 1
+                if total <= MAX_TABLE_ROWS:
+                    shown.append(row)
+    except csv.Error as error:
+        raise ReaderError("CORRUPT_FILE", f"{job.name} cannot be read as a table ({error}). Check that it is a CSV or TSV file.") from None
+    note = ""
+    if total > MAX_TABLE_ROWS:
+        note = f"(rows 1–{MAX_TABLE_ROWS:,} of {total:,} shown)"
+        job.warnings.append(f"{job.name}: rows 1–{MAX_TABLE_ROWS:,} of {total:,} shown.")
+    table = markdown_table(shown)
+    return job.reading(1, [Page(number=n, text=note, tables=[table] if table else []) for n in job.select(1)])

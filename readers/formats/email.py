@@ -1,0 +1,108 @@
+"""E-mail, EML (RFC 822, the standard library's parser) and Outlook MSG (extract-msg): the first
+page has the headers (From, To, Cc, Date, Subject) and the body (an HTML body as Markdown); then
+each attachment is read by its own type as a section, within the limits of ``readers/members.py``.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import mimetypes
+from email.message import EmailMessage
+
+import extract_msg
+
+from ..errors import ReaderError
+from ..members import container, container_reading, read_members, reserve
+from ..models import Page
+from .html import html_markdown
+from .text import decode
+
+HEADERS = ("From", "To", "Cc", "Date", "Subject")
+
+
+def _message_page(headers: dict[str, str], html: str | None, plain: str | None, attachments: list[str]) -> Page:
+    lines = [f"{name}: {value}" for name, value in headers.items() if value]
+    if attachments:
+        lines.append(f"Attachments: {', '.join(attachments)}")
+    body = html_markdown(html) if html else (plain or "").replace("\r\n", "\n").strip()
+    return Page(number=1, text="\n".join(lines) + (f"\n\n{body}" if body else ""))
+
+
+def _bytes_writer(data: bytes):
+    return lambda handle: handle.write(data)
+
+
+def _eml(job) -> tuple[Page, list[tuple[str, bytes]]]:
+    with open(job.path, "rb") as handle:
+        message = email.message_from_binary_file(handle, policy=email.policy.default)
+    headers = {name: str(message.get(name, "") or "") for name in HEADERS}
+    if not any(headers.values()):
+        raise ReaderError("CORRUPT_FILE", f"{job.name} does not look like an e-mail: it has none of the headers From, To, Date or Subject.")
+    bodies = {}
+    for subtype in ("html", "plain"):
+        part = message.get_body(preferencelist=(subtype,))
+        if part is not None:
+            bodies[subtype] = _part_text(part, job.name)
+    attachments = []
+    for index, part in enumerate(message.iter_attachments(), 1):
+        if part.get_content_type() == "message/rfc822":  # a forwarded e-mail: read as an .eml of its own
+            inner = part.get_payload(0) if part.is_multipart() else part.get_content()
+            data = inner.as_bytes() if isinstance(inner, EmailMessage) else bytes(inner)
+        else:
+            data = part.get_payload(decode=True) or b""
+        extension = mimetypes.guess_extension(part.get_content_type()) or ""
+        attachments.append((part.get_filename() or f"attachment-{index}{extension}", data))
+    return _message_page(headers, bodies.get("html"), bodies.get("plain"), [name for name, _ in attachments]), attachments
+
+
+def _part_text(part, name: str) -> str:
+    data = part.get_payload(decode=True) or b""
+    charset = part.get_content_charset()
+    if charset:
+        try:
+            return data.decode(charset)
+        except (LookupError, UnicodeDecodeError):
+            pass
+    return decode(data, name) if data else ""
+
+
+def _msg(job) -> tuple[Page, list[tuple[str, bytes]]]:
+    try:
+        message = extract_msg.openMsg(str(job.path))
+    except Exception as error:  # noqa: BLE001 - extract-msg raises many types on a damaged file
+        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as an Outlook message ({type(error).__name__}). Save it from Outlook again.") from None
+    try:
+        address = message.getStringStream("__substg1.0_0C1F") or message.getStringStream("__substg1.0_0065")
+        sender = message.sender or ""
+        if address and address not in sender:
+            sender = f"{sender} <{address}>".strip()
+        headers = {"From": sender, "To": message.to or "", "Cc": message.cc or "", "Date": str(message.date or ""), "Subject": message.subject or ""}
+        html = message.htmlBody
+        attachments = []
+        for index, attachment in enumerate(message.attachments, 1):
+            name = attachment.longFilename or attachment.shortFilename or f"attachment-{index}"
+            data = attachment.data
+            if not isinstance(data, bytes):  # an attached Outlook message: its text stands in for it
+                name, data = f"{name}.txt", _embedded_text(data).encode()
+            attachments.append((name, data))
+        page = _message_page(headers, html.decode("utf-8", errors="replace") if isinstance(html, bytes) else html, message.body, [n for n, _ in attachments])
+    finally:
+        message.close()
+    return page, attachments
+
+
+def _embedded_text(message) -> str:
+    headers = {"From": getattr(message, "sender", ""), "To": getattr(message, "to", ""), "Date": str(getattr(message, "date", "") or ""),
+               "Subject": getattr(message, "subject", "")}
+    return _message_page(headers, None, getattr(message, "body", ""), []).text
+
+
+def read(job):
+    page, attachments = _msg(job) if job.mime == "application/vnd.ms-outlook" else _eml(job)
+    with container(job):
+        reserve(job, [len(data) for _, data in attachments])
+        pages = [page] + read_members(job, [(name, _bytes_writer(data)) for name, data in attachments])
+    for number, each in enumerate(pages, 1):
+        each.number = number
+    return container_reading(job, pages)

@@ -1,0 +1,39 @@
+"""RSS and Atom feeds (feedparser): one page with the feed's title and description, then each
+item's title, date, link and text (HTML as Markdown)."""
+
+from __future__ import annotations
+
+import feedparser
+
+from ..errors import ReaderError
+from ..models import Page
+from .html import html_markdown
+
+
+def _entry(entry) -> str:
+    lines = [f"## {entry.get('title') or '(untitled item)'}"]
+    date = entry.get("published") or entry.get("updated")
+    if date:
+        lines.append(f"Date: {date}")
+    if entry.get("link"):
+        lines.append(f"Link: {entry['link']}")
+    if entry.get("author"):
+        lines.append(f"Author: {entry['author']}")
+    content = entry.get("content") or [{"value": entry.get("summary", "")}]
+    text = html_markdown(content[0].get("value") or "")
+    return "\n".join(lines) + (f"\n\n{text}" if text else "")
+
+
+def read(job):
+    parsed = feedparser.parse(job.path.read_bytes())  # bytes: feedparser reads them, it never fetches anything
+    feed = parsed.feed
+    if not feed.get("title") and not any(entry.get("title") or entry.get("summary") for entry in parsed.entries):
+        raise ReaderError("CORRUPT_FILE", f"{job.name} is not a readable RSS or Atom feed ({parsed.get('bozo_exception') or 'no title and no items'}).")
+    head = [f"# {feed.get('title') or '(untitled feed)'}"]
+    if feed.get("subtitle"):
+        head.append(html_markdown(feed["subtitle"]))
+    if feed.get("link"):
+        head.append(f"Link: {feed['link']}")
+    head.append(f"{len(parsed.entries)} items")
+    text = "\n\n".join(["\n".join(head), *(_entry(entry) for entry in parsed.entries)])
+    return job.reading(1, [Page(number=n, text=text) for n in job.select(1)])

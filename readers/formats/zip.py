@@ -1,0 +1,42 @@
+"""ZIP archives: each member read by its own type, as a section ``[FILE: docs/report.pdf]``, with
+pages numbered across the archive (see ``readers/members.py`` for the limits).
+
+Folders, and the resource forks macOS adds under ``__MACOSX/``, are not members. A member that is
+encrypted or damaged is reported on its own page; the others are read.
+"""
+
+from __future__ import annotations
+
+import shutil
+import zipfile
+import zlib
+
+from ..errors import ReaderError
+from ..members import container, container_reading, label, read_members, reserve
+
+
+def _writer(job, archive: zipfile.ZipFile, info: zipfile.ZipInfo):
+    def write(handle) -> None:
+        if info.flag_bits & 0x1:
+            raise ReaderError("ENCRYPTED_FILE", f"{label(info.filename)} is encrypted inside {job.name}. Extract it with its password and upload it on its own.")
+        try:
+            with archive.open(info) as member:  # zipfile stops at the declared size and checks the CRC
+                shutil.copyfileobj(member, handle, 1 << 20)
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as error:
+            raise ReaderError("CORRUPT_FILE", f"{label(info.filename)} is damaged inside {job.name} ({error}).") from None
+
+    return write
+
+
+def read(job):
+    try:
+        archive = zipfile.ZipFile(job.path)
+    except (zipfile.BadZipFile, OSError, ValueError) as error:
+        raise ReaderError("CORRUPT_FILE", f"{job.name} is a damaged or incomplete ZIP archive ({error}). Download or create it again.") from None
+    with archive, container(job):
+        members = [info for info in archive.infolist() if not info.is_dir() and not info.filename.startswith("__MACOSX/")]
+        if not members:
+            raise ReaderError("EMPTY_FILE", f"{job.name} is a ZIP archive with no files in it.")
+        reserve(job, [info.file_size for info in members])
+        pages = read_members(job, [(info.filename, _writer(job, archive, info)) for info in members])
+    return container_reading(job, pages)

@@ -1,0 +1,227 @@
+"""What each new format promises beyond its text: sheet images, recalculated formulas, cut sheets,
+web pages printed with nothing fetched, sections of containers and their limits."""
+
+from __future__ import annotations
+
+import datetime
+import http.server
+import io
+import os
+import shutil
+import tempfile
+import threading
+import time
+import zipfile
+
+import pytest
+from PIL import Image
+
+from readers import ReaderError, read_file
+from readers.formats.html import place_blocks
+from readers.formats.xlsx import display
+from readers.members import MAX_MEMBERS
+from readers.services import Services
+from tests import fixtures
+from tests.conftest import CORPUS, make_settings
+
+needs_libreoffice = pytest.mark.skipif(shutil.which("soffice") is None, reason="needs LibreOffice (make setup installs it)")
+needs_chromium = pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Chromium (make setup installs it)")
+
+
+def refused(path, code: str, services: Services) -> ReaderError:
+    with pytest.raises(ReaderError) as caught:
+        read_file(path, services=services)
+    assert caught.value.code == code, caught.value.message
+    return caught.value
+
+
+@pytest.mark.parametrize("value, code, shown", [
+    (1234.5, "#,##0.00", "1,234.50"), (0.256, "0.0%", "25.6%"), (-1234.5, "#,##0.00;(#,##0.00)", "(1,234.50)"),
+    (1234.5, '"$"#,##0.00', "$1,234.50"), (1234.5, "[$€-407] #,##0.00", "€ 1,234.50"), (0.000123, "0.00E+00", "1.23E-04"),
+    (1.5, "0.##", "1.5"), (12, "00000", "00012"), (0, '#,##0;-#,##0;"-"', "-"), (3, '0 "kg"', "3 kg"), (-5, "[Red]0", "-5"),
+    (67.85587922123, "General", "67.85587922"), (42.0, "General", "42"), (True, "General", "TRUE"), ("text", "@", "text"),
+    (datetime.datetime(2024, 3, 31, 14, 5), "d/m/yy h:mm AM/PM", "31/3/24 2:05 PM"), (datetime.date(2024, 3, 31), "mmm d, yyyy", "Mar 31, 2024"),
+    (datetime.time(14, 5, 9), "hh:mm:ss", "14:05:09"), (45382, "yyyy-mm-dd", "2024-03-31"),
+])
+def test_cells_show_what_a_person_sees(value, code, shown):
+    assert display(value, code) == shown
+
+
+@needs_libreoffice
+def test_each_sheet_with_content_has_its_calc_image(tmp_path):
+    services = Services(make_settings(tmp_path / "cache"))
+    reading = read_file(fixtures.workbook(tmp_path / "book.xlsx"), services=services, multimodal=True)
+    revenue, costs, empty = reading.pages
+    assert revenue.image and costs.image and empty.image is None  # the hidden sheet is drawn too; the empty one has nothing to draw
+    with Image.open(io.BytesIO(revenue.image)) as image:
+        assert image.format == "PNG" and image.width > image.height > 100  # the table and the chart beside it
+    assert [part["type"] for part in reading.as_messages("openai")] == ["text", "image_url", "text", "image_url", "text"]
+    assert any("LibreOffice calculated them" in warning for warning in reading.warnings)
+
+
+def test_without_libreoffice_formulas_are_shown_and_said(tmp_path, monkeypatch):
+    from readers import office
+
+    monkeypatch.setattr(office, "soffice", lambda: None)
+    reading = read_file(fixtures.workbook(tmp_path / "book.xlsx"), services=Services(make_settings(tmp_path / "cache")))
+    assert "| Total | =SUM(B3:B4) | =SUM(C3:C4) | =D3+D4 |" in reading.as_text()
+    assert any("formulas are shown instead" in warning and "LibreOffice" in warning for warning in reading.warnings)
+    assert all(page.image is None for page in reading.pages)
+
+
+def test_a_long_sheet_is_cut_and_says_so(tmp_path):
+    reading = read_file(fixtures.long_workbook(tmp_path / "long.xlsx", rows=2500), services=Services(make_settings(tmp_path / "cache")))
+    assert reading.pages[0].text.endswith("(rows 1–500 of 2,500 shown)")
+    assert reading.pages[0].tables[0].count("\n") == 500  # header, rule and 499 rows
+    assert "long.xlsx, sheet 1: rows 1–500 of 2,500 shown." in reading.warnings
+
+
+def test_a_long_csv_is_cut_and_says_so(tmp_path):
+    reading = read_file(fixtures.big_csv(tmp_path / "big.csv", rows=3000), services=Services(make_settings(tmp_path / "cache")))
+    assert "big.csv: rows 1–500 of 3,000 shown." in reading.warnings
+    assert reading.pages[0].tables[0].count("\n") == 500
+
+
+def test_the_sheet_extraction_is_cached_by_content(tmp_path):
+    services = Services(make_settings(tmp_path / "cache"))
+    path = fixtures.long_workbook(tmp_path / "long.xlsx")
+    first = read_file(path, services=services)
+    renamed = tmp_path / "renamed.xlsx"
+    shutil.copy(path, renamed)
+    started = time.monotonic()
+    again = read_file(renamed, services=services)
+    assert again.as_text() == first.as_text() and time.monotonic() - started < 1
+    assert "renamed.xlsx, sheet 1: rows 1–500 of 1,200 shown." in again.warnings  # warnings name the file read now
+
+
+class _Tracker(http.server.BaseHTTPRequestHandler):
+    hits: list[str] = []
+
+    def do_GET(self):  # noqa: N802 - the name http.server calls
+        self.hits.append(self.path)
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(b"body { background: red }")
+
+    def log_message(self, *args):
+        pass
+
+
+@needs_chromium
+def test_a_web_page_is_printed_without_fetching_anything(tmp_path):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Tracker)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    tracker = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        page = fixtures.web_page(tmp_path / "page.html", tracker=tracker)
+        reading = read_file(page, services=Services(make_settings(tmp_path / "cache")), multimodal=True)
+        assert reading.pages[0].image.startswith(b"\x89PNG")
+        assert "# Ducks of Europe" in reading.pages[0].text and not reading.warnings
+        import urllib.request
+
+        urllib.request.urlopen(f"{tracker}/control").read()  # the tracker itself answers when asked
+    finally:
+        server.shutdown()
+    assert _Tracker.hits == ["/control"], "the page fetched something while it was read"
+
+
+@needs_chromium
+def test_a_long_page_spreads_its_markdown_over_the_printed_pages(shared_services):
+    reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=shared_services)
+    assert reading.page_count > 5 and all(page.image for page in reading.pages)
+    etymology = next(page.number for page in reading.pages if "## Etymology" in page.text)
+    see_also = next(page.number for page in reading.pages if "## See also" in page.text)
+    assert 1 < etymology < see_also
+    assert sum(bool(page.text) for page in reading.pages) > 5  # the article's text is on the pages that print it, not all on the first
+
+
+def test_markdown_blocks_go_to_the_page_that_prints_them():
+    markdown = "# Title\n\nFirst paragraph about [ducks](https://x).\n\n| A | B |\n|---|---|\n| 1 | 2 |\n\nUnprinted note\n\nLast words here."
+    printed = ["Menu Title First paragraph about ducks.", "A B 1 2", "Last words here. Footer"]
+    assert place_blocks(markdown, printed) == [["# Title", "First paragraph about [ducks](https://x)."],
+                                               ["| A | B |\n|---|---|\n| 1 | 2 |", "Unprinted note"], ["Last words here."]]
+
+
+def test_without_chromium_a_web_page_is_one_page_with_a_warning(tmp_path, monkeypatch):
+    from readers.formats import html
+
+    monkeypatch.setattr(html, "chromium", lambda: None)
+    reading = read_file(fixtures.web_page(tmp_path / "page.html"), services=Services(make_settings(tmp_path / "cache")))
+    assert reading.page_count == 1 and reading.pages[0].image is None and "| Germany | 320,000 |" in reading.as_text()
+    assert any("Chromium is not installed" in warning for warning in reading.warnings)
+
+
+def test_archive_pages_carry_their_member_and_are_numbered_across_the_archive(tmp_path):
+    bundle = fixtures.archive(tmp_path / "bundle.zip", {"a.md": b"# A\n", "sub/b.csv": b"x,y\n1,2\n", "c.txt": b"C text\n"})
+    reading = read_file(bundle, services=Services(make_settings(tmp_path / "cache")))
+    assert [(page.number, page.section) for page in reading.pages] == [(1, "a.md"), (2, "sub/b.csv"), (3, "c.txt")]
+    assert reading.as_text() == "[FILE: a.md]\n\n[PAGE 1]\n# A\n\n[FILE: sub/b.csv]\n\n[PAGE 2]\n| x | y |\n|---|---|\n| 1 | 2 |\n\n[FILE: c.txt]\n\n[PAGE 3]\nC text"
+    reading.multimodal = True
+    assert reading.as_messages()[1]["text"].startswith("[FILE: sub/b.csv]\n\n[PAGE 2]")
+
+
+def test_member_names_are_never_paths_on_disk(tmp_path, monkeypatch):
+    work = tmp_path / "tmp"
+    work.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(work))
+    names = {"../escape.txt": b"up one\n", "/etc/absolute.txt": b"absolute\n", "../../deeper/escape2.txt": b"up two\n", "ok.txt": b"fine\n"}
+    reading = read_file(fixtures.archive(tmp_path / "evil.zip", names), services=Services(make_settings(tmp_path / "cache")))
+    assert [page.section for page in reading.pages] == list(names)
+    assert "up one" in reading.as_text() and "absolute" in reading.as_text()
+    assert os.listdir(work) == []  # the private folder the members were read in is gone
+    written = {path.name for path in tmp_path.parent.parent.rglob("*")} | set(os.listdir("/etc"))
+    assert not written & {"escape.txt", "absolute.txt", "escape2.txt", "deeper"}
+
+
+def test_a_failed_member_is_reported_on_its_own_and_the_others_are_read(tmp_path):
+    bundle = fixtures.archive(tmp_path / "mixed.zip", {"good.txt": b"fine\n", "secret.txt": b"hidden\n", "cut.docx": (CORPUS / "markitdown/test.docx").read_bytes()[:2000],
+                                                       "empty.txt": b"", "last.md": b"# Still read\n"})
+    fixtures.mark_encrypted(bundle, "secret.txt")
+    reading = read_file(bundle, services=Services(make_settings(tmp_path / "cache")))
+    pages = {page.section: page for page in reading.pages}
+    assert pages["good.txt"].text.strip() == "fine" and "# Still read" in pages["last.md"].text
+    assert "secret.txt is encrypted inside mixed.zip" in pages["secret.txt"].error
+    assert "cut.docx" in pages["cut.docx"].error and "damaged" in pages["cut.docx"].error
+    assert "empty.txt is empty" in pages["empty.txt"].error
+    assert len(reading.warnings) == 3
+
+
+def test_an_archive_over_the_member_limit_is_refused_before_inflating(tmp_path, services):
+    bundle = fixtures.archive(tmp_path / "many.zip", {f"file-{index}.txt": b"x" for index in range(MAX_MEMBERS + 1)})
+    assert f"holds {MAX_MEMBERS + 1} files" in refused(bundle, "FILE_TOO_LARGE", services).message
+
+
+def test_a_zip_bomb_is_refused_before_inflating(tmp_path, services):
+    bomb = fixtures.zip_bomb(tmp_path / "bomb.zip")
+    assert bomb.stat().st_size < 5 * 1024 * 1024
+    started = time.monotonic()
+    assert "500 MB" in refused(bomb, "FILE_TOO_LARGE", services).message
+    assert time.monotonic() - started < 2
+
+
+def test_three_levels_of_nesting_are_read_and_a_fourth_is_refused_alone(tmp_path, services):
+    three = read_file(fixtures.nested_archive(tmp_path / "three.zip", 3, {"deep.txt": b"bottom\n"}), services=services)
+    assert three.pages[0].section == "level-2.zip/level-3.zip/deep.txt" and "bottom" in three.pages[0].text
+    four = read_file(fixtures.nested_archive(tmp_path / "four.zip", 4, {"deep.txt": b"bottom\n"}), services=services)
+    assert four.page_count == 1 and four.pages[0].section == "level-2.zip/level-3.zip/level-4.zip"
+    assert "at most 3 levels are read" in four.pages[0].error and "bottom" not in four.as_text()
+
+
+def test_nested_archives_share_the_member_limit(tmp_path, services):
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as bundle:
+        for index in range(60):
+            bundle.writestr(f"inner-{index}.txt", "x")
+    outer = fixtures.archive(tmp_path / "outer.zip", {**{f"outer-{index}.txt": b"y" for index in range(45)}, "inner.zip": inner.getvalue()})
+    reading = read_file(outer, services=services)
+    assert reading.page_count == 46
+    assert "inner.zip holds 60 files" in reading.pages[-1].error and "54 left" in reading.pages[-1].error
+
+
+def test_an_email_reads_its_attachments_within_the_same_limits(tmp_path, services):
+    message = fixtures.mail(tmp_path / "many.eml", {f"note-{index}.txt": b"n" for index in range(MAX_MEMBERS + 1)})
+    assert f"holds {MAX_MEMBERS + 1} files" in refused(message, "FILE_TOO_LARGE", services).message
+    forwarded = fixtures.mail(tmp_path / "forward.eml", {"original.eml": (CORPUS / "docling/formats/eml_simple.eml").read_bytes()})
+    reading = read_file(forwarded, services=services)
+    assert [page.section for page in reading.pages] == [None, "original.eml"]
+    assert "This is a simple email body." in reading.pages[1].text
