@@ -7,13 +7,12 @@ Prints what a model receives from FILE. On a ReaderError it prints one line,
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import signal
 import sys
-from dataclasses import asdict
 
 from . import ReaderError, Settings, read_file
+from .serialize import as_json
 
 
 def page_range(value: str) -> tuple[int, int]:
@@ -24,14 +23,6 @@ def page_range(value: str) -> tuple[int, int]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not a page range like 3 or 3-5") from None
     return start, end
-
-
-def as_json(reading) -> dict:
-    data = asdict(reading)
-    for page in data["pages"]:
-        page["image"] = base64.b64encode(page["image"]).decode("ascii") if page["image"] else None
-    data["text"] = reading.as_text()
-    return data
 
 
 def main(argv: list[str] | None = None) -> int:
