@@ -158,7 +158,7 @@ def _labelled_image(target: Path, number: int) -> Path:
     return target
 
 
-def _speech(target: Path, number: int) -> Path:
+def speech(target: Path, number: int) -> Path:
     """A WAV of the first seconds of jfk.flac; its length makes each file's content its own."""
     samples = decode_audio(str(CORPUS / "faster-whisper/jfk.flac"), sampling_rate=16000)[: 16000 * 6 + number]
     with wave.open(str(target), "wb") as output:
@@ -188,7 +188,7 @@ def collection(folder: Path, count: int) -> list[Path]:
         elif kind == "text":
             target.write_text(f"# Note {number}\n\nShip {number * 3} crates on day {number % 28 + 1}.\n", encoding="utf-8")
         elif kind == "audio":
-            _speech(target, number)
+            speech(target, number)
         elif kind == "docx":
             word_document(target)
             document = docx.Document(target)
