@@ -413,9 +413,11 @@ class LocalEngine:
     service. A process per file would nest a PDF pool in each process (on 2 cores, 4 PDF
     workers; and such a process hangs on exit, joining its pool's workers before the pool is
     shut down) or, reading its pages itself as Ray's workers do, hold a copy of every model per
-    process. ``python -m bench batch`` measures these on the same files. Memory stays bounded:
-    at most ``workers`` files are under way, each file's records are written as soon as it is
-    read, and page images are kept only in multimodal mode.
+    process. ``python -m bench batch`` measured on 2 cores, 100 files: the same CPU time per page
+    for all of them (0.56-0.65 s), and a peak of 1.3 GB for these threads against 2.8 GB for a
+    process per file and 4.2 GB for Ray; their times swung with the load of a shared machine.
+    Memory stays bounded: at most ``workers`` files are under way, each file's records are
+    written as soon as it is read, and page images are kept only in multimodal mode.
     """
 
     name = "local"
