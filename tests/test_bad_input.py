@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -19,6 +20,18 @@ from readers.office import convert_to_pdf, soffice
 from readers.services import Services
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT, make_settings
+
+
+def stale(pipe: Path) -> bool:
+    """A LibreOffice IPC socket that nobody listens on any more."""
+    with socket.socket(socket.AF_UNIX) as probe:
+        try:
+            probe.connect(str(pipe))
+        except ConnectionRefusedError:
+            return True
+        except OSError:  # gone, or not ours to probe
+            return False
+    return False
 
 
 def refused(path, code: str, services: Services, **kwargs) -> ReaderError:
@@ -146,15 +159,20 @@ def test_without_libreoffice_the_text_is_still_read(tmp_path, monkeypatch):
     assert deck.page_count == 3 and "Second slide title" in deck.as_text()
 
 
-def test_no_temp_files_or_processes_left_behind(tmp_path):
-    before = set(os.listdir(tempfile.gettempdir()))
+def test_no_temp_files_or_processes_left_behind(tmp_path, monkeypatch):
+    # Temporary folders go to one of this test's own, so other work on the machine (other test runs
+    # share /tmp) is not mistaken for ours; LibreOffice's IPC sockets go to /tmp whatever TMPDIR says,
+    # so there a leftover is a new socket that no LibreOffice listens on any more.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    pipes = set(Path("/tmp").glob("OSL_PIPE_*"))
     services = Services(make_settings(tmp_path / "cache", office_timeout=1))
     read_file(CORPUS / "python-pptx/tbl-cell.pptx", services=services)  # killed after 1 s
     read_file(CORPUS / "python-pptx/tbl-cell.pptx", services=Services(make_settings(tmp_path / "cache2")))
     with pytest.raises(ReaderError):
         read_file(CORPUS / "markitdown/test.pdf", 5, 5, services=services)
-    leftovers = {name for name in set(os.listdir(tempfile.gettempdir())) - before if name.startswith(("readlens", "lu", "OSL_PIPE"))}
-    assert not leftovers
+    assert not list((tmp_path / "tmp").iterdir())
+    assert not [pipe for pipe in set(Path("/tmp").glob("OSL_PIPE_*")) - pipes if stale(pipe)]
     # Only this test's LibreOffice (its profiles live under tmp_path): other tests' may still be exiting.
     assert subprocess.run(["pgrep", "-f", f"soffice.*{tmp_path}"], capture_output=True).returncode == 1
 
