@@ -171,7 +171,7 @@ def test_no_temp_files_or_processes_left_behind(tmp_path, monkeypatch):
     read_file(CORPUS / "python-pptx/tbl-cell.pptx", services=Services(make_settings(tmp_path / "cache2")))
     with pytest.raises(ReaderError):
         read_file(CORPUS / "markitdown/test.pdf", 5, 5, services=services)
-    assert not list((tmp_path / "tmp").iterdir())
+    assert not [path for path in (tmp_path / "tmp").iterdir() if path.name.startswith(("readlens", "lu"))]  # not multiprocessing's pymp-*
     assert not [pipe for pipe in set(Path("/tmp").glob("OSL_PIPE_*")) - pipes if stale(pipe)]
     # Only this test's LibreOffice (its profiles live under tmp_path): other tests' may still be exiting.
     assert subprocess.run(["pgrep", "-f", f"soffice.*{tmp_path}"], capture_output=True).returncode == 1
