@@ -4,18 +4,22 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench setup system clean-cache
+.PHONY: run test bench setup setup-batch system clean-cache
 
 run: setup
 	$(PY) app.py
 
-test: setup
+test: setup-batch
 	$(PY) -m pytest
 
-bench: setup
+bench: setup-batch
 	$(PY) -m bench
 
+# The app needs requirements.txt only (a Space installs nothing else); the batch command's extras
+# (Ray, Parquet, its progress bar) are in requirements-batch.txt, which the tests and benchmarks need.
 setup: system $(VENV)/.installed
+
+setup-batch: setup $(VENV)/.installed-batch
 
 # System packages are listed once, in packages.txt (the Hugging Face Spaces convention).
 system:
@@ -29,6 +33,10 @@ system:
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-batch: $(VENV)/.installed requirements-batch.txt
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt -r requirements-batch.txt
 	touch $@
 
 clean-cache:

@@ -2,18 +2,20 @@
 
 Prints what a model receives from FILE. On a ReaderError it prints one line,
 ``error: CODE: message``, and exits with status 2.
+
+``python -m readers batch PATH... --out pages.jsonl [--engine local|ray] ...`` reads a collection
+(``readers/batch.py``); this module only parses its arguments.
 """
 
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import signal
 import sys
-from dataclasses import asdict
 
 from . import ReaderError, Settings, read_file
+from .serialize import as_json
 
 
 def page_range(value: str) -> tuple[int, int]:
@@ -26,27 +28,70 @@ def page_range(value: str) -> tuple[int, int]:
     return start, end
 
 
-def as_json(reading) -> dict:
-    data = asdict(reading)
-    for page in data["pages"]:
-        page["image"] = base64.b64encode(page["image"]).decode("ascii") if page["image"] else None
-    data["text"] = reading.as_text()
-    return data
+def positive(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number from 1")
+    return int(value)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m readers", description="Show what a language model receives from a file.")
-    parser.add_argument("file")
+def add_reading_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pages", type=page_range, help="a page or range, e.g. 3 or 3-5 (1-based)")
     parser.add_argument("--describe", help="ask this question about each page's visual content")
     parser.add_argument("--multimodal", action="store_true", default=None, help="include page images (for a vision-capable model)")
+
+
+def load_settings() -> Settings | None:
+    try:
+        return Settings.from_env()
+    except ValueError as error:
+        print(f"error: settings: {error}", file=sys.stderr)
+        return None
+
+
+def batch_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m readers batch",
+        description="Read every file under PATH... (folders recursively) into one record per page: JSON Lines, or Parquet "
+                    "when --out ends in .parquet. Run it again on the same output to resume.")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files and folders to read")
+    parser.add_argument("--out", required=True, help="the output file: .jsonl, or .parquet")
+    parser.add_argument("--engine", choices=("local", "ray"), default="local", help="this machine's cores (default), or Ray")
+    parser.add_argument("--ray-address", help="the Ray cluster to use with --engine ray, e.g. auto (default: start Ray here)")
+    parser.add_argument("--workers", type=positive, help="files read at once (default: the cores, or the Ray cluster's CPUs)")
+    add_reading_options(parser)
+    args = parser.parse_args(argv)
+    if args.ray_address and args.engine != "ray":
+        parser.error("--ray-address needs --engine ray")
+    start, end = args.pages or (None, None)
+    if start is not None and not 1 <= start <= end:
+        parser.error(f"--pages {start}-{end} is not a range of pages from 1")
+    settings = load_settings()
+    if settings is None:
+        return 2
+    from . import batch
+
+    engine = batch.RayEngine(args.ray_address, args.workers) if args.engine == "ray" else batch.LocalEngine(args.workers)
+    try:
+        return batch.run(args.paths, args.out, engine=engine, settings=settings,
+                         request=batch.Request(start, end, args.describe, args.multimodal))
+    except (batch.BatchError, OSError) as error:  # OSError: the output cannot be written (a read-only folder, a full disk)
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["batch"]:
+        return batch_main(argv[1:])
+    parser = argparse.ArgumentParser(prog="python -m readers", description="Show what a language model receives from a file.",
+                                     epilog="Collections: python -m readers batch PATH... --out pages.jsonl (see batch --help).")
+    parser.add_argument("file")
+    add_reading_options(parser)
     parser.add_argument("--format", choices=("text", "json", "openai", "anthropic"), default="text")
     args = parser.parse_args(argv)
     start, end = args.pages or (None, None)
-    try:
-        settings = Settings.from_env()
-    except ValueError as error:
-        print(f"error: settings: {error}", file=sys.stderr)
+    settings = load_settings()
+    if settings is None:
         return 2
     try:
         reading = read_file(args.file, page_start=start, page_end=end, describe=args.describe, multimodal=args.multimodal, settings=settings)

@@ -12,6 +12,7 @@ import shutil
 import struct
 import subprocess
 import tempfile
+import wave
 import zipfile
 import zlib
 from email.message import EmailMessage
@@ -21,8 +22,9 @@ import docx
 import openpyxl
 import pypdfium2 as pdfium
 from ebooklib import epub
+from faster_whisper import decode_audio
 from openpyxl.chart import BarChart, Reference
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 from pptx import Presentation
 from pptx.chart.data import CategoryChartData
 from pptx.enum.chart import XL_CHART_TYPE
@@ -167,7 +169,6 @@ CAPTION = "Figure 3.1: The complete decision process."
 def text_picture(lines: list[str], size=(900, 560), rotated: str | None = None, font_size: int = 34) -> Image.Image:
     """A white picture with each line of ``lines`` in a box, like a small flowchart; ``rotated``
     adds a label turned 90 degrees at its left edge."""
-    from PIL import ImageFont
 
     image = Image.new("RGB", size, "white")
     draw = ImageDraw.Draw(image)
@@ -1065,3 +1066,67 @@ def mark_encrypted(path: Path, name: str) -> Path:
 
 
 RTF = rb"{\rtf1\ansi\deff0{\fonttbl{\f0 Times New Roman;}}\f0\fs24 {\b Pond minutes}\par The ducks voted for a bigger pond.\par}"
+
+
+COLLECTION_KINDS = ("pdf", "image", "text", "audio", "docx", "pdf", "image", "text", "pdf", "pptx",
+                    "image", "pdf", "text", "image", "pdf", "image", "pdf", "text", "image", "pdf")
+COLLECTION_SUFFIX = {"image": "png", "text": "md", "audio": "wav"}
+
+
+def _labelled_image(target: Path, number: int) -> Path:
+    image = Image.new("RGB", (720, 300), "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=32)
+    for line, text in enumerate((f"Order {number:04d}", f"{number * 7 % 97} boxes to Lisbon", "Due on Friday")):
+        draw.text((30, 30 + 80 * line), text, fill="black", font=font)
+    image.save(target)
+    return target
+
+
+def speech(target: Path, number: int) -> Path:
+    """A WAV of the first seconds of jfk.flac; its length makes each file's content its own."""
+    samples = decode_audio(str(CORPUS / "faster-whisper/jfk.flac"), sampling_rate=16000)[: 16000 * 6 + number]
+    with wave.open(str(target), "wb") as output:
+        output.setnchannels(1)
+        output.setsampwidth(2)
+        output.setframerate(16000)
+        output.writeframes((samples * 32767).astype("<i2").tobytes())
+    return target
+
+
+def collection(folder: Path, count: int) -> list[Path]:
+    """``count`` files of different content, of every kind in ``COLLECTION_KINDS``' proportions
+    (PDFs of 2-4 pages: prose, a picture, a wide table, another picture; images with text,
+    Markdown, speech, DOCX, PPTX), every third in a subfolder: a collection for the batch command
+    and its benchmark."""
+    figures = figures_pdf(Path(tempfile.mkdtemp(prefix="readlens-fixture-")) / "figures.pdf")
+    # prose, a picture to describe, a wide table, another picture: pages with figures and pages without
+    pages = [CORPUS_PAGES[0], (figures, 0), CORPUS_PAGES[2], (figures, 3)]
+    made = []
+    for number in range(count):
+        kind = COLLECTION_KINDS[number % len(COLLECTION_KINDS)]
+        where = folder / "nested" if number % 3 == 2 else folder
+        where.mkdir(parents=True, exist_ok=True)
+        target = where / f"{number:03d}-{kind}.{COLLECTION_SUFFIX.get(kind, kind)}"
+        if kind == "pdf":
+            multi_page_pdf(target, number % 3 + 2, pages)
+            with open(target, "ab") as handle:  # a comment after %%EOF: the same pages, other bytes
+                handle.write(f"%collection file {number}\n".encode())
+        elif kind == "image":
+            _labelled_image(target, number)
+        elif kind == "text":
+            target.write_text(f"# Note {number}\n\nShip {number * 3} crates on day {number % 28 + 1}.\n", encoding="utf-8")
+        elif kind == "audio":
+            speech(target, number)
+        elif kind == "docx":
+            word_document(target)
+            document = docx.Document(target)
+            document.add_paragraph(f"Reference {number}.")
+            document.save(target)
+        else:
+            slide_deck(target)
+            deck = Presentation(target)
+            deck.slides[0].shapes.title.text = f"Launch plan {number}"
+            deck.save(target)
+        made.append(target)
+    return made

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -20,6 +21,18 @@ from readers.office import convert_to_pdf, soffice
 from readers.services import Services
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT, make_settings
+
+
+def stale(pipe: Path) -> bool:
+    """A LibreOffice IPC socket that nobody listens on any more."""
+    with socket.socket(socket.AF_UNIX) as probe:
+        try:
+            probe.connect(str(pipe))
+        except ConnectionRefusedError:
+            return True
+        except OSError:  # gone, or not ours to probe
+            return False
+    return False
 
 
 def refused(path, code: str, services: Services, **kwargs) -> ReaderError:
@@ -161,21 +174,9 @@ def test_no_temp_files_or_processes_left_behind(tmp_path, monkeypatch):
         read_file(CORPUS / "markitdown/test.pdf", 5, 5, services=services)
     read_file(fixtures.archive(tmp_path / "bundle.zip", {"a.txt": b"a\n", "b.csv": b"x,y\n1,2\n"}), services=services)
     assert not [name for name in os.listdir(private) if name.startswith(("readlens", "lu"))]  # ours and LibreOffice's
-    assert not [pipe for pipe in Path("/tmp").glob("OSL_PIPE*") if pipe.name not in pipes and not _listening(pipe)]  # a killed run's socket
+    assert not [pipe for pipe in Path("/tmp").glob("OSL_PIPE*") if pipe.name not in pipes and stale(pipe)]  # a killed run's socket
     # Only this test's LibreOffice (its profiles live under tmp_path): other tests' may still be exiting.
     assert subprocess.run(["pgrep", "-f", f"soffice.*{tmp_path}"], capture_output=True).returncode == 1
-
-
-def _listening(pipe: Path) -> bool:
-    """Whether a LibreOffice IPC socket has a live process behind it (another test run's)."""
-    import socket
-
-    with socket.socket(socket.AF_UNIX) as probe:
-        try:
-            probe.connect(str(pipe))
-        except OSError:
-            return False
-    return True
 
 
 def test_cli_prints_one_line_with_the_code(tmp_path):
