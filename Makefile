@@ -4,22 +4,25 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench setup setup-batch system clean-cache
+.PHONY: run test bench setup setup-batch setup-dev system clean-cache
 
 run: setup
 	$(PY) app.py
 
-test: setup-batch
+test: setup-dev
 	$(PY) -m pytest
 
-bench: setup-batch
+bench: setup-dev
 	$(PY) -m bench
 
 # The app needs requirements.txt only (a Space installs nothing else); the batch command's extras
-# (Ray, Parquet, its progress bar) are in requirements-batch.txt, which the tests and benchmarks need.
+# (Ray, Parquet, its progress bar) are in requirements-batch.txt; the tests and benchmarks need
+# both and requirements-dev.txt.
 setup: system $(VENV)/.installed
 
 setup-batch: setup $(VENV)/.installed-batch
+
+setup-dev: setup-batch $(VENV)/.installed-dev
 
 # System packages are listed once, in packages.txt (the Hugging Face Spaces convention).
 system:
@@ -37,6 +40,10 @@ $(VENV)/.installed: requirements.txt
 
 $(VENV)/.installed-batch: $(VENV)/.installed requirements-batch.txt
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt -r requirements-batch.txt
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed-batch requirements-dev.txt
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt -r requirements-batch.txt -r requirements-dev.txt
 	touch $@
 
 clean-cache:

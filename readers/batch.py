@@ -457,11 +457,9 @@ def read_records_in_process(*args) -> list[dict] | None:
     children before its pool is shut down, and waits for ever) would leave that pool's
     processes behind. A one-thread executor takes the pool's place.
     """
-    from .formats import pdf
+    from .formats.pdf import pages_in_this_process
 
-    with pdf._pool_lock:
-        if pdf._pool is None:
-            pdf._pool = ThreadPoolExecutor(1, thread_name_prefix="pdf-pages")
+    pages_in_this_process()
     return read_records(*args)
 
 

@@ -272,6 +272,31 @@ def test_a_script_without_main_guard_works_and_leaves_no_process_or_temp_file(lo
     assert not [p for p in (tmp_path / "cache").rglob("*") if p.name.endswith(".tmp")]
 
 
+def test_workers_end_with_a_reader_killed_outright(long_pdf, tmp_path):
+    """``kill -9`` (or a pipe closed under ``python -m readers ... | head``) gives the reader no
+    chance to stop its pool: the workers must notice and end by themselves."""
+    script = textwrap.dedent(f"""
+        import sys, time
+        from readers import Services, read_file
+        from readers.formats import pdf
+        from tests.conftest import make_settings
+
+        read_file({str(long_pdf)!r}, 1, 2, services=Services(make_settings({str(tmp_path / "cache")!r})))
+        print(*pdf._pool._processes, flush=True)
+        time.sleep(60)
+    """)
+    reader = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=tmp_path,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+    workers = [int(pid) for pid in reader.stdout.readline().split()]
+    assert workers and all(running(pid) for pid in workers)
+    reader.kill()
+    reader.wait()
+    deadline = time.monotonic() + 10
+    while any(running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if running(pid)]
+
+
 def test_a_worker_crash_fails_the_read_it_hits_and_the_next_read_starts_afresh(long_pdf, tmp_path, services):
     pdf_reader._executor().submit(exec, "import os, time; time.sleep(0.5); os._exit(1)")  # a native crash, mid-read
     with pytest.raises(ReaderError) as error:

@@ -10,9 +10,11 @@ so a second read touches no parser. ``python -m bench readers`` measures these c
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
 import threading
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from pathlib import Path
@@ -32,7 +34,8 @@ from .image import encode_png
 
 EXTRACTION_VERSION = 4  # part of each cached page's name: raise it when extraction changes, so old entries miss
 WORKERS = min(4, os.cpu_count() or 1)  # a worker peaks near 150 MB on the bench pages; four bound that on big machines
-_pool: ProcessPoolExecutor | None = None
+PR_SET_PDEATHSIG = 1  # prctl(2)
+_pool: Executor | None = None
 _pool_lock = threading.Lock()
 
 
@@ -186,7 +189,16 @@ def _batches(numbers: list[int]) -> list[list[int]]:
     return batches
 
 
-def _executor() -> ProcessPoolExecutor:
+def _die_with_parent() -> None:
+    """A worker ends when the process that started it ends, however abruptly (``kill -9``, a
+    closed pipe): otherwise it would wait for work for ever. Linux only; elsewhere a no-op."""
+    try:
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
+def _executor() -> Executor:
     """The shared worker pool, started on first use.
 
     With other threads running (the app's), workers come from a fork server: a fork would copy
@@ -198,11 +210,21 @@ def _executor() -> ProcessPoolExecutor:
     with _pool_lock:
         if _pool is None:
             method = "fork" if threading.active_count() == 1 else "forkserver"
-            _pool = ProcessPoolExecutor(WORKERS, mp_context=get_context(method))
+            _pool = ProcessPoolExecutor(WORKERS, mp_context=get_context(method), initializer=_die_with_parent)
         return _pool
 
 
-def _discard_pool(pool: ProcessPoolExecutor) -> None:
+def pages_in_this_process() -> None:
+    """From now on, read PDF pages in this process (one thread) rather than in a pool of worker
+    processes: for a process that is itself one of many workers, such as a Ray task, where a pool
+    in each would crowd the cores and hold more memory."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(1, thread_name_prefix="pdf-pages")
+
+
+def _discard_pool(pool: Executor) -> None:
     global _pool
     with _pool_lock:
         if _pool is pool:
@@ -210,7 +232,7 @@ def _discard_pool(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _submit(pdf_path: Path, numbers: list[int], dpi: int) -> tuple[ProcessPoolExecutor, list]:
+def _submit(pdf_path: Path, numbers: list[int], dpi: int) -> tuple[Executor, list]:
     """Submit the batches. A pool that broke while idle (a worker was killed) is replaced once."""
     for attempt in range(2):
         pool = _executor()
