@@ -1,4 +1,5 @@
-"""Command line: ``python -m readers FILE [--pages 3-5] [--describe Q] [--multimodal] [--format F]``.
+"""Command line: ``python -m readers FILE [--pages 3-5] [--describe Q] [--multimodal] [--format F]
+[--line-numbers]``.
 
 Prints what a model receives from FILE. On a ReaderError it prints one line,
 ``error: CODE: message``, and exits with status 2.
@@ -88,7 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("file")
     add_reading_options(parser)
     parser.add_argument("--format", choices=("text", "json", "openai", "anthropic"), default="text")
+    parser.add_argument("--line-numbers", action="store_true", help="number each line of a text file as in the file; with --format text")
     args = parser.parse_args(argv)
+    if args.line_numbers and args.format != "text":
+        parser.error("--line-numbers goes with --format text")
     start, end = args.pages or (None, None)
     settings = load_settings()
     if settings is None:
@@ -101,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     for warning in reading.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if args.format == "text":
-        print(reading.as_text())
+        print(reading.as_text(line_numbers=args.line_numbers))
     elif args.format == "json":
         print(json.dumps(as_json(reading), ensure_ascii=False, indent=2))
     else:

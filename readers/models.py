@@ -37,7 +37,9 @@ class Page:
     """One page, slide, sheet or image frame; ``number`` is 1-based within the whole document.
 
     ``section`` names the file inside a container (a ZIP member, an e-mail attachment) the page
-    comes from, e.g. ``docs/report.pdf``; it is None for the container's own pages.
+    comes from, e.g. ``docs/report.pdf``; it is None for the container's own pages. ``line`` is,
+    for a page of a text file, the number in the file of its first line (the page's text is then
+    whole lines, kept exactly as they are); None for other pages.
     """
 
     number: int
@@ -49,6 +51,7 @@ class Page:
     error: str | None = None
     figures: list[Figure] = field(default_factory=list)
     section: str | None = None
+    line: int | None = None
 
     @property
     def tables_apart(self) -> list[str]:
@@ -58,6 +61,8 @@ class Page:
     @property
     def content(self) -> str:
         """The extracted text followed by the tables not already standing in it, as a text-only model receives them."""
+        if self.line is not None:  # a text file's lines: indentation and blank lines are content
+            return self.text
         return "\n\n".join(part for part in [self.text.strip(), *self.tables_apart] if part)
 
 
@@ -120,8 +125,11 @@ class Reading:
         query = f' (Query: "{self.question}")' if self.question else ""
         return f"[{base} - VISUAL CONTENT{query}]"
 
-    def _page_text(self, page: Page) -> str:
-        return "\n".join(part for part in [self._header(page), page.content] if part)
+    def _page_text(self, page: Page, line_numbers: bool = False) -> str:
+        content = page.content
+        if line_numbers and page.line is not None:
+            content = "\n".join(f"{number:>6}→{line}" for number, line in enumerate(page.text.split("\n"), page.line))
+        return "\n".join(part for part in [self._header(page), content] if part)
 
     def _visual_text(self, page: Page) -> str | None:
         if page.description:
@@ -136,9 +144,15 @@ class Reading:
             section = page.section
         return headers
 
-    def as_text(self) -> str:
+    def as_text(self, line_numbers: bool = False) -> str:
         """What a text-only model receives: each page's text, then its visual description; a page
-        from a file inside a container is preceded by that file's ``[FILE: name]`` when it starts."""
+        from a file inside a container is preceded by that file's ``[FILE: name]`` when it starts.
+
+        ``line_numbers`` prefixes each line of a text file's pages with its number in the file,
+        right-aligned in six columns, then ``→`` (``cat -n`` with an arrow for its tab, as coding
+        agents' read tools show files), so a model can cite and edit by line; pages that are not
+        lines of a text file are unchanged.
+        """
         if self.transcript is not None:
             t = self.transcript
             header = f"[AUDIO: {self.name}, {t.duration:.1f} s, {t.language or 'unknown language'}]"
@@ -147,7 +161,7 @@ class Reading:
         for page, file_header in zip(self.pages, self._file_headers()):
             if file_header:
                 blocks.append(file_header)
-            blocks.append(self._page_text(page))
+            blocks.append(self._page_text(page, line_numbers))
             visual = self._visual_text(page)
             if visual:
                 blocks.append(visual)
