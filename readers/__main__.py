@@ -1,5 +1,5 @@
 """Command line: ``python -m readers FILE [--pages 3-5] [--describe Q] [--multimodal] [--format F]
-[--line-numbers]``.
+[--document] [--line-numbers]``.
 
 Prints what a model receives from FILE. On a ReaderError it prints one line,
 ``error: CODE: message``, and exits with status 2.
@@ -89,8 +89,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("file")
     add_reading_options(parser)
     parser.add_argument("--format", choices=("text", "json", "openai", "anthropic"), default="text")
+    parser.add_argument("--document", action="store_true",
+                        help="send the pages as the PDF they come from (a PDF, or a document rendered to PDF); with --format openai or anthropic")
     parser.add_argument("--line-numbers", action="store_true", help="number each line of a text file as in the file; with --format text")
     args = parser.parse_args(argv)
+    if args.document and args.format not in ("openai", "anthropic"):
+        parser.error("--document goes with --format openai or --format anthropic")
     if args.line_numbers and args.format != "text":
         parser.error("--line-numbers goes with --format text")
     start, end = args.pages or (None, None)
@@ -99,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         reading = read_file(args.file, page_start=start, page_end=end, describe=args.describe, multimodal=args.multimodal, settings=settings)
+        parts = reading.as_messages(args.format, document=args.document) if args.format in ("openai", "anthropic") else None
     except ReaderError as error:
         print(f"error: {error.code}: {error.message}", file=sys.stderr)
         return 2
@@ -109,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.format == "json":
         print(json.dumps(as_json(reading), ensure_ascii=False, indent=2))
     else:
-        print(json.dumps(reading.as_messages(args.format), ensure_ascii=False, indent=2))
+        print(json.dumps(parts, ensure_ascii=False, indent=2))
     return 0
 
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .document import PdfSource
 
 
 @dataclass
@@ -97,7 +101,12 @@ class Usage:
 
 @dataclass
 class Reading:
-    """What ReadLens read from one file. See DESIGN.md for the contract of each field."""
+    """What ReadLens read from one file. See DESIGN.md for the contract of each field.
+
+    ``pdf`` says where the pages come from as a PDF — the file itself, or the rendering LibreOffice
+    or Chromium made of it, in the cache — for ``as_messages(document=True)``; None when they do not
+    (images, audio, text, e-books, containers, a document LibreOffice could not render).
+    """
 
     name: str
     kind: str
@@ -110,6 +119,7 @@ class Reading:
     usage: Usage = field(default_factory=Usage)
     question: str | None = None
     multimodal: bool = False
+    pdf: PdfSource | None = field(default=None, repr=False)
 
     @property
     def label(self) -> str:
@@ -167,14 +177,24 @@ class Reading:
                 blocks.append(visual)
         return "\n\n".join(blocks)
 
-    def as_messages(self, provider: str = "openai") -> list[dict]:
+    def as_messages(self, provider: str = "openai", document: bool = False) -> list[dict]:
         """Message content parts for ``provider`` ("openai" or "anthropic").
 
         In multimodal mode each page is a text part followed by its PNG image; otherwise the
         whole reading is one text part (``as_text()``).
+
+        ``document=True`` sends the pages as the PDF they come from (``readers/document.py``), in
+        either mode: a text part naming the file and its pages, then one part holding a PDF of
+        exactly those pages — Anthropic ``{"type": "document", ...}``, OpenAI ``{"type": "file",
+        ...}`` — and nothing after it. Raises ``ReaderError``: ``UNSUPPORTED_FORMAT`` for a reading
+        with no PDF (see ``pdf``), ``FILE_TOO_LARGE`` past the provider's page or size limit.
         """
         if provider not in ("openai", "anthropic"):
             raise ValueError(f"provider must be 'openai' or 'anthropic', not {provider!r}")
+        if document:
+            from .document import document_parts
+
+            return document_parts(self, provider)
         if not self.multimodal or self.transcript is not None:
             return [{"type": "text", "text": self.as_text()}]
         parts: list[dict] = []

@@ -153,3 +153,10 @@ def write_payload(readings: list[Reading], multimodal: bool, folder: Path) -> st
         data = json.dumps({provider: message_payload(readings, provider) for provider in PROVIDERS}, ensure_ascii=False).encode()
         return _write_once(folder / "payloads", "payload-multimodal.json", data)
     return _write_once(folder / "payloads", "payload-text-only.txt", text_payload(readings).encode())
+
+
+def write_document_payload(payloads: dict[str, list[dict]], folder: Path) -> str | None:
+    """The complete payload with PDFs sent as themselves (full base64), per provider, as a download, or None."""
+    if not payloads:
+        return None
+    return _write_once(folder / "payloads", "payload-pdf-document.json", json.dumps(payloads, ensure_ascii=False).encode())
