@@ -14,6 +14,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from readers import Services, read_file
+from tests import fixtures
 from tests.conftest import ROOT, make_settings
 from ui.handlers import MAX_FILES, Entry, cache_summary, clear_cache, parse_page, read_uploads, triage
 from ui.layout import payload_views
@@ -220,6 +221,13 @@ def test_citations_name_slides_frames_and_times(services):
     picture = read_file(ASSETS / "diagram.png", services=services)
     assert citation(picture, picture.pages[0]) == "*(Source: diagram.png)*"
     assert citation(picture, span=(65, 72.5)) == "*(Source: diagram.png, 1:05–1:12)*"
+
+
+def test_citations_name_a_text_files_lines(tmp_path, services):
+    log = read_file(fixtures.numbered_log(tmp_path / "app.log", 400), 2, 2, services=services)
+    page = log.pages[0]
+    assert citation(log, page) == f"*(Source: app.log, lines {page.line}–{page.line + len(page.text.splitlines()) - 1})*"
+    assert report_markdown([Entry("app.log", reading=log, done=True)])[0].count(f"lines {page.line}–") >= 1
 
 
 def test_citations_name_sheets_and_files_inside_archives(tmp_path, services):
