@@ -80,6 +80,13 @@ def test_office_documents_are_sent_as_the_pdf_libreoffice_made(tmp_path, shared_
     assert expected in " ".join(page_texts(sent))
 
 
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Chromium (make setup installs it)")
+def test_a_web_page_is_sent_as_the_pdf_chromium_printed(tmp_path, shared_services):
+    reading = read_file(fixtures.web_page(tmp_path / "page.html"), services=shared_services)
+    sent = sent_pdf(reading.as_messages("openai", document=True))
+    assert len(sent) == reading.page_count and "Ducks of Europe" in page_texts(sent)[0]
+
+
 def test_the_cut_is_made_once_per_content_and_range(eight, tmp_path, monkeypatch):
     services = Services(make_settings(tmp_path / "cache"))
     reading = read_file(eight, 3, 5, services=services)
