@@ -186,7 +186,7 @@ def test_a_server_path_is_never_read(app, client):
         client.predict("/etc/passwd", None, None, "", False, api_name="/read_file")
     # Past the client, straight to the server: a file reference that was not uploaded is refused.
     file_data = {"path": "/etc/passwd", "meta": {"_type": "gradio.FileData"}}
-    event = httpx.post(f"{app.url}gradio_api/call/read_file", json={"data": [file_data, None, None, "", False]}).json()
+    event = httpx.post(f"{app.url}gradio_api/call/read_file", json={"data": [file_data, None, None, "", False, False, False]}).json()
     result = httpx.get(f"{app.url}gradio_api/call/read_file/{event['event_id']}", timeout=30).text
     assert "event: error" in result and "not uploaded by a user" in result
     assert "root:" not in result

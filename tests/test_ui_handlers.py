@@ -149,8 +149,8 @@ def test_payload_shows_images_abbreviated_and_downloads_them_whole(tmp_path, ser
     assert saved["anthropic"][1]["source"]["data"] == parts_url(reading).split(",", 1)[1]
 
 
-def test_estimates_add_the_pdf_document_form(services):
-    reading = read_file(REPORT_PDF, services=services, multimodal=True)
+def test_estimates_add_the_pdf_document_form(shared_services):
+    reading = read_file(REPORT_PDF, services=shared_services, multimodal=True)
     rows = {row["mode"]: row for row in estimate([reading])}
     for provider in ("openai", "anthropic"):
         document, images = rows[f"PDF document ({PROVIDER_NAMES[provider]})"], rows[f"Multimodal ({PROVIDER_NAMES[provider]})"]
@@ -160,12 +160,12 @@ def test_estimates_add_the_pdf_document_form(services):
         assert document["characters"] == len(parts[0]["text"]) + sum(len(page.content) for page in reading.pages)
         assert document["images"] == images["images"] == 4 and document["image_tokens"] == images["image_tokens"]
     assert "| PDF document (Anthropic) |" in estimate_table([reading], multimodal=True)
-    assert not any(row["mode"].startswith("PDF document") for row in estimate([read_file(ASSETS / "diagram.png", services=services)]))
+    assert not any(row["mode"].startswith("PDF document") for row in estimate([read_file(ASSETS / "diagram.png", services=shared_services)]))
 
 
-def test_payload_view_shows_the_pdf_document_form_abbreviated_and_downloads_it_whole(tmp_path, services):
-    report = read_file(REPORT_PDF, page_start=1, page_end=2, services=services)
-    picture = read_file(ASSETS / "diagram.png", services=services)
+def test_payload_view_shows_the_pdf_document_form_abbreviated_and_downloads_it_whole(tmp_path, shared_services):
+    report = read_file(REPORT_PDF, page_start=1, page_end=2, services=shared_services)
+    picture = read_file(ASSETS / "diagram.png", services=shared_services)
     entries = [Entry("chart-report.pdf", reading=report, done=True), Entry("diagram.png", reading=picture, done=True)]
     note, openai, anthropic, download = payload_views(entries, False, tmp_path)[-4:]
     assert note["visible"] and "diagram.png has no PDF and is sent as page images." in note["value"]
@@ -179,8 +179,8 @@ def test_payload_view_shows_the_pdf_document_form_abbreviated_and_downloads_it_w
     assert not any(update["visible"] for update in hidden)
 
 
-def test_payload_view_says_when_the_pdfs_together_are_past_a_limit(tmp_path, services):
-    reading = read_file(REPORT_PDF, services=services)
+def test_payload_view_says_when_the_pdfs_together_are_past_a_limit(shared_services):
+    reading = read_file(REPORT_PDF, services=shared_services)
     many = [dataclasses.replace(reading, name=f"copy-{n}.pdf") for n in range(26)]  # 26 x 4 pages: 104 PDF pages in one request
     payloads, problems = document_payloads(many)
     assert not payloads and len(problems) == 2
