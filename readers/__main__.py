@@ -95,14 +95,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.document and args.format not in ("openai", "anthropic"):
         parser.error("--document goes with --format openai or --format anthropic")
+    if args.document and args.describe:
+        parser.error("--describe does not go with --document: the PDF is sent as it is, without descriptions")
     if args.line_numbers and args.format != "text":
         parser.error("--line-numbers goes with --format text")
     start, end = args.pages or (None, None)
     settings = load_settings()
     if settings is None:
         return 2
+    multimodal = True if args.document else args.multimodal  # a PDF sent as itself carries no descriptions: none are made
     try:
-        reading = read_file(args.file, page_start=start, page_end=end, describe=args.describe, multimodal=args.multimodal, settings=settings)
+        reading = read_file(args.file, page_start=start, page_end=end, describe=args.describe, multimodal=multimodal, settings=settings)
         parts = reading.as_messages(args.format, document=args.document) if args.format in ("openai", "anthropic") else None
     except ReaderError as error:
         print(f"error: {error.code}: {error.message}", file=sys.stderr)

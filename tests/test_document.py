@@ -150,6 +150,8 @@ def test_the_command_line_prints_the_document_parts(eight, tmp_path):
     assert page_texts(sent_pdf(json.loads(result.stdout))) == page_texts(pdfium.PdfDocument(str(eight)))[4:6]
     refused = run("--document")
     assert refused.returncode == 2 and "--document goes with --format openai or --format anthropic" in refused.stderr
+    refused = run("--document", "--format", "openai", "--describe", "What is in the chart?")
+    assert refused.returncode == 2 and "--describe does not go with --document" in refused.stderr
     image = subprocess.run([sys.executable, "-m", "readers", str(CORPUS / "markitdown/test.jpg"), "--document", "--format", "openai"],
                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert image.returncode == 2 and image.stderr.startswith("error: UNSUPPORTED_FORMAT: test.jpg has no PDF")
