@@ -1,4 +1,5 @@
-"""Command line: ``python -m readers FILE [--pages 3-5] [--describe Q] [--multimodal] [--format F]``.
+"""Command line: ``python -m readers FILE [--pages 3-5] [--describe Q] [--multimodal] [--format F]
+[--document] [--line-numbers]``.
 
 Prints what a model receives from FILE. On a ReaderError it prints one line,
 ``error: CODE: message``, and exits with status 2.
@@ -88,24 +89,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("file")
     add_reading_options(parser)
     parser.add_argument("--format", choices=("text", "json", "openai", "anthropic"), default="text")
+    parser.add_argument("--document", action="store_true",
+                        help="send the pages as the PDF they come from (a PDF, or a document rendered to PDF); with --format openai or anthropic")
+    parser.add_argument("--line-numbers", action="store_true", help="number each line of a text file as in the file; with --format text")
     args = parser.parse_args(argv)
+    if args.document and args.format not in ("openai", "anthropic"):
+        parser.error("--document goes with --format openai or --format anthropic")
+    if args.document and args.describe:
+        parser.error("--describe does not go with --document: the PDF is sent as it is, without descriptions")
+    if args.line_numbers and args.format != "text":
+        parser.error("--line-numbers goes with --format text")
     start, end = args.pages or (None, None)
     settings = load_settings()
     if settings is None:
         return 2
+    multimodal = True if args.document else args.multimodal  # a PDF sent as itself carries no descriptions: none are made
     try:
-        reading = read_file(args.file, page_start=start, page_end=end, describe=args.describe, multimodal=args.multimodal, settings=settings)
+        reading = read_file(args.file, page_start=start, page_end=end, describe=args.describe, multimodal=multimodal, settings=settings)
+        parts = reading.as_messages(args.format, document=args.document) if args.format in ("openai", "anthropic") else None
     except ReaderError as error:
         print(f"error: {error.code}: {error.message}", file=sys.stderr)
         return 2
     for warning in reading.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if args.format == "text":
-        print(reading.as_text())
+        print(reading.as_text(line_numbers=args.line_numbers))
     elif args.format == "json":
         print(json.dumps(as_json(reading), ensure_ascii=False, indent=2))
     else:
-        print(json.dumps(reading.as_messages(args.format), ensure_ascii=False, indent=2))
+        print(json.dumps(parts, ensure_ascii=False, indent=2))
     return 0
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from .detect import detect
+from .document import PdfSource
 from .errors import ReaderError
 from .models import Page, Reading
 from .office import SOURCE_EXTENSION, ooxml_copy
@@ -70,7 +71,8 @@ class Job:
 
     def reading(self, page_count: int, pages: list[Page], **extra) -> Reading:
         return Reading(name=self.name, kind=self.kind, mime=self.mime, sha256=self.sha256, page_count=page_count, pages=pages,
-                       warnings=self.warnings, question=self.question, multimodal=self.multimodal, **extra)
+                       warnings=self.warnings, question=self.question, multimodal=self.multimodal,
+                       pdf=PdfSource(self.pdf, self.settings.cache_dir) if self.pdf else None, **extra)
 
 
 def _resolve(path: str | os.PathLike, workspace: str | os.PathLike | None) -> Path:

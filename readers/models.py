@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .document import PdfSource
 
 
 @dataclass
@@ -37,7 +41,9 @@ class Page:
     """One page, slide, sheet or image frame; ``number`` is 1-based within the whole document.
 
     ``section`` names the file inside a container (a ZIP member, an e-mail attachment) the page
-    comes from, e.g. ``docs/report.pdf``; it is None for the container's own pages.
+    comes from, e.g. ``docs/report.pdf``; it is None for the container's own pages. ``line`` is,
+    for a page of a text file, the number in the file of its first line (the page's text is then
+    whole lines, kept exactly as they are); None for other pages.
     """
 
     number: int
@@ -49,6 +55,7 @@ class Page:
     error: str | None = None
     figures: list[Figure] = field(default_factory=list)
     section: str | None = None
+    line: int | None = None
 
     @property
     def tables_apart(self) -> list[str]:
@@ -58,6 +65,8 @@ class Page:
     @property
     def content(self) -> str:
         """The extracted text followed by the tables not already standing in it, as a text-only model receives them."""
+        if self.line is not None:  # a text file's lines: indentation and blank lines are content
+            return self.text
         return "\n\n".join(part for part in [self.text.strip(), *self.tables_apart] if part)
 
 
@@ -92,7 +101,12 @@ class Usage:
 
 @dataclass
 class Reading:
-    """What ReadLens read from one file. See DESIGN.md for the contract of each field."""
+    """What ReadLens read from one file. See DESIGN.md for the contract of each field.
+
+    ``pdf`` says where the pages come from as a PDF — the file itself, or the rendering LibreOffice
+    or Chromium made of it, in the cache — for ``as_messages(document=True)``; None when they do not
+    (images, audio, text, e-books, containers, a document LibreOffice could not render).
+    """
 
     name: str
     kind: str
@@ -105,6 +119,7 @@ class Reading:
     usage: Usage = field(default_factory=Usage)
     question: str | None = None
     multimodal: bool = False
+    pdf: PdfSource | None = field(default=None, repr=False)
 
     @property
     def label(self) -> str:
@@ -120,8 +135,11 @@ class Reading:
         query = f' (Query: "{self.question}")' if self.question else ""
         return f"[{base} - VISUAL CONTENT{query}]"
 
-    def _page_text(self, page: Page) -> str:
-        return "\n".join(part for part in [self._header(page), page.content] if part)
+    def _page_text(self, page: Page, line_numbers: bool = False) -> str:
+        content = page.content
+        if line_numbers and page.line is not None:
+            content = "\n".join(f"{number:>6}→{line}" for number, line in enumerate(page.text.split("\n"), page.line))
+        return "\n".join(part for part in [self._header(page), content] if part)
 
     def _visual_text(self, page: Page) -> str | None:
         if page.description:
@@ -136,9 +154,15 @@ class Reading:
             section = page.section
         return headers
 
-    def as_text(self) -> str:
+    def as_text(self, line_numbers: bool = False) -> str:
         """What a text-only model receives: each page's text, then its visual description; a page
-        from a file inside a container is preceded by that file's ``[FILE: name]`` when it starts."""
+        from a file inside a container is preceded by that file's ``[FILE: name]`` when it starts.
+
+        ``line_numbers`` prefixes each line of a text file's pages with its number in the file,
+        right-aligned in six columns, then ``→`` (``cat -n`` with an arrow for its tab, as coding
+        agents' read tools show files), so a model can cite and edit by line; pages that are not
+        lines of a text file are unchanged.
+        """
         if self.transcript is not None:
             t = self.transcript
             header = f"[AUDIO: {self.name}, {t.duration:.1f} s, {t.language or 'unknown language'}]"
@@ -147,20 +171,30 @@ class Reading:
         for page, file_header in zip(self.pages, self._file_headers()):
             if file_header:
                 blocks.append(file_header)
-            blocks.append(self._page_text(page))
+            blocks.append(self._page_text(page, line_numbers))
             visual = self._visual_text(page)
             if visual:
                 blocks.append(visual)
         return "\n\n".join(blocks)
 
-    def as_messages(self, provider: str = "openai") -> list[dict]:
+    def as_messages(self, provider: str = "openai", document: bool = False) -> list[dict]:
         """Message content parts for ``provider`` ("openai" or "anthropic").
 
         In multimodal mode each page is a text part followed by its PNG image; otherwise the
         whole reading is one text part (``as_text()``).
+
+        ``document=True`` sends the pages as the PDF they come from (``readers/document.py``), in
+        either mode: a text part naming the file and its pages, then one part holding a PDF of
+        exactly those pages — Anthropic ``{"type": "document", ...}``, OpenAI ``{"type": "file",
+        ...}`` — and nothing after it. Raises ``ReaderError``: ``UNSUPPORTED_FORMAT`` for a reading
+        with no PDF (see ``pdf``), ``FILE_TOO_LARGE`` past the provider's page or size limit.
         """
         if provider not in ("openai", "anthropic"):
             raise ValueError(f"provider must be 'openai' or 'anthropic', not {provider!r}")
+        if document:
+            from .document import document_parts
+
+            return document_parts(self, provider)
         if not self.multimodal or self.transcript is not None:
             return [{"type": "text", "text": self.as_text()}]
         parts: list[dict] = []

@@ -159,6 +159,19 @@ def text_files(folder: Path) -> dict[str, Path]:
     return {name: folder / name for name in files}
 
 
+def log_line(number: int) -> str:
+    """Line ``number`` of ``numbered_log``: it names its own number, so a page's numbers can be checked against its text."""
+    return f"2026-03-01T12:{number % 60:02d}:07Z INFO worker-{number % 7} line {number}: served /api/items/{number * 37 % 1000} in {number % 997} ms"
+
+
+def numbered_log(target: Path, lines: int, newline: str = "\n", final_newline: bool = True, long_lines: dict[int, str] | None = None) -> Path:
+    """A log of ``lines`` lines (``log_line``), ending lines with ``newline``; ``long_lines`` puts
+    other text on some line numbers (a line longer than a page, say)."""
+    text = newline.join((long_lines or {}).get(number, log_line(number)) for number in range(1, lines + 1))
+    target.write_bytes((text + (newline if final_newline else "")).encode("utf-8"))
+    return target
+
+
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 DECISION_TREE = ["Is the file encrypted?", "Ask for the password", "Read every page"]
 ROTATED_LABEL = "Quarterly Sales"

@@ -10,11 +10,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+import pypdfium2 as pdfium
 import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 from PIL import Image
 
+from tests import fixtures
 from tests.conftest import CORPUS, ROOT
 from tests.test_readers import CORPUS_VECTORS, check_text
 from tests.test_ui_server import (ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, VISION_MODEL, launch_app, running_app,
@@ -44,7 +46,7 @@ def test_the_api_page_lists_exactly_the_four_endpoints(client):
     assert set(info["named_endpoints"]) == ENDPOINTS
     assert not info["unnamed_endpoints"]
     names = [p["parameter_name"] for p in info["named_endpoints"]["/read_file"]["parameters"]]
-    assert names == ["file", "page_start", "page_end", "describe", "multimodal"]
+    assert names == ["file", "page_start", "page_end", "describe", "multimodal", "document", "line_numbers"]
 
 
 def test_read_file_in_text_only_mode_describes_the_pages_with_figures(client):
@@ -76,6 +78,24 @@ def test_read_file_in_multimodal_mode_returns_png_data_urls(client):
         assert prefix == "data:image/png;base64" and base64.b64decode(data).startswith(b"\x89PNG")
     assert reading["messages"][0] == {"type": "text", "text": reading["messages"][0]["text"]}
     assert reading["messages"][0]["text"].startswith("[PAGE 2]\n# Revenue by segment")
+
+
+def test_read_file_returns_the_pdf_itself_and_numbered_lines_when_asked(client, tmp_path):
+    reading = client.predict(file=handle_file(str(REPORT_PDF)), page_start=2, page_end=3, describe="", multimodal=True, document=True,
+                             api_name="/read_file")
+    parts = reading["document_messages"]
+    assert parts[0] == {"type": "text", "text": "[DOCUMENT: chart-report.pdf, pages 2-3 of 4; the PDF's page 1 is page 2]"}
+    prefix, data = parts[1]["file"]["file_data"].split(",", 1)
+    assert prefix == "data:application/pdf;base64" and len(parts) == 2
+    assert len(pdfium.PdfDocument(base64.b64decode(data))) == 2
+    log = fixtures.numbered_log(tmp_path / "app.log", 400)
+    numbered = client.predict(file=handle_file(str(log)), page_start=2, page_end=2, describe="", multimodal=False, line_numbers=True,
+                              api_name="/read_file")
+    first = numbered["pages"][0]["line"]
+    assert first > 1 and numbered["text"].startswith(f"[PAGE 2]\n{first:>6}→{fixtures.log_line(first)}\n")
+    with pytest.raises(AppError, match="app.log has no PDF to send as itself"):
+        client.predict(file=handle_file(str(log)), page_start=None, page_end=None, describe="", multimodal=False, document=True,
+                       api_name="/read_file")
 
 
 API_VECTORS = [v for v in CORPUS_VECTORS if Path(v.file).name in ("test.pdf", "test.jpg", "webp-test.webp", "odf_table_with_title_01.ods",
@@ -166,7 +186,7 @@ def test_a_server_path_is_never_read(app, client):
         client.predict("/etc/passwd", None, None, "", False, api_name="/read_file")
     # Past the client, straight to the server: a file reference that was not uploaded is refused.
     file_data = {"path": "/etc/passwd", "meta": {"_type": "gradio.FileData"}}
-    event = httpx.post(f"{app.url}gradio_api/call/read_file", json={"data": [file_data, None, None, "", False]}).json()
+    event = httpx.post(f"{app.url}gradio_api/call/read_file", json={"data": [file_data, None, None, "", False, False, False]}).json()
     result = httpx.get(f"{app.url}gradio_api/call/read_file/{event['event_id']}", timeout=30).text
     assert "event: error" in result and "not uploaded by a user" in result
     assert "root:" not in result

@@ -112,6 +112,10 @@ def test_multimodal_toggle_puts_the_images_in_the_payload(page, tmp_path):
     expect(page.locator("#payload-anthropic")).to_contain_text('"media_type": "image/png"')
     expect(page.locator("#estimates")).to_contain_text("Multimodal (OpenAI) (current)")
     expect(page.locator("#payload-text")).to_be_hidden()
+    expect(page.locator("#estimates")).to_contain_text("PDF document (Anthropic)")  # the third form: the PDF sent as itself
+    expect(page.locator("#payload-document-openai")).to_contain_text("data:application/pdf;base64,JVBERi0")
+    expect(page.locator("#payload-document-anthropic")).to_contain_text('"type": "document"')
+    expect(page.locator("#payload-document-note")).to_contain_text("PDF sent as itself")
     shoot(page, "02-multimodal-payload")
     assert SECRET_KEY not in page.content()
 

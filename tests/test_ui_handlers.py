@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import json
 import shutil
@@ -9,13 +10,16 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+import pypdfium2 as pdfium
 import pytest
 
 from readers import Services, read_file
+from tests import fixtures
 from tests.conftest import ROOT, make_settings
-from ui.handlers import MAX_FILES, cache_summary, clear_cache, parse_page, read_uploads, triage
-from ui.payload import (CHARS_PER_TOKEN, abbreviate, anthropic_image_tokens, estimate, estimate_table, image_size, message_payload,
-                        openai_image_tokens, text_payload)
+from ui.handlers import MAX_FILES, Entry, cache_summary, clear_cache, parse_page, read_uploads, triage
+from ui.layout import payload_views
+from ui.payload import (CHARS_PER_TOKEN, PROVIDER_NAMES, abbreviate, anthropic_image_tokens, document_payloads, estimate, estimate_table,
+                        image_size, message_payload, openai_image_tokens, text_payload)
 from ui.report import citation, report_markdown, write_payload, write_report
 
 ASSETS = ROOT / "assets"
@@ -145,6 +149,44 @@ def test_payload_shows_images_abbreviated_and_downloads_them_whole(tmp_path, ser
     assert saved["anthropic"][1]["source"]["data"] == parts_url(reading).split(",", 1)[1]
 
 
+def test_estimates_add_the_pdf_document_form(shared_services):
+    reading = read_file(REPORT_PDF, services=shared_services, multimodal=True)
+    rows = {row["mode"]: row for row in estimate([reading])}
+    for provider in ("openai", "anthropic"):
+        document, images = rows[f"PDF document ({PROVIDER_NAMES[provider]})"], rows[f"Multimodal ({PROVIDER_NAMES[provider]})"]
+        parts = reading.as_messages(provider, document=True)
+        assert document["bytes"] == len(json.dumps(parts).encode()) < images["bytes"]  # the PDF is smaller than its pages' PNGs
+        # each page costs its text and its image, by the providers' published rules for PDF input
+        assert document["characters"] == len(parts[0]["text"]) + sum(len(page.content) for page in reading.pages)
+        assert document["images"] == images["images"] == 4 and document["image_tokens"] == images["image_tokens"]
+    assert "| PDF document (Anthropic) |" in estimate_table([reading], multimodal=True)
+    assert not any(row["mode"].startswith("PDF document") for row in estimate([read_file(ASSETS / "diagram.png", services=shared_services)]))
+
+
+def test_payload_view_shows_the_pdf_document_form_abbreviated_and_downloads_it_whole(tmp_path, shared_services):
+    report = read_file(REPORT_PDF, page_start=1, page_end=2, services=shared_services)
+    picture = read_file(ASSETS / "diagram.png", services=shared_services)
+    entries = [Entry("chart-report.pdf", reading=report, done=True), Entry("diagram.png", reading=picture, done=True)]
+    note, openai, anthropic, download = payload_views(entries, False, tmp_path)[-4:]
+    assert note["visible"] and "diagram.png has no PDF and is sent as page images." in note["value"]
+    assert '"file_data": "data:application/pdf;base64,JVBERi0' in openai["value"] and "characters)" in openai["value"]
+    assert len(openai["value"]) < 3000 and anthropic["visible"]
+    saved = json.loads(Path(download["value"]).read_text())
+    assert [part["type"] for part in saved["anthropic"]] == ["text", "document", "text", "image"]
+    assert len(pdfium.PdfDocument(base64.b64decode(saved["anthropic"][1]["source"]["data"]))) == 2
+    assert saved["openai"][:2] == report.as_messages("openai", document=True)
+    hidden = payload_views([Entry("diagram.png", reading=picture, done=True)], False, tmp_path)[-4:]
+    assert not any(update["visible"] for update in hidden)
+
+
+def test_payload_view_says_when_the_pdfs_together_are_past_a_limit(shared_services):
+    reading = read_file(REPORT_PDF, services=shared_services)
+    many = [dataclasses.replace(reading, name=f"copy-{n}.pdf") for n in range(26)]  # 26 x 4 pages: 104 PDF pages in one request
+    payloads, problems = document_payloads(many)
+    assert not payloads and len(problems) == 2
+    assert problems[1].startswith("Anthropic: One request with all these PDFs is 104 PDF pages; Anthropic takes at most 100 PDF pages")
+
+
 def parts_url(reading) -> str:
     return reading.as_messages("openai")[1]["image_url"]["url"]
 
@@ -179,6 +221,13 @@ def test_citations_name_slides_frames_and_times(services):
     picture = read_file(ASSETS / "diagram.png", services=services)
     assert citation(picture, picture.pages[0]) == "*(Source: diagram.png)*"
     assert citation(picture, span=(65, 72.5)) == "*(Source: diagram.png, 1:05–1:12)*"
+
+
+def test_citations_name_a_text_files_lines(tmp_path, services):
+    log = read_file(fixtures.numbered_log(tmp_path / "app.log", 400), 2, 2, services=services)
+    page = log.pages[0]
+    assert citation(log, page) == f"*(Source: app.log, lines {page.line}–{page.line + len(page.text.splitlines()) - 1})*"
+    assert report_markdown([Entry("app.log", reading=log, done=True)])[0].count(f"lines {page.line}–") >= 1
 
 
 def test_citations_name_sheets_and_files_inside_archives(tmp_path, services):

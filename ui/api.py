@@ -35,21 +35,25 @@ def _gradio_errors(endpoint):
     return wrapper
 
 
-def reading_json(reading: Reading) -> dict:
-    """``/read_file``'s answer; ``messages`` (OpenAI parts with PNG data URLs) only in multimodal mode."""
+def reading_json(reading: Reading, document: bool = False, line_numbers: bool = False) -> dict:
+    """``/read_file``'s answer; ``messages`` (OpenAI parts with PNG data URLs) only in multimodal mode,
+    ``document_messages`` (OpenAI parts with the PDF of the pages read) only when ``document`` is asked;
+    ``line_numbers`` numbers the lines of a text file's pages in ``text``."""
     answer = {
         "name": reading.name,
         "kind": reading.kind,
         "page_count": reading.page_count,
         "pages": [{"number": p.number, "text": p.text, "tables": p.tables, "description": p.description,
-                   "description_source": p.description_source, "error": p.error, "section": p.section,
+                   "description_source": p.description_source, "error": p.error, "section": p.section, "line": p.line,
                    "figures": [dataclasses.asdict(figure) for figure in p.figures]} for p in reading.pages],
         "warnings": reading.warnings,
         "usage": dataclasses.asdict(reading.usage),
-        "text": reading.as_text(),
+        "text": reading.as_text(line_numbers=line_numbers),
     }
     if reading.multimodal:
         answer["messages"] = reading.as_messages("openai")
+    if document:
+        answer["document_messages"] = reading.as_messages("openai", document=True)
     return answer
 
 
@@ -69,10 +73,13 @@ class Endpoints:
         return read_file(file, services=self.services, name=display_name(file), **options)
 
     @_gradio_errors
-    def read_file(self, file: str, page_start: float | None, page_end: float | None, describe: str, multimodal: bool) -> dict:
-        """Read an uploaded file: pages with text, tables and descriptions, and the text a model receives."""
+    def read_file(self, file: str, page_start: float | None, page_end: float | None, describe: str, multimodal: bool,
+                  document: bool = False, line_numbers: bool = False) -> dict:
+        """Read an uploaded file: pages with text, tables and descriptions, and the text a model receives;
+        ``document`` adds the pages as their PDF (a PDF, or a document rendered to one), ``line_numbers``
+        numbers a text file's lines in ``text``."""
         return reading_json(self._read(file, page_start=parse_page(page_start), page_end=parse_page(page_end),
-                                       describe=describe or None, multimodal=bool(multimodal)))
+                                       describe=describe or None, multimodal=bool(multimodal)), bool(document), bool(line_numbers))
 
     @_gradio_errors
     def render_page(self, file: str, page: float) -> str:

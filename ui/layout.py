@@ -20,8 +20,8 @@ from readers.vision import TEXT_ONLY
 
 from .api import Endpoints
 from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, read_uploads
-from .payload import ESTIMATE_NOTE, abbreviate, estimate_table, message_payload, text_payload, usage_line
-from .report import clock, outlined_image, page_image, page_title, write_payload, write_report
+from .payload import DOCUMENT_NOTE, ESTIMATE_NOTE, abbreviate, document_payloads, estimate_table, message_payload, text_payload, usage_line
+from .report import clock, outlined_image, page_image, page_title, write_document_payload, write_payload, write_report
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
@@ -111,22 +111,44 @@ def show_entries(entries: list[Entry], folder: Path) -> None:
                 gr.Markdown("Reading the remaining pages…")
 
 
+def document_views(readings: list[Reading], folder: Path, done: bool):
+    """The third form, PDFs sent as themselves: a note (what is sent, what cannot be), the OpenAI and
+    Anthropic JSON, and the download; hidden when no file has a PDF."""
+    if not any(reading.pdf for reading in readings):
+        return gr.update(visible=False), gr.update(visible=False), gr.update(visible=False), gr.update(value=None, visible=False)
+    payloads, problems = document_payloads(readings)
+    others = [reading.name for reading in readings if not reading.pdf]
+    lines = ["**PDF sent as itself** — each file that has a PDF as one document part of exactly the pages read, after a line naming them."]
+    if others:
+        lines.append(f"{', '.join(others)} {'has no PDF and is' if len(others) == 1 else 'have no PDF and are'} sent as page images.")
+    lines += [f"⚠️ {problem}" for problem in problems]
+    views = [gr.update(value=abbreviate(payloads[provider]), visible=True) if provider in payloads else gr.update(value="", visible=False)
+             for provider in ("openai", "anthropic")]
+    download = write_document_payload(payloads, folder) if done else None
+    return gr.update(value="\n\n".join(lines), visible=True), *views, gr.update(value=download, visible=bool(payloads))
+
+
 def payload_views(entries: list[Entry], multimodal: bool, folder: Path):
-    """Estimate table, the text-only string, the OpenAI and Anthropic JSON, and the two downloads."""
+    """Estimate table, the text-only string, the OpenAI and Anthropic JSON, the two downloads, then the
+    PDF-document form's note, JSON and download."""
     readings = [entry.reading for entry in entries if entry.reading is not None]
     if not readings:
         return ("No payload yet.", gr.update(value="", visible=True), gr.update(value="", visible=False),
-                gr.update(value="", visible=False), None, None)
+                gr.update(value="", visible=False), None, None, *document_views([], folder, False))
     note = ESTIMATE_NOTE
     if multimodal:
         note += " In multimodal mode pages are described only to answer a question, so the text-only row counts no descriptions until you switch."
+    if any(reading.pdf for reading in readings):
+        note += f" {DOCUMENT_NOTE}"
     table = f"{estimate_table(readings, multimodal)}\n\n{usage_line(readings)}\n\n{note}"
     done = all(entry.done for entry in entries)
     downloads = (write_payload(readings, multimodal, folder), write_report(entries, folder)) if done else (None, None)
+    documents = document_views(readings, folder, done)
     if multimodal:
         return (table, gr.update(visible=False), gr.update(value=abbreviate(message_payload(readings, "openai")), visible=True),
-                gr.update(value=abbreviate(message_payload(readings, "anthropic")), visible=True), *downloads)
-    return (table, gr.update(value=text_payload(readings), visible=True), gr.update(visible=False), gr.update(visible=False), *downloads)
+                gr.update(value=abbreviate(message_payload(readings, "anthropic")), visible=True), *downloads, *documents)
+    return (table, gr.update(value=text_payload(readings), visible=True), gr.update(visible=False), gr.update(visible=False), *downloads,
+            *documents)
 
 
 def status_line(entries: list[Entry]) -> str:
@@ -153,11 +175,14 @@ def _api(endpoints: Endpoints) -> None:
         describe = gr.Textbox(label="describe", value="")
         question = gr.Textbox(label="question", value="")
         multimodal = gr.Checkbox(label="multimodal", value=False)
+        document = gr.Checkbox(label="document", value=False)
+        line_numbers = gr.Checkbox(label="line_numbers", value=False)
         reading, transcript = gr.JSON(label="reading"), gr.JSON(label="transcript")
         image = gr.Image(label="page image", type="filepath", format="png")
         answer = gr.Textbox(label="answer")
     shared = {"triggers": [], "concurrency_id": "read", "concurrency_limit": READ_CONCURRENCY}
-    gr.on(fn=endpoints.read_file, inputs=[file, page_start, page_end, describe, multimodal], outputs=reading, api_name="read_file", **shared)
+    gr.on(fn=endpoints.read_file, inputs=[file, page_start, page_end, describe, multimodal, document, line_numbers], outputs=reading,
+          api_name="read_file", **shared)
     gr.on(fn=endpoints.render_page, inputs=[file, page], outputs=image, api_name="render_page", **shared)
     gr.on(fn=endpoints.describe, inputs=[file, page, question], outputs=answer, api_name="describe", **shared)
     gr.on(fn=endpoints.transcribe, inputs=file, outputs=transcript, api_name="transcribe", **shared)
@@ -205,6 +230,13 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                     anthropic_view = gr.Code(label="Anthropic message content (images abbreviated)", language="json", max_lines=30,
                                              wrap_lines=True, visible=False, elem_id="payload-anthropic")
                 payload_file = gr.File(label="Complete payload (with full images)", interactive=False)
+                document_note = gr.Markdown(visible=False, elem_id="payload-document-note")
+                with gr.Row():
+                    document_openai = gr.Code(label="OpenAI message content, PDF sent as itself (base64 abbreviated)", language="json",
+                                              max_lines=30, wrap_lines=True, visible=False, elem_id="payload-document-openai")
+                    document_anthropic = gr.Code(label="Anthropic message content, PDF sent as itself (base64 abbreviated)", language="json",
+                                                 max_lines=30, wrap_lines=True, visible=False, elem_id="payload-document-anthropic")
+                document_file = gr.File(label="Complete payload with the PDFs (full base64)", interactive=False, visible=False)
             with gr.Tab("Export", elem_id="export-tab"):
                 gr.Markdown("A Markdown report of everything read — text, tables, descriptions and page images — "
                             "with a citation after every piece, as a zip with the images.")
@@ -221,7 +253,8 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
               inputs=[files, page_start, page_end, question, multimodal], outputs=entries, show_progress_on=status,
               trigger_mode="always_last", concurrency_id="read", concurrency_limit=READ_CONCURRENCY, **private)
         entries.change(lambda current, mode: (status_line(current), *payload_views(current, mode, folder)), [entries, multimodal],
-                       [status, estimates, text_view, openai_view, anthropic_view, payload_file, report_file], show_progress="hidden", **private)
+                       [status, estimates, text_view, openai_view, anthropic_view, payload_file, report_file, document_note, document_openai,
+                        document_anthropic, document_file], show_progress="hidden", **private)
         demo.load(lambda: cache_summary(services), outputs=cache_info, **private)
         clear_button.click(lambda: clear_cache(services), outputs=cache_info, **private)
         _api(Endpoints(services, folder))

@@ -7,6 +7,12 @@ published rule:
 - OpenAI, high detail: fit in 2048x2048, scale the short side down to 768, then
   85 + 170 tokens per 512 px tile;
 - Anthropic: scale the long side down to 1568, then width x height / 750.
+
+A PDF sent as itself costs, by both providers' published rules, the text of each page plus the
+page as an image (Anthropic, "PDF support": a page's text — typically 1,500-3,000 tokens — plus its
+image by the image rule; OpenAI, "File inputs": "both the extracted text and an image of each
+page"). So the document form is estimated as the pages' extracted text and their renders, by the
+same rules as the page-images form; what differs is the size of the request.
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ import math
 
 from PIL import Image
 
-from readers import Reading
+from readers import Reading, ReaderError
+from readers.document import limit_problem
 from readers.tables import markdown_table
 
 CHARS_PER_TOKEN = 4
@@ -26,6 +33,9 @@ PROVIDERS = ("openai", "anthropic")
 PROVIDER_NAMES = {"openai": "OpenAI", "anthropic": "Anthropic"}
 ESTIMATE_NOTE = (f"Text tokens are estimated at {CHARS_PER_TOKEN} characters per token (no offline tokenizer); "
                  "images by each provider's rule: OpenAI high detail 85 + 170 per 512 px tile, Anthropic width × height / 750.")
+DOCUMENT_NOTE = ("A PDF sent as itself costs each page's text plus the page as an image (Anthropic: the text, typically 1,500–3,000 "
+                 "tokens a page, plus the image rule; OpenAI: the extracted text and an image of each page), so its rows count the "
+                 "pages' extracted text and their images as above; files with no PDF are counted as page images.")
 SHOWN_BASE64 = 64  # characters of each image's base64 kept on screen
 
 
@@ -64,27 +74,59 @@ def message_payload(readings: list[Reading], provider: str) -> list[dict]:
     return [part for reading in readings for part in reading.as_messages(provider)]
 
 
+def document_payload(readings: list[Reading], provider: str) -> list[dict]:
+    """The content parts when PDFs are sent as themselves: each file that has a PDF as its document
+    (``as_messages(document=True)``), the others as in multimodal mode. Raises ``ReaderError`` when
+    a file's PDF cannot be sent (a provider's limit, its PDF gone)."""
+    return [part for reading in readings for part in (reading.as_messages(provider, document=True) if reading.pdf else
+                                                      dataclasses.replace(reading, multimodal=True).as_messages(provider))]
+
+
+def document_payloads(readings: list[Reading]) -> tuple[dict[str, list[dict]], list[str]]:
+    """The payload with PDFs sent as themselves for each provider that can take it in one request,
+    and a sentence for each provider that cannot (a file past its limits, or all of them together)."""
+    payloads, problems = {}, []
+    documents = [reading for reading in readings if reading.pdf]
+    for provider in PROVIDERS:
+        try:
+            parts = document_payload(readings, provider)
+        except ReaderError as error:
+            problems.append(f"{PROVIDER_NAMES[provider]}: {error.message}")
+            continue
+        pages = sum(len(reading.pages) for reading in documents)
+        together = limit_problem(provider, pages, len(json.dumps(parts)), "One request with all these PDFs") if len(documents) > 1 else None
+        if together:
+            problems.append(f"{PROVIDER_NAMES[provider]}: {together}")
+        else:
+            payloads[provider] = parts
+    return payloads, problems
+
+
 def _cut(data: str, start: int) -> str:
     return f"{data[:start + SHOWN_BASE64]}…({len(data) - start:,} characters)"
 
 
 def _abbreviated(part: dict) -> dict:
-    """A copy of one content part with its base64 image cut, made before JSON so no huge string is scanned."""
+    """A copy of one content part with its base64 image or PDF cut, made before JSON so no huge string is scanned."""
     if part["type"] == "image_url":
         url = part["image_url"]["url"]
         return {**part, "image_url": {**part["image_url"], "url": _cut(url, url.index(",") + 1)}}
-    if part["type"] == "image":
+    if part["type"] == "file":
+        data = part["file"]["file_data"]
+        return {**part, "file": {**part["file"], "file_data": _cut(data, data.index(",") + 1)}}
+    if part["type"] in ("image", "document"):
         return {**part, "source": {**part["source"], "data": _cut(part["source"]["data"], 0)}}
     return part
 
 
 def abbreviate(payload: list[dict]) -> str:
-    """The payload as JSON with each base64 image cut to its first characters and its length."""
+    """The payload as JSON with each base64 image or PDF cut to its first characters and its length."""
     return json.dumps([_abbreviated(part) for part in payload], indent=2, ensure_ascii=False)
 
 
 def estimate(readings: list[Reading]) -> list[dict]:
-    """Size, tokens and images of the payload in both modes (a multimodal reading viewed as text and back)."""
+    """Size, tokens and images of the payload in both modes (a multimodal reading viewed as text and
+    back), and with PDFs sent as themselves when a file has one and its PDF can be sent."""
     text_only = [dataclasses.replace(r, multimodal=False) for r in readings]
     multimodal = [dataclasses.replace(r, multimodal=True) for r in readings]
     text = text_payload(text_only)
@@ -97,6 +139,12 @@ def estimate(readings: list[Reading]) -> list[dict]:
         image_tokens = sum(IMAGE_RULES[provider](w, h) for w, h in sizes)
         rows.append({"mode": f"Multimodal ({PROVIDER_NAMES[provider]})", "bytes": len(json.dumps(parts).encode()), "characters": characters,
                      "text_tokens": text_tokens(characters), "images": len(sizes), "image_tokens": image_tokens})
+    extracted = sum(len(page.content) for r in multimodal if r.pdf for page in r.pages)  # the text a provider takes from the PDFs' pages
+    documents = document_payloads(multimodal)[0] if any(r.pdf for r in multimodal) else {}
+    for provider, parts in documents.items():  # a provider that cannot take the PDFs has no row; the payload view says why
+        characters = extracted + sum(len(part["text"]) for part in parts if part["type"] == "text")
+        rows.append({"mode": f"PDF document ({PROVIDER_NAMES[provider]})", "bytes": len(json.dumps(parts).encode()), "characters": characters,
+                     "text_tokens": text_tokens(characters), "images": len(sizes), "image_tokens": sum(IMAGE_RULES[provider](w, h) for w, h in sizes)})
     for row in rows:
         row["total_tokens"] = row["text_tokens"] + row["image_tokens"]
     return rows
@@ -106,7 +154,7 @@ def estimate_table(readings: list[Reading], multimodal: bool) -> str:
     """The estimate rows as Markdown, the current mode marked."""
     rows = [["Mode", "Size", "Text characters", "Text tokens ≈", "Images", "Image tokens", "Total tokens ≈"]]
     for row in estimate(readings):
-        current = row["mode"].startswith("Multimodal") == multimodal
+        current = row["mode"].startswith("Multimodal") if multimodal else row["mode"] == "Text-only"
         mode = f"**{row['mode']}** (current)" if current else row["mode"]
         rows.append([mode, f"{row['bytes'] / 1024:,.1f} KB", f"{row['characters']:,}", f"{row['text_tokens']:,}", str(row["images"]),
                      f"{row['image_tokens']:,}", f"{row['total_tokens']:,}"])

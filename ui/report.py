@@ -75,13 +75,17 @@ def page_title(reading: Reading, page: Page) -> str:
 
 
 def citation(reading: Reading, page: Page | None = None, span: tuple[float, float] | None = None) -> str:
-    """``*(Source: report.pdf, p. 12)*``, with slides, sheets, image frames, audio times and files
-    inside an archive or e-mail named as such (``*(Source: bundle.zip › docs/a.pdf, p. 3)*``)."""
+    """``*(Source: report.pdf, p. 12)*``, with slides, sheets, image frames, audio times, a text
+    file's lines and files inside an archive or e-mail named as such
+    (``*(Source: bundle.zip › docs/a.pdf, p. 3)*``, ``*(Source: server.log, lines 95–140)*``)."""
     where, source = "", reading.name
     if page is not None and page.section:
         source += f" › {page.section}"
     if span is not None:
         where = f", {clock(span[0])}–{clock(span[1])}"
+    elif page is not None and page.line is not None:
+        last = page.line + page.text.count("\n")
+        where = f", lines {page.line}–{last}" if last > page.line else f", line {page.line}"
     elif page is not None and (reading.kind in ("pdf", "docx", "pptx", "xlsx") or reading.page_count > 1):
         where = f", {CITED_UNITS.get(reading.kind, 'p.')} {page.number}"
     return f"*(Source: {source}{where})*"
@@ -153,3 +157,10 @@ def write_payload(readings: list[Reading], multimodal: bool, folder: Path) -> st
         data = json.dumps({provider: message_payload(readings, provider) for provider in PROVIDERS}, ensure_ascii=False).encode()
         return _write_once(folder / "payloads", "payload-multimodal.json", data)
     return _write_once(folder / "payloads", "payload-text-only.txt", text_payload(readings).encode())
+
+
+def write_document_payload(payloads: dict[str, list[dict]], folder: Path) -> str | None:
+    """The complete payload with PDFs sent as themselves (full base64), per provider, as a download, or None."""
+    if not payloads:
+        return None
+    return _write_once(folder / "payloads", "payload-pdf-document.json", json.dumps(payloads, ensure_ascii=False).encode())

@@ -11,6 +11,7 @@ so a second read touches no parser. ``python -m bench readers`` measures these c
 from __future__ import annotations
 
 import ctypes
+import io
 import os
 import signal
 import threading
@@ -176,6 +177,33 @@ def figure_images(job, wanted: dict[int, list[dict]]):
     finally:
         for future in futures:
             future.cancel()
+
+
+def pages_pdf(path: str, first: int, last: int) -> bytes:
+    """A new PDF of pages ``first``-``last`` (1-based) of ``path``, copied by pdfium; runs in a worker."""
+    source, cut = pdfium.PdfDocument(path), pdfium.PdfDocument.new()
+    try:
+        cut.import_pages(source, list(range(first - 1, last)))
+        buffer = io.BytesIO()
+        cut.save(buffer)
+    finally:
+        cut.close()
+        source.close()
+    return buffer.getvalue()
+
+
+def cut_pages(pdf_path: Path, first: int, last: int, name: str) -> bytes:
+    """Pages ``first``-``last`` of ``pdf_path`` as a PDF of their own, made by the worker pool
+    (pdfium is not safe to call from several threads). Raises ``RENDER_FAILED`` if it cannot be made."""
+    pool = _executor()
+    try:
+        return pool.submit(pages_pdf, str(pdf_path), first, last).result()
+    except BrokenProcessPool:
+        _discard_pool(pool)
+        raise ReaderError("RENDER_FAILED", f"A PDF worker process stopped while cutting pages {first}-{last} of {name}. Try again.") from None
+    except Exception as error:  # pdfium's own errors on a damaged file
+        raise ReaderError("RENDER_FAILED", f"Pages {first}-{last} of {name} could not be copied into a PDF of their own "
+                                           f"({type(error).__name__}: {error}).") from None
 
 
 def _batches(numbers: list[int]) -> list[list[int]]:
