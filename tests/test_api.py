@@ -15,6 +15,7 @@ from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 from PIL import Image
 
+from readers.tokens import text_tokens
 from tests.conftest import CORPUS, ROOT
 from tests.test_readers import CORPUS_VECTORS, check_text
 from tests.test_ui_server import (ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, VISION_MODEL, launch_app, running_app,
@@ -63,6 +64,8 @@ def test_read_file_in_text_only_mode_describes_the_pages_with_figures(client):
     assert reading["text"].startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
     assert f"[PAGE 2 - VISUAL CONTENT]\n{GENERIC_ANSWER}" in reading["text"] and "[PAGE 4 - VISUAL CONTENT]" not in reading["text"]
     assert "messages" not in reading
+    assert reading["tokens"] == {"openai": {"count": text_tokens(reading["text"]), "exact": True},
+                                 "anthropic": {"count": text_tokens(reading["text"]), "exact": False}}
 
 
 def test_read_file_in_multimodal_mode_returns_png_data_urls(client):
@@ -76,6 +79,8 @@ def test_read_file_in_multimodal_mode_returns_png_data_urls(client):
         assert prefix == "data:image/png;base64" and base64.b64decode(data).startswith(b"\x89PNG")
     assert reading["messages"][0] == {"type": "text", "text": reading["messages"][0]["text"]}
     assert reading["messages"][0]["text"].startswith("[PAGE 2]\n# Revenue by segment")
+    text = sum(text_tokens(part["text"]) for part in reading["messages"] if part["type"] == "text")
+    assert reading["tokens"]["openai"] == {"count": text + 2 * (85 + 170 * 4), "exact": True}  # a letter page: 2 x 2 tiles
 
 
 API_VECTORS = [v for v in CORPUS_VECTORS if Path(v.file).name in ("test.pdf", "test.jpg", "webp-test.webp", "odf_table_with_title_01.ods",

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from readers import Services, read_file
+from readers.tokens import anthropic_image_tokens, png_size, text_tokens
 from tests.conftest import ROOT, make_settings
 from ui.handlers import MAX_FILES, cache_summary, clear_cache, parse_page, read_uploads, triage
-from ui.payload import (CHARS_PER_TOKEN, abbreviate, anthropic_image_tokens, estimate, estimate_table, image_size, message_payload,
-                        openai_image_tokens, text_payload)
+from ui.payload import abbreviate, estimate, estimate_table, message_payload, text_payload
 from ui.report import citation, report_markdown, write_payload, write_report
 
 ASSETS = ROOT / "assets"
@@ -105,32 +105,22 @@ def test_no_files_clears_the_view(services):
     assert list(read_uploads(None, None, None, None, False, services)) == [[]]
 
 
-@pytest.mark.parametrize("width, height, tokens", [(1024, 1024, 765), (2048, 4096, 1105), (512, 512, 255), (4096, 8192, 1105)])
-def test_openai_high_detail_rule_matches_the_published_examples(width, height, tokens):
-    assert openai_image_tokens(width, height) == tokens
-
-
-@pytest.mark.parametrize("width, height, tokens", [(1000, 1000, 1334), (1092, 1092, 1590), (3136, 3136, 3279)])
-def test_anthropic_rule_is_pixels_over_750_after_scaling(width, height, tokens):
-    assert anthropic_image_tokens(width, height) == tokens
-
-
 def test_estimates_cover_both_modes(tmp_path, services):
     reading = read_file(REPORT_PDF, services=services, multimodal=True)
     rows = {row["mode"]: row for row in estimate([reading])}
     text = dataclasses.replace(reading, multimodal=False).as_text()
     assert rows["Text-only"]["characters"] == len(text) and rows["Text-only"]["images"] == 0
-    assert rows["Text-only"]["text_tokens"] == -(-len(text) // CHARS_PER_TOKEN)
+    assert rows["Text-only"]["text_tokens"] == text_tokens(text) == dataclasses.replace(reading, multimodal=False).tokens("openai")
     openai, anthropic = rows["Multimodal (OpenAI)"], rows["Multimodal (Anthropic)"]
     assert openai["images"] == anthropic["images"] == 4
     assert openai["bytes"] == len(json.dumps(message_payload([reading], "openai")).encode()) > 4 * 50_000
-    width, height = image_size(reading.pages[0].image)
-    assert abs(width - 1275) <= 2 and abs(height - 1650) <= 2  # a letter page at 150 dpi
-    # OpenAI scales it to 768 x ~994: 2 x 2 tiles; Anthropic to ~1212 x 1568, about 2,530 tokens.
     assert openai["image_tokens"] == 4 * (85 + 170 * 4)
-    assert anthropic["image_tokens"] == 4 * anthropic_image_tokens(width, height) and 2500 < anthropic_image_tokens(width, height) < 2560
+    assert anthropic["image_tokens"] == 4 * anthropic_image_tokens(*png_size(reading.pages[0].image))
+    assert openai["total_tokens"] == reading.tokens("openai") and anthropic["total_tokens"] == reading.tokens("anthropic")
+    assert (openai["exact"], anthropic["exact"]) == (True, False)
     table = estimate_table([reading], multimodal=True)
     assert "**Multimodal (OpenAI)** (current)" in table and "| Text-only |" in table
+    assert f"| ≈ {anthropic['total_tokens']:,} |" in table and f"| {openai['total_tokens']:,} |" in table
 
 
 def test_payload_shows_images_abbreviated_and_downloads_them_whole(tmp_path, services):

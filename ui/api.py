@@ -13,6 +13,7 @@ from pathlib import Path
 import gradio as gr
 
 from readers import ReaderError, Reading, Services, read_file
+from readers.tokens import EXACT, PROVIDERS
 
 from .handlers import display_name, parse_page, unexpected, visual_kind
 from .report import page_image
@@ -36,7 +37,8 @@ def _gradio_errors(endpoint):
 
 
 def reading_json(reading: Reading) -> dict:
-    """``/read_file``'s answer; ``messages`` (OpenAI parts with PNG data URLs) only in multimodal mode."""
+    """``/read_file``'s answer; ``messages`` (OpenAI parts with PNG data URLs) only in multimodal mode;
+    ``tokens`` of the payload in the reading's mode per provider, ``exact`` false for an estimate."""
     answer = {
         "name": reading.name,
         "kind": reading.kind,
@@ -47,6 +49,7 @@ def reading_json(reading: Reading) -> dict:
         "warnings": reading.warnings,
         "usage": dataclasses.asdict(reading.usage),
         "text": reading.as_text(),
+        "tokens": {provider: {"count": reading.tokens(provider), "exact": EXACT[provider]} for provider in PROVIDERS},
     }
     if reading.multimodal:
         answer["messages"] = reading.as_messages("openai")

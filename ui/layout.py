@@ -20,7 +20,7 @@ from readers.vision import TEXT_ONLY
 
 from .api import Endpoints
 from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, read_uploads
-from .payload import ESTIMATE_NOTE, abbreviate, estimate_table, message_payload, text_payload, usage_line
+from .payload import TOKENS_NOTE, abbreviate, estimate_table, message_payload, text_payload, usage_line
 from .report import clock, outlined_image, page_image, page_title, write_payload, write_report
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -117,7 +117,7 @@ def payload_views(entries: list[Entry], multimodal: bool, folder: Path):
     if not readings:
         return ("No payload yet.", gr.update(value="", visible=True), gr.update(value="", visible=False),
                 gr.update(value="", visible=False), None, None)
-    note = ESTIMATE_NOTE
+    note = TOKENS_NOTE
     if multimodal:
         note += " In multimodal mode pages are described only to answer a question, so the text-only row counts no descriptions until you switch."
     table = f"{estimate_table(readings, multimodal)}\n\n{usage_line(readings)}\n\n{note}"
