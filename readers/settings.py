@@ -56,6 +56,7 @@ class Settings:
     local_whisper_model: str = "tiny.en"
     whisper_language: str | None = None
     max_audio_minutes: float = 120
+    mcp_server: bool = True
 
     def __post_init__(self):
         if self.vision_provider not in VISION_PROVIDERS:
@@ -92,6 +93,7 @@ class Settings:
             local_whisper_model=get("LOCAL_WHISPER_MODEL") or "tiny.en",
             whisper_language=get("WHISPER_LANGUAGE"),
             max_audio_minutes=_number(env, "MAX_AUDIO_MINUTES", 120),
+            mcp_server=_flag(get("GRADIO_MCP_SERVER"), True),
         )
 
     @property

@@ -64,10 +64,10 @@ def unexpected(name: str, error: Exception) -> str:
     return f"{name} could not be read because of an unexpected {type(error).__name__}. Try again; if it keeps happening, report it with the file."
 
 
-def visual_kind(path: str) -> str | None:
+def visual_kind(path: str, name: str) -> str | None:
     """The file's kind when it may have page images to show (documents, images, archives and
-    e-mails of them), else None; from its bytes."""
-    kind = detect(Path(path), display_name(path)).kind
+    e-mails of them), else None; from its bytes (``name`` is a hint)."""
+    kind = detect(Path(path), name).kind
     return kind if kind in VISUAL_KINDS + CONTAINER_KINDS else None
 
 
@@ -79,7 +79,7 @@ def read_progressively(path: str, name: str, page_start: int | None, page_end: i
     that page from the cache and describes every page.
     """
     options = dict(services=services, progress=progress, name=name)
-    if visual_kind(path) in VISUAL_KINDS:  # audio, text and containers (read whole) have no first page worth showing early
+    if visual_kind(path, name) in VISUAL_KINDS:  # audio, text and containers (read whole) have no first page worth showing early
         first = page_start or 1
         early = read_file(path, first, first, multimodal=True, **options)
         early.multimodal = multimodal

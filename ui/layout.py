@@ -26,6 +26,7 @@ from .report import clock, outlined_image, page_image, page_title, write_payload
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
 UPLOAD_LIMIT_FACTOR = 2
+MCP_ENVELOPE_BYTES = 64 * 1024  # a tool call's JSON around its file_base64
 READ_CONCURRENCY = 8  # six people reading at once, plus API clients, all start without waiting
 CSS = """
 .rl-file {border: 1px solid var(--border-color-primary); border-radius: 12px; padding: 12px; margin-bottom: 16px;}
@@ -43,8 +44,21 @@ def launch_options(settings: Settings) -> dict:
     (a path that was not uploaded) reach clients as sentences; the handlers already turn every
     other exception into a gr.Error without its text.
     """
-    return {"max_file_size": UPLOAD_LIMIT_FACTOR * settings.max_file_bytes, "show_error": True,
+    return {"max_file_size": UPLOAD_LIMIT_FACTOR * settings.max_file_bytes, "show_error": True, "mcp_server": settings.mcp_server,
             "theme": gr.themes.Soft(primary_hue="indigo"), "css": CSS, "footer_links": ["api"]}
+
+
+def launch(demo: gr.Blocks, settings: Settings) -> None:
+    """Start the app with ``launch_options`` and block until it is stopped.
+
+    The MCP server's requests are limited to 4 MiB by the MCP SDK, less than a file sent inline
+    as base64 (4/3 of its size) may take: the limit is raised so that, as with uploads, a file up
+    to twice MAX_FILE_MB arrives and is refused by name, and a bigger request is refused whole.
+    """
+    demo.launch(prevent_thread_lock=True, **launch_options(settings))
+    if demo.mcp_server_obj is not None:
+        demo.mcp_server_obj.manager.asgi_app.max_body_size = UPLOAD_LIMIT_FACTOR * settings.max_file_bytes * 4 // 3 + MCP_ENVELOPE_BYTES
+    demo.block_thread()
 
 
 def _source_line(page) -> str:
@@ -156,11 +170,12 @@ def _api(endpoints: Endpoints) -> None:
         reading, transcript = gr.JSON(label="reading"), gr.JSON(label="transcript")
         image = gr.Image(label="page image", type="filepath", format="png")
         answer = gr.Textbox(label="answer")
+        inline = [gr.Textbox(label="file_base64", value=""), gr.Textbox(label="file_name", value="")]
     shared = {"triggers": [], "concurrency_id": "read", "concurrency_limit": READ_CONCURRENCY}
-    gr.on(fn=endpoints.read_file, inputs=[file, page_start, page_end, describe, multimodal], outputs=reading, api_name="read_file", **shared)
-    gr.on(fn=endpoints.render_page, inputs=[file, page], outputs=image, api_name="render_page", **shared)
-    gr.on(fn=endpoints.describe, inputs=[file, page, question], outputs=answer, api_name="describe", **shared)
-    gr.on(fn=endpoints.transcribe, inputs=file, outputs=transcript, api_name="transcribe", **shared)
+    gr.on(fn=endpoints.read_file, inputs=[file, page_start, page_end, describe, multimodal, *inline], outputs=reading, api_name="read_file", **shared)
+    gr.on(fn=endpoints.render_page, inputs=[file, page, *inline], outputs=image, api_name="render_page", **shared)
+    gr.on(fn=endpoints.describe, inputs=[file, page, question, *inline], outputs=answer, api_name="describe", **shared)
+    gr.on(fn=endpoints.transcribe, inputs=[file, *inline], outputs=transcript, api_name="transcribe", **shared)
 
 
 def build_ui(services: Services | None = None) -> gr.Blocks:
