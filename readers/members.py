@@ -100,7 +100,7 @@ def read_members(job, members: Iterable[tuple[str, Callable[[BinaryIO], None]]])
                 with open(path, "wb") as handle:
                     write(handle)
                 reading = read_file(path, describe=job.question, multimodal=job.multimodal, services=job.services,
-                                    progress=job.progress, name=shown)
+                                    progress=job.progress, name=shown, visitor=job.visitor)
             except ReaderError as error:
                 reason = error.message
             except Exception as error:  # noqa: BLE001 - one member's failure must not lose the others

@@ -8,13 +8,14 @@ import shutil
 import tempfile
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from readers import Services, read_file
 from readers.tokens import anthropic_image_tokens, png_size, text_tokens
 from tests.conftest import ROOT, make_settings
-from ui.handlers import MAX_FILES, cache_summary, clear_cache, parse_page, read_uploads, triage
+from ui.handlers import MAX_FILES, cache_summary, clear_cache, discard_upload, parse_page, read_uploads, triage, visitor
 from ui.payload import abbreviate, estimate, estimate_table, message_payload, text_payload
 from ui.report import citation, report_markdown, write_payload, write_report
 
@@ -198,3 +199,46 @@ def test_cache_panel_reports_and_clears(tmp_path, services):
     clear_cache(services)
     assert services.store.size_bytes() == 0
     assert "0.0 MB" in cache_summary(services)
+
+
+def test_in_public_mode_the_cache_is_not_cleared(tmp_path):
+    public = Services(make_settings(tmp_path / "cache", public=True))
+    read_file(REPORT_PDF, services=public)
+    size = public.store.size_bytes()
+    assert clear_cache(public).startswith("Clearing the cache is off in public mode (READLENS_PUBLIC). Cache at")
+    assert public.store.size_bytes() == size > 0
+
+
+def test_discarding_reads_each_upload_then_deletes_it_and_keeps_its_pages(tmp_path, services):
+    big = tmp_path / "big" / "big.png"
+    big.parent.mkdir()
+    big.write_bytes((ASSETS / "diagram.png").read_bytes() + b"0" * services.settings.max_file_bytes)
+    paths = [upload(tmp_path, REPORT_PDF), broken_pdf(tmp_path), str(big)]
+    discarded = []
+
+    def discard(path):
+        discarded.append(path)
+        discard_upload(path)
+
+    _, first = last(read_uploads(paths, None, None, None, False, services, discard=discard))
+    assert [(entry.name, entry.reading is not None) for entry in first] == [("big.png", False), ("chart-report.pdf", True), ("broken.pdf", False)]
+    assert sorted(discarded) == sorted(paths) and not any(Path(path).exists() for path in paths)
+    assert not Path(paths[0]).parent.exists(), "the upload's own folder goes too"
+    # The visitor turns on multimodal: the deleted uploads keep what was read, and say why.
+    _, again = last(read_uploads(paths, None, None, None, True, services, previous=first, discard=discard))
+    report = next(entry for entry in again if entry.name == "chart-report.pdf")
+    assert report.reading is first[1].reading and report.done
+    assert report.note == ("chart-report.pdf was deleted from the server once read (public mode), so these are its pages as first read. "
+                           "Upload it again to read it with other settings.")
+    assert sorted(entry.error for entry in again if entry.reading is None) == sorted(entry.error for entry in first if entry.reading is None)
+    _, elsewhere = last(read_uploads(paths[1:2], None, None, None, False, services))  # a deleted upload nobody read before
+    assert elsewhere[0].error.startswith("broken.pdf is no longer on the server")
+
+
+@pytest.mark.parametrize("host, forwarded, expected", [("8.8.4.4", "", "8.8.4.4"), ("8.8.4.4", "198.51.100.1", "8.8.4.4"),
+                                                       ("10.0.0.2", "198.51.100.1, 10.0.0.9", "198.51.100.1"), ("127.0.0.1", "", "127.0.0.1"),
+                                                       ("127.0.0.1", "198.51.100.1", "198.51.100.1"), ("testclient", "198.51.100.1", "testclient")])
+def test_a_visitor_is_its_address_or_the_one_its_proxy_forwards(host, forwarded, expected):
+    request = SimpleNamespace(client=SimpleNamespace(host=host), headers={"x-forwarded-for": forwarded} if forwarded else {})
+    assert visitor(request) == expected
+    assert visitor(None) is None

@@ -28,7 +28,7 @@ from readers import ReaderError, Reading, Services, read_file
 from readers.members import label, safe_suffix
 from readers.tokens import EXACT, PROVIDERS
 
-from .handlers import display_name, parse_page, unexpected, visual_kind
+from .handlers import discard_upload, display_name, parse_page, unexpected, visitor, visual_kind
 from .report import page_image
 
 NO_FILE = ("No file was sent. Give file (with gradio_client, handle_file(path); over MCP, a public http(s) URL), "
@@ -99,7 +99,8 @@ class Endpoints:
     @contextmanager
     def _file(self, file: str | None, file_base64: str | None, file_name: str | None) -> Iterator[tuple[str, str]]:
         """The file sent, as (path, name to show): the upload, or the inline bytes in a private
-        temporary file that is removed afterwards. Every error leaves as a ``gr.Error`` with a sentence."""
+        temporary file that is removed afterwards — and in public mode the upload too. Every error
+        leaves as a ``gr.Error`` with a sentence."""
         if not file and not file_base64:
             raise gr.Error(NO_FILE)
         if file and file_base64:
@@ -122,9 +123,11 @@ class Endpoints:
         finally:
             if folder is not None:
                 shutil.rmtree(folder, ignore_errors=True)
+            elif self.services.settings.public:
+                discard_upload(file)
 
-    def _read(self, path: str, name: str, **options) -> Reading:
-        return read_file(path, services=self.services, name=name, **options)
+    def _read(self, path: str, name: str, request: gr.Request | None, **options) -> Reading:
+        return read_file(path, services=self.services, name=name, visitor=visitor(request), **options)
 
     def _require_pages(self, path: str, name: str, refusal: str) -> None:
         """Refuse audio and text before reading them (reading audio would transcribe it first)."""
@@ -148,14 +151,15 @@ class Endpoints:
             name, kind, page_count; pages (number, text, tables, description, description_source, error, section, figures); warnings; usage (vision calls made, saved, cached); text (exactly what a text-only model receives); tokens of that payload (openai exact, anthropic an estimate); and, in multimodal mode through gradio_client, messages (OpenAI content parts with base64 PNGs). Over MCP the images are left out: get a page's image with render_page.
         """
         with self._file(file, file_base64, file_name) as (path, name):
-            answer = reading_json(self._read(path, name, page_start=parse_page(page_start), page_end=parse_page(page_end),
+            answer = reading_json(self._read(path, name, request, page_start=parse_page(page_start), page_end=parse_page(page_end),
                                              describe=describe or None, multimodal=bool(multimodal)))
             if request is not None and request.headers.get("x-gradio-user") == MCP_CALLER:
                 answer.pop("messages", None)  # megabytes of base64 read as text by the agent's model
             return answer
 
     @_file_args
-    def render_page(self, file: str | None = None, page: float = 1, file_base64: str = "", file_name: str = "") -> str:
+    def render_page(self, file: str | None = None, page: float = 1, file_base64: str = "", file_name: str = "",
+                    request: gr.Request = None) -> str:
         """The rendered image (PNG) of one page, slide or sheet of a document, or of an image file: what a vision-capable model sees of that page.
 
         Args:
@@ -167,13 +171,14 @@ class Endpoints:
         with self._file(file, file_base64, file_name) as (path, name):
             number = parse_page(page) or 1
             self._require_pages(path, name, "has no page image to render")
-            reading = self._read(path, name, page_start=number, page_end=number, multimodal=True)
+            reading = self._read(path, name, request, page_start=number, page_end=number, multimodal=True)
             if not reading.pages[0].image:
                 raise gr.Error(f"Page {number} of {reading.name} has no image: {' '.join(reading.warnings) or 'it could not be rendered.'}")
             return page_image(reading, reading.pages[0], self.folder)
 
     @_file_args
-    def describe(self, file: str | None = None, page: float = 1, question: str = "", file_base64: str = "", file_name: str = "") -> str:
+    def describe(self, file: str | None = None, page: float = 1, question: str = "", file_base64: str = "", file_name: str = "",
+                 request: gr.Request = None) -> str:
         """A vision model's description of one page's visual content (charts, diagrams, pictures, scans), or its answer to a question about them.
 
         Args:
@@ -186,7 +191,7 @@ class Endpoints:
         with self._file(file, file_base64, file_name) as (path, name):
             number = parse_page(page) or 1
             self._require_pages(path, name, "has no visual content to describe")
-            reading = self._read(path, name, page_start=number, page_end=number, describe=question or None, multimodal=False)
+            reading = self._read(path, name, request, page_start=number, page_end=number, describe=question or None, multimodal=False)
             found = reading.pages[0]
             if found.error:
                 raise gr.Error(found.error)
@@ -202,7 +207,7 @@ class Endpoints:
             raise gr.Error(f"No description of {reading.name}, page {number}: {reason}")
 
     @_file_args
-    def transcribe(self, file: str | None = None, file_base64: str = "", file_name: str = "") -> dict:
+    def transcribe(self, file: str | None = None, file_base64: str = "", file_name: str = "", request: gr.Request = None) -> dict:
         """The transcript of an audio file (WAV, MP3, FLAC, OGG, M4A and more): its text, language, duration and timed segments.
 
         Args:
@@ -213,7 +218,7 @@ class Endpoints:
             name, text, language, duration (seconds), source (which model), segments (start, end, text).
         """
         with self._file(file, file_base64, file_name) as (path, name):
-            reading = self._read(path, name)
+            reading = self._read(path, name, request)
             if reading.transcript is None:
                 raise gr.Error(f"{reading.name} is {reading.kind}, not audio; /transcribe reads audio files.")
             return transcript_json(reading)
