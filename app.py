@@ -1,7 +1,9 @@
-"""ReadLens in the browser, and its API for gradio_client (also the Hugging Face Space entry point).
+"""ReadLens in the browser, its API for gradio_client and the same API as MCP tools (also the Hugging
+Face Space entry point).
 
 ``demo`` is module level so ``gradio app.py`` can reload it; ``python app.py`` launches it on
-GRADIO_SERVER_NAME / GRADIO_SERVER_PORT (Gradio reads both), by default http://127.0.0.1:7860.
+GRADIO_SERVER_NAME / GRADIO_SERVER_PORT (Gradio reads both), by default http://127.0.0.1:7860, with
+the MCP server at http://127.0.0.1:7860/gradio_api/mcp/ (Gradio prints it).
 """
 
 # The PDF reader's worker processes re-import this file as "__mp_main__". They need the readers,
@@ -11,9 +13,10 @@ if __name__ != "__mp_main__":
     # alone takes seconds) while it starts, so the first upload does not wait for them.
     import readers.formats.audio  # noqa: F401
     import readers.formats.pdf  # noqa: F401
+    import readers.tokens  # noqa: F401
     import readers.vision  # noqa: F401
     from readers import Services, Settings
-    from ui import build_ui, launch_options
+    from ui import build_ui, launch
 
     services = Services(Settings.from_env())
     demo = build_ui(services)
@@ -25,4 +28,4 @@ if __name__ == "__main__":
     # Containers and Spaces stop the app with SIGTERM: exiting normally lets the app remove its
     # temporary folder (atexit) instead of leaving it behind.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
-    demo.launch(**launch_options(services.settings))
+    launch(demo, services.settings)

@@ -46,6 +46,7 @@ class Job:
     multimodal: bool
     services: Services
     progress: Progress = _no_progress
+    visitor: str | None = None  # who asked, for public mode's per-visitor limit on vision calls
     warnings: list[str] = field(default_factory=list)
     pdf: Path | None = None  # the PDF the pages were read from (the file, or LibreOffice's rendering of it)
     figures: dict[int, list[dict]] = field(default_factory=dict)  # per page, as readers.figures found them
@@ -130,13 +131,15 @@ def read_file(
     services: Services | None = None,
     progress: Progress | None = None,
     name: str | None = None,
+    visitor: str | None = None,
 ) -> Reading:
     """Read one file and return what a model receives from it.
 
     ``page_start``/``page_end`` are 1-based and inclusive; ``describe`` asks a question about
     each page's visuals; ``multimodal=None`` takes ``MODEL_MULTIMODAL`` from settings;
     ``workspace`` refuses paths that resolve outside that folder. ``name`` is the name to show
-    (an upload's original name). Raises ``ReaderError`` for anything a person can fix.
+    (an upload's original name); ``visitor`` names who asked, for public mode's limit on each
+    visitor's vision calls. Raises ``ReaderError`` for anything a person can fix.
     """
     services = services or shared_services(settings or Settings.from_env())
     settings = services.settings
@@ -154,7 +157,7 @@ def read_file(
     job = Job(path=resolved, name=shown, size=size, sha256=hash_file(resolved), kind=detected.kind, mime=detected.mime,
               page_start=_check_page(page_start), page_end=_check_page(page_end), question=question,
               multimodal=settings.multimodal if multimodal is None else bool(multimodal),
-              services=services, progress=progress or _no_progress)
+              services=services, progress=progress or _no_progress, visitor=visitor)
     if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with the OOXML reader
         job.path = ooxml_copy(job)
     reading = _reader(detected.kind)(job)

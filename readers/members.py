@@ -73,7 +73,7 @@ def label(name: str) -> str:
     return "".join(character for character in name if character.isprintable()).strip() or "(no name)"
 
 
-def _suffix(name: str) -> str:
+def safe_suffix(name: str) -> str:
     """The member's extension, letters and digits only (a hint some readers use, e.g. ``.csv``)."""
     suffix = re.sub(r"[^A-Za-z0-9]", "", Path(name).suffix)[:10]
     return f".{suffix}" if suffix else ""
@@ -95,12 +95,12 @@ def read_members(job, members: Iterable[tuple[str, Callable[[BinaryIO], None]]])
     with tempfile.TemporaryDirectory(prefix="readlens-members-") as folder:
         for index, (name, write) in enumerate(members, 1):
             shown, reason = label(name), None
-            path = Path(folder) / f"member-{index}{_suffix(name)}"
+            path = Path(folder) / f"member-{index}{safe_suffix(name)}"
             try:
                 with open(path, "wb") as handle:
                     write(handle)
                 reading = read_file(path, describe=job.question, multimodal=job.multimodal, services=job.services,
-                                    progress=job.progress, name=shown)
+                                    progress=job.progress, name=shown, visitor=job.visitor)
             except ReaderError as error:
                 reason = error.message
             except Exception as error:  # noqa: BLE001 - one member's failure must not lose the others

@@ -177,6 +177,15 @@ class Reading:
                 blocks.append(visual)
         return "\n\n".join(blocks)
 
+    def tokens(self, provider: str = "openai") -> int:
+        """Tokens of the payload in the reading's mode (``as_messages(provider)``): each text part's
+        ``o200k_base`` count plus each image's tokens by the provider's rule (``readers.tokens``).
+        In text-only mode, for OpenAI, exactly the ``o200k_base`` count of ``as_text()``. Anthropic
+        publishes no tokenizer, so its count is an estimate: its text counted with ``o200k_base``."""
+        from .tokens import payload_tokens
+
+        return sum(payload_tokens(self.as_messages(provider), provider))
+
     def as_messages(self, provider: str = "openai", document: bool = False) -> list[dict]:
         """Message content parts for ``provider`` ("openai" or "anthropic").
 

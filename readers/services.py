@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from functools import cached_property
 
+from .ratelimit import RateLimit
 from .settings import Settings
 from .store import Store
 
@@ -24,6 +25,11 @@ class Services:
     @cached_property
     def store(self) -> Store:
         return Store(self.settings.cache_dir)
+
+    @cached_property
+    def vision_limit(self) -> RateLimit | None:
+        """Public mode's limit on each visitor's calls to a vision API (None outside public mode)."""
+        return RateLimit(self.settings.vision_calls_per_minute) if self.settings.public else None
 
     def _build(self, attribute: str, factory):
         """The service in ``attribute``, built once (an empty cache is falsy, so test for None)."""

@@ -30,7 +30,7 @@ def _number(env: dict, name: str, default: float) -> float:
 
 VISION_PROVIDERS = ("auto", "openai", "ocr", "none")
 POSITIVE = ("max_file_mb", "max_pages", "max_image_side", "render_dpi", "office_timeout", "vision_timeout",
-            "whisper_timeout", "max_audio_minutes")
+            "whisper_timeout", "max_audio_minutes", "vision_calls_per_minute")
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,9 @@ class Settings:
     local_whisper_model: str = "tiny.en"
     whisper_language: str | None = None
     max_audio_minutes: float = 120
+    mcp_server: bool = True
+    public: bool = False
+    vision_calls_per_minute: int = 30
 
     def __post_init__(self):
         if self.vision_provider not in VISION_PROVIDERS:
@@ -92,6 +95,9 @@ class Settings:
             local_whisper_model=get("LOCAL_WHISPER_MODEL") or "tiny.en",
             whisper_language=get("WHISPER_LANGUAGE"),
             max_audio_minutes=_number(env, "MAX_AUDIO_MINUTES", 120),
+            mcp_server=_flag(get("GRADIO_MCP_SERVER"), True),
+            public=_flag(get("READLENS_PUBLIC"), get("SPACE_ID") is not None),  # a Hugging Face Space sets SPACE_ID
+            vision_calls_per_minute=int(_number(env, "VISION_CALLS_PER_MINUTE", 30)),
         )
 
     @property
@@ -99,4 +105,5 @@ class Settings:
         return int(self.max_file_mb * 1024 * 1024)
 
     def __repr__(self) -> str:  # keys never reach a log line
-        return f"Settings(cache_dir={str(self.cache_dir)!r}, vision_provider={self.vision_provider!r}, vision_model={self.vision_model!r})"
+        return (f"Settings(cache_dir={str(self.cache_dir)!r}, vision_provider={self.vision_provider!r}, vision_model={self.vision_model!r}, "
+                f"public={self.public!r})")

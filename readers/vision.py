@@ -13,6 +13,7 @@ caching each figure's text. Only what succeeded is cached; a failure stays on it
 from __future__ import annotations
 
 import base64
+import math
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ from .settings import Settings
 
 ATTEMPTS = 3
 TEXT_ONLY = "none: text only"
+LIMITED = ("Not described: each visitor may ask the vision model {calls} times a minute here (public mode). "
+           "Try again in {seconds} s; the page's text is here already.")
 OCR_CANNOT_ANSWER = ("Local OCR reads text but cannot answer questions such as \"{question}\". To ask about the "
                      "visual content, configure a vision model: set VISION_BASE_URL (for example "
                      "http://localhost:11434/v1 for Ollama) and VISION_MODEL, and VISION_API_KEY if the service needs one.")
@@ -106,6 +109,7 @@ class OpenAIVision:
             else:
                 page.description, page.description_source = cached, f"{self.source} (cached)"
                 usage.cache_hits += 1
+        missing = self._within_limit(reading, job, missing)
         job.progress("described", len(pages) - len(missing), len(pages))
         image_file = reading.kind == "image"  # an image file's text is its metadata, not context
         with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="describe") as pool:
@@ -124,6 +128,26 @@ class OpenAIVision:
                     page.description, page.description_source = result.text, self.source
                     cache.put(keys[page.number], result.text)
                 job.progress("described", done, len(pages))
+
+    @staticmethod
+    def _within_limit(reading, job, pages: list) -> list:
+        """The pages the visitor's limit on vision calls lets through (public mode); each of the
+        others keeps its text and image and says when to try again."""
+        limit = job.services.vision_limit
+        if limit is None or job.visitor is None:
+            return pages
+        allowed, refused = [], []
+        for page in pages:
+            wait = limit.take(job.visitor)
+            if wait:
+                page.error = LIMITED.format(calls=limit.calls, seconds=math.ceil(wait))
+                refused.append(page)
+            else:
+                allowed.append(page)
+        if refused:
+            numbers = ", ".join(str(page.number) for page in refused)
+            job.warnings.append(f"{reading.name}, {reading.label.lower()} {numbers}: {refused[-1].error}")
+        return allowed
 
 
 class LocalOCR:

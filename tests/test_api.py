@@ -16,6 +16,7 @@ from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 from PIL import Image
 
+from readers.tokens import text_tokens
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT
 from tests.test_readers import CORPUS_VECTORS, check_text
@@ -46,7 +47,7 @@ def test_the_api_page_lists_exactly_the_four_endpoints(client):
     assert set(info["named_endpoints"]) == ENDPOINTS
     assert not info["unnamed_endpoints"]
     names = [p["parameter_name"] for p in info["named_endpoints"]["/read_file"]["parameters"]]
-    assert names == ["file", "page_start", "page_end", "describe", "multimodal", "document", "line_numbers"]
+    assert names == ["file", "page_start", "page_end", "describe", "multimodal", "document", "line_numbers", "file_base64", "file_name"]
 
 
 def test_read_file_in_text_only_mode_describes_the_pages_with_figures(client):
@@ -65,6 +66,8 @@ def test_read_file_in_text_only_mode_describes_the_pages_with_figures(client):
     assert reading["text"].startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
     assert f"[PAGE 2 - VISUAL CONTENT]\n{GENERIC_ANSWER}" in reading["text"] and "[PAGE 4 - VISUAL CONTENT]" not in reading["text"]
     assert "messages" not in reading
+    assert reading["tokens"] == {"openai": {"count": text_tokens(reading["text"]), "exact": True},
+                                 "anthropic": {"count": text_tokens(reading["text"]), "exact": False}}
 
 
 def test_read_file_in_multimodal_mode_returns_png_data_urls(client):
@@ -78,6 +81,8 @@ def test_read_file_in_multimodal_mode_returns_png_data_urls(client):
         assert prefix == "data:image/png;base64" and base64.b64decode(data).startswith(b"\x89PNG")
     assert reading["messages"][0] == {"type": "text", "text": reading["messages"][0]["text"]}
     assert reading["messages"][0]["text"].startswith("[PAGE 2]\n# Revenue by segment")
+    text = sum(text_tokens(part["text"]) for part in reading["messages"] if part["type"] == "text")
+    assert reading["tokens"]["openai"] == {"count": text + 2 * (85 + 170 * 4), "exact": True}  # a letter page: 2 x 2 tiles
 
 
 def test_read_file_returns_the_pdf_itself_and_numbered_lines_when_asked(client, tmp_path):
@@ -139,6 +144,14 @@ def test_files_inside_an_archive_come_back_as_sections(client, tmp_path):
         assert image.format == "PNG" and abs(image.width - 1275) <= 2
 
 
+def test_a_file_can_also_be_sent_inline_as_base64(client):
+    reading = client.predict(file_base64=base64.b64encode(REPORT_PDF.read_bytes()).decode(), file_name="report.pdf", page_end=1,
+                             api_name="/read_file")
+    assert reading["name"] == "report.pdf" and reading["text"].startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
+    with pytest.raises(AppError, match="Send the file once"):
+        client.predict(file=handle_file(str(REPORT_PDF)), file_base64="JVBERi0=", file_name="x.pdf", api_name="/read_file")
+
+
 def test_render_page_returns_the_pages_png(client):
     path = client.predict(file=handle_file(str(REPORT_PDF)), page=2, api_name="/render_page")
     with Image.open(path) as image:
@@ -186,7 +199,7 @@ def test_a_server_path_is_never_read(app, client):
         client.predict("/etc/passwd", None, None, "", False, api_name="/read_file")
     # Past the client, straight to the server: a file reference that was not uploaded is refused.
     file_data = {"path": "/etc/passwd", "meta": {"_type": "gradio.FileData"}}
-    event = httpx.post(f"{app.url}gradio_api/call/read_file", json={"data": [file_data, None, None, "", False, False, False]}).json()
+    event = httpx.post(f"{app.url}gradio_api/call/read_file", json={"data": [file_data, None, None, "", False, False, False, "", ""]}).json()
     result = httpx.get(f"{app.url}gradio_api/call/read_file/{event['event_id']}", timeout=30).text
     assert "event: error" in result and "not uploaded by a user" in result
     assert "root:" not in result

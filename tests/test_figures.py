@@ -13,6 +13,7 @@ import pdfplumber
 import pytest
 
 from readers import Services, read_file
+from readers.cache import DescriptionCache
 from readers.figures import OCR_MAX_SIDE, find_figures
 from readers.formats.pdf import _is_table
 from tests import fixtures
@@ -89,6 +90,15 @@ def test_a_second_read_runs_no_ocr(read_with_ocr, figures_pdf, ocr, folder):
     assert (again.usage.calls, again.usage.cache_hits) == (0, 3)
     assert [page.description for page in again.pages] == [page.description for page in read_with_ocr.pages]
     assert again.pages[0].description_source == "ocr (cached)"
+
+
+def test_public_mode_does_not_count_ocr_against_a_visitors_limit(read_with_ocr, figures_pdf, folder):
+    """The limit is on calls to a vision API: local OCR costs nobody anything."""
+    public = Services(make_settings(folder / "cache", vision_provider="ocr", public=True, vision_calls_per_minute=1),
+                      cache=DescriptionCache(folder / "public-descriptions"))  # the renders are cached, the OCR runs again
+    reading = read_file(figures_pdf, services=public, visitor="203.0.113.9")
+    assert reading.usage.calls == 3 and not any(page.error for page in reading.pages)
+    assert [page.description for page in reading.pages] == [page.description for page in read_with_ocr.pages]
 
 
 def test_a_figure_that_fails_is_named_on_its_page_and_nothing_else_is_lost(figures_pdf, folder):

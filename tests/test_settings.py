@@ -29,3 +29,17 @@ def test_a_key_never_shows_in_repr(tmp_path):
 def test_a_bad_number_names_the_setting(tmp_path):
     with pytest.raises(ValueError, match="MAX_FILE_MB"):
         Settings.from_env({"MAX_FILE_MB": "lots"}, env_file=tmp_path / "none")
+
+
+@pytest.mark.parametrize("environ, public", [({}, False), ({"READLENS_PUBLIC": "true"}, True), ({"SPACE_ID": "someone/readlens"}, True),
+                                             ({"SPACE_ID": "someone/readlens", "READLENS_PUBLIC": "false"}, False),
+                                             ({"SPACE_ID": "someone/readlens", "READLENS_PUBLIC": ""}, True)])
+def test_public_mode_is_on_by_itself_on_a_space_and_an_explicit_false_wins(tmp_path, environ, public):
+    assert Settings.from_env(environ, env_file=tmp_path / "none").public is public
+
+
+def test_the_vision_limit_is_configurable_and_positive(tmp_path):
+    assert Settings.from_env({}, env_file=tmp_path / "none").vision_calls_per_minute == 30
+    assert Settings.from_env({"VISION_CALLS_PER_MINUTE": "5"}, env_file=tmp_path / "none").vision_calls_per_minute == 5
+    with pytest.raises(ValueError, match="VISION_CALLS_PER_MINUTE must be more than 0"):
+        Settings.from_env({"VISION_CALLS_PER_MINUTE": "0"}, env_file=tmp_path / "none")

@@ -9,17 +9,18 @@ import shutil
 import tempfile
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import pypdfium2 as pdfium
 import pytest
 
 from readers import Services, read_file
+from readers.tokens import anthropic_image_tokens, png_size, text_tokens
 from tests import fixtures
 from tests.conftest import ROOT, make_settings
-from ui.handlers import MAX_FILES, Entry, cache_summary, clear_cache, parse_page, read_uploads, triage
+from ui.handlers import MAX_FILES, Entry, cache_summary, clear_cache, discard_upload, parse_page, read_uploads, triage, visitor
 from ui.layout import payload_views
-from ui.payload import (CHARS_PER_TOKEN, PROVIDER_NAMES, abbreviate, anthropic_image_tokens, document_payloads, estimate, estimate_table,
-                        image_size, message_payload, openai_image_tokens, text_payload)
+from ui.payload import PROVIDER_NAMES, abbreviate, document_payloads, estimate, estimate_table, message_payload, text_payload
 from ui.report import citation, report_markdown, write_payload, write_report
 
 ASSETS = ROOT / "assets"
@@ -109,32 +110,22 @@ def test_no_files_clears_the_view(services):
     assert list(read_uploads(None, None, None, None, False, services)) == [[]]
 
 
-@pytest.mark.parametrize("width, height, tokens", [(1024, 1024, 765), (2048, 4096, 1105), (512, 512, 255), (4096, 8192, 1105)])
-def test_openai_high_detail_rule_matches_the_published_examples(width, height, tokens):
-    assert openai_image_tokens(width, height) == tokens
-
-
-@pytest.mark.parametrize("width, height, tokens", [(1000, 1000, 1334), (1092, 1092, 1590), (3136, 3136, 3279)])
-def test_anthropic_rule_is_pixels_over_750_after_scaling(width, height, tokens):
-    assert anthropic_image_tokens(width, height) == tokens
-
-
 def test_estimates_cover_both_modes(tmp_path, services):
     reading = read_file(REPORT_PDF, services=services, multimodal=True)
     rows = {row["mode"]: row for row in estimate([reading])}
     text = dataclasses.replace(reading, multimodal=False).as_text()
     assert rows["Text-only"]["characters"] == len(text) and rows["Text-only"]["images"] == 0
-    assert rows["Text-only"]["text_tokens"] == -(-len(text) // CHARS_PER_TOKEN)
+    assert rows["Text-only"]["text_tokens"] == text_tokens(text) == dataclasses.replace(reading, multimodal=False).tokens("openai")
     openai, anthropic = rows["Multimodal (OpenAI)"], rows["Multimodal (Anthropic)"]
     assert openai["images"] == anthropic["images"] == 4
     assert openai["bytes"] == len(json.dumps(message_payload([reading], "openai")).encode()) > 4 * 50_000
-    width, height = image_size(reading.pages[0].image)
-    assert abs(width - 1275) <= 2 and abs(height - 1650) <= 2  # a letter page at 150 dpi
-    # OpenAI scales it to 768 x ~994: 2 x 2 tiles; Anthropic to ~1212 x 1568, about 2,530 tokens.
     assert openai["image_tokens"] == 4 * (85 + 170 * 4)
-    assert anthropic["image_tokens"] == 4 * anthropic_image_tokens(width, height) and 2500 < anthropic_image_tokens(width, height) < 2560
+    assert anthropic["image_tokens"] == 4 * anthropic_image_tokens(*png_size(reading.pages[0].image))
+    assert openai["total_tokens"] == reading.tokens("openai") and anthropic["total_tokens"] == reading.tokens("anthropic")
+    assert (openai["exact"], anthropic["exact"]) == (True, False)
     table = estimate_table([reading], multimodal=True)
     assert "**Multimodal (OpenAI)** (current)" in table and "| Text-only |" in table
+    assert f"| ≈ {anthropic['total_tokens']:,} |" in table and f"| {openai['total_tokens']:,} |" in table
 
 
 def test_payload_shows_images_abbreviated_and_downloads_them_whole(tmp_path, services):
@@ -158,6 +149,8 @@ def test_estimates_add_the_pdf_document_form(shared_services):
         assert document["bytes"] == len(json.dumps(parts).encode()) < images["bytes"]  # the PDF is smaller than its pages' PNGs
         # each page costs its text and its image, by the providers' published rules for PDF input
         assert document["characters"] == len(parts[0]["text"]) + sum(len(page.content) for page in reading.pages)
+        assert document["text_tokens"] == text_tokens(parts[0]["text"]) + sum(text_tokens(page.content) for page in reading.pages)
+        assert not document["exact"]
         assert document["images"] == images["images"] == 4 and document["image_tokens"] == images["image_tokens"]
     assert "| PDF document (Anthropic) |" in estimate_table([reading], multimodal=True)
     assert not any(row["mode"].startswith("PDF document") for row in estimate([read_file(ASSETS / "diagram.png", services=shared_services)]))
@@ -257,3 +250,46 @@ def test_cache_panel_reports_and_clears(tmp_path, services):
     clear_cache(services)
     assert services.store.size_bytes() == 0
     assert "0.0 MB" in cache_summary(services)
+
+
+def test_in_public_mode_the_cache_is_not_cleared(tmp_path):
+    public = Services(make_settings(tmp_path / "cache", public=True))
+    read_file(REPORT_PDF, services=public)
+    size = public.store.size_bytes()
+    assert clear_cache(public).startswith("Clearing the cache is off in public mode (READLENS_PUBLIC). Cache at")
+    assert public.store.size_bytes() == size > 0
+
+
+def test_discarding_reads_each_upload_then_deletes_it_and_keeps_its_pages(tmp_path, services):
+    big = tmp_path / "big" / "big.png"
+    big.parent.mkdir()
+    big.write_bytes((ASSETS / "diagram.png").read_bytes() + b"0" * services.settings.max_file_bytes)
+    paths = [upload(tmp_path, REPORT_PDF), broken_pdf(tmp_path), str(big)]
+    discarded = []
+
+    def discard(path):
+        discarded.append(path)
+        discard_upload(path)
+
+    _, first = last(read_uploads(paths, None, None, None, False, services, discard=discard))
+    assert [(entry.name, entry.reading is not None) for entry in first] == [("big.png", False), ("chart-report.pdf", True), ("broken.pdf", False)]
+    assert sorted(discarded) == sorted(paths) and not any(Path(path).exists() for path in paths)
+    assert not Path(paths[0]).parent.exists(), "the upload's own folder goes too"
+    # The visitor turns on multimodal: the deleted uploads keep what was read, and say why.
+    _, again = last(read_uploads(paths, None, None, None, True, services, previous=first, discard=discard))
+    report = next(entry for entry in again if entry.name == "chart-report.pdf")
+    assert report.reading is first[1].reading and report.done
+    assert report.note == ("chart-report.pdf was deleted from the server once read (public mode), so these are its pages as first read. "
+                           "Upload it again to read it with other settings.")
+    assert sorted(entry.error for entry in again if entry.reading is None) == sorted(entry.error for entry in first if entry.reading is None)
+    _, elsewhere = last(read_uploads(paths[1:2], None, None, None, False, services))  # a deleted upload nobody read before
+    assert elsewhere[0].error.startswith("broken.pdf is no longer on the server")
+
+
+@pytest.mark.parametrize("host, forwarded, expected", [("8.8.4.4", "", "8.8.4.4"), ("8.8.4.4", "198.51.100.1", "8.8.4.4"),
+                                                       ("10.0.0.2", "198.51.100.1, 10.0.0.9", "198.51.100.1"), ("127.0.0.1", "", "127.0.0.1"),
+                                                       ("127.0.0.1", "198.51.100.1", "198.51.100.1"), ("testclient", "198.51.100.1", "testclient")])
+def test_a_visitor_is_its_address_or_the_one_its_proxy_forwards(host, forwarded, expected):
+    request = SimpleNamespace(client=SimpleNamespace(host=host), headers={"x-forwarded-for": forwarded} if forwarded else {})
+    assert visitor(request) == expected
+    assert visitor(None) is None

@@ -40,6 +40,7 @@ class RunningApp:
     fake: FakeOpenAI
     log: Path
     process: subprocess.Popen
+    temp: Path  # the app's TMPDIR: its temporary files and Gradio's uploads (temp/gradio)
 
 
 def free_port() -> int:
@@ -110,11 +111,12 @@ def running_app() -> RunningApp:
     fake = FakeOpenAI()
     fake.routes["/v1/chat/completions"] = answer
     fake.start()
-    cache = Path(tempfile.mkdtemp(prefix="readlens-test-cache-"))
+    cache, temp = (Path(tempfile.mkdtemp(prefix=f"readlens-test-{use}-")) for use in ("cache", "temp"))
     url, process = launch_app({"READLENS_CACHE_DIR": str(cache), "VISION_PROVIDER": "openai", "VISION_BASE_URL": fake.base_url,
-                               "VISION_API_KEY": SECRET_KEY, "VISION_MODEL": VISION_MODEL, "MAX_FILE_MB": str(MAX_FILE_MB)},
+                               "VISION_API_KEY": SECRET_KEY, "VISION_MODEL": VISION_MODEL, "MAX_FILE_MB": str(MAX_FILE_MB), "TMPDIR": str(temp)},
                               ARTIFACTS / "app.log")
     atexit.register(shutil.rmtree, cache, True)
+    atexit.register(shutil.rmtree, temp, True)
     atexit.register(fake.stop)
     atexit.register(stop, process)
-    return RunningApp(url, fake, ARTIFACTS / "app.log", process)
+    return RunningApp(url, fake, ARTIFACTS / "app.log", process, temp)

@@ -4,6 +4,7 @@ import asyncio
 import base64
 import hashlib
 import logging
+import re
 import shutil
 import time
 
@@ -12,14 +13,16 @@ import pytest
 from readers import Services, read_file
 from readers.cache import DescriptionCache
 from readers.prompts import IMAGE_PROMPT, PAGE_PROMPT
+from readers.ratelimit import RateLimit
 from readers.vision import LocalOCR, OpenAIVision, build_vision
 from tests import fixtures
-from tests.conftest import CORPUS, make_settings
+from tests.conftest import CORPUS, ROOT, make_settings
 from tests.fake_openai import chat_reply
 
 KEY = "sk-test-7Qp2Zr9Xw4Lk"
 PROSE = CORPUS / "markitdown" / "test.pdf"
 WEBP = CORPUS / "docling" / "webp-test.webp"
+REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 CHAT = "/v1/chat/completions"
 
 
@@ -257,3 +260,36 @@ def test_usage_seconds_cover_the_calls(vision, fake_openai):
 def test_a_scanned_page_asks_for_its_text_too(vision, fake_openai):
     read_file(CORPUS / "docling" / "ocr_test.pdf", services=vision())
     assert "<page_text>\n(none: the page has no text layer, so also transcribe the text it shows)\n</page_text>" in sent_text(fake_openai.calls(CHAT)[0])
+
+
+def test_a_rate_limit_counts_each_visitors_calls_in_a_sliding_minute():
+    now = [1000.0]
+    limit = RateLimit(2, clock=lambda: now[0])
+    assert [limit.take("a"), limit.take("a"), limit.take("b")] == [0, 0, 0]
+    assert limit.take("a") == 60  # full: nothing counted, free again in a minute
+    now[0] += 45
+    assert limit.take("a") == 15
+    now[0] += 15
+    assert limit.take("a") == 0 and limit.take("a") == 0 and limit.take("a") == 60
+    now[0] += 61
+    assert limit.take("b") == 0 and set(limit._made) == {"b"}, "visitors idle for a minute are forgotten"
+
+
+def test_public_mode_limits_each_visitors_vision_calls_and_keeps_the_pages(vision, fake_openai):
+    services = vision(public=True, vision_calls_per_minute=2)
+    question = "What is the total?"  # every page is sent: four calls wanted
+    first = read_file(REPORT_PDF, describe=question, services=services, visitor="198.51.100.1")
+    assert len(fake_openai.calls(CHAT)) == 2 and first.usage.calls == 2
+    described, refused = first.pages[:2], first.pages[2:]
+    assert all(page.description and page.error is None for page in described)
+    for page in refused:
+        assert page.description is None and page.text and page.image
+        assert re.fullmatch(r"Not described: each visitor may ask the vision model 2 times a minute here \(public mode\)\. "
+                            r"Try again in (59|60) s; the page's text is here already\.", page.error), page.error
+    assert f"chart-report.pdf, page 3, 4: {refused[-1].error}" in first.warnings
+    other = read_file(REPORT_PDF, describe=question, services=services, visitor="198.51.100.2")
+    assert (other.usage.cache_hits, other.usage.calls) == (2, 2) and all(page.description for page in other.pages)
+    again = read_file(REPORT_PDF, describe=question, services=services, visitor="198.51.100.1")
+    assert again.usage.cache_hits == 4 and not any(page.error for page in again.pages), "cache hits are not calls"
+    unnamed = read_file(REPORT_PDF, describe="And the average?", services=services)  # Python and the CLI name no visitor
+    assert unnamed.usage.calls == 4 and len(fake_openai.calls(CHAT)) == 8

@@ -6,9 +6,11 @@ Uploads come in as file paths; readings go out as ``Entry`` objects (one per fil
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from readers import Reading, ReaderError, Services, read_file
 from readers.core import CONTAINER_KINDS, VISUAL_KINDS, Progress
@@ -16,6 +18,9 @@ from readers.detect import detect
 
 MAX_FILES = 10
 STAGE_WORDS = {"rendered": "pages rendered", "described": "pages described", "transcribed": "seconds of audio transcribed"}
+DELETED = ("{name} was deleted from the server once read (public mode), so these are its pages as first read. "
+           "Upload it again to read it with other settings.")
+GONE = "{name} is no longer on the server (public mode deletes each upload once read; otherwise uploads go after a day). Upload it again."
 
 
 
@@ -28,6 +33,7 @@ class Entry:
     reading: Reading | None = None
     error: str | None = None
     done: bool = False
+    note: str | None = None
 
 
 def display_name(path: str) -> str:
@@ -40,11 +46,12 @@ def triage(paths: list[str], max_bytes: int) -> tuple[list[str], list[Entry]]:
     accepted, refused = [], []
     for index, path in enumerate(paths or []):
         name = display_name(path)
-        size = Path(path).stat().st_size
+        size = Path(path).stat().st_size if Path(path).exists() else 0  # public mode deletes an upload once read
         if index >= MAX_FILES:
-            refused.append(Entry(name, error=f"{name} was not read: at most {MAX_FILES} files can be read at once. Upload it in another batch.", done=True))
+            refused.append(Entry(name, path, error=f"{name} was not read: at most {MAX_FILES} files can be read at once. Upload it in another batch.",
+                                 done=True))
         elif size > max_bytes:
-            refused.append(Entry(name, error=f"{name} was not read: it is {size / 1048576:.1f} MB and the limit is {max_bytes / 1048576:g} MB per file.",
+            refused.append(Entry(name, path, error=f"{name} was not read: it is {size / 1048576:.1f} MB and the limit is {max_bytes / 1048576:g} MB per file.",
                                  done=True))
         else:
             accepted.append(path)
@@ -64,22 +71,22 @@ def unexpected(name: str, error: Exception) -> str:
     return f"{name} could not be read because of an unexpected {type(error).__name__}. Try again; if it keeps happening, report it with the file."
 
 
-def visual_kind(path: str) -> str | None:
+def visual_kind(path: str, name: str) -> str | None:
     """The file's kind when it may have page images to show (documents, images, archives and
-    e-mails of them), else None; from its bytes."""
-    kind = detect(Path(path), display_name(path)).kind
+    e-mails of them), else None; from its bytes (``name`` is a hint)."""
+    kind = detect(Path(path), name).kind
     return kind if kind in VISUAL_KINDS + CONTAINER_KINDS else None
 
 
 def read_progressively(path: str, name: str, page_start: int | None, page_end: int | None, question: str | None,
-                       multimodal: bool, services: Services, progress: Progress) -> Iterator[Reading]:
+                       multimodal: bool, services: Services, progress: Progress, visitor: str | None = None) -> Iterator[Reading]:
     """Yield the first requested page as soon as it is rendered, then exactly what ``read_file`` returns.
 
     The early reading skips descriptions (a vision call can take seconds); the whole reading takes
     that page from the cache and describes every page.
     """
-    options = dict(services=services, progress=progress, name=name)
-    if visual_kind(path) in VISUAL_KINDS:  # audio, text and containers (read whole) have no first page worth showing early
+    options = dict(services=services, progress=progress, name=name, visitor=visitor)
+    if visual_kind(path, name) in VISUAL_KINDS:  # audio, text and containers (read whole) have no first page worth showing early
         first = page_start or 1
         early = read_file(path, first, first, multimodal=True, **options)
         early.multimodal = multimodal
@@ -87,23 +94,32 @@ def read_progressively(path: str, name: str, page_start: int | None, page_end: i
     yield read_file(path, page_start, page_end, describe=question, multimodal=multimodal, **options)
 
 
-def read_uploads(paths: list[str] | None, page_start, page_end, question: str | None, multimodal: bool,
-                 services: Services, progress: Progress | None = None) -> Iterator[list[Entry]]:
+def read_uploads(paths: list[str] | None, page_start, page_end, question: str | None, multimodal: bool, services: Services,
+                 progress: Progress | None = None, visitor: str | None = None, previous: list[Entry] = (),
+                 discard: Callable[[str], None] | None = None) -> Iterator[list[Entry]]:
     """Read every upload in turn, yielding the whole list each time something new is on screen.
 
     Each yield is a new list of new entries, so a listener sees every step as a change. One file's
-    failure is that file's entry; the others are still read.
+    failure is that file's entry; the others are still read. ``discard`` (public mode) deletes each
+    upload once read; an upload already deleted keeps its ``previous`` entry, with a note.
     """
     report = progress or (lambda stage, done, total: None)
     accepted, entries = triage(paths or [], services.settings.max_file_bytes)
     start, end = parse_page(page_start), parse_page(page_end)
+    earlier = {entry.path: entry for entry in previous}
+    if discard is not None:
+        for path in set(paths or []) - set(accepted):  # refused unread
+            discard(path)
     for path in accepted:
         name = display_name(path)
+        if not Path(path).exists():
+            entries.append(_gone(name, path, earlier.get(path)))
+            continue
         entries.append(Entry(name, path))
         index = len(entries) - 1
         labelled = lambda stage, done, total, name=name: report(f"{name}: {STAGE_WORDS.get(stage, stage)}", done, total)  # noqa: E731
         try:
-            for reading in read_progressively(path, name, start, end, question, multimodal, services, labelled):
+            for reading in read_progressively(path, name, start, end, question, multimodal, services, labelled, visitor):
                 entries[index] = Entry(name, path, reading)
                 yield list(entries)
             entries[index] = Entry(name, path, entries[index].reading, done=True)
@@ -111,7 +127,38 @@ def read_uploads(paths: list[str] | None, page_start, page_end, question: str | 
             entries[index] = Entry(name, path, error=error.message, done=True)
         except Exception as error:  # noqa: BLE001 - one file's bug must not take the others' results off the page
             entries[index] = Entry(name, path, error=unexpected(name, error), done=True)
+        finally:
+            if discard is not None:
+                discard(path)
     yield list(entries)
+
+
+def _gone(name: str, path: str, before: Entry | None) -> Entry:
+    """The entry of an upload no longer on the server: what was read from it before, or why not."""
+    if before is None:
+        return Entry(name, path, error=GONE.format(name=name), done=True)
+    return Entry(name, path, before.reading, before.error, done=True, note=DELETED.format(name=name) if before.reading else None)
+
+
+def visitor(request) -> str | None:
+    """Who is asking, for public mode's per-visitor limit (None outside a request): the client's
+    address, or, when that is a proxy on a private or loopback address (a Space's; Gradio's own MCP
+    server calling the app), the first address in its X-Forwarded-For."""
+    if request is None or request.client is None:
+        return None
+    host, forwarded = request.client.host, request.headers.get("x-forwarded-for", "")
+    with contextlib.suppress(ValueError):
+        if forwarded and ipaddress.ip_address(host).is_private:
+            return forwarded.split(",")[0].strip()
+    return host
+
+
+def discard_upload(path: str) -> None:
+    """Delete an uploaded file, and the folder Gradio made for it (named by its content) when that is left empty."""
+    upload = Path(path)
+    upload.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        upload.parent.rmdir()
 
 
 def cache_summary(services: Services) -> str:
@@ -121,6 +168,9 @@ def cache_summary(services: Services) -> str:
 
 
 def clear_cache(services: Services) -> str:
+    """Empty the cache, except in public mode, where every visitor shares it: then the panel says so."""
+    if services.settings.public:
+        return f"Clearing the cache is off in public mode (READLENS_PUBLIC). {cache_summary(services)}"
     services.store.clear()
     services.cache.clear()
     return cache_summary(services)

@@ -19,13 +19,16 @@ from readers.tables import markdown_table
 from readers.vision import TEXT_ONLY
 
 from .api import Endpoints
-from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, read_uploads
-from .payload import DOCUMENT_NOTE, ESTIMATE_NOTE, abbreviate, document_payloads, estimate_table, message_payload, text_payload, usage_line
+from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, discard_upload, read_uploads, visitor
+from .payload import DOCUMENT_NOTE, TOKENS_NOTE, abbreviate, document_payloads, estimate_table, message_payload, text_payload, usage_line
 from .report import clock, outlined_image, page_image, page_title, write_document_payload, write_payload, write_report
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
 UPLOAD_LIMIT_FACTOR = 2
+MCP_ENVELOPE_BYTES = 64 * 1024  # a tool call's JSON around its file_base64
+PUBLIC_NOTE = ("**Public mode:** each upload is deleted from the server once read, the shared cache cannot be cleared from here, "
+               "and each visitor may ask the vision model {calls} times a minute.")
 READ_CONCURRENCY = 8  # six people reading at once, plus API clients, all start without waiting
 CSS = """
 .rl-file {border: 1px solid var(--border-color-primary); border-radius: 12px; padding: 12px; margin-bottom: 16px;}
@@ -43,8 +46,21 @@ def launch_options(settings: Settings) -> dict:
     (a path that was not uploaded) reach clients as sentences; the handlers already turn every
     other exception into a gr.Error without its text.
     """
-    return {"max_file_size": UPLOAD_LIMIT_FACTOR * settings.max_file_bytes, "show_error": True,
+    return {"max_file_size": UPLOAD_LIMIT_FACTOR * settings.max_file_bytes, "show_error": True, "mcp_server": settings.mcp_server,
             "theme": gr.themes.Soft(primary_hue="indigo"), "css": CSS, "footer_links": ["api"]}
+
+
+def launch(demo: gr.Blocks, settings: Settings) -> None:
+    """Start the app with ``launch_options`` and block until it is stopped.
+
+    The MCP server's requests are limited to 4 MiB by the MCP SDK, less than a file sent inline
+    as base64 (4/3 of its size) may take: the limit is raised so that, as with uploads, a file up
+    to twice MAX_FILE_MB arrives and is refused by name, and a bigger request is refused whole.
+    """
+    demo.launch(prevent_thread_lock=True, **launch_options(settings))
+    if demo.mcp_server_obj is not None:
+        demo.mcp_server_obj.manager.asgi_app.max_body_size = UPLOAD_LIMIT_FACTOR * settings.max_file_bytes * 4 // 3 + MCP_ENVELOPE_BYTES
+    demo.block_thread()
 
 
 def _source_line(page) -> str:
@@ -81,7 +97,10 @@ def _show_page(reading: Reading, page, folder: Path) -> None:
 
 def _show_transcript(entry: Entry) -> None:
     t = entry.reading.transcript
-    gr.Audio(entry.path, label=entry.name, interactive=False)
+    if Path(entry.path).exists():
+        gr.Audio(entry.path, label=entry.name, interactive=False)
+    else:
+        gr.Markdown("The recording was deleted from the server once transcribed (public mode), so it cannot be played here.")
     gr.Markdown(f"**Language:** {t.language or 'unknown'} · **Duration:** {clock(t.duration)} ({t.duration:.1f} s) · {t.source}")
     rows = [["Time", "Text"]] + [[f"{clock(s.start)} → {clock(s.end)}", s.text.strip()] for s in t.segments]
     gr.Markdown(markdown_table(rows) if t.segments else t.text or "(no speech found)")
@@ -101,7 +120,7 @@ def show_entries(entries: list[Entry], folder: Path) -> None:
             unit = {**UNITS, "image": "frames"}.get(reading.kind, "pages")
             shown = f"{len(reading.pages)} of {reading.page_count} {unit}" if reading.page_count > 1 else ""
             gr.Markdown(f"### {entry.name}\n{' · '.join(filter(None, [reading.kind.upper(), reading.mime, shown]))}")
-            for warning in reading.warnings:
+            for warning in [entry.note, *reading.warnings] if entry.note else reading.warnings:
                 gr.Markdown(f"ℹ️ {warning}")
             if reading.transcript is not None:
                 _show_transcript(entry)
@@ -135,7 +154,7 @@ def payload_views(entries: list[Entry], multimodal: bool, folder: Path):
     if not readings:
         return ("No payload yet.", gr.update(value="", visible=True), gr.update(value="", visible=False),
                 gr.update(value="", visible=False), None, None, *document_views([], folder, False))
-    note = ESTIMATE_NOTE
+    note = TOKENS_NOTE
     if multimodal:
         note += " In multimodal mode pages are described only to answer a question, so the text-only row counts no descriptions until you switch."
     if any(reading.pdf for reading in readings):
@@ -180,12 +199,13 @@ def _api(endpoints: Endpoints) -> None:
         reading, transcript = gr.JSON(label="reading"), gr.JSON(label="transcript")
         image = gr.Image(label="page image", type="filepath", format="png")
         answer = gr.Textbox(label="answer")
+        inline = [gr.Textbox(label="file_base64", value=""), gr.Textbox(label="file_name", value="")]
     shared = {"triggers": [], "concurrency_id": "read", "concurrency_limit": READ_CONCURRENCY}
-    gr.on(fn=endpoints.read_file, inputs=[file, page_start, page_end, describe, multimodal, document, line_numbers], outputs=reading,
-          api_name="read_file", **shared)
-    gr.on(fn=endpoints.render_page, inputs=[file, page], outputs=image, api_name="render_page", **shared)
-    gr.on(fn=endpoints.describe, inputs=[file, page, question], outputs=answer, api_name="describe", **shared)
-    gr.on(fn=endpoints.transcribe, inputs=file, outputs=transcript, api_name="transcribe", **shared)
+    inputs = [file, page_start, page_end, describe, multimodal, document, line_numbers, *inline]
+    gr.on(fn=endpoints.read_file, inputs=inputs, outputs=reading, api_name="read_file", **shared)
+    gr.on(fn=endpoints.render_page, inputs=[file, page, *inline], outputs=image, api_name="render_page", **shared)
+    gr.on(fn=endpoints.describe, inputs=[file, page, question, *inline], outputs=answer, api_name="describe", **shared)
+    gr.on(fn=endpoints.transcribe, inputs=[file, *inline], outputs=transcript, api_name="transcribe", **shared)
 
 
 def build_ui(services: Services | None = None) -> gr.Blocks:
@@ -199,6 +219,8 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
     with gr.Blocks(title="ReadLens", delete_cache=(3600, 86400)) as demo:
         gr.Markdown("# ReadLens\nSee every file the way your model will: the text, the tables, each page as an image, "
                     "and — for models that cannot see — a description of its visuals.")
+        if settings.public:
+            gr.Markdown(PUBLIC_NOTE.format(calls=settings.vision_calls_per_minute), elem_id="public-mode")
         entries = gr.State([])
         with gr.Row():
             with gr.Column(scale=3):
@@ -243,19 +265,25 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                 report_file = gr.File(label="Report (report.md + images)", interactive=False, elem_id="report")
         with gr.Accordion("Cache", open=False):
             cache_info = gr.Markdown()
-            clear_button = gr.Button("Clear cache", variant="secondary", size="sm")
+            if not settings.public:  # every visitor shares the cache
+                clear_button = gr.Button("Clear cache", variant="secondary", size="sm")
+                clear_button.click(lambda: clear_cache(services), outputs=cache_info, **private)
 
-        def read(paths, start, end, ask, mode, progress=gr.Progress()):
+        def discard(path: str) -> None:
+            if path in demo.upload_file_set:  # an example is not a visitor's upload
+                discard_upload(path)
+
+        def read(paths, start, end, ask, mode, current, request: gr.Request, progress=gr.Progress()):
             report = lambda desc, done, total: progress((done, total), desc=desc)  # noqa: E731
-            yield from read_uploads(paths, start, end, ask, mode, services, report)
+            yield from read_uploads(paths, start, end, ask, mode, services, report, visitor(request), current,
+                                    discard if settings.public else None)
 
         gr.on([files.change, multimodal.change, page_start.change, page_end.change, question.submit], read,
-              inputs=[files, page_start, page_end, question, multimodal], outputs=entries, show_progress_on=status,
+              inputs=[files, page_start, page_end, question, multimodal, entries], outputs=entries, show_progress_on=status,
               trigger_mode="always_last", concurrency_id="read", concurrency_limit=READ_CONCURRENCY, **private)
         entries.change(lambda current, mode: (status_line(current), *payload_views(current, mode, folder)), [entries, multimodal],
                        [status, estimates, text_view, openai_view, anthropic_view, payload_file, report_file, document_note, document_openai,
                         document_anthropic, document_file], show_progress="hidden", **private)
         demo.load(lambda: cache_summary(services), outputs=cache_info, **private)
-        clear_button.click(lambda: clear_cache(services), outputs=cache_info, **private)
         _api(Endpoints(services, folder))
     return demo.queue(max_size=64, default_concurrency_limit=16)

@@ -1,67 +1,34 @@
-"""The Model payload view: exactly what the model receives, its size, and a token estimate per mode.
+"""The Model payload view: exactly what the model receives, its size, and its tokens per mode.
 
-No tokenizer that works offline is installed (tiktoken downloads its encodings at run time), so
-text is estimated at ``CHARS_PER_TOKEN`` characters per token, and images by each provider's
-published rule:
-
-- OpenAI, high detail: fit in 2048x2048, scale the short side down to 768, then
-  85 + 170 tokens per 512 px tile;
-- Anthropic: scale the long side down to 1568, then width x height / 750.
+Tokens are counted by ``readers.tokens``: text exactly with OpenAI's ``o200k_base`` encoding
+(Anthropic's figures are estimates, marked ≈), images by each provider's published rule.
 
 A PDF sent as itself costs, by both providers' published rules, the text of each page plus the
 page as an image (Anthropic, "PDF support": a page's text — typically 1,500-3,000 tokens — plus its
 image by the image rule; OpenAI, "File inputs": "both the extracted text and an image of each
-page"). So the document form is estimated as the pages' extracted text and their renders, by the
-same rules as the page-images form; what differs is the size of the request.
+page"). So the document form is counted as the pages' extracted text and their renders, by the
+same rules as the page-images form; what differs is the size of the request. Both providers
+extract the text themselves, so that form's counts are estimates.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
-import math
-
-from PIL import Image
 
 from readers import Reading, ReaderError
 from readers.document import limit_problem
 from readers.tables import markdown_table
+from readers.tokens import EXACT, IMAGE_RULES, PROVIDERS, payload_tokens, png_size, text_tokens
 
-CHARS_PER_TOKEN = 4
-PROVIDERS = ("openai", "anthropic")
 PROVIDER_NAMES = {"openai": "OpenAI", "anthropic": "Anthropic"}
-ESTIMATE_NOTE = (f"Text tokens are estimated at {CHARS_PER_TOKEN} characters per token (no offline tokenizer); "
-                 "images by each provider's rule: OpenAI high detail 85 + 170 per 512 px tile, Anthropic width × height / 750.")
+TOKENS_NOTE = ("Text tokens are counted exactly with o200k_base, the encoding of GPT-4o, GPT-4.1, GPT-5 and the o-series; "
+               "Anthropic publishes no tokenizer, so its figures (≈) are estimates from the same count. Images by each provider's rule: "
+               "OpenAI high detail 85 + 170 per 512 px tile, Anthropic width × height / 750.")
 DOCUMENT_NOTE = ("A PDF sent as itself costs each page's text plus the page as an image (Anthropic: the text, typically 1,500–3,000 "
-                 "tokens a page, plus the image rule; OpenAI: the extracted text and an image of each page), so its rows count the "
+                 "tokens a page, plus the image rule; OpenAI: the extracted text and an image of each page), so its rows (≈) count the "
                  "pages' extracted text and their images as above; files with no PDF are counted as page images.")
 SHOWN_BASE64 = 64  # characters of each image's base64 kept on screen
-
-
-def text_tokens(characters: int) -> int:
-    return math.ceil(characters / CHARS_PER_TOKEN)
-
-
-def openai_image_tokens(width: int, height: int) -> int:
-    scale = min(1.0, 2048 / max(width, height))
-    width, height = width * scale, height * scale
-    scale = min(1.0, 768 / min(width, height))
-    width, height = width * scale, height * scale
-    return 85 + 170 * math.ceil(width / 512) * math.ceil(height / 512)
-
-
-def anthropic_image_tokens(width: int, height: int) -> int:
-    scale = min(1.0, 1568 / max(width, height))
-    return math.ceil(width * scale * height * scale / 750)
-
-
-IMAGE_RULES = {"openai": openai_image_tokens, "anthropic": anthropic_image_tokens}
-
-
-def image_size(png: bytes) -> tuple[int, int]:
-    with Image.open(io.BytesIO(png)) as image:  # reads the header only
-        return image.size
 
 
 def text_payload(readings: list[Reading]) -> str:
@@ -130,34 +97,36 @@ def estimate(readings: list[Reading]) -> list[dict]:
     text_only = [dataclasses.replace(r, multimodal=False) for r in readings]
     multimodal = [dataclasses.replace(r, multimodal=True) for r in readings]
     text = text_payload(text_only)
-    rows = [{"mode": "Text-only", "bytes": len(text.encode()), "characters": len(text), "text_tokens": text_tokens(len(text)), "images": 0,
-             "image_tokens": 0}]
-    sizes = [image_size(page.image) for r in multimodal if r.transcript is None for page in r.pages if page.image]
+    rows = [{"mode": "Text-only", "exact": True, "bytes": len(text.encode()), "characters": len(text), "text_tokens": text_tokens(text),
+             "images": 0, "image_tokens": 0}]
     for provider in PROVIDERS:
         parts = message_payload(multimodal, provider)
-        characters = sum(len(part["text"]) for part in parts if part["type"] == "text")
-        image_tokens = sum(IMAGE_RULES[provider](w, h) for w, h in sizes)
-        rows.append({"mode": f"Multimodal ({PROVIDER_NAMES[provider]})", "bytes": len(json.dumps(parts).encode()), "characters": characters,
-                     "text_tokens": text_tokens(characters), "images": len(sizes), "image_tokens": image_tokens})
-    extracted = sum(len(page.content) for r in multimodal if r.pdf for page in r.pages)  # the text a provider takes from the PDFs' pages
+        text_count, image_count = payload_tokens(parts, provider)
+        rows.append({"mode": f"Multimodal ({PROVIDER_NAMES[provider]})", "exact": EXACT[provider], "bytes": len(json.dumps(parts).encode()),
+                     "characters": sum(len(part["text"]) for part in parts if part["type"] == "text"), "text_tokens": text_count,
+                     "images": sum(part["type"] != "text" for part in parts), "image_tokens": image_count})
+    sizes = [png_size(page.image) for r in multimodal if r.transcript is None for page in r.pages if page.image]
+    extracted = [page.content for r in multimodal if r.pdf for page in r.pages]  # the text a provider takes from the PDFs' pages
     documents = document_payloads(multimodal)[0] if any(r.pdf for r in multimodal) else {}
     for provider, parts in documents.items():  # a provider that cannot take the PDFs has no row; the payload view says why
-        characters = extracted + sum(len(part["text"]) for part in parts if part["type"] == "text")
-        rows.append({"mode": f"PDF document ({PROVIDER_NAMES[provider]})", "bytes": len(json.dumps(parts).encode()), "characters": characters,
-                     "text_tokens": text_tokens(characters), "images": len(sizes), "image_tokens": sum(IMAGE_RULES[provider](w, h) for w, h in sizes)})
+        texts = extracted + [part["text"] for part in parts if part["type"] == "text"]
+        rows.append({"mode": f"PDF document ({PROVIDER_NAMES[provider]})", "exact": False, "bytes": len(json.dumps(parts).encode()),
+                     "characters": sum(map(len, texts)), "text_tokens": sum(map(text_tokens, texts)), "images": len(sizes),
+                     "image_tokens": sum(IMAGE_RULES[provider](w, h) for w, h in sizes)})
     for row in rows:
         row["total_tokens"] = row["text_tokens"] + row["image_tokens"]
     return rows
 
 
 def estimate_table(readings: list[Reading], multimodal: bool) -> str:
-    """The estimate rows as Markdown, the current mode marked."""
-    rows = [["Mode", "Size", "Text characters", "Text tokens ≈", "Images", "Image tokens", "Total tokens ≈"]]
+    """The rows as Markdown, the current mode marked, estimates marked ≈."""
+    rows = [["Mode", "Size", "Text characters", "Text tokens", "Images", "Image tokens", "Total tokens"]]
     for row in estimate(readings):
         current = row["mode"].startswith("Multimodal") if multimodal else row["mode"] == "Text-only"
         mode = f"**{row['mode']}** (current)" if current else row["mode"]
-        rows.append([mode, f"{row['bytes'] / 1024:,.1f} KB", f"{row['characters']:,}", f"{row['text_tokens']:,}", str(row["images"]),
-                     f"{row['image_tokens']:,}", f"{row['total_tokens']:,}"])
+        about = "" if row["exact"] else "≈ "
+        rows.append([mode, f"{row['bytes'] / 1024:,.1f} KB", f"{row['characters']:,}", f"{about}{row['text_tokens']:,}", str(row["images"]),
+                     f"{row['image_tokens']:,}", f"{about}{row['total_tokens']:,}"])
     return markdown_table(rows)
 
 

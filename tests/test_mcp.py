@@ -1,0 +1,147 @@
+"""The app's MCP server through the official ``mcp`` client over streamable HTTP, against the same
+``python app.py`` the API tests use."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import base64
+import io
+import time
+
+import httpx
+import pypdfium2 as pdfium
+import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+from mcp.types import CallToolResult
+from PIL import Image
+
+from tests.conftest import CORPUS, ROOT
+from tests.test_ui_server import MAX_FILE_MB, PIE_ANSWER, running_app
+
+REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
+TOOLS = {"read_file", "render_page", "describe", "transcribe"}
+FILE_PARAMETERS = {"file", "file_base64", "file_name"}
+
+
+@pytest.fixture(scope="module")
+def app():
+    return running_app()
+
+
+def mcp_url(app) -> str:
+    return f"{app.url}gradio_api/mcp/"
+
+
+def in_session(app, action):
+    """Run ``action(session)`` in a fresh MCP session with the app, as an agent's host does."""
+    async def run():
+        async with streamable_http_client(mcp_url(app)) as (read, write, _):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                return await action(session)
+    return asyncio.run(run())
+
+
+def call(app, tool: str, **arguments) -> CallToolResult:
+    return in_session(app, lambda session: session.call_tool(tool, arguments))
+
+
+def inline(path, **more) -> dict:
+    return {"file_base64": base64.b64encode(path.read_bytes()).decode("ascii"), "file_name": path.name, **more}
+
+
+def answer(result: CallToolResult) -> dict:
+    """A JSON output as Gradio's MCP server writes it: the Python literal of the object."""
+    assert not result.isError, result.content[0].text
+    return ast.literal_eval(result.content[0].text)
+
+
+def error(result: CallToolResult) -> str:
+    assert result.isError
+    return result.content[0].text
+
+
+def test_the_url_is_printed_at_start(app):
+    deadline = time.monotonic() + 30  # Gradio prints it just after the app starts answering
+    while f"Streamable HTTP URL: {mcp_url(app)}" not in app.log.read_text():
+        assert time.monotonic() < deadline, app.log.read_text()
+        time.sleep(0.2)
+
+
+def test_the_four_tools_are_listed_with_every_parameter_documented(app):
+    tools = {tool.name: tool for tool in in_session(app, lambda session: session.list_tools()).tools}
+    assert set(tools) == TOOLS
+    parameters = {name: tool.inputSchema["properties"] for name, tool in tools.items()}
+    assert set(parameters["read_file"]) == {"page_start", "page_end", "describe", "multimodal", "document", "line_numbers"} | FILE_PARAMETERS
+    assert set(parameters["render_page"]) == {"page"} | FILE_PARAMETERS
+    assert set(parameters["describe"]) == {"page", "question"} | FILE_PARAMETERS
+    assert set(parameters["transcribe"]) == FILE_PARAMETERS
+    for name, tool in tools.items():
+        assert len(tool.description) > 80 and not tool.inputSchema.get("required"), name  # a file comes one way or the other
+        for parameter, schema in parameters[name].items():
+            assert len(schema["description"]) > 20, f"{name}.{parameter} is not documented"
+    assert "base64" in parameters["read_file"]["file_base64"]["description"]
+    assert tools["read_file"].description.startswith("Read a file the way a language model receives it")
+
+
+def test_a_pdf_sent_as_base64_is_read_and_its_temporary_file_removed(app):
+    reading = answer(call(app, "read_file", **inline(REPORT_PDF, page_start=1, page_end=3)))
+    assert (reading["name"], reading["kind"], reading["page_count"]) == ("chart-report.pdf", "pdf", 4)
+    assert [page["number"] for page in reading["pages"]] == [1, 2, 3]
+    assert "Quarterly Sales Report 2024" in reading["pages"][0]["text"]
+    assert reading["pages"][2]["tables"][0].startswith("| Region | Q1 | Q2 | Q3 | Q4 |")
+    assert reading["text"].startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
+    assert reading["tokens"]["openai"]["exact"] and reading["tokens"]["openai"]["count"] > 100
+    assert not list(app.temp.glob("readlens-inline-*")), "the inline file is removed once read"
+
+
+def test_multimodal_over_mcp_leaves_the_images_to_render_page(app):
+    reading = answer(call(app, "read_file", **inline(REPORT_PDF, page_start=2, page_end=2, multimodal=True)))
+    assert "messages" not in reading and reading["pages"][0]["description"] is None
+    assert reading["tokens"]["openai"]["count"] > 765  # the text and the page's image, 2 x 2 tiles
+    result = call(app, "render_page", **inline(REPORT_PDF, page=2))
+    image = next(part for part in result.content if part.type == "image")
+    assert image.mimeType == "image/png"
+    with Image.open(io.BytesIO(base64.b64decode(image.data))) as png:
+        assert abs(png.width - 1275) <= 2 and abs(png.height - 1650) <= 2
+
+
+def test_the_pdf_itself_comes_back_when_asked(app):
+    reading = answer(call(app, "read_file", **inline(REPORT_PDF, page_start=2, page_end=3, document=True)))
+    note, pdf = reading["document_messages"]
+    assert note["text"].startswith("[DOCUMENT: chart-report.pdf, pages 2-3 of 4")
+    prefix, data = pdf["file"]["file_data"].split(",", 1)
+    assert prefix == "data:application/pdf;base64" and len(pdfium.PdfDocument(base64.b64decode(data))) == 2
+
+
+def test_a_data_url_with_line_breaks_is_accepted(app):
+    wrapped = "\n".join(inline(REPORT_PDF)["file_base64"][i:i + 76] for i in range(0, 200_000, 76))  # as the base64 command writes it
+    reading = answer(call(app, "read_file", file_base64=f"data:application/pdf;base64,{wrapped}", file_name="report.pdf", page_end=1))
+    assert reading["name"] == "report.pdf" and reading["pages"][0]["text"].startswith("# Quarterly Sales Report 2024")
+
+
+def test_describe_and_transcribe_through_mcp(app):
+    assert call(app, "describe", **inline(REPORT_PDF, page=2, question="What are the exact percentages in the pie chart?")).content[0].text == PIE_ANSWER
+    transcript = answer(call(app, "transcribe", **inline(CORPUS / "faster-whisper" / "jfk.flac")))
+    assert transcript["name"] == "jfk.flac" and transcript["language"] == "en" and 10 < transcript["duration"] < 12
+    assert "ask not what your country can do for you" in transcript["text"].lower()
+
+
+def test_bad_input_comes_back_as_a_clear_error(app, tmp_path):
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(REPORT_PDF.read_bytes()[:400])
+    assert error(call(app, "read_file", **inline(broken))).startswith("broken.pdf is damaged or incomplete and cannot be opened as a PDF")
+    big = base64.b64encode(REPORT_PDF.read_bytes() + b"0" * (MAX_FILE_MB * 1024 * 1024)).decode("ascii")
+    assert error(call(app, "read_file", file_base64=big, file_name="big.pdf")) == f"big.pdf is 5.0 MB; the limit is {MAX_FILE_MB} MB (MAX_FILE_MB)."
+    bigger = base64.b64encode(b"0" * (2 * MAX_FILE_MB * 1024 * 1024 + 100_000)).decode("ascii")  # past twice the limit: refused unread
+    with pytest.raises(BaseExceptionGroup) as refused:
+        call(app, "read_file", file_base64=bigger, file_name="bigger.pdf")
+    assert refused.group_contains(httpx.HTTPStatusError, match="413 Request Entity Too Large")
+    assert "is not valid base64" in error(call(app, "read_file", file_base64="%PDF-1.4 not encoded", file_name="raw.pdf"))
+    assert error(call(app, "transcribe", **inline(REPORT_PDF))) == "chart-report.pdf is pdf, not audio; /transcribe reads audio files."
+    assert error(call(app, "read_file")).startswith("No file was sent.")
+    # Why file_base64 exists: Gradio downloads a file given as a URL only from public addresses.
+    assert "failed validation" in error(call(app, "read_file", file=f"{app.url}gradio_api/file=/etc/passwd"))
+    assert not list(app.temp.glob("readlens-inline-*"))
