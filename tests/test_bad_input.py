@@ -265,3 +265,19 @@ def test_unsupported_format_says_what_is_supported(services, tmp_path):
 def test_an_office_package_of_another_kind_is_not_read_as_an_archive(services, tmp_path):
     binary = fixtures.archive(tmp_path / "book.xlsb", {"[Content_Types].xml": b"<Types/>", "xl/workbook.bin": b"\x83\x01\x00"})
     assert "XLSB" in refused(binary, "UNSUPPORTED_FORMAT", services).message
+
+
+def test_an_unexpected_exception_is_logged_and_becomes_a_reader_error(services, tmp_path, monkeypatch, caplog):
+    from readers.formats import csv as csv_reader
+
+    def broken(job):
+        raise KeyError("sk-not-for-people")
+
+    monkeypatch.setattr(csv_reader, "read", broken)
+    (tmp_path / "table.csv").write_text("a,b\n1,2\n")
+    error = refused(tmp_path / "table.csv", "CORRUPT_FILE", services)
+    assert "KeyError" not in error.message and "sk-not-for-people" not in error.message
+    assert isinstance(error.__cause__, KeyError)
+    assert "KeyError: 'sk-not-for-people'" in caplog.text  # the traceback is for whoever runs the server
+    reading = read_file(fixtures.archive(tmp_path / "bundle.zip", {"table.csv": b"a,b\n1,2\n", "notes.md": b"# Notes\n"}), services=services)
+    assert "table.csv could not be read" in reading.pages[0].error and "# Notes" in reading.pages[1].text  # the member costs only itself
