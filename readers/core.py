@@ -23,6 +23,7 @@ from .detect import detect
 from .errors import ReaderError
 from .models import Page, Reading
 from .office import SOURCE_EXTENSION, ooxml_copy
+from .package import readable_package
 from .services import Services, shared_services
 from .settings import Settings
 
@@ -30,6 +31,7 @@ MAX_QUESTION_CHARS = 2000
 VISUAL_KINDS = ("pdf", "pptx", "docx", "xlsx", "html", "image")  # readings whose page images are described here
 CONTAINER_KINDS = ("zip", "email")  # their members' pages are described by the members' own readings
 UNITS = {"pptx": "slides", "xlsx": "sheets"}
+PACKAGE_KINDS = ("docx", "pptx", "xlsx", "epub")  # zip packages of XML parts, checked (and repaired) before their reader opens them
 
 log = logging.getLogger(__name__)
 
@@ -180,6 +182,8 @@ def read_file(
                   services=services, progress=progress or _no_progress)
         if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with the OOXML reader
             job.path = ooxml_copy(job)
+        if job.kind in PACKAGE_KINDS:
+            job.path = readable_package(job)
         reading = _reader(detected.kind)(job)
         if reading.kind in VISUAL_KINDS and (question or not reading.multimodal):
             from .vision import describe_reading

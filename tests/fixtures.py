@@ -1023,6 +1023,37 @@ def archive(target: Path, members: dict[str, bytes], compression: int = zipfile.
     return target
 
 
+def damaged_part(source: Path, target: Path, name: str, data: bytes | None = None) -> Path:
+    """The zip package ``source`` again as ``target``, with its part ``name`` damaged: replaced by
+    ``data`` (say, cut-off XML) or, without it, stored with one byte changed, so that its checksum fails."""
+    with zipfile.ZipFile(source) as package, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as copy:
+        for info in package.infolist():
+            if info.filename == name:
+                copy.writestr(zipfile.ZipInfo(name), package.read(name) if data is None else data,
+                              zipfile.ZIP_DEFLATED if data is not None else zipfile.ZIP_STORED)
+            else:
+                copy.writestr(info, package.read(info))
+    if data is None:
+        damaged = bytearray(target.read_bytes())
+        with zipfile.ZipFile(target) as package:
+            info = package.getinfo(name)
+        start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+        damaged[start + info.compress_size // 2] ^= 0xFF
+        target.write_bytes(bytes(damaged))
+    return target
+
+
+LAUGHS = b"".join([b'<!DOCTYPE bomb [<!ENTITY lol "lol">', *(b'<!ENTITY lol%d "%s">' % (n, (b"&lol%d;" % (n - 1) if n > 1 else b"&lol;") * 10)
+                                                                 for n in range(1, 10)), b"]>"])
+
+
+def entity_bomb(xml: bytes, where: bytes) -> bytes:
+    """``xml`` with a DTD whose nested entities expand to a billion "lol"s (the "billion laughs"),
+    the outermost used right after the first ``where``."""
+    declaration, _, rest = xml.partition(b"?>") if xml.startswith(b"<?xml") else (b"", b"", xml)
+    return declaration + (b"?>" if declaration else b"") + LAUGHS + rest.replace(where, where + b"&lol9;", 1)
+
+
 def nested_archive(target: Path, depth: int, innermost: dict[str, bytes]) -> Path:
     """``depth`` archives inside each other; the innermost holds ``innermost``."""
     data = io.BytesIO()

@@ -220,12 +220,14 @@ def test_truncated_xlsx(services, tmp_path):
     refused(tmp_path / "cut.xlsx", "CORRUPT_FILE", services)
 
 
-def test_xlsx_with_a_broken_part(services, tmp_path):
+def test_xlsx_with_a_broken_sheet_keeps_the_others(services, tmp_path):
     source = zipfile.ZipFile(fixtures.workbook(tmp_path / "book.xlsx"))
     with zipfile.ZipFile(tmp_path / "broken.xlsx", "w") as broken:
         for info in source.infolist():
             broken.writestr(info, b"<worksheet><sheetData><row" if info.filename == "xl/worksheets/sheet1.xml" else source.read(info))
-    assert "cannot be opened as a spreadsheet" in refused(tmp_path / "broken.xlsx", "CORRUPT_FILE", services).message
+    reading = read_file(tmp_path / "broken.xlsx", services=services)
+    assert reading.page_count == 3 and "| Servers | 4000 |" in reading.as_text()
+    assert any("damaged in 1 part (xl/worksheets/sheet1.xml)" in warning for warning in reading.warnings)
 
 
 def test_password_protected_xlsx(services, tmp_path):
@@ -281,3 +283,61 @@ def test_an_unexpected_exception_is_logged_and_becomes_a_reader_error(services, 
     assert "KeyError: 'sk-not-for-people'" in caplog.text  # the traceback is for whoever runs the server
     reading = read_file(fixtures.archive(tmp_path / "bundle.zip", {"table.csv": b"a,b\n1,2\n", "notes.md": b"# Notes\n"}), services=services)
     assert "table.csv could not be read" in reading.pages[0].error and "# Notes" in reading.pages[1].text  # the member costs only itself
+
+
+def test_a_damaged_picture_costs_only_the_picture(services, tmp_path):
+    deck = fixtures.slide_deck(tmp_path / "deck.pptx")
+    picture = next(name for name in zipfile.ZipFile(deck).namelist() if name.startswith("ppt/media/"))
+    reading = read_file(fixtures.damaged_part(deck, tmp_path / "bad.pptx", picture), services=services)
+    text = reading.as_text()
+    assert reading.page_count == 4 and all(page.image for page in reading.pages)
+    assert "# Launch plan" in text and "Monthly active users" in text and "[Picture: The Python logo]" in text
+    assert any(f"damaged in 1 part ({picture})" in warning for warning in reading.warnings)
+
+
+def test_a_cut_off_slide_costs_only_what_was_cut(services, tmp_path):
+    deck = fixtures.slide_deck(tmp_path / "deck.pptx")
+    slide = zipfile.ZipFile(deck).read("ppt/slides/slide2.xml")
+    cut = fixtures.damaged_part(deck, tmp_path / "cut.pptx", "ppt/slides/slide2.xml", slide[:slide.index(b"Servers")])
+    reading = read_file(cut, services=services)
+    assert reading.page_count == 4 and "# Budget" in reading.pages[1].text and "Servers" not in reading.as_text()
+    assert "# Launch plan" in reading.pages[0].text and "Monthly active users" in reading.pages[2].text
+    assert any("(ppt/slides/slide2.xml)" in warning for warning in reading.warnings)
+
+
+@pytest.mark.parametrize("part", ["word/styles.xml", "docProps/core.xml"])
+def test_a_damaged_part_of_a_word_document_keeps_its_text(services, tmp_path, part):
+    document = fixtures.damaged_part(fixtures.word_document(tmp_path / "report.docx"), tmp_path / "bad.docx", part)
+    reading = read_file(document, services=services)
+    assert "Revenue grew in every region" in reading.as_text() and "hiring plans" in reading.as_text()
+    assert any(f"({part})" in warning for warning in reading.warnings)
+
+
+@pytest.mark.parametrize("name, make, part, where", [  # the entities go in ``part`` of a package, or in the file itself
+    ("bomb.docx", fixtures.word_document, "word/document.xml", b"<w:t>"),
+    ("bomb.pptx", fixtures.slide_deck, "ppt/slides/slide2.xml", b"<a:t>"),
+    ("bomb.xlsx", fixtures.workbook, "xl/worksheets/sheet2.xml", b"<sheetData>"),
+    ("bomb.epub", fixtures.ebook, "EPUB/chapter-2.xhtml", b"<p>"),
+    ("bomb.xml", fixtures.rss_feed, None, b"<title>"),
+])
+def test_xml_entities_are_never_expanded(services, tmp_path, name, make, part, where):
+    source = make(tmp_path / f"source{Path(name).suffix}")
+    bomb = tmp_path / name
+    if part is None:
+        bomb.write_bytes(fixtures.entity_bomb(source.read_bytes(), where))
+    else:
+        fixtures.damaged_part(source, bomb, part, fixtures.entity_bomb(zipfile.ZipFile(source).read(part), where))
+    reading = read_file(bomb, services=services)  # read, as far as the entities, in seconds and in bounded memory
+    assert "lollol" not in reading.as_text() and reading.page_count >= 1
+
+
+def test_a_damaged_chart_costs_a_workbook_only_its_charts(tmp_path, monkeypatch):
+    from readers import office
+
+    monkeypatch.setattr(office, "soffice", lambda: None)  # LibreOffice would recalculate the workbook, and mend the chart as it goes
+    book = fixtures.workbook(tmp_path / "book.xlsx")
+    chart = zipfile.ZipFile(book).read("xl/charts/chart1.xml")
+    damaged = fixtures.damaged_part(book, tmp_path / "chart.xlsx", "xl/charts/chart1.xml", chart.replace(b'orientation val="minMax"', b'orientation val="upside"', 1))
+    reading = read_file(damaged, services=Services(make_settings(tmp_path / "cache")))
+    assert reading.page_count == 3 and "| North | 1,200.50 | 1300 | 25% | 2024-03-31 |" in reading.as_text() and "Chart" not in reading.as_text()
+    assert "The charts and pictures of chart.xlsx are damaged and were left out; its sheets are read." in reading.warnings

@@ -24,7 +24,7 @@ from ..drawings import chart_markdown, parse_xml, picture_placeholder, smartart_
 from ..errors import ReaderError
 from ..markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..models import Page
-from ..office import check_package, office_pdf
+from ..office import office_pdf
 from ..placement import Passage, letters, place_blocks, rendered_pages
 from ..tables import markdown_table
 from .pdf import read_pdf_pages
@@ -760,9 +760,12 @@ def split_over_pages(block: Block, page: int, breaks: list[tuple[int, int]]) -> 
 
 def _open(job):
     try:
-        return docx.Document(str(job.path))
+        document = docx.Document(str(job.path))
     except (PackageNotFoundError, KeyError, ValueError, SyntaxError) as error:
         raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as a Word document ({type(error).__name__}). Save it again from Word.") from None
+    if document.element.tag != f"{W}document":  # what was left of a damaged main part is not a document
+        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged: its main part (word/document.xml) has no document left in it. Save it again from Word.")
+    return document
 
 
 def _rendered(job, pdf) -> list[Passage]:
@@ -776,7 +779,6 @@ def _rendered(job, pdf) -> list[Passage]:
 
 
 def read(job):
-    check_package(job)
     document = _open(job)
     parsed = document_blocks(document)
     blocks = parsed.blocks

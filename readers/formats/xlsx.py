@@ -24,13 +24,14 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..errors import ReaderError
 from ..models import Page
-from ..office import check_package, office_pdf, ooxml_copy
+from ..office import office_pdf, ooxml_copy
+from ..package import without
 from ..tables import markdown_table
 from .pdf import read_pdf_pages
 
 MAX_SHEET_ROWS = 500
 LITERAL_MARK = 0xE000  # a format code's literals stand aside as private-use characters while its placeholders are read
-EXTRACTED = "workbook.v1.json"  # raise the version when extraction changes, so old cache entries miss
+EXTRACTED = "workbook.v2.json"  # raise the version when extraction changes, so old cache entries miss
 DATE_CODES = [("yyyy", "%Y"), ("yy", "%y"), ("mmmmm", "%b"), ("mmmm", "%B"), ("mmm", "%b"), ("dddd", "%A"), ("ddd", "%a"),
               ("dd", "%d"), ("d", "%-d"), ("hh", "%H"), ("h", "%-H"), ("ss", "%S"), ("s", "%-S"), ("am/pm", "%p"), ("a/p", "%p")]
 
@@ -290,10 +291,14 @@ def _sheet(sheet, book, formulas: dict) -> dict:
 
 
 def _extract(job) -> dict:
+    without_drawings = False
     try:
         book = openpyxl.load_workbook(job.path, data_only=True)
-    except Exception as error:  # noqa: BLE001 - openpyxl raises many types (KeyError, ValueError, XML errors) on a damaged file
-        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as a spreadsheet ({type(error).__name__}). Save it again from Excel or LibreOffice.") from None
+    except Exception:  # noqa: BLE001 - openpyxl raises many types (KeyError, ValueError, XML errors) on a damaged file
+        try:  # openpyxl refuses a whole workbook for one damaged chart or picture: read the sheets without them
+            book, without_drawings = openpyxl.load_workbook(without(job, "xl/drawings/"), data_only=True), True
+        except Exception as error:  # noqa: BLE001 - as above
+            raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as a spreadsheet ({type(error).__name__}). Save it again from Excel or LibreOffice.") from None
     try:
         formulas = _formulas(job.path)
     except Exception:  # noqa: BLE001 - the values are already read; only the check for missing results is lost
@@ -303,11 +308,11 @@ def _extract(job) -> dict:
     if missing:
         try:
             book = openpyxl.load_workbook(ooxml_copy(job, recalculate=True), data_only=True)
-            recalculated, missing = True, {}
+            recalculated, missing, without_drawings = True, {}, False  # LibreOffice's copy has what it could read of the charts
         except ReaderError as error:
             not_calculated = error.message
     sheets = [_sheet(book[name], book, missing) for name in book.sheetnames]
-    return {"sheets": sheets, "recalculated": recalculated, "not_calculated": not_calculated}
+    return {"sheets": sheets, "recalculated": recalculated, "not_calculated": not_calculated, "without_drawings": without_drawings}
 
 
 def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
@@ -337,7 +342,6 @@ def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
 
 
 def read(job):
-    check_package(job)
     extracted = job.services.store.get_json(job.sha256, EXTRACTED)
     if extracted is None:
         extracted = _extract(job)
@@ -347,6 +351,8 @@ def read(job):
         job.warnings.append(f"{job.name} was saved without the results of its formulas (as files written by programs often are); LibreOffice calculated them.")
     if extracted["not_calculated"]:
         job.warnings.append(f"{job.name} was saved without the results of its formulas, so formulas are shown instead: {extracted['not_calculated']}")
+    if extracted["without_drawings"]:
+        job.warnings.append(f"The charts and pictures of {job.name} are damaged and were left out; its sheets are read.")
     numbers = job.select(len(sheets))
     for number in numbers:
         if sheets[number - 1]["cut"]:
