@@ -341,3 +341,20 @@ def test_a_damaged_chart_costs_a_workbook_only_its_charts(tmp_path, monkeypatch)
     reading = read_file(damaged, services=Services(make_settings(tmp_path / "cache")))
     assert reading.page_count == 3 and "| North | 1,200.50 | 1300 | 25% | 2024-03-31 |" in reading.as_text() and "Chart" not in reading.as_text()
     assert "The charts and pictures of chart.xlsx are damaged and were left out; its sheets are read." in reading.warnings
+
+
+def test_a_cut_off_tiff_keeps_its_whole_frames(services, tmp_path):
+    data = fixtures.tiff_frames(tmp_path / "frames.tiff").read_bytes()
+    (tmp_path / "cut.tiff").write_bytes(data[:len(data) * 3 // 4])
+    reading = read_file(tmp_path / "cut.tiff", services=services)
+    assert reading.page_count == 3 and reading.pages[0].image and reading.pages[1].image
+    assert reading.pages[2].image is None and "damaged" in reading.pages[2].error
+    assert any(warning.startswith("Frame 3 of cut.tiff is damaged") for warning in reading.warnings)
+
+
+def test_a_cut_off_gif_shows_the_frames_before_the_damage(services, tmp_path):
+    data = fixtures.animated_gif(tmp_path / "moving.gif").read_bytes()
+    (tmp_path / "cut.gif").write_bytes(data[:len(data) // 2])
+    reading = read_file(tmp_path / "cut.gif", services=services)
+    assert reading.page_count == 1 and reading.pages[0].image and "Frames: 2" in reading.pages[0].text
+    assert "cut.gif is damaged after its frame 2; the frames before the damage are read." in reading.warnings
