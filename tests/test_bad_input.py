@@ -13,6 +13,7 @@ import time
 import zipfile
 from pathlib import Path
 
+import openpyxl
 import pytest
 from msoffcrypto.format.ooxml import OOXMLFile
 
@@ -358,3 +359,24 @@ def test_a_cut_off_gif_shows_the_frames_before_the_damage(services, tmp_path):
     reading = read_file(tmp_path / "cut.gif", services=services)
     assert reading.page_count == 1 and reading.pages[0].image and "Frames: 2" in reading.pages[0].text
     assert "cut.gif is damaged after its frame 2; the frames before the damage are read." in reading.warnings
+
+
+def test_a_table_cell_spanning_two_billion_columns_spans_63(services, tmp_path):
+    document = fixtures.word_document(tmp_path / "report.docx")
+    xml = zipfile.ZipFile(document).read("word/document.xml")
+    hostile = fixtures.damaged_part(document, tmp_path / "span.docx", "word/document.xml",
+                                    xml.replace(b"<w:tcW ", b'<w:gridSpan w:val="2147483647"/><w:tcW ', 1))
+    reading = read_file(hostile, services=services)  # not 16 GB of empty cells
+    heading = next(line for line in reading.as_text().splitlines() if line.startswith("| Region"))
+    assert heading.count("|") == 63 + 2 and "Revenue grew in every region" in reading.as_text()
+
+
+def test_a_workbook_merging_millions_of_cells_is_refused_before_loading(services, tmp_path):
+    book = openpyxl.Workbook()
+    book.active["A1"] = "Title"
+    book.active.merge_cells("A1:B2")
+    book.save(tmp_path / "small.xlsx")
+    sheet = zipfile.ZipFile(tmp_path / "small.xlsx").read("xl/worksheets/sheet1.xml")
+    hostile = fixtures.damaged_part(tmp_path / "small.xlsx", tmp_path / "merged.xlsx", "xl/worksheets/sheet1.xml",
+                                    sheet.replace(b'ref="A1:B2"', b'ref="A1:XFD1048576"'))
+    assert "merges 17,179,869,184 cells" in refused(hostile, "FILE_TOO_LARGE", services).message
