@@ -407,6 +407,24 @@ def structure_pdf(target: Path) -> Path:
     return target
 
 
+def stalling_pdf(target: Path, operations: int = 2_000_000) -> Path:
+    """A one-page PDF of a few kilobytes whose content stream inflates to ``operations`` tiny
+    filled rectangles: built to keep a parser busy for minutes."""
+    stream = zlib.compress(b"0 0 1 1 re f\n" * operations, 9)
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+               b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (len(stream), stream)]
+    pdf, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(pdf))
+        pdf += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(pdf)
+    pdf += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    pdf += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    target.write_bytes(bytes(pdf))
+    return target
+
+
 def unmapped_glyphs_pdf(target: Path) -> Path:
     """A line set in an embedded font whose map from glyphs to text is gone, so its "ü" maps to
     nothing: reportlab writes ASCII as itself and the rest only through /ToUnicode, renamed here
