@@ -5,8 +5,8 @@
     python -m tests.fuzz --seed 42 --count 5000 --formats docx,pptx --jobs 2
 
 Seeds are the files in tests/corpus/ and files made by tests/fixtures.py, of every format the
-readers take. Mutant ``n`` of a run takes a format, then a seed file of that format, then a
-mutation, all from ``Random(f"{seed}:{n}")``, so the same seed replays the same run. Mutations:
+readers take. The formats take turns; mutant ``n`` of a run takes a seed file of its format and a
+mutation from ``Random(f"{seed}:{n}")``, so the same seed replays the same run. Mutations:
 truncate, flip bytes, zero a block, splice a range from elsewhere over another, duplicate a range;
 and in a zip-based file (DOCX, PPTX, XLSX, EPUB, ODF, ZIP) the same damage, or a changed XML
 attribute or element, inside one member, zipped again with valid checksums so that the damage
@@ -49,7 +49,7 @@ from lxml import etree
 ROOT = Path(__file__).resolve().parent.parent
 MEMORY_LIMIT = 4 << 30  # a worker's data segment: past it an allocation fails (MemoryError) instead of swapping the machine
 OFFICE_TIMEOUT = 30.0  # LibreOffice's limit in the workers (OFFICE_TIMEOUT): a legacy file may be converted twice
-# Formats by file extension: each format is picked as often as any other, whatever its number of seeds.
+# Formats by file extension: each format gets as many mutants as any other, whatever its number of seeds.
 FORMAT_OF_SUFFIX = {"jpg": "jpeg", "htm": "html", "xhtml": "html", "xml": "feed", "tsv": "csv",
                     "md": "text", "txt": "text", "py": "text", "ipynb": "text", "json": "text"}
 LEGACY = ("doc", "rtf", "odt", "ppt", "odp", "xls", "ods")  # read through LibreOffice's OOXML copy
@@ -242,7 +242,7 @@ def mutants(seeds: dict[str, list[Path]], seed: int, count: int, folder: Path) -
     formats = sorted(seeds)
     for index in range(count):
         rng = random.Random(f"{seed}:{index}")
-        kind = rng.choice(formats)
+        kind = formats[index % len(formats)]
         source = rng.choice(seeds[kind])
         data, what = mutate(source.read_bytes(), rng)
         suffix = source.suffix
