@@ -1034,6 +1034,15 @@ def mail(target: Path, attachments: dict[str, bytes]) -> Path:
     return target
 
 
+def nested_mail(target: Path, depth: int) -> Path:
+    """An e-mail whose one text part sits ``depth`` multipart levels deep."""
+    opening = "".join(f'Content-Type: multipart/mixed; boundary="level{n}"\n\n--level{n}\n' for n in range(depth))
+    closing = "".join(f"--level{n}--\n" for n in reversed(range(depth)))
+    target.write_text(f"From: a@example.org\nTo: b@example.org\nSubject: Deep\nMIME-Version: 1.0\n{opening}"
+                      f"Content-Type: text/plain\n\nHello.\n{closing}")
+    return target
+
+
 def archive(target: Path, members: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> Path:
     with zipfile.ZipFile(target, "w", compression) as bundle:
         for name, data in members.items():

@@ -199,7 +199,8 @@ def test_a_question_must_be_text(services):
 
 
 @pytest.mark.parametrize("data", [b"\xef\xbb\xbfcaf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade\n" * 5,
-                                  b'{"cells": [{"cell_type": "code", "source": "x = 1"}], "metadata": []}'])
+                                  b'{"cells": [{"cell_type": "code", "source": "x = 1"}], "metadata": []}',
+                                  b'{"cells": [{"cell_type": "code", "source": [1, {"a": 2}]}], "metadata": {"kernelspec": {"language": 7}}}'])
 def test_odd_text_is_still_read(services, tmp_path, data):
     (tmp_path / "odd.ipynb").write_bytes(data)
     reading = read_file(tmp_path / "odd.ipynb", services=services)
@@ -380,3 +381,8 @@ def test_a_workbook_merging_millions_of_cells_is_refused_before_loading(services
     hostile = fixtures.damaged_part(tmp_path / "small.xlsx", tmp_path / "merged.xlsx", "xl/worksheets/sheet1.xml",
                                     sheet.replace(b'ref="A1:B2"', b'ref="A1:XFD1048576"'))
     assert "merges 17,179,869,184 cells" in refused(hostile, "FILE_TOO_LARGE", services).message
+
+
+def test_an_email_nested_thousands_of_levels_deep_is_refused(services, tmp_path):
+    error = refused(fixtures.nested_mail(tmp_path / "deep.eml", 3000), "CORRUPT_FILE", services)
+    assert "nests its parts too deeply" in error.message
