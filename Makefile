@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench setup setup-batch setup-dev system clean-cache
+.PHONY: run test bench fuzz setup setup-batch setup-dev system clean-cache
 
 run: setup
 	$(PY) app.py
@@ -14,6 +14,11 @@ test: setup-dev
 
 bench: setup-dev
 	$(PY) -m bench
+
+# Mutation fuzzing of every reader (tests/fuzz.py): a random seed, printed; SEED=... replays a run,
+# COUNT=... sets its length, JOBS=... its worker processes. Broken files are saved in fuzz-failures/.
+fuzz: setup-dev
+	$(PY) -m tests.fuzz --count $(or $(COUNT),1000) --jobs $(or $(JOBS),1) $(if $(SEED),--seed $(SEED))
 
 # The app needs requirements.txt only (a Space installs nothing else); the batch command's extras
 # (Ray, Parquet, its progress bar) are in requirements-batch.txt; the tests and benchmarks need

@@ -1,11 +1,20 @@
-"""``read_file``: validate, confine, detect once, dispatch to the format's reader, describe."""
+"""``read_file``: validate, confine, detect once, dispatch to the format's reader, describe.
+
+Each reader turns what its libraries raise on a damaged file into a ``ReaderError`` where it calls
+them. Should another exception still escape (a bug, or damage nobody has met yet), the guard
+``last_resort`` logs it with its traceback (logger ``readers.core``) and raises ``CORRUPT_FILE``
+in its place, with a sentence that names neither the exception nor its text (which may hold a
+key). So ``read_file`` raises nothing but ``ReaderError``, as its contract says.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import logging
 import operator
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -15,6 +24,7 @@ from .document import PdfSource
 from .errors import ReaderError
 from .models import Page, Reading
 from .office import SOURCE_EXTENSION, ooxml_copy
+from .package import readable_package
 from .services import Services, shared_services
 from .settings import Settings
 
@@ -22,6 +32,9 @@ MAX_QUESTION_CHARS = 2000
 VISUAL_KINDS = ("pdf", "pptx", "docx", "xlsx", "html", "image")  # readings whose page images are described here
 CONTAINER_KINDS = ("zip", "email")  # their members' pages are described by the members' own readings
 UNITS = {"pptx": "slides", "xlsx": "sheets"}
+PACKAGE_KINDS = ("docx", "pptx", "xlsx", "epub")  # zip packages of XML parts, checked (and repaired) before their reader opens them
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[[str, float, float], None]
 
@@ -119,6 +132,19 @@ def _reader(kind: str) -> Callable[[Job], Reading]:
     return importlib.import_module(f".formats.{kind}", __package__).read
 
 
+@contextmanager
+def last_resort(name: str):
+    """Let a ``ReaderError`` through; log any other exception and raise ``CORRUPT_FILE`` in its place."""
+    try:
+        yield
+    except ReaderError:
+        raise
+    except Exception as error:  # noqa: BLE001 - the last-resort guard: see the module docstring
+        log.exception("Reading %s failed with an unexpected %s", name, type(error).__name__)
+        raise ReaderError("CORRUPT_FILE", f"{name} could not be read: ReadLens met something in it that it does not handle. The file may be "
+                                          "damaged; save or export it again. If it keeps failing, report it with the file.") from error
+
+
 def read_file(
     path: str | os.PathLike,
     page_start: int | None = None,
@@ -153,16 +179,19 @@ def read_file(
         raise ReaderError("EMPTY_FILE", f"{shown} is empty (0 bytes). Upload the file again; it may not have been saved completely.")
     if size > settings.max_file_bytes:
         raise ReaderError("FILE_TOO_LARGE", f"{shown} is {size / 1048576:.1f} MB; the limit is {settings.max_file_mb:g} MB (MAX_FILE_MB).")
-    detected = detect(resolved, shown)
-    job = Job(path=resolved, name=shown, size=size, sha256=hash_file(resolved), kind=detected.kind, mime=detected.mime,
-              page_start=_check_page(page_start), page_end=_check_page(page_end), question=question,
-              multimodal=settings.multimodal if multimodal is None else bool(multimodal),
-              services=services, progress=progress or _no_progress, visitor=visitor)
-    if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with the OOXML reader
-        job.path = ooxml_copy(job)
-    reading = _reader(detected.kind)(job)
-    if reading.kind in VISUAL_KINDS and (question or not reading.multimodal):
-        from .vision import describe_reading
+    with last_resort(shown):
+        detected = detect(resolved, shown)
+        job = Job(path=resolved, name=shown, size=size, sha256=hash_file(resolved), kind=detected.kind, mime=detected.mime,
+                  page_start=_check_page(page_start), page_end=_check_page(page_end), question=question,
+                  multimodal=settings.multimodal if multimodal is None else bool(multimodal),
+                  services=services, progress=progress or _no_progress, visitor=visitor)
+        if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with the OOXML reader
+            job.path = ooxml_copy(job)
+        if job.kind in PACKAGE_KINDS:
+            job.path = readable_package(job)
+        reading = _reader(detected.kind)(job)
+        if reading.kind in VISUAL_KINDS and (question or not reading.multimodal):
+            from .vision import describe_reading
 
-        describe_reading(reading, job)
-    return reading
+            describe_reading(reading, job)
+        return reading

@@ -22,6 +22,7 @@ import msoffcrypto
 import olefile
 
 from .errors import ReaderError
+from .package import DAMAGED_ZIP
 
 PPTX_MIME = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
 DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
@@ -118,6 +119,14 @@ def _encrypted(name: str) -> ReaderError:
                                          "PowerPoint, save, and upload it again.")
 
 
+def _content_types(archive: zipfile.ZipFile) -> bytes:
+    """An OOXML package's list of content types; a damaged one reads as empty (the package check repairs it)."""
+    try:
+        return archive.read("[Content_Types].xml")
+    except (KeyError, *DAMAGED_ZIP):
+        return b""
+
+
 def _zip_mime(path: Path, name: str) -> str | None:
     """An OOXML package is a zip; what it holds says which one (None: some other zip)."""
     try:
@@ -125,12 +134,12 @@ def _zip_mime(path: Path, name: str) -> str | None:
             names = set(archive.namelist())
             for part, mime in OOXML_MAIN_PART.items():
                 if part in names:
-                    if mime == XLSX_MIME and b"macroEnabled" in archive.read("[Content_Types].xml"):
+                    if mime == XLSX_MIME and b"macroEnabled" in _content_types(archive):
                         return XLSM_MIME
                     return mime
             if "[Content_Types].xml" in names and any(part.startswith(("xl/", "word/", "ppt/", "visio/")) for part in names):
                 raise _unsupported(name, "an Office file of a kind ReadLens cannot read (such as XLSB or Visio); save it as XLSX, DOCX or PPTX")
-    except (zipfile.BadZipFile, OSError, ValueError, KeyError):
+    except DAMAGED_ZIP:
         if path.suffix.lower() in OFFICE_EXTENSIONS:
             raise ReaderError("CORRUPT_FILE", f"{name} looks like an Office file but its zip structure is damaged or truncated. Save or export it again.") from None
     return None

@@ -6,6 +6,7 @@ Tables are written by ``readers/tables.py``.
 
 from __future__ import annotations
 
+MAX_LIST_NUMBER = 32767  # the largest number Word and PowerPoint start or count a list at
 LIST_INDENT = "   "  # enough for a nested item to belong to "1. " as well as to "- "
 ROMAN = [(1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
 
@@ -47,8 +48,12 @@ def _letters(number: int) -> str:
 
 
 def counter(number: int, style: str) -> str:
-    """``number`` written in a list style: decimal, decimalZero, lowerLetter, upperLetter, lowerRoman, upperRoman."""
-    if number < 1 and style != "decimal":
+    """``number`` written in a list style: decimal, decimalZero, lowerLetter, upperLetter, lowerRoman, upperRoman.
+
+    Past ``MAX_LIST_NUMBER`` a number is written in digits: a damaged or hostile start value of
+    two billion would be two million m's in Roman numerals.
+    """
+    if (number < 1 or number > MAX_LIST_NUMBER) and style != "decimal":
         return str(number)
     if style == "decimalZero":
         return f"{number:02d}"

@@ -89,7 +89,7 @@ def _pages_of(reading) -> list[Page]:
 def read_members(job, members: Iterable[tuple[str, Callable[[BinaryIO], None]]]) -> list[Page]:
     """Read each ``(name, write)`` member — ``write`` puts its bytes in the file it is given —
     through ``read_file``; return their pages as sections, numbered on from 1 across all of them."""
-    from .core import read_file  # core dispatches to the containers that call this
+    from .core import last_resort, read_file  # core dispatches to the containers that call this
 
     pages: list[Page] = []
     with tempfile.TemporaryDirectory(prefix="readlens-members-") as folder:
@@ -97,14 +97,12 @@ def read_members(job, members: Iterable[tuple[str, Callable[[BinaryIO], None]]])
             shown, reason = label(name), None
             path = Path(folder) / f"member-{index}{safe_suffix(name)}"
             try:
-                with open(path, "wb") as handle:
+                with open(path, "wb") as handle, last_resort(shown):
                     write(handle)
                 reading = read_file(path, describe=job.question, multimodal=job.multimodal, services=job.services,
                                     progress=job.progress, name=shown, visitor=job.visitor)
-            except ReaderError as error:
+            except ReaderError as error:  # read_file raises nothing else: one member's failure never loses the others
                 reason = error.message
-            except Exception as error:  # noqa: BLE001 - one member's failure must not lose the others
-                reason = f"{shown} could not be read because of an unexpected {type(error).__name__}."
             finally:
                 path.unlink(missing_ok=True)
             if reason is not None:

@@ -1,4 +1,4 @@
-"""Office documents: the zip-bomb check, and LibreOffice headless → PDF or → OOXML, cached by content hash.
+"""Office documents: LibreOffice headless → PDF or → OOXML, cached by content hash.
 
 Legacy and ODF files (DOC, RTF, ODT, PPT, ODP, XLS, ODS) are converted to DOCX, PPTX or XLSX once,
 and then read by the same reader as a file that came that way; a spreadsheet whose formulas have
@@ -19,13 +19,11 @@ import socket
 import subprocess
 import tempfile
 import time
-import zipfile
 from pathlib import Path
 
 from .errors import ReaderError
 from .store import write_atomic
 
-MAX_UNPACKED_BYTES = 500 * 1024 * 1024
 PROFILE_SLOTS = 8
 EXPORT_FILTER = {
     "pptx": 'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"},"ExportNotesPages":{"type":"boolean","value":"false"}}',
@@ -45,17 +43,6 @@ CONVERTED_NAME = "office.pdf"
 
 def soffice() -> str | None:
     return shutil.which("soffice") or shutil.which("libreoffice")
-
-
-def check_package(job) -> None:
-    """Refuse an OOXML package whose parts inflate past 500 MB, before any parser sees it."""
-    try:
-        with zipfile.ZipFile(job.path) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, OSError, ValueError) as error:
-        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged: its zip structure cannot be read ({error}). Save it again from Office.") from None
-    if unpacked > MAX_UNPACKED_BYTES:
-        raise ReaderError("FILE_TOO_LARGE", f"{job.name} unpacks to {unpacked / 1048576:,.0f} MB (the limit is 500 MB); it may be a zip bomb, or too large to read.")
 
 
 class _Profile:

@@ -420,6 +420,24 @@ def structure_pdf(target: Path) -> Path:
     return target
 
 
+def stalling_pdf(target: Path, operations: int = 2_000_000) -> Path:
+    """A one-page PDF of a few kilobytes whose content stream inflates to ``operations`` tiny
+    filled rectangles: built to keep a parser busy for minutes."""
+    stream = zlib.compress(b"0 0 1 1 re f\n" * operations, 9)
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+               b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (len(stream), stream)]
+    pdf, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(pdf))
+        pdf += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(pdf)
+    pdf += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    pdf += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    target.write_bytes(bytes(pdf))
+    return target
+
+
 def unmapped_glyphs_pdf(target: Path) -> Path:
     """A line set in an embedded font whose map from glyphs to text is gone, so its "ü" maps to
     nothing: reportlab writes ASCII as itself and the rest only through /ToUnicode, renamed here
@@ -1029,11 +1047,51 @@ def mail(target: Path, attachments: dict[str, bytes]) -> Path:
     return target
 
 
+def nested_mail(target: Path, depth: int) -> Path:
+    """An e-mail whose one text part sits ``depth`` multipart levels deep."""
+    opening = "".join(f'Content-Type: multipart/mixed; boundary="level{n}"\n\n--level{n}\n' for n in range(depth))
+    closing = "".join(f"--level{n}--\n" for n in reversed(range(depth)))
+    target.write_text(f"From: a@example.org\nTo: b@example.org\nSubject: Deep\nMIME-Version: 1.0\n{opening}"
+                      f"Content-Type: text/plain\n\nHello.\n{closing}")
+    return target
+
+
 def archive(target: Path, members: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> Path:
     with zipfile.ZipFile(target, "w", compression) as bundle:
         for name, data in members.items():
             bundle.writestr(name, data)
     return target
+
+
+def damaged_part(source: Path, target: Path, name: str, data: bytes | None = None) -> Path:
+    """The zip package ``source`` again as ``target``, with its part ``name`` damaged: replaced by
+    ``data`` (say, cut-off XML) or, without it, stored with one byte changed, so that its checksum fails."""
+    with zipfile.ZipFile(source) as package, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as copy:
+        for info in package.infolist():
+            if info.filename == name:
+                copy.writestr(zipfile.ZipInfo(name), package.read(name) if data is None else data,
+                              zipfile.ZIP_DEFLATED if data is not None else zipfile.ZIP_STORED)
+            else:
+                copy.writestr(info, package.read(info))
+    if data is None:
+        damaged = bytearray(target.read_bytes())
+        with zipfile.ZipFile(target) as package:
+            info = package.getinfo(name)
+        start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+        damaged[start + info.compress_size // 2] ^= 0xFF
+        target.write_bytes(bytes(damaged))
+    return target
+
+
+LAUGHS = b"".join([b'<!DOCTYPE bomb [<!ENTITY lol "lol">', *(b'<!ENTITY lol%d "%s">' % (n, (b"&lol%d;" % (n - 1) if n > 1 else b"&lol;") * 10)
+                                                                 for n in range(1, 10)), b"]>"])
+
+
+def entity_bomb(xml: bytes, where: bytes) -> bytes:
+    """``xml`` with a DTD whose nested entities expand to a billion "lol"s (the "billion laughs"),
+    the outermost used right after the first ``where``."""
+    declaration, _, rest = xml.partition(b"?>") if xml.startswith(b"<?xml") else (b"", b"", xml)
+    return declaration + (b"?>" if declaration else b"") + LAUGHS + rest.replace(where, where + b"&lol9;", 1)
 
 
 def nested_archive(target: Path, depth: int, innermost: dict[str, bytes]) -> Path:

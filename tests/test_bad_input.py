@@ -13,6 +13,7 @@ import time
 import zipfile
 from pathlib import Path
 
+import openpyxl
 import pytest
 from msoffcrypto.format.ooxml import OOXMLFile
 
@@ -198,7 +199,8 @@ def test_a_question_must_be_text(services):
 
 
 @pytest.mark.parametrize("data", [b"\xef\xbb\xbfcaf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade\n" * 5,
-                                  b'{"cells": [{"cell_type": "code", "source": "x = 1"}], "metadata": []}'])
+                                  b'{"cells": [{"cell_type": "code", "source": "x = 1"}], "metadata": []}',
+                                  b'{"cells": [{"cell_type": "code", "source": [1, {"a": 2}]}], "metadata": {"kernelspec": {"language": 7}}}'])
 def test_odd_text_is_still_read(services, tmp_path, data):
     (tmp_path / "odd.ipynb").write_bytes(data)
     reading = read_file(tmp_path / "odd.ipynb", services=services)
@@ -220,12 +222,14 @@ def test_truncated_xlsx(services, tmp_path):
     refused(tmp_path / "cut.xlsx", "CORRUPT_FILE", services)
 
 
-def test_xlsx_with_a_broken_part(services, tmp_path):
+def test_xlsx_with_a_broken_sheet_keeps_the_others(services, tmp_path):
     source = zipfile.ZipFile(fixtures.workbook(tmp_path / "book.xlsx"))
     with zipfile.ZipFile(tmp_path / "broken.xlsx", "w") as broken:
         for info in source.infolist():
             broken.writestr(info, b"<worksheet><sheetData><row" if info.filename == "xl/worksheets/sheet1.xml" else source.read(info))
-    assert "cannot be opened as a spreadsheet" in refused(tmp_path / "broken.xlsx", "CORRUPT_FILE", services).message
+    reading = read_file(tmp_path / "broken.xlsx", services=services)
+    assert reading.page_count == 3 and "| Servers | 4000 |" in reading.as_text()
+    assert any("damaged in 1 part (xl/worksheets/sheet1.xml)" in warning for warning in reading.warnings)
 
 
 def test_password_protected_xlsx(services, tmp_path):
@@ -265,3 +269,120 @@ def test_unsupported_format_says_what_is_supported(services, tmp_path):
 def test_an_office_package_of_another_kind_is_not_read_as_an_archive(services, tmp_path):
     binary = fixtures.archive(tmp_path / "book.xlsb", {"[Content_Types].xml": b"<Types/>", "xl/workbook.bin": b"\x83\x01\x00"})
     assert "XLSB" in refused(binary, "UNSUPPORTED_FORMAT", services).message
+
+
+def test_an_unexpected_exception_is_logged_and_becomes_a_reader_error(services, tmp_path, monkeypatch, caplog):
+    from readers.formats import csv as csv_reader
+
+    def broken(job):
+        raise KeyError("sk-not-for-people")
+
+    monkeypatch.setattr(csv_reader, "read", broken)
+    (tmp_path / "table.csv").write_text("a,b\n1,2\n")
+    error = refused(tmp_path / "table.csv", "CORRUPT_FILE", services)
+    assert "KeyError" not in error.message and "sk-not-for-people" not in error.message
+    assert isinstance(error.__cause__, KeyError)
+    assert "KeyError: 'sk-not-for-people'" in caplog.text  # the traceback is for whoever runs the server
+    reading = read_file(fixtures.archive(tmp_path / "bundle.zip", {"table.csv": b"a,b\n1,2\n", "notes.md": b"# Notes\n"}), services=services)
+    assert "table.csv could not be read" in reading.pages[0].error and "# Notes" in reading.pages[1].text  # the member costs only itself
+
+
+def test_a_damaged_picture_costs_only_the_picture(services, tmp_path):
+    deck = fixtures.slide_deck(tmp_path / "deck.pptx")
+    picture = next(name for name in zipfile.ZipFile(deck).namelist() if name.startswith("ppt/media/"))
+    reading = read_file(fixtures.damaged_part(deck, tmp_path / "bad.pptx", picture), services=services)
+    text = reading.as_text()
+    assert reading.page_count == 4 and all(page.image for page in reading.pages)
+    assert "# Launch plan" in text and "Monthly active users" in text and "[Picture: The Python logo]" in text
+    assert any(f"damaged in 1 part ({picture})" in warning for warning in reading.warnings)
+
+
+def test_a_cut_off_slide_costs_only_what_was_cut(services, tmp_path):
+    deck = fixtures.slide_deck(tmp_path / "deck.pptx")
+    slide = zipfile.ZipFile(deck).read("ppt/slides/slide2.xml")
+    cut = fixtures.damaged_part(deck, tmp_path / "cut.pptx", "ppt/slides/slide2.xml", slide[:slide.index(b"Servers")])
+    reading = read_file(cut, services=services)
+    assert reading.page_count == 4 and "# Budget" in reading.pages[1].text and "Servers" not in reading.as_text()
+    assert "# Launch plan" in reading.pages[0].text and "Monthly active users" in reading.pages[2].text
+    assert any("(ppt/slides/slide2.xml)" in warning for warning in reading.warnings)
+
+
+@pytest.mark.parametrize("part", ["word/styles.xml", "docProps/core.xml"])
+def test_a_damaged_part_of_a_word_document_keeps_its_text(services, tmp_path, part):
+    document = fixtures.damaged_part(fixtures.word_document(tmp_path / "report.docx"), tmp_path / "bad.docx", part)
+    reading = read_file(document, services=services)
+    assert "Revenue grew in every region" in reading.as_text() and "hiring plans" in reading.as_text()
+    assert any(f"({part})" in warning for warning in reading.warnings)
+
+
+@pytest.mark.parametrize("name, make, part, where", [  # the entities go in ``part`` of a package, or in the file itself
+    ("bomb.docx", fixtures.word_document, "word/document.xml", b"<w:t>"),
+    ("bomb.pptx", fixtures.slide_deck, "ppt/slides/slide2.xml", b"<a:t>"),
+    ("bomb.xlsx", fixtures.workbook, "xl/worksheets/sheet2.xml", b"<sheetData>"),
+    ("bomb.epub", fixtures.ebook, "EPUB/chapter-2.xhtml", b"<p>"),
+    ("bomb.xml", fixtures.rss_feed, None, b"<title>"),
+])
+def test_xml_entities_are_never_expanded(services, tmp_path, name, make, part, where):
+    source = make(tmp_path / f"source{Path(name).suffix}")
+    bomb = tmp_path / name
+    if part is None:
+        bomb.write_bytes(fixtures.entity_bomb(source.read_bytes(), where))
+    else:
+        fixtures.damaged_part(source, bomb, part, fixtures.entity_bomb(zipfile.ZipFile(source).read(part), where))
+    reading = read_file(bomb, services=services)  # read, as far as the entities, in seconds and in bounded memory
+    assert "lollol" not in reading.as_text() and reading.page_count >= 1
+
+
+def test_a_damaged_chart_costs_a_workbook_only_its_charts(tmp_path, monkeypatch):
+    from readers import office
+
+    monkeypatch.setattr(office, "soffice", lambda: None)  # LibreOffice would recalculate the workbook, and mend the chart as it goes
+    book = fixtures.workbook(tmp_path / "book.xlsx")
+    chart = zipfile.ZipFile(book).read("xl/charts/chart1.xml")
+    damaged = fixtures.damaged_part(book, tmp_path / "chart.xlsx", "xl/charts/chart1.xml", chart.replace(b'orientation val="minMax"', b'orientation val="upside"', 1))
+    reading = read_file(damaged, services=Services(make_settings(tmp_path / "cache")))
+    assert reading.page_count == 3 and "| North | 1,200.50 | 1300 | 25% | 2024-03-31 |" in reading.as_text() and "Chart" not in reading.as_text()
+    assert "The charts and pictures of chart.xlsx are damaged and were left out; its sheets are read." in reading.warnings
+
+
+def test_a_cut_off_tiff_keeps_its_whole_frames(services, tmp_path):
+    data = fixtures.tiff_frames(tmp_path / "frames.tiff").read_bytes()
+    (tmp_path / "cut.tiff").write_bytes(data[:len(data) * 3 // 4])
+    reading = read_file(tmp_path / "cut.tiff", services=services)
+    assert reading.page_count == 3 and reading.pages[0].image and reading.pages[1].image
+    assert reading.pages[2].image is None and "damaged" in reading.pages[2].error
+    assert any(warning.startswith("Frame 3 of cut.tiff is damaged") for warning in reading.warnings)
+
+
+def test_a_cut_off_gif_shows_the_frames_before_the_damage(services, tmp_path):
+    data = fixtures.animated_gif(tmp_path / "moving.gif").read_bytes()
+    (tmp_path / "cut.gif").write_bytes(data[:len(data) // 2])
+    reading = read_file(tmp_path / "cut.gif", services=services)
+    assert reading.page_count == 1 and reading.pages[0].image and "Frames: 2" in reading.pages[0].text
+    assert "cut.gif is damaged after its frame 2; the frames before the damage are read." in reading.warnings
+
+
+def test_a_table_cell_spanning_two_billion_columns_spans_63(services, tmp_path):
+    document = fixtures.word_document(tmp_path / "report.docx")
+    xml = zipfile.ZipFile(document).read("word/document.xml")
+    hostile = fixtures.damaged_part(document, tmp_path / "span.docx", "word/document.xml",
+                                    xml.replace(b"<w:tcW ", b'<w:gridSpan w:val="2147483647"/><w:tcW ', 1))
+    reading = read_file(hostile, services=services)  # not 16 GB of empty cells
+    heading = next(line for line in reading.as_text().splitlines() if line.startswith("| Region"))
+    assert heading.count("|") == 63 + 2 and "Revenue grew in every region" in reading.as_text()
+
+
+def test_a_workbook_merging_millions_of_cells_is_refused_before_loading(services, tmp_path):
+    book = openpyxl.Workbook()
+    book.active["A1"] = "Title"
+    book.active.merge_cells("A1:B2")
+    book.save(tmp_path / "small.xlsx")
+    sheet = zipfile.ZipFile(tmp_path / "small.xlsx").read("xl/worksheets/sheet1.xml")
+    hostile = fixtures.damaged_part(tmp_path / "small.xlsx", tmp_path / "merged.xlsx", "xl/worksheets/sheet1.xml",
+                                    sheet.replace(b'ref="A1:B2"', b'ref="A1:XFD1048576"'))
+    assert "merges 17,179,869,184 cells" in refused(hostile, "FILE_TOO_LARGE", services).message
+
+
+def test_an_email_nested_thousands_of_levels_deep_is_refused(services, tmp_path):
+    error = refused(fixtures.nested_mail(tmp_path / "deep.eml", 3000), "CORRUPT_FILE", services)
+    assert "nests its parts too deeply" in error.message

@@ -13,6 +13,7 @@ import threading
 import time
 import zipfile
 
+import openpyxl
 import pytest
 from PIL import Image
 
@@ -74,6 +75,18 @@ def test_a_long_sheet_is_cut_and_says_so(tmp_path):
     assert reading.pages[0].text.endswith("(rows 1–500 of 2,500 shown)")
     assert reading.pages[0].tables[0].count("\n") == 500  # header, rule and 499 rows
     assert "long.xlsx, sheet 1: rows 1–500 of 2,500 shown." in reading.warnings
+
+
+def test_a_wide_sheet_is_cut_and_says_so(tmp_path):
+    book = openpyxl.Workbook()
+    for row in range(1, 4):
+        book.active.cell(row, 1, f"row {row}")
+    book.active["XFD1"] = "far away"  # a stray cell would make every row 16,384 cells wide
+    book.save(tmp_path / "wide.xlsx")
+    reading = read_file(tmp_path / "wide.xlsx", services=Services(make_settings(tmp_path / "cache")))
+    assert reading.pages[0].text.endswith("(columns A–GR of A–XFD shown)")
+    assert "row 3" in reading.as_text() and "far away" not in reading.as_text()
+    assert "wide.xlsx, sheet 1: columns A–GR of A–XFD shown." in reading.warnings
 
 
 def test_a_long_csv_is_cut_and_says_so(tmp_path):

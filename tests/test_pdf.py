@@ -335,3 +335,13 @@ def test_a_charts_gridlines_are_not_a_table(tmp_path):
     reading = read_file(ROOT / "assets/chart-report.pdf", 1, 1, services=Services(make_settings(tmp_path)))
     assert reading.pages[0].tables == []
     assert "135" in reading.pages[0].text  # the axis labels stay in the text
+
+
+def test_a_page_built_to_stall_the_parser_costs_that_page_only(tmp_path, monkeypatch):
+    # What a pool worker runs, in this process's main thread, with a one-second limit instead of a minute.
+    monkeypatch.setattr(pdf_reader, "PAGE_TIMEOUT", 1)
+    stalling = fixtures.stalling_pdf(tmp_path / "stall.pdf")
+    assert stalling.stat().st_size < 100_000
+    started = time.monotonic()
+    (result,) = pdf_reader.extract_pages(str(stalling), [1], 72)
+    assert "took longer than 1 s" in result["error"] and time.monotonic() - started < 30

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from readers import read_file
+from readers.markdown import counter
 from readers.office import soffice
 from readers.placement import letters
 from readers.services import Services
@@ -252,3 +253,9 @@ def test_word_table_over_page_breaks_is_cut_between_rows_with_its_heading_row_ag
         ("| Region | Sales |\n|---|---|\n| North | 12 |", 3),
         ("| Region | Sales |\n|---|---|\n| South | 34 |", 4),
         ("| Region | Sales |\n|---|---|\n| West | 56 |", 5)]
+
+
+def test_list_numbers_past_what_office_counts_are_written_in_digits():
+    assert counter(4, "lowerRoman") == "iv" and counter(28, "upperLetter") == "BB"
+    assert counter(2_000_000_000, "upperRoman") == "2000000000"  # not two million M's
+    assert counter(10**20, "lowerLetter") == str(10**20)

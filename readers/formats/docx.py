@@ -24,7 +24,7 @@ from ..drawings import chart_markdown, parse_xml, picture_placeholder, smartart_
 from ..errors import ReaderError
 from ..markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..models import Page
-from ..office import check_package, office_pdf
+from ..office import office_pdf
 from ..placement import Passage, letters, place_blocks, rendered_pages
 from ..tables import markdown_table
 from .pdf import read_pdf_pages
@@ -44,6 +44,7 @@ GRAPHIC_CHARTEX = "http://schemas.microsoft.com/office/drawing/2014/chartex"
 GRAPHIC_DIAGRAM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
 COMMENTS_EXTENDED = "http://schemas.microsoft.com/office/2011/relationships/commentsExtended"
 BODY_LEVEL = 9  # outline level 9 is body text; 0-8 are heading levels 1-9
+MAX_COLUMNS = 63  # the most columns a Word table can have
 QUOTE_LIMIT = 80  # characters of commented text quoted with a comment
 PAGE_FIELDS = ("PAGE", "NUMPAGES", "SECTIONPAGES")  # in a header or footer they differ on every page
 RENDERED_NAME = "office-letters.v1.json"  # the rendered pages' letters; raise the version when letters() changes
@@ -95,6 +96,12 @@ def _int(value, default: int) -> int:
         return int(value)
     except (TypeError, ValueError):
         return default
+
+
+def _columns(element, default: int) -> int:
+    """How many grid columns a w:gridSpan or w:gridBefore covers: at most Word's 63, whatever a
+    damaged or hostile file says (a span of two billion would fill the memory)."""
+    return min(max(_int(element.get(f"{W}val"), default), 0), MAX_COLUMNS)
 
 
 def _on(element) -> bool:
@@ -394,7 +401,7 @@ class _Document:
             if heading_rows == len(rows) and trpr is not None and _on(trpr.find(f"{W}tblHeader")):
                 heading_rows += 1
             before = trpr.find(f"{W}gridBefore") if trpr is not None else None
-            row = [""] * (_int(before.get(f"{W}val"), 0) if before is not None else 0)
+            row = [""] * (_columns(before, 0) if before is not None else 0)
             shown = len(plain)
             for tc in self._children(tr, f"{W}tc"):
                 tcpr = tc.find(f"{W}tcPr")
@@ -409,7 +416,7 @@ class _Document:
                     text = "<br>".join(block.compact or block.markdown.replace("\n", "<br>") for block in content if block.markdown)
                     plain.extend(block.plain for block in content)
                     bottom.extend(line for block in content for line in block.bottom)
-                row += [text] + [""] * (_int(span.get(f"{W}val"), 1) - 1 if span is not None else 0)
+                row += [text] + [""] * (_columns(span, 1) - 1 if span is not None else 0)
             rows.append(row)
             row_plains.append("".join(plain[shown:]))
         compact = " · ".join(cell for row in rows for cell in row if cell)
@@ -760,9 +767,12 @@ def split_over_pages(block: Block, page: int, breaks: list[tuple[int, int]]) -> 
 
 def _open(job):
     try:
-        return docx.Document(str(job.path))
+        document = docx.Document(str(job.path))
     except (PackageNotFoundError, KeyError, ValueError, SyntaxError) as error:
         raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as a Word document ({type(error).__name__}). Save it again from Word.") from None
+    if document.element.tag != f"{W}document":  # what was left of a damaged main part is not a document
+        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged: its main part (word/document.xml) has no document left in it. Save it again from Word.")
+    return document
 
 
 def _rendered(job, pdf) -> list[Passage]:
@@ -776,7 +786,6 @@ def _rendered(job, pdf) -> list[Passage]:
 
 
 def read(job):
-    check_package(job)
     document = _open(job)
     parsed = document_blocks(document)
     blocks = parsed.blocks

@@ -99,7 +99,11 @@ def _embedded_text(message) -> str:
 
 
 def read(job):
-    page, attachments = _msg(job) if job.mime == "application/vnd.ms-outlook" else _eml(job)
+    try:
+        page, attachments = _msg(job) if job.mime == "application/vnd.ms-outlook" else _eml(job)
+    except RecursionError:  # the standard library walks a message's parts one call per level of nesting
+        raise ReaderError("CORRUPT_FILE", f"{job.name} nests its parts too deeply to be read (thousands of levels); it may have been "
+                                          "built to stall mail readers.") from None
     with container(job):
         reserve(job, [len(data) for _, data in attachments])
         pages = [page] + read_members(job, [(name, _bytes_writer(data)) for name, data in attachments])

@@ -12,7 +12,6 @@ from ebooklib import ITEM_DOCUMENT, epub
 
 from ..errors import ReaderError
 from ..models import Page
-from ..office import check_package
 from .html import html_markdown
 
 FONT_OBFUSCATION = (b"http://www.idpf.org/2008/embedding", b"http://ns.adobe.com/pdf/enc#RC")
@@ -34,7 +33,6 @@ def _metadata(book, field: str) -> list[str]:
 
 
 def read(job):
-    check_package(job)
     _check_encryption(job)
     try:
         book = epub.read_epub(str(job.path), options={"ignore_ncx": True})

@@ -7,14 +7,17 @@ is left untouched for display.
 from __future__ import annotations
 
 import io
+import struct
 import warnings
 
-from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
+from PIL import ExifTags, Image, ImageOps
 
 from ..errors import ReaderError
 from ..models import Figure, Page
 
 MAX_MEGAPIXELS = 100
+# What Pillow raises on damaged pixels or frames: OSError mostly, and its format plugins' own parse errors.
+DAMAGED = (OSError, SyntaxError, ValueError, EOFError, TypeError, IndexError, struct.error)
 PNG_COMPRESS_LEVEL = 1  # encodes about twice as fast as the default 6, at about the same size
 EXIF_FIELDS = {"Make": "Make", "Model": "Model", "DateTimeOriginal": "DateTimeOriginal", "DateTime": "DateTime",
                "Artist": "Author", "XPAuthor": "Author", "XPTitle": "Title", "ImageDescription": "Description",
@@ -54,10 +57,25 @@ def _decode(value) -> str:
     return str(value).strip()
 
 
-def metadata(image: Image.Image) -> dict[str, str]:
+def frame_count(image: Image.Image) -> tuple[int, bool]:
+    """How many frames can be reached, and whether a damaged frame stopped the count (the frames
+    before it are still read). Pillow's ``n_frames`` fails outright at a damaged frame."""
+    count, cut = 1, False
+    try:
+        while True:
+            image.seek(count)
+            count += 1
+    except EOFError:  # past the last frame
+        pass
+    except DAMAGED:
+        cut = True
+    image.seek(0)
+    return count, cut
+
+
+def metadata(image: Image.Image, frames: int) -> dict[str, str]:
     """Size, format, frames and the EXIF/XMP fields a person would look for."""
     found: dict[str, str] = {"ImageSize": f"{image.width}x{image.height}", "Format": image.format or "unknown"}
-    frames = getattr(image, "n_frames", 1)
     if frames > 1:
         found["Frames"] = str(frames)
     exif = image.getexif()
@@ -99,7 +117,7 @@ def _open(job) -> Image.Image:
             image = Image.open(job.path)
         except Image.DecompressionBombError:
             raise too_large from None
-        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as error:
+        except DAMAGED as error:
             raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged or incomplete and cannot be opened as an image ({error}).") from None
     if image.width * image.height > MAX_MEGAPIXELS * 1_000_000:
         image.close()
@@ -107,24 +125,40 @@ def _open(job) -> Image.Image:
     return image
 
 
+def _damaged(job, error: Exception) -> ReaderError:
+    return ReaderError("CORRUPT_FILE", f"{job.name} is damaged or incomplete: its pixels could not be decoded ({error}).")
+
+
 def read(job):
     image = _open(job)
     side = job.settings.max_image_side
-    try:
-        with image:
-            info = metadata(image)
-            frames = getattr(image, "n_frames", 1) if image.format == "TIFF" else 1
-            numbers = job.select(frames)
-            pages = []
-            for number in numbers:
-                name = f"image-{number:04d}-{side}px.png"
-                png = job.services.store.get_bytes(job.sha256, name)
-                if png is None:
+    with image:
+        try:
+            frames, cut = frame_count(image)
+            info = metadata(image, frames)
+        except DAMAGED as error:
+            raise _damaged(job, error) from None
+        if cut:
+            job.warnings.append(f"{job.name} is damaged after its frame {frames}; the frames before the damage are read.")
+        count = frames if image.format == "TIFF" else 1
+        numbers = job.select(count)
+        pages, failed = [], None
+        for number in numbers:
+            page = Page(number=number, text="\n".join(f"{key}: {value}" for key, value in info.items()) if number == numbers[0] else "",
+                        figures=[Figure("picture", (0.0, 0.0, 1.0, 1.0))])
+            name = f"image-{number:04d}-{side}px.png"
+            page.image = job.services.store.get_bytes(job.sha256, name)
+            if page.image is None:
+                try:
                     image.seek(number - 1)
-                    png = model_png(image, side)
-                    job.services.store.put_bytes(job.sha256, name, png)
-                text = "\n".join(f"{key}: {value}" for key, value in info.items()) if number == numbers[0] else ""
-                pages.append(Page(number=number, text=text, image=png, figures=[Figure("picture", (0.0, 0.0, 1.0, 1.0))]))
-    except (OSError, SyntaxError, ValueError, EOFError) as error:
-        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged or incomplete: its pixels could not be decoded ({error}).") from None
-    return job.reading(frames, pages)
+                    page.image = model_png(image, side)
+                except DAMAGED as error:  # a damaged frame costs that frame only
+                    failed = failed or error
+                    page.error, page.figures = f"This frame is damaged and could not be decoded ({error}).", []
+                    job.warnings.append(f"Frame {number} of {job.name} is damaged and could not be decoded ({error}).")
+                else:
+                    job.services.store.put_bytes(job.sha256, name, page.image)
+            pages.append(page)
+    if failed is not None and not any(page.image for page in pages):
+        raise _damaged(job, failed)
+    return job.reading(count, pages)

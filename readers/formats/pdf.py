@@ -3,9 +3,10 @@
 Only the requested pages are parsed and rendered: pdfminer's page tree is walked straight to
 them, and pdfium opens pages on demand. The pages go in batches to a pool of worker processes,
 large batches first and single pages last, so pages of uneven cost keep every core busy to the
-end; progress is reported as batches complete, and a page that fails to parse costs only that
-page. Each page's extraction and PNG are stored in the disk cache by content hash, page and dpi,
-so a second read touches no parser. ``python -m bench readers`` measures these choices.
+end; progress is reported as batches complete, and a page that fails to parse, or takes longer
+than ``PAGE_TIMEOUT``, costs only that page (each worker's memory is bounded too). Each page's
+extraction and PNG are stored in the disk cache by content hash, page and dpi, so a second read
+touches no parser. ``python -m bench readers`` measures these choices.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from __future__ import annotations
 import ctypes
 import io
 import os
+import resource
 import signal
 import threading
+from contextlib import contextmanager
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
@@ -35,6 +38,8 @@ from .image import encode_png
 
 EXTRACTION_VERSION = 4  # part of each cached page's name: raise it when extraction changes, so old entries miss
 WORKERS = min(4, os.cpu_count() or 1)  # a worker peaks near 150 MB on the bench pages; four bound that on big machines
+WORKER_MEMORY = 4 << 30  # the most data one worker may hold: far above any honest page
+PAGE_TIMEOUT = 60  # seconds one page's text, tables and render may take in a worker
 PR_SET_PDEATHSIG = 1  # prctl(2)
 _pool: Executor | None = None
 _pool_lock = threading.Lock()
@@ -131,12 +136,34 @@ def extract_pages(path: str, numbers: list[int], dpi: int) -> list[dict]:
                 try:
                     if number not in pdfminer_pages:
                         raise ValueError(f"page {number} is missing from the page tree")
-                    results.append(_extract_page(pdf, pdfminer_pages[number], document, number, dpi))
+                    with _time_limit(PAGE_TIMEOUT):
+                        results.append(_extract_page(pdf, pdfminer_pages[number], document, number, dpi))
                 except Exception as error:  # a damaged page costs that page only
                     results.append(_failed(number, error))
         finally:
             document.close()
     return results
+
+
+@contextmanager
+def _time_limit(seconds: float):
+    """Raise ``TimeoutError`` in the block after ``seconds``, so a page built to stall the parser
+    (millions of drawing operations in a few kilobytes) costs that page only. Only a process's
+    main thread can set the alarm, as the pool's workers do; elsewhere the block runs unbounded."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TimeoutError(f"reading the page took longer than {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def render_figures(path: str, number: int, figures: list[dict]) -> list[bytes | str]:
@@ -217,13 +244,17 @@ def _batches(numbers: list[int]) -> list[list[int]]:
     return batches
 
 
-def _die_with_parent() -> None:
+def _start_worker() -> None:
     """A worker ends when the process that started it ends, however abruptly (``kill -9``, a
-    closed pipe): otherwise it would wait for work for ever. Linux only; elsewhere a no-op."""
+    closed pipe): otherwise it would wait for work for ever (Linux only; elsewhere a no-op). Its
+    data is limited to ``WORKER_MEMORY``, so a page whose streams inflate to gigabytes fails with
+    a MemoryError instead of taking the machine's memory."""
     try:
         ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     except (OSError, AttributeError):
         pass
+    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    resource.setrlimit(resource.RLIMIT_DATA, (WORKER_MEMORY if hard == resource.RLIM_INFINITY else min(WORKER_MEMORY, hard), hard))
 
 
 def _executor() -> Executor:
@@ -238,7 +269,7 @@ def _executor() -> Executor:
     with _pool_lock:
         if _pool is None:
             method = "fork" if threading.active_count() == 1 else "forkserver"
-            _pool = ProcessPoolExecutor(WORKERS, mp_context=get_context(method), initializer=_die_with_parent)
+            _pool = ProcessPoolExecutor(WORKERS, mp_context=get_context(method), initializer=_start_worker)
         return _pool
 
 

@@ -12,7 +12,7 @@ speaker notes. A shape that cannot be read costs only that shape, named with a n
 from __future__ import annotations
 
 from pptx import Presentation
-from pptx.exc import PackageNotFoundError
+from pptx.exc import InvalidXmlError, PackageNotFoundError
 from pptx.opc.constants import RELATIONSHIP_TYPE as RT
 from pptx.shapes.group import GroupShape
 from pptx.shapes.picture import Picture
@@ -21,7 +21,7 @@ from ..drawings import chart_markdown, parse_xml, picture_placeholder, smartart_
 from ..errors import ReaderError
 from ..markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..models import Page
-from ..office import check_package, office_pdf
+from ..office import office_pdf
 from ..tables import markdown_table
 from .pdf import read_pdf_pages
 
@@ -324,11 +324,10 @@ def slide_text(slide, comments: _Comments) -> str:
 
 
 def read(job):
-    check_package(job)
     try:
         deck = Presentation(job.path)
         slides = list(deck.slides)
-    except (PackageNotFoundError, KeyError, ValueError, SyntaxError) as error:
+    except (PackageNotFoundError, InvalidXmlError, KeyError, ValueError, SyntaxError) as error:
         raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as a PowerPoint deck ({type(error).__name__}). Save it again from PowerPoint.") from None
     comments = _Comments(deck)
     pdf = office_pdf(job)

@@ -55,7 +55,7 @@ def notebook_text(text: str) -> str | None:
     blocks = []
     for cell in notebook["cells"]:
         source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else str(source)
+        source = "".join(map(str, source)) if isinstance(source, list) else str(source)
         if cell.get("cell_type") == "code":
             blocks.append(f"```{language}\n{source}\n```")
         elif source.strip():

@@ -4,33 +4,40 @@ Each page is the sheet's name as a heading, whether it is hidden, and its used r
 tables (one per block of rows between empty rows) of the values a person sees: a formula's
 computed value, numbers and dates in the cell's number format, merged cells' value in every cell
 they span, links with their targets; then each chart's title, type and series. A sheet longer than
-``MAX_SHEET_ROWS`` rows is cut, and says so. Page images are LibreOffice Calc's PDF, one page per
-sheet. Formulas saved without their results (files written by libraries) are recalculated by
-LibreOffice. The extraction is cached by content hash, so a workbook is parsed once.
+``MAX_SHEET_ROWS`` rows or wider than ``MAX_SHEET_COLUMNS`` is cut, and says so; a workbook that
+merges more than ``MAX_MERGED_CELLS`` cells is refused. Page images are LibreOffice Calc's PDF,
+one page per sheet. Formulas saved without their results (files written by libraries) are
+recalculated by LibreOffice. The extraction is cached by content hash, so a workbook is parsed once.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import re
+import zipfile
 
 import openpyxl
 import pypdfium2 as pdfium
 from openpyxl.styles.numbers import is_date_format
-from openpyxl.utils.cell import range_to_tuple
+from openpyxl.utils.cell import get_column_letter, range_to_tuple
 from openpyxl.utils.datetime import from_excel
 from openpyxl.worksheet.worksheet import Worksheet
 
 from ..errors import ReaderError
 from ..models import Page
-from ..office import check_package, office_pdf, ooxml_copy
+from ..office import office_pdf, ooxml_copy
+from ..package import without
 from ..tables import markdown_table
 from .pdf import read_pdf_pages
 
 MAX_SHEET_ROWS = 500
+MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every row 16,384 cells wide
+MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
+MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
 LITERAL_MARK = 0xE000  # a format code's literals stand aside as private-use characters while its placeholders are read
-EXTRACTED = "workbook.v1.json"  # raise the version when extraction changes, so old cache entries miss
+EXTRACTED = "workbook.v2.json"  # raise the version when extraction changes, so old cache entries miss
 DATE_CODES = [("yyyy", "%Y"), ("yy", "%y"), ("mmmmm", "%b"), ("mmmm", "%B"), ("mmm", "%b"), ("dddd", "%A"), ("ddd", "%a"),
               ("dd", "%d"), ("d", "%-d"), ("hh", "%H"), ("h", "%-H"), ("ss", "%S"), ("s", "%-S"), ("am/pm", "%p"), ("a/p", "%p")]
 
@@ -243,7 +250,7 @@ def _formulas(path) -> dict[tuple[str, int, int], str]:
     try:
         found = {}
         for sheet in book.worksheets:
-            for row in sheet.iter_rows(max_row=MAX_SHEET_ROWS + (sheet.min_row or 1) - 1):
+            for row in sheet.iter_rows(max_row=MAX_SHEET_ROWS + (sheet.min_row or 1) - 1, max_col=MAX_SHEET_COLUMNS + (sheet.min_column or 1) - 1):
                 for cell in row:
                     if isinstance(cell.value, str) and cell.value.startswith("=") and getattr(cell, "data_type", "f") == "f":
                         found[(sheet.title, cell.row, cell.column)] = cell.value
@@ -261,9 +268,14 @@ def _sheet(sheet, book, formulas: dict) -> dict:
     if isinstance(sheet, Worksheet) and sheet._cells:
         first, total = sheet.min_row, sheet.max_row
         last = min(total, first + MAX_SHEET_ROWS - 1)
-        if last < total:
-            cut = [first, last, total]
-            lines.append(f"(rows {first}–{last:,} of {total:,} shown)")
+        left, right = sheet.min_column, sheet.max_column
+        shown_right = min(right, left + MAX_SHEET_COLUMNS - 1)
+        cuts = [f"rows {first}–{last:,} of {total:,}"] if last < total else []
+        if shown_right < right:
+            cuts.append(f"columns {get_column_letter(left)}–{get_column_letter(shown_right)} of {get_column_letter(left)}–{get_column_letter(right)}")
+        if cuts:
+            cut = " and ".join(cuts)
+            lines.append(f"({cut} shown)")
         merged = {}
         for bounds in sheet.merged_cells.ranges:
             top_left = sheet.cell(bounds.min_row, bounds.min_col)
@@ -271,7 +283,7 @@ def _sheet(sheet, book, formulas: dict) -> dict:
                 for column in range(bounds.min_col, bounds.max_col + 1):
                     merged[(row, column)] = top_left
         grid = []
-        for row in sheet.iter_rows(min_row=first, max_row=last, min_col=sheet.min_column, max_col=sheet.max_column):
+        for row in sheet.iter_rows(min_row=first, max_row=last, min_col=left, max_col=shown_right):
             grid.append([_cell_text(merged.get((cell.row, cell.column), cell), formulas.get((sheet.title, cell.row, cell.column))) for cell in row])
         for block in _blocks(grid):
             title, table = _block_markdown(block)
@@ -289,11 +301,34 @@ def _sheet(sheet, book, formulas: dict) -> dict:
     return {"text": "\n".join(lines), "tables": tables, "cut": cut, "drawable": drawable}
 
 
+def _column_number(letters: bytes) -> int:
+    return functools.reduce(lambda number, letter: number * 26 + letter - 64, letters.upper(), 0)
+
+
+def _check_merges(job) -> None:
+    """Refuse a workbook whose merged ranges cover more than ``MAX_MERGED_CELLS`` cells, before
+    openpyxl makes an object for each (a merged A1:XFD1048576 would stall it and fill the memory)."""
+    cells = 0
+    with zipfile.ZipFile(job.path) as package:
+        for part in package.namelist():
+            if part.startswith("xl/worksheets/") and part.endswith(".xml"):
+                for first_column, first_row, last_column, last_row in MERGE_REF.findall(package.read(part)):
+                    cells += (abs(_column_number(last_column) - _column_number(first_column)) + 1) * (abs(int(last_row) - int(first_row)) + 1)
+    if cells > MAX_MERGED_CELLS:
+        raise ReaderError("FILE_TOO_LARGE", f"{job.name} merges {cells:,} cells; workbooks merging more than {MAX_MERGED_CELLS:,} are refused, "
+                                            "since reading them would stall the server. Unmerge the large ranges and save it again.")
+
+
 def _extract(job) -> dict:
+    _check_merges(job)
+    without_drawings = False
     try:
         book = openpyxl.load_workbook(job.path, data_only=True)
-    except Exception as error:  # noqa: BLE001 - openpyxl raises many types (KeyError, ValueError, XML errors) on a damaged file
-        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as a spreadsheet ({type(error).__name__}). Save it again from Excel or LibreOffice.") from None
+    except Exception:  # noqa: BLE001 - openpyxl raises many types (KeyError, ValueError, XML errors) on a damaged file
+        try:  # openpyxl refuses a whole workbook for one damaged chart or picture: read the sheets without them
+            book, without_drawings = openpyxl.load_workbook(without(job, "xl/drawings/"), data_only=True), True
+        except Exception as error:  # noqa: BLE001 - as above
+            raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as a spreadsheet ({type(error).__name__}). Save it again from Excel or LibreOffice.") from None
     try:
         formulas = _formulas(job.path)
     except Exception:  # noqa: BLE001 - the values are already read; only the check for missing results is lost
@@ -303,11 +338,11 @@ def _extract(job) -> dict:
     if missing:
         try:
             book = openpyxl.load_workbook(ooxml_copy(job, recalculate=True), data_only=True)
-            recalculated, missing = True, {}
+            recalculated, missing, without_drawings = True, {}, False  # LibreOffice's copy has what it could read of the charts
         except ReaderError as error:
             not_calculated = error.message
     sheets = [_sheet(book[name], book, missing) for name in book.sheetnames]
-    return {"sheets": sheets, "recalculated": recalculated, "not_calculated": not_calculated}
+    return {"sheets": sheets, "recalculated": recalculated, "not_calculated": not_calculated, "without_drawings": without_drawings}
 
 
 def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
@@ -315,7 +350,8 @@ def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
     if not any(sheets[page.number - 1]["drawable"] for page in pages):
         return
     if any(sheet["cut"] for sheet in sheets):
-        job.warnings.append(f"{job.name} has sheets too long to draw, so it has no sheet images; the text has their first {MAX_SHEET_ROWS} rows.")
+        job.warnings.append(f"{job.name} has sheets too large to draw, so it has no sheet images; the text has their first {MAX_SHEET_ROWS} rows "
+                            f"and {MAX_SHEET_COLUMNS} columns.")
         return
     pdf = office_pdf(job)
     if pdf is None:
@@ -337,7 +373,6 @@ def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
 
 
 def read(job):
-    check_package(job)
     extracted = job.services.store.get_json(job.sha256, EXTRACTED)
     if extracted is None:
         extracted = _extract(job)
@@ -347,11 +382,12 @@ def read(job):
         job.warnings.append(f"{job.name} was saved without the results of its formulas (as files written by programs often are); LibreOffice calculated them.")
     if extracted["not_calculated"]:
         job.warnings.append(f"{job.name} was saved without the results of its formulas, so formulas are shown instead: {extracted['not_calculated']}")
+    if extracted["without_drawings"]:
+        job.warnings.append(f"The charts and pictures of {job.name} are damaged and were left out; its sheets are read.")
     numbers = job.select(len(sheets))
     for number in numbers:
         if sheets[number - 1]["cut"]:
-            first, last, total = sheets[number - 1]["cut"]
-            job.warnings.append(f"{job.name}, sheet {number}: rows {first}–{last:,} of {total:,} shown.")
+            job.warnings.append(f"{job.name}, sheet {number}: {sheets[number - 1]['cut']} shown.")
     pages = [Page(number=n, text=sheets[n - 1]["text"], tables=sheets[n - 1]["tables"]) for n in numbers]
     _add_images(job, pages, sheets)
     return job.reading(len(sheets), pages)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import shutil
 import zipfile
-import zlib
 
 from ..errors import ReaderError
 from ..members import container, container_reading, label, read_members, reserve
+from ..package import DAMAGED_ZIP
 
 
 def _writer(job, archive: zipfile.ZipFile, info: zipfile.ZipInfo):
@@ -22,7 +22,7 @@ def _writer(job, archive: zipfile.ZipFile, info: zipfile.ZipInfo):
         try:
             with archive.open(info) as member:  # zipfile stops at the declared size and checks the CRC
                 shutil.copyfileobj(member, handle, 1 << 20)
-        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as error:
+        except DAMAGED_ZIP as error:
             raise ReaderError("CORRUPT_FILE", f"{label(info.filename)} is damaged inside {job.name} ({error}).") from None
 
     return write
@@ -31,7 +31,7 @@ def _writer(job, archive: zipfile.ZipFile, info: zipfile.ZipInfo):
 def read(job):
     try:
         archive = zipfile.ZipFile(job.path)
-    except (zipfile.BadZipFile, OSError, ValueError) as error:
+    except DAMAGED_ZIP as error:
         raise ReaderError("CORRUPT_FILE", f"{job.name} is a damaged or incomplete ZIP archive ({error}). Download or create it again.") from None
     with archive, container(job):
         members = [info for info in archive.infolist() if not info.is_dir() and not info.filename.startswith("__MACOSX/")]
