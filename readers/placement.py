@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
+from .formats.pdf import PDFIUM_LOCK
+
 KEY = 32  # characters of a block looked for at a time
 MIN_KEY = 6
 SLACK = 64  # letters a block's render may be shorter than the block (a field's result, a symbol)  # shorter blocks ("Yes", "12") are too common to be placed by themselves
@@ -51,18 +53,19 @@ class Passage:
 
 def rendered_pages(pdf_path: Path) -> list[Passage]:
     """Each page of a PDF: its letters and digits in the order its content draws them, and its images."""
-    document = pdfium.PdfDocument(str(pdf_path))
-    try:
-        pages = []
-        for page in document:
-            text_page = page.get_textpage()
-            images = sum(1 for _ in page.get_objects(filter=[pdfium.raw.FPDF_PAGEOBJ_IMAGE], max_depth=1))
-            pages.append(Passage(letters(text_page.get_text_range()), images))
-            text_page.close()
-            page.close()
-        return pages
-    finally:
-        document.close()
+    with PDFIUM_LOCK:
+        document = pdfium.PdfDocument(str(pdf_path))
+        try:
+            pages = []
+            for page in document:
+                text_page = page.get_textpage()
+                images = sum(1 for _ in page.get_objects(filter=[pdfium.raw.FPDF_PAGEOBJ_IMAGE], max_depth=1))
+                pages.append(Passage(letters(text_page.get_text_range()), images))
+                text_page.close()
+                page.close()
+            return pages
+        finally:
+            document.close()
 
 
 @dataclass

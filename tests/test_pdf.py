@@ -328,6 +328,18 @@ def test_reads_from_app_threads_use_a_fork_server(tmp_path, services):
         assert [page.text for page in reading.pages] == [f"Page {n}" for n in range(1, 7)]
 
 
+def test_pdfium_in_a_reading_process_waits_for_another_threads_use(tmp_path, services):
+    """pdfium crashes when two threads are in it at once, so the app's reading threads take turns."""
+    path = nested_tree_pdf(tmp_path / "nested.pdf")
+    read_file(path, services=services)  # the worker pool is up, so a fresh read takes a fraction of a second
+    with ThreadPoolExecutor(1) as threads:
+        with pdf_reader.PDFIUM_LOCK:  # another thread is in pdfium
+            reading = threads.submit(read_file, path, services=Services(make_settings(tmp_path / "fresh")))
+            time.sleep(2)
+            assert not reading.done(), "the page count went into pdfium while another thread was in it"
+        assert reading.result(timeout=60).page_count == 6
+
+
 def test_a_charts_gridlines_are_not_a_table(tmp_path):
     from readers import Services, read_file
     from tests.conftest import ROOT, make_settings

@@ -24,7 +24,7 @@ from readability.readability import Unparseable
 
 from ..models import Page
 from ..store import write_atomic
-from .pdf import read_pdf_pages
+from .pdf import PDFIUM_LOCK, read_pdf_pages
 from .text import decode
 
 MIN_TEXT_LENGTH = 5  # readability drops blocks shorter than this: its default (25) drops small data tables
@@ -136,11 +136,12 @@ def read(job):
     pdf = _printed(job, html)
     if pdf is None:
         return job.reading(1, [Page(number=n, text=markdown) for n in job.select(1)])
-    document = pdfium.PdfDocument(str(pdf))
-    try:
-        printed = [document[index].get_textpage().get_text_range() for index in range(len(document))]
-    finally:
-        document.close()
+    with PDFIUM_LOCK:
+        document = pdfium.PdfDocument(str(pdf))
+        try:
+            printed = [document[index].get_textpage().get_text_range() for index in range(len(document))]
+        finally:
+            document.close()
     blocks = place_blocks(markdown, printed)
     count, pages = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False)
     for page in pages:

@@ -43,19 +43,30 @@ PAGE_TIMEOUT = 60  # seconds one page's text, tables and render may take in a wo
 PR_SET_PDEATHSIG = 1  # prctl(2)
 _pool: Executor | None = None
 _pool_lock = threading.Lock()
+# pdfium is not thread-safe, not even across documents: a call made while another thread is in
+# pdfium can crash the process. Pages, figures and cuts are made in the worker pool; the few uses
+# in a process that may have other threads reading (the app's page counts, printed web pages and
+# sheets, Word placement) hold this lock.
+PDFIUM_LOCK = threading.Lock()
+
+
+def page_count(path: Path) -> int:
+    """The number of pages pdfium finds in ``path`` (raises ``pdfium.PdfiumError``)."""
+    with PDFIUM_LOCK:
+        document = pdfium.PdfDocument(str(path))
+        try:
+            return len(document)
+        finally:
+            document.close()
 
 
 def _page_count(path: Path, name: str) -> int:
     try:
-        document = pdfium.PdfDocument(str(path))
+        count = page_count(path)
     except pdfium.PdfiumError as error:
         if "password" in str(error).lower():
             raise ReaderError("ENCRYPTED_FILE", f"{name} is password-protected. Remove the password (print or export it to a new PDF) and upload it again.") from None
         raise ReaderError("CORRUPT_FILE", f"{name} is damaged or incomplete and cannot be opened as a PDF ({error}). Export or download it again.") from None
-    try:
-        count = len(document)
-    finally:
-        document.close()
     if count == 0:
         raise ReaderError("CORRUPT_FILE", f"{name} is a PDF with no pages.")
     return count

@@ -19,7 +19,6 @@ import re
 import zipfile
 
 import openpyxl
-import pypdfium2 as pdfium
 from openpyxl.styles.numbers import is_date_format
 from openpyxl.utils.cell import get_column_letter, range_to_tuple
 from openpyxl.utils.datetime import from_excel
@@ -30,7 +29,7 @@ from ..models import Page
 from ..office import office_pdf, ooxml_copy
 from ..package import without
 from ..tables import markdown_table
-from .pdf import read_pdf_pages
+from .pdf import page_count, read_pdf_pages
 
 MAX_SHEET_ROWS = 500
 MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every row 16,384 cells wide
@@ -356,13 +355,9 @@ def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
     pdf = office_pdf(job)
     if pdf is None:
         return
-    document = pdfium.PdfDocument(str(pdf))
-    try:
-        page_count = len(document)
-    finally:
-        document.close()
-    if page_count != len(sheets):
-        job.warnings.append(f"LibreOffice drew {page_count} pages for the {len(sheets)} sheets of {job.name}, so its sheets have no images.")
+    drawn_pages = page_count(pdf)
+    if drawn_pages != len(sheets):
+        job.warnings.append(f"LibreOffice drew {drawn_pages} pages for the {len(sheets)} sheets of {job.name}, so its sheets have no images.")
         return
     for page in pages:
         if sheets[page.number - 1]["drawable"]:
