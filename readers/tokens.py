@@ -27,6 +27,8 @@ import struct
 # million characters, and builds the list of token ids where only their number is needed.
 from bpe_openai import _bindings
 
+from .formats.text import well_formed
+
 PROVIDERS = ("openai", "anthropic")
 EXACT = {"openai": True, "anthropic": False}
 
@@ -42,7 +44,7 @@ def text_tokens(text: str) -> int:
     try:
         return _o200k().count(text)
     except UnicodeEncodeError:
-        return _o200k().count(text.encode("utf-16", "surrogatepass").decode("utf-16", "replace"))
+        return _o200k().count(well_formed(text))
 
 
 def openai_image_tokens(width: int, height: int) -> int:

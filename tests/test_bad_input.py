@@ -207,6 +207,13 @@ def test_odd_text_is_still_read(services, tmp_path, data):
     assert reading.kind == "text" and reading.pages[0].text.strip()
 
 
+def test_a_lone_surrogate_in_a_notebook_is_a_replacement_character(services, tmp_path):
+    (tmp_path / "escaped.ipynb").write_bytes(rb'{"cells": [{"cell_type": "markdown", "source": ["Half a pair: \ud800 here"]}], "metadata": {}}')
+    reading = read_file(tmp_path / "escaped.ipynb", services=services)
+    assert reading.pages[0].text == "Half a pair: \ufffd here"
+    assert reading.as_text().encode("utf-8") and reading.tokens() > 0
+
+
 def test_bad_settings_are_one_line_on_the_command_line(tmp_path):
     result = subprocess.run([sys.executable, "-m", "readers", str(CORPUS / "markitdown/test.pdf")], cwd=ROOT, capture_output=True, text=True,
                             env={**os.environ, "VISION_PROVIDER": "gpt", "READLENS_CACHE_DIR": str(tmp_path)})

@@ -42,6 +42,12 @@ def decode(data: bytes, name: str) -> str:
     return str(match)
 
 
+def well_formed(text: str) -> str:
+    """``text`` with each lone surrogate (which JSON's ``\\ud800`` escapes can make, and UTF-8 cannot
+    hold) replaced by U+FFFD."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 def notebook_text(text: str) -> str | None:
     """A notebook's cells as Markdown, or None when ``text`` is not a notebook."""
     try:
@@ -60,7 +66,7 @@ def notebook_text(text: str) -> str | None:
             blocks.append(f"```{language}\n{source}\n```")
         elif source.strip():
             blocks.append(source)
-    return "\n\n".join(blocks)
+    return well_formed("\n\n".join(blocks))
 
 
 def paginate(text: str) -> list[list[int]]:
