@@ -7,6 +7,8 @@ page becomes one record: a line of JSON, or a row of Parquet when the output's n
 
     file, sha256, kind, mime       the path as walked, the content hash, the detected type
     page, page_count, pages_read   1-based page; the document's pages; how many pages were read
+    section, line                  the file inside an archive or e-mail the page comes from; the
+                                   number of a text file's page's first line (else null)
     text, tables                   the page's text (audio: the transcript's), Markdown tables
     image                          the page as base64 PNG in multimodal mode, else null
     description, description_source
@@ -56,7 +58,7 @@ from .serialize import as_json
 from .services import shared_services
 from .settings import Settings
 
-FIELDS = ("file", "sha256", "kind", "mime", "page", "page_count", "pages_read", "text", "tables", "image",
+FIELDS = ("file", "sha256", "kind", "mime", "page", "page_count", "pages_read", "section", "line", "text", "tables", "image",
           "description", "description_source", "error", "transcript", "warnings")
 INSTALL_HINT = "the app does not install it; run `make setup-batch`, or `pip install -r requirements-batch.txt`"
 FAILURES_LISTED = 20
@@ -96,7 +98,7 @@ def page_records(reading: Reading, file: str) -> list[dict]:
         transcript = data["transcript"]
         return [_record(file, data["sha256"], **common, text=transcript["text"] if transcript else "", transcript=transcript,
                         warnings=data["warnings"])]
-    return [_record(file, data["sha256"], **common, page=page["number"], text=page["text"], tables=page["tables"], image=page["image"],
+    return [_record(file, data["sha256"], **common, page=page["number"], section=page["section"], line=page["line"], text=page["text"], tables=page["tables"], image=page["image"],
                     description=page["description"], description_source=page["description_source"],
                     error={"code": None, "message": page["error"]} if page["error"] else None,
                     warnings=data["warnings"] if index == 0 else [])
@@ -280,7 +282,7 @@ def parquet_schema(pa):
     segment = pa.struct([("start", pa.float64()), ("end", pa.float64()), ("text", pa.string())])
     transcript = pa.struct([("text", pa.string()), ("language", pa.string()), ("duration", pa.float64()),
                             ("segments", pa.list_(segment)), ("source", pa.string())])
-    types = {"page": pa.int64(), "page_count": pa.int64(), "pages_read": pa.int64(), "tables": pa.list_(pa.string()),
+    types = {"page": pa.int64(), "page_count": pa.int64(), "pages_read": pa.int64(), "line": pa.int64(), "tables": pa.list_(pa.string()),
              "error": pa.struct([("code", pa.string()), ("message", pa.string())]), "transcript": transcript,
              "warnings": pa.list_(pa.string())}
     return pa.schema([(name, types.get(name, pa.string())) for name in FIELDS])

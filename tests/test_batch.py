@@ -147,7 +147,9 @@ def test_a_folder_becomes_one_record_per_page(local_run, folder):
     assert audio["transcript"]["segments"][0]["start"] == 0 and audio["transcript"]["segments"][0]["text"]
 
     (text,) = [record for record in records if record["kind"] == "text"]
-    assert "Ship 6 crates" in text["text"]
+    assert "Ship 6 crates" in text["text"] and text["line"] == 1  # a text file's page gives its first line
+    assert all(record["section"] is None for record in records)  # no archives or e-mails here
+    assert {record["line"] for record in records if record["kind"] != "text"} == {None}
 
     (broken,) = [record for record in records if record["file"] == "docs/broken/report.pdf"]
     assert broken["kind"] is None and broken["page"] is None and broken["error"]["code"] == "CORRUPT_FILE"
