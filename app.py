@@ -13,7 +13,6 @@ if __name__ != "__mp_main__":
     # alone takes seconds) while it starts, so the first upload does not wait for them.
     import readers.formats.audio  # noqa: F401
     import readers.formats.pdf  # noqa: F401
-    import readers.tokens  # noqa: F401
     import readers.vision  # noqa: F401
     from readers import Services, Settings
     from ui import build_ui, launch

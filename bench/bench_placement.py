@@ -27,8 +27,8 @@ from readers.office import convert_to_pdf, soffice
 from readers.placement import KEY, Passage, letters, place_blocks, rendered_pages
 from readers.tables import markdown_table
 from tests import fixtures
+from tests.conftest import CORPUS
 
-CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus"
 MARKER = re.compile(r"z[qe]\d{4}", re.IGNORECASE)
 
 

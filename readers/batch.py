@@ -40,7 +40,6 @@ import json
 import os
 import signal
 import sys
-import tempfile
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Executor, ThreadPoolExecutor, wait
@@ -57,6 +56,7 @@ from .models import Reading
 from .serialize import as_json
 from .services import shared_services
 from .settings import Settings
+from .store import atomic_file
 
 FIELDS = ("file", "sha256", "kind", "mime", "page", "page_count", "pages_read", "section", "line", "text", "tables", "image",
           "description", "description_source", "error", "transcript", "warnings")
@@ -234,7 +234,7 @@ class JsonlOutput:
             previous.cut += self.partial - 1 not in dropped  # else its file's first lines were counted already
             dropped.add(self.partial)
         if dropped:
-            with _atomic(self.path) as target:
+            with atomic_file(self.path) as target:
                 target.writelines(line for number, line in self._lines() if number not in dropped)
         return previous
 
@@ -254,19 +254,6 @@ class JsonlOutput:
     def records(self) -> Iterator[dict]:
         for record, _ in self._records():
             yield record
-
-
-@contextmanager
-def _atomic(path: Path):
-    """A file to write that replaces ``path`` only when the writing finished."""
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            yield handle
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _parquet():
@@ -318,7 +305,7 @@ class ParquetOutput:
         """Write the kept rows and the journal's records into the Parquet file, and remove the journal."""
         self.journal.close()
         schema = parquet_schema(self.pa)
-        with _atomic(self.path) as handle, self.pq.ParquetWriter(handle, schema) as writer:
+        with atomic_file(self.path) as handle, self.pq.ParquetWriter(handle, schema) as writer:
             if self.path.exists():
                 offset = 0
                 for batch in self.pq.ParquetFile(self.path).iter_batches(batch_size=self.CHUNK):

@@ -11,20 +11,29 @@ import json
 import os
 import shutil
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 
-def write_atomic(target: Path, data: bytes) -> None:
-    """Write ``data`` to ``target`` so readers see either the old file or the whole new one."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+@contextmanager
+def atomic_file(target: Path):
+    """A file to write that replaces ``target`` only when the writing finished, so readers see
+    either the old file or the whole new one."""
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            yield handle
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_atomic(target: Path, data: bytes) -> None:
+    """Write ``data`` to ``target`` atomically (``atomic_file``), making its folder if needed."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_file(target) as handle:
+        handle.write(data)
 
 
 class Store:

@@ -130,12 +130,11 @@ def show_entries(entries: list[Entry], folder: Path) -> None:
                 gr.Markdown("Reading the remaining pages…")
 
 
-def document_views(readings: list[Reading], folder: Path, done: bool):
-    """The third form, PDFs sent as themselves: a note (what is sent, what cannot be), the OpenAI and
-    Anthropic JSON, and the download; hidden when no file has a PDF."""
+def document_views(readings: list[Reading], folder: Path, done: bool, payloads: dict[str, list[dict]], problems: list[str]):
+    """The third form, PDFs sent as themselves (``document_payloads``): a note (what is sent, what
+    cannot be), the OpenAI and Anthropic JSON, and the download; hidden when no file has a PDF."""
     if not any(reading.pdf for reading in readings):
         return gr.update(visible=False), gr.update(visible=False), gr.update(visible=False), gr.update(value=None, visible=False)
-    payloads, problems = document_payloads(readings)
     others = [reading.name for reading in readings if not reading.pdf]
     lines = ["**PDF sent as itself** — each file that has a PDF as one document part of exactly the pages read, after a line naming them."]
     if others:
@@ -153,16 +152,17 @@ def payload_views(entries: list[Entry], multimodal: bool, folder: Path):
     readings = [entry.reading for entry in entries if entry.reading is not None]
     if not readings:
         return ("No payload yet.", gr.update(value="", visible=True), gr.update(value="", visible=False),
-                gr.update(value="", visible=False), None, None, *document_views([], folder, False))
+                gr.update(value="", visible=False), None, None, *document_views([], folder, False, {}, []))
     note = TOKENS_NOTE
     if multimodal:
         note += " In multimodal mode pages are described only to answer a question, so the text-only row counts no descriptions until you switch."
     if any(reading.pdf for reading in readings):
         note += f" {DOCUMENT_NOTE}"
-    table = f"{estimate_table(readings, multimodal)}\n\n{usage_line(readings)}\n\n{note}"
+    payloads, problems = document_payloads(readings)  # cuts and encodes the PDFs: once for the table and the views
+    table = f"{estimate_table(readings, multimodal, payloads)}\n\n{usage_line(readings)}\n\n{note}"
     done = all(entry.done for entry in entries)
     downloads = (write_payload(readings, multimodal, folder), write_report(entries, folder)) if done else (None, None)
-    documents = document_views(readings, folder, done)
+    documents = document_views(readings, folder, done, payloads, problems)
     if multimodal:
         return (table, gr.update(visible=False), gr.update(value=abbreviate(message_payload(readings, "openai")), visible=True),
                 gr.update(value=abbreviate(message_payload(readings, "anthropic")), visible=True), *downloads, *documents)

@@ -51,9 +51,12 @@ def document_payload(readings: list[Reading], provider: str) -> list[dict]:
 
 def document_payloads(readings: list[Reading]) -> tuple[dict[str, list[dict]], list[str]]:
     """The payload with PDFs sent as themselves for each provider that can take it in one request,
-    and a sentence for each provider that cannot (a file past its limits, or all of them together)."""
+    and a sentence for each provider that cannot (a file past its limits, or all of them together);
+    nothing when no file has a PDF."""
     payloads, problems = {}, []
     documents = [reading for reading in readings if reading.pdf]
+    if not documents:
+        return payloads, problems
     for provider in PROVIDERS:
         try:
             parts = document_payload(readings, provider)
@@ -91,9 +94,10 @@ def abbreviate(payload: list[dict]) -> str:
     return json.dumps([_abbreviated(part) for part in payload], indent=2, ensure_ascii=False)
 
 
-def estimate(readings: list[Reading]) -> list[dict]:
+def estimate(readings: list[Reading], documents: dict[str, list[dict]] | None = None) -> list[dict]:
     """Size, tokens and images of the payload in both modes (a multimodal reading viewed as text and
-    back), and with PDFs sent as themselves when a file has one and its PDF can be sent."""
+    back), and with PDFs sent as themselves when a file has one and its PDF can be sent: the
+    ``documents`` payloads of ``document_payloads``, made here when not given."""
     text_only = [dataclasses.replace(r, multimodal=False) for r in readings]
     multimodal = [dataclasses.replace(r, multimodal=True) for r in readings]
     text = text_payload(text_only)
@@ -107,7 +111,7 @@ def estimate(readings: list[Reading]) -> list[dict]:
                      "images": sum(part["type"] != "text" for part in parts), "image_tokens": image_count})
     sizes = [png_size(page.image) for r in multimodal if r.transcript is None for page in r.pages if page.image]
     extracted = [page.content for r in multimodal if r.pdf for page in r.pages]  # the text a provider takes from the PDFs' pages
-    documents = document_payloads(multimodal)[0] if any(r.pdf for r in multimodal) else {}
+    documents = document_payloads(readings)[0] if documents is None else documents
     for provider, parts in documents.items():  # a provider that cannot take the PDFs has no row; the payload view says why
         texts = extracted + [part["text"] for part in parts if part["type"] == "text"]
         rows.append({"mode": f"PDF document ({PROVIDER_NAMES[provider]})", "exact": False, "bytes": len(json.dumps(parts).encode()),
@@ -118,10 +122,10 @@ def estimate(readings: list[Reading]) -> list[dict]:
     return rows
 
 
-def estimate_table(readings: list[Reading], multimodal: bool) -> str:
-    """The rows as Markdown, the current mode marked, estimates marked ≈."""
+def estimate_table(readings: list[Reading], multimodal: bool, documents: dict[str, list[dict]] | None = None) -> str:
+    """The rows of ``estimate`` as Markdown, the current mode marked, estimates marked ≈."""
     rows = [["Mode", "Size", "Text characters", "Text tokens", "Images", "Image tokens", "Total tokens"]]
-    for row in estimate(readings):
+    for row in estimate(readings, documents):
         current = row["mode"].startswith("Multimodal") if multimodal else row["mode"] == "Text-only"
         mode = f"**{row['mode']}** (current)" if current else row["mode"]
         about = "" if row["exact"] else "≈ "
