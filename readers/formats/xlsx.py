@@ -28,10 +28,9 @@ from ..errors import ReaderError
 from ..models import Page
 from ..office import office_pdf, ooxml_copy
 from ..package import without
-from ..tables import markdown_table
+from ..tables import MAX_SHEET_ROWS, markdown_table
 from .pdf import page_count, read_pdf_pages
 
-MAX_SHEET_ROWS = 500
 MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every row 16,384 cells wide
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
