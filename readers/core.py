@@ -22,7 +22,7 @@ from typing import Callable
 from .detect import detect
 from .document import PdfSource
 from .errors import ReaderError
-from .models import Page, Reading
+from .models import UNITS, Page, Reading
 from .office import SOURCE_EXTENSION, ooxml_copy
 from .package import readable_package
 from .services import Services, shared_services
@@ -31,7 +31,6 @@ from .settings import Settings
 MAX_QUESTION_CHARS = 2000
 VISUAL_KINDS = ("pdf", "pptx", "docx", "xlsx", "html", "image")  # readings whose page images are described here
 CONTAINER_KINDS = ("zip", "email")  # their members' pages are described by the members' own readings
-UNITS = {"pptx": "slides", "xlsx": "sheets"}
 PACKAGE_KINDS = ("docx", "pptx", "xlsx", "epub")  # zip packages of XML parts, checked (and repaired) before their reader opens them
 
 log = logging.getLogger(__name__)
@@ -70,7 +69,7 @@ class Job:
 
     def select(self, page_count: int) -> list[int]:
         """The 1-based page numbers to read, checked against ``page_count`` and ``MAX_PAGES``."""
-        unit = UNITS.get(self.kind, "pages")
+        unit = UNITS.get(self.kind, "page") + "s"
         start, end = self.page_start, self.page_end
         for value in (start, end):
             if value is not None and not 1 <= value <= page_count:

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .document import PdfSource
 
+UNITS = {"pptx": "slide", "xlsx": "sheet"}  # what a kind calls its pages; every other kind calls them pages
+
 
 @dataclass
 class Figure:
@@ -123,7 +125,7 @@ class Reading:
 
     @property
     def label(self) -> str:
-        return {"pptx": "SLIDE", "xlsx": "SHEET"}.get(self.kind, "PAGE")
+        return UNITS.get(self.kind, "page").upper()
 
     def _header(self, page: Page) -> str:
         if self.kind == "image":

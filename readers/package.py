@@ -29,6 +29,7 @@ from urllib.parse import unquote
 from lxml import etree
 
 from .errors import ReaderError
+from .members import label
 
 MAX_UNPACKED_BYTES = 500 * 1024 * 1024
 XML_PARTS = (".xml", ".rels", ".opf", ".ncx")
@@ -185,10 +186,6 @@ def _repair(archive: zipfile.ZipFile, damaged: set[str], dropped: set[str] = fro
     return output.getvalue()
 
 
-def _printable(name: str) -> str:
-    return "".join(character for character in name if character.isprintable())
-
-
 def readable_package(job):
     """The path to read the job's package from: the file itself, or a repaired copy of it (with a
     warning naming the damaged parts). Raises ``CORRUPT_FILE`` when it is no zip that can be
@@ -213,7 +210,7 @@ def readable_package(job):
     damaged = checked["damaged"]
     if not damaged:
         return job.path
-    shown = ", ".join(_printable(name) for name in damaged[:SHOWN_PARTS]) + (f" and {len(damaged) - SHOWN_PARTS} more" if len(damaged) > SHOWN_PARTS else "")
+    shown = ", ".join(label(name) for name in damaged[:SHOWN_PARTS]) + (f" and {len(damaged) - SHOWN_PARTS} more" if len(damaged) > SHOWN_PARTS else "")
     job.warnings.append(f"{job.name} is damaged in {len(damaged)} {'part' if len(damaged) == 1 else 'parts'} ({shown}): what could still be "
                         f"read of {'it' if len(damaged) == 1 else 'them'} is shown, and the rest of the file is read as usual.")
     return store.path(job.sha256, f"repaired.{job.kind}")

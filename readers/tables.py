@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+MAX_SHEET_ROWS = 500  # rows a sheet or a CSV table shows before it is cut
+
 
 def _cell(value) -> str:
     text = "" if value is None else str(value)

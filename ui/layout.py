@@ -14,14 +14,13 @@ from pathlib import Path
 import gradio as gr
 
 from readers import Reading, Services, Settings
-from readers.core import UNITS
 from readers.tables import markdown_table
 from readers.vision import TEXT_ONLY
 
 from .api import Endpoints
 from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, discard_upload, read_uploads, visitor
 from .payload import DOCUMENT_NOTE, TOKENS_NOTE, abbreviate, document_payloads, estimate_table, message_payload, text_payload, usage_line
-from .report import clock, outlined_image, page_image, page_title, write_document_payload, write_payload, write_report
+from .report import CITED_UNITS, clock, outlined_image, page_image, page_title, write_document_payload, write_payload, write_report
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
@@ -117,7 +116,7 @@ def show_entries(entries: list[Entry], folder: Path) -> None:
                 gr.Markdown(f"### {entry.name}")
                 gr.Markdown(f"⚠️ {entry.error}" if entry.error else "Reading…", elem_classes="rl-error" if entry.error else None)
                 continue
-            unit = {**UNITS, "image": "frames"}.get(reading.kind, "pages")
+            unit = CITED_UNITS.get(reading.kind, "page") + "s"
             shown = f"{len(reading.pages)} of {reading.page_count} {unit}" if reading.page_count > 1 else ""
             gr.Markdown(f"### {entry.name}\n{' · '.join(filter(None, [reading.kind.upper(), reading.mime, shown]))}")
             for warning in [entry.note, *reading.warnings] if entry.note else reading.warnings:

@@ -15,12 +15,13 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from readers import Page, Reading
+from readers.models import UNITS
 from readers.store import write_atomic
 
 from .handlers import Entry
 from .payload import PROVIDERS, message_payload, text_payload
 
-CITED_UNITS = {"pptx": "slide", "xlsx": "sheet", "image": "frame"}
+CITED_UNITS = {**UNITS, "image": "frame"}  # what the app shows and cites a kind's pages as: a picture's are its frames
 
 
 def _write_if_missing(target: Path, data: bytes) -> str:

@@ -10,9 +10,8 @@ import io
 
 from ..errors import ReaderError
 from ..models import Page
-from ..tables import markdown_table
+from ..tables import MAX_SHEET_ROWS, markdown_table
 from .text import decode
-from .xlsx import MAX_SHEET_ROWS
 
 MAX_TABLE_ROWS = MAX_SHEET_ROWS  # the same cut as a spreadsheet's sheet
 DELIMITERS = ",;\t|"

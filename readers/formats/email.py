@@ -57,14 +57,7 @@ def _eml(job) -> tuple[Page, list[tuple[str, bytes]]]:
 
 
 def _part_text(part, name: str) -> str:
-    data = part.get_payload(decode=True) or b""
-    charset = part.get_content_charset()
-    if charset:
-        try:
-            return data.decode(charset)
-        except (LookupError, UnicodeDecodeError):
-            pass
-    return decode(data, name) if data else ""
+    return decode(part.get_payload(decode=True) or b"", name, part.get_content_charset())
 
 
 def _msg(job) -> tuple[Page, list[tuple[str, bytes]]]:

@@ -36,12 +36,7 @@ NOT_CONTENT = "//script|//style|//noscript|//template|//head"
 def decode_html(data: bytes, name: str) -> str:
     """The page's text in the charset its <meta> declares, else as detected."""
     declared = re.search(rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", data[:4096], re.I)
-    if declared:
-        try:
-            return data.decode(declared.group(1).decode("ascii"))
-        except (LookupError, UnicodeDecodeError):
-            pass
-    return decode(data, name)
+    return decode(data, name, declared.group(1).decode("ascii") if declared else None)
 
 
 def html_markdown(html: str, main_content: bool = False) -> str:

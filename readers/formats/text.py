@@ -28,8 +28,15 @@ CACHE_VERSION = 1  # part of the cached names: raise it when the pages or a note
 TEXT_NAME, PAGES_NAME = f"text.v{CACHE_VERSION}.txt", f"text-pages.v{CACHE_VERSION}.json"
 
 
-def decode(data: bytes, name: str) -> str:
-    """The text of ``data`` in its detected encoding (UTF-8 and its BOMs first)."""
+def decode(data: bytes, name: str, declared: str | None = None) -> str:
+    """The text of ``data`` in the charset the file ``declared`` (an e-mail part's header, a web
+    page's <meta>) when it names one that decodes it, else in its detected encoding (UTF-8 and its
+    BOMs first)."""
+    if declared:
+        try:
+            return data.decode(declared)
+        except (LookupError, UnicodeDecodeError):
+            pass
     for bom, codec in ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"), (b"", "utf-8")):
         if data.startswith(bom):
             try:

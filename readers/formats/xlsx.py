@@ -28,10 +28,9 @@ from ..errors import ReaderError
 from ..models import Page
 from ..office import office_pdf, ooxml_copy
 from ..package import without
-from ..tables import markdown_table
-from .pdf import page_count, read_pdf_pages
+from ..tables import MAX_SHEET_ROWS, markdown_table
+from .pdf import read_pdf_pages
 
-MAX_SHEET_ROWS = 500
 MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every row 16,384 cells wide
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
@@ -355,15 +354,23 @@ def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
     pdf = office_pdf(job)
     if pdf is None:
         return
-    drawn_pages = page_count(pdf)
+    # The sheets read() selected (so its MAX_PAGES note is not given twice), read apart from the job:
+    # what the PDF gives reaches the job only if LibreOffice drew a page per sheet.
+    drawing = dataclasses.replace(job, page_start=pages[0].number, page_end=pages[-1].number, warnings=[], figures={})
+    try:
+        drawn_pages, drawn = read_pdf_pages(drawing, pdf, job.sha256, text_from_pdf=False)
+    except ReaderError as error:
+        if error.code != "PAGE_OUT_OF_RANGE":
+            raise
+        drawn_pages, drawn = 0, []  # fewer pages than the sheets selected
     if drawn_pages != len(sheets):
-        job.warnings.append(f"LibreOffice drew {drawn_pages} pages for the {len(sheets)} sheets of {job.name}, so its sheets have no images.")
+        job.warnings.append(f"LibreOffice drew {drawn_pages or 'too few'} pages for the {len(sheets)} sheets of {job.name}, so its sheets have no images.")
         return
-    for page in pages:
-        if sheets[page.number - 1]["drawable"]:
-            one = dataclasses.replace(job, page_start=page.number, page_end=page.number)
-            _, (drawn,) = read_pdf_pages(one, pdf, job.sha256, text_from_pdf=False)
-            page.image, page.figures = drawn.image, drawn.figures
+    job.warnings += drawing.warnings
+    for page, drawn_page in zip(pages, drawn):
+        if sheets[page.number - 1]["drawable"] and drawn_page.image:
+            page.image, page.figures = drawn_page.image, drawn_page.figures
+            job.figures[page.number] = drawing.figures[page.number]
     job.pdf = pdf  # the sheets' figures are drawn from it for OCR
 
 
