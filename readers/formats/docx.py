@@ -109,6 +109,17 @@ def _on(element) -> bool:
     return element is not None and element.get(f"{W}val", "true") not in ("0", "false", "off")
 
 
+def _outside_boxes(shape, tag: str):
+    """The ``tag`` elements of a drawing or VML shape that are not inside one of its text boxes:
+    a box's content (its pictures, charts, boxes) is read once, as the box's own blocks."""
+    for element in shape.iter(tag):
+        ancestor = element.getparent()
+        while ancestor is not shape and ancestor.tag != f"{W}txbxContent":
+            ancestor = ancestor.getparent()
+        if ancestor is shape:
+            yield element
+
+
 class _Numbering:
     """List numbers as Word shows them: each level's format and text ("%1.%2."), counters that
     continue across a list's paragraphs and restart deeper levels."""
@@ -590,10 +601,9 @@ class _Document:
     def drawing(self, drawing, text: _Text, part) -> None:
         properties = drawing.find(f".//{WP}docPr")
         alt = one_line((properties.get("descr") or properties.get("title") or "") if properties is not None else "")
-        boxes = [box for box in drawing.iter(f"{W}txbxContent")]
-        for box in boxes:
+        for box in _outside_boxes(drawing, f"{W}txbxContent"):
             text.after.extend(self.blocks(box, part))
-        for data in drawing.iter(f"{A}graphicData"):
+        for data in _outside_boxes(drawing, f"{A}graphicData"):
             uri = data.get("uri")
             if uri == GRAPHIC_PICTURE:
                 self._picture(text, picture_placeholder(data, part, alt))
@@ -635,9 +645,9 @@ class _Document:
 
     def vml(self, element, text: _Text, part) -> None:
         """Old-style (VML) shapes: text boxes and pictures with their alt text."""
-        for box in element.iter(f"{W}txbxContent"):
+        for box in _outside_boxes(element, f"{W}txbxContent"):
             text.after.extend(self.blocks(box, part))
-        for image in element.iter(f"{V}imagedata"):
+        for image in _outside_boxes(element, f"{V}imagedata"):
             shape = image.getparent()
             alt = one_line(shape.get("alt") or image.get("{urn:schemas-microsoft-com:office:office}title") or "")
             self._picture(text, f"[Picture: {alt}]" if alt else "[Picture]")
