@@ -8,6 +8,8 @@ sunburst, funnel, ...) are read the same way from their data section.
 
 SmartArt: the text of its data part (what the person typed), nested as the diagram nests it.
 Pictures: whether the image a picture points to is in the package at all.
+And what both readers need to get there: the namespaces, a related part and its XML, the
+choice an mc:AlternateContent shows.
 """
 
 from __future__ import annotations
@@ -22,12 +24,45 @@ CX = "{http://schemas.microsoft.com/office/drawing/2014/chartex}"
 A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 DGM = "{http://schemas.openxmlformats.org/drawingml/2006/diagram}"
 R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+GRAPHIC_CHART = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+GRAPHIC_CHARTEX = "http://schemas.microsoft.com/office/drawing/2014/chartex"
+GRAPHIC_DIAGRAM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
 PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 
 
 def parse_xml(blob: bytes):
     """A package part's XML, never resolving entities or reaching the network."""
     return etree.fromstring(blob, PARSER)
+
+
+def part_root(part):
+    """A package part's XML root: the one python-docx or python-pptx already parsed (an XML part,
+    a chart part), else parsed from the part's bytes."""
+    element = getattr(part, "_element", None)
+    return element if element is not None else parse_xml(part.blob)
+
+
+def related_part(part, rel_id: str | None):
+    """The package part ``part`` relates to by ``rel_id``; None for no such relationship or an
+    external one."""
+    rel = part.rels.get(rel_id) if rel_id else None
+    return rel.target_part if rel is not None and not rel.is_external else None
+
+
+def external_target(part, rel_id: str | None) -> str | None:
+    """The address an external relationship (a link) of ``part`` points to, or None."""
+    rel = part.rels.get(rel_id) if rel_id else None
+    return rel.target_ref if rel is not None and rel.is_external else None
+
+
+def chosen(alternate):
+    """What an mc:AlternateContent shows: its first choice, else its fallback (which repeats it
+    for older readers); an empty list when it has neither."""
+    choice = alternate.find(f"{MC}Choice")
+    if choice is None:
+        choice = alternate.find(f"{MC}Fallback")
+    return choice if choice is not None else []
 
 
 def number_text(value: str) -> str:
@@ -139,10 +174,10 @@ def _chartex(root) -> str:
     return "\n\n".join(filter(None, [_heading(title, kinds), table]))
 
 
-def chart_markdown(blob: bytes) -> str:
-    """The chart part ``blob`` as a heading line ("Chart: title (kind chart)") and a table of its
+def chart_markdown(part) -> str:
+    """The chart part ``part`` as a heading line ("Chart: title (kind chart)") and a table of its
     series. Raises ``ValueError`` (or lxml's ``XMLSyntaxError``) when the part is not a chart."""
-    root = parse_xml(blob)
+    root = part_root(part)
     if root.tag == f"{C}chartSpace":
         return _drawingml_chart(root)
     if root.tag == f"{CX}chartSpace":
@@ -150,13 +185,13 @@ def chart_markdown(blob: bytes) -> str:
     raise ValueError(f"{etree.QName(root).localname} is not a chart")
 
 
-def smartart_lines(blob: bytes) -> list[str]:
+def smartart_lines(part) -> list[str]:
     """A SmartArt data part's text as nested "- " items, children under their parent, in order.
 
     Points are linked by "parOf" connections (the default type) from the document point down;
     a point no connection reaches is listed at the top level, so no text is lost.
     """
-    root = parse_xml(blob)
+    root = part_root(part)
     texts, order = {}, []
     for point in root.iter(f"{DGM}pt"):
         kind = point.get("type", "node")

@@ -20,7 +20,8 @@ import docx
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.opc.exceptions import PackageNotFoundError
 
-from ..drawings import chart_markdown, parse_xml, picture_placeholder, smartart_lines
+from ..drawings import (A, DGM, GRAPHIC_CHART, GRAPHIC_CHARTEX, GRAPHIC_DIAGRAM, MC, R, chart_markdown, chosen, external_target,
+                        part_root, picture_placeholder, related_part, smartart_lines)
 from ..errors import ReaderError
 from ..markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..models import Page
@@ -30,18 +31,12 @@ from ..tables import markdown_table
 from .pdf import read_pdf_pages
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
-A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 M = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
 V = "{urn:schemas-microsoft-com:vml}"
-MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 W14 = "{http://schemas.microsoft.com/office/word/2010/wordml}"
 W15 = "{http://schemas.microsoft.com/office/word/2012/wordml}"
 GRAPHIC_PICTURE = "http://schemas.openxmlformats.org/drawingml/2006/picture"
-GRAPHIC_CHART = "http://schemas.openxmlformats.org/drawingml/2006/chart"
-GRAPHIC_CHARTEX = "http://schemas.microsoft.com/office/drawing/2014/chartex"
-GRAPHIC_DIAGRAM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
 COMMENTS_EXTENDED = "http://schemas.microsoft.com/office/2011/relationships/commentsExtended"
 BODY_LEVEL = 9  # outline level 9 is body text; 0-8 are heading levels 1-9
 MAX_COLUMNS = 63  # the most columns a Word table can have
@@ -270,16 +265,10 @@ class _Document:
 
     def _part_xml(self, target):
         try:
-            return target.element if hasattr(target, "element") else parse_xml(target.blob)
+            return part_root(target)
         except Exception:  # a damaged part costs only what it holds
             self.unreadable.append(str(target.partname).rsplit("/", 1)[-1])
             return None
-
-    def _target(self, part, rel_id):
-        rel = part.rels.get(rel_id) if rel_id else None
-        if rel is None:
-            return None
-        return rel.target_ref if rel.is_external else rel.target_part
 
     @staticmethod
     def _notes(root, kind: str) -> dict[str, object]:
@@ -459,9 +448,8 @@ class _Document:
             elif tag == f"{W}hyperlink":
                 inner = _Text()
                 self.inline(child, inner, part)
-                target = self._target(part, child.get(f"{R}id"))
                 if self._shown():  # its words already went into any comment's quote
-                    text.add(link("".join(inner.markdown), target if isinstance(target, str) else None), "".join(inner.plain))
+                    text.add(link("".join(inner.markdown), external_target(part, child.get(f"{R}id"))), "".join(inner.plain))
                 text.after += inner.after
                 text.notes += inner.notes
                 text.pictures += inner.pictures
@@ -486,17 +474,9 @@ class _Document:
                 content = child.find(f"{W}sdtContent")
                 self.inline(content if content is not None else child, text, part)
             elif tag == f"{MC}AlternateContent":
-                self.inline(self._choice(child), text, part)
+                self.inline(chosen(child), text, part)
             else:
                 self.inline(child, text, part)  # smartTag, customXml, bdo, dir: their runs count
-
-    @staticmethod
-    def _choice(alternate):
-        """The first choice of an mc:AlternateContent (its fallback repeats it for old readers)."""
-        choice = alternate.find(f"{MC}Choice")
-        if choice is None:
-            choice = alternate.find(f"{MC}Fallback")
-        return choice if choice is not None else []
 
     def _result_shown(self, field: dict) -> bool:
         """A field's result is shown, except a page number in a header or footer, which is only
@@ -554,7 +534,7 @@ class _Document:
             elif tag in (f"{W}pict", f"{W}object"):
                 self.vml(child, text, part)
             elif tag == f"{MC}AlternateContent":
-                self.run_content(self._choice(child), text, part)
+                self.run_content(chosen(child), text, part)
 
     def _note_reference(self, reference, text: _Text, part) -> None:
         note = self.footnotes.get(reference.get(f"{W}id"))
@@ -617,27 +597,23 @@ class _Document:
             text.pictures += 1
         self._emit(text, placeholder, "")
 
-    def _related_blob(self, element, part) -> bytes | None:
-        rel_id = next((value for key, value in element.attrib.items() if key.startswith(R) and value), None)
-        target = self._target(part, rel_id)
-        return target.blob if target is not None and not isinstance(target, str) else None
-
     def _chart(self, data, text: _Text, part, alt: str) -> None:
         chart = next((child for child in data if isinstance(child.tag, str)), None)
+        rel_id = next((value for key, value in chart.attrib.items() if key.startswith(R) and value), None) if chart is not None else None
         try:
-            blob = self._related_blob(chart, part) if chart is not None else None
-            if blob is None:
+            target = related_part(part, rel_id)
+            if target is None:
                 raise ValueError("its data part is missing")
-            text.after.append(Block(chart_markdown(blob)))
+            text.after.append(Block(chart_markdown(target)))
         except Exception as error:  # a damaged chart costs that chart only
             name = f"Chart: {alt}" if alt else "Chart"
             text.after.append(Block(f"[{name} — its data could not be read: {error}]"))
 
     def _smartart(self, data, text: _Text, part, alt: str) -> None:
-        relids = data.find(".//{http://schemas.openxmlformats.org/drawingml/2006/diagram}relIds")
-        data_part = self._target(part, relids.get(f"{R}dm")) if relids is not None else None
+        relids = data.find(f".//{DGM}relIds")
+        data_part = related_part(part, relids.get(f"{R}dm")) if relids is not None else None
         try:
-            lines = smartart_lines(data_part.blob) if data_part is not None and not isinstance(data_part, str) else []
+            lines = smartart_lines(data_part) if data_part is not None else []
         except Exception as error:
             lines = [f"[its text could not be read: {error}]"]
         label = f"Diagram: {alt}" if alt else "Diagram"
@@ -659,8 +635,8 @@ class _Document:
         """The section's headers (or footers) not shown before, each as one line."""
         out = []
         for reference in sect_pr.findall(f"{W}{kind}Reference") if sect_pr is not None else []:
-            target = self._target(self.part, reference.get(f"{R}id"))
-            if target is None or isinstance(target, str):
+            target = related_part(self.part, reference.get(f"{R}id"))
+            if target is None:
                 continue
             root = self._part_xml(target)
             if root is None:
