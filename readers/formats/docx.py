@@ -787,9 +787,12 @@ def read(job):
                           parsed.edges, parsed.notes, parsed.margin_pictures)
     if placed.unmatched > max(3, placed.matchable // 5):
         job.warnings.append(f"{placed.unmatched} of {placed.matchable} passages of {job.name} were not found in LibreOffice's rendering; they are put on the page of the passage before them, so their page numbers may be off.")
-    pieces = [piece for block, page, breaks in zip(blocks, placed.pages, placed.breaks) for piece in split_over_pages(block, page, breaks)]
+    on_page: dict[int, list[Block]] = {}
+    for block, start, breaks in zip(blocks, placed.pages, placed.breaks):
+        for piece, number in split_over_pages(block, start, breaks):
+            on_page.setdefault(number, []).append(piece)
     for page in pages:
         if page.error is None:
-            page.text = page_text([block for block, number in pieces if number == page.number])
+            page.text = page_text(on_page.get(page.number, []))
             page.tables = []
     return job.reading(count, pages)
