@@ -99,6 +99,16 @@ def _columns(element, default: int) -> int:
     return min(max(_int(element.get(f"{W}val"), default), 0), MAX_COLUMNS)
 
 
+def _num_pr(num) -> tuple[str | None, int | None]:
+    """A w:numPr's list (numId) and level (ilvl, clamped to Word's nine levels); None for each
+    one it does not give, both when there is no numPr."""
+    if num is None:
+        return None, None
+    found_id, found_level = num.find(f"{W}numId"), num.find(f"{W}ilvl")
+    return (found_id.get(f"{W}val") if found_id is not None else None,
+            min(max(_int(found_level.get(f"{W}val"), 0), 0), 8) if found_level is not None else None)
+
+
 def _on(element) -> bool:
     """A toggle such as w:vanish: present and not switched off."""
     return element is not None and element.get(f"{W}val", "true") not in ("0", "false", "off")
@@ -227,9 +237,7 @@ class _Styles:
         return style["name"] if style else ""
 
     def num_id(self, style_id) -> str | None:
-        num = self.lookup(style_id, "num")
-        found = num.find(f"{W}numId") if num is not None else None
-        return found.get(f"{W}val") if found is not None else None
+        return _num_pr(self.lookup(style_id, "num"))[0]
 
 
 class _Document:
@@ -332,26 +340,19 @@ class _Document:
 
     def paragraph(self, p, part) -> list[Block]:
         ppr = p.find(f"{W}pPr")
-        style_id = None
-        outline = num_id = None
-        ilvl = 0
+        style_id = outline = num_id = ilvl = None
         if ppr is not None:
             style = ppr.find(f"{W}pStyle")
             style_id = style.get(f"{W}val") if style is not None else None
             level = ppr.find(f"{W}outlineLvl")
             outline = _int(level.get(f"{W}val"), BODY_LEVEL) if level is not None else None
-            num = ppr.find(f"{W}numPr")
-            if num is not None:
-                found_id, found_level = num.find(f"{W}numId"), num.find(f"{W}ilvl")
-                num_id = found_id.get(f"{W}val") if found_id is not None else None
-                ilvl = min(max(_int(found_level.get(f"{W}val"), 0), 0), 8) if found_level is not None else 0
+            num_id, ilvl = _num_pr(ppr.find(f"{W}numPr"))
         if outline is None:
             outline = self.styles.lookup(style_id, "outline")
         if num_id is None:
-            num_id = self.styles.num_id(style_id)
-            style_num = self.styles.lookup(style_id, "num")
-            found_level = style_num.find(f"{W}ilvl") if style_num is not None else None
-            ilvl = min(max(_int(found_level.get(f"{W}val"), 0), 0), 8) if found_level is not None else ilvl
+            num_id, style_ilvl = _num_pr(self.styles.lookup(style_id, "num"))
+            ilvl = style_ilvl if style_ilvl is not None else ilvl
+        ilvl = ilvl or 0
         text = _Text()
         self.inline(p, text, part)
         markdown, plain, pictures = "".join(text.markdown).strip(), "".join(text.plain), text.pictures
