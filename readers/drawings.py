@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from .markdown import list_item
+from .markdown import list_item, one_line
 from .tables import markdown_table
 
 C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
@@ -76,9 +76,9 @@ def number_text(value: str) -> str:
     return repr(number)
 
 
-def _kind(tag: str, plot) -> str:
+def _kind(plot) -> str:
     """"bar3DChart" -> "3-D bar"; a bar chart with vertical bars is a column chart."""
-    name = tag.rsplit("}", 1)[-1].removesuffix("Chart")
+    name = plot.tag.rsplit("}", 1)[-1].removesuffix("Chart")
     three_d = "3D" in name
     name = name.replace("3D", "")
     direction = plot.find(f"{C}barDir")
@@ -108,7 +108,7 @@ def _title(element) -> str:
     if element is None:
         return ""
     runs = [node.text or "" for node in element.iter(f"{A}t")]
-    return " ".join("".join(runs).split()) or " ".join(_points(element.find(f".//{C}strCache")).values())
+    return one_line("".join(runs)) or " ".join(_points(element.find(f".//{C}strCache")).values())
 
 
 def _table(categories: dict[int, str], series: list[tuple[str, dict[int, str]]]) -> str:
@@ -144,7 +144,7 @@ def _drawingml_chart(root) -> str:
     if not title and len(series) == 1 and (deleted is None or deleted.get("val") in ("0", "false")):
         title = series[0][0]  # Office titles a one-series chart with the series' name
     table = _table(categories, series) if series else ""
-    return "\n\n".join(filter(None, [_heading(title, [_kind(plot.tag, plot) for plot in plots]), table]))
+    return "\n\n".join(filter(None, [_heading(title, [_kind(plot) for plot in plots]), table]))
 
 
 def _chartex(root) -> str:
@@ -198,7 +198,7 @@ def smartart_lines(part) -> list[str]:
         if kind in ("node", "doc"):
             model_id = point.get("modelId")
             paragraphs = ["".join(node.text or "" for node in p.iter(f"{A}t")) for p in point.iter(f"{A}p")]
-            texts[model_id] = (kind, " ".join(" ".join(paragraphs).split()))
+            texts[model_id] = (kind, one_line(" ".join(paragraphs)))
             order.append(model_id)
     children: dict[str, list[tuple[int, str]]] = {}
     has_parent = set()
