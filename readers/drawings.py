@@ -8,13 +8,15 @@ sunburst, funnel, ...) are read the same way from their data section.
 
 SmartArt: the text of its data part (what the person typed), nested as the diagram nests it.
 Pictures: whether the image a picture points to is in the package at all.
+And what both readers need to get there: the namespaces, a related part and its XML, the
+choice an mc:AlternateContent shows.
 """
 
 from __future__ import annotations
 
 from lxml import etree
 
-from .markdown import list_item
+from .markdown import list_item, one_line
 from .tables import markdown_table
 
 C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
@@ -22,12 +24,45 @@ CX = "{http://schemas.microsoft.com/office/drawing/2014/chartex}"
 A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 DGM = "{http://schemas.openxmlformats.org/drawingml/2006/diagram}"
 R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+GRAPHIC_CHART = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+GRAPHIC_CHARTEX = "http://schemas.microsoft.com/office/drawing/2014/chartex"
+GRAPHIC_DIAGRAM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
 PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 
 
 def parse_xml(blob: bytes):
     """A package part's XML, never resolving entities or reaching the network."""
     return etree.fromstring(blob, PARSER)
+
+
+def part_root(part):
+    """A package part's XML root: the one python-docx or python-pptx already parsed (an XML part,
+    a chart part), else parsed from the part's bytes."""
+    element = getattr(part, "_element", None)
+    return element if element is not None else parse_xml(part.blob)
+
+
+def related_part(part, rel_id: str | None):
+    """The package part ``part`` relates to by ``rel_id``; None for no such relationship or an
+    external one."""
+    rel = part.rels.get(rel_id) if rel_id else None
+    return rel.target_part if rel is not None and not rel.is_external else None
+
+
+def external_target(part, rel_id: str | None) -> str | None:
+    """The address an external relationship (a link) of ``part`` points to, or None."""
+    rel = part.rels.get(rel_id) if rel_id else None
+    return rel.target_ref if rel is not None and rel.is_external else None
+
+
+def chosen(alternate):
+    """What an mc:AlternateContent shows: its first choice, else its fallback (which repeats it
+    for older readers); an empty list when it has neither."""
+    choice = alternate.find(f"{MC}Choice")
+    if choice is None:
+        choice = alternate.find(f"{MC}Fallback")
+    return choice if choice is not None else []
 
 
 def number_text(value: str) -> str:
@@ -41,9 +76,9 @@ def number_text(value: str) -> str:
     return repr(number)
 
 
-def _kind(tag: str, plot) -> str:
+def _kind(plot) -> str:
     """"bar3DChart" -> "3-D bar"; a bar chart with vertical bars is a column chart."""
-    name = tag.rsplit("}", 1)[-1].removesuffix("Chart")
+    name = plot.tag.rsplit("}", 1)[-1].removesuffix("Chart")
     three_d = "3D" in name
     name = name.replace("3D", "")
     direction = plot.find(f"{C}barDir")
@@ -73,7 +108,7 @@ def _title(element) -> str:
     if element is None:
         return ""
     runs = [node.text or "" for node in element.iter(f"{A}t")]
-    return " ".join("".join(runs).split()) or " ".join(_points(element.find(f".//{C}strCache")).values())
+    return one_line("".join(runs)) or " ".join(_points(element.find(f".//{C}strCache")).values())
 
 
 def _table(categories: dict[int, str], series: list[tuple[str, dict[int, str]]]) -> str:
@@ -109,7 +144,7 @@ def _drawingml_chart(root) -> str:
     if not title and len(series) == 1 and (deleted is None or deleted.get("val") in ("0", "false")):
         title = series[0][0]  # Office titles a one-series chart with the series' name
     table = _table(categories, series) if series else ""
-    return "\n\n".join(filter(None, [_heading(title, [_kind(plot.tag, plot) for plot in plots]), table]))
+    return "\n\n".join(filter(None, [_heading(title, [_kind(plot) for plot in plots]), table]))
 
 
 def _chartex(root) -> str:
@@ -139,10 +174,10 @@ def _chartex(root) -> str:
     return "\n\n".join(filter(None, [_heading(title, kinds), table]))
 
 
-def chart_markdown(blob: bytes) -> str:
-    """The chart part ``blob`` as a heading line ("Chart: title (kind chart)") and a table of its
+def chart_markdown(part) -> str:
+    """The chart part ``part`` as a heading line ("Chart: title (kind chart)") and a table of its
     series. Raises ``ValueError`` (or lxml's ``XMLSyntaxError``) when the part is not a chart."""
-    root = parse_xml(blob)
+    root = part_root(part)
     if root.tag == f"{C}chartSpace":
         return _drawingml_chart(root)
     if root.tag == f"{CX}chartSpace":
@@ -150,20 +185,20 @@ def chart_markdown(blob: bytes) -> str:
     raise ValueError(f"{etree.QName(root).localname} is not a chart")
 
 
-def smartart_lines(blob: bytes) -> list[str]:
+def smartart_lines(part) -> list[str]:
     """A SmartArt data part's text as nested "- " items, children under their parent, in order.
 
     Points are linked by "parOf" connections (the default type) from the document point down;
     a point no connection reaches is listed at the top level, so no text is lost.
     """
-    root = parse_xml(blob)
+    root = part_root(part)
     texts, order = {}, []
     for point in root.iter(f"{DGM}pt"):
         kind = point.get("type", "node")
         if kind in ("node", "doc"):
             model_id = point.get("modelId")
             paragraphs = ["".join(node.text or "" for node in p.iter(f"{A}t")) for p in point.iter(f"{A}p")]
-            texts[model_id] = (kind, " ".join(" ".join(paragraphs).split()))
+            texts[model_id] = (kind, one_line(" ".join(paragraphs)))
             order.append(model_id)
     children: dict[str, list[tuple[int, str]]] = {}
     has_parent = set()

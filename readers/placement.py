@@ -134,7 +134,7 @@ def _without_margins(page: str, edges: list[str], notes: list[tuple[str, str]]) 
 
 
 def _letter_set(texts) -> list[str]:
-    return sorted({letters(text) for text in texts if len(letters(text)) >= MIN_KEY}, key=len, reverse=True)
+    return sorted({shown for text in texts if len(shown := letters(text)) >= MIN_KEY}, key=len, reverse=True)
 
 
 def place_blocks(blocks: list[Passage], rendered: list[Passage], edges: list[str] = (), notes: list[tuple[str, str]] = (),
@@ -146,7 +146,7 @@ def place_blocks(blocks: list[Passage], rendered: list[Passage], edges: list[str
     page repeats (a logo in the header), which are no block's either.
     """
     edges = _letter_set(edges)
-    notes = sorted({(letters(mark), letters(text)) for mark, text in notes if len(letters(text)) >= MIN_KEY}, key=lambda note: len(note[1]), reverse=True)
+    notes = sorted({(letters(mark), shown) for mark, text in notes if len(shown := letters(text)) >= MIN_KEY}, key=lambda note: len(note[1]), reverse=True)
     rendered = [Passage(_without_margins(page.text, edges, notes), page.pictures) for page in rendered]
     starts, total = [], 0
     for rendered_page in rendered:

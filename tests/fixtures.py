@@ -637,6 +637,30 @@ def structured_word_document(target: Path) -> Path:
     return target
 
 
+def boxed_picture_document(target: Path) -> Path:
+    """Text boxes as Word nests them: a DrawingML box (with its VML copy) holding a picture with
+    alt text and a text box of its own, and an old-style VML box holding another."""
+    from docx.oxml.ns import qn
+
+    document = docx.Document()
+    document.add_picture(str(CORPUS / "python-docx/images/python-icon.jpeg"))
+    document.inline_shapes[-1]._inline.docPr.set("descr", "The logo in the box")
+    holder = document.paragraphs[-1]._p
+    holder.getparent().remove(holder)
+    anchor = document.add_paragraph("The box beside this paragraph holds a picture.")
+    anchor._p.extend(_runs(f'<w:r>{_word_text_box("Box title")}</w:r>'))
+    box = anchor._p.find(f".//{{http://schemas.openxmlformats.org/markup-compatibility/2006}}Choice//{qn('w:txbxContent')}")
+    box.extend(_runs(f'<w:p/><w:p><w:r>{_word_text_box("Inner box words")}</w:r></w:p>'))
+    box[-2].extend(holder.findall(qn("w:r")))
+    old = document.add_paragraph("An old-style box follows.")
+    old._p.extend(_runs('<w:r><w:pict><v:shape id="outer" type="#_x0000_t202" style="position:absolute;width:150pt;height:60pt"><v:textbox><w:txbxContent>'
+                        '<w:p><w:r><w:t>Old box title</w:t></w:r></w:p><w:p><w:r><w:pict><v:shape id="inner" type="#_x0000_t202" style="width:100pt;height:30pt">'
+                        '<v:textbox><w:txbxContent><w:p><w:r><w:t>Old inner words</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></w:r></w:p>'
+                        '</w:txbxContent></v:textbox></v:shape></w:pict></w:r>'))
+    document.save(target)
+    return target
+
+
 def _three_d_bar_chart(slide) -> None:
     """A clustered column chart turned into a 3-D bar chart, a plot type python-pptx refuses."""
     from pptx.oxml.ns import qn

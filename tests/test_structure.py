@@ -92,6 +92,22 @@ def test_word_text_boxes_once_after_their_anchor(structured, services):
     assert text.count("Sidebar") == 1 and "The text box beside this paragraph holds a quote.\n\nBoxed quote: growth is steady." in text
 
 
+def test_word_picture_in_a_text_box_once_with_its_alt_text(tmp_path, monkeypatch):
+    """A text box's pictures and nested boxes are the box's: read once, in the box, not again
+    on the anchor paragraph (without the picture's alt text) nor counted twice for placement."""
+    import docx
+
+    from readers import office
+    from readers.formats.docx import document_blocks
+
+    monkeypatch.setattr(office, "soffice", lambda: None)
+    path = fixtures.boxed_picture_document(tmp_path / "boxed.docx")
+    text = read_file(path, services=Services(make_settings(tmp_path / "cache"))).pages[0].text
+    assert text == ("The box beside this paragraph holds a picture.\n\nBox title\n\n[Picture: The logo in the box]\n\nInner box words\n\n"
+                    "An old-style box follows.\n\nOld box title\n\nOld inner words")
+    assert sum(block.pictures for block in document_blocks(docx.Document(str(path))).blocks) == 1
+
+
 def test_word_field_results_not_codes(services):
     text = read_file(CORPUS / "docling/word_sample.docx", services=services).as_text()
     assert "Figure 1: This is a cute duckling" in text and "SEQ" not in text and "ARABIC" not in text

@@ -20,7 +20,8 @@ import docx
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.opc.exceptions import PackageNotFoundError
 
-from ..drawings import chart_markdown, parse_xml, picture_placeholder, smartart_lines
+from ..drawings import (A, DGM, GRAPHIC_CHART, GRAPHIC_CHARTEX, GRAPHIC_DIAGRAM, MC, R, chart_markdown, chosen, external_target,
+                        part_root, picture_placeholder, related_part, smartart_lines)
 from ..errors import ReaderError
 from ..markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..models import Page
@@ -30,18 +31,12 @@ from ..tables import markdown_table
 from .pdf import read_pdf_pages
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
-A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 M = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
 V = "{urn:schemas-microsoft-com:vml}"
-MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 W14 = "{http://schemas.microsoft.com/office/word/2010/wordml}"
 W15 = "{http://schemas.microsoft.com/office/word/2012/wordml}"
 GRAPHIC_PICTURE = "http://schemas.openxmlformats.org/drawingml/2006/picture"
-GRAPHIC_CHART = "http://schemas.openxmlformats.org/drawingml/2006/chart"
-GRAPHIC_CHARTEX = "http://schemas.microsoft.com/office/drawing/2014/chartex"
-GRAPHIC_DIAGRAM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
 COMMENTS_EXTENDED = "http://schemas.microsoft.com/office/2011/relationships/commentsExtended"
 BODY_LEVEL = 9  # outline level 9 is body text; 0-8 are heading levels 1-9
 MAX_COLUMNS = 63  # the most columns a Word table can have
@@ -104,9 +99,30 @@ def _columns(element, default: int) -> int:
     return min(max(_int(element.get(f"{W}val"), default), 0), MAX_COLUMNS)
 
 
+def _num_pr(num) -> tuple[str | None, int | None]:
+    """A w:numPr's list (numId) and level (ilvl, clamped to Word's nine levels); None for each
+    one it does not give, both when there is no numPr."""
+    if num is None:
+        return None, None
+    found_id, found_level = num.find(f"{W}numId"), num.find(f"{W}ilvl")
+    return (found_id.get(f"{W}val") if found_id is not None else None,
+            min(max(_int(found_level.get(f"{W}val"), 0), 0), 8) if found_level is not None else None)
+
+
 def _on(element) -> bool:
     """A toggle such as w:vanish: present and not switched off."""
     return element is not None and element.get(f"{W}val", "true") not in ("0", "false", "off")
+
+
+def _outside_boxes(shape, tag: str):
+    """The ``tag`` elements of a drawing or VML shape that are not inside one of its text boxes:
+    a box's content (its pictures, charts, boxes) is read once, as the box's own blocks."""
+    for element in shape.iter(tag):
+        ancestor = element.getparent()
+        while ancestor is not shape and ancestor.tag != f"{W}txbxContent":
+            ancestor = ancestor.getparent()
+        if ancestor is shape:
+            yield element
 
 
 class _Numbering:
@@ -221,9 +237,7 @@ class _Styles:
         return style["name"] if style else ""
 
     def num_id(self, style_id) -> str | None:
-        num = self.lookup(style_id, "num")
-        found = num.find(f"{W}numId") if num is not None else None
-        return found.get(f"{W}val") if found is not None else None
+        return _num_pr(self.lookup(style_id, "num"))[0]
 
 
 class _Document:
@@ -259,16 +273,10 @@ class _Document:
 
     def _part_xml(self, target):
         try:
-            return target.element if hasattr(target, "element") else parse_xml(target.blob)
+            return part_root(target)
         except Exception:  # a damaged part costs only what it holds
             self.unreadable.append(str(target.partname).rsplit("/", 1)[-1])
             return None
-
-    def _target(self, part, rel_id):
-        rel = part.rels.get(rel_id) if rel_id else None
-        if rel is None:
-            return None
-        return rel.target_ref if rel.is_external else rel.target_part
 
     @staticmethod
     def _notes(root, kind: str) -> dict[str, object]:
@@ -332,26 +340,19 @@ class _Document:
 
     def paragraph(self, p, part) -> list[Block]:
         ppr = p.find(f"{W}pPr")
-        style_id = None
-        outline = num_id = None
-        ilvl = 0
+        style_id = outline = num_id = ilvl = None
         if ppr is not None:
             style = ppr.find(f"{W}pStyle")
             style_id = style.get(f"{W}val") if style is not None else None
             level = ppr.find(f"{W}outlineLvl")
             outline = _int(level.get(f"{W}val"), BODY_LEVEL) if level is not None else None
-            num = ppr.find(f"{W}numPr")
-            if num is not None:
-                found_id, found_level = num.find(f"{W}numId"), num.find(f"{W}ilvl")
-                num_id = found_id.get(f"{W}val") if found_id is not None else None
-                ilvl = min(max(_int(found_level.get(f"{W}val"), 0), 0), 8) if found_level is not None else 0
+            num_id, ilvl = _num_pr(ppr.find(f"{W}numPr"))
         if outline is None:
             outline = self.styles.lookup(style_id, "outline")
         if num_id is None:
-            num_id = self.styles.num_id(style_id)
-            style_num = self.styles.lookup(style_id, "num")
-            found_level = style_num.find(f"{W}ilvl") if style_num is not None else None
-            ilvl = min(max(_int(found_level.get(f"{W}val"), 0), 0), 8) if found_level is not None else ilvl
+            num_id, style_ilvl = _num_pr(self.styles.lookup(style_id, "num"))
+            ilvl = style_ilvl if style_ilvl is not None else ilvl
+        ilvl = ilvl or 0
         text = _Text()
         self.inline(p, text, part)
         markdown, plain, pictures = "".join(text.markdown).strip(), "".join(text.plain), text.pictures
@@ -448,9 +449,8 @@ class _Document:
             elif tag == f"{W}hyperlink":
                 inner = _Text()
                 self.inline(child, inner, part)
-                target = self._target(part, child.get(f"{R}id"))
                 if self._shown():  # its words already went into any comment's quote
-                    text.add(link("".join(inner.markdown), target if isinstance(target, str) else None), "".join(inner.plain))
+                    text.add(link("".join(inner.markdown), external_target(part, child.get(f"{R}id"))), "".join(inner.plain))
                 text.after += inner.after
                 text.notes += inner.notes
                 text.pictures += inner.pictures
@@ -475,17 +475,9 @@ class _Document:
                 content = child.find(f"{W}sdtContent")
                 self.inline(content if content is not None else child, text, part)
             elif tag == f"{MC}AlternateContent":
-                self.inline(self._choice(child), text, part)
+                self.inline(chosen(child), text, part)
             else:
                 self.inline(child, text, part)  # smartTag, customXml, bdo, dir: their runs count
-
-    @staticmethod
-    def _choice(alternate):
-        """The first choice of an mc:AlternateContent (its fallback repeats it for old readers)."""
-        choice = alternate.find(f"{MC}Choice")
-        if choice is None:
-            choice = alternate.find(f"{MC}Fallback")
-        return choice if choice is not None else []
 
     def _result_shown(self, field: dict) -> bool:
         """A field's result is shown, except a page number in a header or footer, which is only
@@ -543,7 +535,7 @@ class _Document:
             elif tag in (f"{W}pict", f"{W}object"):
                 self.vml(child, text, part)
             elif tag == f"{MC}AlternateContent":
-                self.run_content(self._choice(child), text, part)
+                self.run_content(chosen(child), text, part)
 
     def _note_reference(self, reference, text: _Text, part) -> None:
         note = self.footnotes.get(reference.get(f"{W}id"))
@@ -590,10 +582,9 @@ class _Document:
     def drawing(self, drawing, text: _Text, part) -> None:
         properties = drawing.find(f".//{WP}docPr")
         alt = one_line((properties.get("descr") or properties.get("title") or "") if properties is not None else "")
-        boxes = [box for box in drawing.iter(f"{W}txbxContent")]
-        for box in boxes:
+        for box in _outside_boxes(drawing, f"{W}txbxContent"):
             text.after.extend(self.blocks(box, part))
-        for data in drawing.iter(f"{A}graphicData"):
+        for data in _outside_boxes(drawing, f"{A}graphicData"):
             uri = data.get("uri")
             if uri == GRAPHIC_PICTURE:
                 self._picture(text, picture_placeholder(data, part, alt))
@@ -607,27 +598,23 @@ class _Document:
             text.pictures += 1
         self._emit(text, placeholder, "")
 
-    def _related_blob(self, element, part) -> bytes | None:
-        rel_id = next((value for key, value in element.attrib.items() if key.startswith(R) and value), None)
-        target = self._target(part, rel_id)
-        return target.blob if target is not None and not isinstance(target, str) else None
-
     def _chart(self, data, text: _Text, part, alt: str) -> None:
         chart = next((child for child in data if isinstance(child.tag, str)), None)
+        rel_id = next((value for key, value in chart.attrib.items() if key.startswith(R) and value), None) if chart is not None else None
         try:
-            blob = self._related_blob(chart, part) if chart is not None else None
-            if blob is None:
+            target = related_part(part, rel_id)
+            if target is None:
                 raise ValueError("its data part is missing")
-            text.after.append(Block(chart_markdown(blob)))
+            text.after.append(Block(chart_markdown(target)))
         except Exception as error:  # a damaged chart costs that chart only
             name = f"Chart: {alt}" if alt else "Chart"
             text.after.append(Block(f"[{name} — its data could not be read: {error}]"))
 
     def _smartart(self, data, text: _Text, part, alt: str) -> None:
-        relids = data.find(".//{http://schemas.openxmlformats.org/drawingml/2006/diagram}relIds")
-        data_part = self._target(part, relids.get(f"{R}dm")) if relids is not None else None
+        relids = data.find(f".//{DGM}relIds")
+        data_part = related_part(part, relids.get(f"{R}dm")) if relids is not None else None
         try:
-            lines = smartart_lines(data_part.blob) if data_part is not None and not isinstance(data_part, str) else []
+            lines = smartart_lines(data_part) if data_part is not None else []
         except Exception as error:
             lines = [f"[its text could not be read: {error}]"]
         label = f"Diagram: {alt}" if alt else "Diagram"
@@ -635,9 +622,9 @@ class _Document:
 
     def vml(self, element, text: _Text, part) -> None:
         """Old-style (VML) shapes: text boxes and pictures with their alt text."""
-        for box in element.iter(f"{W}txbxContent"):
+        for box in _outside_boxes(element, f"{W}txbxContent"):
             text.after.extend(self.blocks(box, part))
-        for image in element.iter(f"{V}imagedata"):
+        for image in _outside_boxes(element, f"{V}imagedata"):
             shape = image.getparent()
             alt = one_line(shape.get("alt") or image.get("{urn:schemas-microsoft-com:office:office}title") or "")
             self._picture(text, f"[Picture: {alt}]" if alt else "[Picture]")
@@ -649,8 +636,8 @@ class _Document:
         """The section's headers (or footers) not shown before, each as one line."""
         out = []
         for reference in sect_pr.findall(f"{W}{kind}Reference") if sect_pr is not None else []:
-            target = self._target(self.part, reference.get(f"{R}id"))
-            if target is None or isinstance(target, str):
+            target = related_part(self.part, reference.get(f"{R}id"))
+            if target is None:
                 continue
             root = self._part_xml(target)
             if root is None:
@@ -801,9 +788,12 @@ def read(job):
                           parsed.edges, parsed.notes, parsed.margin_pictures)
     if placed.unmatched > max(3, placed.matchable // 5):
         job.warnings.append(f"{placed.unmatched} of {placed.matchable} passages of {job.name} were not found in LibreOffice's rendering; they are put on the page of the passage before them, so their page numbers may be off.")
-    pieces = [piece for block, page, breaks in zip(blocks, placed.pages, placed.breaks) for piece in split_over_pages(block, page, breaks)]
+    on_page: dict[int, list[Block]] = {}
+    for block, start, breaks in zip(blocks, placed.pages, placed.breaks):
+        for piece, number in split_over_pages(block, start, breaks):
+            on_page.setdefault(number, []).append(piece)
     for page in pages:
         if page.error is None:
-            page.text = page_text([block for block, number in pieces if number == page.number])
+            page.text = page_text(on_page.get(page.number, []))
             page.tables = []
     return job.reading(count, pages)

@@ -17,7 +17,8 @@ from pptx.opc.constants import RELATIONSHIP_TYPE as RT
 from pptx.shapes.group import GroupShape
 from pptx.shapes.picture import Picture
 
-from ..drawings import chart_markdown, parse_xml, picture_placeholder, smartart_lines
+from ..drawings import (A, DGM, GRAPHIC_CHART, GRAPHIC_CHARTEX, GRAPHIC_DIAGRAM, MC, R, chart_markdown, chosen, external_target,
+                        part_root, picture_placeholder, related_part, smartart_lines)
 from ..errors import ReaderError
 from ..markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..models import Page
@@ -25,16 +26,10 @@ from ..office import office_pdf
 from ..tables import markdown_table
 from .pdf import read_pdf_pages
 
-A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
-R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
-MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 P15 = "{http://schemas.microsoft.com/office/powerpoint/2012/main}"
 P188 = "{http://schemas.microsoft.com/office/powerpoint/2018/8/main}"
 GRAPHIC_TABLE = "http://schemas.openxmlformats.org/drawingml/2006/table"
-GRAPHIC_CHART = "http://schemas.openxmlformats.org/drawingml/2006/chart"
-GRAPHIC_CHARTEX = "http://schemas.microsoft.com/office/drawing/2014/chartex"
-GRAPHIC_DIAGRAM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
 GRAPHIC_OLE = "http://schemas.openxmlformats.org/presentationml/2006/ole"
 MODERN_COMMENTS = "http://schemas.microsoft.com/office/2018/10/relationships/comments"
 MODERN_AUTHORS = "http://schemas.microsoft.com/office/2018/10/relationships/authors"
@@ -103,11 +98,7 @@ def _runs_markdown(paragraph, part) -> str:
         if child.tag in (f"{A}r", f"{A}fld"):
             text = "".join(node.text or "" for node in child.iter(f"{A}t"))
             click = child.find(f"{A}rPr/{A}hlinkClick")
-            target = None
-            if click is not None and click.get(f"{R}id"):
-                rel = part.rels.get(click.get(f"{R}id"))
-                target = rel.target_ref if rel is not None and rel.is_external else None
-            pieces.append((text, target))
+            pieces.append((text, external_target(part, click.get(f"{R}id") if click is not None else None)))
         elif child.tag == f"{A}br":
             pieces.append(("\n", None))
     merged: list[tuple[str, str | None]] = []
@@ -171,11 +162,11 @@ def _table(graphic_frame, part) -> str:
     return markdown_table(rows)
 
 
-def _related_blob(part, rel_id: str | None) -> bytes:
-    rel = part.rels.get(rel_id) if rel_id else None
-    if rel is None or rel.is_external:
+def _related(part, rel_id: str | None):
+    target = related_part(part, rel_id)
+    if target is None:
         raise ValueError("its part is missing from the deck")
-    return rel.target_part.blob
+    return target
 
 
 def _graphic_blocks(element, part, name: str) -> list[tuple[str, bool]]:
@@ -187,12 +178,12 @@ def _graphic_blocks(element, part, name: str) -> list[tuple[str, bool]]:
     if uri in (GRAPHIC_CHART, GRAPHIC_CHARTEX):
         reference = next((child for child in data if isinstance(child.tag, str)), None)
         try:
-            return [(chart_markdown(_related_blob(part, reference.get(f"{R}id") if reference is not None else None)), False)]
+            return [(chart_markdown(_related(part, reference.get(f"{R}id") if reference is not None else None)), False)]
         except Exception as error:  # the chart is named, with why its data is missing
             return [(f"[Chart “{name}”: its data could not be read ({error})]", False)]
     if uri == GRAPHIC_DIAGRAM:
-        relids = data.find("{http://schemas.openxmlformats.org/drawingml/2006/diagram}relIds")
-        lines = smartart_lines(_related_blob(part, relids.get(f"{R}dm") if relids is not None else None))
+        relids = data.find(f"{DGM}relIds")
+        lines = smartart_lines(_related(part, relids.get(f"{R}dm") if relids is not None else None))
         return [("\n".join([f"Diagram: {_alt_text(element) or name}", *lines]), False)]
     if uri == GRAPHIC_OLE:
         ole = data.find(f".//{P}oleObj")
@@ -236,11 +227,8 @@ def _alternate_blocks(element, part, master) -> list[tuple[str, bool]]:
     3-D model): its first choice, the content PowerPoint itself shows."""
     from pptx.shapes.shapetree import BaseShapeFactory
 
-    choice = element.find(f"{MC}Choice")
-    if choice is None:
-        choice = element.find(f"{MC}Fallback")
     blocks = []
-    for child in choice if choice is not None else []:
+    for child in chosen(element):
         if isinstance(child.tag, str):
             blocks += shape_blocks(BaseShapeFactory(child, None), part, master)
     return blocks
@@ -271,7 +259,7 @@ class _Comments:
             if rel.is_external or rel.reltype not in (RT.COMMENT_AUTHORS, MODERN_AUTHORS):
                 continue
             try:
-                authors = parse_xml(rel.target_part.blob)
+                authors = part_root(rel.target_part)
             except Exception:  # damaged author list: the comments still read, as by "unknown"
                 continue
             for author in authors:
@@ -287,7 +275,7 @@ class _Comments:
             if rel.is_external or rel.reltype not in (RT.COMMENTS, MODERN_COMMENTS):
                 continue
             try:
-                comments = parse_xml(rel.target_part.blob)
+                comments = part_root(rel.target_part)
             except Exception as error:  # damaged comments cost only the comments
                 out.append(f"[The slide's comments could not be read: {type(error).__name__}]")
                 continue
