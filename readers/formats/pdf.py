@@ -117,10 +117,14 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int) 
     page = pdfplumber.page.Page(pdf, pdfminer_page, page_number=number)
     tables = [(table.bbox, markdown) for table in page.find_tables() if _is_table(rows := table.extract()) and (markdown := markdown_table(rows))]
     figures = find_figures(page, [bbox for bbox, _ in tables])
-    text, unmapped = page_markdown(page, tables, figures, document[number - 1])
-    has_text = bool(page.chars)
-    page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
-    bitmap = document[number - 1].render(scale=dpi / 72, rev_byteorder=True)  # RGB order: no BGR swap before encoding
+    pdfium_page = document[number - 1]  # pdfium loads the page anew on each index: once, for text and render
+    try:
+        text, unmapped = page_markdown(page, tables, figures, pdfium_page)
+        has_text = bool(page.chars)
+        page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
+        bitmap = pdfium_page.render(scale=dpi / 72, rev_byteorder=True)  # RGB order: no BGR swap before encoding
+    finally:
+        pdfium_page.close()
     return {"number": number, "text": text, "tables": [markdown for _, markdown in tables], "has_text": has_text, "unmapped": unmapped,
             "figures": figures, "png": encode_png(bitmap.to_pil())}
 
