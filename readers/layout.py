@@ -32,7 +32,7 @@ from statistics import median
 
 from pdfplumber.utils import extract_words
 
-from .figures import LABEL_GAP, near
+from .figures import LABEL_GAP, box_of, centre_in, near
 from .tables import markdown_table
 
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
@@ -340,7 +340,7 @@ def _figure_items(words: list[dict], figures: list[dict], page) -> tuple[list[di
     inside: list[list[dict]] = [[] for _ in boxes]
     outside = []
     for word in words:
-        box = (word["x0"], word["top"], word["x1"], word["bottom"])
+        box = box_of(word)
         index = next((i for i, (figure, gap) in enumerate(boxes) if near(box, figure, gap)), None)
         (outside if index is None else inside[index]).append(word)
     grown = True
@@ -367,12 +367,7 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict], pd
     whose ``figures`` are ``readers.figures`` dicts, and the number of glyphs that could not be
     mapped to text. ``pdfium_page`` is the same page in pdfium."""
     boxes = [bbox for bbox, _ in tables]
-
-    def outside(obj) -> bool:
-        x, y = (obj["x0"] + obj["x1"]) / 2, (obj["top"] + obj["bottom"]) / 2
-        return not any(x0 <= x <= x1 and top <= y <= bottom for x0, top, x1, bottom in boxes)
-
-    chars = [char for char in page.chars if outside(char)]
+    chars = [char for char in page.chars if not centre_in(box_of(char), boxes)]
     origin = (float(page.mediabox[0]), float(page.mediabox[1]))
     chars, dropped = _unmapped(chars, pdfium_page, origin)
     upright = [char for char in chars if char["upright"]]
