@@ -122,12 +122,13 @@ def _lines(items: list[dict]) -> list[list[dict]]:
     return [sorted(line, key=lambda i: i["x0"]) for line in lines]
 
 
-def _columns(members: list[dict], gutters: list[tuple[float, float]]) -> list[list[dict]]:
+def _columns(items: list[dict], gutters: list[tuple[float, float]]) -> list[list[dict]]:
+    """``items`` parted by ``gutters``, left to right: one list per column, empty ones too."""
     edges = [gap[0] for gap in gutters] + [float("inf")]
     columns: list[list[dict]] = [[] for _ in edges]
-    for item in members:
+    for item in items:
         columns[next(index for index, edge in enumerate(edges) if item["x1"] <= edge + 0.5)].append(item)
-    return [column for column in columns if column]
+    return columns
 
 
 def _chars(line: list[dict]) -> int:
@@ -156,14 +157,7 @@ def _table(slabs: list[list[dict]], width: float) -> tuple[str, list[list[str]]]
     lines = _lines(sum(slabs, []))
     if not gutters or len(lines) < ALIGNED_ROWS:
         return None
-    edges = [gap[0] for gap in gutters] + [float("inf")]
-    rows = []
-    for line in lines:
-        cells: list[list[str]] = [[] for _ in edges]
-        for item in line:
-            cells[next(index for index, edge in enumerate(edges) if item["x1"] <= edge + 0.5)].append(item["text"])
-        rows.append([" ".join(cell) for cell in cells])
-    return "table", rows
+    return "table", [[" ".join(item["text"] for item in cell) for cell in _columns(line, gutters)] for line in lines]
 
 
 def _order(items: list[dict], width: float) -> list:
@@ -184,7 +178,7 @@ def _order(items: list[dict], width: float) -> list:
         if not gutters:
             flow(members)
             continue
-        columns = _columns(members, gutters)
+        columns = [column for column in _columns(members, gutters) if column]
         prose = [_is_prose(column) for column in columns]
         if all(prose) or (any(prose) and _aligned_rows(columns) < ALIGNED_ROWS):
             flowing = False
