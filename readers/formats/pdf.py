@@ -214,8 +214,7 @@ def figure_images(job, wanted: dict[int, list[dict]]):
         for future in as_completed(futures):
             yield futures[future], future.result()
     except BrokenProcessPool:
-        _discard_pool(pool)
-        raise ReaderError("RENDER_FAILED", f"A PDF worker process stopped while rendering the figures of {job.name}. Try again.") from None
+        raise _worker_died(pool, f"A PDF worker process stopped while rendering the figures of {job.name}. Try again.") from None
     finally:
         for future in futures:
             future.cancel()
@@ -241,8 +240,7 @@ def cut_pages(pdf_path: Path, first: int, last: int, name: str) -> bytes:
     try:
         return pool.submit(pages_pdf, str(pdf_path), first, last).result()
     except BrokenProcessPool:
-        _discard_pool(pool)
-        raise ReaderError("RENDER_FAILED", f"A PDF worker process stopped while cutting pages {first}-{last} of {name}. Try again.") from None
+        raise _worker_died(pool, f"A PDF worker process stopped while cutting pages {first}-{last} of {name}. Try again.") from None
     except Exception as error:  # pdfium's own errors on a damaged file
         raise ReaderError("RENDER_FAILED", f"Pages {first}-{last} of {name} could not be copied into a PDF of their own "
                                            f"({type(error).__name__}: {error}).") from None
@@ -306,6 +304,14 @@ def _discard_pool(pool: Executor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _worker_died(pool: Executor | None, message: str) -> ReaderError:
+    """The ``RENDER_FAILED`` error to raise when a worker of ``pool`` stopped; the pool is
+    discarded first (if there is one), so the next read starts a fresh one."""
+    if pool is not None:
+        _discard_pool(pool)
+    return ReaderError("RENDER_FAILED", message)
+
+
 def _submit(pdf_path: Path, numbers: list[int], dpi: int) -> tuple[Executor, list]:
     """Submit the batches. A pool that broke while idle (a worker was killed) is replaced once."""
     for attempt in range(2):
@@ -326,9 +332,7 @@ def _extract(job, pdf_path: Path, numbers: list[int], dpi: int):
         for future in as_completed(futures):
             yield from future.result()
     except BrokenProcessPool:
-        if pool is not None:
-            _discard_pool(pool)  # the next read starts a fresh pool
-        raise ReaderError("RENDER_FAILED", f"A PDF worker process stopped while reading {job.name}: the file may be damaged, or the machine ran out of memory. Try again; if it fails again, the file is the cause.") from None
+        raise _worker_died(pool, f"A PDF worker process stopped while reading {job.name}: the file may be damaged, or the machine ran out of memory. Try again; if it fails again, the file is the cause.") from None
     finally:
         for future in futures:
             future.cancel()
