@@ -40,7 +40,7 @@ OCR_MAX_SIDE = 3600  # pixels: a whole A4 or Letter page at 300 dpi
 CAPTION = re.compile(r"(figure|fig\.|chart|diagram|graph|table|image|photo|illustration|exhibit|map|plate|abbildung|abb\.)\s*\S", re.I)
 
 
-def _box(obj) -> tuple[float, float, float, float]:
+def box_of(obj) -> tuple[float, float, float, float]:
     return obj["x0"], obj["top"], obj["x1"], obj["bottom"]
 
 
@@ -52,7 +52,7 @@ def _union(boxes) -> tuple[float, float, float, float]:
     return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
 
 
-def _centre_in(box, boxes) -> bool:
+def centre_in(box, boxes) -> bool:
     x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
 
@@ -120,7 +120,7 @@ def _caption(box, lines: list[dict]) -> str | None:
 def _ocr_dpi(box, images: list[dict]) -> int:
     """The dpi to render a figure at for OCR (see the module's docstring), within ``OCR_MAX_SIDE``."""
     native = [image["srcsize"][0] * 72 / (image["x1"] - image["x0"]) for image in images
-              if image["x1"] > image["x0"] and image.get("srcsize") and _centre_in(_box(image), [box])]
+              if image["x1"] > image["x0"] and image.get("srcsize") and centre_in(box_of(image), [box])]
     dpi = float(OCR_DPI)
     if native:
         finest = max(native)
@@ -140,10 +140,10 @@ def find_figures(page, table_boxes: list) -> list[dict]:
         return [{"kind": "scan", "box": [0.0, 0.0, 1.0, 1.0], "caption": None, "has_text": False, "dpi": _ocr_dpi(whole, images)}]
     # What stands off the page (a bleed, a parked object) is not seen: only the part on it counts.
     clip = lambda box: (max(box[0], whole[0]), max(box[1], whole[1]), min(box[2], whole[2]), min(box[3], whole[3]))  # noqa: E731
-    found = [("picture", box) for box in _merged([clip(_box(image)) for image in images]) if _big_enough(box)]
+    found = [("picture", box) for box in _merged([clip(box_of(image)) for image in images]) if _big_enough(box)]
     tables = [(x0 - TABLE_MARGIN, top_ - TABLE_MARGIN, x1 + TABLE_MARGIN, bottom + TABLE_MARGIN) for x0, top_, x1, bottom in table_boxes]
-    vector = [_box(obj) for obj in (*page.curves, *page.rects, *page.lines)]
-    vector = [box for box in vector if (box[2] - box[0]) * (box[3] - box[1]) < BACKGROUND_SHARE * width * height and not _centre_in(box, tables)]
+    vector = [box_of(obj) for obj in (*page.curves, *page.rects, *page.lines)]
+    vector = [box for box in vector if (box[2] - box[0]) * (box[3] - box[1]) < BACKGROUND_SHARE * width * height and not centre_in(box, tables)]
     clusters = [(len(group), _union([vector[i] for i in group])) for group in _clusters(vector, GAP)]
     for count, box in clusters:
         if count >= MIN_DRAWING_OBJECTS and _big_enough(clip(box)) and not any(near(box, picture, 0) for _, picture in found):
@@ -157,7 +157,7 @@ def find_figures(page, table_boxes: list) -> list[dict]:
     for kind, box in sorted(found, key=lambda item: (round(item[1][1]), item[1][0])):
         area = (box[2] - box[0]) * (box[3] - box[1])
         # A chart's labels stand just outside its lines: count them with the drawing.
-        inside = sum(1 for char in page.chars if (near(_box(char), box, LABEL_GAP) if kind == "drawing" else _centre_in(_box(char), [box])))
+        inside = sum(1 for char in page.chars if (near(box_of(char), box, LABEL_GAP) if kind == "drawing" else centre_in(box_of(char), [box])))
         figures.append({
             "kind": kind,
             "box": [round((box[0] - left) / width, 4), round((box[1] - top) / height, 4),

@@ -32,7 +32,7 @@ from statistics import median
 
 from pdfplumber.utils import extract_words
 
-from .figures import LABEL_GAP, near
+from .figures import LABEL_GAP, box_of, centre_in, near
 from .tables import markdown_table
 
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
@@ -122,12 +122,13 @@ def _lines(items: list[dict]) -> list[list[dict]]:
     return [sorted(line, key=lambda i: i["x0"]) for line in lines]
 
 
-def _columns(members: list[dict], gutters: list[tuple[float, float]]) -> list[list[dict]]:
+def _columns(items: list[dict], gutters: list[tuple[float, float]]) -> list[list[dict]]:
+    """``items`` parted by ``gutters``, left to right: one list per column, empty ones too."""
     edges = [gap[0] for gap in gutters] + [float("inf")]
     columns: list[list[dict]] = [[] for _ in edges]
-    for item in members:
+    for item in items:
         columns[next(index for index, edge in enumerate(edges) if item["x1"] <= edge + 0.5)].append(item)
-    return [column for column in columns if column]
+    return columns
 
 
 def _chars(line: list[dict]) -> int:
@@ -156,14 +157,7 @@ def _table(slabs: list[list[dict]], width: float) -> tuple[str, list[list[str]]]
     lines = _lines(sum(slabs, []))
     if not gutters or len(lines) < ALIGNED_ROWS:
         return None
-    edges = [gap[0] for gap in gutters] + [float("inf")]
-    rows = []
-    for line in lines:
-        cells: list[list[str]] = [[] for _ in edges]
-        for item in line:
-            cells[next(index for index, edge in enumerate(edges) if item["x1"] <= edge + 0.5)].append(item["text"])
-        rows.append([" ".join(cell) for cell in cells])
-    return "table", rows
+    return "table", [[" ".join(item["text"] for item in cell) for cell in _columns(line, gutters)] for line in lines]
 
 
 def _order(items: list[dict], width: float) -> list:
@@ -184,7 +178,7 @@ def _order(items: list[dict], width: float) -> list:
         if not gutters:
             flow(members)
             continue
-        columns = _columns(members, gutters)
+        columns = [column for column in _columns(members, gutters) if column]
         prose = [_is_prose(column) for column in columns]
         if all(prose) or (any(prose) and _aligned_rows(columns) < ALIGNED_ROWS):
             flowing = False
@@ -340,7 +334,7 @@ def _figure_items(words: list[dict], figures: list[dict], page) -> tuple[list[di
     inside: list[list[dict]] = [[] for _ in boxes]
     outside = []
     for word in words:
-        box = (word["x0"], word["top"], word["x1"], word["bottom"])
+        box = box_of(word)
         index = next((i for i, (figure, gap) in enumerate(boxes) if near(box, figure, gap)), None)
         (outside if index is None else inside[index]).append(word)
     grown = True
@@ -367,12 +361,7 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict], pd
     whose ``figures`` are ``readers.figures`` dicts, and the number of glyphs that could not be
     mapped to text. ``pdfium_page`` is the same page in pdfium."""
     boxes = [bbox for bbox, _ in tables]
-
-    def outside(obj) -> bool:
-        x, y = (obj["x0"] + obj["x1"]) / 2, (obj["top"] + obj["bottom"]) / 2
-        return not any(x0 <= x <= x1 and top <= y <= bottom for x0, top, x1, bottom in boxes)
-
-    chars = [char for char in page.chars if outside(char)]
+    chars = [char for char in page.chars if not centre_in(box_of(char), boxes)]
     origin = (float(page.mediabox[0]), float(page.mediabox[1]))
     chars, dropped = _unmapped(chars, pdfium_page, origin)
     upright = [char for char in chars if char["upright"]]

@@ -39,6 +39,12 @@ def _build():
     })
 
 
+def _tall(box) -> bool:
+    """A box (its corner points) more than twice as tall as it is wide: text turned on its side."""
+    xs, ys = [x for x, _ in box], [y for _, y in box]
+    return max(ys) - min(ys) > 2 * (max(xs) - min(xs))
+
+
 def _lines(boxes, texts) -> str:
     """Join rapidocr's boxes (already sorted top to bottom, left to right) into lines of text.
 
@@ -47,9 +53,9 @@ def _lines(boxes, texts) -> str:
     """
     lines: list[tuple[float, float, bool, list[str]]] = []
     for box, text in zip(boxes, texts):
-        xs, ys = [x for x, _ in box], [y for _, y in box]
+        ys = [y for _, y in box]
         top, bottom = min(ys), max(ys)
-        upright = bottom - top <= 2 * (max(xs) - min(xs))
+        upright = not _tall(box)
         if upright and lines and lines[-1][2] and lines[-1][0] < (top + bottom) / 2 < lines[-1][1]:
             lines[-1][3].append(text)
         else:
@@ -66,7 +72,7 @@ def _turns(found) -> tuple[int, ...]:
     quarter turn each way); one upside down reads with low confidence (try a half turn)."""
     if not found.txts:
         return ()
-    tall = sum(1 for box in found.boxes if np.ptp(box[:, 1]) > 2 * np.ptp(box[:, 0]))
+    tall = sum(1 for box in found.boxes if _tall(box))
     if tall > SIDEWAYS_SHARE * len(found.txts):
         return (90, 270)
     return (180,) if _confidence(found) < LOW_CONFIDENCE else ()

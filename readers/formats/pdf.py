@@ -117,10 +117,14 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int) 
     page = pdfplumber.page.Page(pdf, pdfminer_page, page_number=number)
     tables = [(table.bbox, markdown) for table in page.find_tables() if _is_table(rows := table.extract()) and (markdown := markdown_table(rows))]
     figures = find_figures(page, [bbox for bbox, _ in tables])
-    text, unmapped = page_markdown(page, tables, figures, document[number - 1])
-    has_text = bool(page.chars)
-    page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
-    bitmap = document[number - 1].render(scale=dpi / 72, rev_byteorder=True)  # RGB order: no BGR swap before encoding
+    pdfium_page = document[number - 1]  # pdfium loads the page anew on each index: once, for text and render
+    try:
+        text, unmapped = page_markdown(page, tables, figures, pdfium_page)
+        has_text = bool(page.chars)
+        page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
+        bitmap = pdfium_page.render(scale=dpi / 72, rev_byteorder=True)  # RGB order: no BGR swap before encoding
+    finally:
+        pdfium_page.close()
     return {"number": number, "text": text, "tables": [markdown for _, markdown in tables], "has_text": has_text, "unmapped": unmapped,
             "figures": figures, "png": encode_png(bitmap.to_pil())}
 
@@ -210,8 +214,7 @@ def figure_images(job, wanted: dict[int, list[dict]]):
         for future in as_completed(futures):
             yield futures[future], future.result()
     except BrokenProcessPool:
-        _discard_pool(pool)
-        raise ReaderError("RENDER_FAILED", f"A PDF worker process stopped while rendering the figures of {job.name}. Try again.") from None
+        raise _worker_died(pool, f"A PDF worker process stopped while rendering the figures of {job.name}. Try again.") from None
     finally:
         for future in futures:
             future.cancel()
@@ -237,8 +240,7 @@ def cut_pages(pdf_path: Path, first: int, last: int, name: str) -> bytes:
     try:
         return pool.submit(pages_pdf, str(pdf_path), first, last).result()
     except BrokenProcessPool:
-        _discard_pool(pool)
-        raise ReaderError("RENDER_FAILED", f"A PDF worker process stopped while cutting pages {first}-{last} of {name}. Try again.") from None
+        raise _worker_died(pool, f"A PDF worker process stopped while cutting pages {first}-{last} of {name}. Try again.") from None
     except Exception as error:  # pdfium's own errors on a damaged file
         raise ReaderError("RENDER_FAILED", f"Pages {first}-{last} of {name} could not be copied into a PDF of their own "
                                            f"({type(error).__name__}: {error}).") from None
@@ -302,6 +304,14 @@ def _discard_pool(pool: Executor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _worker_died(pool: Executor | None, message: str) -> ReaderError:
+    """The ``RENDER_FAILED`` error to raise when a worker of ``pool`` stopped; the pool is
+    discarded first (if there is one), so the next read starts a fresh one."""
+    if pool is not None:
+        _discard_pool(pool)
+    return ReaderError("RENDER_FAILED", message)
+
+
 def _submit(pdf_path: Path, numbers: list[int], dpi: int) -> tuple[Executor, list]:
     """Submit the batches. A pool that broke while idle (a worker was killed) is replaced once."""
     for attempt in range(2):
@@ -322,9 +332,7 @@ def _extract(job, pdf_path: Path, numbers: list[int], dpi: int):
         for future in as_completed(futures):
             yield from future.result()
     except BrokenProcessPool:
-        if pool is not None:
-            _discard_pool(pool)  # the next read starts a fresh pool
-        raise ReaderError("RENDER_FAILED", f"A PDF worker process stopped while reading {job.name}: the file may be damaged, or the machine ran out of memory. Try again; if it fails again, the file is the cause.") from None
+        raise _worker_died(pool, f"A PDF worker process stopped while reading {job.name}: the file may be damaged, or the machine ran out of memory. Try again; if it fails again, the file is the cause.") from None
     finally:
         for future in futures:
             future.cancel()
