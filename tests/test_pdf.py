@@ -7,6 +7,7 @@ import io
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -357,3 +358,20 @@ def test_a_page_built_to_stall_the_parser_costs_that_page_only(tmp_path, monkeyp
     started = time.monotonic()
     (result,) = pdf_reader.extract_pages(str(stalling), [1], 72)
     assert "took longer than 1 s" in result["error"] and time.monotonic() - started < 30
+
+
+def test_a_page_limit_outlasts_code_that_swallows_its_alarm_and_gives_back_an_outer_timer():
+    # pdfminer wraps its debug logging in `except Exception`: an alarm landing there was lost, and
+    # the stalling page then ran for minutes and gigabytes. The limit keeps firing until it lands.
+    signal.setitimer(signal.ITIMER_REAL, 500)  # as pytest-timeout's own
+    started = time.monotonic()
+    with pytest.raises(TimeoutError, match="longer than 0.2 s"):
+        with pdf_reader._time_limit(0.2):
+            try:
+                time.sleep(2)
+            except Exception:
+                pass
+            time.sleep(10)
+    assert time.monotonic() - started < 2
+    remaining, _ = signal.setitimer(signal.ITIMER_REAL, 0)
+    assert 490 < remaining < 500

@@ -17,6 +17,7 @@ import os
 import resource
 import signal
 import threading
+import time
 from contextlib import contextmanager
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -152,7 +153,8 @@ def extract_pages(path: str, numbers: list[int], dpi: int) -> list[dict]:
                     if number not in pdfminer_pages:
                         raise ValueError(f"page {number} is missing from the page tree")
                     with _time_limit(PAGE_TIMEOUT):
-                        results.append(_extract_page(pdf, pdfminer_pages[number], document, number, dpi))
+                        result = _extract_page(pdf, pdfminer_pages[number], document, number, dpi)
+                    results.append(result)
                 except Exception as error:  # a damaged page costs that page only
                     results.append(_failed(number, error))
         finally:
@@ -164,7 +166,11 @@ def extract_pages(path: str, numbers: list[int], dpi: int) -> list[dict]:
 def _time_limit(seconds: float):
     """Raise ``TimeoutError`` in the block after ``seconds``, so a page built to stall the parser
     (millions of drawing operations in a few kilobytes) costs that page only. Only a process's
-    main thread can set the alarm, as the pool's workers do; elsewhere the block runs unbounded."""
+    main thread can set the alarm, as the pool's workers do; elsewhere the block runs unbounded.
+
+    The alarm fires again every tenth of a second until the block ends: pdfminer swallows some
+    exceptions, and one raised inside a destructor is only printed, so a single alarm may be lost.
+    A timer set before (pytest-timeout's, say) is put back with what remained of it."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -173,12 +179,17 @@ def _time_limit(seconds: float):
         raise TimeoutError(f"reading the page took longer than {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    started = time.monotonic()
+    outer_delay, outer_interval = signal.setitimer(signal.ITIMER_REAL, seconds, 0.1)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0)  # an alarm already on its way is raised as this call returns
+        finally:
+            signal.signal(signal.SIGALRM, previous)
+        if outer_delay:
+            signal.setitimer(signal.ITIMER_REAL, max(outer_delay - (time.monotonic() - started), 0.001), outer_interval)
 
 
 def render_figures(path: str, number: int, figures: list[dict]) -> list[bytes | str]:
