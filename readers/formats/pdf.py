@@ -67,7 +67,7 @@ def _page_count(path: Path, name: str) -> int:
     except pdfium.PdfiumError as error:
         if "password" in str(error).lower():
             raise ReaderError("ENCRYPTED_FILE", f"{name} is password-protected. Remove the password (print or export it to a new PDF) and upload it again.") from None
-        raise ReaderError("CORRUPT_FILE", f"{name} is damaged or incomplete and cannot be opened as a PDF ({error}). Export or download it again.") from None
+        raise ReaderError("CORRUPT_FILE", f"{name} is damaged or incomplete and cannot be opened as a PDF ({str(error).rstrip('.')}). Export or download it again.") from None
     if count == 0:
         raise ReaderError("CORRUPT_FILE", f"{name} is a PDF with no pages.")
     return count
@@ -352,8 +352,8 @@ def _extract(job, pdf_path: Path, numbers: list[int], dpi: int):
 def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True) -> tuple[int, list[Page]]:
     """Read the selected pages of ``pdf_path``; ``cache_key`` is the content hash entries go under.
 
-    ``text_from_pdf=False`` when the caller takes the text from elsewhere (a deck's slides), so a
-    page without a text layer is not reported as one. Reports ``job.progress("rendered", done, total)`` as pages come from the cache or a worker.
+    ``text_from_pdf=False`` when the caller takes the text from elsewhere (a deck's slides, a web
+    page's HTML), so what the PDF's text layer lacks (all of it, or glyphs with no map) is not reported. Reports ``job.progress("rendered", done, total)`` as pages come from the cache or a worker.
     """
     store, dpi = job.services.store, job.settings.render_dpi
     meta = store.get_json(cache_key, "pdf.json")
@@ -392,7 +392,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
         entry = found[number]
         if text_from_pdf and not entry["has_text"]:
             job.warnings.append(f"Page {number} has no text layer (a scan or a picture); its content reaches a text-only model only through the visual description.")
-        if entry["unmapped"]:
+        if text_from_pdf and entry["unmapped"]:
             count = entry["unmapped"]
             job.warnings.append(f"Page {number} of {job.name}: {count} {'character' if count == 1 else 'characters'} could not be read and "
                                 f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text).")
