@@ -159,7 +159,7 @@ def generated(tmp_path_factory) -> dict[str, Path]:
 
 
 WORKBOOK = ["[SHEET 1]\n# Revenue", "Revenue by region\n\n| Region | Q1 | Q2 | Share | Closed |", "| North | 1,200.50 | 1300 | 25% | 2024-03-31 |",
-            "| Total | 2,150.50 | 2310 | 100% |", "[SHEET 2]\n# Costs\n(hidden sheet)", "| Servers | 4000 |", "[SHEET 3]\n# Empty"]
+            "| Total | 2,150.50 | 2310 | 100% |", "[SHEET 2]\n# Costs\n(hidden sheet)", "| Servers | 4000 |", "[SHEET 3]\n# Empty\n(empty sheet)"]
 GENERATED_VECTORS = [
     Vector("deck.pptx", "pptx", ["[SLIDE 1]\n# Launch plan", "Ship the beta in March", "Speaker notes:\nMention the waiting list.",
                                  "| Item | Cost |", "| Servers | 4,000 |", "Chart: Monthly active users", "| Q3 | 910 |", "[Picture: The Python logo]"], page_count=4),
@@ -212,7 +212,7 @@ GENERATED_VECTORS = [
                                    "[FILE: counts.csv]\n\n[PAGE 2]\n| species | count |", "[FILE: paper.pdf]\n\n[PAGE 3]", "Large language models"],
            ["track()", "JVBERi0"], page_count=3),
     Vector("bundle.zip", "zip", ["[FILE: docs/report.pdf]\n\n[PAGE 1]", "Large language models", "[FILE: sheets/sales.xlsx]\n\n[PAGE 2]\n# Revenue",
-                                 "[PAGE 4]\n# Empty", "[FILE: notes/readme.md]\n\n[PAGE 5]\n# Read me", "[FILE: mail/report.eml]\n\n[PAGE 6]\nFrom: Ada",
+                                 "[PAGE 4]\n# Empty\n(empty sheet)", "[FILE: notes/readme.md]\n\n[PAGE 5]\n# Read me", "[FILE: mail/report.eml]\n\n[PAGE 6]\nFrom: Ada",
                                  "[FILE: mail/report.eml/counts.csv]\n\n[PAGE 7]", "[FILE: mail/report.eml/paper.pdf]",
                                  "[FILE: inner.zip/deep/table.csv]\n\n[PAGE 9]\n| a | b |", "[FILE: broken.docx]\n\n[PAGE 10]\n(not read: broken.docx",
                                  "[FILE: ../../escape.txt]\n\n[PAGE 11]\nNames are never paths."], page_count=11, needs="soffice"),

@@ -35,7 +35,7 @@ MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
 LITERAL_MARK = 0xE000  # a format code's literals stand aside as private-use characters while its placeholders are read
-EXTRACTED = "workbook.v2.json"  # raise the version when extraction changes, so old cache entries miss
+EXTRACTED = "workbook.v3.json"  # raise the version when extraction changes, so old cache entries miss
 DATE_CODES = [("yyyy", "%Y"), ("yy", "%y"), ("mmmmm", "%b"), ("mmmm", "%B"), ("mmm", "%b"), ("dddd", "%A"), ("ddd", "%a"),
               ("dd", "%d"), ("d", "%-d"), ("hh", "%H"), ("h", "%-H"), ("ss", "%S"), ("s", "%-S"), ("am/pm", "%p"), ("a/p", "%p")]
 
@@ -295,8 +295,10 @@ def _sheet(sheet, book, formulas: dict) -> dict:
             tables.append(f"{heading}\n\n{table}")
         else:
             lines.append(heading)
-    drawable = cut is None and (len(lines) > 1 + (sheet.sheet_state != "visible") or bool(tables))
-    return {"text": "\n".join(lines), "tables": tables, "cut": cut, "drawable": drawable}
+    empty = len(lines) == 1 + (sheet.sheet_state != "visible") and not tables
+    if empty:
+        lines.append("(empty sheet)")
+    return {"text": "\n".join(lines), "tables": tables, "cut": cut, "drawable": cut is None and not empty}
 
 
 def _column_number(letters: bytes) -> int:
