@@ -169,11 +169,15 @@ def read_file(
     services = services or shared_services(settings or Settings.from_env())
     settings = services.settings
     question = _check_question(describe)
-    resolved = _resolve(path, workspace)
+    try:
+        resolved = _resolve(path, workspace)
+        found, folder = resolved.is_file(), resolved.is_dir()
+        size = resolved.stat().st_size if found else 0
+    except (OSError, ValueError) as error:  # a name too long, a NUL byte, a folder we may not enter
+        raise ReaderError("FILE_NOT_FOUND", f"{name or path} could not be opened ({type(error).__name__}). Check the path and try again.") from None
     shown = name or resolved.name
-    if not resolved.is_file():
-        raise ReaderError("FILE_NOT_FOUND", f"{shown} was not found{' (it is a folder)' if resolved.is_dir() else ''}. Check the path and try again.")
-    size = resolved.stat().st_size
+    if not found:
+        raise ReaderError("FILE_NOT_FOUND", f"{shown} was not found{' (it is a folder)' if folder else ''}. Check the path and try again.")
     if size == 0:
         raise ReaderError("EMPTY_FILE", f"{shown} is empty (0 bytes). Upload the file again; it may not have been saved completely.")
     if size > settings.max_file_bytes:

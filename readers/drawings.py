@@ -17,6 +17,7 @@ from __future__ import annotations
 from lxml import etree
 
 from .markdown import list_item, one_line
+from .package import PARSER
 from .tables import markdown_table
 
 C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
@@ -28,7 +29,6 @@ MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 GRAPHIC_CHART = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 GRAPHIC_CHARTEX = "http://schemas.microsoft.com/office/drawing/2014/chartex"
 GRAPHIC_DIAGRAM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
-PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 
 
 def parse_xml(blob: bytes):

@@ -158,6 +158,20 @@ def _recovered(data: bytes):
         return None
 
 
+def _salvaged_xml(data: bytes) -> bytes | None:
+    """The elements a recovering parser finds in damaged XML, written out again; None when
+    nothing is left that a strict parser reads (a root whose namespace declaration was cut off)."""
+    root = _recovered(data)
+    if root is None:
+        return None
+    salvaged = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+    try:
+        etree.fromstring(salvaged, PARSER)
+    except etree.XMLSyntaxError:
+        return None
+    return salvaged
+
+
 def _repair(archive: zipfile.ZipFile, damaged: set[str], dropped: set[str] = frozenset()) -> bytes:
     """The package again, each damaged part replaced by what can be read of it: its inflated
     bytes, and of XML the elements a recovering parser finds in them. An XML part with nothing
@@ -167,8 +181,7 @@ def _repair(archive: zipfile.ZipFile, damaged: set[str], dropped: set[str] = fro
     for name in damaged:
         data = _inflated(archive.filename, archive.getinfo(name))
         if _is_xml(name) and _structure(name) is None:
-            root = _recovered(data)
-            data = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True) if root is not None else None
+            data = _salvaged_xml(data)
         salvaged[name] = data
     parts = set(archive.namelist()) - dropped - {name for name, data in salvaged.items() if data is None}
     output = io.BytesIO()

@@ -661,6 +661,39 @@ def boxed_picture_document(target: Path) -> Path:
     return target
 
 
+def odd_parts_document(target: Path) -> Path:
+    """Parts that each hold their own story: a footer whose PAGE field never ends (a truncated
+    part), a footnote whose link is a relationship of the footnotes part (the document has one
+    with the same id going elsewhere), and a list whose override names a level past Word's nine."""
+    from docx.opc.constants import RELATIONSHIP_TYPE as RT
+    from docx.opc.packuri import PackURI
+    from docx.opc.part import Part
+    from docx.oxml import parse_xml
+
+    document = docx.Document()
+    document.sections[0].footer.paragraphs[0]._p.extend(_runs(
+        '<w:r><w:t xml:space="preserve">Page </w:t></w:r><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> PAGE </w:instrText></w:r>'))
+    notes = Part(PackURI("/word/footnotes.xml"), "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml", b"", document.part.package)
+    document.part.relate_to(notes, RT.FOOTNOTES)
+    document_link = document.part.relate_to("https://example.com/report", RT.HYPERLINK, is_external=True)
+    while len(notes.rels) < int(document_link[3:]) - 1:  # the footnotes part's link takes the same id
+        notes.relate_to(f"https://example.com/unused/{len(notes.rels)}", RT.HYPERLINK, is_external=True)
+    note_link = notes.relate_to("https://policy.example.org/rounding", RT.HYPERLINK, is_external=True)
+    assert note_link == document_link
+    paragraph = document.add_paragraph("Revenue rose")
+    paragraph._p.extend(_runs('<w:r><w:footnoteReference w:id="1"/></w:r>'))
+    notes._blob = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:footnotes {W_NS} '
+                   'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:footnote w:id="1"><w:p>'
+                   f'<w:hyperlink r:id="{note_link}"><w:r><w:t>Rounded per policy.</w:t></w:r></w:hyperlink></w:p></w:footnote></w:footnotes>').encode()
+    numbered, _ = _numbering(document)
+    document.part.numbering_part.element.append(parse_xml(
+        f'<w:num {W_NS} w:numId="92"><w:abstractNumId w:val="90"/><w:lvlOverride w:ilvl="12"><w:startOverride w:val="5"/></w:lvlOverride></w:num>'))
+    for text in ("First step", "Second step"):
+        _list_paragraph(document, text, "92", 0)
+    document.save(target)
+    return target
+
+
 def _three_d_bar_chart(slide) -> None:
     """A clustered column chart turned into a 3-D bar chart, a plot type python-pptx refuses."""
     from pptx.oxml.ns import qn

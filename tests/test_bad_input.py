@@ -50,6 +50,12 @@ def test_missing_file(services, tmp_path):
     assert "nowhere.pdf" in error.message
 
 
+@pytest.mark.parametrize("path", ["x" * 300 + ".pdf", "in\0side.pdf"])
+def test_a_path_the_system_refuses_is_not_found(services, tmp_path, path):
+    refused(path, "FILE_NOT_FOUND", services)
+    refused(path, "FILE_NOT_FOUND", services, workspace=tmp_path)
+
+
 def test_empty_file(services, tmp_path):
     (tmp_path / "empty.pdf").touch()
     assert "empty" in refused(tmp_path / "empty.pdf", "EMPTY_FILE", services).message

@@ -118,6 +118,17 @@ def deck(tmp_path_factory):
     return fixtures.structured_deck(tmp_path_factory.mktemp("pptx") / "structured.pptx")
 
 
+def test_word_parts_are_read_each_as_its_own_story(tmp_path, monkeypatch):
+    """A footer's unended field does not hide the body; a footnote's link is looked up in the
+    footnotes part; a list override past Word's nine levels costs nothing."""
+    from readers import office
+
+    monkeypatch.setattr(office, "soffice", lambda: None)
+    reading = read_file(fixtures.odd_parts_document(tmp_path / "odd.docx"), services=Services(make_settings(tmp_path / "cache")))
+    assert reading.pages[0].text == ("Revenue rose[^1]\n\n1. First step\n2. Second step\n\n"
+                                     "[^1]: [Rounded per policy.](https://policy.example.org/rounding)\n\nFooter: Page")
+
+
 def test_deck_lists_keep_levels_bullets_and_numbers(deck, services):
     text = read_file(deck, 1, 1, services=services).pages[0].text
     assert text.startswith("# Agenda\n\n- Results\n   - Revenue\n      - By region\n   - Costs\n- Plans\n\na) Hire\nb) Train\nc) Ship")
@@ -140,6 +151,36 @@ def test_deck_smartart_groups_and_merged_cells(deck, services):
                                      "> **Comment** by Ada Lovelace: Are both teams hired yet?\n\n> **Reply** by Grace Hopper: Both teams start in May.")
     assert "| Item | Cost |  |\n|---|---|---|\n| Servers | 4,000 | 5,000 |\n|  | 900 | 950 |" in reading.pages[1].text
     assert all(page.tables == [] for page in reading.pages)  # tables stand in the text, once
+
+
+def test_deck_slide_whose_layout_is_damaged_is_still_read_and_list_levels_are_bounded(tmp_path, monkeypatch):
+    """The package check leaves a damaged layout out; its slide is read without it. A paragraph
+    level of 99,999 is PowerPoint's deepest, not a 300 KB indent."""
+    import zipfile
+
+    from pptx import Presentation
+
+    from readers import office
+
+    monkeypatch.setattr(office, "soffice", lambda: None)
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    slide.shapes.title.text = "Plan"
+    body = slide.placeholders[1].text_frame
+    body.text = "Hire"
+    body.add_paragraph().text = "Deep item"
+    body.paragraphs[1]._p.get_or_add_pPr().set("lvl", "99999")
+    whole = tmp_path / "whole.pptx"
+    deck.save(whole)
+    damaged = tmp_path / "damaged.pptx"
+    with zipfile.ZipFile(whole) as source, zipfile.ZipFile(damaged, "w") as target:
+        for item in source.infolist():
+            data = source.read(item)
+            target.writestr(item, data[:100] if item.filename == "ppt/slideLayouts/slideLayout2.xml" else data)
+    reading = read_file(damaged, services=Services(make_settings(tmp_path / "cache")))
+    text = reading.pages[0].text
+    assert text.startswith("# Plan\n\nHire") and "Deep item" in text and len(text) < 200
+    assert any("slideLayout2.xml" in warning for warning in reading.warnings)
 
 
 def test_deck_a_broken_shape_costs_only_that_shape(services, tmp_path):
@@ -201,8 +242,9 @@ def test_a_damaged_part_costs_only_what_it_holds(structured, deck, services, tmp
     assert "Revenue grew in every region[^1]" in reading.as_text() and "[^1]:" not in reading.as_text()
     assert any("footnotes.xml" in warning and "damaged" in warning for warning in reading.warnings)
     slides = _replace_part(CORPUS / "docling/formats/powerpoint_comments.pptx", tmp_path / "comments-broken.pptx", "ppt/comments/comment1.xml", b"<p:cmLst")
-    first = read_file(slides, 1, 1, services=services).pages[0].text
-    assert first.startswith("# Test Slide With Comments\n\nDocling converts") and "comments could not be read" in first
+    reading = read_file(slides, 1, 1, services=services)
+    assert reading.pages[0].text.startswith("# Test Slide With Comments\n\nDocling converts")
+    assert any("comment1.xml" in warning and "damaged" in warning for warning in reading.warnings)  # cut before its namespace: nothing of it is left
 
 
 def test_deck_video_is_named_as_a_video(tmp_path, monkeypatch):

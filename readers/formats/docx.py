@@ -14,6 +14,7 @@ page numbers match what a person sees in Word. Without LibreOffice the same bloc
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 import docx
@@ -99,6 +100,11 @@ def _columns(element, default: int) -> int:
     return min(max(_int(element.get(f"{W}val"), default), 0), MAX_COLUMNS)
 
 
+def _list_level(value) -> int:
+    """A list level (w:ilvl) clamped to Word's nine, whatever a damaged file says."""
+    return min(max(_int(value, 0), 0), 8)
+
+
 def _num_pr(num) -> tuple[str | None, int | None]:
     """A w:numPr's list (numId) and level (ilvl, clamped to Word's nine levels); None for each
     one it does not give, both when there is no numPr."""
@@ -106,7 +112,7 @@ def _num_pr(num) -> tuple[str | None, int | None]:
         return None, None
     found_id, found_level = num.find(f"{W}numId"), num.find(f"{W}ilvl")
     return (found_id.get(f"{W}val") if found_id is not None else None,
-            min(max(_int(found_level.get(f"{W}val"), 0), 0), 8) if found_level is not None else None)
+            _list_level(found_level.get(f"{W}val")) if found_level is not None else None)
 
 
 def _on(element) -> bool:
@@ -151,7 +157,7 @@ class _Numbering:
             for override in num.findall(f"{W}lvlOverride"):
                 start = override.find(f"{W}startOverride")
                 if start is not None:
-                    overrides[_int(override.get(f"{W}ilvl"), 0)] = _int(start.get(f"{W}val"), 1)
+                    overrides[_list_level(override.get(f"{W}ilvl"))] = _int(start.get(f"{W}val"), 1)
             if abstract_id is not None:
                 self.nums[num.get(f"{W}numId")] = (abstract_id.get(f"{W}val"), overrides)
 
@@ -246,11 +252,15 @@ class _Document:
     def __init__(self, document):
         self.part = document.part
         self.unreadable: list[str] = []  # parts that could not be read, for a warning
-        self.styles = _Styles(self._xml(self.part, RT.STYLES))
-        self.numbering = _Numbering(self._xml(self.part, RT.NUMBERING))
-        self.footnotes = self._notes(self._xml(self.part, RT.FOOTNOTES), "footnote")
-        self.endnotes = self._notes(self._xml(self.part, RT.ENDNOTES), "endnote")
-        self.comments = self._comments()
+        self.styles = _Styles(self._xml(self.part, RT.STYLES)[1])
+        self.numbering = _Numbering(self._xml(self.part, RT.NUMBERING)[1])
+        # a note's or comment's links and pictures are relationships of its own part
+        self.footnote_part, root = self._xml(self.part, RT.FOOTNOTES)
+        self.footnotes = self._notes(root, "footnote")
+        self.endnote_part, root = self._xml(self.part, RT.ENDNOTES)
+        self.endnotes = self._notes(root, "endnote")
+        self.comment_part, root = self._xml(self.part, RT.COMMENTS)
+        self.comments = self._comments(root)
         self.fields: list[dict] = []  # open complex fields, outermost first
         self.open_comments: dict[str, list[str]] = {}
         self.footnote_count = 0
@@ -265,11 +275,12 @@ class _Document:
     # -- package parts ---------------------------------------------------------------------
 
     def _xml(self, part, reltype):
-        """The XML of the part ``part`` relates to by ``reltype``; a damaged one counts as none."""
+        """The part ``part`` relates to by ``reltype`` and its XML, (None, None) when there is none;
+        a damaged part's XML is None."""
         for rel in part.rels.values():
             if rel.reltype == reltype and not rel.is_external:
-                return self._part_xml(rel.target_part)
-        return None
+                return rel.target_part, self._part_xml(rel.target_part)
+        return None, None
 
     def _part_xml(self, target):
         try:
@@ -284,13 +295,12 @@ class _Document:
             return {}
         return {note.get(f"{W}id"): note for note in root.findall(f"{W}{kind}") if note.get(f"{W}type") in (None, "normal")}
 
-    def _comments(self) -> dict[str, dict]:
+    def _comments(self, root) -> dict[str, dict]:
         """Comments by id: author, element, and the ids of their replies (threads in commentsExtended)."""
-        root = self._xml(self.part, RT.COMMENTS)
         if root is None:
             return {}
         parents = {}
-        extended = self._xml(self.part, COMMENTS_EXTENDED)
+        extended = self._xml(self.part, COMMENTS_EXTENDED)[1]
         if extended is not None:
             parents = {entry.get(f"{W15}paraId"): entry.get(f"{W15}paraIdParent") for entry in extended.iter(f"{W15}commentEx")}
         comments, by_paragraph = {}, {}
@@ -525,11 +535,11 @@ class _Document:
             elif tag == f"{W}noBreakHyphen":
                 self._emit(text, "-")
             elif tag == f"{W}footnoteReference":
-                self._note_reference(child, text, part)
+                self._note_reference(child, text)
             elif tag == f"{W}endnoteReference":
-                self._endnote_reference(child, text, part)
+                self._endnote_reference(child, text)
             elif tag == f"{W}commentReference":
-                self._comment(child.get(f"{W}id"), text, part)
+                self._comment(child.get(f"{W}id"), text)
             elif tag == f"{W}drawing":
                 self.drawing(child, text, part)
             elif tag in (f"{W}pict", f"{W}object"):
@@ -537,34 +547,41 @@ class _Document:
             elif tag == f"{MC}AlternateContent":
                 self.run_content(chosen(child), text, part)
 
-    def _note_reference(self, reference, text: _Text, part) -> None:
+    def _note_reference(self, reference, text: _Text) -> None:
         note = self.footnotes.get(reference.get(f"{W}id"))
         self.footnote_count += 1
         label = f"[^{self.footnote_count}]"
         self._emit(text, label, "")
         if note is not None:
-            body, plain = self._aside(note, part)
+            body, plain = self._aside(note, self.footnote_part)
             self.notes.append((str(self.footnote_count), plain))
             text.notes.append(f"{label}: {body}")
 
-    def _endnote_reference(self, reference, text: _Text, part) -> None:
+    def _endnote_reference(self, reference, text: _Text) -> None:
         note = self.endnotes.get(reference.get(f"{W}id"))
         label = f"[^e{len(self.endnote_blocks) + 1}]"
         self._emit(text, label, "")
-        body, plain = self._aside(note, part)
+        body, plain = self._aside(note, self.endnote_part)
         self.endnote_blocks.append(Block(f"{label}: {body}", plain))
 
-    def _aside(self, element, part) -> tuple[str, str]:
-        """A note's or comment's (Markdown on one line, plain text); the commented text being
-        quoted goes on without it."""
-        open_comments, self.open_comments = self.open_comments, {}
+    @contextmanager
+    def _story(self):
+        """Walk a note, comment, header or footer apart from the text around it: a field or
+        comment range left open there (a damaged part) cannot hide the body, and the commented
+        text being quoted goes on without it."""
+        saved, self.fields, self.open_comments = (self.fields, self.open_comments), [], {}
         try:
-            blocks = self.blocks(element, part) if element is not None else []
+            yield
         finally:
-            self.open_comments = open_comments
+            self.fields, self.open_comments = saved
+
+    def _aside(self, element, part) -> tuple[str, str]:
+        """A note's or comment's (Markdown on one line, plain text)."""
+        with self._story():
+            blocks = self.blocks(element, part) if element is not None else []
         return " ".join(one_line(block.compact or block.markdown) for block in blocks), "".join(block.plain for block in blocks)
 
-    def _comment(self, comment_id: str, text: _Text, part) -> None:
+    def _comment(self, comment_id: str, text: _Text) -> None:
         """The comment after the paragraph its range ends in, with the text it is on, and its
         replies right after it (a reply's own mark adds nothing)."""
         comment = self.comments.get(comment_id)
@@ -574,10 +591,10 @@ class _Document:
         if len(quoted) > QUOTE_LIMIT:
             quoted = quoted[:QUOTE_LIMIT].rsplit(" ", 1)[0] + "…"
         on = f' on "{quoted}"' if quoted else ""
-        text.after.append(Block(f"> **Comment** by {comment['author']}{on}: {self._aside(comment['element'], part)[0]}", aside=True))
+        text.after.append(Block(f"> **Comment** by {comment['author']}{on}: {self._aside(comment['element'], self.comment_part)[0]}", aside=True))
         for reply_id in comment["replies"]:
             reply = self.comments[reply_id]
-            text.after.append(Block(f"> **Reply** by {reply['author']}: {self._aside(reply['element'], part)[0]}", aside=True))
+            text.after.append(Block(f"> **Reply** by {reply['author']}: {self._aside(reply['element'], self.comment_part)[0]}", aside=True))
 
     def drawing(self, drawing, text: _Text, part) -> None:
         properties = drawing.find(f".//{WP}docPr")
@@ -644,7 +661,8 @@ class _Document:
                 continue
             self.in_margin = True
             try:
-                blocks = self.blocks(root, target)
+                with self._story():
+                    blocks = self.blocks(root, target)
             finally:
                 self.in_margin = False
             self.margin_pictures[kind] = max(self.margin_pictures[kind], sum(block.pictures for block in blocks))

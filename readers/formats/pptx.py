@@ -70,7 +70,10 @@ class _Bullets:
         self.sources = [shape._element.find(f".//{P}txBody/{A}lstStyle")]
         base = shape
         for _ in range(2):  # slide -> layout -> master placeholder
-            base = getattr(base, "_base_placeholder", None) if getattr(base, "is_placeholder", False) else None
+            try:
+                base = getattr(base, "_base_placeholder", None) if getattr(base, "is_placeholder", False) else None
+            except KeyError:  # the layout or master was left out of a repaired deck
+                base = None
             if base is None:
                 break
             self.sources.append(base._element.find(f".//{P}txBody/{A}lstStyle"))
@@ -127,7 +130,7 @@ def text_frame_blocks(shape, part, master) -> list[tuple[str, bool]]:
     for paragraph in body.findall(f"{A}p"):
         text = _runs_markdown(paragraph, part).strip()
         ppr = paragraph.find(f"{A}pPr")
-        level = int(ppr.get("lvl", "0")) if ppr is not None and ppr.get("lvl", "0").isdigit() else 0
+        level = min(int(ppr.get("lvl", "0")), 8) if ppr is not None and ppr.get("lvl", "0").isdigit() else 0  # PowerPoint's nine levels
         if not text:
             continue
         kind = bullets.kind(paragraph, level)
@@ -298,7 +301,10 @@ class _Comments:
 
 def slide_text(slide, comments: _Comments) -> str:
     """One slide as a text-only model should receive it: Markdown, title first."""
-    master = slide.slide_layout.slide_master
+    try:
+        master = slide.slide_layout.slide_master
+    except KeyError:  # the layout or master was left out of a repaired deck: its slides are still read
+        master = None
     shapes = list(slide.shapes)
     title = next((shape for shape in shapes if _placeholder_type(shape) in TITLE_TYPES), None)
     texts = _shapes_text([title], None, slide.part, master) if title is not None else []
