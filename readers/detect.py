@@ -193,7 +193,7 @@ def detect(path: Path, name: str) -> Detected:
     elif mime == "text/plain":
         mime = TEXT_BY_SUFFIX.get(path.suffix.lower(), mime)
     elif mime == "text/csv" and path.suffix.lower() not in ("", ".csv", ".tsv", ".tab"):
-        mime = "text/plain"  # libmagic calls any text with a comma on every line CSV; a name of another text type wins
+        mime = TEXT_BY_SUFFIX.get(path.suffix.lower(), "text/plain")  # libmagic calls any text with a comma on every line CSV; the name's type wins
     kind = KIND_BY_MIME.get(mime)
     if kind is None and mime.startswith("text/"):
         kind = "text"

@@ -399,3 +399,32 @@ def test_a_workbook_merging_millions_of_cells_is_refused_before_loading(services
 def test_an_email_nested_thousands_of_levels_deep_is_refused(services, tmp_path):
     error = refused(fixtures.nested_mail(tmp_path / "deep.eml", 3000), "CORRUPT_FILE", services)
     assert "nests its parts too deeply" in error.message
+
+
+def test_a_csv_built_to_stall_delimiter_guessing_is_read_at_once(services, tmp_path):
+    # csv.Sniffer's regular expressions took over 100 s on this 64 KB of quotes and line breaks.
+    path = tmp_path / "quotes.csv"
+    path.write_text("name,note\n" + '"\n' * 32000)
+    started = time.monotonic()
+    reading = read_file(path, services=services)
+    assert reading.pages[0].tables[0].startswith("| name | note |\n|---|---|") and time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("charset, body, shown", [('charset="utf-7"', b"Sum +2AA- done", "Sum \ufffd done"),
+                                                 ("charset*=utf-8''a%00b", b"Plain words", "Plain words")])
+def test_an_email_part_in_an_odd_declared_charset_is_read(services, tmp_path, charset, body, shown):
+    """A charset that makes a lone surrogate, or whose name holds a NUL, costs nothing: the part
+    is read (U+FFFD for the half character), and so is the rest of the message."""
+    path = tmp_path / "odd.eml"
+    path.write_bytes(b"From: a@example.org\nTo: b@example.org\nSubject: Odd charset\nMIME-Version: 1.0\n"
+                     b"Content-Type: text/plain; " + charset.encode() + b"\n\n" + body + b"\n")
+    text = read_file(path, services=services).as_text()
+    assert "Subject: Odd charset" in text and shown in text
+    text.encode("utf-8")  # no lone surrogate reaches the model
+
+
+def test_a_web_page_with_a_comma_on_every_line_is_read_as_a_web_page(services, tmp_path):
+    path = tmp_path / "list.html"
+    path.write_text("<p>Mallard, teal, wigeon</p>\n<p>Swan, goose, eider</p>\n<p>Coot, moorhen, grebe</p>\n")  # libmagic: text/csv
+    reading = read_file(path, services=services)
+    assert reading.kind == "html" and "Mallard, teal, wigeon" in reading.as_text() and "<p>" not in reading.as_text()

@@ -90,6 +90,27 @@ def test_a_wide_sheet_is_cut_and_says_so(tmp_path):
     assert "wide.xlsx, sheet 1: columns A–GR of A–XFD shown." in reading.warnings
 
 
+def test_a_chart_pointing_far_past_its_data_adds_no_rows(tmp_path, monkeypatch):
+    from openpyxl.chart import BarChart, Reference
+
+    from readers import office
+
+    monkeypatch.setattr(office, "soffice", lambda: None)
+    book = openpyxl.Workbook()
+    book.active.title = "Summary"
+    data = book.create_sheet("Data")
+    for row in range(1, 6):
+        data.append([f"Q{row}", row * 10])
+    chart = BarChart()
+    chart.title = "Quarters"
+    chart.add_data(Reference(data, min_col=2, max_col=2, min_row=1, max_row=20000))
+    book.active.add_chart(chart, "A1")
+    book.save(tmp_path / "far.xlsx")
+    reading = read_file(tmp_path / "far.xlsx", services=Services(make_settings(tmp_path / "cache")))
+    assert not any("shown" in warning for warning in reading.warnings)  # Data keeps its 5 rows, not 20,000
+    assert "| Q5 | 50 |" in reading.pages[1].tables[0] and reading.pages[0].tables[0].endswith("| 5 | 50 |")
+
+
 def test_a_long_csv_is_cut_and_says_so(tmp_path):
     reading = read_file(fixtures.big_csv(tmp_path / "big.csv", rows=3000), services=Services(make_settings(tmp_path / "cache")))
     assert "big.csv: rows 1–500 of 3,000 shown." in reading.warnings

@@ -31,11 +31,11 @@ TEXT_NAME, PAGES_NAME = f"text.v{CACHE_VERSION}.txt", f"text-pages.v{CACHE_VERSI
 def decode(data: bytes, name: str, declared: str | None = None) -> str:
     """The text of ``data`` in the charset the file ``declared`` (an e-mail part's header, a web
     page's <meta>) when it names one that decodes it, else in its detected encoding (UTF-8 and its
-    BOMs first)."""
+    BOMs first). A charset that makes lone surrogates (UTF-7 can) gives U+FFFD in their place."""
     if declared:
         try:
-            return data.decode(declared)
-        except (LookupError, UnicodeDecodeError):
+            return well_formed(data.decode(declared))
+        except (LookupError, ValueError):  # an unknown charset, bytes it cannot decode, a NUL in its name
             pass
     for bom, codec in ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"), (b"", "utf-8")):
         if data.startswith(bom):
@@ -46,7 +46,7 @@ def decode(data: bytes, name: str, declared: str | None = None) -> str:
     match = from_bytes(data).best()
     if match is None:
         raise ReaderError("UNSUPPORTED_FORMAT", f"{name} does not look like text in any known encoding. If it is a document, export it as PDF or DOCX.")
-    return str(match)
+    return well_formed(str(match))
 
 
 def well_formed(text: str) -> str:

@@ -35,7 +35,7 @@ MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
 LITERAL_MARK = 0xE000  # a format code's literals stand aside as private-use characters while its placeholders are read
-EXTRACTED = "workbook.v3.json"  # raise the version when extraction changes, so old cache entries miss
+EXTRACTED = "workbook.v4.json"  # raise the version when extraction changes, so old cache entries miss
 DATE_CODES = [("yyyy", "%Y"), ("yy", "%y"), ("mmmmm", "%b"), ("mmmm", "%B"), ("mmm", "%b"), ("dddd", "%A"), ("ddd", "%a"),
               ("dd", "%d"), ("d", "%-d"), ("hh", "%H"), ("h", "%-H"), ("ss", "%S"), ("s", "%-S"), ("am/pm", "%p"), ("a/p", "%p")]
 
@@ -207,9 +207,13 @@ def _reference(ref, book) -> list[str]:
     if book is not None and ref.f:
         try:
             sheet, (min_col, min_row, max_col, max_row) = range_to_tuple(ref.f)
-            rows = book[sheet].iter_rows(min_row=min_row, max_row=max_row, min_col=min_col, max_col=max_col)
+            worksheet = book[sheet]
+            # within the cells the sheet has: walking a range makes a cell at each address, and a
+            # chart may point a million rows past the data
+            rows = worksheet.iter_rows(min_row=min_row, max_row=min(max_row or worksheet.max_row, worksheet.max_row),
+                                       min_col=min_col, max_col=min(max_col or worksheet.max_column, worksheet.max_column))
             return [display(cell.value, cell.number_format) for row in rows for cell in row]
-        except (KeyError, ValueError, TypeError):
+        except (KeyError, ValueError, TypeError, AttributeError):  # AttributeError: a chart sheet has no cells
             pass  # a reference to another workbook, or one openpyxl cannot parse: the cache has the values
     cache = getattr(ref, "numCache", None) or getattr(ref, "strCache", None)
     if cache is None or not cache.pt:
