@@ -168,6 +168,11 @@ def test_describe_answers_the_question_with_the_vision_model(app, client):
                for part in message["content"])
 
 
+def test_describe_says_why_a_page_without_figures_has_no_description(client):
+    with pytest.raises(AppError, match="page 4: it has no figures .* Ask a question to have the page looked at anyway"):
+        client.predict(file=handle_file(str(REPORT_PDF)), page=4, question="", api_name="/describe")
+
+
 def test_transcribe_returns_timed_segments(client):
     transcript = client.predict(file=handle_file(str(CORPUS / "faster-whisper" / "jfk.flac")), api_name="/transcribe")
     assert transcript["language"] == "en" and 10 < transcript["duration"] < 12

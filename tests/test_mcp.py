@@ -140,6 +140,7 @@ def test_bad_input_comes_back_as_a_clear_error(app, tmp_path):
         call(app, "read_file", file_base64=bigger, file_name="bigger.pdf")
     assert refused.group_contains(httpx.HTTPStatusError, match="413 Request Entity Too Large")
     assert "is not valid base64" in error(call(app, "read_file", file_base64="%PDF-1.4 not encoded", file_name="raw.pdf"))
+    assert "is not valid base64" in error(call(app, "read_file", file_base64="JVBERi0xLjQ=é", file_name="accent.pdf"))  # not ASCII
     assert error(call(app, "transcribe", **inline(REPORT_PDF))) == "chart-report.pdf is pdf, not audio; /transcribe reads audio files."
     assert error(call(app, "read_file")).startswith("No file was sent.")
     # Why file_base64 exists: Gradio downloads a file given as a URL only from public addresses.

@@ -82,6 +82,15 @@ def test_an_upload_is_deleted_once_read_and_the_reading_comes_back(public):
     assert Path(image).read_bytes().startswith(b"\x89PNG") and public.uploads(pdf.name) == []
 
 
+def test_an_examples_copy_is_never_deleted(public):
+    """Gradio keeps an upload in a folder named by its content: an example's bytes sent through
+    the API land on the example's own copy, which every visitor's page uses."""
+    examples = public.uploads(REPORT_PDF.name)
+    assert examples  # copied into Gradio's cache when the page was built
+    read(Client(public.url, verbose=False), REPORT_PDF, page_end=1)
+    assert public.uploads(REPORT_PDF.name) == examples and all(path.is_file() for path in examples)
+
+
 def test_outside_public_mode_uploads_stay_in_gradios_cache():
     """The same check finds the upload when the app keeps it, so the one above is no accident."""
     app, pdf = running_app(), copy_of(REPORT_PDF, "kept")

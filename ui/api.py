@@ -14,21 +14,21 @@ message.
 from __future__ import annotations
 
 import base64
-import binascii
 import dataclasses
 import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import gradio as gr
 
 from readers import ReaderError, Reading, Services, read_file
 from readers.members import label, safe_suffix
 from readers.tokens import EXACT, PROVIDERS
+from readers.vision import TEXT_ONLY
 
-from .handlers import discard_upload, display_name, parse_page, unexpected, visitor, visual_kind
+from .handlers import display_name, parse_page, unexpected, visitor, visual_kind
 from .report import page_image
 
 NO_FILE = ("No file was sent. Give file (with gradio_client, handle_file(path); over MCP, a public http(s) URL), "
@@ -60,7 +60,7 @@ def inline_bytes(data: str, name: str, max_bytes: int) -> bytes:
         raise gr.Error(f"{name} is {size / 1048576:.1f} MB; the limit is {max_bytes / 1048576:g} MB (MAX_FILE_MB).")
     try:
         return base64.b64decode(data, validate=True)
-    except binascii.Error as error:
+    except ValueError as error:  # binascii.Error, or characters outside ASCII
         raise gr.Error(f"file_base64 for {name} is not valid base64 ({error}). Send the file's bytes encoded with standard base64.") from None
 
 
@@ -95,10 +95,11 @@ def transcript_json(reading: Reading) -> dict:
 
 
 class Endpoints:
-    """The API's functions over one app's ``Services``; page images are written under ``folder``."""
+    """The API's functions over one app's ``Services``; page images are written under ``folder``;
+    ``discard`` (public mode) deletes a file sent once it is read."""
 
-    def __init__(self, services: Services, folder: Path):
-        self.services, self.folder = services, folder
+    def __init__(self, services: Services, folder: Path, discard: Callable[[str], None] | None = None):
+        self.services, self.folder, self.discard = services, folder, discard
 
     @contextmanager
     def _file(self, file: str | None, file_base64: str | None, file_name: str | None) -> Iterator[tuple[str, str]]:
@@ -127,8 +128,8 @@ class Endpoints:
         finally:
             if folder is not None:
                 shutil.rmtree(folder, ignore_errors=True)
-            elif self.services.settings.public:
-                discard_upload(file)
+            elif self.discard is not None:
+                self.discard(file)
 
     def _read(self, path: str, name: str, request: gr.Request | None, **options) -> Reading:
         return read_file(path, services=self.services, name=name, visitor=visitor(request), **options)
@@ -155,7 +156,7 @@ class Endpoints:
             file_base64: {file_base64}
             file_name: {file_name}
         Returns:
-            name, kind, page_count; pages (number, text, tables, description, description_source, error, section, figures); warnings; usage (vision calls made, saved, cached); text (exactly what a text-only model receives); document_messages when asked; tokens of that payload (openai exact, anthropic an estimate); and, in multimodal mode through gradio_client, messages (OpenAI content parts with base64 PNGs). Over MCP the images are left out: get a page's image with render_page.
+            name, kind, page_count; pages (number, text, tables, description, description_source, error, section, line, figures); warnings; usage (vision calls made, saved, cached); text (exactly what a text-only model receives); document_messages when asked; tokens of that payload (openai exact, anthropic an estimate); and, in multimodal mode through gradio_client, messages (OpenAI content parts with base64 PNGs). Over MCP the images are left out: get a page's image with render_page.
         """
         with self._file(file, file_base64, file_name) as (path, name):
             answer = reading_json(self._read(path, name, request, page_start=parse_page(page_start), page_end=parse_page(page_end),
@@ -191,7 +192,7 @@ class Endpoints:
         Args:
             file: {file}
             page: The page (slide, sheet) to describe, from 1.
-            question: What to find out about the page's visuals, e.g. "What are the exact percentages in the pie chart?"; empty for a general description.
+            question: What to find out about the page's visuals, e.g. "What are the exact percentages in the pie chart?"; empty describes the page's figures (a page without figures needs a question).
             file_base64: {file_base64}
             file_name: {file_name}
         """
@@ -208,8 +209,11 @@ class Endpoints:
                 reason = f"page {number} has no image to describe: {' '.join(reading.warnings) or 'it could not be rendered.'}"
             elif self.services.vision is None:
                 reason = "no vision model is configured (VISION_PROVIDER is none)."
+            elif found.description_source == TEXT_ONLY:
+                reason = ("it has no figures (pictures, drawings or a scan), so there is nothing to describe beyond its text, which /read_file gives. "
+                          "Ask a question to have the page looked at anyway.")
             else:
-                reason = ("local OCR reads only pages without a text layer, and this page has one (its text is in /read_file). "
+                reason = ("local OCR reads the text in a page's figures and found none here (the page's text is in /read_file). "
                           "Set VISION_BASE_URL and VISION_MODEL to describe it with a vision model.")
             raise gr.Error(f"No description of {reading.name}, page {number}: {reason}")
 

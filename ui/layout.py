@@ -7,6 +7,7 @@ only serves the page is private, so the API page lists exactly those four.
 from __future__ import annotations
 
 import atexit
+import filecmp
 import shutil
 import tempfile
 from pathlib import Path
@@ -269,8 +270,12 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                 clear_button.click(lambda: clear_cache(services), outputs=cache_info, **private)
 
         def discard(path: str) -> None:
-            if path in demo.upload_file_set:  # an example is not a visitor's upload
-                discard_upload(path)
+            """A visitor's file, once read; never the examples' copies in Gradio's cache, which a
+            visitor can name, or reach by sending an example's bytes (their folder is named by content)."""
+            example = ASSETS / Path(path).name
+            if example.name in EXAMPLES and example.is_file() and Path(path).is_file() and filecmp.cmp(path, example, shallow=False):
+                return
+            discard_upload(path)
 
         def read(paths, start, end, ask, mode, current, request: gr.Request, progress=gr.Progress()):
             report = lambda desc, done, total: progress((done, total), desc=desc)  # noqa: E731
@@ -284,5 +289,5 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                        [status, estimates, text_view, openai_view, anthropic_view, payload_file, report_file, document_note, document_openai,
                         document_anthropic, document_file], show_progress="hidden", **private)
         demo.load(lambda: cache_summary(services), outputs=cache_info, **private)
-        _api(Endpoints(services, folder))
+        _api(Endpoints(services, folder, discard if settings.public else None))
     return demo.queue(max_size=64, default_concurrency_limit=16)
