@@ -119,8 +119,8 @@ def _caption(box, lines: list[dict]) -> str | None:
 
 def _ocr_dpi(box, images: list[dict]) -> int:
     """The dpi to render a figure at for OCR (see the module's docstring), within ``OCR_MAX_SIDE``."""
-    native = [image["srcsize"][0] * 72 / (image["x1"] - image["x0"]) for image in images
-              if image["x1"] > image["x0"] and image.get("srcsize") and centre_in(box_of(image), [box])]
+    native = [image["srcsize"][0] * 72 / (image["x1"] - image["x0"]) for image in images  # a damaged /Width (a name) says nothing
+              if image["x1"] > image["x0"] and image.get("srcsize") and isinstance(image["srcsize"][0], (int, float)) and centre_in(box_of(image), [box])]
     dpi = float(OCR_DPI)
     if native:
         finest = max(native)
@@ -137,6 +137,8 @@ def find_figures(page, table_boxes: list) -> list[dict]:
     whole = (left, top, left + width, top + height)
     images = page.images
     if not page.chars:
+        if not (images or page.curves or page.rects or page.lines):
+            return []  # a blank page: nothing to read or to describe
         return [{"kind": "scan", "box": [0.0, 0.0, 1.0, 1.0], "caption": None, "has_text": False, "dpi": _ocr_dpi(whole, images)}]
     # What stands off the page (a bleed, a parked object) is not seen: only the part on it counts.
     clip = lambda box: (max(box[0], whole[0]), max(box[1], whole[1]), min(box[2], whole[2]), min(box[3], whole[3]))  # noqa: E731

@@ -428,3 +428,17 @@ def test_a_web_page_with_a_comma_on_every_line_is_read_as_a_web_page(services, t
     path.write_text("<p>Mallard, teal, wigeon</p>\n<p>Swan, goose, eider</p>\n<p>Coot, moorhen, grebe</p>\n")  # libmagic: text/csv
     reading = read_file(path, services=services)
     assert reading.kind == "html" and "Mallard, teal, wigeon" in reading.as_text() and "<p>" not in reading.as_text()
+
+
+def test_a_tiff_frame_past_the_pixel_limit_costs_that_frame_only(services, tmp_path):
+    from PIL import Image
+
+    from readers.formats.image import MAX_MEGAPIXELS
+
+    path = tmp_path / "frames.tif"
+    first = Image.new("RGB", (200, 100), "white")
+    huge = Image.new("1", (10_001, MAX_MEGAPIXELS * 100), 1)  # just past the limit, a few KB compressed
+    first.save(path, save_all=True, append_images=[huge], compression="tiff_deflate")
+    reading = read_file(path, services=services)
+    assert reading.page_count == 2 and reading.pages[0].image and reading.pages[1].image is None
+    assert reading.pages[1].error == f"This frame is larger than {MAX_MEGAPIXELS} megapixels and was not read."

@@ -58,6 +58,30 @@ def test_each_kind_of_figure_is_found_with_its_box_and_caption(figures_pdf):
     assert found[4][0]["box"] == [0.0, 0.0, 1.0, 1.0]
 
 
+def test_a_blank_page_is_no_scan_and_a_damaged_image_size_costs_nothing(tmp_path, ocr):
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from readers.vision import TEXT_ONLY
+
+    path = tmp_path / "blank.pdf"
+    pdf = canvas.Canvas(str(path), pagesize=letter)
+    pdf.drawString(72, 700, "A page with a picture whose width is a name.")
+    pdf.drawImage(str(CORPUS / "python-docx/images/python-icon.jpeg"), 72, 300, 300, 300)
+    pdf.showPage()
+    pdf.showPage()  # blank
+    pdf.save()
+    data = path.read_bytes()
+    assert data.count(b"/Width 204") == 1
+    path.write_bytes(data.replace(b"/Width 204", b"/Width /Fo"))  # same length: the offsets hold
+    reading = read_file(path, services=ocr)
+    assert "A page with a picture whose width is a name." in reading.pages[0].text and reading.pages[0].error is None
+    assert [figure.kind for figure in reading.pages[0].figures] == ["picture"]
+    blank = reading.pages[1]
+    assert blank.figures == [] and blank.description is None and blank.description_source == TEXT_ONLY
+    assert not any("Page 2" in warning for warning in reading.warnings) and reading.usage.calls_saved == 1
+
+
 def test_tables_rules_and_prose_are_not_figures():
     for name in ("markitdown/test.pdf", "pdfplumber/issue-140-example.pdf", "pdfplumber/nics-background-checks-2015-11.pdf"):
         with pdfplumber.open(CORPUS / name) as pdf:

@@ -151,6 +151,11 @@ def read(job):
             if page.image is None:
                 try:
                     image.seek(number - 1)
+                    if image.width * image.height > MAX_MEGAPIXELS * 1_000_000:  # each frame has a size of its own
+                        page.error, page.figures = f"This frame is larger than {MAX_MEGAPIXELS} megapixels and was not read.", []
+                        job.warnings.append(f"Frame {number} of {job.name} is larger than {MAX_MEGAPIXELS} megapixels and was not read.")
+                        pages.append(page)
+                        continue
                     page.image = model_png(image, side)
                 except DAMAGED as error:  # a damaged frame costs that frame only
                     failed = failed or error

@@ -37,7 +37,7 @@ from ..models import Figure, Page
 from ..tables import markdown_table
 from .image import encode_png
 
-EXTRACTION_VERSION = 4  # part of each cached page's name: raise it when extraction changes, so old entries miss
+EXTRACTION_VERSION = 5  # part of each cached page's name: raise it when extraction changes, so old entries miss
 WORKERS = min(4, os.cpu_count() or 1)  # a worker peaks near 150 MB on the bench pages; four bound that on big machines
 WORKER_MEMORY = 4 << 30  # the most data one worker may hold: far above any honest page
 PAGE_TIMEOUT = 60  # seconds one page's text, tables and render may take in a worker
@@ -390,7 +390,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
             pages.append(Page(number=number, error=f"This page is damaged and could not be read ({failed[number]})."))
             continue
         entry = found[number]
-        if text_from_pdf and not entry["has_text"]:
+        if text_from_pdf and not entry["has_text"] and entry["figures"]:  # not a blank page
             job.warnings.append(f"Page {number} has no text layer (a scan or a picture); its content reaches a text-only model only through the visual description.")
         if text_from_pdf and entry["unmapped"]:
             count = entry["unmapped"]
