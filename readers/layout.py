@@ -347,6 +347,10 @@ def _figure_items(words: list[dict], figures: list[dict], page) -> tuple[list[di
                 owner.append(word)
                 outside.remove(word)
                 grown = True
+    for index, labels in enumerate(inside):  # prose over a picture (an OCRed scan, a backdrop) is the page's text, not labels
+        if labels and _is_prose(labels):
+            outside += labels
+            inside[index] = []
     items = []
     for ((x0, y0, x1, y1), _), labels in zip(boxes, inside):
         if labels:  # the item stands where the figure and its labels do, so the page's flow goes round it

@@ -345,6 +345,32 @@ def _wrapped(pdf, text: str, left: float, top: float, width: float, size: float 
     return top
 
 
+def framed_columns_pdf(target: Path) -> Path:
+    """Page 1 of ``structure_pdf`` twice: inside a frame with two rules (a border is no figure),
+    then over a picture that fills the page (a backdrop, or a scan with a text layer)."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+
+    width, height = letter
+    backdrop = Image.effect_noise((306, 396), 24).convert("RGB")
+    pdf = canvas.Canvas(str(target), pagesize=letter)
+    for framed in (True, False):
+        if framed:
+            pdf.rect(50, 200, width - 100, height - 230)  # round the text, under 80% of the page: not a backdrop
+            pdf.line(50, height - 90, width - 50, height - 90)
+            pdf.line(50, 230, width - 50, 230)
+        else:
+            pdf.drawImage(ImageReader(backdrop), 0, 0, width, height)
+        pdf.setFont("Helvetica-Bold", 20)
+        pdf.drawString(72, height - 72, "Installing the wall bracket")
+        _wrapped(pdf, LEFT_COLUMN, 72, height - 110, 220)
+        _wrapped(pdf, RIGHT_COLUMN, 320, height - 110, 220)
+        pdf.showPage()
+    pdf.save()
+    return target
+
+
 def structure_pdf(target: Path) -> Path:
     """Four pages of layout a reader must follow:
 

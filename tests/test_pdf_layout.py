@@ -33,6 +33,16 @@ def test_two_columns_are_read_down_one_after_the_other(pages):
     assert text.rstrip().endswith("Bracket manual, page 1"), "the footer stands apart, after the columns"
 
 
+def test_columns_in_a_frame_or_over_a_picture_still_read_as_columns(tmp_path):
+    reading = read_file(fixtures.framed_columns_pdf(tmp_path / "framed.pdf"), services=Services(make_settings(tmp_path / "cache")))
+    for page in reading.pages:
+        flat = squeeze(page.text)
+        assert page.text.startswith("# Installing the wall bracket\n\n"), page.number
+        assert squeeze(fixtures.LEFT_COLUMN) in flat and squeeze(fixtures.RIGHT_COLUMN) in flat, page.number
+    assert reading.pages[0].figures == []  # the frame is no figure
+    assert [figure.kind for figure in reading.pages[1].figures] == ["picture"]
+
+
 def test_three_columns_with_a_running_header_and_a_page_number(pages):
     text = pages[1].text
     flat = squeeze(text)
