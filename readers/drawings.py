@@ -185,6 +185,33 @@ def chart_markdown(part) -> str:
     raise ValueError(f"{etree.QName(root).localname} is not a chart")
 
 
+def graphic_chart(data, part, label: str) -> str:
+    """The chart an a:graphicData holds, as ``chart_markdown`` gives it; a chart whose part is
+    missing or damaged costs that chart only: ``[label: its data could not be read (why)]``."""
+    reference = next((child for child in data if isinstance(child.tag, str)), None)
+    try:
+        target = related_part(part, reference.get(f"{R}id") if reference is not None else None)
+        if target is None:
+            raise ValueError("its data part is missing")
+        return chart_markdown(target)
+    except Exception as error:  # noqa: BLE001 - lxml's, python-pptx's and our own: the rest is still read
+        return f"[{label}: its data could not be read ({error})]"
+
+
+def graphic_smartart(data, part, label: str) -> str:
+    """The SmartArt an a:graphicData holds: ``label`` ("Diagram: ...") over its text as nested
+    items; a missing or damaged data part is said in their place."""
+    relids = data.find(f".//{DGM}relIds")
+    try:
+        target = related_part(part, relids.get(f"{R}dm") if relids is not None else None)
+        if target is None:
+            raise ValueError("its data part is missing")
+        lines = smartart_lines(target)
+    except Exception as error:  # noqa: BLE001 - as for charts
+        lines = [f"[its text could not be read ({error})]"]
+    return "\n".join([label, *lines])
+
+
 def smartart_lines(part) -> list[str]:
     """A SmartArt data part's text as nested "- " items, children under their parent, in order.
 

@@ -21,8 +21,8 @@ import docx
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.opc.exceptions import PackageNotFoundError
 
-from ..drawings import (A, DGM, GRAPHIC_CHART, GRAPHIC_CHARTEX, GRAPHIC_DIAGRAM, MC, R, chart_markdown, chosen, external_target,
-                        part_root, picture_placeholder, related_part, smartart_lines)
+from ..drawings import (A, GRAPHIC_CHART, GRAPHIC_CHARTEX, GRAPHIC_DIAGRAM, MC, R, chosen, external_target, graphic_chart, graphic_smartart,
+                        part_root, picture_placeholder, related_part)
 from ..errors import ReaderError
 from ..markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..models import Page
@@ -606,36 +606,14 @@ class _Document:
             if uri == GRAPHIC_PICTURE:
                 self._picture(text, picture_placeholder(data, part, alt))
             elif uri in (GRAPHIC_CHART, GRAPHIC_CHARTEX):
-                self._chart(data, text, part, alt)
+                text.after.append(Block(graphic_chart(data, part, f"Chart “{alt}”" if alt else "Chart")))
             elif uri == GRAPHIC_DIAGRAM:
-                self._smartart(data, text, part, alt)
+                text.after.append(Block(graphic_smartart(data, part, f"Diagram: {alt}" if alt else "Diagram")))
 
     def _picture(self, text: _Text, placeholder: str) -> None:
         if self._shown():
             text.pictures += 1
         self._emit(text, placeholder, "")
-
-    def _chart(self, data, text: _Text, part, alt: str) -> None:
-        chart = next((child for child in data if isinstance(child.tag, str)), None)
-        rel_id = next((value for key, value in chart.attrib.items() if key.startswith(R) and value), None) if chart is not None else None
-        try:
-            target = related_part(part, rel_id)
-            if target is None:
-                raise ValueError("its data part is missing")
-            text.after.append(Block(chart_markdown(target)))
-        except Exception as error:  # a damaged chart costs that chart only
-            name = f"Chart: {alt}" if alt else "Chart"
-            text.after.append(Block(f"[{name} — its data could not be read: {error}]"))
-
-    def _smartart(self, data, text: _Text, part, alt: str) -> None:
-        relids = data.find(f".//{DGM}relIds")
-        data_part = related_part(part, relids.get(f"{R}dm")) if relids is not None else None
-        try:
-            lines = smartart_lines(data_part) if data_part is not None else []
-        except Exception as error:
-            lines = [f"[its text could not be read: {error}]"]
-        label = f"Diagram: {alt}" if alt else "Diagram"
-        text.after.append(Block("\n".join([f"{label}", *lines])))
 
     def vml(self, element, text: _Text, part) -> None:
         """Old-style (VML) shapes: text boxes and pictures with their alt text."""

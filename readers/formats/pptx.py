@@ -17,8 +17,8 @@ from pptx.opc.constants import RELATIONSHIP_TYPE as RT
 from pptx.shapes.group import GroupShape
 from pptx.shapes.picture import Picture
 
-from ..drawings import (A, DGM, GRAPHIC_CHART, GRAPHIC_CHARTEX, GRAPHIC_DIAGRAM, MC, R, chart_markdown, chosen, external_target,
-                        part_root, picture_placeholder, related_part, smartart_lines)
+from ..drawings import (A, GRAPHIC_CHART, GRAPHIC_CHARTEX, GRAPHIC_DIAGRAM, MC, R, chosen, external_target, graphic_chart, graphic_smartart,
+                        part_root, picture_placeholder)
 from ..errors import ReaderError
 from ..markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..models import Page
@@ -165,13 +165,6 @@ def _table(graphic_frame, part) -> str:
     return markdown_table(rows)
 
 
-def _related(part, rel_id: str | None):
-    target = related_part(part, rel_id)
-    if target is None:
-        raise ValueError("its part is missing from the deck")
-    return target
-
-
 def _graphic_blocks(element, part, name: str) -> list[tuple[str, bool]]:
     """A graphic frame's table, chart, SmartArt or embedded object."""
     data = element.find(f".//{A}graphicData")
@@ -179,15 +172,9 @@ def _graphic_blocks(element, part, name: str) -> list[tuple[str, bool]]:
     if uri == GRAPHIC_TABLE:
         return [(_table(element, part), False)]
     if uri in (GRAPHIC_CHART, GRAPHIC_CHARTEX):
-        reference = next((child for child in data if isinstance(child.tag, str)), None)
-        try:
-            return [(chart_markdown(_related(part, reference.get(f"{R}id") if reference is not None else None)), False)]
-        except Exception as error:  # the chart is named, with why its data is missing
-            return [(f"[Chart “{name}”: its data could not be read ({error})]", False)]
+        return [(graphic_chart(data, part, f"Chart “{name}”"), False)]
     if uri == GRAPHIC_DIAGRAM:
-        relids = data.find(f"{DGM}relIds")
-        lines = smartart_lines(_related(part, relids.get(f"{R}dm") if relids is not None else None))
-        return [("\n".join([f"Diagram: {_alt_text(element) or name}", *lines]), False)]
+        return [(graphic_smartart(data, part, f"Diagram: {_alt_text(element) or name}"), False)]
     if uri == GRAPHIC_OLE:
         ole = data.find(f".//{P}oleObj")
         program = ole.get("progId") if ole is not None else None
