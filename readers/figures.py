@@ -34,7 +34,6 @@ LEGEND_REACH = 48.0  # points: how far from a drawing's plot its legend keys may
 TABLE_MARGIN = 2.0  # points: a table's outer rules lie on its box's edge, a hair outside
 BACKGROUND_SHARE = 0.8
 WORDS_DENSITY = 10 / (72 * 72)  # characters per square point: the text layer covers the figure
-FRAME_SHARE = 0.5  # a drawing with more of the page's characters in and around it than this frames the text
 OCR_DPI = 300
 UPSCALE_BELOW = 150  # dpi: a coarser raster is read at twice its resolution
 OCR_MAX_SIDE = 3600  # pixels: a whole A4 or Letter page at 300 dpi
@@ -161,8 +160,6 @@ def find_figures(page, table_boxes: list) -> list[dict]:
         area = (box[2] - box[0]) * (box[3] - box[1])
         # A chart's labels stand just outside its lines: count them with the drawing.
         inside = sum(1 for char in page.chars if (near(box_of(char), box, LABEL_GAP) if kind == "drawing" else centre_in(box_of(char), [box])))
-        if kind == "drawing" and inside > FRAME_SHARE * len(page.chars):
-            continue  # a frame round the page's text, not a figure: a chart's labels are never most of a page
         figures.append({
             "kind": kind,
             "box": [round((box[0] - left) / width, 4), round((box[1] - top) / height, 4),

@@ -346,8 +346,8 @@ def _wrapped(pdf, text: str, left: float, top: float, width: float, size: float 
 
 
 def framed_columns_pdf(target: Path) -> Path:
-    """Page 1 of ``structure_pdf`` twice: inside a frame with two rules (a border is no figure),
-    then over a picture that fills the page (a backdrop, or a scan with a text layer)."""
+    """Page 1 of ``structure_pdf`` twice: inside a frame with two rules, then over a picture that
+    fills the page (a backdrop, or a scan with a text layer)."""
     from reportlab.lib.pagesizes import letter
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen import canvas
