@@ -9,14 +9,14 @@ the MCP server at http://127.0.0.1:7860/gradio_api/mcp/ (Gradio prints it).
 # The PDF reader's worker processes re-import this file as "__mp_main__". They need the readers,
 # not a second app: importing Gradio and building the page there would make the first PDF wait ~9 s.
 if __name__ != "__mp_main__":
-    # The readers import a format's module on first use; the app imports the slow ones (openai
+    # The readers import what a kind needs on first use; the app imports the slow engines (openai
     # alone takes seconds) while it starts, so the first upload does not wait for them.
-    import readers.formats.audio  # noqa: F401
-    import readers.formats.pdf  # noqa: F401
-    import readers.vision  # noqa: F401
+    import readers.describe.vision  # noqa: F401
     from readers import Services, Settings
+    from readers.kinds import reader
     from ui import build_ui, launch
 
+    reader("audio"), reader("pdf")
     services = Services(Settings.from_env())
     demo = build_ui(services)
 

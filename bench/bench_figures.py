@@ -17,8 +17,9 @@ from time import perf_counter
 import pdfplumber
 
 from readers import Services, read_file
-from readers.formats import pdf as pdf_reader
-from readers.tables import markdown_table
+from readers.markup.tables import markdown_table
+from readers.pdf import pages as pdf_pages
+from readers.pdf.pool import restart
 from tests import fixtures
 from tests.conftest import CORPUS, make_settings
 
@@ -34,9 +35,9 @@ def finding_ms(paths: list[Path]) -> tuple[float, float, int]:
         with pdfplumber.open(path) as pdf:
             for page in pdf.pages:
                 page.chars  # parsed, as the reader has it when it looks for figures
-                tables = [table.bbox for table in page.find_tables() if pdf_reader._is_table(table.extract())]
+                tables = [table.bbox for table in page.find_tables() if pdf_pages.is_table(table.extract())]
                 start = perf_counter()
-                pdf_reader.find_figures(page, tables)
+                pdf_pages.find_figures(page, tables)
                 times.append((perf_counter() - start) * 1000)
     return sum(times) / len(times), max(times), len(times)
 
@@ -54,17 +55,16 @@ def without_figures(page, tables) -> list:
 def read_rows(path: Path, folder: Path) -> list[list[str]]:
     """Alternate reads with and without figure finding; each variant with a fresh worker pool
     (forked after the switch, so the workers run the variant)."""
-    finder = pdf_reader.find_figures
+    finder = pdf_pages.find_figures
     runs = {"with": [], "without": []}
     for round_number in range(ROUNDS):
         for variant in ("without", "with"):
-            pdf_reader.find_figures = finder if variant == "with" else without_figures
-            if pdf_reader._pool is not None:
-                pdf_reader._discard_pool(pdf_reader._pool)
+            pdf_pages.find_figures = finder if variant == "with" else without_figures
+            restart()
             read_file(fixtures.figures_pdf(folder / f"warm-{variant}-{round_number}.pdf"), 6, 6,
                       services=Services(make_settings(folder / f"warm-{variant}-{round_number}")))  # start the pool
             runs[variant].append(cold_read(path, folder, f"{variant}-{round_number}"))
-    pdf_reader.find_figures = finder
+    pdf_pages.find_figures = finder
     before, after = min(runs["without"]), min(runs["with"])
     ratio = after / before
     return [["cold text-only read, 20 text pages, without figure finding", f"{before:.2f} s", ""],

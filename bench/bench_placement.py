@@ -15,17 +15,17 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from time import perf_counter
 
 import docx
 
-from dataclasses import replace
-
-from readers.formats.docx import document_blocks, split_over_pages
-from readers.office import convert_to_pdf, soffice
-from readers.placement import KEY, Passage, letters, place_blocks, rendered_pages
-from readers.tables import markdown_table
+from readers.markup.placement import KEY, Passage, letters, place_blocks, rendered_pages
+from readers.markup.tables import markdown_table
+from readers.office.libreoffice import convert_to_pdf, soffice
+from readers.office.word.pages import split_over_pages
+from readers.office.word.walker import document_blocks
 from tests import fixtures
 from tests.conftest import CORPUS
 

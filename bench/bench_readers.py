@@ -23,10 +23,12 @@ import pdfplumber
 import pypdfium2 as pdfium
 from pdf2image import convert_from_path
 
-from readers import Services, Settings, office, read_file
-from readers.formats import image as image_reader
-from readers.formats import pdf as pdf_reader
-from readers.tables import markdown_table
+from readers import Services, Settings, read_file
+from readers.markup.tables import markdown_table
+from readers.office import libreoffice as office
+from readers.pdf import pool as pdf_pool
+from readers.pdf.pages import pdfminer_pages
+from readers.pdf.render import PNG_COMPRESS_LEVEL
 from tests.conftest import CORPUS
 
 SOURCES = ("markitdown/test.pdf", "pdfplumber/nics-background-checks-2015-11.pdf", "pdfplumber/issue-140-example.pdf", "docling/ocr_test.pdf")
@@ -58,7 +60,7 @@ def cpu_seconds() -> float:
     The workers are the fork server's children, so their time is read from /proc.
     """
     own = sum(sum(resource.getrusage(who)[:2]) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-    workers = pdf_reader._pool._processes if pdf_reader._pool else {}
+    workers = pdf_pool.worker_pids()
     ticks = 0
     for pid in list(workers):
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -159,21 +161,21 @@ def choice_rows(path: Path, work: Path) -> list[list[str]]:
     def walked_page(number):
         with open(path, "rb") as stream:
             pdf = pdfplumber.PDF(stream, stream_is_external=True)
-            pdfplumber.page.Page(pdf, pdf_reader._pdfminer_pages(pdf.doc, [number])[number], page_number=number).chars
+            pdfplumber.page.Page(pdf, pdfminer_pages(pdf.doc, [number])[number], page_number=number).chars
 
     def plumber_count():
         with pdfplumber.open(path) as pdf:
             len(pdf.pages)
 
     def pool_start(method):
-        with ProcessPoolExecutor(pdf_reader.WORKERS, mp_context=get_context(method)) as pool:
-            list(pool.map(pdf_reader._batches, [[1]] * pdf_reader.WORKERS))  # each worker imports the reader
+        with ProcessPoolExecutor(pdf_pool.WORKERS, mp_context=get_context(method)) as pool:
+            list(pool.map(pdf_pool.batches, [[1]] * pdf_pool.WORKERS))  # each worker imports the reader
 
     rows = [
         ["render + PNG, 20 pages: pdf2image per page, PNG level 6", f"{timed(pdf2image_pages):.2f} s"],
         ["render + PNG, 20 pages: pdftoppm, one call for the range", f"{timed(pdftoppm_range):.2f} s"],
         ["render + PNG, 20 pages: pdfium, Pillow PNG level 6", f"{timed(pdfium_pages, 6):.2f} s"],
-        [f"render + PNG, 20 pages: pdfium, Pillow PNG level {image_reader.PNG_COMPRESS_LEVEL} (ReadLens)", f"{timed(pdfium_pages, image_reader.PNG_COMPRESS_LEVEL):.2f} s"],
+        [f"render + PNG, 20 pages: pdfium, Pillow PNG level {PNG_COMPRESS_LEVEL} (ReadLens)", f"{timed(pdfium_pages, PNG_COMPRESS_LEVEL):.2f} s"],
         ["open page 200 and parse it: pdfplumber.open(pages=[200])", f"{timed(plumber_page, 200):.3f} s"],
         ["open page 200 and parse it: page-tree walk (ReadLens)", f"{timed(walked_page, 200):.3f} s"],
         ["page count: pdfplumber", f"{timed(plumber_count):.3f} s"],

@@ -15,8 +15,8 @@ from pathlib import Path
 from time import perf_counter
 
 from readers import Services, Settings, read_file
-from readers.formats.text import decode, paginate
-from readers.tables import markdown_table
+from readers.markup.tables import markdown_table
+from readers.markup.text import decode, paginate
 from tests import fixtures
 
 LOG_BYTES = 5 * 1024 * 1024

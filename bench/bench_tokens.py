@@ -18,7 +18,7 @@ from pathlib import Path
 from time import perf_counter
 
 from readers import Services, read_file
-from readers.tables import markdown_table
+from readers.markup.tables import markdown_table
 from tests.conftest import CORPUS, ROOT, make_settings
 
 CHARS_PER_TOKEN = 4
@@ -47,11 +47,11 @@ def load_seconds() -> float:
         start = perf_counter()
         subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
         return perf_counter() - start
-    return statistics.median(run("from readers.tokens import text_tokens; text_tokens('hello')") - run("pass") for _ in range(3))
+    return statistics.median(run("from readers.payload.tokens import text_tokens; text_tokens('hello')") - run("pass") for _ in range(3))
 
 
 def main() -> None:
-    from readers.tokens import text_tokens
+    from readers.payload.tokens import text_tokens
 
     print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} (other work on the machine slows every row)", flush=True)
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:

@@ -5,7 +5,7 @@ Prints what a model receives from FILE. On a ReaderError it prints one line,
 ``error: CODE: message``, and exits with status 2.
 
 ``python -m readers batch PATH... --out pages.jsonl [--engine local|ray] ...`` reads a collection
-(``readers/batch.py``); this module only parses its arguments.
+(``readers/batch/``); this module only parses its arguments.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import signal
 import sys
 
 from . import ReaderError, Settings, read_file
-from .serialize import as_json
+from .payload.serialize import as_json
 
 
 def page_range(value: str) -> tuple[int, int]:
@@ -69,13 +69,14 @@ def batch_main(argv: list[str]) -> int:
     settings = load_settings()
     if settings is None:
         return 2
-    from . import batch
+    from .batch.engines import LocalEngine, RayEngine  # the batch extras (tqdm, Ray) are imported only for a batch
+    from .batch.records import BatchError, Request
+    from .batch.run import run
 
-    engine = batch.RayEngine(args.ray_address, args.workers) if args.engine == "ray" else batch.LocalEngine(args.workers)
+    engine = RayEngine(args.ray_address, args.workers) if args.engine == "ray" else LocalEngine(args.workers)
     try:
-        return batch.run(args.paths, args.out, engine=engine, settings=settings,
-                         request=batch.Request(start, end, args.describe, args.multimodal))
-    except (batch.BatchError, OSError) as error:  # OSError: the output cannot be written (a read-only folder, a full disk)
+        return run(args.paths, args.out, engine=engine, settings=settings, request=Request(start, end, args.describe, args.multimodal))
+    except (BatchError, OSError) as error:  # OSError: the output cannot be written (a read-only folder, a full disk)
         print(f"error: {error}", file=sys.stderr)
         return 2
 

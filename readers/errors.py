@@ -9,7 +9,18 @@ Every failure a person can cause or fix is a ``ReaderError`` with a stable ``cod
            | INVALID_QUERY | RENDER_FAILED | VISION_FAILED | TRANSCRIPTION_FAILED
 
 Only ``ui/`` turns these into Gradio messages; readers never import gradio.
+
+Each reader turns what its libraries raise on a damaged file into a ``ReaderError`` where it calls
+them. Should another exception still escape (a bug, or damage nobody has met yet), the guard
+``last_resort`` logs it with its traceback (logger ``readers.core``) and raises ``CORRUPT_FILE``
+in its place, with a sentence that names neither the exception nor its text (which may hold a
+key). So ``read_file`` raises nothing but ``ReaderError``, as its contract says.
 """
+
+import logging
+from contextlib import contextmanager
+
+log = logging.getLogger("readers.core")
 
 CODES = (
     "FILE_NOT_FOUND",
@@ -36,3 +47,16 @@ class ReaderError(Exception):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+
+
+@contextmanager
+def last_resort(name: str):
+    """Let a ``ReaderError`` through; log any other exception and raise ``CORRUPT_FILE`` in its place."""
+    try:
+        yield
+    except ReaderError:
+        raise
+    except Exception as error:  # noqa: BLE001 - the last-resort guard: see the module docstring
+        log.exception("Reading %s failed with an unexpected %s", name, type(error).__name__)
+        raise ReaderError("CORRUPT_FILE", f"{name} could not be read: ReadLens met something in it that it does not handle. The file may be "
+                                          "damaged; save or export it again. If it keeps failing, report it with the file.") from error

@@ -6,10 +6,10 @@ import base64
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .document import PdfSource
+from .kinds import kind_of
 
-UNITS = {"pptx": "slide", "xlsx": "sheet"}  # what a kind calls its pages; every other kind calls them pages
+if TYPE_CHECKING:
+    from .payload.document import PdfSource
 
 
 @dataclass
@@ -87,6 +87,11 @@ class Transcript:
     segments: list[Segment] = field(default_factory=list)
     source: str = ""
 
+    @property
+    def summary(self) -> str:
+        """Its length and language, as every header of a transcript says them: "12.3 s, en"."""
+        return f"{self.duration:.1f} s, {self.language or 'unknown language'}"
+
 
 @dataclass
 class Usage:
@@ -125,7 +130,7 @@ class Reading:
 
     @property
     def label(self) -> str:
-        return UNITS.get(self.kind, "page").upper()
+        return kind_of(self.kind).unit.upper()
 
     def _header(self, page: Page) -> str:
         if self.kind == "image":
@@ -167,7 +172,7 @@ class Reading:
         """
         if self.transcript is not None:
             t = self.transcript
-            header = f"[AUDIO: {self.name}, {t.duration:.1f} s, {t.language or 'unknown language'}]"
+            header = f"[AUDIO: {self.name}, {t.summary}]"
             return f"{header}\n{t.text.strip()}".strip()
         blocks = []
         for page, file_header in zip(self.pages, self._file_headers()):
@@ -184,7 +189,7 @@ class Reading:
         ``o200k_base`` count plus each image's tokens by the provider's rule (``readers.tokens``).
         In text-only mode, for OpenAI, exactly the ``o200k_base`` count of ``as_text()``. Anthropic
         publishes no tokenizer, so its count is an estimate: its text counted with ``o200k_base``."""
-        from .tokens import payload_tokens
+        from .payload.tokens import payload_tokens
 
         return sum(payload_tokens(self.as_messages(provider), provider))
 
@@ -203,7 +208,7 @@ class Reading:
         if provider not in ("openai", "anthropic"):
             raise ValueError(f"provider must be 'openai' or 'anthropic', not {provider!r}")
         if document:
-            from .document import document_parts
+            from .payload.document import document_parts
 
             return document_parts(self, provider)
         if not self.multimodal or self.transcript is not None:

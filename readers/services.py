@@ -5,9 +5,9 @@ from __future__ import annotations
 import threading
 from functools import cached_property
 
-from .ratelimit import RateLimit
+from .describe.ratelimit import RateLimit
 from .settings import Settings
-from .store import Store
+from .storage.files import Store
 
 
 class Services:
@@ -41,19 +41,19 @@ class Services:
 
     @property
     def cache(self):
-        from .cache import DescriptionCache
+        from .storage.descriptions import DescriptionCache
 
         return self._build("_cache", lambda: DescriptionCache(self.settings.cache_dir))
 
     @property
     def vision(self):
-        from .vision import build_vision
+        from .describe.vision import build_vision
 
         return self._build("_vision", lambda: build_vision(self.settings))
 
     @property
     def transcriber(self):
-        from .transcribe import build_transcriber
+        from .describe.transcribe import build_transcriber
 
         return self._build("_transcriber", lambda: build_transcriber(self.settings))
 

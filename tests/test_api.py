@@ -16,12 +16,11 @@ from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 from PIL import Image
 
-from readers.tokens import text_tokens
+from readers.payload.tokens import text_tokens
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT
 from tests.test_readers import CORPUS_VECTORS, check_text
-from tests.test_ui_server import (ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, VISION_MODEL, launch_app, running_app,
-                                 stop)
+from tests.test_ui_server import ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, VISION_MODEL, launch_app, running_app, stop
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 ENDPOINTS = {"/read_file", "/render_page", "/describe", "/transcribe"}

@@ -18,7 +18,7 @@ import pytest
 from msoffcrypto.format.ooxml import OOXMLFile
 
 from readers import ReaderError, read_file
-from readers.office import convert_to_pdf, soffice
+from readers.office.libreoffice import convert_to_pdf, soffice
 from readers.services import Services
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT, make_settings
@@ -155,7 +155,7 @@ def test_libreoffice_timeout_kills_it_and_keeps_the_text(tmp_path):
 
 
 def test_without_libreoffice_the_text_is_still_read(tmp_path, monkeypatch):
-    from readers import office
+    from readers.office import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)
     services = Services(make_settings(tmp_path / "cache"))
@@ -347,7 +347,7 @@ def test_xml_entities_are_never_expanded(services, tmp_path, name, make, part, w
 
 
 def test_a_damaged_chart_costs_a_workbook_only_its_charts(tmp_path, monkeypatch):
-    from readers import office
+    from readers.office import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)  # LibreOffice would recalculate the workbook, and mend the chart as it goes
     book = fixtures.workbook(tmp_path / "book.xlsx")

@@ -26,7 +26,7 @@ import pyarrow.parquet as pq
 import pytest
 from PIL import Image
 
-from readers.batch import FIELDS
+from readers.batch.records import FIELDS
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT
 from tests.fake_openai import FakeOpenAI, chat_reply

@@ -15,8 +15,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 
 from tests import fixtures
 from tests.conftest import ROOT
-from tests.test_ui_server import (ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, UNANSWERABLE, launch_app, running_app,
-                                  stop)
+from tests.test_ui_server import ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, UNANSWERABLE, launch_app, running_app, stop
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from readers.cache import DescriptionCache, cache_key
+from readers.storage.descriptions import DescriptionCache, cache_key
 from tests.conftest import ROOT
 
 FILE_A = "a" * 64
@@ -70,7 +70,7 @@ def test_threads_writing_at_once(tmp_path):
 
 WRITER = """
 import sys
-from readers.cache import DescriptionCache, cache_key
+from readers.storage.descriptions import DescriptionCache, cache_key
 cache = DescriptionCache(sys.argv[1])
 worker, count, size = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 for page in range(count):
@@ -117,7 +117,7 @@ def test_a_corrupt_file_is_moved_aside(tmp_path, caplog):
     shard = tmp_path / "descriptions" / f"{cache._shard(lost)[0]}.json"
     assert cache._shard(kept)[0] != cache._shard(lost)[0]
     shard.write_text(json.dumps({"entries": {}})[:-3])
-    with caplog.at_level(logging.WARNING, logger="readers.cache"):
+    with caplog.at_level(logging.WARNING, logger="readers.storage.descriptions"):
         assert cache.get(lost) is None
     assert "could not be read" in caplog.text and "moved it to" in caplog.text
     assert len(list(shard.parent.glob(f"{shard.name}.corrupt-*"))) == 1

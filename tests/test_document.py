@@ -13,9 +13,9 @@ import pypdfium2 as pdfium
 import pytest
 
 from readers import Page, ReaderError, Reading, read_file
-from readers import office
-from readers.document import LIMITS, MB, PdfSource, limit_problem
-from readers.formats import pdf as pdf_reader
+from readers.office import libreoffice as office
+from readers.payload.document import LIMITS, MB, PdfSource, limit_problem
+from readers.pdf import render as pdf_render
 from readers.services import Services
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT, make_settings
@@ -95,7 +95,7 @@ def test_the_cut_is_made_once_per_content_and_range(eight, tmp_path, monkeypatch
     def no_cutting(*args):
         raise AssertionError("the cut is in the cache")
 
-    monkeypatch.setattr(pdf_reader, "cut_pages", no_cutting)
+    monkeypatch.setattr(pdf_render, "cut_pages", no_cutting)
     assert read_file(eight, 3, 5, services=services).as_messages("openai", document=True) == first
     with pytest.raises(AssertionError):
         read_file(eight, 3, 6, services=services).as_messages("openai", document=True)

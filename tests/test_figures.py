@@ -13,9 +13,9 @@ import pdfplumber
 import pytest
 
 from readers import Services, read_file
-from readers.cache import DescriptionCache
-from readers.figures import OCR_MAX_SIDE, find_figures
-from readers.formats.pdf import _is_table
+from readers.pdf.figures import OCR_MAX_SIDE, find_figures
+from readers.pdf.pages import is_table
+from readers.storage.descriptions import DescriptionCache
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT, make_settings
 
@@ -62,7 +62,7 @@ def test_a_blank_page_is_no_scan_and_a_damaged_image_size_costs_nothing(tmp_path
     from reportlab.lib.pagesizes import letter
     from reportlab.pdfgen import canvas
 
-    from readers.vision import TEXT_ONLY
+    from readers.describe.vision import TEXT_ONLY
 
     path = tmp_path / "blank.pdf"
     pdf = canvas.Canvas(str(path), pagesize=letter)
@@ -86,7 +86,7 @@ def test_tables_rules_and_prose_are_not_figures():
     for name in ("markitdown/test.pdf", "pdfplumber/issue-140-example.pdf", "pdfplumber/nics-background-checks-2015-11.pdf"):
         with pdfplumber.open(CORPUS / name) as pdf:
             page = pdf.pages[0]
-            tables = [table.bbox for table in page.find_tables() if _is_table(table.extract())]
+            tables = [table.bbox for table in page.find_tables() if is_table(table.extract())]
             assert find_figures(page, tables) == [], name
 
 
@@ -188,7 +188,7 @@ def test_ocr_reads_with_no_network_at_all(tmp_path):
     models come from the installed package, never from a download."""
     picture = tmp_path / "sign.png"
     fixtures.text_picture(["INVOICE 4711"], size=(600, 120)).save(picture)
-    code = f"from readers.ocr import read_text; print(read_text(open({str(picture)!r}, 'rb').read()))"
+    code = f"from readers.describe.ocr import read_text; print(read_text(open({str(picture)!r}, 'rb').read()))"
     result = subprocess.run(["unshare", "--net", sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
                             env={**os.environ, "HOME": str(tmp_path)})
     assert result.returncode == 0, result.stderr

@@ -18,10 +18,11 @@ import pytest
 from PIL import Image
 
 from readers import ReaderError, read_file
-from readers.formats.html import place_blocks
-from readers.formats import xlsx
-from readers.formats.xlsx import display
-from readers.members import MAX_MEMBERS
+from readers.intake.members import MAX_MEMBERS
+from readers.markup.html import markdown_on_pages
+from readers.markup.placement import Passage, letters
+from readers.office import sheets
+from readers.office.sheets import display
 from readers.services import Services
 from tests import fixtures
 from tests.conftest import CORPUS, make_settings
@@ -62,7 +63,7 @@ def test_each_sheet_with_content_has_its_calc_image(tmp_path):
 
 
 def test_without_libreoffice_formulas_are_shown_and_said(tmp_path, monkeypatch):
-    from readers import office
+    from readers.office import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)
     reading = read_file(fixtures.workbook(tmp_path / "book.xlsx"), services=Services(make_settings(tmp_path / "cache")))
@@ -93,7 +94,7 @@ def test_a_wide_sheet_is_cut_and_says_so(tmp_path):
 def test_a_chart_pointing_far_past_its_data_adds_no_rows(tmp_path, monkeypatch):
     from openpyxl.chart import BarChart, Reference
 
-    from readers import office
+    from readers.office import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)
     book = openpyxl.Workbook()
@@ -123,7 +124,7 @@ def test_the_sheet_extraction_is_cached_by_content(tmp_path, monkeypatch):
     first = read_file(path, services=services)
     renamed = tmp_path / "renamed.xlsx"
     shutil.copy(path, renamed)
-    monkeypatch.setattr(xlsx, "_extract", lambda job: pytest.fail("the workbook was parsed again"))
+    monkeypatch.setattr(sheets, "_extract", lambda job: pytest.fail("the workbook was parsed again"))
     again = read_file(renamed, services=services)
     assert again.as_text() == first.as_text()
     assert "renamed.xlsx, sheet 1: rows 1–500 of 1,200 shown." in again.warnings  # warnings name the file read now
@@ -174,14 +175,14 @@ def test_a_long_page_spreads_its_markdown_over_the_printed_pages(shared_services
 def test_markdown_blocks_go_to_the_page_that_prints_them():
     markdown = "# Title\n\nFirst paragraph about [ducks](https://x).\n\n| A | B |\n|---|---|\n| 1 | 2 |\n\nUnprinted note\n\nLast words here."
     printed = ["Menu Title First paragraph about ducks.", "A B 1 2", "Last words here. Footer"]
-    assert place_blocks(markdown, printed) == [["# Title", "First paragraph about [ducks](https://x)."],
-                                               ["| A | B |\n|---|---|\n| 1 | 2 |", "Unprinted note"], ["Last words here."]]
+    assert markdown_on_pages(markdown, [Passage(letters(text)) for text in printed]) == [
+        ["# Title", "First paragraph about [ducks](https://x)."], ["| A | B |\n|---|---|\n| 1 | 2 |", "Unprinted note"], ["Last words here."]]
 
 
 def test_without_chromium_a_web_page_is_one_page_with_a_warning(tmp_path, monkeypatch):
-    from readers.formats import html
+    from readers.markup import browser
 
-    monkeypatch.setattr(html, "chromium", lambda: None)
+    monkeypatch.setattr(browser, "chromium", lambda: None)
     reading = read_file(fixtures.web_page(tmp_path / "page.html"), services=Services(make_settings(tmp_path / "cache")))
     assert reading.page_count == 1 and reading.pages[0].image is None and "| Germany | 320,000 |" in reading.as_text()
     assert any("Chromium is not installed" in warning for warning in reading.warnings)

@@ -7,7 +7,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from readers import Services, read_file
-from readers.ocr import read_text
+from readers.describe.ocr import read_text
 from tests.conftest import CORPUS, make_settings
 
 SCANNED = CORPUS / "docling" / "ocr_test.pdf"

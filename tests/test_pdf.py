@@ -23,7 +23,9 @@ import pytest
 from PIL import Image
 
 from readers import ReaderError, Services, read_file
-from readers.formats import pdf as pdf_reader
+from readers.pdf import pages as pdf_pages
+from readers.pdf import pool as pdf_pool
+from readers.pdf import render as pdf_render
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT, make_settings
 
@@ -143,13 +145,13 @@ def test_page_200_of_240_is_the_only_page_parsed_and_rendered(long_pdf, services
     assert "LILYS 55% DARK CHOC BAR" in reading.pages[0].content  # page 200 is a copy of issue-140-example.pdf
     with open(long_pdf, "rb") as handle, pdfplumber.open(long_pdf, pages=[200]) as whole:  # pdfplumber's own lookup agrees
         walked = pdfplumber.PDF(handle, stream_is_external=True)
-        page = pdfplumber.page.Page(walked, pdf_reader._pdfminer_pages(walked.doc, [200])[200], page_number=200)
+        page = pdfplumber.page.Page(walked, pdf_pages.pdfminer_pages(walked.doc, [200])[200], page_number=200)
         assert [c["text"] for c in page.chars] == [c["text"] for c in whole.pages[0].chars]
 
     built = []
     original_init = pdfminer.pdfpage.PDFPage.__init__
     monkeypatch.setattr(pdfminer.pdfpage.PDFPage, "__init__", lambda self, *a, **kw: built.append(a[1]) or original_init(self, *a, **kw))
-    [result] = pdf_reader.extract_pages(str(long_pdf), [200], DPI)  # in this process, to count
+    [result] = pdf_pages.extract_pages(str(long_pdf), [200], DPI)  # in this process, to count
     assert result["number"] == 200 and "error" not in result
     assert len(built) == 1  # pdfplumber.open would build all 240 pages to find one
 
@@ -201,8 +203,8 @@ def test_second_read_touches_no_parser_and_reports_progress(long_pdf, services, 
     def no_workers():
         raise AssertionError("a cached page reached the PDF parser")
 
-    monkeypatch.setattr(pdf_reader, "_executor", no_workers)
-    monkeypatch.setattr(pdf_reader, "_page_count", no_workers)
+    monkeypatch.setattr(pdf_pages, "executor", no_workers)
+    monkeypatch.setattr(pdf_pages, "checked_page_count", no_workers)
     again = read_file(long_pdf, 41, 46, multimodal=True, services=services)
     assert [(p.number, p.text, p.tables, p.image) for p in again.pages] == [(p.number, p.text, p.tables, p.image) for p in first.pages]
 
@@ -251,12 +253,12 @@ def test_a_script_without_main_guard_works_and_leaves_no_process_or_temp_file(lo
         import json
         from multiprocessing import forkserver
         from readers import Services, read_file
-        from readers.formats import pdf
+        from readers.pdf import pool
         from tests.conftest import make_settings
 
         reading = read_file({str(long_pdf)!r}, 1, 3, services=Services(make_settings({str(tmp_path / "cache")!r})))
         print("read", len(reading.pages), "pages")
-        print(json.dumps([pid for pid in [forkserver._forkserver._forkserver_pid, *pdf._pool._processes] if pid]))
+        print(json.dumps([pid for pid in [forkserver._forkserver._forkserver_pid, *pool.worker_pids()] if pid]))
     """)  # no `if __name__ == "__main__":`, as quick scripts are written
     (tmp_path / "reader_script.py").write_text(script)
     done = subprocess.run([sys.executable, str(tmp_path / "reader_script.py")], capture_output=True, text=True, timeout=120,
@@ -279,11 +281,11 @@ def test_workers_end_with_a_reader_killed_outright(long_pdf, tmp_path):
     script = textwrap.dedent(f"""
         import sys, time
         from readers import Services, read_file
-        from readers.formats import pdf
+        from readers.pdf import pool
         from tests.conftest import make_settings
 
         read_file({str(long_pdf)!r}, 1, 2, services=Services(make_settings({str(tmp_path / "cache")!r})))
-        print(*pdf._pool._processes, flush=True)
+        print(*pool.worker_pids(), flush=True)
         time.sleep(60)
     """)
     reader = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=tmp_path,
@@ -299,7 +301,7 @@ def test_workers_end_with_a_reader_killed_outright(long_pdf, tmp_path):
 
 
 def test_a_worker_crash_fails_the_read_it_hits_and_the_next_read_starts_afresh(long_pdf, tmp_path, services):
-    pdf_reader._executor().submit(exec, "import os, time; time.sleep(0.5); os._exit(1)")  # a native crash, mid-read
+    pdf_pool.executor().submit(exec, "import os, time; time.sleep(0.5); os._exit(1)")  # a native crash, mid-read
     with pytest.raises(ReaderError) as error:
         read_file(long_pdf, 41, 60, services=services)
     assert error.value.code == "RENDER_FAILED" and "long.pdf" in error.value.message
@@ -308,7 +310,7 @@ def test_a_worker_crash_fails_the_read_it_hits_and_the_next_read_starts_afresh(l
 
 
 def test_a_pool_broken_while_idle_is_replaced(tmp_path, services):
-    crash = pdf_reader._executor().submit(os._exit, 1)
+    crash = pdf_pool.executor().submit(os._exit, 1)
     with pytest.raises(BrokenProcessPool):
         crash.result(timeout=60)
     reading = read_file(nested_tree_pdf(tmp_path / "nested.pdf"), services=services)
@@ -316,15 +318,14 @@ def test_a_pool_broken_while_idle_is_replaced(tmp_path, services):
 
 
 def test_reads_from_app_threads_use_a_fork_server(tmp_path, services):
-    if pdf_reader._pool is not None:
-        pdf_reader._discard_pool(pdf_reader._pool)  # start the pool afresh, from a thread as the app does
+    pdf_pool.restart()  # start the pool afresh, from a thread as the app does
     path = nested_tree_pdf(tmp_path / "nested.pdf")
     try:
         with ThreadPoolExecutor(2) as threads:
             readings = list(threads.map(lambda s: read_file(path, services=s), [services, Services(make_settings(tmp_path / "other"))]))
-        assert pdf_reader._pool._mp_context.get_start_method() == "forkserver"
+        assert pdf_pool._pool._mp_context.get_start_method() == "forkserver"
     finally:
-        pdf_reader._discard_pool(pdf_reader._pool)
+        pdf_pool.restart()
     for reading in readings:
         assert [page.text for page in reading.pages] == [f"Page {n}" for n in range(1, 7)]
 
@@ -334,7 +335,7 @@ def test_pdfium_in_a_reading_process_waits_for_another_threads_use(tmp_path, ser
     path = nested_tree_pdf(tmp_path / "nested.pdf")
     read_file(path, services=services)  # the worker pool is up, so a fresh read takes a fraction of a second
     with ThreadPoolExecutor(1) as threads:
-        with pdf_reader.PDFIUM_LOCK:  # another thread is in pdfium
+        with pdf_render.PDFIUM_LOCK:  # another thread is in pdfium
             reading = threads.submit(read_file, path, services=Services(make_settings(tmp_path / "fresh")))
             time.sleep(2)
             assert not reading.done(), "the page count went into pdfium while another thread was in it"
@@ -352,11 +353,11 @@ def test_a_charts_gridlines_are_not_a_table(tmp_path):
 
 def test_a_page_built_to_stall_the_parser_costs_that_page_only(tmp_path, monkeypatch):
     # What a pool worker runs, in this process's main thread, with a one-second limit instead of a minute.
-    monkeypatch.setattr(pdf_reader, "PAGE_TIMEOUT", 1)
+    monkeypatch.setattr(pdf_pages, "PAGE_TIMEOUT", 1)
     stalling = fixtures.stalling_pdf(tmp_path / "stall.pdf")
     assert stalling.stat().st_size < 100_000
     started = time.monotonic()
-    (result,) = pdf_reader.extract_pages(str(stalling), [1], 72)
+    (result,) = pdf_pages.extract_pages(str(stalling), [1], 72)
     assert "took longer than 1 s" in result["error"] and time.monotonic() - started < 30
 
 
@@ -366,7 +367,7 @@ def test_a_page_limit_outlasts_code_that_swallows_its_alarm_and_gives_back_an_ou
     signal.setitimer(signal.ITIMER_REAL, 500)  # as pytest-timeout's own
     started = time.monotonic()
     with pytest.raises(TimeoutError, match="longer than 0.2 s"):
-        with pdf_reader._time_limit(0.2):
+        with pdf_pool.time_limit(0.2):
             try:
                 time.sleep(2)
             except Exception:

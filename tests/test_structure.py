@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from readers import read_file
-from readers.markdown import counter
-from readers.office import soffice
-from readers.placement import letters
+from readers.markup.markdown import counter
+from readers.markup.placement import letters
+from readers.office.libreoffice import soffice
 from readers.services import Services
 from tests import fixtures
 from tests.conftest import CORPUS, make_settings
@@ -76,7 +76,7 @@ def test_word_blocks_stand_on_the_page_the_render_shows(structured, services):
 
 
 def test_word_structure_without_libreoffice_is_one_page(structured, tmp_path, monkeypatch):
-    from readers import office
+    from readers.office import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)
     reading = read_file(structured, services=Services(make_settings(tmp_path / "cache")))
@@ -97,8 +97,8 @@ def test_word_picture_in_a_text_box_once_with_its_alt_text(tmp_path, monkeypatch
     on the anchor paragraph (without the picture's alt text) nor counted twice for placement."""
     import docx
 
-    from readers import office
-    from readers.formats.docx import document_blocks
+    from readers.office import libreoffice as office
+    from readers.office.word.walker import document_blocks
 
     monkeypatch.setattr(office, "soffice", lambda: None)
     path = fixtures.boxed_picture_document(tmp_path / "boxed.docx")
@@ -121,7 +121,7 @@ def deck(tmp_path_factory):
 def test_word_parts_are_read_each_as_its_own_story(tmp_path, monkeypatch):
     """A footer's unended field does not hide the body; a footnote's link is looked up in the
     footnotes part; a list override past Word's nine levels costs nothing."""
-    from readers import office
+    from readers.office import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)
     reading = read_file(fixtures.odd_parts_document(tmp_path / "odd.docx"), services=Services(make_settings(tmp_path / "cache")))
@@ -160,7 +160,7 @@ def test_deck_slide_whose_layout_is_damaged_is_still_read_and_list_levels_are_bo
 
     from pptx import Presentation
 
-    from readers import office
+    from readers.office import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)
     deck = Presentation()
@@ -251,7 +251,7 @@ def test_deck_video_is_named_as_a_video(tmp_path, monkeypatch):
     from pptx import Presentation
     from pptx.util import Inches
 
-    from readers import office
+    from readers.office import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)  # the words are the deck's: no render needed
     deck = Presentation()
@@ -270,7 +270,7 @@ def test_word_numbers_as_word_shows_them(tmp_path, monkeypatch):
     import docx
     from docx.oxml import parse_xml
 
-    from readers import office
+    from readers.office import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)
     document = docx.Document()
@@ -302,7 +302,8 @@ def test_word_numbers_as_word_shows_them(tmp_path, monkeypatch):
 
 
 def test_word_table_over_page_breaks_is_cut_between_rows_with_its_heading_row_again():
-    from readers.formats.docx import Block, split_over_pages
+    from readers.office.word.blocks import Block
+    from readers.office.word.pages import split_over_pages
 
     rows = [["Region", "Sales"], ["North", "12"], ["South", "34"], ["West", "56"]]
     table = Block("(whole table)", "RegionSalesNorth12South34West56", rows=rows, row_letters=[11, 7, 7, 6], heading_rows=1, repeated="RegionSales")

@@ -12,7 +12,7 @@ import pytest
 
 from readers import ReaderError, read_file
 from readers.formats import text as text_reader
-from readers.formats.text import PAGE_CHARS
+from readers.markup.text import PAGE_CHARS
 from readers.services import Services
 from tests import fixtures
 from tests.conftest import ROOT, make_settings

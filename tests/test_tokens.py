@@ -15,7 +15,7 @@ import tiktoken
 import tiktoken_ext.openai_public as openai_public
 
 from readers import read_file
-from readers.tokens import anthropic_image_tokens, openai_image_tokens, png_size, text_tokens
+from readers.payload.tokens import anthropic_image_tokens, openai_image_tokens, png_size, text_tokens
 from tests.conftest import CORPUS, ROOT
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
@@ -80,7 +80,7 @@ def test_counting_needs_no_network():
     script = ("import socket\n"
               "def refuse(*args, **kwargs): raise OSError('network used')\n"
               "socket.socket.connect = socket.getaddrinfo = socket.create_connection = refuse\n"
-              "from readers.tokens import text_tokens\n"
+              "from readers.payload.tokens import text_tokens\n"
               "print(text_tokens('hello world'))\n")
     result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr

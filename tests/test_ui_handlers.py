@@ -15,7 +15,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from readers import Services, read_file
-from readers.tokens import anthropic_image_tokens, png_size, text_tokens
+from readers.payload.tokens import anthropic_image_tokens, png_size, text_tokens
 from tests import fixtures
 from tests.conftest import ROOT, make_settings
 from ui.handlers import MAX_FILES, Entry, cache_summary, clear_cache, discard_upload, parse_page, read_uploads, triage, visitor

@@ -11,10 +11,10 @@ import time
 import pytest
 
 from readers import Services, read_file
-from readers.cache import DescriptionCache
-from readers.prompts import IMAGE_PROMPT, PAGE_PROMPT
-from readers.ratelimit import RateLimit
-from readers.vision import LocalOCR, OpenAIVision, build_vision
+from readers.describe.prompts import IMAGE_PROMPT, PAGE_PROMPT
+from readers.describe.ratelimit import RateLimit
+from readers.describe.vision import LocalOCR, OpenAIVision, build_vision
+from readers.storage.descriptions import DescriptionCache
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT, make_settings
 from tests.fake_openai import chat_reply

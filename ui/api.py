@@ -24,9 +24,9 @@ from typing import Callable, Iterator
 import gradio as gr
 
 from readers import ReaderError, Reading, Services, read_file
-from readers.members import label, safe_suffix
-from readers.tokens import EXACT, PROVIDERS
-from readers.vision import TEXT_ONLY
+from readers.describe.vision import TEXT_ONLY
+from readers.intake.names import label, safe_suffix
+from readers.payload.tokens import EXACT, PROVIDERS
 
 from .handlers import display_name, parse_page, unexpected, visitor, visual_kind
 from .report import page_image

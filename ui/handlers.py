@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from readers import Reading, ReaderError, Services, read_file
-from readers.core import CONTAINER_KINDS, VISUAL_KINDS, Progress
-from readers.detect import detect
+from readers import ReaderError, Reading, Services, read_file
+from readers.intake.detect import detect
+from readers.job import Progress
+from readers.kinds import kind_of
 
 MAX_FILES = 10
 STAGE_WORDS = {"rendered": "pages rendered", "described": "pages described", "transcribed": "seconds of audio transcribed"}
@@ -75,7 +76,7 @@ def visual_kind(path: str, name: str) -> str | None:
     """The file's kind when it may have page images to show (documents, images, archives and
     e-mails of them), else None; from its bytes (``name`` is a hint)."""
     kind = detect(Path(path), name).kind
-    return kind if kind in VISUAL_KINDS + CONTAINER_KINDS else None
+    return kind if kind_of(kind).visual or kind_of(kind).container else None
 
 
 def read_progressively(path: str, name: str, page_start: int | None, page_end: int | None, question: str | None,
@@ -86,7 +87,8 @@ def read_progressively(path: str, name: str, page_start: int | None, page_end: i
     that page from the cache and describes every page.
     """
     options = dict(services=services, progress=progress, name=name, visitor=visitor)
-    if visual_kind(path, name) in VISUAL_KINDS:  # audio, text and containers (read whole) have no first page worth showing early
+    kind = visual_kind(path, name)
+    if kind and kind_of(kind).visual:  # audio, text and containers (read whole) have no first page worth showing early
         first = page_start or 1
         early = read_file(path, first, first, multimodal=True, **options)
         early.multimodal = multimodal

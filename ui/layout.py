@@ -15,8 +15,8 @@ from pathlib import Path
 import gradio as gr
 
 from readers import Reading, Services, Settings
-from readers.tables import markdown_table
-from readers.vision import TEXT_ONLY
+from readers.describe.vision import TEXT_ONLY
+from readers.markup.tables import markdown_table
 
 from .api import Endpoints
 from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, discard_upload, read_uploads, visitor

@@ -16,10 +16,10 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from readers import Reading, ReaderError
-from readers.document import limit_problem
-from readers.tables import markdown_table
-from readers.tokens import EXACT, IMAGE_RULES, PROVIDERS, payload_tokens, png_size, text_tokens
+from readers import ReaderError, Reading
+from readers.markup.tables import markdown_table
+from readers.payload.document import limit_problem
+from readers.payload.tokens import EXACT, IMAGE_RULES, PROVIDERS, payload_tokens, png_size, text_tokens
 
 PROVIDER_NAMES = {"openai": "OpenAI", "anthropic": "Anthropic"}
 TOKENS_NOTE = ("Text tokens are counted exactly with o200k_base, the encoding of GPT-4o, GPT-4.1, GPT-5 and the o-series; "

@@ -15,13 +15,14 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from readers import Page, Reading
-from readers.models import UNITS
-from readers.store import write_atomic
+from readers.kinds import KINDS, kind_of
+from readers.storage.files import write_atomic
 
 from .handlers import Entry
 from .payload import PROVIDERS, message_payload, text_payload
 
-CITED_UNITS = {**UNITS, "image": "frame"}  # what the app shows and cites a kind's pages as: a picture's are its frames
+# What the app shows and cites a kind's pages as: its unit ("p." for a page), and a picture's are its frames.
+CITED_UNITS = {**{name: kind.unit for name, kind in KINDS.items() if kind.unit != "page"}, "image": "frame"}
 
 
 def _write_if_missing(target: Path, data: bytes) -> str:
@@ -87,7 +88,7 @@ def citation(reading: Reading, page: Page | None = None, span: tuple[float, floa
     elif page is not None and page.line is not None:
         last = page.line + page.text.count("\n")
         where = f", lines {page.line}–{last}" if last > page.line else f", line {page.line}"
-    elif page is not None and (reading.kind in ("pdf", "docx", "pptx", "xlsx") or reading.page_count > 1):
+    elif page is not None and (kind_of(reading.kind).paged or reading.page_count > 1):
         where = f", {CITED_UNITS.get(reading.kind, 'p.')} {page.number}"
     return f"*(Source: {source}{where})*"
 
@@ -126,7 +127,7 @@ def report_markdown(entries: list[Entry]) -> tuple[str, dict[str, bytes]]:
         lines += [f"> {warning}" for warning in reading.warnings]
         if reading.transcript is not None:
             t = reading.transcript
-            lines.append(f"Audio, {t.duration:.1f} s, language: {t.language or 'unknown'}.")
+            lines.append(f"Audio, {t.summary}.")
             for segment in t.segments:
                 lines += [f"**[{clock(segment.start)}]** {segment.text.strip()}", citation(reading, span=(segment.start, segment.end))]
             if not t.segments and t.text.strip():

@@ -1,1 +1,3 @@
-"""One module per format, each with one ``read(job) -> Reading``; ``core`` imports the one a file needs."""
+"""Leaves: one module per kind, each with one ``read(job) -> Reading``. Only the registry
+(``readers.kinds.reader``) imports them, and only the one a file needs; they import the engines
+below them (``pdf``, ``office``, ``markup``, ``intake``), never each other."""

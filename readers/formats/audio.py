@@ -13,11 +13,11 @@ from dataclasses import asdict, replace
 import av
 from faster_whisper import decode_audio
 
-from ..cache import cache_key
-from ..core import Job
+from ..describe.transcribe import SAMPLE_RATE, Audio, TranscriptionFailed
 from ..errors import ReaderError
+from ..job import Job
 from ..models import Reading, Segment, Transcript
-from ..transcribe import SAMPLE_RATE, Audio, TranscriptionFailed
+from ..storage.descriptions import cache_key
 
 TRANSCRIPT_VERSION = 1
 # Decoders disagree by a few milliseconds about where a stream ends; more than this is missing audio.

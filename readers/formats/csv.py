@@ -9,9 +9,9 @@ import csv
 import io
 
 from ..errors import ReaderError
+from ..markup.tables import MAX_SHEET_ROWS, markdown_table
+from ..markup.text import decode
 from ..models import Page
-from ..tables import MAX_SHEET_ROWS, markdown_table
-from .text import decode
 
 MAX_TABLE_ROWS = MAX_SHEET_ROWS  # the same cut as a spreadsheet's sheet
 DELIMITERS = ",;\t|"

@@ -13,10 +13,10 @@ from email.message import EmailMessage
 import extract_msg
 
 from ..errors import ReaderError
-from ..members import container, container_reading, read_members, reserve
+from ..intake.members import container, container_reading, read_members, reserve
+from ..markup.html import html_markdown
+from ..markup.text import decode
 from ..models import Page
-from .html import html_markdown
-from .text import decode
 
 HEADERS = ("From", "To", "Cc", "Date", "Subject")
 

@@ -11,8 +11,8 @@ import zipfile
 from ebooklib import ITEM_DOCUMENT, epub
 
 from ..errors import ReaderError
+from ..markup.html import html_markdown
 from ..models import Page
-from .html import html_markdown
 
 FONT_OBFUSCATION = (b"http://www.idpf.org/2008/embedding", b"http://ns.adobe.com/pdf/enc#RC")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import feedparser
 
 from ..errors import ReaderError
+from ..markup.html import html_markdown
 from ..models import Page
-from .html import html_markdown
 
 
 def _entry(entry) -> str:

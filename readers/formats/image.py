@@ -6,7 +6,6 @@ is left untouched for display.
 
 from __future__ import annotations
 
-import io
 import struct
 import warnings
 
@@ -14,11 +13,11 @@ from PIL import ExifTags, Image, ImageOps
 
 from ..errors import ReaderError
 from ..models import Figure, Page
+from ..pdf.render import encode_png
 
 MAX_MEGAPIXELS = 100
 # What Pillow raises on damaged pixels or frames: OSError mostly, and its format plugins' own parse errors.
 DAMAGED = (OSError, SyntaxError, ValueError, EOFError, TypeError, IndexError, struct.error)
-PNG_COMPRESS_LEVEL = 1  # encodes about twice as fast as the default 6, at about the same size
 EXIF_FIELDS = {"Make": "Make", "Model": "Model", "DateTimeOriginal": "DateTimeOriginal", "DateTime": "DateTime",
                "Artist": "Author", "XPAuthor": "Author", "XPTitle": "Title", "ImageDescription": "Description",
                "XPComment": "Comment", "Copyright": "Copyright", "Software": "Software"}
@@ -91,12 +90,6 @@ def metadata(image: Image.Image, frames: int) -> dict[str, str]:
         except Exception:  # noqa: BLE001 - broken XMP is metadata we do without, not a broken image
             pass
     return found
-
-
-def encode_png(image: Image.Image) -> bytes:
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buffer.getvalue()
 
 
 def model_png(image: Image.Image, max_side: int) -> bytes:

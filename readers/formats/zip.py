@@ -11,8 +11,9 @@ import shutil
 import zipfile
 
 from ..errors import ReaderError
-from ..members import container, container_reading, label, read_members, reserve
-from ..package import DAMAGED_ZIP
+from ..intake.members import container, container_reading, read_members, reserve
+from ..intake.names import label
+from ..intake.package import DAMAGED_ZIP
 
 
 def _writer(job, archive: zipfile.ZipFile, info: zipfile.ZipInfo):

@@ -1,0 +1,208 @@
+"""Reading a collection: ``python -m readers batch PATH... --out pages.jsonl [--engine local|ray]``.
+
+Every file under the given paths is read with ``read_file`` (folders are walked recursively,
+in name order; names starting with a dot are left out of a walk, not when named), and each
+page becomes one record: a line of JSON, or a row of Parquet when the output's name ends in
+``.parquet``. Every record has the fields of ``FIELDS``::
+
+    file, sha256, kind, mime       the path as walked, the content hash, the detected type
+    page, page_count, pages_read   1-based page; the document's pages; how many pages were read
+    section, line                  the file inside an archive or e-mail the page comes from; the
+                                   number of a text file's page's first line (else null)
+    text, tables                   the page's text (audio: the transcript's), Markdown tables
+    image                          the page as base64 PNG in multimodal mode, else null
+    description, description_source
+    error                          null, or {code, message}
+    transcript                     audio: {text, language, duration, segments, source}
+    warnings                       the file's warnings, on its first record
+
+A file that cannot be read is one record whose error has its ``ReaderError`` code; an audio
+file is one record (``page`` null); a page that failed on its own keeps its record, with an
+error whose code is null, and the file's other pages come back as usual.
+
+Resuming: each file's records are written together (one write, flushed), so a stopped run
+leaves at most one file's records cut short, at the end. Run again on the same output and it
+is scanned first: files read without an error are known by content hash and not read again
+(nor a copy of one under another name); a file cut short, or one whose records carry an
+error, is dropped from the output and read again; new files are appended. Parquet cannot be
+appended to, so records go to ``<out>.partial.jsonl`` while the run goes on and the Parquet
+file is rewritten once, at the end.
+
+The engines (``LocalEngine``, ``RayEngine``) run ``read_records`` on each file, a few at a
+time, and hand the records back to this process, which alone writes the output.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from contextlib import closing
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Iterator
+
+from tqdm import tqdm
+
+from ..core import check_question, hash_file
+from ..errors import ReaderError
+from ..settings import Settings
+from .engines import LocalEngine, RayEngine
+from .outputs import Previous, collect, counted, only_writer, open_output, output_journal
+from .records import FAILURES_LISTED, BatchError, Request, failure_records
+
+
+class _Stopper:
+    """The first Ctrl-C (or SIGTERM) starts no more files and lets the files under way finish
+    and be written; a second stops at once (what was written is kept)."""
+
+    def __init__(self):
+        self.signal = 0
+        self._saved: dict = {}
+
+    def __enter__(self) -> "_Stopper":
+        if threading.current_thread() is threading.main_thread():
+            for number in (signal.SIGINT, signal.SIGTERM):
+                self._saved[number] = signal.signal(number, self._handle)
+        return self
+
+    def _handle(self, number, frame) -> None:
+        if self.signal:
+            raise KeyboardInterrupt
+        self.signal = number
+        tqdm.write("Stopping: no more files are started; the ones under way are finished and written. Ctrl-C again stops at once.", file=sys.stderr)
+
+    def __exit__(self, *exc) -> None:
+        for number, handler in self._saved.items():
+            signal.signal(number, handler)
+
+
+@dataclass
+class Tally:
+    """What this run did, for the progress line and the summary."""
+
+    started: float = field(default_factory=time.monotonic)
+    read: int = 0
+    pages: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    page_errors: int = 0
+    skipped: int = 0
+    copies: int = 0
+
+    def count(self, records: list[dict]) -> str | None:
+        """Count one file's records; the reason when the file could not be read."""
+        first = records[0]
+        if first["kind"] is None:
+            reason = f"{first['error']['code'] or 'ERROR'}: {first['error']['message']}"
+            self.failed.append((first["file"], reason))
+            return reason
+        self.read += 1
+        self.pages += sum(record["page"] is not None for record in records)
+        self.page_errors += sum(bool(record["error"]) for record in records)
+        return None
+
+    @property
+    def seconds(self) -> float:
+        return time.monotonic() - self.started
+
+    def summary(self, out: Path, stopped: bool) -> str:
+        rate = f", {self.pages / self.seconds:.1f} pages/s" if self.pages else ""
+        lines = [f"{'Stopped' if stopped else 'Done'} in {_clock(self.seconds)}: {counted(self.read, 'file')} read ({counted(self.pages, 'page')}{rate}), "
+                 f"{len(self.failed):,} failed; records in {out}."]
+        if self.skipped or self.copies:
+            lines.append(f"Skipped: {counted(self.skipped, 'file')} already in {out.name}, {counted(self.copies, 'copy', 'copies')} of other files (same content).")
+        if self.page_errors:
+            lines.append(f"{counted(self.page_errors, 'page')} {'has' if self.page_errors == 1 else 'have'} an error in the record; running again reads those files again.")
+        if self.failed:
+            lines.append("Failed:")
+            lines += [f"  {file}: {reason}" for file, reason in self.failed[:FAILURES_LISTED]]
+            if len(self.failed) > FAILURES_LISTED:
+                lines.append(f"  ... and {len(self.failed) - FAILURES_LISTED:,} more (their records carry the error).")
+        if stopped:
+            lines.append("Run the same command again to go on.")
+        return "\n".join(lines)
+
+
+def _clock(seconds: float) -> str:
+    minutes, seconds = divmod(round(seconds), 60)
+    return f"{minutes // 60}:{minutes % 60:02d}:{seconds:02d}" if minutes >= 60 else f"{minutes}:{seconds:02d}"
+
+
+def _tasks(files: list[tuple[str, Path]], previous: Previous, tally: Tally, settings: Settings, bar: tqdm, stopper: _Stopper) -> Iterator[tuple]:
+    """(path, file, sha256) of each file still to read, hashed here as the engine asks for
+    more; files already read and copies are counted off the progress bar instead."""
+    seen: set[str] = set()
+    for file, path in files:
+        if stopper.signal:
+            return
+        try:
+            sha256 = hash_file(path) if path.stat().st_size <= settings.max_file_bytes else None
+        except OSError:
+            sha256 = None  # read_file says why (not found, a folder, unreadable)
+        if sha256 in previous.done or sha256 in seen:
+            if sha256 in seen:
+                tally.copies += 1
+            else:
+                tally.skipped += 1
+            bar.total -= 1
+            bar.refresh()
+            continue
+        if sha256:
+            seen.add(sha256)
+        yield str(path.absolute()), file, sha256
+
+
+def run(paths: list[str], out: str | os.PathLike, *, engine: LocalEngine | RayEngine | None = None, request: Request = Request(),
+        settings: Settings | None = None) -> int:
+    """Read every file under ``paths`` into ``out``; progress and a summary on standard error.
+
+    Returns the exit status: 0 when every file was read, 1 when some could not be, 128 + the
+    signal's number when a signal stopped the run. Raises ``BatchError`` when it cannot start.
+    """
+    settings = settings or Settings.from_env()
+    settings = replace(settings, cache_dir=settings.cache_dir.absolute())  # the same cache from any worker's directory
+    try:
+        check_question(request.describe)
+    except ReaderError as error:
+        raise BatchError(error.message) from None
+    missing = [given for given in paths if not Path(given).exists()]
+    if missing:
+        raise BatchError(f"not found: {', '.join(missing)}")
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    output = open_output(out)
+    engine = engine or LocalEngine()
+    tally = Tally()
+    leave_out = {out.resolve(), output_journal(out).resolve()}
+    with only_writer(out), _Stopper() as stopper, engine:
+        previous = output.resume()
+        if previous.done or previous.retried or previous.cut:
+            print(previous.describe(out), file=sys.stderr)
+        files = collect(paths, leave_out)
+        bar = tqdm(total=len(files), unit="file", desc=f"Reading ({engine.name})", file=sys.stderr, dynamic_ncols=True,
+                   mininterval=0.1 if sys.stderr.isatty() else 10)  # a log file gets a line every 10 s, not every 0.1 s
+        tally.started = time.monotonic()
+        try:
+            with closing(engine.read(_tasks(files, previous, tally, settings, bar, stopper), request, settings)) as results:
+                for (_, file, sha256), records in results:
+                    if records is None:
+                        continue
+                    if isinstance(records, BaseException):
+                        records = failure_records(file, sha256, None, f"the worker reading {Path(file).name} stopped: {type(records).__name__}")
+                    output.append(records)
+                    reason = tally.count(records)
+                    if reason:
+                        tqdm.write(f"failed: {file}: {reason}", file=sys.stderr)
+                    bar.set_postfix_str(f"{tally.pages:,} pages, {tally.pages / tally.seconds:.1f} pages/s", refresh=False)
+                    bar.update(1)
+        except KeyboardInterrupt:
+            stopper.signal = stopper.signal or signal.SIGINT
+        finally:
+            bar.close()
+            output.close()
+    print(tally.summary(out, bool(stopper.signal)), file=sys.stderr)
+    if stopper.signal:
+        return 128 + stopper.signal
+    return 1 if tally.failed else 0

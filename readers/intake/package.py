@@ -1,0 +1,240 @@
+"""Zip packages — Word, PowerPoint and Excel files (OOXML) and EPUB — checked before any parser sees them.
+
+A package that inflates past ``MAX_INFLATED_BYTES`` is refused (a zip bomb). The libraries that
+read packages refuse the whole file when one part is damaged — a zip entry that fails its checksum
+or cannot be inflated, or XML that is not well-formed, in a chart, a header, a slide — so such a
+package is read from a repaired copy instead: each damaged part replaced by what can still be read
+of it (its bytes as far as they inflate, checksum or not; of XML, the elements lxml's recovering
+parser finds in them; a part with nothing left is left out, with the relationships to it), with a
+warning naming the parts. The package's own structure, its content types and relationships, counts
+as damaged too when an entry lacks an attribute the libraries require; its repair leaves that
+entry out. The copy and the list of what was repaired are kept in the cache by content hash, so a
+file is checked once.
+
+Only the XML the libraries parse strictly is checked (OOXML's parts and relationships, EPUB's
+package and navigation files); an EPUB's chapters are read by a lenient HTML parser anyway.
+"""
+
+from __future__ import annotations
+
+import io
+import lzma
+import posixpath
+import struct
+import zipfile
+import zlib
+from pathlib import Path
+from urllib.parse import unquote
+
+from lxml import etree
+
+from ..errors import ReaderError
+from .names import label
+
+MAX_INFLATED_BYTES = 500 * 1024 * 1024  # a package, or all the members of an archive or e-mail (readers.intake.members)
+XML_PARTS = (".xml", ".rels", ".opf", ".ncx")
+CHECKED = "package.v1.json"
+CHUNK = 1 << 16
+SAFE = {"huge_tree": True, "resolve_entities": False, "no_network": True}  # a large part still parses; no entity is expanded, nothing fetched
+PARSER = etree.XMLParser(**SAFE)
+RECOVERING = etree.XMLParser(recover=True, **SAFE)
+# What opening a damaged zip or reading its entries raises: a bad header, directory or checksum
+# (BadZipFile, ValueError), a broken deflate, bzip2 or LZMA stream (zlib.error, OSError, LZMAError,
+# EOFError), a version or method zipfile does not know (NotImplementedError), an "encrypted" flag
+# set by the damage (RuntimeError: password required).
+DAMAGED_ZIP = (zipfile.BadZipFile, ValueError, zlib.error, OSError, lzma.LZMAError, EOFError, NotImplementedError, RuntimeError)
+SHOWN_PARTS = 5
+# The package's own structure, which the libraries need whole: for the content types and each
+# relationships part, its root and the attributes each entry must have.
+STRUCTURE = {
+    "types": ("{http://schemas.openxmlformats.org/package/2006/content-types}", "Types",
+              {"Default": ("Extension", "ContentType"), "Override": ("PartName", "ContentType")}),
+    "rels": ("{http://schemas.openxmlformats.org/package/2006/relationships}", "Relationships", {"Relationship": ("Id", "Type", "Target")}),
+}
+
+
+class _Nothing:
+    """A parser target that builds nothing: parsing with it only checks that XML is well-formed."""
+
+    def close(self) -> None:
+        return None
+
+
+def _is_xml(name: str) -> bool:
+    return name.lower().endswith(XML_PARTS)
+
+
+def _structure(name: str):
+    if name == "[Content_Types].xml":
+        return STRUCTURE["types"]
+    return STRUCTURE["rels"] if name.lower().endswith(".rels") else None
+
+
+def _named_part(entry, source: str) -> str | None:
+    """The part a content type (PartName) or a relationship (Target, relative to ``source``'s
+    folder) names; None for a default content type or an external target (a web link)."""
+    name = entry.get("PartName") or entry.get("Target")
+    if name is None or entry.get("TargetMode") == "External":
+        return None
+    return unquote(name[1:] if name.startswith("/") else posixpath.normpath(posixpath.join(source, name)))
+
+
+def _whole_entries(root, structure, name: str, parts: set[str]) -> list:
+    """The entries of a content types or relationships part that are whole: every attribute the
+    libraries require, and the part they name in the package."""
+    namespace, _, entries = structure
+    source = posixpath.dirname(posixpath.dirname(name))  # word/_rels/document.xml.rels relates word/document.xml
+    whole = []
+    for entry in root.iter(*(namespace + tag for tag in entries)) if root is not None else ():
+        if all(entry.get(key) for key in entries[entry.tag.removeprefix(namespace)]) and _named_part(entry, source) in (None, *parts):
+            whole.append(entry)
+    return whole
+
+
+def _is_whole(root, structure, name: str, parts: set[str]) -> bool:
+    namespace, root_name, _ = structure
+    return root.tag == namespace + root_name and _whole_entries(root, structure, name, parts) == [child for child in root if isinstance(child.tag, str)]
+
+
+def _rebuilt(root, structure, name: str, parts: set[str]) -> bytes:
+    """A content types or relationships part of its whole entries only."""
+    namespace, root_name, _ = structure
+    rebuilt = etree.Element(namespace + root_name, nsmap={None: namespace.strip("{}")})
+    rebuilt.extend(_whole_entries(root, structure, name, parts))
+    return etree.tostring(rebuilt, xml_declaration=True, encoding="UTF-8", standalone=True)
+
+
+def _damaged(archive: zipfile.ZipFile, info: zipfile.ZipInfo, parts: set[str]) -> bool:
+    """Whether the part fails to inflate or its checksum, or, for XML, is not well-formed; the
+    content types and relationships must also be whole."""
+    structure = _structure(info.filename)
+    if structure is not None:
+        try:
+            return not _is_whole(etree.fromstring(archive.read(info), PARSER), structure, info.filename, parts)
+        except (*DAMAGED_ZIP, etree.XMLSyntaxError):
+            return True
+    checker = etree.XMLParser(target=_Nothing(), **SAFE) if _is_xml(info.filename) else None
+    try:
+        with archive.open(info) as part:
+            while chunk := part.read(CHUNK):
+                if checker is not None:
+                    checker.feed(chunk)
+        if checker is not None:
+            checker.close()
+    except (*DAMAGED_ZIP, etree.XMLSyntaxError):
+        return True
+    return False
+
+
+def _inflated(path, info: zipfile.ZipInfo) -> bytes:
+    """What can be inflated of a damaged entry, checksum or not: from its local header on, the
+    stored bytes, or the deflated ones up to where the stream breaks (at most its declared size)."""
+    with open(path, "rb") as handle:
+        handle.seek(info.header_offset)
+        header = handle.read(30)
+        if len(header) < 30 or header[:4] != b"PK\x03\x04" or info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            return b""
+        name_length, extra_length = struct.unpack("<HH", header[26:30])
+        handle.seek(info.header_offset + 30 + name_length + extra_length)
+        raw = handle.read(info.compress_size)
+    if info.compress_type == zipfile.ZIP_STORED:
+        return raw[:info.file_size]
+    inflater, data = zlib.decompressobj(-zlib.MAX_WBITS), bytearray()
+    try:
+        for start in range(0, len(raw), CHUNK):
+            data += inflater.decompress(raw[start:start + CHUNK], info.file_size + 1 - len(data))
+            if len(data) > info.file_size or inflater.eof:
+                break
+    except zlib.error:
+        pass
+    return bytes(data[:info.file_size])
+
+
+def _recovered(data: bytes):
+    """The elements a recovering parser finds in damaged XML, or None."""
+    try:
+        return etree.fromstring(data, RECOVERING)
+    except etree.XMLSyntaxError:  # nothing left that parses
+        return None
+
+
+def _salvaged_xml(data: bytes) -> bytes | None:
+    """The elements a recovering parser finds in damaged XML, written out again; None when
+    nothing is left that a strict parser reads (a root whose namespace declaration was cut off)."""
+    root = _recovered(data)
+    if root is None:
+        return None
+    salvaged = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+    try:
+        etree.fromstring(salvaged, PARSER)
+    except etree.XMLSyntaxError:
+        return None
+    return salvaged
+
+
+def _repair(archive: zipfile.ZipFile, damaged: set[str], dropped: set[str] = frozenset()) -> bytes:
+    """The package again, each damaged part replaced by what can be read of it: its inflated
+    bytes, and of XML the elements a recovering parser finds in them. An XML part with nothing
+    left is left out, as are the ``dropped`` parts; the content types and relationships keep
+    their whole entries only (none to a part left out)."""
+    salvaged: dict[str, bytes | None] = {}
+    for name in damaged:
+        data = _inflated(archive.filename, archive.getinfo(name))
+        if _is_xml(name) and _structure(name) is None:
+            data = _salvaged_xml(data)
+        salvaged[name] = data
+    parts = set(archive.namelist()) - dropped - {name for name, data in salvaged.items() if data is None}
+    output = io.BytesIO()
+    with zipfile.ZipFile(output, "w") as repaired:
+        for info in archive.infolist():
+            if info.filename not in parts:
+                continue
+            data = salvaged[info.filename] if info.filename in salvaged else archive.read(info)
+            structure = _structure(info.filename)
+            if structure is not None:
+                data = _rebuilt(_recovered(data), structure, info.filename, parts)
+            entry = zipfile.ZipInfo(info.filename)  # a fresh entry: the damage may have set flags or an impossible date
+            entry.compress_type = zipfile.ZIP_STORED if info.compress_type == zipfile.ZIP_STORED else zipfile.ZIP_DEFLATED
+            repaired.writestr(entry, data)
+    return output.getvalue()
+
+
+def readable_package(job):
+    """The path to read the job's package from: the file itself, or a repaired copy of it (with a
+    warning naming the damaged parts). Raises ``CORRUPT_FILE`` when it is no zip that can be
+    opened, ``FILE_TOO_LARGE`` when it inflates past ``MAX_INFLATED_BYTES``."""
+    store = job.services.store
+    checked = store.get_json(job.sha256, CHECKED)
+    if checked is None:
+        try:
+            with zipfile.ZipFile(job.path) as archive:
+                infos = archive.infolist()
+                unpacked = sum(info.file_size for info in infos)
+                if unpacked > MAX_INFLATED_BYTES:
+                    raise ReaderError("FILE_TOO_LARGE", f"{job.name} unpacks to {unpacked / 1048576:,.0f} MB (the limit is {MAX_INFLATED_BYTES // 1048576} MB); it may be a zip bomb, or too large to read.")
+                parts = {info.filename for info in infos}
+                damaged = sorted({info.filename for info in infos if _damaged(archive, info, parts)})
+                if damaged:
+                    store.put_bytes(job.sha256, f"repaired.{job.kind}", _repair(archive, set(damaged)))
+        except DAMAGED_ZIP as error:
+            raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged: its zip structure cannot be read ({error}). Save or export it again.") from None
+        checked = {"damaged": damaged}
+        store.put_json(job.sha256, CHECKED, checked)
+    damaged = checked["damaged"]
+    if not damaged:
+        return job.path
+    shown = ", ".join(label(name) for name in damaged[:SHOWN_PARTS]) + (f" and {len(damaged) - SHOWN_PARTS} more" if len(damaged) > SHOWN_PARTS else "")
+    job.warnings.append(f"{job.name} is damaged in {len(damaged)} {'part' if len(damaged) == 1 else 'parts'} ({shown}): what could still be "
+                        f"read of {'it' if len(damaged) == 1 else 'them'} is shown, and the rest of the file is read as usual.")
+    return store.path(job.sha256, f"repaired.{job.kind}")
+
+
+def without(job, folder: str) -> Path:
+    """A copy of the job's package without the parts in ``folder`` (such as ``xl/drawings/``) and
+    the relationships to them, made once per content hash: for a library that refuses the whole
+    file for a damaged chart."""
+    target = job.services.store.path(job.sha256, f"without-{folder.strip('/').replace('/', '-')}.{job.kind}")
+    if not target.is_file():
+        with zipfile.ZipFile(job.path) as archive:
+            job.services.store.put_bytes(job.sha256, target.name, _repair(archive, set(), {name for name in archive.namelist() if name.startswith(folder)}))
+    return target

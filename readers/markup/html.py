@@ -1,0 +1,68 @@
+"""HTML as Markdown: the one HTML-to-Markdown step (web pages, feeds, EPUB chapters, e-mail bodies).
+
+readability-lxml finds a page's main content (leaving out navigation, sidebars, scripts, styles
+and cookie banners) and markdownify writes it as Markdown: headings, lists, tables, links with
+their targets.
+"""
+
+from __future__ import annotations
+
+import re
+
+import lxml.html
+from lxml.etree import ParserError
+from markdownify import markdownify
+from readability import Document
+from readability.readability import Unparseable
+
+from .placement import Passage, place_blocks
+from .text import decode
+
+MIN_TEXT_LENGTH = 5  # readability drops blocks shorter than this: its default (25) drops small data tables
+NOT_CONTENT = "//script|//style|//noscript|//template|//head"
+
+
+def decode_html(data: bytes, name: str) -> str:
+    """The page's text in the charset its <meta> declares, else as detected."""
+    declared = re.search(rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", data[:4096], re.I)
+    return decode(data, name, declared.group(1).decode("ascii") if declared else None)
+
+
+def html_markdown(html: str, main_content: bool = False) -> str:
+    """Markdown of ``html``: with ``main_content``, only what readability finds is the page's
+    content, under the page's title; otherwise everything but scripts and styles."""
+    html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html)  # XHTML's declaration: lxml refuses it in a decoded string
+    title = ""
+    if main_content:
+        try:
+            document = Document(html, min_text_length=MIN_TEXT_LENGTH)
+            html, title = document.summary(html_partial=True), document.short_title()
+        except (Unparseable, ParserError, ValueError):  # nothing readability can score: keep the whole page
+            pass
+    try:
+        tree = lxml.html.fromstring(html)
+    except (ParserError, ValueError):
+        return ""
+    for element in tree.xpath(NOT_CONTENT):
+        element.drop_tree()
+    for link in tree.iter("a"):
+        link.attrib.pop("title", None)  # a link's tooltip repeats its text at the cost of tokens
+    for image in tree.iter("img"):
+        if image.get("src", "").startswith("data:"):
+            image.set("src", "")  # inline image data is pixels, not text
+    markdown = markdownify(lxml.html.tostring(tree, encoding="unicode"), heading_style="ATX", bullets="-", table_infer_header=True)
+    markdown = re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+\n", "\n", markdown)).strip()  # <br> leaves two trailing spaces
+    if title and not re.search(r"^# ", markdown, re.M):
+        markdown = f"# {title}\n\n{markdown}"
+    return markdown
+
+
+def markdown_on_pages(markdown: str, printed: list[Passage]) -> list[list[str]]:
+    """The Markdown's blocks on the printed pages (``placement.rendered_pages``) that show them,
+    placed as a Word document's blocks are; a block not found stays on the page of the block before it."""
+    blocks = [block for block in (b.strip() for b in re.split(r"\n\s*\n", markdown)) if block]
+    shown = [Passage(re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", block)) for block in blocks]  # a link's text is printed, its target is not
+    pages: list[list[str]] = [[] for _ in printed] or [[]]
+    for block, number in zip(blocks, place_blocks(shown, printed).pages):
+        pages[min(number, len(pages)) - 1].append(block)
+    return pages

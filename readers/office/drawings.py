@@ -1,0 +1,278 @@
+"""Charts and SmartArt read from their own XML parts (PowerPoint and Word embed the same ones).
+
+Charts, for every plot type: kind, title, series, categories and cached values as a Markdown table.
+Its wording (``chart_heading``, ``chart_kind``, ``chart_table``) is Excel's too, whose reader takes
+the values from the cells a chart points at.
+
+python-pptx refuses plot types it does not model (a 3-D bar chart: "unsupported plot type"), so
+the chart part is read directly; Office's newer chart parts (``cx:``: waterfall, treemap,
+sunburst, funnel, ...) are read the same way from their data section.
+
+SmartArt: the text of its data part (what the person typed), nested as the diagram nests it.
+Pictures: whether the image a picture points to is in the package at all.
+And what both readers need to get there: the namespaces, a related part and its XML, the
+choice an mc:AlternateContent shows.
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from ..intake.package import PARSER
+from ..markup.markdown import list_item, one_line
+from ..markup.tables import markdown_table
+
+C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
+CX = "{http://schemas.microsoft.com/office/drawing/2014/chartex}"
+A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+DGM = "{http://schemas.openxmlformats.org/drawingml/2006/diagram}"
+R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+GRAPHIC_CHART = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+GRAPHIC_CHARTEX = "http://schemas.microsoft.com/office/drawing/2014/chartex"
+GRAPHIC_DIAGRAM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+
+
+def parse_xml(blob: bytes):
+    """A package part's XML, never resolving entities or reaching the network."""
+    return etree.fromstring(blob, PARSER)
+
+
+def part_root(part):
+    """A package part's XML root: the one python-docx or python-pptx already parsed (an XML part,
+    a chart part), else parsed from the part's bytes."""
+    element = getattr(part, "_element", None)
+    return element if element is not None else parse_xml(part.blob)
+
+
+def related_part(part, rel_id: str | None):
+    """The package part ``part`` relates to by ``rel_id``; None for no such relationship or an
+    external one."""
+    rel = part.rels.get(rel_id) if rel_id else None
+    return rel.target_part if rel is not None and not rel.is_external else None
+
+
+def external_target(part, rel_id: str | None) -> str | None:
+    """The address an external relationship (a link) of ``part`` points to, or None."""
+    rel = part.rels.get(rel_id) if rel_id else None
+    return rel.target_ref if rel is not None and rel.is_external else None
+
+
+def chosen(alternate):
+    """What an mc:AlternateContent shows: its first choice, else its fallback (which repeats it
+    for older readers); an empty list when it has neither."""
+    choice = alternate.find(f"{MC}Choice")
+    if choice is None:
+        choice = alternate.find(f"{MC}Fallback")
+    return choice if choice is not None else []
+
+
+def number_text(value: str) -> str:
+    """A cached value as the chart shows it: 910 not 910.0, 0.35 not 0.34999999999999998."""
+    try:
+        number = float(value)
+    except ValueError:
+        return value
+    if number.is_integer() and abs(number) < 1e15:
+        return str(int(number))
+    return repr(number)
+
+
+def chart_kind(plot_name: str, bar_direction: str | None = None) -> str:
+    """A plot's kind from its element's name: "bar3DChart" -> "3-D bar"; a bar chart whose bars
+    stand up (c:barDir "col") is a column chart."""
+    name = plot_name.rsplit("}", 1)[-1].removesuffix("Chart")
+    three_d = "3D" in name
+    name = name.replace("3D", "")
+    if name == "bar" and bar_direction == "col":
+        name = "column"
+    words = {"ofPie": "pie-of-pie", "doughnut": "doughnut", "stock": "stock"}.get(name, name)
+    return ("3-D " if three_d else "") + words
+
+
+def _kind(plot) -> str:
+    direction = plot.find(f"{C}barDir")
+    return chart_kind(plot.tag, direction.get("val") if direction is not None else None)
+
+
+def _points(element) -> dict[int, str]:
+    """idx -> text of a cache (c:strCache, c:numCache, the last level of c:multiLvlStrCache)."""
+    if element is None:
+        return {}
+    values: dict[int, str] = {}
+    for point in element.iter(f"{C}pt"):
+        value = point.find(f"{C}v")
+        if value is not None and value.text is not None:
+            values.setdefault(int(point.get("idx", "0")), value.text)
+    if not values:
+        literal = element.find(f".//{C}v")
+        if literal is not None and literal.text:
+            values[0] = literal.text
+    return values
+
+
+def _title(element) -> str:
+    if element is None:
+        return ""
+    runs = [node.text or "" for node in element.iter(f"{A}t")]
+    return one_line("".join(runs)) or " ".join(_points(element.find(f".//{C}strCache")).values())
+
+
+def chart_table(categories: dict[int, str], series: list[tuple[str, dict[int, str]]]) -> str:
+    """A chart's data as a Markdown table: series as columns, categories as rows (by point index;
+    a point with no category is numbered), each value as given."""
+    indexes = sorted(set(categories) | {index for _, values in series for index in values})
+    header = ["Category", *[name or f"Series {number}" for number, (name, _) in enumerate(series, 1)]]
+    rows = [[categories.get(index, str(index + 1)), *[values.get(index, "") for _, values in series]] for index in indexes]
+    return markdown_table([header, *rows])
+
+
+def _shown(values: dict[int, str]) -> dict[int, str]:
+    return {index: number_text(value) for index, value in values.items()}
+
+
+def chart_heading(title: str, kinds: list[str]) -> str:
+    """The line over a chart's table in every Office reader: "Chart: title (kind chart)"."""
+    kind = " / ".join(dict.fromkeys(kinds))
+    label = f"{kind} chart" if kind else "chart"
+    return f"Chart: {title} ({label})" if title else f"Chart ({label})"
+
+
+def _drawingml_chart(root) -> str:
+    chart = root.find(f"{C}chart")
+    plot_area = chart.find(f"{C}plotArea") if chart is not None else None
+    if plot_area is None:
+        raise ValueError("the chart part has no plot area")
+    plots = [plot for plot in plot_area if isinstance(plot.tag, str) and plot.tag.endswith("Chart")]
+    categories: dict[int, str] = {}
+    series: list[tuple[str, dict[int, str]]] = []
+    for plot in plots:
+        for ser in plot.findall(f"{C}ser"):
+            name = " ".join(_points(ser.find(f"{C}tx")).values())
+            if not categories:
+                categories = _points(ser.find(f"{C}cat")) or _points(ser.find(f"{C}xVal"))
+            values = ser.find(f"{C}val")
+            series.append((name, _shown(_points(values if values is not None else ser.find(f"{C}yVal")))))
+    title = _title(chart.find(f"{C}title"))
+    deleted = chart.find(f"{C}autoTitleDeleted")
+    if not title and len(series) == 1 and (deleted is None or deleted.get("val") in ("0", "false")):
+        title = series[0][0]  # Office titles a one-series chart with the series' name
+    table = chart_table(categories, series) if series else ""
+    return "\n\n".join(filter(None, [chart_heading(title, [_kind(plot) for plot in plots]), table]))
+
+
+def _chartex(root) -> str:
+    """Office 2016 charts: data sets under cx:chartData, series under cx:plotAreaRegion."""
+    data = {}
+    for dataset in root.iter(f"{CX}data"):
+        dims = {}
+        for dim in dataset:
+            if isinstance(dim.tag, str) and dim.tag in (f"{CX}strDim", f"{CX}numDim"):
+                levels = dim.findall(f"{CX}lvl")
+                points = {int(pt.get("idx", "0")): pt.text or "" for pt in (levels[-1].findall(f"{CX}pt") if levels else [])}
+                dims.setdefault(dim.get("type", ""), points)
+        data[dataset.get("id")] = dims
+    kinds, categories, series = [], {}, []
+    for ser in root.iter(f"{CX}series"):
+        kinds.append({"clusteredColumn": "column", "paretoLine": "pareto", "boxWhisker": "box and whisker", "regionMap": "map"}.get(ser.get("layoutId", ""), ser.get("layoutId", "")))
+        reference = ser.find(f"{CX}dataId")
+        dims = data.get(reference.get("val") if reference is not None else None, {})
+        categories = categories or dims.get("cat", {})
+        values = dims.get("val") or dims.get("size") or {}
+        name = "".join(node.text or "" for node in ser.iter(f"{CX}v"))
+        if values or name:
+            series.append((name, _shown(values)))
+    title_element = root.find(f".//{CX}title")
+    title = _title(title_element) or ("".join(node.text or "" for node in title_element.iter(f"{CX}v")) if title_element is not None else "")
+    table = chart_table(categories, series) if series else ""
+    return "\n\n".join(filter(None, [chart_heading(title, kinds), table]))
+
+
+def chart_markdown(part) -> str:
+    """The chart part ``part`` as a heading line ("Chart: title (kind chart)") and a table of its
+    series. Raises ``ValueError`` (or lxml's ``XMLSyntaxError``) when the part is not a chart."""
+    root = part_root(part)
+    if root.tag == f"{C}chartSpace":
+        return _drawingml_chart(root)
+    if root.tag == f"{CX}chartSpace":
+        return _chartex(root)
+    raise ValueError(f"{etree.QName(root).localname} is not a chart")
+
+
+def graphic_chart(data, part, label: str) -> str:
+    """The chart an a:graphicData holds, as ``chart_markdown`` gives it; a chart whose part is
+    missing or damaged costs that chart only: ``[label: its data could not be read (why)]``."""
+    reference = next((child for child in data if isinstance(child.tag, str)), None)
+    try:
+        target = related_part(part, reference.get(f"{R}id") if reference is not None else None)
+        if target is None:
+            raise ValueError("its data part is missing")
+        return chart_markdown(target)
+    except Exception as error:  # noqa: BLE001 - lxml's, python-pptx's and our own: the rest is still read
+        return f"[{label}: its data could not be read ({error})]"
+
+
+def graphic_smartart(data, part, label: str) -> str:
+    """The SmartArt an a:graphicData holds: ``label`` ("Diagram: ...") over its text as nested
+    items; a missing or damaged data part is said in their place."""
+    relids = data.find(f".//{DGM}relIds")
+    try:
+        target = related_part(part, relids.get(f"{R}dm") if relids is not None else None)
+        if target is None:
+            raise ValueError("its data part is missing")
+        lines = smartart_lines(target)
+    except Exception as error:  # noqa: BLE001 - as for charts
+        lines = [f"[its text could not be read ({error})]"]
+    return "\n".join([label, *lines])
+
+
+def smartart_lines(part) -> list[str]:
+    """A SmartArt data part's text as nested "- " items, children under their parent, in order.
+
+    Points are linked by "parOf" connections (the default type) from the document point down;
+    a point no connection reaches is listed at the top level, so no text is lost.
+    """
+    root = part_root(part)
+    texts, order = {}, []
+    for point in root.iter(f"{DGM}pt"):
+        kind = point.get("type", "node")
+        if kind in ("node", "doc"):
+            model_id = point.get("modelId")
+            paragraphs = ["".join(node.text or "" for node in p.iter(f"{A}t")) for p in point.iter(f"{A}p")]
+            texts[model_id] = (kind, one_line(" ".join(paragraphs)))
+            order.append(model_id)
+    children: dict[str, list[tuple[int, str]]] = {}
+    has_parent = set()
+    for connection in root.iter(f"{DGM}cxn"):
+        if connection.get("type", "parOf") != "parOf":
+            continue
+        source, target = connection.get("srcId"), connection.get("destId")
+        if source in texts and target in texts:
+            children.setdefault(source, []).append((int(connection.get("srcOrd", "0")), target))
+            has_parent.add(target)
+    lines: list[str] = []
+    seen: set[str] = set()
+
+    def walk(model_id: str, depth: int) -> None:
+        if model_id in seen:
+            return
+        seen.add(model_id)
+        kind, text = texts[model_id]
+        if kind == "node" and text:
+            lines.append(list_item(depth, "-", text))
+        for _, child in sorted(children.get(model_id, [])):
+            walk(child, depth + (kind == "node" and bool(text)))
+
+    for model_id in order:
+        if model_id not in has_parent:
+            walk(model_id, 0)
+    return lines
+
+
+def picture_placeholder(picture, part, alt: str) -> str:
+    """``[Picture: alt text]`` for a picture element (p:pic, pic:pic), saying so when its image is
+    missing from the package, since the page then shows nothing there."""
+    blip = picture.find(f".//{A}blip")
+    rel_id = (blip.get(f"{R}embed") or blip.get(f"{R}link")) if blip is not None else None
+    text = f"Picture: {alt}" if alt else "Picture"
+    return f"[{text}]" if rel_id and rel_id in part.rels else f"[{text} — its image is missing from the file]"

@@ -1,0 +1,402 @@
+"""Spreadsheets (XLSX, XLSM; XLS and ODS arrive as LibreOffice's XLSX copy): a page per sheet.
+
+Each page is the sheet's name as a heading, whether it is hidden, and its used range as Markdown
+tables (one per block of rows between empty rows) of the values a person sees: a formula's
+computed value, numbers and dates in the cell's number format, merged cells' value in every cell
+they span, links with their targets; then each chart, worded as Word's and PowerPoint's are
+(``drawings``: "Chart: title (kind chart)" over its series) with the values of the cells it points
+at. A sheet longer than ``MAX_SHEET_ROWS`` rows or wider than ``MAX_SHEET_COLUMNS`` is cut, and
+says so; a workbook that merges more than ``MAX_MERGED_CELLS`` cells is refused. Page images are
+LibreOffice Calc's PDF, one page per sheet. Formulas saved without their results (files written
+by libraries) are recalculated by LibreOffice. The extraction is cached by content hash, so a
+workbook is parsed once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import functools
+import re
+import zipfile
+
+import openpyxl
+from openpyxl.styles.numbers import is_date_format
+from openpyxl.utils.cell import get_column_letter, range_to_tuple
+from openpyxl.utils.datetime import from_excel
+from openpyxl.worksheet.worksheet import Worksheet
+
+from ..errors import ReaderError
+from ..intake.package import without
+from ..markup.tables import MAX_SHEET_ROWS, markdown_table
+from ..models import Page
+from ..pdf.pages import read_pdf_pages
+from .drawings import chart_heading, chart_kind, chart_table
+from .libreoffice import office_pdf, ooxml_copy
+
+MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every row 16,384 cells wide
+MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
+MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
+LITERAL_MARK = 0xE000  # a format code's literals stand aside as private-use characters while its placeholders are read
+EXTRACTED = "workbook.v5.json"  # raise the version when extraction changes, so old cache entries miss
+DATE_CODES = [("yyyy", "%Y"), ("yy", "%y"), ("mmmmm", "%b"), ("mmmm", "%B"), ("mmm", "%b"), ("dddd", "%A"), ("ddd", "%a"),
+              ("dd", "%d"), ("d", "%-d"), ("hh", "%H"), ("h", "%-H"), ("ss", "%S"), ("s", "%-S"), ("am/pm", "%p"), ("a/p", "%p")]
+
+
+def _sections(code: str) -> list[str]:
+    """A format code's sections (positive;negative;zero;text), splitting only outside quotes."""
+    return re.findall(r'(?:"[^"]*"|\\.|[^;"\\])+', code) or [""]
+
+
+def _literals(section: str) -> tuple[str, list[str]]:
+    """The section with its quoted and escaped literals replaced by markers, and the literals."""
+    found: list[str] = []
+
+    def keep(match: re.Match) -> str:
+        token = match.group()
+        if token.startswith("[$"):
+            text = token[2:-1].split("-")[0]  # [$€-407]: a currency symbol and a locale
+        elif token.startswith("["):
+            return ""  # [Red], [>100], [$-409] without a symbol
+        elif token.startswith("_"):
+            text = " "  # _) pads as wide as the character
+        elif token.startswith("*"):
+            return ""  # *- repeats to fill the cell
+        else:
+            text = token[1:-1] if token.startswith('"') else token[1:]
+        found.append(text)
+        return chr(LITERAL_MARK + len(found) - 1)
+
+    return re.sub(r'"[^"]*"|\\.|\[[^\]]*\]|_.|\*.', keep, section), found
+
+
+def _restore(text: str, literals: list[str]) -> str:
+    return re.sub("[\ue000-\uf8ff]", lambda m: literals[ord(m.group()) - LITERAL_MARK], text)
+
+
+def _date_text(value, code: str) -> str:
+    """A date or time in an Excel date code (m is minutes after h and before s)."""
+    lowered = code.lower()
+    twelve_hour = "am/pm" in lowered or "a/p" in lowered
+    out, index = [], 0
+    while index < len(lowered):
+        if lowered[index] == "m":
+            run = len(re.match(r"m+", lowered[index:]).group())
+            before = re.sub(r"[^a-z]", "", lowered[:index])[-1:]
+            after = re.sub(r"[^a-z]", "", lowered[index + run:])[:1]
+            minutes = run <= 2 and (before == "h" or after == "s")
+            out.append({1: "%-M" if minutes else "%-m", 2: "%M" if minutes else "%m", 3: "%b", 4: "%B"}.get(run, "%b"))
+            index += run
+            continue
+        for token, directive in DATE_CODES:
+            if lowered.startswith(token, index):
+                out.append(directive.replace("H", "I") if twelve_hour and token in ("hh", "h") else directive)
+                index += len(token)
+                break
+        else:
+            out.append(code[index].replace("%", "%%"))
+            index += 1
+    if isinstance(value, datetime.time):
+        value = datetime.datetime.combine(datetime.date(1900, 1, 1), value)
+    elif not isinstance(value, datetime.datetime):
+        value = datetime.datetime.combine(value, datetime.time())
+    return value.strftime("".join(out))
+
+
+def _number_text(value: float, section: str) -> str:
+    code, literals = _literals(section)
+    placeholder = re.search(r"[0#?][0#?,]*(?:\.[0#?]*)?(?:[eE][+-][0#]+)?|\.[0#?]+", code)
+    if placeholder is None:  # a section of literals only, e.g. "-" for zero
+        return _restore(code.replace("@", ""), literals).strip()
+    pattern = placeholder.group()
+    value *= 100 ** code.count("%")
+    mantissa = re.split(r"[eE]", pattern)[0]
+    decimals = mantissa.split(".")[1] if "." in mantissa else ""
+    if re.search(r"[eE]", pattern):
+        text = f"{value:.{len(decimals)}E}"
+    else:
+        text = f"{value:{',' if ',' in mantissa else ''}.{len(decimals)}f}"
+        optional = len(decimals) - len(decimals.rstrip("#?"))  # 0.## shows 1.5, not 1.50
+        if optional and "." in text:
+            text = re.sub(rf"0{{0,{optional}}}$", "", text).rstrip(".")
+        digits = mantissa.split(".")[0].count("0")  # 00000 shows 12 as 00012
+        text = re.sub(r"^(-?)(\d+)", lambda m: m.group(1) + m.group(2).zfill(digits), text)
+    return _restore(code[:placeholder.start()] + text + code[placeholder.end():], literals)
+
+
+def display(value, number_format: str | None) -> str:
+    """A cell's value as the cell shows it, from its number format (the common codes of Excel)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    code = number_format or "General"
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        section, literals = _literals(_sections(code)[0])
+        if re.search(r"[ymdhs]", section, re.I):
+            return _restore(_date_text(value, section), literals)
+        return value.isoformat(sep=" ") if isinstance(value, datetime.datetime) else value.isoformat()
+    if isinstance(value, datetime.timedelta):
+        return str(value)
+    if isinstance(value, (int, float)) and code != "General" and is_date_format(code):  # a chart's cached date
+        try:
+            value = from_excel(value)
+        except (ValueError, OverflowError):
+            return str(value)
+        return display(value, code)
+    if isinstance(value, str):
+        sections = _sections(code)
+        if len(sections) < 4:
+            return value
+        section, literals = _literals(sections[3])
+        return _restore(section.replace("@", value), literals)
+    if code == "General" or code == "@":
+        return str(int(value)) if float(value).is_integer() and abs(value) < 1e15 else f"{value:.10g}"
+    sections = _sections(code)
+    if value < 0 and len(sections) > 1:
+        return _number_text(-value, sections[1])
+    if value == 0 and len(sections) > 2:
+        return _number_text(value, sections[2])
+    return _number_text(value, sections[0])
+
+
+def _cell_text(cell, formula: str | None) -> str:
+    if cell.value is None and formula:
+        return formula  # no stored result and no LibreOffice to compute one: show what it computes
+    text = display(cell.value, cell.number_format)
+    link = cell.hyperlink
+    target = (link.target or (f"#{link.location}" if link.location else None)) if link else None
+    return f"[{text}]({target})" if target and text else text
+
+
+def _blocks(grid: list[list[str]]) -> list[list[list[str]]]:
+    """Runs of rows between empty rows, each trimmed to its own used columns."""
+    blocks, current = [], []
+    for row in grid + [[]]:
+        if any(row):
+            current.append(row)
+        elif current:
+            used = [i for i in range(max(len(r) for r in current)) if any(i < len(r) and r[i] for r in current)]
+            blocks.append([[row[i] if i < len(row) else "" for i in range(used[0], used[-1] + 1)] for row in current])
+            current = []
+    return blocks
+
+
+def _block_markdown(block: list[list[str]]) -> tuple[str, str]:
+    """(title line, table) of a block. A first row with one value over a wider table (alone, or
+    merged across it) is the table's title; a block of a single value is a line of text."""
+    title = ""
+    if len(block[0]) > 1 and len(set(filter(None, block[0]))) == 1:
+        title, block = next(cell for cell in block[0] if cell), block[1:]
+    if len(block) == 1 and len(set(filter(None, block[0]))) == 1:
+        title, block = " ".join(filter(None, [title, next(cell for cell in block[0] if cell)])), []
+    return title, markdown_table(block) if block else ""
+
+
+def _text_of(label, book) -> str:
+    """The text of a chart title or series name: rich text paragraphs, a string reference, or a value."""
+    if label is None:
+        return ""
+    text = getattr(label, "tx", label)  # a title holds its text in .tx; a series name is the text itself
+    if getattr(text, "rich", None) is not None:
+        return "".join(run.t or "" for paragraph in text.rich.p for run in (paragraph.r or []))
+    if getattr(text, "strRef", None) is not None:
+        return " ".join(_reference(text.strRef, book))
+    return str(getattr(text, "v", "") or "")
+
+
+def _reference(ref, book) -> list[str]:
+    """The values a chart reference points at as their cells show them, or else its cached points."""
+    if book is not None and ref.f:
+        try:
+            sheet, (min_col, min_row, max_col, max_row) = range_to_tuple(ref.f)
+            worksheet = book[sheet]
+            # within the cells the sheet has: walking a range makes a cell at each address, and a
+            # chart may point a million rows past the data
+            rows = worksheet.iter_rows(min_row=min_row, max_row=min(max_row or worksheet.max_row, worksheet.max_row),
+                                       min_col=min_col, max_col=min(max_col or worksheet.max_column, worksheet.max_column))
+            return [display(cell.value, cell.number_format) for row in rows for cell in row]
+        except (KeyError, ValueError, TypeError, AttributeError):  # AttributeError: a chart sheet has no cells
+            pass  # a reference to another workbook, or one openpyxl cannot parse: the cache has the values
+    cache = getattr(ref, "numCache", None) or getattr(ref, "strCache", None)
+    if cache is None or not cache.pt:
+        return []
+    values = {point.idx: point.v for point in cache.pt}
+    return [display(_number(values.get(i)), getattr(cache, "formatCode", None)) for i in range(cache.ptCount or len(values))]
+
+
+def _number(value):
+    try:
+        return float(value) if value is not None else None
+    except (TypeError, ValueError):
+        return value
+
+
+def _chart_parts(chart, book) -> tuple[str, str]:
+    """(its heading, a table of the categories and each series' values), in ``drawings``' wording."""
+    title = _text_of(chart.title, book)
+    series = list(chart.series)
+    names = [_text_of(s.tx, book) for s in series]
+    values = [_reference(s.val.numRef, book) if s.val is not None and s.val.numRef is not None else
+              _reference(s.yVal.numRef, book) if getattr(s, "yVal", None) is not None and s.yVal.numRef is not None else [] for s in series]
+    first = series[0] if series else None
+    axis = getattr(first, "cat", None) or getattr(first, "xVal", None)
+    categories = (_reference(axis.strRef or axis.numRef, book) if axis is not None and (axis.strRef or axis.numRef) else [])
+    table = chart_table(dict(enumerate(categories)), [(name, dict(enumerate(points))) for name, points in zip(names, values)]) if series else ""
+    return chart_heading(title, [chart_kind(chart.tagname, getattr(chart, "barDir", None))]), table
+
+
+def _formulas(path) -> dict[tuple[str, int, int], str]:
+    """The formulas of the rows a page shows, by (sheet, row, column), read in streaming mode."""
+    book = openpyxl.load_workbook(path, read_only=True, data_only=False)
+    try:
+        found = {}
+        for sheet in book.worksheets:
+            for row in sheet.iter_rows(max_row=MAX_SHEET_ROWS + (sheet.min_row or 1) - 1, max_col=MAX_SHEET_COLUMNS + (sheet.min_column or 1) - 1):
+                for cell in row:
+                    if isinstance(cell.value, str) and cell.value.startswith("=") and getattr(cell, "data_type", "f") == "f":
+                        found[(sheet.title, cell.row, cell.column)] = cell.value
+        return found
+    finally:
+        book.close()
+
+
+def _sheet(sheet, book, formulas: dict) -> dict:
+    """One sheet's page: heading, hidden note, tables, charts; and whether it can be drawn."""
+    lines, tables = [f"# {sheet.title}"], []
+    if sheet.sheet_state != "visible":
+        lines.append("(hidden sheet)")
+    cut = None
+    if isinstance(sheet, Worksheet) and sheet._cells:
+        first, total = sheet.min_row, sheet.max_row
+        last = min(total, first + MAX_SHEET_ROWS - 1)
+        left, right = sheet.min_column, sheet.max_column
+        shown_right = min(right, left + MAX_SHEET_COLUMNS - 1)
+        cuts = [f"rows {first}–{last:,} of {total:,}"] if last < total else []
+        if shown_right < right:
+            cuts.append(f"columns {get_column_letter(left)}–{get_column_letter(shown_right)} of {get_column_letter(left)}–{get_column_letter(right)}")
+        if cuts:
+            cut = " and ".join(cuts)
+            lines.append(f"({cut} shown)")
+        merged = {}
+        for bounds in sheet.merged_cells.ranges:
+            top_left = sheet.cell(bounds.min_row, bounds.min_col)
+            for row in range(bounds.min_row, bounds.max_row + 1):
+                for column in range(bounds.min_col, bounds.max_col + 1):
+                    merged[(row, column)] = top_left
+        grid = []
+        for row in sheet.iter_rows(min_row=first, max_row=last, min_col=left, max_col=shown_right):
+            grid.append([_cell_text(merged.get((cell.row, cell.column), cell), formulas.get((sheet.title, cell.row, cell.column))) for cell in row])
+        for block in _blocks(grid):
+            title, table = _block_markdown(block)
+            if title and not table:
+                lines.append(title)
+            else:
+                tables.append(f"{title}\n\n{table}" if title else table)
+    for chart in sheet._charts:
+        heading, table = _chart_parts(chart, book)
+        if table:
+            tables.append(f"{heading}\n\n{table}")
+        else:
+            lines.append(heading)
+    empty = len(lines) == 1 + (sheet.sheet_state != "visible") and not tables
+    if empty:
+        lines.append("(empty sheet)")
+    return {"text": "\n".join(lines), "tables": tables, "cut": cut, "drawable": cut is None and not empty}
+
+
+def _column_number(letters: bytes) -> int:
+    return functools.reduce(lambda number, letter: number * 26 + letter - 64, letters.upper(), 0)
+
+
+def _check_merges(job) -> None:
+    """Refuse a workbook whose merged ranges cover more than ``MAX_MERGED_CELLS`` cells, before
+    openpyxl makes an object for each (a merged A1:XFD1048576 would stall it and fill the memory)."""
+    cells = 0
+    with zipfile.ZipFile(job.path) as package:
+        for part in package.namelist():
+            if part.startswith("xl/worksheets/") and part.endswith(".xml"):
+                for first_column, first_row, last_column, last_row in MERGE_REF.findall(package.read(part)):
+                    cells += (abs(_column_number(last_column) - _column_number(first_column)) + 1) * (abs(int(last_row) - int(first_row)) + 1)
+    if cells > MAX_MERGED_CELLS:
+        raise ReaderError("FILE_TOO_LARGE", f"{job.name} merges {cells:,} cells; workbooks merging more than {MAX_MERGED_CELLS:,} are refused, "
+                                            "since reading them would stall the server. Unmerge the large ranges and save it again.")
+
+
+def _extract(job) -> dict:
+    _check_merges(job)
+    without_drawings = False
+    try:
+        book = openpyxl.load_workbook(job.path, data_only=True)
+    except Exception:  # noqa: BLE001 - openpyxl raises many types (KeyError, ValueError, XML errors) on a damaged file
+        try:  # openpyxl refuses a whole workbook for one damaged chart or picture: read the sheets without them
+            book, without_drawings = openpyxl.load_workbook(without(job, "xl/drawings/"), data_only=True), True
+        except Exception as error:  # noqa: BLE001 - as above
+            raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as a spreadsheet ({type(error).__name__}). Save it again from Excel or LibreOffice.") from None
+    try:
+        formulas = _formulas(job.path)
+    except Exception:  # noqa: BLE001 - the values are already read; only the check for missing results is lost
+        formulas = {}
+    missing = {key: formula for key, formula in formulas.items() if book[key[0]].cell(key[1], key[2]).value is None}
+    recalculated, not_calculated = False, None
+    if missing:
+        try:
+            book = openpyxl.load_workbook(ooxml_copy(job, recalculate=True), data_only=True)
+            recalculated, missing, without_drawings = True, {}, False  # LibreOffice's copy has what it could read of the charts
+        except ReaderError as error:
+            not_calculated = error.message
+    sheets = [_sheet(book[name], book, missing) for name in book.sheetnames]
+    return {"sheets": sheets, "recalculated": recalculated, "not_calculated": not_calculated, "without_drawings": without_drawings}
+
+
+def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
+    """Each drawable sheet's page of LibreOffice Calc's PDF (a page per sheet, hidden ones too)."""
+    if not any(sheets[page.number - 1]["drawable"] for page in pages):
+        return
+    if any(sheet["cut"] for sheet in sheets):
+        job.warnings.append(f"{job.name} has sheets too large to draw, so it has no sheet images; the text has their first {MAX_SHEET_ROWS} rows "
+                            f"and {MAX_SHEET_COLUMNS} columns.")
+        return
+    pdf = office_pdf(job)
+    if pdf is None:
+        return
+    # The sheets read() selected (so its MAX_PAGES note is not given twice), read apart from the job:
+    # what the PDF gives reaches the job only if LibreOffice drew a page per sheet.
+    drawing = dataclasses.replace(job, page_start=pages[0].number, page_end=pages[-1].number, warnings=[], figures={})
+    try:
+        drawn_pages, drawn = read_pdf_pages(drawing, pdf, job.sha256, text_from_pdf=False)
+    except ReaderError as error:
+        if error.code != "PAGE_OUT_OF_RANGE":
+            raise
+        drawn_pages, drawn = 0, []  # fewer pages than the sheets selected
+    if drawn_pages != len(sheets):
+        job.warnings.append(f"LibreOffice drew {drawn_pages or 'too few'} pages for the {len(sheets)} sheets of {job.name}, so its sheets have no images.")
+        return
+    job.warnings += drawing.warnings
+    for page, drawn_page in zip(pages, drawn):
+        if sheets[page.number - 1]["drawable"] and drawn_page.image:
+            page.image, page.figures = drawn_page.image, drawn_page.figures
+            job.figures[page.number] = drawing.figures[page.number]
+    job.pdf = pdf  # the sheets' figures are drawn from it for OCR
+
+
+def sheet_pages(job) -> tuple[int, list[Page]]:
+    """The workbook's sheet count and the selected sheets' pages, from the cached extraction."""
+    extracted = job.services.store.get_json(job.sha256, EXTRACTED)
+    if extracted is None:
+        extracted = _extract(job)
+        job.services.store.put_json(job.sha256, EXTRACTED, extracted)
+    sheets = extracted["sheets"]
+    if extracted["recalculated"]:
+        job.warnings.append(f"{job.name} was saved without the results of its formulas (as files written by programs often are); LibreOffice calculated them.")
+    if extracted["not_calculated"]:
+        job.warnings.append(f"{job.name} was saved without the results of its formulas, so formulas are shown instead: {extracted['not_calculated']}")
+    if extracted["without_drawings"]:
+        job.warnings.append(f"The charts and pictures of {job.name} are damaged and were left out; its sheets are read.")
+    numbers = job.select(len(sheets))
+    for number in numbers:
+        if sheets[number - 1]["cut"]:
+            job.warnings.append(f"{job.name}, sheet {number}: {sheets[number - 1]['cut']} shown.")
+    pages = [Page(number=n, text=sheets[n - 1]["text"], tables=sheets[n - 1]["tables"]) for n in numbers]
+    _add_images(job, pages, sheets)
+    return len(sheets), pages

@@ -1,0 +1,41 @@
+"""What the walker makes of a Word document and page assembly places: blocks of Markdown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Block:
+    """One paragraph, list item, table, comment, ... of the document, as Markdown.
+
+    ``plain`` is its text as the page shows it (no Markdown, no link targets): what finds its
+    page in the render. Blocks with no ``plain`` (comments, notes) follow the block before them.
+    ``top``/``bottom`` are shown at the top and the bottom of the page the block is on: headers,
+    and footnotes and footers.
+    """
+
+    markdown: str
+    plain: str = ""
+    item: bool = False
+    top: list[str] = field(default_factory=list)
+    bottom: list[str] = field(default_factory=list)
+    pictures: int = 0
+    compact: str = ""  # a table's cells on one line, for a header or a cell that holds it
+    rows: list[list[str]] = field(default_factory=list)  # a table's cells, to cut it where pages break
+    row_letters: list[int] = field(default_factory=list)  # how many letters each row shows
+    heading_rows: int = 0  # rows Word repeats at the top of each page the table runs onto
+    repeated: str = ""  # the text of those rows
+    aside: bool = False  # a comment: it stays outside the table cell it was made in
+
+
+@dataclass
+class Parsed:
+    """A whole document as the walker reads it: its blocks, and what placing them on pages needs."""
+
+    blocks: list[Block]
+    tracked_changes: bool
+    margin_pictures: int  # pictures a header and footer show on every page
+    edges: list[str]  # text the render shows around the blocks: headers, footers, text boxes
+    notes: list[tuple[str, str]]  # and footnotes (their mark, their text)
+    unreadable: list[str]  # parts that could not be read

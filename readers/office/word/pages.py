@@ -1,0 +1,104 @@
+"""Word's pages: each block placed on the page where LibreOffice's PDF of the document shows it.
+
+The blocks are looked for in the render's text (``readers.markup.placement``), so page numbers
+match what a person sees in Word; a paragraph or table that runs over a page break is cut where
+the page breaks (a table's parts after the first repeat its heading rows, as Word does). Each page
+is its headers, its blocks, then its footnotes and footers. Without LibreOffice the same blocks are
+one page.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ...markup.markdown import join_blocks
+from ...markup.placement import Passage, letters, place_blocks, rendered_pages
+from ...markup.tables import markdown_table
+from ...models import Page
+from ...pdf.pages import read_pdf_pages
+from ..libreoffice import office_pdf
+from .blocks import Block, Parsed
+
+RENDERED_NAME = "office-letters.v1.json"  # the rendered pages' letters; raise the version when letters() changes
+
+
+def page_text(blocks: list[Block]) -> str:
+    """The Markdown of one page: headers, the blocks, then footnotes and footers."""
+    top = [(line, False) for block in blocks for line in block.top]
+    bottom = [(line, False) for block in blocks for line in block.bottom]
+    return join_blocks(top + [(block.markdown, block.item) for block in blocks] + bottom)
+
+
+def _split_table(block: Block, page: int, breaks: list[tuple[int, int]]) -> list[tuple[Block, int]]:
+    """A table that runs over page breaks, cut between rows; each part after the first starts
+    with the heading rows Word repeats on every page."""
+    heading = block.rows[:block.heading_rows]
+    parts, current, counted, cuts = [], [], 0, list(breaks)
+    for row, count in zip(block.rows, block.row_letters):
+        while cuts and counted >= cuts[0][0]:
+            if len(current) > len(heading) or (current and not heading):
+                parts.append((current, page))
+                current = list(heading)
+            page = cuts.pop(0)[1]
+        current.append(row)
+        counted += count
+    parts.append((current, page))
+    return [(replace(block, markdown=markdown_table(rows)) if index == 0 else Block(markdown_table(rows)), number)
+            for index, (rows, number) in enumerate(parts)]
+
+
+def split_over_pages(block: Block, page: int, breaks: list[tuple[int, int]]) -> list[tuple[Block, int]]:
+    """A paragraph or table that runs over page breaks, cut where the pages break: a paragraph
+    between words, a table between rows.
+
+    Only a plain paragraph whose Markdown holds no more letters than it shows (no link target,
+    no note mark) is cut; anything else stays whole on the page where it starts.
+    """
+    if breaks and block.rows:
+        return _split_table(block, page, breaks)
+    if not breaks or block.item or block.markdown.startswith(("#", "|")) or letters(block.markdown) != letters(block.plain):
+        return [(block, page)]
+    pieces, words, counted = [], [], 0
+    cuts = list(breaks)
+    for word in re.findall(r"\S+\s*", block.markdown):
+        words.append(word)
+        counted += len(letters(word))
+        if cuts and counted >= cuts[0][0]:
+            pieces.append(("".join(words).strip(), page))
+            words, page = [], cuts.pop(0)[1]
+    pieces.append(("".join(words).strip(), page))
+    return [(replace(block, markdown=text) if index == 0 else Block(text), number) for index, (text, number) in enumerate(pieces) if text]
+
+
+def _rendered(job, pdf) -> list[Passage]:
+    """What each page of LibreOffice's PDF shows, kept in the cache beside that PDF."""
+    store = job.services.store
+    cached = store.get_json(job.sha256, RENDERED_NAME)
+    if cached is None:
+        cached = [[page.text, page.pictures] for page in rendered_pages(pdf)]
+        store.put_json(job.sha256, RENDERED_NAME, cached)
+    return [Passage(text, pictures) for text, pictures in cached]
+
+
+def document_pages(job, parsed: Parsed) -> tuple[int, list[Page]]:
+    """The page count and the selected pages: LibreOffice's pages with the blocks placed on
+    them, or, without LibreOffice, all the blocks on one page."""
+    blocks = parsed.blocks
+    pdf = office_pdf(job)
+    if pdf is None:
+        return 1, [Page(number=n, text=page_text(blocks)) for n in job.select(1)]
+    count, pages = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False)
+    placed = place_blocks([Passage(block.plain, block.pictures, block.repeated) for block in blocks], _rendered(job, pdf),
+                          parsed.edges, parsed.notes, parsed.margin_pictures)
+    if placed.unmatched > max(3, placed.matchable // 5):
+        job.warnings.append(f"{placed.unmatched} of {placed.matchable} passages of {job.name} were not found in LibreOffice's rendering; they are put on the page of the passage before them, so their page numbers may be off.")
+    on_page: dict[int, list[Block]] = {}
+    for block, start, breaks in zip(blocks, placed.pages, placed.breaks):
+        for piece, number in split_over_pages(block, start, breaks):
+            on_page.setdefault(number, []).append(piece)
+    for page in pages:
+        if page.error is None:
+            page.text = page_text(on_page.get(page.number, []))
+            page.tables = []
+    return count, pages

@@ -1,0 +1,303 @@
+"""The Word document walker: the document's XML, in reading order, into Markdown blocks.
+
+Headings (by outline level, so localized and custom heading styles count), lists numbered as Word
+numbers them (``styles``), tables in place (a merged cell's words once, the rows Word repeats on
+each page marked), paragraphs with what their runs hold (``inline``: links, footnotes and
+endnotes, comments, text boxes, pictures, charts, SmartArt, field results), and each section's
+headers and footers once. Tracked changes read as accepted, and are noted so the reader can warn.
+A damaged part, paragraph or table costs only what it holds.
+"""
+
+from __future__ import annotations
+
+import re
+
+import docx
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from docx.opc.exceptions import PackageNotFoundError
+
+from ...errors import ReaderError
+from ...markup.markdown import heading, list_item, one_line
+from ...markup.placement import letters
+from ...markup.tables import markdown_table
+from ..drawings import R, part_root, related_part
+from .blocks import Block, Parsed
+from .inline import Inline, Text
+from .styles import BODY_LEVEL, Numbering, Styles, W, attribute_int, is_on, num_pr
+
+W14 = "{http://schemas.microsoft.com/office/word/2010/wordml}"
+W15 = "{http://schemas.microsoft.com/office/word/2012/wordml}"
+COMMENTS_EXTENDED = "http://schemas.microsoft.com/office/2011/relationships/commentsExtended"
+MAX_COLUMNS = 63  # the most columns a Word table can have
+
+
+def _columns(element, default: int) -> int:
+    """How many grid columns a w:gridSpan or w:gridBefore covers: at most Word's 63, whatever a
+    damaged or hostile file says (a span of two billion would fill the memory)."""
+    return min(max(attribute_int(element.get(f"{W}val"), default), 0), MAX_COLUMNS)
+
+
+class _Document(Inline):
+    """Walks one document's XML into blocks; see the module docstring for what becomes what.
+    A paragraph's runs are walked by the inline half it inherits (``inline.Inline``)."""
+
+    def __init__(self, document):
+        self.part = document.part
+        self.unreadable: list[str] = []  # parts that could not be read, for a warning
+        self.styles = Styles(self._xml(self.part, RT.STYLES)[1])
+        self.numbering = Numbering(self._xml(self.part, RT.NUMBERING)[1])
+        # a note's or comment's links and pictures are relationships of its own part
+        self.footnote_part, root = self._xml(self.part, RT.FOOTNOTES)
+        self.footnotes = self._notes(root, "footnote")
+        self.endnote_part, root = self._xml(self.part, RT.ENDNOTES)
+        self.endnotes = self._notes(root, "endnote")
+        self.comment_part, root = self._xml(self.part, RT.COMMENTS)
+        self.comments = self._comments(root)
+        self.fields: list[dict] = []  # open complex fields, outermost first
+        self.open_comments: dict[str, list[str]] = {}
+        self.footnote_count = 0
+        self.endnote_blocks: list[Block] = []
+        self.tracked_changes = False
+        self.shown_headers: set[str] = set()
+        self.in_margin = False  # walking a header or footer
+        self.margin_pictures = {"header": 0, "footer": 0}  # the most any one header (footer) shows
+        self.edges: list[str] = []  # what the render shows around the blocks: headers, footers, text boxes
+        self.notes: list[tuple[str, str]] = []  # and footnotes (their mark, their text)
+
+    # -- package parts ---------------------------------------------------------------------
+
+    def _xml(self, part, reltype):
+        """The part ``part`` relates to by ``reltype`` and its XML, (None, None) when there is none;
+        a damaged part's XML is None."""
+        for rel in part.rels.values():
+            if rel.reltype == reltype and not rel.is_external:
+                return rel.target_part, self._part_xml(rel.target_part)
+        return None, None
+
+    def _part_xml(self, target):
+        try:
+            return part_root(target)
+        except Exception:  # a damaged part costs only what it holds
+            self.unreadable.append(str(target.partname).rsplit("/", 1)[-1])
+            return None
+
+    @staticmethod
+    def _notes(root, kind: str) -> dict[str, object]:
+        if root is None:
+            return {}
+        return {note.get(f"{W}id"): note for note in root.findall(f"{W}{kind}") if note.get(f"{W}type") in (None, "normal")}
+
+    def _comments(self, root) -> dict[str, dict]:
+        """Comments by id: author, element, and the ids of their replies (threads in commentsExtended)."""
+        if root is None:
+            return {}
+        parents = {}
+        extended = self._xml(self.part, COMMENTS_EXTENDED)[1]
+        if extended is not None:
+            parents = {entry.get(f"{W15}paraId"): entry.get(f"{W15}paraIdParent") for entry in extended.iter(f"{W15}commentEx")}
+        comments, by_paragraph = {}, {}
+        for comment in root.findall(f"{W}comment"):
+            paragraphs = comment.findall(f"{W}p")
+            para_id = paragraphs[-1].get(f"{W14}paraId") if paragraphs else None
+            comment_id = comment.get(f"{W}id")
+            comments[comment_id] = {"author": comment.get(f"{W}author") or "unknown", "element": comment, "parent": parents.get(para_id), "replies": []}
+            by_paragraph[para_id] = comment_id
+        for comment_id, comment in comments.items():
+            parent = by_paragraph.get(comment["parent"])
+            comment["parent"] = parent
+            if parent is not None:
+                comments[parent]["replies"].append(comment_id)
+        return comments
+
+    # -- blocks ----------------------------------------------------------------------------
+
+    def blocks(self, container, part=None) -> list[Block]:
+        """The blocks of a body, cell, text box, header, note or comment, in reading order."""
+        part = part or self.part
+        out: list[Block] = []
+        for child in container:
+            try:
+                out.extend(self.block(child, part))
+            except Exception as error:  # one damaged paragraph or table costs only itself
+                out.append(Block(f"[A part of the document could not be read: {type(error).__name__}]"))
+        return out
+
+    def block(self, child, part) -> list[Block]:
+        tag = child.tag
+        if tag == f"{W}p":
+            return self.paragraph(child, part)
+        if tag == f"{W}tbl":
+            return self.table(child, part)
+        if tag in (f"{W}sdt", f"{W}customXml"):
+            content = child.find(f"{W}sdtContent")
+            return self.blocks(content if content is not None else child, part)
+        if tag in (f"{W}ins", f"{W}moveTo"):
+            self.tracked_changes = True
+            return self.blocks(child, part)
+        if tag in (f"{W}del", f"{W}moveFrom"):
+            self.tracked_changes = True
+        elif tag == f"{W}altChunk":
+            return [Block("[Embedded document: not read]")]
+        return []
+
+    def paragraph(self, p, part) -> list[Block]:
+        ppr = p.find(f"{W}pPr")
+        style_id = outline = num_id = ilvl = None
+        if ppr is not None:
+            style = ppr.find(f"{W}pStyle")
+            style_id = style.get(f"{W}val") if style is not None else None
+            level = ppr.find(f"{W}outlineLvl")
+            outline = attribute_int(level.get(f"{W}val"), BODY_LEVEL) if level is not None else None
+            num_id, ilvl = num_pr(ppr.find(f"{W}numPr"))
+        if outline is None:
+            outline = self.styles.lookup(style_id, "outline")
+        if num_id is None:
+            num_id, style_ilvl = num_pr(self.styles.lookup(style_id, "num"))
+            ilvl = style_ilvl if style_ilvl is not None else ilvl
+        ilvl = ilvl or 0
+        text = Text()
+        self.inline(p, text, part)
+        markdown, plain, pictures = "".join(text.markdown).strip(), "".join(text.plain), text.pictures
+        name = self.styles.name(style_id).lower()
+        level = None
+        if outline is not None and outline < BODY_LEVEL:
+            level = outline + 1
+        elif name == "title":
+            level = 1
+        elif re.fullmatch(r"heading ([1-9])", name):
+            level = int(name[-1])
+        marker = self.numbering.marker(num_id, ilvl, self.styles.num_id) if num_id not in (None, "0") and markdown else None
+        blocks = []
+        if markdown:
+            if level is not None:
+                blocks.append(Block(heading(level, f"{marker} {markdown}" if marker and marker != "-" else markdown), plain, pictures=pictures))
+            elif marker is not None:
+                blocks.append(Block(list_item(ilvl, marker, markdown), plain, item=True, pictures=pictures))
+            else:
+                blocks.append(Block(markdown, plain, pictures=pictures))
+        elif text.notes or text.after:
+            blocks.append(Block("", plain))
+        if blocks:
+            blocks[0].bottom.extend(text.notes)
+        for block in text.after:
+            self.edges.append(block.plain)
+            block.plain = ""  # text boxes, charts, comments go on the page of their anchor paragraph
+        return blocks + text.after
+
+    @staticmethod
+    def _children(element, tag: str):
+        """``tag`` children of ``element``, also those wrapped in content controls or insertions."""
+        for child in element:
+            if child.tag == tag:
+                yield child
+            elif child.tag in (f"{W}sdt", f"{W}sdtContent", f"{W}customXml", f"{W}ins"):
+                yield from _Document._children(child, tag)
+
+    def table(self, tbl, part) -> list[Block]:
+        """The table as Markdown: a merged cell's words in its first cell, the cells it covers empty."""
+        rows, plain, bottom, asides, row_plains, heading_rows = [], [], [], [], [], 0
+        for tr in self._children(tbl, f"{W}tr"):
+            trpr = tr.find(f"{W}trPr")
+            if trpr is not None and trpr.find(f"{W}del") is not None:
+                self.tracked_changes = True
+                continue
+            if heading_rows == len(rows) and trpr is not None and is_on(trpr.find(f"{W}tblHeader")):
+                heading_rows += 1
+            before = trpr.find(f"{W}gridBefore") if trpr is not None else None
+            row = [""] * (_columns(before, 0) if before is not None else 0)
+            shown = len(plain)
+            for tc in self._children(tr, f"{W}tc"):
+                tcpr = tc.find(f"{W}tcPr")
+                span = tcpr.find(f"{W}gridSpan") if tcpr is not None else None
+                merge = tcpr.find(f"{W}vMerge") if tcpr is not None else None
+                content = self.blocks(tc, part)
+                asides += [block for block in content if block.aside]
+                content = [block for block in content if not block.aside]
+                if merge is not None and merge.get(f"{W}val", "continue") == "continue":
+                    text = ""  # covered by the cell above, which holds the words
+                else:
+                    text = "<br>".join(block.compact or block.markdown.replace("\n", "<br>") for block in content if block.markdown)
+                    plain.extend(block.plain for block in content)
+                    bottom.extend(line for block in content for line in block.bottom)
+                row += [text] + [""] * (_columns(span, 1) - 1 if span is not None else 0)
+            rows.append(row)
+            row_plains.append("".join(plain[shown:]))
+        compact = " · ".join(cell for row in rows for cell in row if cell)
+        table = Block(markdown_table(rows), "".join(plain), bottom=bottom, compact=compact, rows=rows, heading_rows=heading_rows,
+                      row_letters=[len(letters(text)) for text in row_plains], repeated="".join(row_plains[:heading_rows]))
+        return [table, *asides]
+
+    # -- headers and footers ---------------------------------------------------------------
+
+    def header_footer(self, sect_pr, kind: str) -> list[str]:
+        """The section's headers (or footers) not shown before, each as one line."""
+        out = []
+        for reference in sect_pr.findall(f"{W}{kind}Reference") if sect_pr is not None else []:
+            target = related_part(self.part, reference.get(f"{R}id"))
+            if target is None:
+                continue
+            root = self._part_xml(target)
+            if root is None:
+                continue
+            self.in_margin = True
+            try:
+                with self._story():
+                    blocks = self.blocks(root, target)
+            finally:
+                self.in_margin = False
+            self.margin_pictures[kind] = max(self.margin_pictures[kind], sum(block.pictures for block in blocks))
+            self.edges.append("".join(block.plain for block in blocks))
+            line = " ".join(one_line(block.compact or block.markdown) for block in blocks if block.markdown)
+            if any(char.isalnum() for char in line) and line not in self.shown_headers:
+                self.shown_headers.add(line)
+                out.append(f"{kind.capitalize()}: {line}")
+        return out
+
+
+def document_blocks(document) -> Parsed:
+    """Every block of the document in reading order.
+
+    Each section's headers go on its first block's page top, its footers on that page's bottom.
+    """
+    walker = _Document(document)
+    body = document.element.body
+    blocks: list[Block] = []
+    section: list = []
+    for child in body:
+        if child.tag == f"{W}sectPr":
+            blocks.extend(_section(walker, section, child))
+            section = []
+            continue
+        section.append(child)
+        ppr = child.find(f"{W}pPr") if child.tag == f"{W}p" else None
+        sect_pr = ppr.find(f"{W}sectPr") if ppr is not None else None
+        if sect_pr is not None:
+            blocks.extend(_section(walker, section, sect_pr))
+            section = []
+    if section:
+        blocks.extend(_section(walker, section, None))
+    blocks.extend(walker.endnote_blocks)
+    return Parsed(blocks, walker.tracked_changes, sum(walker.margin_pictures.values()), walker.edges, walker.notes, walker.unreadable)
+
+
+def _section(walker: _Document, elements: list, sect_pr) -> list[Block]:
+    headers = walker.header_footer(sect_pr, "header")
+    footers = walker.header_footer(sect_pr, "footer")
+    blocks = walker.blocks(elements)
+    if (headers or footers) and not blocks:
+        blocks = [Block("")]
+    if blocks:
+        blocks[0].top[:0] = headers
+        blocks[0].bottom.extend(footers)
+    return blocks
+
+
+def open_document(job):
+    """The job's file as a python-docx document; ``CORRUPT_FILE`` when it is none."""
+    try:
+        document = docx.Document(str(job.path))
+    except (PackageNotFoundError, KeyError, ValueError, SyntaxError) as error:
+        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as a Word document ({type(error).__name__}). Save it again from Word.") from None
+    if document.element.tag != f"{W}document":  # what was left of a damaged main part is not a document
+        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged: its main part (word/document.xml) has no document left in it. Save it again from Word.")
+    return document

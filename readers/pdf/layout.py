@@ -1,0 +1,389 @@
+"""A PDF page's text as Markdown, in the order a person reads it.
+
+pdfplumber gives each word with its box, font and size; this module decides the reading order and
+the structure, from geometry alone (``python -m bench readers`` measures its cost):
+
+1. **Bands.** The page's words and tables are cut into slabs (runs that overlap vertically). Slabs
+   that follow each other and leave the same vertical strip empty (a gutter at least
+   ``GUTTER_EMS`` wide) form a band; a line that crosses the gutter — a title, a full-width
+   figure caption, a footer — ends it. So a title, two columns under it and a footer are three
+   bands, read top to bottom.
+2. **Columns or rows.** A band with gutters is either text in columns (each column holds prose:
+   its lines average ``PROSE_CHARS`` characters or more; a prose column beside a narrow sidebar
+   counts too) and is read column after column, each column read the same way in turn; or it is
+   a table without rules (short cells whose rows line up across the gutters) and becomes a
+   Markdown table, each cell keeping its own words; else its lines are read row by row.
+3. **Lines and paragraphs.** Words on a line are joined in order; a gap between lines larger
+   than ``PARAGRAPH_GAP`` line heights starts a paragraph. Headings are lines set larger than the
+   page's body text (``#`` from 1.5 times its size, ``##`` from 1.15) or a short bold line standing
+   alone (``###``); bulleted lines become ``-`` items; words under a link annotation become
+   ``[text](url)``; tables stand where they are on the page.
+
+Text turned on its side (an arXiv sidebar) is read once, each run in its own direction, after
+the page's text. A glyph pdfminer cannot map (``(cid:N)``) is asked of pdfium, which reads more
+fonts; one that neither can map is left out and counted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from statistics import median
+
+from pdfplumber.utils import extract_words
+
+from ..markup.tables import markdown_table
+from .figures import LABEL_GAP, box_of, centre_in, near
+
+GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
+PROSE_CHARS = 25
+PARAGRAPH_GAP = 0.6
+BAND_BREAK = 2.5  # line heights of empty space that part one band from the next
+ALIGNED_ROWS = 3
+HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
+HEADING_CHARS = 120
+LEVEL_STEP = 0.9
+HEADING = "\ue000"  # a private-use mark around a heading's size, until the pages read are ranked
+HEADING_MARK = re.compile(f"{HEADING}([0-9.]+){HEADING}")
+BOLD = re.compile(r"bold|black|heavy|semibold|demi|medi", re.I)
+BULLET = re.compile(r"^[•◦▪▫‣●○■□►▶–—*·]\s*")
+CID = re.compile(r"^\(cid:\d+\)$")
+LEFT_OUT = "\u200b"
+WORD_OPTIONS = {"x_tolerance_ratio": 0.15, "return_chars": True}  # word gaps scale with the font; a fixed 3 pt glues small type
+
+
+def _overlap(a, b) -> bool:
+    return a["top"] < b["bottom"] and b["top"] < a["bottom"]
+
+
+def _slabs(items: list[dict]) -> list[list[dict]]:
+    """Items grouped into runs that overlap vertically, top to bottom."""
+    slabs: list[list[dict]] = []
+    bottom = None
+    for item in sorted(items, key=lambda i: i["top"]):
+        if slabs and item["top"] < bottom - 0.5:
+            slabs[-1].append(item)
+            bottom = max(bottom, item["bottom"])
+        else:
+            slabs.append([item])
+            bottom = item["bottom"]
+    return slabs
+
+
+def _gaps(items: list[dict], left: float, right: float, width: float) -> list[tuple[float, float]]:
+    """The vertical strips of at least ``width`` between ``left`` and ``right`` that no item covers."""
+    gaps, edge = [], left
+    for item in sorted(items, key=lambda i: i["x0"]):
+        if item["x0"] - edge >= width:
+            gaps.append((edge, item["x0"]))
+        edge = max(edge, item["x1"])
+    if right - edge >= width:
+        gaps.append((edge, right))
+    return gaps
+
+
+def _common(gaps: list[tuple[float, float]], others: list[tuple[float, float]], width: float) -> list[tuple[float, float]]:
+    return [(max(a, c), min(b, d)) for a, b in gaps for c, d in others if min(b, d) - max(a, c) >= width]
+
+
+def _two_sided(slab: list[dict], gap: tuple[float, float]) -> bool:
+    return any(item["x1"] <= gap[0] + 0.5 for item in slab) and any(item["x0"] >= gap[1] - 0.5 for item in slab)
+
+
+def _bands(items: list[dict], width: float) -> list[tuple[list[list[dict]], list[tuple[float, float]]]]:
+    """Consecutive slabs that share an empty strip: each band's slabs, and its gutters (shared
+    strips with text on both sides somewhere in the band). A band starts afresh after a vertical
+    gap of more than ``BAND_BREAK`` lines: a footer stands apart from the columns above it."""
+    left, right = min(i["x0"] for i in items), max(i["x1"] for i in items)
+    line = median(item["bottom"] - item["top"] for item in items)
+    bands: list[tuple[list[list[dict]], list[tuple[float, float]]]] = []
+    for slab in _slabs(items):
+        gaps = _gaps(slab, left, right, width)
+        if bands:
+            previous = bands[-1][0][-1]
+            close = min(item["top"] for item in slab) - max(item["bottom"] for item in previous) <= BAND_BREAK * line
+            shared = _common(bands[-1][1], gaps, width) if close else []
+            if shared:
+                bands[-1] = (bands[-1][0] + [slab], shared)
+                continue
+        bands.append(([slab], gaps))
+    return [(slabs, [gap for gap in gaps if any(_two_sided(slab, gap) for slab in slabs)]) for slabs, gaps in bands]
+
+
+def _lines(items: list[dict]) -> list[list[dict]]:
+    """Items grouped into lines (vertical centres within the line), each sorted left to right."""
+    lines: list[list[dict]] = []
+    for item in sorted(items, key=lambda i: (i["top"] + i["bottom"]) / 2):
+        centre = (item["top"] + item["bottom"]) / 2
+        if lines and item.get("block") is None and lines[-1][0].get("block") is None and lines[-1][0]["top"] <= centre <= lines[-1][0]["bottom"]:
+            lines[-1].append(item)
+        else:
+            lines.append([item])
+    return [sorted(line, key=lambda i: i["x0"]) for line in lines]
+
+
+def _columns(items: list[dict], gutters: list[tuple[float, float]]) -> list[list[dict]]:
+    """``items`` parted by ``gutters``, left to right: one list per column, empty ones too."""
+    edges = [gap[0] for gap in gutters] + [float("inf")]
+    columns: list[list[dict]] = [[] for _ in edges]
+    for item in items:
+        columns[next(index for index, edge in enumerate(edges) if item["x1"] <= edge + 0.5)].append(item)
+    return columns
+
+
+def _chars(line: list[dict]) -> int:
+    return sum(len(item["text"]) + 1 for item in line)
+
+
+def _is_prose(column: list[dict]) -> bool:
+    if any(item.get("block") is not None for item in column):
+        return True
+    return median(_chars(line) for line in _lines(column)) >= PROSE_CHARS
+
+
+def _aligned_rows(columns: list[list[dict]]) -> int:
+    """Rows where two or more columns have a line starting at the same height."""
+    starts = Counter(round(line[0]["top"]) for column in columns for line in _lines(column))
+    return sum(1 for count in starts.values() if count >= 2)
+
+
+def _table(slabs: list[list[dict]], width: float) -> tuple[str, list[list[str]]] | None:
+    """The rows of a table without rules: its slabs' common gutters part the cells of each line."""
+    left, right = min(i["x0"] for slab in slabs for i in slab), max(i["x1"] for slab in slabs for i in slab)
+    gutters = _gaps(slabs[0], left, right, width)
+    for slab in slabs[1:]:
+        gutters = _common(gutters, _gaps(slab, left, right, width), width)
+    gutters = [gap for gap in gutters if any(_two_sided(slab, gap) for slab in slabs)]
+    lines = _lines(sum(slabs, []))
+    if not gutters or len(lines) < ALIGNED_ROWS:
+        return None
+    return "table", [[" ".join(item["text"] for item in cell) for cell in _columns(line, gutters)] for line in lines]
+
+
+def _order(items: list[dict], width: float) -> list:
+    """Blocks in reading order: lists of lines (paragraph material) and ``("table", rows)``."""
+    blocks: list = []
+    flowing = False  # the last block is lines of a band without gutters: the next such band continues it
+
+    def flow(members: list[dict]) -> None:
+        nonlocal flowing
+        if flowing:
+            blocks[-1] = _lines(sum(blocks[-1], []) + members)
+        else:
+            blocks.append(_lines(members))
+        flowing = True
+
+    for slabs, gutters in _bands(items, width):
+        members = sum(slabs, [])
+        if not gutters:
+            flow(members)
+            continue
+        columns = [column for column in _columns(members, gutters) if column]
+        prose = [_is_prose(column) for column in columns]
+        if all(prose) or (any(prose) and _aligned_rows(columns) < ALIGNED_ROWS):
+            flowing = False
+            for column in columns:
+                blocks.extend(_order(column, width))
+            continue
+        # Not columns of text: a table, from its first row with cells on both sides of a gutter to its last.
+        sided = [i for i, slab in enumerate(slabs) if any(_two_sided(slab, gap) for gap in gutters)]
+        first, last = sided[0], sided[-1]
+        if first:
+            flow(sum(slabs[:first], []))
+        table = _table(slabs[first:last + 1], width)
+        if table:
+            flowing = False
+            blocks.append(table)
+        else:
+            flow(sum(slabs[first:last + 1], []))
+        if last + 1 < len(slabs):
+            flow(sum(slabs[last + 1:], []))
+    return blocks
+
+
+def _linked(line: list[dict]) -> str:
+    """The line's words, with runs under one link as ``[text](url)``."""
+    parts: list[str] = []
+    run: list[str] = []
+    for index, item in enumerate(line):
+        if item.get("block") is not None:
+            parts.append(item["block"])
+            continue
+        link = item.get("link")
+        run.append(item["text"])
+        if not link or index + 1 == len(line) or line[index + 1].get("link") != link:
+            parts.append(f"[{' '.join(run)}]({link})" if link else run[0])
+            run = []
+    return " ".join(parts)
+
+
+def _heading(line: list[dict], body: float, alone: bool) -> str | None:
+    """A heading mark carrying the line's size, which ``heading_levels`` turns into ``#``s; or None."""
+    words = [item for item in line if item.get("block") is None]
+    if not words:
+        return None
+    size = max(item["size"] for item in words)
+    text = " ".join(item["text"] for item in words)
+    larger = size >= HEADING_RATIO * body and len(text) <= HEADING_CHARS
+    bold = alone and all(item["bold"] for item in words) and size >= 0.95 * body and len(text) <= HEADING_CHARS and not text.endswith((".", ":", ","))
+    return f"{HEADING}{size:.1f}{HEADING}" if larger or bold else None
+
+
+def heading_levels(texts: list[str]) -> list[str]:
+    """``texts`` with each heading mark made ``#``, ``##`` or ``###`` by the size of its line
+    against every heading size in ``texts`` (the pages read): the largest is ``#``."""
+    levels, level, top = {}, 0, 0.0
+    for size in sorted({float(size) for text in texts for size in HEADING_MARK.findall(text)}, reverse=True):
+        if not level or size < LEVEL_STEP * top:  # sizes within a tenth of each other are one level (20 and 22 pt)
+            level, top = level + 1, size
+        levels[f"{size:.1f}"] = "#" * min(level, 3)
+    return [HEADING_MARK.sub(lambda match: levels[match.group(1)], text) for text in texts]
+
+
+def _render(blocks: list, body: float) -> str:
+    paragraphs: list[str] = []
+    for block in blocks:
+        if isinstance(block, tuple):
+            paragraphs.append(markdown_table(block[1]))
+            continue
+        groups: list[list[list[dict]]] = []
+        for line in block:
+            if groups:
+                previous = groups[-1][-1]
+                height = max(1.0, median(item["bottom"] - item["top"] for item in previous))
+                apart = line[0]["top"] - max(item["bottom"] for item in previous) > PARAGRAPH_GAP * height
+                if not apart and line[0].get("block") is None and previous[0].get("block") is None:
+                    groups[-1].append(line)
+                    continue
+            groups.append([line])
+        for group in groups:
+            marks = [_heading(line, body, len(group) == 1) for line in group]
+            lines: list[str] = []
+            for index, (line, mark) in enumerate(zip(group, marks)):
+                text = _linked(line)
+                if mark and index and marks[index - 1] == mark:  # a heading set on two or three lines is one heading
+                    paragraphs[-1] += f" {text}"
+                elif mark:
+                    if lines:
+                        paragraphs.append("\n".join(lines))
+                        lines = []
+                    paragraphs.append(f"{mark} {text}")
+                else:
+                    lines.append(BULLET.sub("- ", text, count=1) if BULLET.match(text) and len(text) > 2 else text)
+            if lines:
+                paragraphs.append("\n".join(lines))
+    return "\n\n".join(p for p in paragraphs if p.strip())
+
+
+def _rotated_lines(chars: list[dict]) -> list[str]:
+    """Runs of text turned on their side, each read in its own direction (up or down the page)."""
+    lines = []
+    for up in (True, False):
+        runs: list[tuple[float, list[dict]]] = []
+        for char in sorted((c for c in chars if (c["matrix"][1] > 0) == up), key=lambda c: (c["x0"] + c["x1"]) / 2):
+            centre = (char["x0"] + char["x1"]) / 2
+            if runs and abs(runs[-1][0] - centre) <= char["size"] / 2:
+                runs[-1][1].append(char)
+            else:
+                runs.append((centre, [char]))
+        for _, run in runs:
+            run.sort(key=lambda c: -c["bottom"] if up else c["top"])
+            text, previous = "", None
+            for char in run:
+                gap = 0.0 if previous is None else (previous["top"] - char["bottom"] if up else char["top"] - previous["bottom"])
+                text += (" " if gap > 0.15 * char["size"] and not text.endswith(" ") else "") + char["text"]
+                previous = char
+            if text.strip():
+                lines.append(" ".join(text.split()))
+    return lines
+
+
+def _unmapped(chars: list[dict], pdfium_page, origin: tuple[float, float]) -> tuple[list[dict], int]:
+    """Each ``(cid:N)`` char with the text pdfium reads at its place, or left out; and how many were left out."""
+    if not any(CID.match(char["text"]) for char in chars):
+        return chars, 0
+    textpage = pdfium_page.get_textpage()
+    kept, dropped = [], 0
+    try:
+        for char in chars:
+            if CID.match(char["text"]):
+                # pdfminer gives such a glyph no width: ask pdfium for the character at its start, and its width.
+                index = textpage.get_index(char["x0"] + origin[0] + 0.5, (char["y0"] + char["y1"]) / 2 + origin[1], char["size"] / 2, char["size"] / 2)
+                known = index is not None and index >= 0  # pypdfium2 answers None or -1 when no character is there
+                found = textpage.get_text_range(index, 1) if known else ""
+                right = textpage.get_charbox(index)[2] - origin[0] if known else char["x0"] + char["size"] / 2
+                placed = {**char, "x1": max(char["x1"], right)}
+                if len(found) == 1 and found.isprintable() and not found.isspace():
+                    kept.append({**placed, "text": found})
+                else:  # left out, but its place kept by a zero-width space, so the word around it stays one word
+                    kept.append({**placed, "text": LEFT_OUT})
+                    dropped += 1
+                continue
+            kept.append(char)
+    finally:
+        textpage.close()
+    return kept, dropped
+
+
+def _figure_items(words: list[dict], figures: list[dict], page) -> tuple[list[dict], list[dict]]:
+    """The words outside figures, and one item per figure holding the words inside it (a chart's
+    labels), read row by row where the figure stands."""
+    left, top, width, height = float(page.bbox[0]), float(page.bbox[1]), float(page.width), float(page.height)
+    boxes = [((left + x0 * width, top + y0 * height, left + x1 * width, top + y1 * height), LABEL_GAP if figure["kind"] == "drawing" else 0.0)
+             for figure in figures for x0, y0, x1, y1 in [figure["box"]]]
+    inside: list[list[dict]] = [[] for _ in boxes]
+    outside = []
+    for word in words:
+        box = box_of(word)
+        index = next((i for i, (figure, gap) in enumerate(boxes) if near(box, figure, gap)), None)
+        (outside if index is None else inside[index]).append(word)
+    grown = True
+    while grown:  # a label runs on: the next word on its line belongs to it too ("Small" then "business")
+        grown = False
+        for word in list(outside):
+            owner = next((labels for labels in inside for label in labels
+                          if _overlap(word, label) and min(abs(word["x0"] - label["x1"]), abs(label["x0"] - word["x1"])) < label["size"]), None)
+            if owner is not None:
+                owner.append(word)
+                outside.remove(word)
+                grown = True
+    for index, labels in enumerate(inside):  # prose over a picture (an OCRed scan, a backdrop) is the page's text, not labels
+        if labels and _is_prose(labels):
+            outside += labels
+            inside[index] = []
+    items = []
+    for ((x0, y0, x1, y1), _), labels in zip(boxes, inside):
+        if labels:  # the item stands where the figure and its labels do, so the page's flow goes round it
+            items.append({"x0": min(x0, *(w["x0"] for w in labels)), "x1": max(x1, *(w["x1"] for w in labels)),
+                          "top": min(y0, *(w["top"] for w in labels)), "bottom": max(y1, *(w["bottom"] for w in labels)),
+                          "text": "", "block": "\n".join(_linked(line) for line in _lines(labels))})
+    return outside, items
+
+
+def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict], pdfium_page) -> tuple[str, int]:
+    """The Markdown of a pdfplumber ``page`` whose ``tables`` are ``(bbox, markdown)`` pairs and
+    whose ``figures`` are ``readers.figures`` dicts, and the number of glyphs that could not be
+    mapped to text. ``pdfium_page`` is the same page in pdfium."""
+    boxes = [bbox for bbox, _ in tables]
+    chars = [char for char in page.chars if not centre_in(box_of(char), boxes)]
+    origin = (float(page.mediabox[0]), float(page.mediabox[1]))
+    chars, dropped = _unmapped(chars, pdfium_page, origin)
+    upright = [char for char in chars if char["upright"]]
+    sizes = Counter(round(char["size"], 1) for char in upright if char["text"].strip())
+    body = sizes.most_common(1)[0][0] if sizes else 10.0
+    links = [link for link in page.hyperlinks if link.get("uri")]
+    words = []
+    for word in extract_words(upright, **WORD_OPTIONS):
+        word["text"] = word["text"].replace(LEFT_OUT, "")
+        if not word["text"]:
+            continue
+        x, y = (word["x0"] + word["x1"]) / 2, (word["top"] + word["bottom"]) / 2
+        link = next((link["uri"] for link in links if link["x0"] <= x <= link["x1"] and link["top"] <= y <= link["bottom"]), None)
+        words.append({"x0": word["x0"], "x1": word["x1"], "top": word["top"], "bottom": word["bottom"], "text": word["text"],
+                      "size": max(char["size"] for char in word["chars"]), "link": link,
+                      "bold": all(BOLD.search(char.get("fontname") or "") for char in word["chars"])})
+    items, labels = _figure_items(words, figures, page)
+    items += labels + [{"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown} for (x0, top, x1, bottom), markdown in tables]
+    text = _render(_order(items, GUTTER_EMS * body), body) if items else ""
+    turned = _rotated_lines([char for char in chars if not char["upright"]])
+    return "\n\n".join(part for part in (text, "\n".join(turned)) if part), dropped

@@ -1,0 +1,204 @@
+"""PDF pages: text and tables with pdfplumber, renders with pdfium, on every core, cached on disk.
+
+Only the requested pages are parsed and rendered: pdfminer's page tree is walked straight to
+them, and pdfium opens pages on demand. The pages go in batches to a pool of worker processes,
+large batches first and single pages last, so pages of uneven cost keep every core busy to the
+end; progress is reported as batches complete, and a page that fails to parse, or takes longer
+than ``PAGE_TIMEOUT``, costs only that page (each worker's memory is bounded too). Each page's
+extraction and PNG are stored in the disk cache by content hash, page and dpi, so a second read
+touches no parser. ``python -m bench readers`` measures these choices.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Executor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+import pdfplumber
+import pypdfium2 as pdfium
+from pdfminer.pdfdocument import PDFDocument
+from pdfminer.pdfpage import PDFPage
+from pdfminer.pdftypes import dict_value, int_value, list_value
+
+from ..errors import ReaderError
+from ..markup.tables import markdown_table
+from ..models import Figure, Page
+from .figures import find_figures
+from .layout import heading_levels, page_markdown
+from .pool import batches, discard_pool, executor, time_limit, worker_died
+from .render import checked_page_count, encode_png
+
+EXTRACTION_VERSION = 5  # part of each cached page's name: raise it when extraction changes, so old entries miss
+PAGE_TIMEOUT = 60  # seconds one page's text, tables and render may take in a worker
+
+
+def pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFPage]:
+    """The pages numbered ``numbers`` (1-based), by one walk down the page tree.
+
+    pdfplumber builds every page of the document to find a few; this steps over each subtree
+    that holds none of the wanted pages by its /Count, and stops after the last one. A kid with
+    /Kids is a subtree and any other kid is a page, as pdfium counts them, so the text found for
+    page n is the text of the page pdfium renders as page n.
+    """
+    wanted, last, found, seen = set(numbers), max(numbers), {}, set()
+
+    def visit(node: dict, inherited: dict, before: int) -> None:
+        inherited = {**inherited, **{key: node[key] for key in PDFPage.INHERITABLE_ATTRS if key in node}}
+        for kid in list_value(node.get("Kids", [])):
+            if before >= last:
+                return
+            attrs = dict_value(kid)
+            if "Kids" in attrs:
+                count = int_value(attrs.get("Count", 0))
+                if any(before < number <= before + count for number in wanted):
+                    if kid.objid in seen:
+                        raise ValueError("the page tree loops back on itself")
+                    seen.add(kid.objid)
+                    visit(attrs, inherited, before)
+                before += count
+            else:
+                before += 1
+                if before in wanted:
+                    found[before] = PDFPage(document, kid.objid, {**inherited, **attrs}, None)
+
+    visit(dict_value(document.catalog["Pages"]), {}, 0)
+    return found
+
+
+def is_table(rows: list[list]) -> bool:
+    """A chart's gridlines also make a grid of cells, but a mostly empty one. A sparse grid that
+    is refused here is not lost: its text stays in the page's text."""
+    filled = [sum(1 for cell in row if cell not in (None, "")) for row in rows]
+    cells = sum(len(row) for row in rows)
+    return bool(cells) and max(filled, default=0) >= 2 and sum(filled) >= 0.3 * cells
+
+
+def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int) -> dict:
+    page = pdfplumber.page.Page(pdf, pdfminer_page, page_number=number)
+    tables = [(table.bbox, markdown) for table in page.find_tables() if is_table(rows := table.extract()) and (markdown := markdown_table(rows))]
+    figures = find_figures(page, [bbox for bbox, _ in tables])
+    pdfium_page = document[number - 1]  # pdfium loads the page anew on each index: once, for text and render
+    try:
+        text, unmapped = page_markdown(page, tables, figures, pdfium_page)
+        has_text = bool(page.chars)
+        page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
+        bitmap = pdfium_page.render(scale=dpi / 72, rev_byteorder=True)  # RGB order: no BGR swap before encoding
+    finally:
+        pdfium_page.close()
+    return {"number": number, "text": text, "tables": [markdown for _, markdown in tables], "has_text": has_text, "unmapped": unmapped,
+            "figures": figures, "png": encode_png(bitmap.to_pil())}
+
+
+def _failed(number: int, error: Exception) -> dict:
+    return {"number": number, "error": f"{type(error).__name__}: {error}"}
+
+
+def extract_pages(path: str, numbers: list[int], dpi: int) -> list[dict]:
+    """Text, Markdown tables and a PNG for each 1-based page in ``numbers``; runs in a worker.
+
+    A page that cannot be read comes back as ``{"number": n, "error": "..."}``.
+    """
+    with open(path, "rb") as stream:
+        try:
+            pdf = pdfplumber.PDF(stream, stream_is_external=True)
+            parsed = pdfminer_pages(pdf.doc, numbers)
+            document = pdfium.PdfDocument(path)
+        except Exception as error:  # the file is unreadable here; the caller decides what that means
+            return [_failed(number, error) for number in numbers]
+        results = []
+        try:
+            for number in numbers:
+                try:
+                    if number not in parsed:
+                        raise ValueError(f"page {number} is missing from the page tree")
+                    with time_limit(PAGE_TIMEOUT):
+                        result = _extract_page(pdf, parsed[number], document, number, dpi)
+                    results.append(result)
+                except Exception as error:  # a damaged page costs that page only
+                    results.append(_failed(number, error))
+        finally:
+            document.close()
+    return results
+
+
+
+def _submit(pdf_path: Path, numbers: list[int], dpi: int) -> tuple[Executor, list]:
+    """Submit the batches. A pool that broke while idle (a worker was killed) is replaced once."""
+    for attempt in range(2):
+        pool = executor()
+        try:
+            return pool, [pool.submit(extract_pages, str(pdf_path), batch, dpi) for batch in batches(numbers)]
+        except BrokenProcessPool:
+            discard_pool(pool)
+            if attempt:
+                raise
+
+
+def _extract(job, pdf_path: Path, numbers: list[int], dpi: int):
+    """Yield each page's extraction as its batch finishes; a page that failed has an "error"."""
+    pool, futures = None, []
+    try:
+        pool, futures = _submit(pdf_path, numbers, dpi)
+        for future in as_completed(futures):
+            yield from future.result()
+    except BrokenProcessPool:
+        raise worker_died(pool, f"A PDF worker process stopped while reading {job.name}: the file may be damaged, or the machine ran out of memory. Try again; if it fails again, the file is the cause.") from None
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True) -> tuple[int, list[Page]]:
+    """Read the selected pages of ``pdf_path``; ``cache_key`` is the content hash entries go under.
+
+    ``text_from_pdf=False`` when the caller takes the text from elsewhere (a deck's slides, a web
+    page's HTML), so what the PDF's text layer lacks (all of it, or glyphs with no map) is not reported. Reports ``job.progress("rendered", done, total)`` as pages come from the cache or a worker.
+    """
+    store, dpi = job.services.store, job.settings.render_dpi
+    meta = store.get_json(cache_key, "pdf.json")
+    if meta is None:
+        meta = {"page_count": checked_page_count(pdf_path, job.name)}
+        store.put_json(cache_key, "pdf.json", meta)
+    numbers = job.select(meta["page_count"])
+    found: dict[int, dict] = {}
+    for number in numbers:
+        entry = store.get_json(cache_key, f"page-{number:04d}.v{EXTRACTION_VERSION}.json")
+        png = store.get_bytes(cache_key, f"page-{number:04d}-{dpi}dpi.png")
+        if entry is not None and png is not None:
+            found[number] = {**entry, "png": png}
+    job.progress("rendered", len(found), len(numbers))
+    failed: dict[int, str] = {}
+    missing = [n for n in numbers if n not in found]
+    for done, result in enumerate(_extract(job, pdf_path, missing, dpi) if missing else (), len(found) + 1):
+        number = result["number"]
+        if "error" in result:
+            failed[number] = result["error"]
+        else:
+            png = result.pop("png")
+            store.put_bytes(cache_key, f"page-{number:04d}-{dpi}dpi.png", png)
+            store.put_json(cache_key, f"page-{number:04d}.v{EXTRACTION_VERSION}.json", result)
+            found[number] = {**result, "png": png}
+        job.progress("rendered", done, len(numbers))
+    if not found:
+        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged: none of its pages could be read ({failed[numbers[0]]}). Export or download it again.")
+    texts = dict(zip(found, heading_levels([entry["text"] for entry in found.values()])))
+    pages = []
+    for number in numbers:
+        if number in failed:
+            job.warnings.append(f"Page {number} of {job.name} is damaged and could not be read ({failed[number]}).")
+            pages.append(Page(number=number, error=f"This page is damaged and could not be read ({failed[number]})."))
+            continue
+        entry = found[number]
+        if text_from_pdf and not entry["has_text"] and entry["figures"]:  # not a blank page
+            job.warnings.append(f"Page {number} has no text layer (a scan or a picture); its content reaches a text-only model only through the visual description.")
+        if text_from_pdf and entry["unmapped"]:
+            count = entry["unmapped"]
+            job.warnings.append(f"Page {number} of {job.name}: {count} {'character' if count == 1 else 'characters'} could not be read and "
+                                f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text).")
+        job.figures[number] = entry["figures"]
+        figures = [Figure(f["kind"], tuple(f["box"]), f["caption"], f["has_text"]) for f in entry["figures"]]
+        pages.append(Page(number=number, text=texts[number], tables=entry["tables"], image=entry["png"], figures=figures))
+    job.pdf = pdf_path
+    return meta["page_count"], pages
+

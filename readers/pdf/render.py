@@ -1,0 +1,119 @@
+"""pdfium: page counts, figure renders, pages cut into a PDF of their own, and PNG encoding.
+
+pdfium is not thread-safe, not even across documents: a call made while another thread is in
+pdfium can crash the process. Pages, figures and cuts are made in the worker pool
+(``readers.pdf.pool``); the few uses in a process that may have other threads reading (the app's
+page counts, printed web pages and sheets, Word placement) hold ``PDFIUM_LOCK``.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from concurrent.futures import as_completed
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+import pypdfium2 as pdfium
+from PIL import Image
+
+from ..errors import ReaderError
+from .pool import executor, worker_died
+
+PNG_COMPRESS_LEVEL = 1  # encodes about twice as fast as the default 6, at about the same size
+PDFIUM_LOCK = threading.Lock()
+
+
+def encode_png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return buffer.getvalue()
+
+
+def page_count(path: Path) -> int:
+    """The number of pages pdfium finds in ``path`` (raises ``pdfium.PdfiumError``)."""
+    with PDFIUM_LOCK:
+        document = pdfium.PdfDocument(str(path))
+        try:
+            return len(document)
+        finally:
+            document.close()
+
+
+def checked_page_count(path: Path, name: str) -> int:
+    try:
+        count = page_count(path)
+    except pdfium.PdfiumError as error:
+        if "password" in str(error).lower():
+            raise ReaderError("ENCRYPTED_FILE", f"{name} is password-protected. Remove the password (print or export it to a new PDF) and upload it again.") from None
+        raise ReaderError("CORRUPT_FILE", f"{name} is damaged or incomplete and cannot be opened as a PDF ({str(error).rstrip('.')}). Export or download it again.") from None
+    if count == 0:
+        raise ReaderError("CORRUPT_FILE", f"{name} is a PDF with no pages.")
+    return count
+
+
+
+def render_figures(path: str, number: int, figures: list[dict]) -> list[bytes | str]:
+    """A PNG of each figure of page ``number`` at the dpi its finding chose, or why it failed; runs in a worker."""
+    results: list[bytes | str] = []
+    try:
+        document = pdfium.PdfDocument(path)
+    except Exception as error:  # gone or damaged since its pages were read
+        return [f"{type(error).__name__}: {error}"] * len(figures)
+    try:
+        page = document[number - 1]
+        width, height = page.get_size()  # as shown, after the page's rotation, as render's crop counts
+        for figure in figures:
+            left, top, right, bottom = figure["box"]
+            try:
+                bitmap = page.render(scale=figure["dpi"] / 72, rev_byteorder=True,
+                                     crop=(left * width, (1 - bottom) * height, (1 - right) * width, top * height))
+                results.append(encode_png(bitmap.to_pil()))
+            except Exception as error:  # pdfium's own errors: this figure is lost, not the page
+                results.append(f"{type(error).__name__}: {error}")
+    finally:
+        document.close()
+    return results
+
+
+def figure_images(job, wanted: dict[int, list[dict]]):
+    """Yield ``(page number, [PNG bytes or error text per figure])`` for the figures in ``wanted``
+    (page number to figure dicts) of the job's PDF, rendered by the worker pool as they finish."""
+    futures = {}
+    try:
+        pool = executor()
+        futures = {pool.submit(render_figures, str(job.pdf), number, figures): number for number, figures in wanted.items()}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    except BrokenProcessPool:
+        raise worker_died(pool, f"A PDF worker process stopped while rendering the figures of {job.name}. Try again.") from None
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+def pages_pdf(path: str, first: int, last: int) -> bytes:
+    """A new PDF of pages ``first``-``last`` (1-based) of ``path``, copied by pdfium; runs in a worker."""
+    source, cut = pdfium.PdfDocument(path), pdfium.PdfDocument.new()
+    try:
+        cut.import_pages(source, list(range(first - 1, last)))
+        buffer = io.BytesIO()
+        cut.save(buffer)
+    finally:
+        cut.close()
+        source.close()
+    return buffer.getvalue()
+
+
+def cut_pages(pdf_path: Path, first: int, last: int, name: str) -> bytes:
+    """Pages ``first``-``last`` of ``pdf_path`` as a PDF of their own, made by the worker pool
+    (pdfium is not safe to call from several threads). Raises ``RENDER_FAILED`` if it cannot be made."""
+    pool = executor()
+    try:
+        return pool.submit(pages_pdf, str(pdf_path), first, last).result()
+    except BrokenProcessPool:
+        raise worker_died(pool, f"A PDF worker process stopped while cutting pages {first}-{last} of {name}. Try again.") from None
+    except Exception as error:  # pdfium's own errors on a damaged file
+        raise ReaderError("RENDER_FAILED", f"Pages {first}-{last} of {name} could not be copied into a PDF of their own "
+                                           f"({type(error).__name__}: {error}).") from None
+
