@@ -19,12 +19,14 @@ class Figure:
     text layer. ``box`` is (left, top, right, bottom) as fractions of the page's width and
     height, measured from its top-left corner; ``caption`` is the line beside it that names it;
     ``has_text`` says the page's text already holds the words inside it (a drawing's labels, a
-    text layer over a picture), so OCR would only repeat them."""
+    text layer over a picture), so OCR would only repeat them. ``chart`` says what a drawing
+    rebuilt as a chart is ("bar, 3 series"); its table stands in the page's text."""
 
     kind: str
     box: tuple[float, float, float, float]
     caption: str | None = None
     has_text: bool = False
+    chart: str | None = None
 
     @property
     def place(self) -> str:

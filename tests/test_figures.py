@@ -95,7 +95,8 @@ def test_with_nothing_configured_a_text_only_model_gets_the_text_in_each_figure(
     tree = pages[0].description
     assert tree.startswith(f'Figure 1 (picture, middle of the page; caption: "{fixtures.CAPTION}"), text found in it by OCR:\n')
     assert "\n".join(fixtures.DECISION_TREE) in tree, "the figure's lines stay lines"
-    assert pages[1].description == "Figure 1 (drawing, middle of the page): its labels are in the page's text."
+    assert pages[1].description == "Figure 1 (drawing, middle of the page): a chart (bar, 1 series); its data is in the page's text, as a table."
+    assert "| Q2 | 340 |\n| Q3 | 910 |\n| Q4 | 650 |" in pages[1].text  # Q1 sits on the axis' low end: no bar is drawn
     assert fixtures.ROTATED_LABEL in pages[3].description.splitlines(), "text turned on its side is read, as a line of its own"
     assert pages[4].description == "Text found by OCR:\n" + "\n".join(fixtures.SCANNED_LINES)
     for page in (pages[2], pages[5]):  # text only, and a logo below the size floor

@@ -103,6 +103,15 @@ def test_a_page_gets_the_page_prompt_with_its_figures_and_an_image_the_image_pro
     assert sent_text(image_request) == IMAGE_PROMPT
 
 
+def test_a_page_whose_chart_was_rebuilt_sends_its_table_and_asks_for_what_it_misses(vision, fake_openai):
+    read_file(REPORT_PDF, 1, 1, services=vision())
+    (request,) = fake_openai.calls(CHAT)
+    prompt = sent_text(request)
+    assert "- Figure 1: drawing (chart: bar, 2 series, its table is in the text), middle of the page" in prompt
+    assert "the data as a Markdown table" in prompt and "needs only what that table misses" in prompt
+    assert "<page_text>" in prompt and "| Q4 | 170 | 125 |" in prompt.rsplit("<page_text>", 1)[1]
+
+
 def test_only_pages_with_something_to_see_are_sent(vision, fake_openai, figures):
     reading = read_file(figures, services=vision())
     sent = [page.number for page in reading.pages if page.description]

@@ -61,7 +61,7 @@ def outlined_image(reading: Reading, page: Page, folder: Path) -> str:
     for number, figure in enumerate(page.figures, 1):
         left, top, right, bottom = (round(v * size) for v, size in zip(figure.box, (canvas.width, canvas.height) * 2))
         draw.rectangle((left, top, right, bottom), outline=OUTLINE, width=line)
-        label = f"Figure {number} · {figure.kind}"
+        label = f"Figure {number} · {f'chart: {figure.chart}' if figure.chart else figure.kind}"
         tag = draw.textbbox((left, top), label, font=font)
         draw.rectangle((tag[0], tag[1], tag[2] + 2 * line, tag[3] + 2 * line), fill=OUTLINE)
         draw.text((left + line, top + line), label, font=font, fill="white")

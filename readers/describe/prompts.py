@@ -3,19 +3,22 @@ old wording then miss instead of being served for the new one."""
 
 from __future__ import annotations
 
-PROMPT_VERSION = 2
+PROMPT_VERSION = 3
 
 IMAGE_PROMPT = """Describe this image for a reader who cannot see it. Include:
 - all visible text, word for word, in reading order;
 - the objects, people and scene, and how they are laid out;
 - colours that carry meaning;
-- what the image shows or is for: a chart's type, axes and every value you can read; a
-  diagram's parts and connections; a screenshot's interface and state.
+- what the image shows or is for: a chart's type, title and axes, and its data as a Markdown
+  table (series as columns, categories as rows, every value you can read); a diagram's parts
+  and connections; a screenshot's interface and state.
 Be factual and specific; do not guess at what is not visible."""
 
 PAGE_PROMPT = """This is one rendered page of a document. The reader cannot see it but already has the
 text extracted from it (between the <page_text> tags below). Describe only what that text misses:
-- charts and graphs: the type, title, axes, units, legend, and every data value exactly as shown;
+- charts and graphs: the type, title, axes and units, and the data as a Markdown table (series as
+  columns, categories as rows, every value exactly as shown); a chart whose table the extracted
+  text already holds (a "Chart: ..." line and its table) needs only what that table misses;
 - tables drawn as images: reproduce them as Markdown tables;
 - diagrams and flowcharts: every box and arrow, step by step in order;
 - photos, figures and illustrations: what they show, with their captions and figure numbers;
@@ -43,7 +46,8 @@ def figure_lines(figures) -> str:
     lines = []
     for number, figure in enumerate(figures, 1):
         caption = f' (caption: "{figure.caption}")' if figure.caption else ""
-        lines.append(f"- Figure {number}: {figure.kind}, {figure.place}{caption}")
+        chart = f" (chart: {figure.chart}, its table is in the text)" if figure.chart else ""
+        lines.append(f"- Figure {number}: {figure.kind}{chart}, {figure.place}{caption}")
     return "\n".join(lines)
 
 

@@ -225,7 +225,9 @@ class LocalOCR:
                 continue
             caption = f'; caption: "{figure.caption}"' if figure.caption else ""
             head = f"Figure {index + 1} ({figure.kind}, {figure.place}{caption})"
-            if figure.has_text:
+            if figure.chart:
+                blocks.append(f"{head}: a chart ({figure.chart}); its data is in the page's text, as a table.")
+            elif figure.has_text:
                 blocks.append(f"{head}: its {'labels' if figure.kind == 'drawing' else 'words'} are in the page's text.")
             elif error:
                 blocks.append(f"{head}: local OCR could not read it.")

@@ -1,8 +1,8 @@
 """Charts and SmartArt read from their own XML parts (PowerPoint and Word embed the same ones).
 
-Charts, for every plot type: kind, title, series, categories and cached values as a Markdown table.
-Its wording (``chart_heading``, ``chart_kind``, ``chart_table``) is Excel's too, whose reader takes
-the values from the cells a chart points at.
+Charts, for every plot type: kind, title, series, categories and cached values as a Markdown table,
+in the wording every chart has (``readers.markup.charts``); Excel's reader uses ``chart_kind`` too,
+and takes the values from the cells a chart points at.
 
 python-pptx refuses plot types it does not model (a 3-D bar chart: "unsupported plot type"), so
 the chart part is read directly; Office's newer chart parts (``cx:``: waterfall, treemap,
@@ -19,8 +19,8 @@ from __future__ import annotations
 from lxml import etree
 
 from ..intake.package import PARSER
+from ..markup.charts import chart_heading, chart_table, number_text
 from ..markup.markdown import list_item, one_line
-from ..markup.tables import markdown_table
 
 C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
 CX = "{http://schemas.microsoft.com/office/drawing/2014/chartex}"
@@ -67,17 +67,6 @@ def chosen(alternate):
     return choice if choice is not None else []
 
 
-def number_text(value: str) -> str:
-    """A cached value as the chart shows it: 910 not 910.0, 0.35 not 0.34999999999999998."""
-    try:
-        number = float(value)
-    except ValueError:
-        return value
-    if number.is_integer() and abs(number) < 1e15:
-        return str(int(number))
-    return repr(number)
-
-
 def chart_kind(plot_name: str, bar_direction: str | None = None) -> str:
     """A plot's kind from its element's name: "bar3DChart" -> "3-D bar"; a bar chart whose bars
     stand up (c:barDir "col") is a column chart."""
@@ -118,24 +107,8 @@ def _title(element) -> str:
     return one_line("".join(runs)) or " ".join(_points(element.find(f".//{C}strCache")).values())
 
 
-def chart_table(categories: dict[int, str], series: list[tuple[str, dict[int, str]]]) -> str:
-    """A chart's data as a Markdown table: series as columns, categories as rows (by point index;
-    a point with no category is numbered), each value as given."""
-    indexes = sorted(set(categories) | {index for _, values in series for index in values})
-    header = ["Category", *[name or f"Series {number}" for number, (name, _) in enumerate(series, 1)]]
-    rows = [[categories.get(index, str(index + 1)), *[values.get(index, "") for _, values in series]] for index in indexes]
-    return markdown_table([header, *rows])
-
-
 def _shown(values: dict[int, str]) -> dict[int, str]:
     return {index: number_text(value) for index, value in values.items()}
-
-
-def chart_heading(title: str, kinds: list[str]) -> str:
-    """The line over a chart's table in every Office reader: "Chart: title (kind chart)"."""
-    kind = " / ".join(dict.fromkeys(kinds))
-    label = f"{kind} chart" if kind else "chart"
-    return f"Chart: {title} ({label})" if title else f"Chart ({label})"
 
 
 def _drawingml_chart(root) -> str:

@@ -28,10 +28,11 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..errors import ReaderError
 from ..intake.package import without
+from ..markup.charts import chart_heading, chart_table
 from ..markup.tables import MAX_SHEET_ROWS, markdown_table
 from ..models import Page
 from ..pdf.pages import read_pdf_pages
-from .drawings import chart_heading, chart_kind, chart_table
+from .drawings import chart_kind
 from .libreoffice import office_pdf, ooxml_copy
 
 MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every row 16,384 cells wide

@@ -148,10 +148,12 @@ def find_figures(page, table_boxes: list) -> list[dict]:
     vector = [box for box in vector if (box[2] - box[0]) * (box[3] - box[1]) < BACKGROUND_SHARE * width * height and not centre_in(box, tables)]
     clusters = [(len(group), _union([vector[i] for i in group])) for group in _clusters(vector, GAP)]
     for count, box in clusters:
-        if count >= MIN_DRAWING_OBJECTS and _big_enough(clip(box)) and not any(near(box, picture, 0) for _, picture in found):
+        if count >= MIN_DRAWING_OBJECTS and _big_enough(clip(box)) and not any(near(box, other, 0) for kind, other in found if kind == "picture"):
             # A chart's legend keys stand apart from its plot: small shapes near it are part of it.
             box = _union([box, *(other for _, other in clusters if not _big_enough(other) and near(box, other, LEGEND_REACH))])
-            found.append(("drawing", clip(box)))
+            # A chart without gridlines can be two clusters, its data over its axes: one drawing.
+            overlapping = [item for item in found if item[0] == "drawing" and near(box, item[1], 0)]
+            found = [item for item in found if item not in overlapping] + [("drawing", clip(_union([box, *(other for _, other in overlapping)])))]
     if not found:
         return []
     lines = page.extract_text_lines(strip=True, return_chars=False)

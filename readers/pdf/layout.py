@@ -33,8 +33,10 @@ from statistics import median
 from pdfplumber.utils import extract_words
 
 from ..markup.tables import markdown_table
+from .charts import grouped_labels, read_chart
 from .figures import LABEL_GAP, box_of, centre_in, near
 
+CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
 PROSE_CHARS = 25
 PARAGRAPH_GAP = 0.6
@@ -325,9 +327,13 @@ def _unmapped(chars: list[dict], pdfium_page, origin: tuple[float, float]) -> tu
     return kept, dropped
 
 
-def _figure_items(words: list[dict], figures: list[dict], page) -> tuple[list[dict], list[dict]]:
-    """The words outside figures, and one item per figure holding the words inside it (a chart's
-    labels), read row by row where the figure stands."""
+def _figure_items(words: list[dict], figures: list[dict], page, turned: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:
+    """The words outside figures, and one item per figure holding the words inside it where the
+    figure stands: a drawing rebuilt as a chart is its table (``readers.pdf.charts``; the figure
+    dict gets its ``chart`` summary), and the ``turned`` characters beside it are its value axis'
+    title; a chart that cannot be rebuilt has its labels grouped (title, ticks per axis, legend,
+    labels); other figures' words are read row by row. The turned characters no chart took are
+    returned last."""
     left, top, width, height = float(page.bbox[0]), float(page.bbox[1]), float(page.width), float(page.height)
     boxes = [((left + x0 * width, top + y0 * height, left + x1 * width, top + y1 * height), LABEL_GAP if figure["kind"] == "drawing" else 0.0)
              for figure in figures for x0, y0, x1, y1 in [figure["box"]]]
@@ -352,12 +358,36 @@ def _figure_items(words: list[dict], figures: list[dict], page) -> tuple[list[di
             outside += labels
             inside[index] = []
     items = []
-    for ((x0, y0, x1, y1), _), labels in zip(boxes, inside):
-        if labels:  # the item stands where the figure and its labels do, so the page's flow goes round it
-            items.append({"x0": min(x0, *(w["x0"] for w in labels)), "x1": max(x1, *(w["x1"] for w in labels)),
-                          "top": min(y0, *(w["top"] for w in labels)), "bottom": max(y1, *(w["bottom"] for w in labels)),
-                          "text": "", "block": "\n".join(_linked(line) for line in _lines(labels))})
-    return outside, items
+    for figure, (box, _), labels in zip(figures, boxes, inside):
+        if not labels:
+            continue
+        block = None
+        if figure["kind"] == "drawing":
+            # An axis title may stand a little farther out than the ticks: the chart may claim it.
+            reach = [word for word in outside if near(box_of(word), box, CHART_REACH)]
+            chart = read_chart(page, box, labels + reach)
+            if chart is not None:  # its data where it stands; words near it that are none of its labels stay in the prose
+                title = [char for char in turned if _beside(char, box)]
+                turned = [char for char in turned if not _beside(char, box)]
+                chart.value_title = " ".join(_rotated_lines(title)) or None
+                block, figure["chart"] = chart.markdown(), chart.summary
+                candidates = labels + reach
+                claimed = {id(candidates[index]) for index in chart.labels_used}
+                outside = [word for word in outside if id(word) not in claimed] + [word for word in labels if id(word) not in claimed]
+                labels = [word for word in candidates if id(word) in claimed]
+            else:
+                block = grouped_labels(labels, page, box) or None
+        x0, y0, x1, y1 = box  # the item stands where the figure and its labels do, so the page's flow goes round it
+        items.append({"x0": min(x0, *(w["x0"] for w in labels)), "x1": max(x1, *(w["x1"] for w in labels)),
+                      "top": min(y0, *(w["top"] for w in labels)), "bottom": max(y1, *(w["bottom"] for w in labels)),
+                      "text": "", "block": block or "\n".join(_linked(line) for line in _lines(labels))})
+    return outside, items, turned
+
+
+def _beside(char: dict, box) -> bool:
+    """A turned character left or right of a chart's drawing, level with it: its value axis' title."""
+    level = char["top"] < box[3] and char["bottom"] > box[1]
+    return level and (box[0] - CHART_REACH <= char["x1"] <= box[0] + 2 or box[2] - 2 <= char["x0"] <= box[2] + CHART_REACH)
 
 
 def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict], pdfium_page) -> tuple[str, int]:
@@ -382,8 +412,8 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict], pd
         words.append({"x0": word["x0"], "x1": word["x1"], "top": word["top"], "bottom": word["bottom"], "text": word["text"],
                       "size": max(char["size"] for char in word["chars"]), "link": link,
                       "bold": all(BOLD.search(char.get("fontname") or "") for char in word["chars"])})
-    items, labels = _figure_items(words, figures, page)
+    items, labels, turned = _figure_items(words, figures, page, [char for char in chars if not char["upright"]])
     items += labels + [{"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown} for (x0, top, x1, bottom), markdown in tables]
     text = _render(_order(items, GUTTER_EMS * body), body) if items else ""
-    turned = _rotated_lines([char for char in chars if not char["upright"]])
+    turned = _rotated_lines(turned)
     return "\n\n".join(part for part in (text, "\n".join(turned)) if part), dropped

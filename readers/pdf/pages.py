@@ -29,7 +29,7 @@ from .layout import heading_levels, page_markdown
 from .pool import batches, discard_pool, executor, time_limit, worker_died
 from .render import checked_page_count, encode_png
 
-EXTRACTION_VERSION = 5  # part of each cached page's name: raise it when extraction changes, so old entries miss
+EXTRACTION_VERSION = 6  # part of each cached page's name: raise it when extraction changes, so old entries miss
 PAGE_TIMEOUT = 60  # seconds one page's text, tables and render may take in a worker
 
 
@@ -197,7 +197,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
             job.warnings.append(f"Page {number} of {job.name}: {count} {'character' if count == 1 else 'characters'} could not be read and "
                                 f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text).")
         job.figures[number] = entry["figures"]
-        figures = [Figure(f["kind"], tuple(f["box"]), f["caption"], f["has_text"]) for f in entry["figures"]]
+        figures = [Figure(f["kind"], tuple(f["box"]), f["caption"], f["has_text"], f.get("chart")) for f in entry["figures"]]
         pages.append(Page(number=number, text=texts[number], tables=entry["tables"], image=entry["png"], figures=figures))
     job.pdf = pdf_path
     return meta["page_count"], pages
