@@ -18,7 +18,7 @@ from .kinds import SOURCE_EXTENSION, kind_of, reader
 from .models import Reading
 from .office.libreoffice import ooxml_copy
 from .services import Services, shared_services
-from .settings import Settings
+from .settings import MAX_HOTWORDS_CHARS, Settings
 
 MAX_QUESTION_CHARS = 2000
 
@@ -53,6 +53,17 @@ def check_question(describe) -> str | None:
     return describe.strip()
 
 
+def check_hotwords(hotwords) -> str | None:
+    """Names and jargon to steer the transcription towards, on one line; None for none."""
+    if hotwords is not None and not isinstance(hotwords, str):
+        raise ReaderError("INVALID_QUERY", "The hotwords must be text: names and terms separated by spaces or commas.")
+    hotwords = " ".join((hotwords or "").split())
+    if len(hotwords) > MAX_HOTWORDS_CHARS:
+        raise ReaderError("INVALID_QUERY", f"The hotwords are {len(hotwords):,} characters long; give at most {MAX_HOTWORDS_CHARS}: "
+                                           "the names and terms the recording uses, not a text.")
+    return hotwords or None
+
+
 def hash_file(path: Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
@@ -74,6 +85,7 @@ def read_file(
     progress: Progress | None = None,
     name: str | None = None,
     visitor: str | None = None,
+    hotwords: str | None = None,
 ) -> Reading:
     """Read one file and return what a model receives from it.
 
@@ -81,11 +93,14 @@ def read_file(
     each page's visuals; ``multimodal=None`` takes ``MODEL_MULTIMODAL`` from settings;
     ``workspace`` refuses paths that resolve outside that folder. ``name`` is the name to show
     (an upload's original name); ``visitor`` names who asked, for public mode's limit on each
-    visitor's vision calls. Raises ``ReaderError`` for anything a person can fix.
+    visitor's vision calls. ``hotwords`` (audio) are names and terms the transcription should
+    expect; None takes ``WHISPER_HOTWORDS`` from settings, "" uses none. Raises ``ReaderError``
+    for anything a person can fix.
     """
     services = services or shared_services(settings or Settings.from_env())
     settings = services.settings
     question = check_question(describe)
+    hotwords = check_hotwords(settings.whisper_hotwords if hotwords is None else hotwords)
     try:
         resolved = _resolve(path, workspace)
         found, folder = resolved.is_file(), resolved.is_dir()
@@ -104,7 +119,7 @@ def read_file(
         job = Job(path=resolved, name=shown, size=size, sha256=hash_file(resolved), kind=detected.kind, mime=detected.mime,
                   page_start=_check_page(page_start), page_end=_check_page(page_end), question=question,
                   multimodal=settings.multimodal if multimodal is None else bool(multimodal),
-                  services=services, progress=progress or no_progress, visitor=visitor, read_file=read_file)
+                  services=services, progress=progress or no_progress, visitor=visitor, read_file=read_file, hotwords=hotwords)
         if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with the OOXML reader
             job.path = ooxml_copy(job)
         if kind_of(job.kind).package:

@@ -47,6 +47,7 @@ class Job:
     progress: Progress = no_progress
     visitor: str | None = None  # who asked, for public mode's per-visitor limit on vision calls
     read_file: Callable[..., Reading] | None = None
+    hotwords: str | None = None  # names and terms an audio file's transcription should expect
     warnings: list[str] = field(default_factory=list)
     pdf: Path | None = None
     figures: dict[int, list[dict]] = field(default_factory=dict)

@@ -31,6 +31,8 @@ def _number(env: dict, name: str, default: float) -> float:
 VISION_PROVIDERS = ("auto", "openai", "ocr", "none")
 POSITIVE = ("max_file_mb", "max_pages", "max_image_side", "render_dpi", "office_timeout", "vision_timeout",
             "whisper_timeout", "max_audio_minutes", "vision_calls_per_minute")
+# faster-whisper keeps at most 223 tokens of hotwords; 500 characters of names stay well inside that.
+MAX_HOTWORDS_CHARS = 500
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ class Settings:
     use_local_whisper: bool = True
     local_whisper_model: str = "tiny.en"
     whisper_language: str | None = None
+    whisper_hotwords: str | None = None
     max_audio_minutes: float = 120
     mcp_server: bool = True
     public: bool = False
@@ -66,6 +69,8 @@ class Settings:
         for name in POSITIVE:
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name.upper()} must be more than 0, not {getattr(self, name)!r}")
+        if self.whisper_hotwords and len(self.whisper_hotwords) > MAX_HOTWORDS_CHARS:
+            raise ValueError(f"WHISPER_HOTWORDS is {len(self.whisper_hotwords):,} characters long; give at most {MAX_HOTWORDS_CHARS}.")
 
     @classmethod
     def from_env(cls, environ: dict | None = None, env_file: str | Path = ".env") -> "Settings":
@@ -94,6 +99,7 @@ class Settings:
             use_local_whisper=_flag(get("USE_LOCAL_WHISPER"), True),
             local_whisper_model=get("LOCAL_WHISPER_MODEL") or "tiny.en",
             whisper_language=get("WHISPER_LANGUAGE"),
+            whisper_hotwords=get("WHISPER_HOTWORDS"),
             max_audio_minutes=_number(env, "MAX_AUDIO_MINUTES", 120),
             mcp_server=_flag(get("GRADIO_MCP_SERVER"), True),
             public=_flag(get("READLENS_PUBLIC"), get("SPACE_ID") is not None),  # a Hugging Face Space sets SPACE_ID

@@ -46,7 +46,8 @@ def test_the_api_page_lists_exactly_the_four_endpoints(client):
     assert set(info["named_endpoints"]) == ENDPOINTS
     assert not info["unnamed_endpoints"]
     names = [p["parameter_name"] for p in info["named_endpoints"]["/read_file"]["parameters"]]
-    assert names == ["file", "page_start", "page_end", "describe", "multimodal", "document", "line_numbers", "file_base64", "file_name"]
+    assert names == ["file", "page_start", "page_end", "describe", "multimodal", "document", "line_numbers", "file_base64", "file_name", "hotwords"]
+    assert [p["parameter_name"] for p in info["named_endpoints"]["/transcribe"]["parameters"]] == ["file", "file_base64", "file_name", "hotwords"]
 
 
 def test_read_file_in_text_only_mode_describes_the_pages_with_figures(client):
@@ -179,6 +180,15 @@ def test_transcribe_returns_timed_segments(client):
     assert transcript["segments"] and all(s["end"] > s["start"] >= 0 for s in transcript["segments"])
 
 
+def test_hotwords_spell_the_name_in_transcribe_and_read_file(client, tmp_path):
+    recording = handle_file(str(fixtures.said(tmp_path / "standup.wav", fixtures.KUBERNETES)))
+    assert "Kubernetes" not in client.predict(file=recording, api_name="/transcribe")["text"]
+    assert client.predict(file=recording, hotwords="Kubernetes", api_name="/transcribe")["text"] == fixtures.KUBERNETES
+    assert "on Kubernetes last week" in client.predict(file=recording, hotwords="Kubernetes", api_name="/read_file")["text"]
+    with pytest.raises(AppError, match="The hotwords are 600 characters long; give at most 500"):
+        client.predict(file=recording, hotwords="x" * 600, api_name="/transcribe")
+
+
 def test_a_bad_file_comes_back_as_its_readers_message(client, tmp_path):
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(REPORT_PDF.read_bytes()[:400])
@@ -203,7 +213,7 @@ def test_a_server_path_is_never_read(app, client):
         client.predict("/etc/passwd", None, None, "", False, api_name="/read_file")
     # Past the client, straight to the server: a file reference that was not uploaded is refused.
     file_data = {"path": "/etc/passwd", "meta": {"_type": "gradio.FileData"}}
-    event = httpx.post(f"{app.url}gradio_api/call/read_file", json={"data": [file_data, None, None, "", False, False, False, "", ""]}).json()
+    event = httpx.post(f"{app.url}gradio_api/call/read_file", json={"data": [file_data, None, None, "", False, False, False, "", "", ""]}).json()
     result = httpx.get(f"{app.url}gradio_api/call/read_file/{event['event_id']}", timeout=30).text
     assert "event: error" in result and "not uploaded by a user" in result
     assert "root:" not in result

@@ -20,6 +20,7 @@ import pytest
 
 from readers import ReaderError, Services, read_file
 from tests.conftest import CORPUS, make_settings
+from tests.fixtures.audio import KUBERNETES, said
 
 EXPECTED = {entry["file"]: entry for entry in json.loads((CORPUS / "expected.json").read_text())}
 JFK = CORPUS / "faster-whisper/jfk.flac"
@@ -50,8 +51,7 @@ def spoken(tmp_path_factory) -> dict[str, Path]:
         pytest.skip(f"{', '.join(missing)} not installed (see packages.txt)")
     folder = tmp_path_factory.mktemp("spoken")
     wav = folder / "sentence.wav"
-    run("espeak-ng", "-s", "130", "-w", str(wav), SENTENCE)
-    files = {"wav": wav}
+    files = {"wav": said(wav, SENTENCE)}
     for extension, codec in CODECS.items():
         if extension != "wav":
             files[extension] = folder / f"sentence.{extension}"
@@ -204,6 +204,33 @@ def test_the_language_is_part_of_the_cache_key(tmp_path):
     assert forced.transcript.source == "whisper:tiny.en (local)"
 
 
+# --- hotwords ------------------------------------------------------------------------------------
+
+
+def test_hotwords_spell_a_name_tiny_en_mishears_and_are_part_of_the_cache_key(tmp_path):
+    recording = said(tmp_path / "standup.wav", KUBERNETES)
+    plain = read_file(recording, services=local(tmp_path))
+    assert "kubernetes" not in words(plain.transcript.text) and "deployed the service on" in words(plain.transcript.text)
+    steered = read_file(recording, services=local(tmp_path), hotwords="Kubernetes")
+    assert words(steered.transcript.text) == words(KUBERNETES)
+    assert steered.transcript.source == "whisper:tiny.en (local)"  # made afresh: the plain transcript is not reused
+    # WHISPER_HOTWORDS stands in when none are given (spacing does not matter); "" asks for none
+    from_settings = read_file(recording, services=local(tmp_path, whisper_hotwords="  Kubernetes\n"))
+    assert (from_settings.transcript.source, from_settings.transcript.text) == ("whisper:tiny.en (local) (cached)", steered.transcript.text)
+    without = read_file(recording, services=local(tmp_path, whisper_hotwords="Kubernetes"), hotwords="")
+    assert (without.transcript.source, without.transcript.text) == ("whisper:tiny.en (local) (cached)", plain.transcript.text)
+
+
+@pytest.mark.parametrize("hotwords, message", [
+    ("Kubernetes " * 50, "The hotwords are 549 characters long; give at most 500: the names and terms the recording uses, not a text."),
+    (["Kubernetes"], "The hotwords must be text: names and terms separated by spaces or commas."),
+])
+def test_hotwords_that_are_too_long_or_not_text_are_refused(tmp_path, hotwords, message):
+    with pytest.raises(ReaderError) as caught:
+        read_file(JFK, services=local(tmp_path), hotwords=hotwords)
+    assert (caught.value.code, caught.value.message) == ("INVALID_QUERY", message)
+
+
 # --- bad input -----------------------------------------------------------------------------------
 
 
@@ -320,6 +347,15 @@ def test_api_gets_the_forced_language_and_model(tmp_path, fake_openai):
     (request,) = fake_openai.calls("/v1/audio/transcriptions")
     assert b'name="language"\r\n\r\nen\r\n' in request.body and b"large-v3" in request.body
     assert (reading.transcript.language, reading.transcript.source) == ("en", "api:large-v3")
+
+
+def test_api_gets_the_hotwords_as_its_prompt_and_other_hotwords_miss_the_cache(tmp_path, fake_openai):
+    fake_openai.routes["/v1/audio/transcriptions"] = verbose_reply
+    services = api(tmp_path, fake_openai.base_url, whisper_hotwords="Kennedy, Americans")
+    for hotwords in (None, "Kennedy, Americans", "JFK", "JFK", ""):
+        read_file(JFK, services=services, hotwords=hotwords)
+    prompts = [re.search(rb'name="prompt"\r\n\r\n(.*?)\r\n', request.body) for request in fake_openai.calls("/v1/audio/transcriptions")]
+    assert [prompt and prompt.group(1) for prompt in prompts] == [b"Kennedy, Americans", b"JFK", None]
 
 
 def test_api_upload_is_named_after_the_detected_type(tmp_path, fake_openai, spoken):

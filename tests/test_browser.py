@@ -5,6 +5,8 @@ Screenshots go to ``tests/artifacts/`` for a person to look at.
 
 from __future__ import annotations
 
+import io
+import math
 import re
 import shutil
 import zipfile
@@ -12,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
+from PIL import Image, ImageChops, ImageFilter
 
 from tests import fixtures
 from tests.conftest import ROOT
@@ -96,6 +99,71 @@ def test_a_workbook_and_a_web_page_show_their_sheets_and_pages(page, tmp_path):
     page.get_by_role("tab", name="Model payload").click()
     expect(page.locator("#payload-text")).to_contain_text("[SHEET 1 - VISUAL CONTENT]", timeout=WAIT_MS)
     shoot(page, "03-workbook-and-web-page")
+
+
+# Where a page's render sits, what paints over it (its label, its buttons) and what may clip it.
+RENDER_GEOMETRY = """img => {
+  const rect = element => { const r = element.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const clips = [];
+  for (let node = img.parentElement; node && node !== document.body; node = node.parentElement)
+    if (getComputedStyle(node).overflow !== 'visible') clips.push(rect(node));
+  const overlays = [...img.closest('.block').querySelectorAll('[data-testid=block-label], .icon-button-wrapper')]
+    .filter(element => element.checkVisibility()).map(element => [element.innerText, rect(element)]);
+  const style = getComputedStyle(img);
+  return {natural: [img.naturalWidth, img.naturalHeight], box: rect(img), fit: style.objectFit, position: style.objectPosition, clips, overlays};
+}"""
+TILE, TILE_DIFFERENCE = 16, 20  # blurred 16-px tiles: resampling differs by under 8, a label or a button over the render by 50 or more
+
+
+def shown_area(geometry: dict) -> tuple[float, float, float, float]:
+    """The part of the img box the render is drawn in; it must be the whole render, undistorted."""
+    (width, height), (left, top, right, bottom) = geometry["natural"], geometry["box"]
+    if geometry["fit"] not in ("contain", "scale-down"):  # fill, cover or none show it whole only at its own aspect ratio
+        assert abs((right - left) / (bottom - top) - width / height) < 0.01, f"the render is cropped or stretched: {geometry}"
+        return left, top, right, bottom
+    assert geometry["position"] == "50% 50%", geometry
+    scale = min((right - left) / width, (bottom - top) / height, 1 if geometry["fit"] == "scale-down" else float("inf"))
+    x, y = left + (right - left - width * scale) / 2, top + (bottom - top - height * scale) / 2
+    return x, y, x + width * scale, y + height * scale
+
+
+def assert_render_shown_whole(page: Page, img, name: str) -> None:
+    """Nothing of the app's covers or cuts the render: no label or button overlaps the img, no
+    ancestor clips it, and a screenshot of where it is drawn is, tile by tile, the render's own PNG."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    img.scroll_into_view_if_needed()
+    geometry = img.evaluate(RENDER_GEOMETRY)
+    area = shown_area(geometry)
+    box = geometry["box"]
+    for text, (left, top, right, bottom) in geometry["overlays"]:
+        assert right <= box[0] or left >= box[2] or bottom <= box[1] or top >= box[3], f"{text or 'a button'!r} lies over {name}"
+    for clip in geometry["clips"]:
+        assert clip[0] <= area[0] + 0.5 and clip[1] <= area[1] + 0.5 and clip[2] >= area[2] - 0.5 and clip[3] >= area[3] - 0.5, \
+            f"{name} is clipped by a container: {clip} around {area}"
+    x0, y0, x1, y1 = math.ceil(area[0]), math.ceil(area[1]), math.floor(area[2]), math.floor(area[3])  # whole screen pixels
+    shot = page.screenshot(path=str(ARTIFACTS / f"{name}.png"), clip={"x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0})
+    shown = Image.open(io.BytesIO(shot)).convert("L")
+    scale = (area[2] - area[0]) / geometry["natural"][0]
+    render = Image.open(io.BytesIO(page.request.get(img.get_attribute("src")).body())).convert("L").resize(
+        shown.size, Image.LANCZOS, box=tuple((pixel - origin) / scale for pixel, origin in zip((x0, y0, x1, y1), area[:2] * 2)))
+    blur = ImageFilter.GaussianBlur(2)
+    tiles = ImageChops.difference(shown.filter(blur), render.filter(blur)).resize(
+        (max(1, shown.width // TILE), max(1, shown.height // TILE)), Image.BOX)
+    assert tiles.getextrema()[1] < TILE_DIFFERENCE, f"what the page shows of {name} is not the render (see tests/artifacts/{name}.png)"
+
+
+def test_each_render_is_shown_whole_never_under_its_label_or_cropped(page, tmp_path):
+    pdf = fresh_copy(tmp_path, ASSETS / "chart-report.pdf", "renders")
+    page.set_input_files(UPLOAD, [str(ASSETS / "sales.xlsx"), str(pdf)])
+    expect(page.locator("#status")).to_contain_text("2 of 2 files read", timeout=WAIT_MS)
+    renders = page.locator("img[src*='sales-sheet'], img[src*='chart-report-page']")
+    expect(renders).to_have_count(7)
+    expect(page.get_by_text("Sheet 1 — figures outlined")).to_be_visible()
+    for index in range(7):
+        render = renders.nth(index)
+        expect(render).to_have_js_property("complete", True)
+        assert_render_shown_whole(page, render, f"09-render-{Path(render.get_attribute('src')).stem}")
+    shoot(page, "09-renders-shown-whole")
 
 
 def test_multimodal_toggle_puts_the_images_in_the_payload(page, tmp_path):

@@ -7,6 +7,7 @@ import datetime
 import http.server
 import io
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -170,6 +171,24 @@ def test_a_long_page_spreads_its_markdown_over_the_printed_pages(shared_services
     assert 1 < etymology < see_also
     assert sum(bool(page.text) for page in reading.pages) > 5  # the article's text is on the pages that print it, not all on the first
     assert reading.warnings == []  # the text comes from the HTML: glyphs of the print that map to nothing are no loss
+    menus = [page.number for page in reading.pages if page.text == NO_MAIN_CONTENT]  # the contents box, the 136 languages
+    assert len(menus) >= 3 and not EMPTY_PAGE.search(reading.as_text())
+
+
+NO_MAIN_CONTENT = "(no main content on this printed page: what it prints, such as navigation or a sidebar, is left out)"
+EMPTY_PAGE = re.compile(r"\[PAGE \d+\](?=\n\n\[|\Z)")  # a page label with nothing under it
+
+
+@needs_chromium
+def test_a_printed_page_with_none_of_the_main_content_says_so_in_one_line(tmp_path, shared_services):
+    reading = read_file(fixtures.long_web_page(tmp_path / "almanac.html"), services=shared_services)
+    text = reading.as_text()
+    assert not EMPTY_PAGE.search(text)
+    sidebar = [page.number for page in reading.pages if page.text == NO_MAIN_CONTENT]
+    assert len(sidebar) >= 2 and sidebar == list(range(2, reading.page_count))  # the sidebar's pages, between the article's halves
+    assert f"[PAGE 2]\n{NO_MAIN_CONTENT}\n\n[PAGE 3]" in text
+    assert reading.pages[0].text.startswith("# Pond almanac\n\nSpring note 1:") and "Autumn note 6:" in reading.pages[-1].text
+    assert "Pond number" not in text and all(page.image for page in reading.pages)  # the sidebar is in the images, not the text
 
 
 def test_markdown_blocks_go_to_the_page_that_prints_them():

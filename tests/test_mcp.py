@@ -18,6 +18,7 @@ from mcp.types import CallToolResult
 from PIL import Image
 
 from tests.conftest import CORPUS, ROOT
+from tests.fixtures.audio import KUBERNETES, said
 from tests.test_ui_server import MAX_FILE_MB, PIE_ANSWER, running_app
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
@@ -74,10 +75,10 @@ def test_the_four_tools_are_listed_with_every_parameter_documented(app):
     tools = {tool.name: tool for tool in in_session(app, lambda session: session.list_tools()).tools}
     assert set(tools) == TOOLS
     parameters = {name: tool.inputSchema["properties"] for name, tool in tools.items()}
-    assert set(parameters["read_file"]) == {"page_start", "page_end", "describe", "multimodal", "document", "line_numbers"} | FILE_PARAMETERS
+    assert set(parameters["read_file"]) == {"page_start", "page_end", "describe", "multimodal", "document", "line_numbers", "hotwords"} | FILE_PARAMETERS
     assert set(parameters["render_page"]) == {"page"} | FILE_PARAMETERS
     assert set(parameters["describe"]) == {"page", "question"} | FILE_PARAMETERS
-    assert set(parameters["transcribe"]) == FILE_PARAMETERS
+    assert set(parameters["transcribe"]) == {"hotwords"} | FILE_PARAMETERS
     for name, tool in tools.items():
         assert len(tool.description) > 80 and not tool.inputSchema.get("required"), name  # a file comes one way or the other
         for parameter, schema in parameters[name].items():
@@ -127,6 +128,13 @@ def test_describe_and_transcribe_through_mcp(app):
     transcript = answer(call(app, "transcribe", **inline(CORPUS / "faster-whisper" / "jfk.flac")))
     assert transcript["name"] == "jfk.flac" and transcript["language"] == "en" and 10 < transcript["duration"] < 12
     assert "ask not what your country can do for you" in transcript["text"].lower()
+
+
+def test_transcribe_takes_hotwords_through_mcp(app, tmp_path):
+    recording = inline(said(tmp_path / "standup.wav", KUBERNETES))
+    assert "Kubernetes" not in answer(call(app, "transcribe", **recording))["text"]
+    assert answer(call(app, "transcribe", **recording, hotwords="Kubernetes"))["text"] == KUBERNETES
+    assert error(call(app, "transcribe", **recording, hotwords="x" * 600)).startswith("The hotwords are 600 characters long")
 
 
 def test_bad_input_comes_back_as_a_clear_error(app, tmp_path):

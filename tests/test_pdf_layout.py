@@ -90,3 +90,36 @@ def test_heading_levels_follow_the_sizes_of_the_pages_read(structure, services):
     everything = read_file(structure, services=services).pages
     assert everything[0].text.startswith("# Installing the wall bracket"), "20 and 22 pt titles are one level"
     assert "### Part 1" in everything[1].text
+
+
+def markdown_rows(text: str) -> list[list[str]]:
+    """The cells of the Markdown table in ``text``, header first (its rule left out)."""
+    lines = [line.strip() for line in text.splitlines() if line.startswith("|") and not line.startswith("|---")]
+    return [[cell.strip() for cell in line[1:-1].split("|")] for line in lines]
+
+
+def test_a_table_in_tight_type_keeps_its_words_and_its_rows(tmp_path, services):
+    """Words a fraction of a point apart, in letters drawn closer than their widths: each gap is
+    weighed against the line's letter spacing, and a table ruled only round its columns is split
+    at its baselines (pdfplumber alone gives "CITIBANK-TRAVELCBACARD", and one row for the body)."""
+    reading = read_file(fixtures.tight_table_pdf(tmp_path / "tight.pdf"), services=services)
+    assert [len(page.tables) for page in reading.pages] == [0, 1], "page 1's table is found by its cells, page 2's by its rules"
+    for page in reading.pages:
+        assert page.text.startswith(fixtures.TIGHT_TITLE + "\n\n"), "the prose in the same type keeps its spaces"
+        rows = markdown_rows(page.text)
+        assert rows == fixtures.TIGHT_TABLE, page.number
+        assert max(len(cell.split()) for row in rows for cell in row) <= 12, "no cell holds a column's worth of rows"
+
+
+def test_running_headers_and_footers_are_left_out_of_the_text(tmp_path, services):
+    path = fixtures.running_report_pdf(tmp_path / "report.pdf")
+    pages = read_file(path, services=services).pages
+    for page, body, balance in zip(pages, fixtures.REPORT_BODY, fixtures.BALANCES):
+        assert page.text.startswith(f"# Part {page.number}\n\n"), page.text
+        assert "of 4" not in page.text, "the page's label gives its number"
+        assert page.text.count(fixtures.RUNNING_HEADER) == (page.number == 3), "quoted in page 3's body, it stays there"
+        assert all(line in page.text for line in body)
+        assert page.text.endswith(f"Balance carried forward: {balance}"), "a last line whose number does not count the pages is data"
+    assert sum(page.text.count(fixtures.REPEATED_BODY_LINE) for page in pages) == 2
+    alone = read_file(path, 2, 2, services=services).pages[0].text
+    assert alone.startswith(fixtures.RUNNING_HEADER + "\n\n") and alone.endswith("\n\nPage 2 of 4"), "a page read alone has nothing to compare with"

@@ -43,3 +43,10 @@ def test_the_vision_limit_is_configurable_and_positive(tmp_path):
     assert Settings.from_env({"VISION_CALLS_PER_MINUTE": "5"}, env_file=tmp_path / "none").vision_calls_per_minute == 5
     with pytest.raises(ValueError, match="VISION_CALLS_PER_MINUTE must be more than 0"):
         Settings.from_env({"VISION_CALLS_PER_MINUTE": "0"}, env_file=tmp_path / "none")
+
+
+def test_whisper_hotwords_are_read_and_held_to_the_limit(tmp_path):
+    assert Settings.from_env({}, env_file=tmp_path / "none").whisper_hotwords is None
+    assert Settings.from_env({"WHISPER_HOTWORDS": " Kubernetes, Zelensky "}, env_file=tmp_path / "none").whisper_hotwords == "Kubernetes, Zelensky"
+    with pytest.raises(ValueError, match="WHISPER_HOTWORDS is 501 characters long; give at most 500."):
+        Settings.from_env({"WHISPER_HOTWORDS": "x" * 501}, env_file=tmp_path / "none")

@@ -129,6 +129,35 @@ def test_word_parts_are_read_each_as_its_own_story(tmp_path, monkeypatch):
                                      "[^1]: [Rounded per policy.](https://policy.example.org/rounding)\n\nFooter: Page")
 
 
+ADA = '> **Comment** by Ada Lovelace on "in March": Which meeting was this?'
+GRACE = '> **Comment** by Grace Hopper on "in April": Only for engineering.'
+ALAN = '> **Comment** by Alan Turing on "in spring": Berlin first.'
+
+
+def test_word_comments_without_paragraph_ids_each_stand_alone(tmp_path, services):
+    """LibreOffice and Word before 2013 write no w14:paraId and no commentsExtended: no comment is
+    a reply, so none is hidden under another."""
+    text = read_file(fixtures.commented_document(tmp_path / "plain.docx"), services=services).pages[0].text
+    assert text == f"The budget was approved in March.\n\n{ADA}\n\nHiring resumes in April.\n\n{GRACE}\n\nOffices open in spring.\n\n{ALAN}"
+
+
+@needs_office
+def test_word_comments_survive_a_real_libreoffice_save(tmp_path, services):
+    saved = fixtures.libreoffice_copy(fixtures.commented_document(tmp_path / "word.docx"), tmp_path / "libreoffice.docx", "docx:MS Word 2007 XML")
+    text = read_file(saved, services=services).pages[0].text
+    assert all(comment in text for comment in (ADA, GRACE, ALAN)), text
+
+
+def test_word_comment_threads_follow_only_real_paragraph_ids(tmp_path, services):
+    """A reply to a reply joins its thread; a parent no comment has, or a loop, leaves a plain comment."""
+    reply = "> **Reply** by {}: {}"
+    threaded = read_file(fixtures.commented_document(tmp_path / "threads.docx", {1: "00000000", 2: "00000001"}), services=services).pages[0].text
+    assert threaded == (f"The budget was approved in March.\n\n{ADA}\n\n{reply.format('Grace Hopper', 'Only for engineering.')}\n\n"
+                        f"{reply.format('Alan Turing', 'Berlin first.')}\n\nHiring resumes in April.\n\nOffices open in spring.")
+    orphans = read_file(fixtures.commented_document(tmp_path / "orphans.docx", {0: "0000000F", 1: "00000002", 2: "00000001"}), services=services).pages[0].text
+    assert orphans == f"The budget was approved in March.\n\n{ADA}\n\nHiring resumes in April.\n\n{GRACE}\n\nOffices open in spring.\n\n{ALAN}"
+
+
 def test_deck_lists_keep_levels_bullets_and_numbers(deck, services):
     text = read_file(deck, 1, 1, services=services).pages[0].text
     assert text.startswith("# Agenda\n\n- Results\n   - Revenue\n      - By region\n   - Costs\n- Plans\n\na) Hire\nb) Train\nc) Ship")

@@ -27,6 +27,7 @@ from readers import ReaderError, Reading, Services, read_file
 from readers.describe.vision import TEXT_ONLY
 from readers.intake.names import label, safe_suffix
 from readers.payload.tokens import EXACT, PROVIDERS
+from readers.settings import MAX_HOTWORDS_CHARS
 
 from .handlers import display_name, parse_page, unexpected, visitor, visual_kind
 from .report import page_image
@@ -40,11 +41,13 @@ FILE_ARGS = {  # every endpoint's file parameters, as its docstring (and so the 
                     "at most the server's MAX_FILE_MB (25 MB by default) once decoded. Use instead of file."),
     "file_name": "The file's name with its extension when sending file_base64, e.g. report.pdf: it names the file in the answer and hints at its type.",
 }
+HOTWORDS_ARG = ("For audio: names and terms the recording uses, spelled as they should be written, e.g. \"Kubernetes, Zelensky, Anthropic\" "
+                f"(at most {MAX_HOTWORDS_CHARS} characters); they steer the transcription's spelling. Empty uses the server's WHISPER_HOTWORDS.")
 
 
 def _file_args(endpoint):
     """Write the file parameters' descriptions into ``endpoint``'s docstring, where Gradio reads them."""
-    endpoint.__doc__ = endpoint.__doc__.format(**FILE_ARGS)
+    endpoint.__doc__ = endpoint.__doc__.format(**FILE_ARGS, hotwords=HOTWORDS_ARG)
     return endpoint
 
 
@@ -142,7 +145,7 @@ class Endpoints:
     @_file_args
     def read_file(self, file: str | None = None, page_start: float | None = None, page_end: float | None = None, describe: str = "",
                   multimodal: bool = False, document: bool = False, line_numbers: bool = False, file_base64: str = "", file_name: str = "",
-                  request: gr.Request = None) -> dict:
+                  hotwords: str = "", request: gr.Request = None) -> dict:
         """Read a file the way a language model receives it: a PDF, Word, PowerPoint, spreadsheet, web page, e-book, e-mail, ZIP archive, image, audio or text file, page by page, with each page's text and tables as Markdown and, for text-only models, a description of its figures by a vision model or OCR.
 
         Args:
@@ -155,12 +158,14 @@ class Endpoints:
             line_numbers: true to number each line of a text file (code, logs) in text as in the file, so a model can cite it by line.
             file_base64: {file_base64}
             file_name: {file_name}
+            hotwords: {hotwords}
         Returns:
             name, kind, page_count; pages (number, text, tables, description, description_source, error, section, line, figures); warnings; usage (vision calls made, saved, cached); text (exactly what a text-only model receives); document_messages when asked; tokens of that payload (openai exact, anthropic an estimate); and, in multimodal mode through gradio_client, messages (OpenAI content parts with base64 PNGs). Over MCP the images are left out: get a page's image with render_page.
         """
         with self._file(file, file_base64, file_name) as (path, name):
             answer = reading_json(self._read(path, name, request, page_start=parse_page(page_start), page_end=parse_page(page_end),
-                                             describe=describe or None, multimodal=bool(multimodal)), bool(document), bool(line_numbers))
+                                             describe=describe or None, multimodal=bool(multimodal), hotwords=hotwords or None),
+                                  bool(document), bool(line_numbers))
             if request is not None and request.headers.get("x-gradio-user") == MCP_CALLER:
                 answer.pop("messages", None)  # megabytes of base64 read as text by the agent's model
             return answer
@@ -218,18 +223,20 @@ class Endpoints:
             raise gr.Error(f"No description of {reading.name}, page {number}: {reason}")
 
     @_file_args
-    def transcribe(self, file: str | None = None, file_base64: str = "", file_name: str = "", request: gr.Request = None) -> dict:
+    def transcribe(self, file: str | None = None, file_base64: str = "", file_name: str = "", hotwords: str = "",
+                   request: gr.Request = None) -> dict:
         """The transcript of an audio file (WAV, MP3, FLAC, OGG, M4A and more): its text, language, duration and timed segments.
 
         Args:
             file: {file}
             file_base64: {file_base64}
             file_name: {file_name}
+            hotwords: {hotwords}
         Returns:
             name, text, language, duration (seconds), source (which model), segments (start, end, text).
         """
         with self._file(file, file_base64, file_name) as (path, name):
-            reading = self._read(path, name, request)
+            reading = self._read(path, name, request, hotwords=hotwords or None)
             if reading.transcript is None:
                 raise gr.Error(f"{reading.name} is {reading.kind}, not audio; /transcribe reads audio files.")
             return transcript_json(reading)

@@ -34,6 +34,10 @@ CSS = """
 .rl-file {border: 1px solid var(--border-color-primary); border-radius: 12px; padding: 12px; margin-bottom: 16px;}
 .rl-error {color: var(--error-text-color); background: var(--error-background-fill); border-radius: 8px; padding: 4px 12px;}
 .rl-source {opacity: .8; font-size: .9em;}
+/* A page's render: its label and buttons float over Gradio's Image; a band above keeps them off the render,
+   and scale-down shows it whole (never cropped, never blown up past its pixels). */
+.rl-render .image-container {padding-top: 40px;}
+.rl-render .image-frame img {object-fit: scale-down;}
 """
 
 
@@ -78,7 +82,7 @@ def _show_page(reading: Reading, page, folder: Path) -> None:
             outlined = page.figures and reading.kind != "image"  # an image file is its own one figure
             gr.Image(outlined_image(reading, page, folder) if outlined else page_image(reading, page, folder),
                      label=f"{label} — figures outlined" if outlined else label, type="filepath", interactive=False, scale=1,
-                     key=f"{key}-image", buttons=["download", "fullscreen"])
+                     key=f"{key}-image", buttons=["download", "fullscreen"], elem_classes="rl-render")
         with gr.Column(scale=1):
             gr.Textbox(page.text.strip() or "(no text on this page)", label=f"{label} — text",
                        lines=4, max_lines=18, interactive=False, buttons=["copy"], key=f"{key}-text", elem_classes="rl-page-text")
@@ -196,16 +200,17 @@ def _api(endpoints: Endpoints) -> None:
         multimodal = gr.Checkbox(label="multimodal", value=False)
         document = gr.Checkbox(label="document", value=False)
         line_numbers = gr.Checkbox(label="line_numbers", value=False)
+        hotwords = gr.Textbox(label="hotwords", value="")
         reading, transcript = gr.JSON(label="reading"), gr.JSON(label="transcript")
         image = gr.Image(label="page image", type="filepath", format="png")
         answer = gr.Textbox(label="answer")
         inline = [gr.Textbox(label="file_base64", value=""), gr.Textbox(label="file_name", value="")]
     shared = {"triggers": [], "concurrency_id": "read", "concurrency_limit": READ_CONCURRENCY}
-    inputs = [file, page_start, page_end, describe, multimodal, document, line_numbers, *inline]
+    inputs = [file, page_start, page_end, describe, multimodal, document, line_numbers, *inline, hotwords]
     gr.on(fn=endpoints.read_file, inputs=inputs, outputs=reading, api_name="read_file", **shared)
     gr.on(fn=endpoints.render_page, inputs=[file, page, *inline], outputs=image, api_name="render_page", **shared)
     gr.on(fn=endpoints.describe, inputs=[file, page, question, *inline], outputs=answer, api_name="describe", **shared)
-    gr.on(fn=endpoints.transcribe, inputs=[file, *inline], outputs=transcript, api_name="transcribe", **shared)
+    gr.on(fn=endpoints.transcribe, inputs=[file, *inline, hotwords], outputs=transcript, api_name="transcribe", **shared)
 
 
 def build_ui(services: Services | None = None) -> gr.Blocks:

@@ -3,7 +3,11 @@
 ``build_transcriber(settings)`` returns a ``Transcriber`` whose ``backends`` are tried in order:
 the API when ``WHISPER_BASE_URL`` or ``WHISPER_API_KEY`` is set, then the local model unless
 ``USE_LOCAL_WHISPER=false`` turned the fallback off. Each backend's ``transcribe`` returns a
-``Transcript`` or raises ``TranscriptionFailed`` with a reason written for a person.
+``Transcript`` or raises ``TranscriptionFailed`` with a reason written for a person. ``hotwords``,
+names and terms the recording uses, steer the model's spelling: faster-whisper's ``hotwords``
+(put before every 30-second window, where ``initial_prompt`` is put once and pushed out by later
+windows' text; on espeak-ng recordings of 3 to 108 s both gave the same transcripts) and the
+API's ``prompt``.
 """
 
 from __future__ import annotations
@@ -75,7 +79,7 @@ class LocalWhisper:
     def source(self) -> str:
         return f"whisper:{self.model_name} (local)"
 
-    def transcribe(self, audio: Audio, language: str | None, progress: SecondsDone) -> Transcript:
+    def transcribe(self, audio: Audio, language: str | None, progress: SecondsDone, hotwords: str | None) -> Transcript:
         model = load_model(self.model_name)
         if language and language != "en" and not model.model.is_multilingual:
             raise TranscriptionFailed(
@@ -84,7 +88,7 @@ class LocalWhisper:
             )
         try:
             # Greedy decoding (beam 1) is much faster than the default beam of 5 (bench_audio); VAD skips silence.
-            pieces, info = model.transcribe(audio.samples, language=language, beam_size=1, vad_filter=True)
+            pieces, info = model.transcribe(audio.samples, language=language, beam_size=1, vad_filter=True, hotwords=hotwords)
             segments = []
             for piece in pieces:
                 segments.append(Segment(round(piece.start, 2), round(piece.end, 2), piece.text.strip()))
@@ -131,23 +135,23 @@ class WhisperAPI:
             reason = f"the transcription service at {self._where()} failed: {error}"
         return reason.replace(self._key, "[API key]") if self._key else reason
 
-    def _request(self, audio: Audio, language: str | None, response_format: str):
+    def _request(self, audio: Audio, language: str | None, hotwords: str | None, response_format: str):
         extra = {"timestamp_granularities": ["segment"]} if response_format == "verbose_json" else {}
         name = Path(audio.name).stem + UPLOAD_SUFFIX.get(audio.mime, Path(audio.name).suffix)
         with open(audio.path, "rb") as handle:
             return self._client.audio.transcriptions.create(
                 model=self.model, file=(name, handle, audio.mime), response_format=response_format,
-                **({"language": language} if language else {}), **extra)
+                **({"language": language} if language else {}), **({"prompt": hotwords} if hotwords else {}), **extra)
 
-    def transcribe(self, audio: Audio, language: str | None, progress: SecondsDone) -> Transcript:
+    def transcribe(self, audio: Audio, language: str | None, progress: SecondsDone, hotwords: str | None) -> Transcript:
         import openai
 
         try:
             try:
-                response = self._request(audio, language, "verbose_json")
+                response = self._request(audio, language, hotwords, "verbose_json")
             except (openai.BadRequestError, openai.UnprocessableEntityError):
                 # Some servers and models (gpt-4o-transcribe) only offer json/text, without segments.
-                response = self._request(audio, language, "json")
+                response = self._request(audio, language, hotwords, "json")
         except openai.OpenAIError as error:
             raise TranscriptionFailed(self._reason(error)) from None
         # A server may answer verbose_json, plain json ({"text"}) or bare text; take what is there.

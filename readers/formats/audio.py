@@ -115,7 +115,8 @@ def _transcribe(job: Job, declared: float | None) -> Transcript:
     audio = None
     failures = []
     for backend in job.services.transcriber.backends:
-        key = cache_key(job.sha256, "transcript", TRANSCRIPT_VERSION, backend.source, language)
+        # Hotwords are in the key only when given, so transcripts made without them stay cached.
+        key = cache_key(job.sha256, "transcript", TRANSCRIPT_VERSION, backend.source, language, *([job.hotwords] if job.hotwords else []))
         cached = job.services.cache.get(key)
         if cached is not None:
             transcript = _loaded(cached)
@@ -123,7 +124,7 @@ def _transcribe(job: Job, declared: float | None) -> Transcript:
             audio = audio or _decode(job, declared)
             job.progress("transcribed", 0.0, audio.duration)
             try:
-                transcript = backend.transcribe(audio, language, lambda done: job.progress("transcribed", done, audio.duration))
+                transcript = backend.transcribe(audio, language, lambda done: job.progress("transcribed", done, audio.duration), job.hotwords)
             except TranscriptionFailed as error:
                 failures.append(f"{backend.source}: {error}")
                 continue

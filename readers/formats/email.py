@@ -13,7 +13,7 @@ from email.message import EmailMessage
 import extract_msg
 
 from ..errors import ReaderError
-from ..intake.members import container, container_reading, read_members, reserve
+from ..intake.members import container, read_members, reserve
 from ..markup.html import html_markdown
 from ..markup.text import decode
 from ..models import Page
@@ -99,7 +99,4 @@ def read(job):
                                           "built to stall mail readers.") from None
     with container(job):
         reserve(job, [len(data) for _, data in attachments])
-        pages = [page] + read_members(job, [(name, _bytes_writer(data)) for name, data in attachments])
-    for number, each in enumerate(pages, 1):
-        each.number = number
-    return container_reading(job, pages)
+        return read_members(job, [(name, _bytes_writer(data)) for name, data in attachments], leading=[page])

@@ -3,7 +3,9 @@
 The main content as Markdown (``readers.markup.html``); the page printed to PDF by headless
 Chromium (``readers.markup.browser``), nothing fetched; the printed pages are the reading's pages,
 each with its image and the Markdown blocks placed on it (``readers.markup.placement``, as Word's
-are). Without Chromium the Markdown is one page, with a warning.
+are). A printed page that shows none of the main content (only navigation, a sidebar, a list of
+languages) says so in one line, so its block is never empty and the page numbers stay the print's,
+the same as its image's. Without Chromium the Markdown is one page, with a warning.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from ..models import Page
 from ..pdf.pages import read_pdf_pages
 
 PRINTED_NAME = "printed.pdf"
+NO_MAIN_CONTENT = "(no main content on this printed page: what it prints, such as navigation or a sidebar, is left out)"
 
 
 def _printed(job, html: str):
@@ -42,5 +45,5 @@ def read(job):
     blocks = markdown_on_pages(markdown, rendered_pages(pdf))
     count, pages = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False)
     for page in pages:
-        page.text, page.tables = "\n\n".join(blocks[page.number - 1]), []
+        page.text, page.tables = "\n\n".join(blocks[page.number - 1]) or NO_MAIN_CONTENT, []
     return job.reading(count, pages)

@@ -11,7 +11,7 @@ import shutil
 import zipfile
 
 from ..errors import ReaderError
-from ..intake.members import container, container_reading, read_members, reserve
+from ..intake.members import container, read_members, reserve
 from ..intake.names import label
 from ..intake.package import DAMAGED_ZIP
 
@@ -39,5 +39,4 @@ def read(job):
         if not members:
             raise ReaderError("EMPTY_FILE", f"{job.name} is a ZIP archive with no files in it.")
         reserve(job, [info.file_size for info in members])
-        pages = read_members(job, [(info.filename, _writer(job, archive, info)) for info in members])
-    return container_reading(job, pages)
+        return read_members(job, [(info.filename, _writer(job, archive, info)) for info in members])

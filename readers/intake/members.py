@@ -7,6 +7,13 @@ most ``MAX_NESTING`` deep (an archive in an archive in an archive; a fourth is r
 them: ``FILE_TOO_LARGE``. Each member is written to a private temporary folder under a neutral
 name (its name is never a path on disk) and read there; a member that fails is one page saying
 why, and the others are still read.
+
+A page range reads only what it covers: each member's pages are counted first, as cheaply as is
+honest (its first page read as a multimodal model gets it, so nothing is described; audio, one
+page, without transcribing it), then only the members the range covers are read, each for the
+pages of its own the range covers. So no vision call is made for a page not returned, and each
+page has the number a reading of the whole container gives it. A member counted and then read is
+charged to the limits once.
 """
 
 from __future__ import annotations
@@ -14,12 +21,13 @@ from __future__ import annotations
 import tempfile
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterable
 
 from ..errors import ReaderError, last_resort
 from ..models import Page
+from .detect import detect
 from .names import label, safe_suffix
 from .package import MAX_INFLATED_BYTES
 
@@ -31,10 +39,12 @@ MAX_NESTING = 3
 class _Budget:
     members: int = MAX_MEMBERS
     inflated: int = MAX_INFLATED_BYTES
+    charged: set[tuple[int, ...]] = field(default_factory=set)  # the places of the containers already charged
 
 
 _budget: ContextVar[_Budget | None] = ContextVar("readlens_member_budget", default=None)
 _depth: ContextVar[int] = ContextVar("readlens_container_depth", default=0)
+_place: ContextVar[tuple[int, ...]] = ContextVar("readlens_member_place", default=())  # the member being read: its index in each container
 
 
 @contextmanager
@@ -56,8 +66,11 @@ def container(job):
 
 
 def reserve(job, sizes: list[int]) -> None:
-    """Take members of these inflated ``sizes`` from the reading's budget, or refuse the container."""
-    budget = _budget.get()
+    """Take members of these inflated ``sizes`` from the reading's budget, or refuse the container;
+    a container at a place already charged (its pages were counted, now its range is read) is not charged again."""
+    budget, place = _budget.get(), _place.get()
+    if place in budget.charged:
+        return
     if len(sizes) > budget.members:
         raise ReaderError("FILE_TOO_LARGE", f"{job.name} holds {len(sizes):,} files; at most {MAX_MEMBERS} files are read from one "
                                             f"archive or e-mail, nested ones included ({budget.members} left).")
@@ -66,6 +79,7 @@ def reserve(job, sizes: list[int]) -> None:
                                             f"are read from one archive or e-mail, nested ones included. It may be a zip bomb.")
     budget.members -= len(sizes)
     budget.inflated -= sum(sizes)
+    budget.charged.add(place)
 
 
 def _pages_of(reading) -> list[Page]:
@@ -75,35 +89,93 @@ def _pages_of(reading) -> list[Page]:
     return reading.pages
 
 
-def read_members(job, members: Iterable[tuple[str, Callable[[BinaryIO], None]]]) -> list[Page]:
-    """Read each ``(name, write)`` member — ``write`` puts its bytes in the file it is given —
-    through ``job.read_file`` (``read_file``, injected); return their pages as sections, numbered on from 1 across all of them."""
-    pages: list[Page] = []
+@dataclass
+class _Member:
+    name: str  # as shown: a label, never a path
+    write: Callable[[BinaryIO], None]
+    path: Path  # where it is written while it is read: a neutral name in the private folder
+    place: int  # its index in the container
+    first: int  # the number of its first page in the container
+    count: int = 1
+    reason: str | None = None  # why it could not be read
+
+
+@contextmanager
+def _written(member: _Member):
+    """The member's bytes in its file, for as long as it is read at its place."""
+    place = _place.set(_place.get() + (member.place,))
+    try:
+        with open(member.path, "wb") as handle, last_resort(member.name):
+            member.write(handle)
+        yield member.path
+    finally:
+        member.path.unlink(missing_ok=True)
+        _place.reset(place)
+
+
+def _count(job, member: _Member) -> int:
+    """The member's pages: audio is one (its transcript) and is not transcribed to learn it; anything
+    else is read for its first page as a multimodal model gets it, so nothing is described (what
+    that read renders or converts is cached for the read of its range). A member with no pages at
+    all (a deck with no slides) is refused page 1, and is 0."""
+    with _written(member) as path:
+        try:
+            if detect(path, member.name).kind == "audio":
+                return 1
+        except ReaderError:
+            pass  # read_file says what is wrong with it
+        try:
+            reading = job.read_file(path, 1, 1, multimodal=True, services=job.services, name=member.name, visitor=job.visitor,
+                                    hotwords=job.hotwords or "")
+        except ReaderError as error:
+            if error.code == "PAGE_OUT_OF_RANGE":
+                return 0
+            raise
+    return 1 if reading.transcript is not None else reading.page_count
+
+
+def _not_read(reason: str, numbers: list[int]) -> list[Page]:
+    return [Page(number=number, text=f"(not read: {reason})", error=reason) for number in numbers]
+
+
+def _read_range(job, member: _Member, numbers: list[int]) -> list[Page]:
+    """The member's pages ``numbers`` (its own, consecutive), read as the container was asked to be."""
+    if member.reason is not None:
+        job.warnings.append(member.reason)
+        return _not_read(member.reason, numbers)
+    try:
+        with _written(member) as path:
+            reading = job.read_file(path, numbers[0], numbers[-1], describe=job.question, multimodal=job.multimodal, services=job.services,
+                                    progress=job.progress, name=member.name, visitor=job.visitor, hotwords=job.hotwords or "")
+    except ReaderError as error:  # counted, but its range could not be read: each of those pages says why
+        job.warnings.append(error.message)
+        return _not_read(error.message, numbers)
+    job.warnings.extend(reading.warnings)
+    return _pages_of(reading)
+
+
+def read_members(job, members: Iterable[tuple[str, Callable[[BinaryIO], None]]], leading: Iterable[Page] = ()):
+    """The container's reading: its own ``leading`` pages (an e-mail's message), then each ``(name,
+    write)`` member's — ``write`` puts its bytes in the file it is given — as sections, numbered on
+    across all of them and cut to the requested range. Members are read through ``job.read_file``
+    (``read_file``, injected): counted first, then only those the range covers, for those pages."""
+    pages = list(leading)
     with tempfile.TemporaryDirectory(prefix="readlens-members-") as folder:
+        counted, total = [], len(pages)
         for index, (name, write) in enumerate(members, 1):
-            shown, reason = label(name), None
-            path = Path(folder) / f"member-{index}{safe_suffix(name)}"
+            member = _Member(label(name), write, Path(folder) / f"member-{index}{safe_suffix(name)}", index, total + 1)
             try:
-                with open(path, "wb") as handle, last_resort(shown):
-                    write(handle)
-                reading = job.read_file(path, describe=job.question, multimodal=job.multimodal, services=job.services,
-                                    progress=job.progress, name=shown, visitor=job.visitor)
+                member.count = _count(job, member)
             except ReaderError as error:  # read_file raises nothing else: one member's failure never loses the others
-                reason = error.message
-            finally:
-                path.unlink(missing_ok=True)
-            if reason is not None:
-                job.warnings.append(reason)
-                pages.append(Page(number=len(pages) + 1, text=f"(not read: {reason})", error=reason, section=shown))
-                continue
-            job.warnings.extend(reading.warnings)
-            for page in _pages_of(reading):
-                page.number, page.section = len(pages) + 1, f"{shown}/{page.section}" if page.section else shown
+                member.reason = error.message
+            counted.append(member)
+            total += member.count
+        numbers = job.select(total)
+        pages = [page for page in pages if page.number in numbers]
+        for member in counted:
+            own = [number - member.first + 1 for number in numbers if member.first <= number < member.first + member.count]
+            for page in _read_range(job, member, own) if own else ():
+                page.number += member.first - 1
+                page.section = f"{member.name}/{page.section}" if page.section else member.name
                 pages.append(page)
-    return pages
-
-
-def container_reading(job, pages: list[Page]):
-    """The container's reading: its pages numbered across all sections, cut to the requested range."""
-    numbers = set(job.select(len(pages)))
-    return job.reading(len(pages), [page for page in pages if page.number in numbers])
+    return job.reading(total, pages)

@@ -19,6 +19,10 @@ the structure, from geometry alone (``python -m bench readers`` measures its cos
    alone (``###``); bulleted lines become ``-`` items; words under a link annotation become
    ``[text](url)``; tables stand where they are on the page.
 
+Words come from ``readers.pdf.words`` (word spaces against each line's letter spacing); the lines
+at the page's top and bottom edges are marked for ``readers.pdf.furniture``, which leaves out the
+running headers and footers once the pages read are compared.
+
 Text turned on its side (an arXiv sidebar) is read once, each run in its own direction, after
 the page's text. A glyph pdfminer cannot map (``(cid:N)``) is asked of pdfium, which reads more
 fonts; one that neither can map is left out and counted.
@@ -30,11 +34,12 @@ import re
 from collections import Counter
 from statistics import median
 
-from pdfplumber.utils import extract_words
-
 from ..markup.tables import markdown_table
+from .cells import joined_continuations
 from .charts import grouped_labels, read_chart
 from .figures import LABEL_GAP, box_of, centre_in, near
+from .furniture import edge_line, edge_words
+from .words import page_words
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
@@ -51,7 +56,6 @@ BOLD = re.compile(r"bold|black|heavy|semibold|demi|medi", re.I)
 BULLET = re.compile(r"^[•◦▪▫‣●○■□►▶–—*·]\s*")
 CID = re.compile(r"^\(cid:\d+\)$")
 LEFT_OUT = "\u200b"
-WORD_OPTIONS = {"x_tolerance_ratio": 0.15, "return_chars": True}  # word gaps scale with the font; a fixed 3 pt glues small type
 
 
 def _overlap(a, b) -> bool:
@@ -159,7 +163,7 @@ def _table(slabs: list[list[dict]], width: float) -> tuple[str, list[list[str]]]
     lines = _lines(sum(slabs, []))
     if not gutters or len(lines) < ALIGNED_ROWS:
         return None
-    return "table", [[" ".join(item["text"] for item in cell) for cell in _columns(line, gutters)] for line in lines]
+    return "table", joined_continuations([[" ".join(item["text"] for item in cell) for cell in _columns(line, gutters)] for line in lines])
 
 
 def _order(items: list[dict], width: float) -> list:
@@ -269,12 +273,19 @@ def _render(blocks: list, body: float) -> str:
                     if lines:
                         paragraphs.append("\n".join(lines))
                         lines = []
-                    paragraphs.append(f"{mark} {text}")
+                    paragraphs.append(_marked(f"{mark} {text}", line, body))
                 else:
-                    lines.append(BULLET.sub("- ", text, count=1) if BULLET.match(text) and len(text) > 2 else text)
+                    lines.append(_marked(BULLET.sub("- ", text, count=1) if BULLET.match(text) and len(text) > 2 else text, line, body))
             if lines:
                 paragraphs.append("\n".join(lines))
     return "\n\n".join(p for p in paragraphs if p.strip())
+
+
+def _marked(text: str, line: list[dict], body: float) -> str:
+    """A line at the page's edge, marked until the pages read are compared (``readers.pdf.furniture``);
+    one set larger than the body text is a title, never a running header."""
+    edge = all(item.get("edge") for item in line) and max(item["size"] for item in line) < HEADING_RATIO * body
+    return edge_line(text) if edge else text
 
 
 def _rotated_lines(chars: list[dict]) -> list[str]:
@@ -403,7 +414,7 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict], pd
     body = sizes.most_common(1)[0][0] if sizes else 10.0
     links = [link for link in page.hyperlinks if link.get("uri")]
     words = []
-    for word in extract_words(upright, **WORD_OPTIONS):
+    for word in page_words(upright):
         word["text"] = word["text"].replace(LEFT_OUT, "")
         if not word["text"]:
             continue
@@ -413,6 +424,9 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict], pd
                       "size": max(char["size"] for char in word["chars"]), "link": link,
                       "bold": all(BOLD.search(char.get("fontname") or "") for char in word["chars"])})
     items, labels, turned = _figure_items(words, figures, page, [char for char in chars if not char["upright"]])
+    edges = edge_words(_lines(items), float(page.bbox[1]), float(page.bbox[3])) if items else set()
+    for word in items:
+        word["edge"] = id(word) in edges
     items += labels + [{"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown} for (x0, top, x1, bottom), markdown in tables]
     text = _render(_order(items, GUTTER_EMS * body), body) if items else ""
     turned = _rotated_lines(turned)

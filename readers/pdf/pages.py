@@ -24,12 +24,14 @@ from pdfminer.pdftypes import dict_value, int_value, list_value
 from ..errors import ReaderError
 from ..markup.tables import markdown_table
 from ..models import Figure, Page
+from .cells import ruled_rows
 from .figures import find_figures
+from .furniture import without_furniture
 from .layout import heading_levels, page_markdown
 from .pool import batches, discard_pool, executor, time_limit, worker_died
 from .render import checked_page_count, encode_png
 
-EXTRACTION_VERSION = 6  # part of each cached page's name: raise it when extraction changes, so old entries miss
+EXTRACTION_VERSION = 7  # part of each cached page's name: raise it when extraction changes, so old entries miss
 PAGE_TIMEOUT = 60  # seconds one page's text, tables and render may take in a worker
 
 
@@ -76,7 +78,7 @@ def is_table(rows: list[list]) -> bool:
 
 def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int) -> dict:
     page = pdfplumber.page.Page(pdf, pdfminer_page, page_number=number)
-    tables = [(table.bbox, markdown) for table in page.find_tables() if is_table(rows := table.extract()) and (markdown := markdown_table(rows))]
+    tables = [(table.bbox, markdown) for table in page.find_tables() if is_table(rows := ruled_rows(table)) and (markdown := markdown_table(rows))]
     figures = find_figures(page, [bbox for bbox, _ in tables])
     pdfium_page = document[number - 1]  # pdfium loads the page anew on each index: once, for text and render
     try:
@@ -182,7 +184,8 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
         job.progress("rendered", done, len(numbers))
     if not found:
         raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged: none of its pages could be read ({failed[numbers[0]]}). Export or download it again.")
-    texts = dict(zip(found, heading_levels([entry["text"] for entry in found.values()])))
+    texts = without_furniture({number: entry["text"] for number, entry in found.items()})
+    texts = dict(zip(texts, heading_levels(list(texts.values()))))
     pages = []
     for number in numbers:
         if number in failed:

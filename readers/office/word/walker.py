@@ -88,25 +88,36 @@ class _Document(Inline):
         return {note.get(f"{W}id"): note for note in root.findall(f"{W}{kind}") if note.get(f"{W}type") in (None, "normal")}
 
     def _comments(self, root) -> dict[str, dict]:
-        """Comments by id: author, element, and the ids of their replies (threads in commentsExtended)."""
+        """Comments by id: author, element, the comment whose thread they reply in, and their replies.
+
+        A comment is a reply only where commentsExtended links its last paragraph's w14:paraId to
+        another comment's: LibreOffice and Word before 2013 write no paraIds, and their comments
+        all stand alone. A parent no comment has, or a loop, leaves a plain comment (a reply is
+        shown only under its thread's first comment, so a wrong link would hide it)."""
         if root is None:
             return {}
         parents = {}
         extended = self._xml(self.part, COMMENTS_EXTENDED)[1]
         if extended is not None:
             parents = {entry.get(f"{W15}paraId"): entry.get(f"{W15}paraIdParent") for entry in extended.iter(f"{W15}commentEx")}
-        comments, by_paragraph = {}, {}
+            parents.pop(None, None)  # an entry naming no paragraph of its own cannot make a comment without one a reply
+        comments, by_paragraph, para_ids = {}, {}, {}
         for comment in root.findall(f"{W}comment"):
             paragraphs = comment.findall(f"{W}p")
-            para_id = paragraphs[-1].get(f"{W14}paraId") if paragraphs else None
             comment_id = comment.get(f"{W}id")
-            comments[comment_id] = {"author": comment.get(f"{W}author") or "unknown", "element": comment, "parent": parents.get(para_id), "replies": []}
-            by_paragraph[para_id] = comment_id
+            comments[comment_id] = {"author": comment.get(f"{W}author") or "unknown", "element": comment, "parent": None, "replies": []}
+            para_ids[comment_id] = paragraphs[-1].get(f"{W14}paraId") if paragraphs else None
+            if para_ids[comment_id]:
+                by_paragraph.setdefault(para_ids[comment_id], comment_id)
         for comment_id, comment in comments.items():
-            parent = by_paragraph.get(comment["parent"])
-            comment["parent"] = parent
-            if parent is not None:
-                comments[parent]["replies"].append(comment_id)
+            first, seen = comment_id, {comment_id}
+            # an older Word's reply to a reply names the reply: climb to the thread's first comment
+            while (parent := by_paragraph.get(parents.get(para_ids[first]))) is not None and parent not in seen:
+                first = parent
+                seen.add(parent)
+            if parent is None and first != comment_id:
+                comment["parent"] = first
+                comments[first]["replies"].append(comment_id)
         return comments
 
     # -- blocks ----------------------------------------------------------------------------
