@@ -132,6 +132,8 @@ def generated(tmp_path_factory) -> dict[str, Path]:
         "news.xml": fixtures.rss_feed(folder / "news.xml"),
         "releases.xml": fixtures.atom_feed(folder / "releases.xml"),
         "pond.epub": fixtures.ebook(folder / "pond.epub"),
+        "catalogued.epub": fixtures.catalogued_ebook(folder / "catalogued.epub"),
+        "names-only.msg": fixtures.outlook_mail(folder / "names-only.msg"),
         **fixtures.text_files(folder / "text"),
     }
     (folder / "minutes.rtf").write_bytes(fixtures.RTF)
@@ -203,14 +205,20 @@ GENERATED_VECTORS = [
     Vector("news.xml", "feed", ["# Bird news", "## Mallards return\nDate: Mon, 02 Mar 2026 10:00:00 GMT\nLink: https://example.org/mallards",
                                 "The first **mallards** are back, see [the map](https://example.org/map).", "## Geese leave"], ["alert(1)", "<p>"]),
     Vector("releases.xml", "feed", ["# Release notes", "## Version 2.0", "- Spreadsheets\n- Web pages"], ["<ul>"]),
-    Vector("pond.epub", "epub", ["[PAGE 1]\n# The Duck Pond\n\nBy Ada Drake, Bea Mallard\n\n# Spring", "[PAGE 2]\n# Summer",
+    Vector("pond.epub", "epub", ["[PAGE 1]\n# The Duck Pond\n\nBy Ada Drake, Bea Mallard\n\nLanguage: en\nIdentifier: readlens-test-book\n\n# Spring", "[PAGE 2]\n# Summer",
                                  "[PAGE 3]\n# Winter\n\nThe pond freezes.\n\n- Winter list item"], ["<h1>", "<?xml"], page_count=3),
+    Vector("catalogued.epub", "epub", ["[PAGE 1]\n# A Year on the Pond\n\nBy Ada Drake\n\nPublisher: Pond Press\nPublished: 2024-05-01\nLanguage: en-GB\n"
+                                        "Identifier: urn:isbn:9780000000002\nSubjects: Ponds; Ducks--Europe\n\nDescription: A **naturalist's diary** of one village pond, "
+                                        "from the first ice to the last heron.\n\nWith counts of every duck.\n\n# Spring",
+                                        "The café by the pond sells crème brûlée.", "The heron’s “last stand” – a quiet one."], ["\ufffd", "<p>", "<b>"], page_count=3),
     Vector("minutes.rtf", "docx", ["Pond minutes", "The ducks voted for a bigger pond."], ["\\rtf1", "fonttbl"], page_count=1, needs="soffice"),
     Vector("report.eml", "email", ["From: Ada Drake <ada@example.org>", "To: Bea Mallard <bea@example.org>", "Cc: pond@example.org",
                                    "Subject: Pond report and counts", "Attachments: counts.csv, paper.pdf",
                                    "The **counts** are attached; see [the pond page](https://example.org/pond).",
                                    "[FILE: counts.csv]\n\n[PAGE 2]\n| species | count |", "[FILE: paper.pdf]\n\n[PAGE 3]", "Large language models"],
            ["track()", "JVBERi0"], page_count=3),
+    Vector("names-only.msg", "email", ["To: Alice Smith <alice@example.org>; Bob Jones <bob@example.org>\nCc: Carol White <carol@example.org>",
+                                      "The café by the pond – “open” again."], ["\ufffd"], page_count=1),
     Vector("bundle.zip", "zip", ["[FILE: docs/report.pdf]\n\n[PAGE 1]", "Large language models", "[FILE: sheets/sales.xlsx]\n\n[PAGE 2]\n# Revenue",
                                  "[PAGE 4]\n# Empty\n(empty sheet)", "[FILE: notes/readme.md]\n\n[PAGE 5]\n# Read me", "[FILE: mail/report.eml]\n\n[PAGE 6]\nFrom: Ada",
                                  "[FILE: mail/report.eml/counts.csv]\n\n[PAGE 7]", "[FILE: mail/report.eml/paper.pdf]",

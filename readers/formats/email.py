@@ -1,5 +1,6 @@
 """E-mail, EML (RFC 822, the standard library's parser) and Outlook MSG (extract-msg): the first
-page has the headers (From, To, Cc, Date, Subject) and the body (an HTML body as Markdown); then
+page has the headers (From, To, Cc, Date, Subject; an MSG's recipients named without an address get
+it from its recipient table) and the body (an HTML body as Markdown, in the charset it declares); then
 each attachment is read by its own type as a section, within the limits of ``readers/members.py``.
 """
 
@@ -8,13 +9,16 @@ from __future__ import annotations
 import email
 import email.policy
 import mimetypes
+import re
 from email.message import EmailMessage
 
 import extract_msg
+from extract_msg.encoding import lookupCodePage
+from extract_msg.exceptions import UnknownCodepageError, UnsupportedEncodingError
 
 from ..errors import ReaderError
 from ..intake.members import container, read_members, reserve
-from ..markup.html import html_markdown
+from ..markup.html import decode_html, html_markdown
 from ..markup.text import decode
 from ..models import Page
 
@@ -70,8 +74,9 @@ def _msg(job) -> tuple[Page, list[tuple[str, bytes]]]:
         sender = message.sender or ""
         if address and address not in sender:
             sender = f"{sender} <{address}>".strip()
-        headers = {"From": sender, "To": message.to or "", "Cc": message.cc or "", "Date": str(message.date or ""), "Subject": message.subject or ""}
-        html = message.htmlBody
+        headers = {"From": sender, "To": _with_addresses(message.to, message.recipients), "Cc": _with_addresses(message.cc, message.recipients),
+                   "Date": str(message.date or ""), "Subject": message.subject or ""}
+        html = _msg_html(message, job.name)
         attachments = []
         for index, attachment in enumerate(message.attachments, 1):
             name = attachment.longFilename or attachment.shortFilename or f"attachment-{index}"
@@ -79,10 +84,46 @@ def _msg(job) -> tuple[Page, list[tuple[str, bytes]]]:
             if not isinstance(data, bytes):  # an attached Outlook message: its text stands in for it
                 name, data = f"{name}.txt", _embedded_text(data).encode()
             attachments.append((name, data))
-        page = _message_page(headers, html.decode("utf-8", errors="replace") if isinstance(html, bytes) else html, message.body, [n for n, _ in attachments])
+        page = _message_page(headers, html, message.body, [n for n, _ in attachments])
     finally:
         message.close()
     return page, attachments
+
+
+def _with_addresses(field: str | None, recipients) -> str:
+    """A To or Cc line with the address from the message's recipient table after each recipient it
+    names alone: Outlook's internet headers often give display names only ("Alice Smith; Bob Jones")."""
+    addresses: dict[str, str] = {}
+    for recipient in recipients:
+        address = recipient.smtpAddress or recipient.email or ""
+        if recipient.name and "@" in address:  # an Exchange recipient's own address (/o=ExchangeLabs/...) is no mail address
+            addresses.setdefault(recipient.name.strip().replace(",", ";").casefold(), f"{recipient.name.strip()} <{address}>")
+    entries = []
+    for entry in re.split(r';(?=(?:[^"]*"[^"]*")*[^"]*$)', field or ""):  # extract-msg separates recipients by ';', a quoted name may hold one
+        entry = entry.strip()
+        name = entry.removesuffix("<None>").strip().strip('"')  # extract-msg writes "<None>" where the table has no address
+        if "@" in entry or not name:
+            entries.append(entry)
+        else:  # extract-msg turned a name's commas into ';' too: the table's own spelling comes back
+            entries.append(addresses.get(name.casefold(), name))
+    return "; ".join(entry for entry in entries if entry)
+
+
+def _msg_html(message, name: str) -> str | None:
+    """The HTML body in the charset it declares, else in the message's codepage (PR_INTERNET_CPID,
+    the charset Outlook stores both bodies in); None when its bytes are text in no charset, so that
+    the plain body stands in."""
+    html = message.htmlBody
+    if not isinstance(html, bytes):
+        return html
+    try:
+        codepage = lookupCodePage(message.getPropertyVal("3FDE0003"))
+    except (UnknownCodepageError, UnsupportedEncodingError):  # no codepage, or one Python cannot decode: the bytes tell
+        codepage = None
+    try:
+        return decode_html(html, name, codepage)
+    except ReaderError:
+        return None
 
 
 def _embedded_text(message) -> str:

@@ -22,10 +22,17 @@ MIN_TEXT_LENGTH = 5  # readability drops blocks shorter than this: its default (
 NOT_CONTENT = "//script|//style|//noscript|//template|//head"
 
 
-def decode_html(data: bytes, name: str) -> str:
-    """The page's text in the charset its <meta> declares, else as detected."""
-    declared = re.search(rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", data[:4096], re.I)
-    return decode(data, name, declared.group(1).decode("ascii") if declared else None)
+def decode_html(data: bytes, name: str, default: str | None = None) -> str:
+    """The page's text in the charset it declares (its XML declaration, which rules an XHTML file
+    such as an EPUB chapter, else its <meta>), else in ``default`` (the charset its container gives,
+    an e-mail's codepage), else as detected."""
+    head = data[:4096]
+    declared = (re.match(rb"""\s*<\?xml[^>]*?encoding\s*=\s*["']([\w.:-]+)""", head)
+                or re.search(rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", head, re.I))
+    charset = declared.group(1).decode("ascii") if declared else default
+    if declared and charset.lower().startswith(("utf-16", "utf-32")):  # found as ASCII bytes, so the file is not in it: HTML's rule reads UTF-8
+        charset = "utf-8"
+    return decode(data, name, charset)
 
 
 def html_markdown(html: str, main_content: bool = False) -> str:
