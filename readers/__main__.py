@@ -1,7 +1,8 @@
 """Command line: ``python -m readers FILE [--pages 3-5] [--describe Q] [--multimodal] [--format F]
-[--document] [--line-numbers]``.
+[--document] [--line-numbers] [--chunks 512 [--overlap 64]]``.
 
-Prints what a model receives from FILE. On a ReaderError it prints one line,
+Prints what a model receives from FILE; with ``--chunks``, what a retriever indexes instead: one
+JSON object per chunk (JSON Lines, ``Reading.chunks``). On a ReaderError it prints one line,
 ``error: CODE: message``, and exits with status 2.
 
 ``python -m readers batch PATH... --out pages.jsonl [--engine local|ray] ...`` reads a collection
@@ -11,6 +12,7 @@ Prints what a model receives from FILE. On a ReaderError it prints one line,
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import signal
 import sys
@@ -35,10 +37,36 @@ def positive(value: str) -> int:
     return int(value)
 
 
+def whole(value: str) -> int:
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number")
+    return int(value)
+
+
 def add_reading_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pages", type=page_range, help="a page or range, e.g. 3 or 3-5 (1-based)")
     parser.add_argument("--describe", help="ask this question about each page's visual content")
     parser.add_argument("--multimodal", action="store_true", default=None, help="include page images (for a vision-capable model)")
+
+
+def add_chunk_options(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--chunks", type=whole, metavar="TOKENS", help=f"{what}: chunks of at most TOKENS o200k_base tokens, e.g. 512")
+    parser.add_argument("--overlap", type=whole, metavar="TOKENS", help="with --chunks: repeat up to TOKENS of the previous chunk's end")
+
+
+def chunk_sizes(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[int, int]:
+    """``--chunks`` and ``--overlap`` as (max tokens, overlap tokens), (0, 0) without them; sizes that cannot work end the command with the reason."""
+    if args.overlap is not None and args.chunks is None:
+        parser.error("--overlap goes with --chunks")
+    if args.chunks is None:
+        return 0, 0
+    from .payload.chunks import check_sizes  # loads the tokenizer: only when chunks are asked for
+
+    try:
+        check_sizes(args.chunks, args.overlap or 0)
+    except ReaderError as error:
+        parser.error(error.message)
+    return args.chunks, args.overlap or 0
 
 
 def load_settings() -> Settings | None:
@@ -60,7 +88,9 @@ def batch_main(argv: list[str]) -> int:
     parser.add_argument("--ray-address", help="the Ray cluster to use with --engine ray, e.g. auto (default: start Ray here)")
     parser.add_argument("--workers", type=positive, help="files read at once (default: the cores, or the Ray cluster's CPUs)")
     add_reading_options(parser)
+    add_chunk_options(parser, "one record per chunk instead of per page")
     args = parser.parse_args(argv)
+    chunk_tokens, overlap_tokens = chunk_sizes(parser, args)
     if args.ray_address and args.engine != "ray":
         parser.error("--ray-address needs --engine ray")
     start, end = args.pages or (None, None)
@@ -75,7 +105,8 @@ def batch_main(argv: list[str]) -> int:
 
     engine = RayEngine(args.ray_address, args.workers) if args.engine == "ray" else LocalEngine(args.workers)
     try:
-        return run(args.paths, args.out, engine=engine, settings=settings, request=Request(start, end, args.describe, args.multimodal))
+        return run(args.paths, args.out, engine=engine, settings=settings,
+                   request=Request(start, end, args.describe, args.multimodal, chunk_tokens, overlap_tokens))
     except (BatchError, OSError) as error:  # OSError: the output cannot be written (a read-only folder, a full disk)
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -93,7 +124,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--document", action="store_true",
                         help="send the pages as the PDF they come from (a PDF, or a document rendered to PDF); with --format openai or anthropic")
     parser.add_argument("--line-numbers", action="store_true", help="number each line of a text file as in the file; with --format text")
+    add_chunk_options(parser, "print what a retriever indexes, one JSON object per chunk (JSON Lines)")
     args = parser.parse_args(argv)
+    chunk_tokens, overlap_tokens = chunk_sizes(parser, args)
+    if chunk_tokens and (args.format != "text" or args.document or args.line_numbers):
+        parser.error("--chunks prints chunks as JSON Lines: it goes without --format, --document and --line-numbers")
     if args.document and args.format not in ("openai", "anthropic"):
         parser.error("--document goes with --format openai or --format anthropic")
     if args.document and args.describe:
@@ -108,12 +143,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         reading = read_file(args.file, page_start=start, page_end=end, describe=args.describe, multimodal=multimodal, settings=settings)
         parts = reading.as_messages(args.format, document=args.document) if args.format in ("openai", "anthropic") else None
+        chunks = reading.chunks(chunk_tokens, overlap_tokens) if chunk_tokens else None
     except ReaderError as error:
         print(f"error: {error.code}: {error.message}", file=sys.stderr)
         return 2
     for warning in reading.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    if args.format == "text":
+    if chunks is not None:
+        for chunk in chunks:
+            print(json.dumps(dataclasses.asdict(chunk), ensure_ascii=False))
+    elif args.format == "text":
         print(reading.as_text(line_numbers=args.line_numbers))
     elif args.format == "json":
         print(json.dumps(as_json(reading), ensure_ascii=False, indent=2))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from .kinds import kind_of
 
 if TYPE_CHECKING:
+    from .payload.chunks import Chunk
     from .payload.document import PdfSource
 
 
@@ -47,7 +48,10 @@ class Page:
     ``section`` names the file inside a container (a ZIP member, an e-mail attachment) the page
     comes from, e.g. ``docs/report.pdf``; it is None for the container's own pages. ``line`` is,
     for a page of a text file, the number in the file of its first line (the page's text is then
-    whole lines, kept exactly as they are); None for other pages.
+    whole lines, kept exactly as they are); None for other pages. ``furniture`` is what a PDF page
+    shows round its content and its text leaves out, in the order it stands: running headers and
+    footers, page numbers, download stamps, document codes, line numbers ("Line numbers 1–52");
+    a text-only model never receives it.
     """
 
     number: int
@@ -60,6 +64,7 @@ class Page:
     figures: list[Figure] = field(default_factory=list)
     section: str | None = None
     line: int | None = None
+    furniture: list[str] = field(default_factory=list)
 
     @property
     def tables_apart(self) -> list[str]:
@@ -194,6 +199,16 @@ class Reading:
         from .payload.tokens import payload_tokens
 
         return sum(payload_tokens(self.as_messages(provider), provider))
+
+    def chunks(self, max_tokens: int = 512, overlap_tokens: int = 0) -> list[Chunk]:
+        """What a retriever indexes: the reading cut into chunks of at most ``max_tokens``
+        ``o200k_base`` tokens (exactly), each with its heading path as context, its pages (a text
+        file's lines, a recording's times) and a citation; tables cut only between rows, each
+        figure a chunk of its own (``readers/payload/chunks.py``). Made from this reading alone:
+        nothing is read again. Raises ``ReaderError`` ``INVALID_QUERY`` for sizes that cannot work."""
+        from .payload.chunks import reading_chunks
+
+        return reading_chunks(self, max_tokens, overlap_tokens)
 
     def as_messages(self, provider: str = "openai", document: bool = False) -> list[dict]:
         """Message content parts for ``provider`` ("openai" or "anthropic").

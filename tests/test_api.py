@@ -23,7 +23,7 @@ from tests.test_readers import CORPUS_VECTORS, check_text
 from tests.test_ui_server import ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, VISION_MODEL, launch_app, running_app, stop
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
-ENDPOINTS = {"/read_file", "/render_page", "/describe", "/transcribe"}
+ENDPOINTS = {"/read_file", "/render_page", "/describe", "/transcribe", "/outline", "/find"}
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,8 @@ def test_the_api_page_lists_exactly_the_four_endpoints(client):
     assert set(info["named_endpoints"]) == ENDPOINTS
     assert not info["unnamed_endpoints"]
     names = [p["parameter_name"] for p in info["named_endpoints"]["/read_file"]["parameters"]]
-    assert names == ["file", "page_start", "page_end", "describe", "multimodal", "document", "line_numbers", "file_base64", "file_name", "hotwords"]
+    assert names == ["file", "page_start", "page_end", "describe", "multimodal", "document", "line_numbers", "file_base64", "file_name", "hotwords",
+                     "max_tokens", "cursor", "chunk_tokens"]
     assert [p["parameter_name"] for p in info["named_endpoints"]["/transcribe"]["parameters"]] == ["file", "file_base64", "file_name", "hotwords"]
 
 
@@ -152,6 +153,22 @@ def test_a_file_can_also_be_sent_inline_as_base64(client):
         client.predict(file=handle_file(str(REPORT_PDF)), file_base64="JVBERi0=", file_name="x.pdf", api_name="/read_file")
 
 
+def test_read_file_adds_chunks_when_asked_and_changes_nothing_else(client):
+    plain = client.predict(file=handle_file(str(REPORT_PDF)), api_name="/read_file")
+    chunked = client.predict(file=handle_file(str(REPORT_PDF)), chunk_tokens=128, api_name="/read_file")
+    assert "chunks" not in plain
+    assert {key: value for key, value in chunked.items() if key not in ("chunks", "usage")} == {key: value for key, value in plain.items() if key != "usage"}
+    chunks = chunked["chunks"]
+    assert [chunk["number"] for chunk in chunks] == list(range(1, len(chunks) + 1))
+    assert all(chunk["tokens"] == text_tokens(chunk["text"]) <= 128 for chunk in chunks)
+    assert {chunk["kind"] for chunk in chunks} == {"text", "figure", "table"} and {page for chunk in chunks for page in chunk["pages"]} == {1, 2, 3, 4}
+    described = next(chunk for chunk in chunks if chunk["kind"] == "figure" and GENERIC_ANSWER[:40] in chunk["text"])
+    assert described["citation"] == "chart-report.pdf, p. 1" and described["boxes"][0]["page"] == 1 and len(described["boxes"][0]["box"]) == 4
+    assert described["headings"] == ["Quarterly Sales Report 2024"] and described["text"].startswith("# Quarterly Sales Report 2024\n\n")
+    with pytest.raises(AppError, match="A chunk of 8 tokens cannot hold a heading and a word; give at least 16 tokens."):
+        client.predict(file=handle_file(str(REPORT_PDF)), chunk_tokens=8, api_name="/read_file")
+
+
 def test_render_page_returns_the_pages_png(client):
     path = client.predict(file=handle_file(str(REPORT_PDF)), page=2, api_name="/render_page")
     with Image.open(path) as image:
@@ -213,7 +230,7 @@ def test_a_server_path_is_never_read(app, client):
         client.predict("/etc/passwd", None, None, "", False, api_name="/read_file")
     # Past the client, straight to the server: a file reference that was not uploaded is refused.
     file_data = {"path": "/etc/passwd", "meta": {"_type": "gradio.FileData"}}
-    event = httpx.post(f"{app.url}gradio_api/call/read_file", json={"data": [file_data, None, None, "", False, False, False, "", "", ""]}).json()
+    event = httpx.post(f"{app.url}gradio_api/call/read_file", json={"data": [file_data, None, None, "", False, False, False, "", "", "", None, "", 0]}).json()
     result = httpx.get(f"{app.url}gradio_api/call/read_file/{event['event_id']}", timeout=30).text
     assert "event: error" in result and "not uploaded by a user" in result
     assert "root:" not in result

@@ -22,7 +22,7 @@ from tests.fixtures.audio import KUBERNETES, said
 from tests.test_ui_server import MAX_FILE_MB, PIE_ANSWER, running_app
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
-TOOLS = {"read_file", "render_page", "describe", "transcribe"}
+TOOLS = {"read_file", "render_page", "describe", "transcribe", "outline", "find"}
 FILE_PARAMETERS = {"file", "file_base64", "file_name"}
 
 
@@ -75,7 +75,8 @@ def test_the_four_tools_are_listed_with_every_parameter_documented(app):
     tools = {tool.name: tool for tool in in_session(app, lambda session: session.list_tools()).tools}
     assert set(tools) == TOOLS
     parameters = {name: tool.inputSchema["properties"] for name, tool in tools.items()}
-    assert set(parameters["read_file"]) == {"page_start", "page_end", "describe", "multimodal", "document", "line_numbers", "hotwords"} | FILE_PARAMETERS
+    assert set(parameters["read_file"]) == {"page_start", "page_end", "describe", "multimodal", "document", "line_numbers", "hotwords", "max_tokens",
+                                             "cursor", "chunk_tokens"} | FILE_PARAMETERS
     assert set(parameters["render_page"]) == {"page"} | FILE_PARAMETERS
     assert set(parameters["describe"]) == {"page", "question"} | FILE_PARAMETERS
     assert set(parameters["transcribe"]) == {"hotwords"} | FILE_PARAMETERS
@@ -91,8 +92,8 @@ def test_a_pdf_sent_as_base64_is_read_and_its_temporary_file_removed(app):
     reading = answer(call(app, "read_file", **inline(REPORT_PDF, page_start=1, page_end=3)))
     assert (reading["name"], reading["kind"], reading["page_count"]) == ("chart-report.pdf", "pdf", 4)
     assert [page["number"] for page in reading["pages"]] == [1, 2, 3]
-    assert "Quarterly Sales Report 2024" in reading["pages"][0]["text"]
-    assert reading["pages"][2]["tables"][0].startswith("| Region | Q1 | Q2 | Q3 | Q4 |")
+    assert "text" not in reading["pages"][0] and "tables" not in reading["pages"][2]  # the answer's text holds them, once
+    assert "\n| Region | Q1 | Q2 | Q3 | Q4 |\n" in reading["text"]
     assert reading["text"].startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
     assert reading["tokens"]["openai"]["exact"] and reading["tokens"]["openai"]["count"] > 100
     assert not list(app.temp.glob("readlens-inline-*")), "the inline file is removed once read"
@@ -100,7 +101,7 @@ def test_a_pdf_sent_as_base64_is_read_and_its_temporary_file_removed(app):
 
 def test_multimodal_over_mcp_leaves_the_images_to_render_page(app):
     reading = answer(call(app, "read_file", **inline(REPORT_PDF, page_start=2, page_end=2, multimodal=True)))
-    assert "messages" not in reading and reading["pages"][0]["description"] is None
+    assert "messages" not in reading and "VISUAL CONTENT" not in reading["text"]
     assert reading["tokens"]["openai"]["count"] > 765  # the text and the page's image, 2 x 2 tiles
     result = call(app, "render_page", **inline(REPORT_PDF, page=2))
     image = next(part for part in result.content if part.type == "image")
@@ -117,10 +118,20 @@ def test_the_pdf_itself_comes_back_when_asked(app):
     assert prefix == "data:application/pdf;base64" and len(pdfium.PdfDocument(base64.b64decode(data))) == 2
 
 
+def test_chunks_come_back_over_mcp_when_asked(app):
+    chunks = answer(call(app, "read_file", **inline(REPORT_PDF, chunk_tokens=256)))["chunks"]
+    assert {chunk["kind"] for chunk in chunks} == {"text", "figure", "table"} and all(chunk["tokens"] <= 256 for chunk in chunks)
+    assert chunks[0]["citation"] == "chart-report.pdf, p. 1" and chunks[0]["headings"] == ["Quarterly Sales Report 2024"]
+    table = next(chunk for chunk in chunks if chunk["kind"] == "table")
+    assert table["pages"] == [3] and "| North | 120 | 135 | 150 | 170 |" in table["text"]
+    assert "chunks" not in answer(call(app, "read_file", **inline(REPORT_PDF, page_end=1)))
+    assert error(call(app, "read_file", **inline(REPORT_PDF, chunk_tokens=8))).startswith("A chunk of 8 tokens cannot hold a heading and a word")
+
+
 def test_a_data_url_with_line_breaks_is_accepted(app):
     wrapped = "\n".join(inline(REPORT_PDF)["file_base64"][i:i + 76] for i in range(0, 200_000, 76))  # as the base64 command writes it
     reading = answer(call(app, "read_file", file_base64=f"data:application/pdf;base64,{wrapped}", file_name="report.pdf", page_end=1))
-    assert reading["name"] == "report.pdf" and reading["pages"][0]["text"].startswith("# Quarterly Sales Report 2024")
+    assert reading["name"] == "report.pdf" and reading["text"].startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
 
 
 def test_describe_and_transcribe_through_mcp(app):

@@ -50,7 +50,7 @@ def test_three_columns_with_a_running_header_and_a_page_number(pages):
     positions = [flat.index(squeeze(column)) for column in fixtures.THREE_COLUMNS]
     assert positions == sorted(positions)
     assert "### Part 1" in text and flat.index("Part 2") > positions[0]
-    assert text.rstrip().endswith("\n2")
+    assert text.endswith("work is done.") and pages[1].furniture == ["2"], "its page number, in small type at the foot, is furniture"
 
 
 def test_headings_lists_links_and_a_table_without_rules(pages):
@@ -111,15 +111,19 @@ def test_a_table_in_tight_type_keeps_its_words_and_its_rows(tmp_path, services):
         assert max(len(cell.split()) for row in rows for cell in row) <= 12, "no cell holds a column's worth of rows"
 
 
-def test_running_headers_and_footers_are_left_out_of_the_text(tmp_path, services):
+def test_running_headers_and_footers_are_left_out_of_the_text_and_kept_apart(tmp_path, services):
     path = fixtures.running_report_pdf(tmp_path / "report.pdf")
-    pages = read_file(path, services=services).pages
+    reading = read_file(path, services=services)
+    pages = reading.pages
     for page, body, balance in zip(pages, fixtures.REPORT_BODY, fixtures.BALANCES):
+        assert page.furniture == [fixtures.RUNNING_HEADER, f"Page {page.number} of 4"], "the header and footer are kept, apart"
         assert page.text.startswith(f"# Part {page.number}\n\n"), page.text
         assert "of 4" not in page.text, "the page's label gives its number"
         assert page.text.count(fixtures.RUNNING_HEADER) == (page.number == 3), "quoted in page 3's body, it stays there"
         assert all(line in page.text for line in body)
         assert page.text.endswith(f"Balance carried forward: {balance}"), "a last line whose number does not count the pages is data"
     assert sum(page.text.count(fixtures.REPEATED_BODY_LINE) for page in pages) == 2
-    alone = read_file(path, 2, 2, services=services).pages[0].text
-    assert alone.startswith(fixtures.RUNNING_HEADER + "\n\n") and alone.endswith("\n\nPage 2 of 4"), "a page read alone has nothing to compare with"
+    assert "of 4" not in reading.as_text() and reading.as_text().count(fixtures.RUNNING_HEADER) == 1, "a model never receives the furniture"
+    alone = read_file(path, 2, 2, services=services).pages[0]
+    assert alone.text.startswith(fixtures.RUNNING_HEADER + "\n\n"), "a page read alone has nothing to compare its header with"
+    assert alone.text.endswith("\n\nBalance carried forward: 980.10") and alone.furniture == ["Page 2 of 4"], "its page number, in small type, is told alone"

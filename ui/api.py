@@ -26,11 +26,14 @@ import gradio as gr
 from readers import ReaderError, Reading, Services, read_file
 from readers.describe.vision import TEXT_ONLY
 from readers.intake.names import label, safe_suffix
+from readers.payload.budget import page_tokens, parse_cursor
+from readers.payload.chunks import check_sizes
 from readers.payload.tokens import EXACT, PROVIDERS
 from readers.settings import MAX_HOTWORDS_CHARS
 
 from .handlers import display_name, parse_page, unexpected, visitor, visual_kind
 from .report import page_image
+from .tools import Budget, Read, answer_count, file_arguments, find_json, for_agents, outline_json, token_budget
 
 NO_FILE = ("No file was sent. Give file (with gradio_client, handle_file(path); over MCP, a public http(s) URL), "
            "or the file's bytes as file_base64 with its name in file_name.")
@@ -67,18 +70,21 @@ def inline_bytes(data: str, name: str, max_bytes: int) -> bytes:
         raise gr.Error(f"file_base64 for {name} is not valid base64 ({error}). Send the file's bytes encoded with standard base64.") from None
 
 
-def reading_json(reading: Reading, document: bool = False, line_numbers: bool = False) -> dict:
+def reading_json(reading: Reading, document: bool = False, line_numbers: bool = False, chunk_tokens: int = 0) -> dict:
     """``/read_file``'s answer; ``messages`` (OpenAI parts with PNG data URLs) only in multimodal mode,
     ``document_messages`` (OpenAI parts with the PDF of the pages read) only when ``document`` is asked;
     ``line_numbers`` numbers the lines of a text file's pages in ``text``; ``tokens`` of the payload
-    in the reading's mode per provider, ``exact`` false for an estimate."""
+    in the reading's mode per provider, ``exact`` false for an estimate, and each page's on its own;
+    ``chunks`` of at most ``chunk_tokens`` tokens (``Reading.chunks``) when it is set."""
+    counts = page_tokens(reading, answer_count(line_numbers))
     answer = {
         "name": reading.name,
         "kind": reading.kind,
         "page_count": reading.page_count,
         "pages": [{"number": p.number, "text": p.text, "tables": p.tables, "description": p.description,
                    "description_source": p.description_source, "error": p.error, "section": p.section, "line": p.line,
-                   "figures": [dataclasses.asdict(figure) for figure in p.figures]} for p in reading.pages],
+                   "figures": [dataclasses.asdict(figure) for figure in p.figures], "furniture": p.furniture, "tokens": count}
+                  for p, count in zip(reading.pages, counts)],
         "warnings": reading.warnings,
         "usage": dataclasses.asdict(reading.usage),
         "text": reading.as_text(line_numbers=line_numbers),
@@ -88,7 +94,18 @@ def reading_json(reading: Reading, document: bool = False, line_numbers: bool = 
         answer["messages"] = reading.as_messages("openai")
     if document:
         answer["document_messages"] = reading.as_messages("openai", document=True)
+    if chunk_tokens:
+        answer["chunks"] = [dataclasses.asdict(chunk) for chunk in reading.chunks(chunk_tokens)]
     return answer
+
+
+def chunk_sizes(chunk_tokens) -> int:
+    """``chunk_tokens`` as a whole number, 0 when empty; a size chunks cannot have is refused (``ReaderError``) before anything is read."""
+    if not chunk_tokens:
+        return 0
+    size = int(chunk_tokens) if float(chunk_tokens).is_integer() else chunk_tokens
+    check_sizes(size, 0)
+    return size
 
 
 def transcript_json(reading: Reading) -> dict:
@@ -145,8 +162,11 @@ class Endpoints:
     @_file_args
     def read_file(self, file: str | None = None, page_start: float | None = None, page_end: float | None = None, describe: str = "",
                   multimodal: bool = False, document: bool = False, line_numbers: bool = False, file_base64: str = "", file_name: str = "",
-                  hotwords: str = "", request: gr.Request = None) -> dict:
+                  hotwords: str = "", max_tokens: float | None = None, cursor: str = "", chunk_tokens: float = 0,
+                  request: gr.Request = None) -> dict:
         """Read a file the way a language model receives it: a PDF, Word, PowerPoint, spreadsheet, web page, e-book, e-mail, ZIP archive, image, audio or text file, page by page, with each page's text and tables as Markdown and, for text-only models, a description of its figures by a vision model or OCR.
+
+        An answer holds at most max_tokens tokens (20,000 over MCP unless you set it) of whole pages. When pages are left, its budget says which and gives the exact call that goes on, e.g. read_file(file_base64=<the same file>, file_name="report.pdf", page_start=13, max_tokens=20000); a page longer than max_tokens comes in pieces cut between lines, and the call goes on with cursor="12:3457". Repeat that call until budget.next is null. For a long file, call outline first (each page's tokens and the headings) or find (the pages where words occur), then read just the pages you need.
 
         Args:
             file: {file}
@@ -159,16 +179,26 @@ class Endpoints:
             file_base64: {file_base64}
             file_name: {file_name}
             hotwords: {hotwords}
+            max_tokens: The most tokens (OpenAI's count of text and images, as tokens reports it) the answer's pages may hold, e.g. 8000; empty or 0 takes 20,000 over MCP and no limit through gradio_client. Whole pages that fit come back; too small for the next line or visual block is an error saying what to raise it to.
+            cursor: Where to go on inside a page, exactly as an answer's budget.next gave it (e.g. "12:3457": page 12 from character 3457); it replaces page_start. Empty reads from page_start.
+            chunk_tokens: To add chunks, what a retriever indexes, e.g. 512: the pages read cut into chunks of at most this many o200k_base tokens, each with its heading path, pages and citation; tables cut only between rows, each figure a chunk of its own. Empty or 0 adds none.
         Returns:
-            name, kind, page_count; pages (number, text, tables, description, description_source, error, section, line, figures); warnings; usage (vision calls made, saved, cached); text (exactly what a text-only model receives); document_messages when asked; tokens of that payload (openai exact, anthropic an estimate); and, in multimodal mode through gradio_client, messages (OpenAI content parts with base64 PNGs). Over MCP the images are left out: get a page's image with render_page.
+            name, kind, page_count; pages (number, tokens: the page's own count, text, tables, description, description_source, error, section, line, figures, furniture: what a PDF page shows round its text and the text leaves out, such as page numbers, running headers, download stamps); warnings; usage (vision calls made, saved, cached); text (exactly what a text-only model receives); document_messages when asked; tokens of that payload (openai exact, anthropic an estimate); and, in multimodal mode through gradio_client, messages (OpenAI content parts with base64 PNGs); with max_tokens or a cursor (and always over MCP), budget: max_tokens, tokens, pages, left, next (the page_start or cursor to go on with, null when nothing is left), call (the exact call that goes on) and note; with chunk_tokens, chunks (number, kind: text, table, figure or transcript, text: exactly what is embedded, tokens, pages, headings, section, citation, lines, start, end, caption, boxes, context, overlap). Over MCP the images are left out (get a page's image with render_page), and so are the pages' text, tables and description, which text holds, and their empty fields.
         """
         with self._file(file, file_base64, file_name) as (path, name):
-            answer = reading_json(self._read(path, name, request, page_start=parse_page(page_start), page_end=parse_page(page_end),
-                                             describe=describe or None, multimodal=bool(multimodal), hotwords=hotwords or None),
-                                  bool(document), bool(line_numbers))
-            if request is not None and request.headers.get("x-gradio-user") == MCP_CALLER:
-                answer.pop("messages", None)  # megabytes of base64 read as text by the agent's model
-            return answer
+            mcp = request is not None and request.headers.get("x-gradio-user") == MCP_CALLER
+            start, last = parse_cursor(cursor) if cursor else None, parse_page(page_end)
+            budget = Budget(token_budget(max_tokens, mcp), start, bool(line_numbers))
+            chunk_size = chunk_sizes(chunk_tokens)
+            reading = self._read(path, name, request, page_start=start.page if start else parse_page(page_start), page_end=last,
+                                 describe=describe or None, multimodal=bool(multimodal), hotwords=hotwords or None)
+            fitted = budget.fit(reading) if budget.active else None
+            answer = reading_json(fitted.reading if fitted else reading, bool(document), bool(line_numbers), chunk_size)
+            if fitted:
+                arguments = {"page_end": last, "describe": describe, "multimodal": bool(multimodal), "document": bool(document),
+                             "line_numbers": bool(line_numbers), "hotwords": hotwords, "chunk_tokens": chunk_size}
+                answer["budget"] = budget.report(fitted, reading, last or reading.page_count, file_arguments(bool(file_base64), name), arguments)
+            return for_agents(answer) if mcp else answer
 
     @_file_args
     def render_page(self, file: str | None = None, page: float = 1, file_base64: str = "", file_name: str = "",
@@ -240,3 +270,49 @@ class Endpoints:
             if reading.transcript is None:
                 raise gr.Error(f"{reading.name} is {reading.kind}, not audio; /transcribe reads audio files.")
             return transcript_json(reading)
+
+    def _reader(self, path: str, name: str, request: gr.Request | None) -> Read:
+        return lambda start, end, **options: self._read(path, name, request, page_start=start, page_end=end, **options)
+
+    @_file_args
+    def outline(self, file: str | None = None, page_start: float | None = None, page_end: float | None = None, file_base64: str = "",
+                file_name: str = "", request: gr.Request = None) -> dict:
+        """The outline of a file, without its text, to choose what to read: its kind and page count, each page's tokens for a text-only and for a multimodal model (OpenAI's count, what read_file returns for the page), its tables and figures, and the tree of its headings with their pages.
+
+        Call it first on a long file, then read the pages you need within your budget, e.g. outline(file_base64=<the file>, file_name="report.pdf"), then read_file(file_base64=<the same file>, file_name="report.pdf", page_start=40, page_end=52, max_tokens=20000). The first call reads the whole file; later ones come from the cache in under a second.
+
+        Args:
+            file: {file}
+            page_start: First page to outline, from 1; empty or 0 starts at the first.
+            page_end: Last page to outline; empty or 0 goes to the last.
+            file_base64: {file_base64}
+            file_name: {file_name}
+        Returns:
+            name, kind, page_count; pages (number, text_only and multimodal: its tokens, and when there are any: tables (header and rows), figures (kind, caption, chart), section, line, error); headings (title, page, children); tokens (the pages' sums); note; warnings. A recording has no pages: its duration, language and transcript's tokens.
+        """
+        with self._file(file, file_base64, file_name) as (path, name):
+            return outline_json(self._reader(path, name, request), parse_page(page_start), parse_page(page_end), self.services.settings.max_pages)
+
+    @_file_args
+    def find(self, file: str | None = None, query: str = "", regex: bool = False, page_start: float | None = None, page_end: float | None = None,
+             context: float = 2, max_hits: float = 20, file_base64: str = "", file_name: str = "", request: gr.Request = None) -> dict:
+        """Find words or a regular expression in a file's pages, as a text-only model receives them (text, tables, visual descriptions): each matching line with its page, line number and the lines round it, and the pages that match with their tokens.
+
+        Then read just those pages, e.g. find(file_base64=<the file>, file_name="report.pdf", query="net revenue") answers page 17, line 9, and read_file(file_base64=<the same file>, file_name="report.pdf", page_start=17, page_end=17) reads it.
+
+        Args:
+            file: {file}
+            query: The words to find (case and the spaces between them do not matter, and they may run across a line break), or with regex true a Python regular expression, matched as written ((?i) ignores case; ^ and $ match at each line).
+            regex: true when query is a regular expression; false (the default) for words.
+            page_start: First page to search, from 1; empty or 0 starts at the first.
+            page_end: Last page to search; empty or 0 searches to the last.
+            context: How many lines to show before and after each matching line (0 to 10; 2 by default).
+            max_hits: The most matching lines to return (1 to 200; 20 by default); when there are more, capped is true and note says how many.
+            file_base64: {file_base64}
+            file_name: {file_name}
+        Returns:
+            name, kind, page_count, query, regex, searched (the pages searched); pages (number, hits, tokens); hits (page, section, line: in the page's text, or for a text file in the file; in: "text" or "visual content"; context: the lines as grep -n -C prints them, "9:" the matching line, "8-" a line round it); hit_count; capped; note; warnings.
+        """
+        with self._file(file, file_base64, file_name) as (path, name):
+            return find_json(self._reader(path, name, request), query, regex, parse_page(page_start), parse_page(page_end), context, max_hits,
+                             self.services.settings.max_pages)

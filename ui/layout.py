@@ -21,7 +21,9 @@ from readers.markup.tables import markdown_table
 from .api import Endpoints
 from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, discard_upload, read_uploads, visitor
 from .payload import DOCUMENT_NOTE, TOKENS_NOTE, abbreviate, document_payloads, estimate_table, message_payload, text_payload, usage_line
-from .report import CITED_UNITS, clock, outlined_image, page_image, page_title, write_document_payload, write_payload, write_report
+from .report import (
+    CITED_UNITS, clock, furniture_note, outlined_image, page_image, page_title, write_document_payload, write_payload, write_report,
+)
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
@@ -86,6 +88,8 @@ def _show_page(reading: Reading, page, folder: Path) -> None:
         with gr.Column(scale=1):
             gr.Textbox(page.text.strip() or "(no text on this page)", label=f"{label} — text",
                        lines=4, max_lines=18, interactive=False, buttons=["copy"], key=f"{key}-text", elem_classes="rl-page-text")
+            if note := furniture_note(page):  # what the page shows round its text, which the text leaves out
+                gr.Markdown(note, key=f"{key}-furniture", elem_classes="rl-source")
             for index, table in enumerate(page.tables):
                 gr.Markdown(table, key=f"{key}-table-{index}")
             if page.description:
@@ -201,16 +205,23 @@ def _api(endpoints: Endpoints) -> None:
         document = gr.Checkbox(label="document", value=False)
         line_numbers = gr.Checkbox(label="line_numbers", value=False)
         hotwords = gr.Textbox(label="hotwords", value="")
+        chunk_tokens = gr.Number(label="chunk_tokens", precision=0, value=0)
         reading, transcript = gr.JSON(label="reading"), gr.JSON(label="transcript")
         image = gr.Image(label="page image", type="filepath", format="png")
         answer = gr.Textbox(label="answer")
         inline = [gr.Textbox(label="file_base64", value=""), gr.Textbox(label="file_name", value="")]
+        budget = [gr.Number(label="max_tokens", precision=0, value=None), gr.Textbox(label="cursor", value="")]
+        search = [gr.Textbox(label="query", value=""), gr.Checkbox(label="regex", value=False)]
+        around = [gr.Number(label="context", precision=0, value=2), gr.Number(label="max_hits", precision=0, value=20)]
+        outline, found = gr.JSON(label="outline"), gr.JSON(label="found")
     shared = {"triggers": [], "concurrency_id": "read", "concurrency_limit": READ_CONCURRENCY}
-    inputs = [file, page_start, page_end, describe, multimodal, document, line_numbers, *inline, hotwords]
+    inputs = [file, page_start, page_end, describe, multimodal, document, line_numbers, *inline, hotwords, *budget, chunk_tokens]
     gr.on(fn=endpoints.read_file, inputs=inputs, outputs=reading, api_name="read_file", **shared)
     gr.on(fn=endpoints.render_page, inputs=[file, page, *inline], outputs=image, api_name="render_page", **shared)
     gr.on(fn=endpoints.describe, inputs=[file, page, question, *inline], outputs=answer, api_name="describe", **shared)
     gr.on(fn=endpoints.transcribe, inputs=[file, *inline, hotwords], outputs=transcript, api_name="transcribe", **shared)
+    gr.on(fn=endpoints.outline, inputs=[file, page_start, page_end, *inline], outputs=outline, api_name="outline", **shared)
+    gr.on(fn=endpoints.find, inputs=[file, *search, page_start, page_end, *around, *inline], outputs=found, api_name="find", **shared)
 
 
 def build_ui(services: Services | None = None) -> gr.Blocks:

@@ -6,6 +6,7 @@ the page), so reading the same file again rewrites nothing and the folder only g
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -14,16 +15,12 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from readers import Page, Reading
-from readers.kinds import KINDS, kind_of
+from readers import Page, ReaderError, Reading
+from readers.payload.citations import CITED_UNITS, clock, source  # noqa: F401 - CITED_UNITS: ui.layout names units by it
 from readers.storage.files import write_atomic
 
 from .handlers import Entry
 from .payload import PROVIDERS, message_payload, text_payload
-
-# What the app shows and cites a kind's pages as: its unit ("p." for a page), and a picture's are its frames.
-CITED_UNITS = {**{name: kind.unit for name, kind in KINDS.items() if kind.unit != "page"}, "image": "frame"}
-
 
 def _write_if_missing(target: Path, data: bytes) -> str:
     if not target.exists():
@@ -46,6 +43,7 @@ def page_image(reading: Reading, page: Page, folder: Path) -> str:
 
 
 OUTLINE = (67, 56, 202)  # the theme's indigo
+REPORT_CHUNK_TOKENS = 512  # the export's chunks: Reading.chunks' default size
 
 
 def outlined_image(reading: Reading, page: Page, folder: Path) -> str:
@@ -79,23 +77,18 @@ def page_title(reading: Reading, page: Page) -> str:
 def citation(reading: Reading, page: Page | None = None, span: tuple[float, float] | None = None) -> str:
     """``*(Source: report.pdf, p. 12)*``, with slides, sheets, image frames, audio times, a text
     file's lines and files inside an archive or e-mail named as such
-    (``*(Source: bundle.zip › docs/a.pdf, p. 3)*``, ``*(Source: server.log, lines 95–140)*``)."""
-    where, source = "", reading.name
-    if page is not None and page.section:
-        source += f" › {page.section}"
-    if span is not None:
-        where = f", {clock(span[0])}–{clock(span[1])}"
-    elif page is not None and page.line is not None:
-        last = page.line + page.text.count("\n")
-        where = f", lines {page.line}–{last}" if last > page.line else f", line {page.line}"
-    elif page is not None and (kind_of(reading.kind).paged or reading.page_count > 1):
-        where = f", {CITED_UNITS.get(reading.kind, 'p.')} {page.number}"
-    return f"*(Source: {source}{where})*"
+    (``*(Source: bundle.zip › docs/a.pdf, p. 3)*``, ``*(Source: server.log, lines 95–140)*``);
+    the wording is ``readers.payload.citations``', which the chunks cite by too."""
+    if page is None:
+        return f"*(Source: {source(reading.name, reading.kind, reading.page_count, span=span)})*"
+    lines = (page.line, page.line + page.text.count("\n")) if page.line is not None else None
+    where = source(reading.name, reading.kind, reading.page_count, section=page.section, pages=[page.number], lines=lines, span=span)
+    return f"*(Source: {where})*"
 
 
-def clock(seconds: float) -> str:
-    minutes, second = divmod(int(seconds), 60)
-    return f"{minutes // 60}:{minutes % 60:02d}:{second:02d}" if minutes >= 60 else f"{minutes}:{second:02d}"
+def furniture_note(page: Page) -> str | None:
+    """"Page furniture: P/N 119-036 · Page 3 of 12": what the page shows round its text, or None."""
+    return f"Page furniture: {' · '.join(page.furniture)}" if page.furniture else None
 
 
 def _page_section(reading: Reading, page: Page, images: dict[str, bytes]) -> list[str]:
@@ -108,6 +101,8 @@ def _page_section(reading: Reading, page: Page, images: dict[str, bytes]) -> lis
     for block in [*page.text.strip().split("\n\n"), *page.tables_apart]:  # paragraphs and tables; headings need no source
         if block.strip():
             lines += [block] if block.startswith("#") else [block, cite]
+    if note := furniture_note(page):  # one line, under the page's text: not the page's content, so not cited
+        lines.append(note)
     if page.description:
         lines += [f"**Visual content** ({page.description_source or 'description'}): {page.description.strip()}", cite]
     if page.error:
@@ -138,14 +133,30 @@ def report_markdown(entries: list[Entry]) -> tuple[str, dict[str, bytes]]:
     return "\n\n".join(lines) + "\n", images
 
 
+def chunks_jsonl(entries: list[Entry], max_tokens: int = REPORT_CHUNK_TOKENS) -> str:
+    """Every reading's chunks (``Reading.chunks``), a JSON object a line, each with the ``file`` it
+    comes from; a reading that cannot be chunked (a heading path longer than a chunk) is a line
+    with its ``error`` instead."""
+    lines = []
+    for entry in entries:
+        if entry.reading is None:
+            continue
+        try:
+            lines += [{"file": entry.name, **dataclasses.asdict(chunk)} for chunk in entry.reading.chunks(max_tokens)]
+        except ReaderError as error:
+            lines.append({"file": entry.name, "error": error.message})
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+
+
 def write_report(entries: list[Entry], folder: Path) -> str | None:
-    """A zip of ``report.md`` and its page images, or None when nothing was read."""
+    """A zip of ``report.md``, its page images and ``chunks.jsonl`` (what a retriever indexes), or None when nothing was read."""
     if not any(entry.reading for entry in entries):
         return None
     markdown, images = report_markdown(entries)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("report.md", markdown, compress_type=zipfile.ZIP_DEFLATED)
+        archive.writestr("chunks.jsonl", chunks_jsonl(entries), compress_type=zipfile.ZIP_DEFLATED)
         for name, png in images.items():
             archive.writestr(name, png, compress_type=zipfile.ZIP_STORED)  # PNG is already compressed
     return _write_once(folder / "reports", "readlens-report.zip", buffer.getvalue())

@@ -1,4 +1,5 @@
-"""Batch outputs: JSON Lines or Parquet, written by one process, and resumed: what a stopped run already wrote is scanned, kept or dropped."""
+"""Batch outputs: JSON Lines or Parquet, written by one process, and resumed: what a stopped run already wrote is scanned, kept or dropped.
+An output holds page records or chunk records (``--chunks``), never both."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..storage.files import atomic_file
-from .records import FIELDS, INSTALL_HINT, BatchError
+from .records import CHUNK_FIELDS, FIELDS, INSTALL_HINT, BatchError
 
 
 def counted(number: int, singular: str, plural: str | None = None) -> str:
@@ -43,9 +44,12 @@ class Previous:
         return "Resuming: " + "; ".join(parts) + "."
 
 
-def _check(record, where: str) -> dict:
+def _check(record, where: str, chunked: bool) -> dict:
     if not isinstance(record, dict) or not {"file", "sha256", "pages_read", "error"} <= record.keys():
         raise BatchError(f"{where} is not a ReadLens batch record, so the output is not one; choose another --out.")
+    if ("chunk_count" in record) != chunked:
+        raise BatchError(f"{where} is a {'page' if chunked else 'chunk'} record: the output was written {'without' if chunked else 'with'} "
+                         f"--chunks, and one output holds one kind of record; choose another --out.")
     return record
 
 
@@ -53,7 +57,7 @@ def _sift(pairs: Iterable[tuple[dict, object]], previous: Previous) -> set:
     """The payloads (line or row numbers) of the records to drop, files cut short and files
     whose records carry an error (to be read again); what is kept is counted in ``previous``.
 
-    A file's records are consecutive and each says how many there are (``pages_read``, or 1).
+    A file's records are consecutive and each says how many there are (``chunk_count`` or ``pages_read``, or 1).
     """
     dropped: set = set()
     group: list[tuple[dict, object]] = []
@@ -62,7 +66,7 @@ def _sift(pairs: Iterable[tuple[dict, object]], previous: Previous) -> set:
         failed = any(record["error"] for record, _ in group)
         if complete and not failed:
             previous.done.add(group[0][0]["sha256"])
-            previous.pages += sum(record["page"] is not None for record, _ in group)
+            previous.pages += group[0][0]["pages_read"]
         else:
             dropped.update(payload for _, payload in group)
             if complete:
@@ -75,7 +79,8 @@ def _sift(pairs: Iterable[tuple[dict, object]], previous: Previous) -> set:
         if group and (record["file"], record["sha256"]) != (group[0][0]["file"], group[0][0]["sha256"]):
             close(complete=False)
         group.append((record, payload))
-        if len(group) >= (group[0][0]["pages_read"] or 1):
+        first = group[0][0]
+        if len(group) >= ((first["chunk_count"] if "chunk_count" in first else first["pages_read"]) or 1):
             close(complete=True)
     if group:
         close(complete=False)
@@ -85,8 +90,8 @@ def _sift(pairs: Iterable[tuple[dict, object]], previous: Previous) -> set:
 class JsonlOutput:
     """Records appended to a JSON Lines file, each file's records in one write."""
 
-    def __init__(self, path: Path):
-        self.path = path
+    def __init__(self, path: Path, chunked: bool = False):
+        self.path, self.chunked = path, chunked
         self.partial: int | None = None  # the number of a last line cut short, found by _records
         self._handle = None
 
@@ -105,7 +110,7 @@ class JsonlOutput:
                 record = json.loads(line)
             except ValueError:
                 raise BatchError(f"{self.path} line {number} is not JSON, so the file is not a ReadLens batch output; choose another --out.") from None
-            yield _check(record, f"{self.path} line {number}"), number
+            yield _check(record, f"{self.path} line {number}", self.chunked), number
 
     def resume(self) -> Previous:
         """Scan what earlier runs wrote, and rewrite the file without the records to drop."""
@@ -148,14 +153,18 @@ def _parquet():
     return pa, pq
 
 
-def parquet_schema(pa):
+def parquet_schema(pa, chunked: bool = False):
     segment = pa.struct([("start", pa.float64()), ("end", pa.float64()), ("text", pa.string())])
     transcript = pa.struct([("text", pa.string()), ("language", pa.string()), ("duration", pa.float64()),
                             ("segments", pa.list_(segment)), ("source", pa.string())])
     types = {"page": pa.int64(), "page_count": pa.int64(), "pages_read": pa.int64(), "line": pa.int64(), "tables": pa.list_(pa.string()),
-             "error": pa.struct([("code", pa.string()), ("message", pa.string())]), "transcript": transcript,
+             "furniture": pa.list_(pa.string()), "error": pa.struct([("code", pa.string()), ("message", pa.string())]), "transcript": transcript,
              "warnings": pa.list_(pa.string())}
-    return pa.schema([(name, types.get(name, pa.string())) for name in FIELDS])
+    if chunked:
+        box = pa.struct([("page", pa.int64()), ("box", pa.list_(pa.float64()))])
+        types |= {"chunk": pa.int64(), "chunk_count": pa.int64(), "tokens": pa.int64(), "pages": pa.list_(pa.int64()), "headings": pa.list_(pa.string()),
+                  "lines": pa.list_(pa.int64()), "start": pa.float64(), "end": pa.float64(), "boxes": pa.list_(box)}
+    return pa.schema([(name, types.get(name, pa.string())) for name in (CHUNK_FIELDS if chunked else FIELDS)])
 
 
 class ParquetOutput:
@@ -164,19 +173,20 @@ class ParquetOutput:
 
     CHUNK = 256  # records per row batch
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, chunked: bool = False):
         self.pa, self.pq = _parquet()
-        self.path = path
-        self.journal = JsonlOutput(output_journal(path))
+        self.path, self.chunked = path, chunked
+        self.journal = JsonlOutput(output_journal(path), chunked)
         self._dropped: set[int] = set()
 
     def resume(self) -> Previous:
         previous = Previous()
         if self.path.exists():
             try:
-                rows = self.pq.read_table(self.path, columns=["file", "sha256", "page", "pages_read", "error"]).to_pylist()
+                columns = ["file", "sha256", "pages_read", "error", *(["chunk_count"] if self.chunked else [])]
+                rows = self.pq.read_table(self.path, columns=columns).to_pylist()
             except (self.pa.ArrowException, KeyError):
-                raise BatchError(f"{self.path} is not a ReadLens batch output in Parquet; choose another --out.") from None
+                raise BatchError(f"{self.path} is not a ReadLens batch output in Parquet{' of chunks' if self.chunked else ''}; choose another --out.") from None
             self._dropped = _sift(((row, index) for index, row in enumerate(rows)), previous)
         previous.add(self.journal.resume())
         return previous
@@ -187,13 +197,16 @@ class ParquetOutput:
     def close(self) -> None:
         """Write the kept rows and the journal's records into the Parquet file, and remove the journal."""
         self.journal.close()
-        schema = parquet_schema(self.pa)
+        schema = parquet_schema(self.pa, self.chunked)
         with atomic_file(self.path) as handle, self.pq.ParquetWriter(handle, schema) as writer:
             if self.path.exists():
                 offset = 0
                 for batch in self.pq.ParquetFile(self.path).iter_batches(batch_size=self.CHUNK):
                     keep = [offset + index not in self._dropped for index in range(batch.num_rows)]
-                    writer.write_batch(batch.filter(self.pa.array(keep)))
+                    kept = batch.filter(self.pa.array(keep))
+                    if kept.schema != schema:  # rows written before a field was added: theirs is null
+                        kept = self.pa.RecordBatch.from_pylist(kept.to_pylist(), schema=schema)
+                    writer.write_batch(kept)
                     offset += batch.num_rows
             records = self.journal.records()
             while chunk := list(itertools.islice(records, self.CHUNK)):
@@ -207,8 +220,9 @@ def output_journal(path: Path) -> Path:
     return path.with_name(path.name + ".partial.jsonl")
 
 
-def open_output(path: Path) -> JsonlOutput | ParquetOutput:
-    return ParquetOutput(path) if path.suffix.lower() == ".parquet" else JsonlOutput(path)
+def open_output(path: Path, chunked: bool = False) -> JsonlOutput | ParquetOutput:
+    """The output at ``path``, of chunk records when ``chunked``, else of page records."""
+    return (ParquetOutput if path.suffix.lower() == ".parquet" else JsonlOutput)(path, chunked)
 
 
 @contextmanager

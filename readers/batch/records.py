@@ -1,8 +1,9 @@
-"""Batch records: what a collection's reading writes for each page of each file (``FIELDS``), and the read of one file into them."""
+"""Batch records: what a collection's reading writes for each page of each file (``FIELDS``), or
+for each chunk (``CHUNK_FIELDS``, with ``--chunks``), and the read of one file into them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..core import read_file
@@ -12,8 +13,13 @@ from ..payload.serialize import as_json
 from ..services import shared_services
 from ..settings import Settings
 
-FIELDS = ("file", "sha256", "kind", "mime", "page", "page_count", "pages_read", "section", "line", "text", "tables", "image",
+FIELDS = ("file", "sha256", "kind", "mime", "page", "page_count", "pages_read", "section", "line", "text", "tables", "furniture", "image",
           "description", "description_source", "error", "transcript", "warnings")
+# A chunk's fields (readers.payload.chunks.Chunk) after the file's, its number and kind renamed so they
+# are not taken for a page's or the file's; chunk_count says how many records the file has.
+CHUNK_FIELDS = ("file", "sha256", "kind", "mime", "page_count", "pages_read", "chunk", "chunk_count", "chunk_kind", "text", "tokens",
+                "pages", "headings", "section", "citation", "lines", "start", "end", "caption", "boxes", "context", "overlap",
+                "error", "warnings")
 INSTALL_HINT = "the app does not install it; run `make setup-batch`, or `pip install -r requirements-batch.txt`"
 FAILURES_LISTED = 20
 
@@ -30,14 +36,22 @@ class Request:
     page_end: int | None = None
     describe: str | None = None
     multimodal: bool | None = None
+    chunk_tokens: int = 0  # records of chunks of at most this many tokens instead of pages; 0: pages
+    overlap_tokens: int = 0
+
 
 def _record(file: str, sha256: str | None, **values) -> dict:
-    return {**dict.fromkeys(FIELDS), "file": file, "sha256": sha256, "pages_read": 0, "tables": [], "warnings": [], **values}
+    return {**dict.fromkeys(FIELDS), "file": file, "sha256": sha256, "pages_read": 0, "tables": [], "furniture": [], "warnings": [], **values}
 
 
-def failure_records(file: str, sha256: str | None, code: str | None, message: str) -> list[dict]:
-    """The one record of a file that could not be read."""
-    return [_record(file, sha256, error={"code": code, "message": message})]
+def _chunk_record(file: str, sha256: str | None, **values) -> dict:
+    return {**dict.fromkeys(CHUNK_FIELDS), "file": file, "sha256": sha256, "pages_read": 0, "chunk_count": 0, "pages": [], "headings": [],
+            "boxes": [], "warnings": [], **values}
+
+
+def failure_records(file: str, sha256: str | None, code: str | None, message: str, chunked: bool = False) -> list[dict]:
+    """The one record of a file that could not be read (of the chunk records' fields when ``chunked``)."""
+    return [(_chunk_record if chunked else _record)(file, sha256, error={"code": code, "message": message})]
 
 
 def page_records(reading: Reading, file: str) -> list[dict]:
@@ -48,11 +62,31 @@ def page_records(reading: Reading, file: str) -> list[dict]:
         transcript = data["transcript"]
         return [_record(file, data["sha256"], **common, text=transcript["text"] if transcript else "", transcript=transcript,
                         warnings=data["warnings"])]
-    return [_record(file, data["sha256"], **common, page=page["number"], section=page["section"], line=page["line"], text=page["text"], tables=page["tables"], image=page["image"],
+    return [_record(file, data["sha256"], **common, page=page["number"], section=page["section"], line=page["line"], text=page["text"], tables=page["tables"],
+                    furniture=page["furniture"], image=page["image"],
                     description=page["description"], description_source=page["description_source"],
                     error={"code": None, "message": page["error"]} if page["error"] else None,
                     warnings=data["warnings"] if index == 0 else [])
             for index, page in enumerate(data["pages"])]
+
+
+def chunk_records(reading: Reading, file: str, max_tokens: int, overlap_tokens: int = 0) -> list[dict]:
+    """The records of one reading: one per chunk, or one (``chunk`` null) when it has none. Pages
+    that failed on their own (a vision call) are named in the first record's error, so that a run
+    again reads the file again, as it does a page record with an error."""
+    chunks = reading.chunks(max_tokens, overlap_tokens)
+    common = {"kind": reading.kind, "mime": reading.mime, "page_count": reading.page_count, "pages_read": len(reading.pages),
+              "chunk_count": len(chunks)}
+    failed = "; ".join(f"{reading.label.lower()} {page.number}: {page.error}" for page in reading.pages if page.error)
+    first = {"warnings": reading.warnings, "error": {"code": None, "message": failed} if failed else None}
+    if not chunks:
+        return [_chunk_record(file, reading.sha256, **common, **first)]
+    records = []
+    for index, chunk in enumerate(chunks):
+        values = asdict(chunk)
+        values["chunk"], values["chunk_kind"] = values.pop("number"), values.pop("kind")
+        records.append(_chunk_record(file, reading.sha256, **common, **values, **(first if index == 0 else {})))
+    return records
 
 
 def read_records(path: str, file: str, sha256: str | None, request: Request, settings: Settings) -> list[dict] | None:
@@ -74,10 +108,13 @@ def read_records(path: str, file: str, sha256: str | None, request: Request, set
             if error.code != "PAGE_OUT_OF_RANGE" or request.page_end is None:
                 raise
             reading = read(request.page_start, None)
+        if request.chunk_tokens:
+            return chunk_records(reading, file, request.chunk_tokens, request.overlap_tokens)
     except ReaderError as error:
-        return failure_records(file, sha256, error.code, error.message)
+        return failure_records(file, sha256, error.code, error.message, bool(request.chunk_tokens))
     except KeyboardInterrupt:
         return None
     except Exception as error:  # noqa: BLE001 - a bug costs this file only; its type, never its text (it may hold a key)
-        return failure_records(file, sha256, None, f"{Path(file).name} could not be read: unexpected {type(error).__name__}. Report it with the file.")
+        return failure_records(file, sha256, None, f"{Path(file).name} could not be read: unexpected {type(error).__name__}. Report it with the file.",
+                               bool(request.chunk_tokens))
     return page_records(reading, file)

@@ -10,6 +10,7 @@ page becomes one record: a line of JSON, or a row of Parquet when the output's n
     section, line                  the file inside an archive or e-mail the page comes from; the
                                    number of a text file's page's first line (else null)
     text, tables                   the page's text (audio: the transcript's), Markdown tables
+    furniture                      what the page shows round its text and the text leaves out
     image                          the page as base64 PNG in multimodal mode, else null
     description, description_source
     error                          null, or {code, message}
@@ -19,6 +20,14 @@ page becomes one record: a line of JSON, or a row of Parquet when the output's n
 A file that cannot be read is one record whose error has its ``ReaderError`` code; an audio
 file is one record (``page`` null); a page that failed on its own keeps its record, with an
 error whose code is null, and the file's other pages come back as usual.
+
+With ``--chunks 512`` (``Request.chunk_tokens``) each chunk (``Reading.chunks``) is a record
+instead, with the fields of ``CHUNK_FIELDS``: the file's (file, sha256, kind, mime, page_count,
+pages_read), then chunk (its 1-based number), chunk_count (the file's chunks), chunk_kind (text,
+table, figure, transcript) and the chunk's own (text, tokens, pages, headings, section, citation,
+lines, start, end, caption, boxes, context, overlap), error and warnings. A file without chunks is
+one record (``chunk`` null); pages that failed on their own are named in the error of the file's
+first record. One output holds page records or chunk records, never both.
 
 Resuming: each file's records are written together (one write, flushed), so a stopped run
 leaves at most one file's records cut short, at the end. Run again on the same output and it
@@ -99,7 +108,7 @@ class Tally:
             self.failed.append((first["file"], reason))
             return reason
         self.read += 1
-        self.pages += sum(record["page"] is not None for record in records)
+        self.pages += first["pages_read"]
         self.page_errors += sum(bool(record["error"]) for record in records)
         return None
 
@@ -165,6 +174,10 @@ def run(paths: list[str], out: str | os.PathLike, *, engine: LocalEngine | RayEn
     settings = replace(settings, cache_dir=settings.cache_dir.absolute())  # the same cache from any worker's directory
     try:
         check_question(request.describe)
+        if request.chunk_tokens:
+            from ..payload.chunks import check_sizes  # loads the tokenizer: only for a run of chunks
+
+            check_sizes(request.chunk_tokens, request.overlap_tokens)
     except ReaderError as error:
         raise BatchError(error.message) from None
     missing = [given for given in paths if not Path(given).exists()]
@@ -172,7 +185,7 @@ def run(paths: list[str], out: str | os.PathLike, *, engine: LocalEngine | RayEn
         raise BatchError(f"not found: {', '.join(missing)}")
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    output = open_output(out)
+    output = open_output(out, bool(request.chunk_tokens))
     engine = engine or LocalEngine()
     tally = Tally()
     leave_out = {out.resolve(), output_journal(out).resolve()}
@@ -190,7 +203,8 @@ def run(paths: list[str], out: str | os.PathLike, *, engine: LocalEngine | RayEn
                     if records is None:
                         continue
                     if isinstance(records, BaseException):
-                        records = failure_records(file, sha256, None, f"the worker reading {Path(file).name} stopped: {type(records).__name__}")
+                        records = failure_records(file, sha256, None, f"the worker reading {Path(file).name} stopped: {type(records).__name__}",
+                                                  bool(request.chunk_tokens))
                     output.append(records)
                     reason = tally.count(records)
                     if reason:

@@ -19,9 +19,11 @@ the structure, from geometry alone (``python -m bench readers`` measures its cos
    alone (``###``); bulleted lines become ``-`` items; words under a link annotation become
    ``[text](url)``; tables stand where they are on the page.
 
-Words come from ``readers.pdf.words`` (word spaces against each line's letter spacing); the lines
-at the page's top and bottom edges are marked for ``readers.pdf.furniture``, which leaves out the
-running headers and footers once the pages read are compared.
+Words come from ``readers.pdf.words`` (word spaces against each line's letter spacing). Page
+furniture (``readers.pdf.furniture``) is kept out of the flow: line numbers in the margins and the
+page numbers, stamps and codes of the top and bottom bands are taken out first and stand marked at
+the text's start and end; the other lines at the page's edges are marked, and the running headers
+and footers among them are left out once the pages read are compared.
 
 Text turned on its side (an arXiv sidebar) is read once, each run in its own direction, after
 the page's text. A glyph pdfminer cannot map (``(cid:N)``) is asked of pdfium, which reads more
@@ -38,7 +40,7 @@ from ..markup.tables import markdown_table
 from .cells import joined_continuations
 from .charts import grouped_labels, read_chart
 from .figures import LABEL_GAP, box_of, centre_in, near
-from .furniture import edge_line, edge_words
+from .furniture import band_furniture, edge_line, edge_words, furniture_line, margin_numbers
 from .words import page_words
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
@@ -412,6 +414,8 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict], pd
     upright = [char for char in chars if char["upright"]]
     sizes = Counter(round(char["size"], 1) for char in upright if char["text"].strip())
     body = sizes.most_common(1)[0][0] if sizes else 10.0
+    fonts = Counter(char.get("fontname") for char in upright if char["text"].strip())
+    body_font = fonts.most_common(1)[0][0] if fonts else None
     links = [link for link in page.hyperlinks if link.get("uri")]
     words = []
     for word in page_words(upright):
@@ -422,12 +426,18 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict], pd
         link = next((link["uri"] for link in links if link["x0"] <= x <= link["x1"] and link["top"] <= y <= link["bottom"]), None)
         words.append({"x0": word["x0"], "x1": word["x1"], "top": word["top"], "bottom": word["bottom"], "text": word["text"],
                       "size": max(char["size"] for char in word["chars"]), "link": link,
+                      "font": Counter(char.get("fontname") for char in word["chars"]).most_common(1)[0][0],
                       "bold": all(BOLD.search(char.get("fontname") or "") for char in word["chars"])})
+    words, numbered = margin_numbers(words, body, body_font)
     items, labels, turned = _figure_items(words, figures, page, [char for char in chars if not char["upright"]])
-    edges = edge_words(_lines(items), float(page.bbox[1]), float(page.bbox[3])) if items else set()
+    page_top, page_bottom = float(page.bbox[1]), float(page.bbox[3])
+    taken, heads, feet = band_furniture(_lines(items), page_top, page_bottom, body, body_font) if items else (set(), [], [])
+    items = [item for item in items if id(item) not in taken]
+    edges = edge_words(_lines(items), page_top, page_bottom) if items else set()
     for word in items:
         word["edge"] = id(word) in edges
     items += labels + [{"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown} for (x0, top, x1, bottom), markdown in tables]
     text = _render(_order(items, GUTTER_EMS * body), body) if items else ""
     turned = _rotated_lines(turned)
-    return "\n\n".join(part for part in (text, "\n".join(turned)) if part), dropped
+    parts = [*map(furniture_line, heads), text, "\n".join(turned), *map(furniture_line, feet + numbered)]
+    return "\n\n".join(part for part in parts if part), dropped

@@ -30,8 +30,9 @@ from .furniture import without_furniture
 from .layout import heading_levels, page_markdown
 from .pool import batches, discard_pool, executor, time_limit, worker_died
 from .render import checked_page_count, encode_png
+from .spelling import joined_words, plain
 
-EXTRACTION_VERSION = 7  # part of each cached page's name: raise it when extraction changes, so old entries miss
+EXTRACTION_VERSION = 8  # part of each cached page's name: raise it when extraction changes, so old entries miss
 PAGE_TIMEOUT = 60  # seconds one page's text, tables and render may take in a worker
 
 
@@ -78,8 +79,8 @@ def is_table(rows: list[list]) -> bool:
 
 def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int) -> dict:
     page = pdfplumber.page.Page(pdf, pdfminer_page, page_number=number)
-    tables = [(table.bbox, markdown) for table in page.find_tables() if is_table(rows := ruled_rows(table)) and (markdown := markdown_table(rows))]
-    figures = find_figures(page, [bbox for bbox, _ in tables])
+    tables = [(table.bbox, plain(markdown)) for table in page.find_tables() if is_table(rows := ruled_rows(table)) and (markdown := markdown_table(rows))]
+    figures = [{**figure, "caption": figure["caption"] and plain(figure["caption"])} for figure in find_figures(page, [bbox for bbox, _ in tables])]
     pdfium_page = document[number - 1]  # pdfium loads the page anew on each index: once, for text and render
     try:
         text, unmapped = page_markdown(page, tables, figures, pdfium_page)
@@ -88,7 +89,7 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int) 
         bitmap = pdfium_page.render(scale=dpi / 72, rev_byteorder=True)  # RGB order: no BGR swap before encoding
     finally:
         pdfium_page.close()
-    return {"number": number, "text": text, "tables": [markdown for _, markdown in tables], "has_text": has_text, "unmapped": unmapped,
+    return {"number": number, "text": plain(text), "tables": [markdown for _, markdown in tables], "has_text": has_text, "unmapped": unmapped,
             "figures": figures, "png": encode_png(bitmap.to_pil())}
 
 
@@ -184,8 +185,8 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
         job.progress("rendered", done, len(numbers))
     if not found:
         raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged: none of its pages could be read ({failed[numbers[0]]}). Export or download it again.")
-    texts = without_furniture({number: entry["text"] for number, entry in found.items()})
-    texts = dict(zip(texts, heading_levels(list(texts.values()))))
+    texts, furniture = without_furniture({number: entry["text"] for number, entry in found.items()})
+    texts = dict(zip(texts, joined_words(heading_levels(list(texts.values())))))
     pages = []
     for number in numbers:
         if number in failed:
@@ -201,7 +202,8 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
                                 f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text).")
         job.figures[number] = entry["figures"]
         figures = [Figure(f["kind"], tuple(f["box"]), f["caption"], f["has_text"], f.get("chart")) for f in entry["figures"]]
-        pages.append(Page(number=number, text=texts[number], tables=entry["tables"], image=entry["png"], figures=figures))
+        pages.append(Page(number=number, text=texts[number], tables=entry["tables"], image=entry["png"], figures=figures,
+                          furniture=furniture[number] if text_from_pdf else []))
     job.pdf = pdf_path
     return meta["page_count"], pages
 

