@@ -85,6 +85,20 @@ def test_upload_a_pdf_and_see_its_pages_and_text(page, tmp_path):
     assert SECRET_KEY not in page.content()
 
 
+def test_the_chunks_tab_shows_each_chunk_and_outlines_a_figure_chunk_on_its_page(page, tmp_path):
+    pdf = fresh_copy(tmp_path, ASSETS / "chart-report.pdf", "chunks")
+    page.set_input_files(UPLOAD, str(pdf))
+    expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+    page.get_by_role("tab", name="Chunks").click()
+    expect(page.locator("#chunk-summary")).to_contain_text(re.compile(r"\d+ chunks · largest \d+ tokens"), timeout=WAIT_MS)
+    expect(page.locator("#chunk-cards")).to_contain_text("Chunk 1")
+    expect(page.locator("#chunk-cards")).to_contain_text("figure")
+    page.locator("#chunk-choice input").click()
+    page.get_by_role("option", name=re.compile(r"\(figure\)")).first.click()
+    expect(page.locator("#chunk-render img")).to_have_attribute("src", re.compile("chunk-"), timeout=WAIT_MS)
+    shoot(page, "10-chunks")
+
+
 def test_a_workbook_and_a_web_page_show_their_sheets_and_pages(page, tmp_path):
     web_page = tmp_path / "web-page.html"
     web_page.write_text((ASSETS / "web-page.html").read_text() + "<!-- browser test -->")

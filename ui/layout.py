@@ -19,6 +19,7 @@ from readers.describe.vision import TEXT_ONLY
 from readers.markup.tables import markdown_table
 
 from .api import Endpoints
+from .chunks import chunks_tab
 from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, discard_upload, read_uploads, visitor
 from .payload import DOCUMENT_NOTE, TOKENS_NOTE, abbreviate, document_payloads, estimate_table, message_payload, text_payload, usage_line
 from .report import (
@@ -279,6 +280,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                 gr.Markdown("A Markdown report of everything read — text, tables, descriptions and page images — "
                             "with a citation after every piece, as a zip with the images.")
                 report_file = gr.File(label="Report (report.md + images)", interactive=False, elem_id="report")
+            chunks_tab(entries, folder, **private)
         with gr.Accordion("Cache", open=False):
             cache_info = gr.Markdown()
             if not settings.public:  # every visitor shares the cache

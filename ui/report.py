@@ -46,22 +46,25 @@ OUTLINE = (67, 56, 202)  # the theme's indigo
 REPORT_CHUNK_TOKENS = 512  # the export's chunks: Reading.chunks' default size
 
 
-def outlined_image(reading: Reading, page: Page, folder: Path) -> str:
-    """The path of ``page``'s PNG with each figure outlined and labelled ("Figure 1 · picture"), written once."""
-    target = folder / reading.sha256 / f"{stem(reading.name)}-{reading.label.lower()}-{page.number}-figures.png"
+def outlined_image(reading: Reading, page: Page, folder: Path, marks: list[tuple[tuple, str]] | None = None, tag: str = "figures") -> str:
+    """The path of ``page``'s PNG with each figure outlined and labelled ("Figure 1 · picture"), written once;
+    or with ``marks`` (box, label) outlined instead, named by ``tag`` (a chunk's boxes, ui.chunks)."""
+    target = folder / reading.sha256 / f"{stem(reading.name)}-{reading.label.lower()}-{page.number}-{tag}.png"
     if target.exists():
         return str(target)
+    if marks is None:
+        marks = [(figure.box, f"Figure {number} · {f'chart: {figure.chart}' if figure.chart else figure.kind}")
+                 for number, figure in enumerate(page.figures, 1)]
     with Image.open(io.BytesIO(page.image)) as image:
         canvas = image.convert("RGB")
     draw = ImageDraw.Draw(canvas)
     font = ImageFont.load_default(size=max(12, canvas.width // 60))
     line = max(2, canvas.width // 400)
-    for number, figure in enumerate(page.figures, 1):
-        left, top, right, bottom = (round(v * size) for v, size in zip(figure.box, (canvas.width, canvas.height) * 2))
+    for box, label in marks:
+        left, top, right, bottom = (round(v * size) for v, size in zip(box, (canvas.width, canvas.height) * 2))
         draw.rectangle((left, top, right, bottom), outline=OUTLINE, width=line)
-        label = f"Figure {number} · {f'chart: {figure.chart}' if figure.chart else figure.kind}"
-        tag = draw.textbbox((left, top), label, font=font)
-        draw.rectangle((tag[0], tag[1], tag[2] + 2 * line, tag[3] + 2 * line), fill=OUTLINE)
+        tag_box = draw.textbbox((left, top), label, font=font)
+        draw.rectangle((tag_box[0], tag_box[1], tag_box[2] + 2 * line, tag_box[3] + 2 * line), fill=OUTLINE)
         draw.text((left + line, top + line), label, font=font, fill="white")
     buffer = io.BytesIO()
     canvas.save(buffer, format="PNG", compress_level=1)

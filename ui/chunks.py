@@ -1,0 +1,115 @@
+"""The Chunks tab: the readings the page holds cut into chunks (``Reading.chunks``, no new read), one
+card per chunk under a summary line, and a chosen chunk's page render with its boxes outlined.
+
+The handlers are plain functions; ``chunks_tab`` only lays out the components and wires them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import gradio as gr
+
+from readers import ReaderError, Reading
+from readers.payload.chunks import MIN_TOKENS, Chunk, check_sizes
+
+from .handlers import Entry
+from .report import REPORT_CHUNK_TOKENS, outlined_image, page_image
+
+FENCE = "````"  # a chunk's text may hold ``` itself
+
+
+def entry_chunks(entries: list[Entry], max_tokens) -> tuple[list[tuple[Entry, list[Chunk]]], list[str]]:
+    """Each read entry's chunks, and a sentence per entry (or for the limit) that cannot be chunked."""
+    size = int(max_tokens) if isinstance(max_tokens, (int, float)) and float(max_tokens).is_integer() else max_tokens
+    found, problems = [], []
+    try:
+        check_sizes(size, 0)
+    except ReaderError as error:
+        return [], [error.message]
+    for entry in entries:
+        if entry.reading is None:
+            continue
+        try:
+            found.append((entry, entry.reading.chunks(size)))
+        except ReaderError as error:
+            problems.append(f"{entry.name}: {error.message}")
+    return found, problems
+
+
+def tables_kept_whole(reading: Reading, chunks: list[Chunk]) -> int:
+    """How many of the reading's tables stand whole in one chunk (a table cut between rows does not)."""
+    return sum(1 for page in reading.pages for table in page.tables if table.strip() and any(table.strip() in chunk.text for chunk in chunks))
+
+
+def summary_line(found: list[tuple[Entry, list[Chunk]]]) -> str:
+    """"8 chunks · largest 72 tokens · 1 table kept whole"."""
+    chunks = [chunk for _, entry_chunks_ in found for chunk in entry_chunks_]
+    if not chunks:
+        return "No chunks yet: upload a file."
+    whole = sum(tables_kept_whole(entry.reading, entry_chunks_) for entry, entry_chunks_ in found)
+    return (f"{len(chunks)} chunk{'s' * (len(chunks) != 1)} · largest {max(chunk.tokens for chunk in chunks)} tokens · "
+            f"{whole} table{'s' * (whole != 1)} kept whole")
+
+
+def card(chunk: Chunk) -> str:
+    """One chunk as Markdown: number, kind, tokens, where (pages, lines or times, by its citation) and heading path, then its text."""
+    where = chunk.citation.split(", ", 1)[1] if ", " in chunk.citation else chunk.citation
+    heading = " › ".join(chunk.headings) or "(no heading)"
+    return (f"**Chunk {chunk.number}** · {chunk.kind} · {chunk.tokens} tokens · {where} · {heading}\n\n"
+            f"{FENCE}text\n{chunk.text}\n{FENCE}")
+
+
+def chunk_views(entries: list[Entry], max_tokens) -> tuple[str, str, dict]:
+    """The summary line, the cards (Markdown) and the dropdown update naming each chunk."""
+    found, problems = entry_chunks(entries, max_tokens)
+    summary = "\n\n".join([summary_line(found), *(f"> {problem}" for problem in problems)])
+    parts, choices = [], []
+    for index, (entry, chunks) in enumerate(found):
+        parts.append(f"### {entry.name}")
+        parts += [card(chunk) for chunk in chunks]
+        choices += [(f"{entry.name} · chunk {chunk.number} ({chunk.kind})", f"{index}:{chunk.number}") for chunk in chunks]
+    return summary, "\n\n".join(parts), gr.update(choices=choices, value=None)
+
+
+def chunk_image(entries: list[Entry], max_tokens, choice: str | None, folder: Path) -> str | None:
+    """The chosen chunk's page render ("entry index:chunk number"), its boxes outlined (a figure's);
+    a text chunk's first page as it is; None when the chunk has no page with an image."""
+    if not choice:
+        return None
+    found, _ = entry_chunks(entries, max_tokens)
+    index, number = (int(part) for part in choice.split(":"))
+    if index >= len(found):
+        return None
+    entry, chunks = found[index]
+    chunk = next((chunk for chunk in chunks if chunk.number == number), None)
+    if chunk is None or not chunk.pages:
+        return None
+    first = chunk.boxes[0].page if chunk.boxes else chunk.pages[0]
+    page = next((page for page in entry.reading.pages if page.number == first and page.section == chunk.section), None)
+    if page is None or not page.image:
+        return None
+    marks = [(box.box, f"Chunk {chunk.number} · {chunk.kind}") for box in chunk.boxes if box.page == first]
+    if not marks:
+        return page_image(entry.reading, page, folder)
+    digest = hashlib.sha256(repr(marks).encode()).hexdigest()[:12]
+    return outlined_image(entry.reading, page, folder, marks, tag=f"chunk-{digest}")
+
+
+def chunks_tab(entries: gr.State, folder: Path, **private) -> None:
+    """The tab's components, inside ``gr.Tabs``, re-chunked when the entries or the limit change."""
+    with gr.Tab("Chunks", elem_id="chunks-tab"):
+        limit = gr.Number(label="Token limit", value=REPORT_CHUNK_TOKENS, precision=0, minimum=MIN_TOKENS, elem_id="chunk-limit",
+                          info="What a retriever indexes: chunks of at most this many o200k_base tokens, from the reading already made.")
+        summary = gr.Markdown(elem_id="chunk-summary")
+        with gr.Row():
+            with gr.Column(scale=3):
+                cards = gr.Markdown(elem_id="chunk-cards")
+            with gr.Column(scale=2):
+                choice = gr.Dropdown(label="Show chunk", choices=[], value=None, elem_id="chunk-choice")
+                render = gr.Image(label="Its page, its boxes outlined", type="filepath", interactive=False, elem_id="chunk-render",
+                                  elem_classes="rl-render")
+    gr.on([entries.change, limit.change], chunk_views, [entries, limit], [summary, cards, choice], show_progress="hidden", **private)
+    choice.change(lambda current, size, picked: chunk_image(current, size, picked, folder), [entries, limit, choice], render,
+                  show_progress="hidden", **private)
