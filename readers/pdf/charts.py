@@ -36,6 +36,8 @@ from .chart_kinds import ANGLES, DRAWN, PRINTED, read_xy
 from .chart_parts import (Phrase, collect_marks, digit_middles, find_axes, find_legend, legend_frame, lines_of, parse_number,
                           phrases, same_colour, superscript_power, title_of, turned_labels)
 
+ODD_DRAWING = (ArithmeticError, ValueError, IndexError, KeyError, TypeError, AttributeError)  # what a malformed drawing makes the readers raise
+
 __all__ = ["Chart", "read_chart", "grouped_labels", "PRINTED", "DRAWN", "ANGLES"]
 
 
@@ -78,7 +80,7 @@ def read_chart(page, box, words) -> Chart | None:
     labels ``words`` (dicts with x0, x1, top, bottom, text, size); None unless read with confidence."""
     try:
         return _read(page, box, words)
-    except (ArithmeticError, ValueError, IndexError, KeyError, TypeError, AttributeError):
+    except ODD_DRAWING:
         return None  # a drawing too odd to read is no chart we can vouch for
 
 
@@ -261,7 +263,15 @@ def _by_direction(slices, labels: list[Phrase], used: set):
 def grouped_labels(words, page=None, box=None) -> str:
     """A chart-like drawing's labels sorted into title, axis ticks, legend and labels; a number
     standing over a category is written with it. With ``page`` and ``box`` the legend is found
-    by its swatches. "" when there are no words, or neither a value axis nor a legend among them."""
+    by its swatches. "" when there are no words, or neither a value axis nor a legend among them,
+    or the drawing is too odd to sort (its labels are then read row by row, as a diagram's are)."""
+    try:
+        return _grouped(words, page, box)
+    except ODD_DRAWING:
+        return ""
+
+
+def _grouped(words, page, box) -> str:
     if not words:
         return ""
     numbers = {i: v for i, w in enumerate(words) if (v := parse_number(w["text"])) is not None}
