@@ -17,14 +17,13 @@ import gradio as gr
 from readers import Reading, Services, Settings
 from readers.describe.vision import TEXT_ONLY
 from readers.markup.tables import markdown_table
+from readers.payload.citations import CITED_UNITS, clock
 
 from .api import Endpoints
 from .chunks import chunks_tab
 from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, discard_upload, read_uploads, visitor
 from .payload import DOCUMENT_NOTE, TOKENS_NOTE, abbreviate, document_payloads, estimate_table, message_payload, text_payload, usage_line
-from .report import (
-    CITED_UNITS, clock, furniture_note, outlined_image, page_image, page_title, write_document_payload, write_payload, write_report,
-)
+from .report import furniture_note, outlined_image, page_image, page_title, write_document_payload, write_payload, write_report
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]

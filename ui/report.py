@@ -16,11 +16,12 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from readers import Page, ReaderError, Reading
-from readers.payload.citations import CITED_UNITS, clock, source  # noqa: F401 - CITED_UNITS: ui.layout names units by it
+from readers.payload.citations import clock, source
 from readers.storage.files import write_atomic
 
 from .handlers import Entry
 from .payload import PROVIDERS, message_payload, text_payload
+
 
 def _write_if_missing(target: Path, data: bytes) -> str:
     if not target.exists():
