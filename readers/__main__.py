@@ -124,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--document", action="store_true",
                         help="send the pages as the PDF they come from (a PDF, or a document rendered to PDF); with --format openai or anthropic")
     parser.add_argument("--line-numbers", action="store_true", help="number each line of a text file as in the file; with --format text")
+    parser.add_argument("--images", action="store_true", default=None,
+                        help="make page images even in text-only mode (a deck or a workbook is then rendered by LibreOffice); shown with --format json")
     add_chunk_options(parser, "print what a retriever indexes, one JSON object per chunk (JSON Lines)")
     args = parser.parse_args(argv)
     chunk_tokens, overlap_tokens = chunk_sizes(parser, args)
@@ -141,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     multimodal = True if args.document else args.multimodal  # a PDF sent as itself carries no descriptions: none are made
     try:
-        reading = read_file(args.file, page_start=start, page_end=end, describe=args.describe, multimodal=multimodal, settings=settings)
+        reading = read_file(args.file, page_start=start, page_end=end, describe=args.describe, multimodal=multimodal, settings=settings, images=args.images)
         parts = reading.as_messages(args.format, document=args.document) if args.format in ("openai", "anthropic") else None
         chunks = reading.chunks(chunk_tokens, overlap_tokens) if chunk_tokens else None
     except ReaderError as error:

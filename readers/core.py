@@ -86,6 +86,7 @@ def read_file(
     name: str | None = None,
     visitor: str | None = None,
     hotwords: str | None = None,
+    images: bool | None = None,
 ) -> Reading:
     """Read one file and return what a model receives from it.
 
@@ -94,8 +95,11 @@ def read_file(
     ``workspace`` refuses paths that resolve outside that folder. ``name`` is the name to show
     (an upload's original name); ``visitor`` names who asked, for public mode's limit on each
     visitor's vision calls. ``hotwords`` (audio) are names and terms the transcription should
-    expect; None takes ``WHISPER_HOTWORDS`` from settings, "" uses none. Raises ``ReaderError``
-    for anything a person can fix.
+    expect; None takes ``WHISPER_HOTWORDS`` from settings, "" uses none. ``images`` asks for page
+    images (``page.image``, and ``reading.pdf`` for ``as_messages(document=True)``); None builds
+    them when the answer needs them: in multimodal mode, for a question, or for a vision model that
+    looks at whole pages. Without them a deck or a workbook is read with no LibreOffice at all.
+    Raises ``ReaderError`` for anything a person can fix.
     """
     services = services or shared_services(settings or Settings.from_env())
     settings = services.settings
@@ -120,6 +124,7 @@ def read_file(
                   page_start=_check_page(page_start), page_end=_check_page(page_end), question=question,
                   multimodal=settings.multimodal if multimodal is None else bool(multimodal),
                   services=services, progress=progress or no_progress, visitor=visitor, read_file=read_file, hotwords=hotwords)
+        job.images = images if images is not None else bool(job.multimodal or question or getattr(services.vision, "sees_pages", False))
         if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with the OOXML reader
             job.path = ooxml_copy(job)
         if kind_of(job.kind).package:

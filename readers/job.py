@@ -30,7 +30,8 @@ class Job:
     A reader of a paged kind leaves two things for ``readers.describe``, which describes the pages
     after it: ``pdf``, the PDF the pages were read from (the file, or LibreOffice's or Chromium's
     print of it), and ``figures``, each page's figures as ``readers.pdf.figures`` found them (with
-    the dpi to render each at). A reader that sets neither has its pages described whole.
+    the dpi to render each at), or as the file itself gives them with their own ``image`` (a
+    deck's pictures). A reader that sets neither has its pages described whole.
     """
 
     path: Path
@@ -48,6 +49,7 @@ class Job:
     visitor: str | None = None  # who asked, for public mode's per-visitor limit on vision calls
     read_file: Callable[..., Reading] | None = None
     hotwords: str | None = None  # names and terms an audio file's transcription should expect
+    images: bool = True  # page images are wanted: a reader whose text needs no render may leave them out
     warnings: list[str] = field(default_factory=list)
     pdf: Path | None = None
     figures: dict[int, list[dict]] = field(default_factory=dict)

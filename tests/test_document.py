@@ -72,7 +72,7 @@ def test_without_document_the_parts_are_what_they_were(eight, shared_services):
     ("docling/formats/odf_table_with_title_01.ods", (None, None), 1),  # a spreadsheet: its sheet as Calc drew it
 ])
 def test_office_documents_are_sent_as_the_pdf_libreoffice_made(shared_services, file, pages, count):
-    reading = read_file(CORPUS / file, *pages, services=shared_services)
+    reading = read_file(CORPUS / file, *pages, services=shared_services, images=True)
     sent = sent_pdf(reading.as_messages("anthropic", document=True))
     assert len(sent) == count
     rendered = pdfium.PdfDocument(str(reading.pdf.path))  # LibreOffice's PDF, in the cache

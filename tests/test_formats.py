@@ -164,7 +164,7 @@ def test_a_web_page_is_printed_without_fetching_anything(tmp_path):
 
 @needs_chromium
 def test_a_long_page_spreads_its_markdown_over_the_printed_pages(shared_services):
-    reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=shared_services)
+    reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=shared_services, images=True)
     assert reading.page_count > 5 and all(page.image for page in reading.pages)
     etymology = next(page.number for page in reading.pages if "## Etymology" in page.text)
     see_also = next(page.number for page in reading.pages if "## See also" in page.text)
@@ -181,7 +181,7 @@ EMPTY_PAGE = re.compile(r"\[PAGE \d+\](?=\n\n\[|\Z)")  # a page label with nothi
 
 @needs_chromium
 def test_a_printed_page_with_none_of_the_main_content_says_so_in_one_line(tmp_path, shared_services):
-    reading = read_file(fixtures.long_web_page(tmp_path / "almanac.html"), services=shared_services)
+    reading = read_file(fixtures.long_web_page(tmp_path / "almanac.html"), services=shared_services, images=True)
     text = reading.as_text()
     assert not EMPTY_PAGE.search(text)
     sidebar = [page.number for page in reading.pages if page.text == NO_MAIN_CONTENT]

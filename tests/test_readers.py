@@ -306,7 +306,7 @@ def test_renders_are_real_pngs_of_the_page_size(shared_services):
 
 @pytest.mark.parametrize("file", ["markitdown/test.pptx", "markitdown/test.docx"])
 def test_office_pages_are_rendered(file, shared_services):
-    reading = read_file(CORPUS / file, services=shared_services)
+    reading = read_file(CORPUS / file, services=shared_services, images=True)
     for page in reading.pages:
         image = Image.open(io.BytesIO(page.image))
         assert image.format == "PNG" and min(image.size) > 500
@@ -384,7 +384,7 @@ def test_a_slide_without_text_is_not_called_a_scan(shared_services, tmp_path):
     deck = Presentation()
     deck.slides.add_slide(deck.slide_layouts[6]).shapes.add_picture(str(CORPUS / "python-docx/images/python.bmp"), Inches(1), Inches(1))
     deck.save(tmp_path / "picture-only.pptx")
-    reading = read_file(tmp_path / "picture-only.pptx", services=shared_services)
+    reading = read_file(tmp_path / "picture-only.pptx", services=shared_services, images=True)
     assert reading.pages[0].image is not None and reading.pages[0].text.startswith("[Picture")
     assert not any("text layer" in warning for warning in reading.warnings)
 

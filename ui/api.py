@@ -191,7 +191,7 @@ class Endpoints:
             budget = Budget(token_budget(max_tokens, mcp), start, bool(line_numbers))
             chunk_size = chunk_sizes(chunk_tokens)
             reading = self._read(path, name, request, page_start=start.page if start else parse_page(page_start), page_end=last,
-                                 describe=describe or None, multimodal=bool(multimodal), hotwords=hotwords or None)
+                                 describe=describe or None, multimodal=bool(multimodal), hotwords=hotwords or None, images=True if document else None)
             fitted = budget.fit(reading) if budget.active else None
             answer = reading_json(fitted.reading if fitted else reading, bool(document), bool(line_numbers), chunk_size)
             if fitted:
@@ -234,7 +234,7 @@ class Endpoints:
         with self._file(file, file_base64, file_name) as (path, name):
             number = parse_page(page) or 1
             self._require_pages(path, name, "has no visual content to describe")
-            reading = self._read(path, name, request, page_start=number, page_end=number, describe=question or None, multimodal=False)
+            reading = self._read(path, name, request, page_start=number, page_end=number, describe=question or None, multimodal=False, images=True)
             found = reading.pages[0]
             if found.error:
                 raise gr.Error(found.error)

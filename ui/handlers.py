@@ -81,7 +81,8 @@ def visual_kind(path: str, name: str) -> str | None:
 
 def read_progressively(path: str, name: str, page_start: int | None, page_end: int | None, question: str | None,
                        multimodal: bool, services: Services, progress: Progress, visitor: str | None = None) -> Iterator[Reading]:
-    """Yield the first requested page as soon as it is rendered, then exactly what ``read_file`` returns.
+    """Yield the first requested page as soon as it is rendered, then exactly what ``read_file`` returns,
+    with page images (the app shows every page).
 
     The early reading skips descriptions (a vision call can take seconds); the whole reading takes
     that page from the cache and describes every page.
@@ -90,10 +91,10 @@ def read_progressively(path: str, name: str, page_start: int | None, page_end: i
     kind = visual_kind(path, name)
     if kind and kind_of(kind).visual:  # audio, text and containers (read whole) have no first page worth showing early
         first = page_start or 1
-        early = read_file(path, first, first, multimodal=True, **options)
+        early = read_file(path, first, first, multimodal=True, images=True, **options)
         early.multimodal = multimodal
         yield early
-    yield read_file(path, page_start, page_end, describe=question, multimodal=multimodal, **options)
+    yield read_file(path, page_start, page_end, describe=question, multimodal=multimodal, images=True, **options)
 
 
 def read_uploads(paths: list[str] | None, page_start, page_end, question: str | None, multimodal: bool, services: Services,

@@ -49,6 +49,8 @@ class OpenAIVision:
     jitter, honouring ``Retry-After``; 400/401/403 fail at once.
     """
 
+    sees_pages = True  # it is sent whole page images, so a reading it describes needs them
+
     def __init__(self, settings: Settings):
         self.model = settings.vision_model
         self.source = f"vision:{self.model}"
@@ -200,15 +202,22 @@ class LocalOCR:
 
     @staticmethod
     def _images(job, pages: dict, wanted: dict[int, list[int]]):
-        """Each wanted page's figure images: an image file is its own figure; a PDF's figures are
-        rendered by the PDF worker pool at the dpi their finding chose."""
-        if job.pdf is None:
-            for number in wanted:
+        """Each wanted page's figure images: an image file is its own figure; a figure the file
+        gave with its ``image`` (a deck's picture) is read as it is; a PDF's figures are rendered
+        by the PDF worker pool at the dpi their finding chose."""
+        rendered = {}
+        for number, indices in wanted.items():
+            figures = [job.figures[number][index] for index in indices] if number in job.figures else None
+            if figures is None:
                 yield number, [pages[number].image]
-            return
-        from ..pdf.render import figure_images
+            elif all("image" in figure for figure in figures):
+                yield number, [figure["image"] for figure in figures]
+            else:
+                rendered[number] = figures
+        if rendered:
+            from ..pdf.render import figure_images
 
-        yield from figure_images(job, {number: [job.figures[number][i] for i in indices] for number, indices in wanted.items()})
+            yield from figure_images(job, rendered)
 
     def _describe(self, page, reading, job, found: dict, failed: dict, cached: bool) -> None:
         """The page's VISUAL CONTENT: the whole page's text for an image file or a scan, else
@@ -255,14 +264,15 @@ def build_vision(settings: Settings) -> OpenAIVision | LocalOCR | None:
 
 
 def describe_reading(reading, job) -> None:
-    """Fill ``description`` and ``description_source`` (or ``error``) of each rendered page that
-    has figures, or of every page when a question was asked, and ``reading.usage``."""
+    """Fill ``description`` and ``description_source`` (or ``error``) of each page that has figures,
+    or of every page when a question was asked, and ``reading.usage``: pages rendered, or whose
+    reader gave their figures without a render (a deck's)."""
     vision = job.services.vision
     if vision is None:
         return
     started = time.monotonic()
     wanted = []
-    for page in (page for page in reading.pages if page.image is not None):
+    for page in (page for page in reading.pages if page.image is not None or page.number in job.figures):
         if reading.question or page.figures:
             wanted.append(page)
         else:

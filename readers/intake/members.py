@@ -115,8 +115,8 @@ def _written(member: _Member):
 
 def _count(job, member: _Member) -> int:
     """The member's pages: audio is one (its transcript) and is not transcribed to learn it; anything
-    else is read for its first page as a multimodal model gets it, so nothing is described (what
-    that read renders or converts is cached for the read of its range). A member with no pages at
+    else is read for its first page as a multimodal model gets it but without images, so nothing is
+    described or rendered (what that read converts is cached for the read of its range). A member with no pages at
     all (a deck with no slides) is refused page 1, and is 0."""
     with _written(member) as path:
         try:
@@ -126,7 +126,7 @@ def _count(job, member: _Member) -> int:
             pass  # read_file says what is wrong with it
         try:
             reading = job.read_file(path, 1, 1, multimodal=True, services=job.services, name=member.name, visitor=job.visitor,
-                                    hotwords=job.hotwords or "")
+                                    hotwords=job.hotwords or "", images=False)
         except ReaderError as error:
             if error.code == "PAGE_OUT_OF_RANGE":
                 return 0
@@ -146,7 +146,7 @@ def _read_range(job, member: _Member, numbers: list[int]) -> list[Page]:
     try:
         with _written(member) as path:
             reading = job.read_file(path, numbers[0], numbers[-1], describe=job.question, multimodal=job.multimodal, services=job.services,
-                                    progress=job.progress, name=member.name, visitor=job.visitor, hotwords=job.hotwords or "")
+                                    progress=job.progress, name=member.name, visitor=job.visitor, hotwords=job.hotwords or "", images=job.images)
     except ReaderError as error:  # counted, but its range could not be read: each of those pages says why
         job.warnings.append(error.message)
         return _not_read(error.message, numbers)

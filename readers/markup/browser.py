@@ -1,13 +1,31 @@
 """Headless Chromium (Debian's, through Playwright) printing a web page to PDF, with JavaScript
-off and every request refused, so nothing is fetched while reading a file."""
+off and every request refused, so nothing is fetched while reading a file.
+
+One warm browser per process: Playwright's driver and Chromium start on the first print and stay,
+and each page gets a context of its own (JavaScript off, offline, every request aborted), made
+ready after the print before it. Playwright's objects belong to the thread that made them and the
+app reads from many threads, so they live on one daemon thread that prints the pages handed to it
+one at a time. A Chromium that crashed or was killed is launched again (a print it broke is tried
+once more); one that hangs past ``PRINT_TIMEOUT_MS`` is killed and the print raises, and the next
+print launches a new one. A forked process starts its own (the owner's pid is checked).
+``shutdown()``, also run at exit, closes the browser and stops the driver.
+"""
 
 from __future__ import annotations
 
+import atexit
+import os
+import queue
 import shutil
+import signal
+import threading
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 
 from ..storage.files import write_atomic
 
 PRINT_TIMEOUT_MS = 60_000
+CLOSE_SECONDS = 10  # for the browser and the driver to stop at shutdown, before they are killed
 
 
 def chromium() -> str | None:
@@ -16,17 +34,139 @@ def chromium() -> str | None:
 
 def print_page(html: str, target) -> None:
     """Print ``html`` to the PDF ``target`` with headless Chromium, JavaScript off, nothing fetched."""
-    from playwright.sync_api import sync_playwright  # only when a page is printed: it starts a driver process
+    write_atomic(target, _printer().print(html))
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium(), args=["--no-sandbox"], timeout=PRINT_TIMEOUT_MS)
+
+def browser_pid() -> int | None:
+    """The pid of this process's warm Chromium, or None while it has none."""
+    printer = _current
+    return printer.pid if printer is not None and printer.owner == os.getpid() else None
+
+
+def launches() -> int:
+    """How many times this process's printer has launched Chromium (since the last shutdown)."""
+    printer = _current
+    return printer.launches if printer is not None and printer.owner == os.getpid() else 0
+
+
+@atexit.register
+def shutdown() -> None:
+    """Close this process's warm browser and its driver, if it has them; the next print starts new ones."""
+    global _current
+    with _lock:
+        printer, _current = _current, None
+    if printer is not None and printer.owner == os.getpid():  # a forked child leaves its parent's browser alone
+        printer.stop()
+
+
+def _kill_group(pid: int | None) -> None:
+    """Kill a Chromium and its helpers: Playwright launches it as the leader of its own process group."""
+    if pid is not None:
         try:
-            context = browser.new_context(java_script_enabled=False, offline=True)
-            context.route("**/*", lambda route: route.abort())  # stylesheets, images, frames: nothing remote or local is loaded
-            page = context.new_page()
-            page.set_default_timeout(PRINT_TIMEOUT_MS)
-            page.set_content(html, wait_until="load")
-            data = page.pdf(format="A4", print_background=True)
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _fresh_page(browser):
+    """A new context (JavaScript off, offline, every request aborted: stylesheets, images, frames)
+    and its page."""
+    context = browser.new_context(java_script_enabled=False, offline=True)
+    context.route("**/*", lambda route: route.abort())
+    page = context.new_page()
+    page.set_default_timeout(PRINT_TIMEOUT_MS)
+    return context, page
+
+
+def _pid(browser) -> int | None:
+    """The browser process's pid, which Playwright does not give: Chromium tells it over CDP."""
+    try:
+        session = browser.new_browser_cdp_session()
+        info = session.send("SystemInfo.getProcessInfo")
+        session.detach()
+    except Exception:  # noqa: BLE001 - only for killing a hung browser and for tests
+        return None
+    return next((process["id"] for process in info["processInfo"] if process["type"] == "browser"), None)
+
+
+class _Printer:
+    """The warm browser of one process, on its own thread, printing the pages handed to it."""
+
+    def __init__(self):
+        self.owner, self.pid, self.launches = os.getpid(), None, 0
+        self.requests: queue.Queue = queue.Queue()
+        self.thread = threading.Thread(target=self._serve, name="readlens-chromium", daemon=True)
+        self.thread.start()
+
+    def print(self, html: str) -> bytes:
+        """The PDF of ``html``; the calling thread waits while the printer's thread prints it. Past
+        twice the print's own limit (some of Playwright's calls have none: a new context in a hung
+        browser waits for ever) the browser is killed, which ends the stuck call, and this raises."""
+        done: Future = Future()
+        self.requests.put((html, done))
+        try:
+            return done.result(timeout=2 * PRINT_TIMEOUT_MS / 1000)
+        except FutureTimeout:
+            done.cancel()  # if it has not started: the thread is stuck before it, on the browser
+            _kill_group(self.pid)
+            raise TimeoutError(f"Chromium did not print the page within {2 * PRINT_TIMEOUT_MS / 1000:g} s") from None
+
+    def stop(self) -> None:
+        self.requests.put(None)
+        self.thread.join(CLOSE_SECONDS)
+        if self.thread.is_alive():  # a print still hangs: its browser goes now
+            _kill_group(self.pid)
+
+    def _serve(self) -> None:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+        from playwright.sync_api import sync_playwright
+
+        playwright = browser = ready = None
+        try:
+            while (request := self.requests.get()) is not None:
+                html, done = request
+                if not done.set_running_or_notify_cancel():  # its caller stopped waiting
+                    continue
+                for attempt in (1, 2):
+                    try:
+                        if browser is None or not browser.is_connected():
+                            _kill_group(self.pid)  # what is left of one that crashed
+                            playwright = playwright or sync_playwright().start()
+                            browser, ready = None, None
+                            browser = playwright.chromium.launch(executable_path=chromium(), args=["--no-sandbox"], timeout=PRINT_TIMEOUT_MS)
+                            self.pid, self.launches = _pid(browser), self.launches + 1
+                        context, page = ready or _fresh_page(browser)
+                        ready = None
+                        page.set_content(html, wait_until="load")
+                        done.set_result(page.pdf(format="A4", print_background=True))
+                        context.close()
+                        ready = _fresh_page(browser)  # the next page's context, made while this one is read
+                        break
+                    except Exception as error:  # noqa: BLE001 - Playwright's own: hung, crashed, killed, or its driver gone
+                        crashed = not isinstance(error, PlaywrightTimeout) and not (browser is not None and browser.is_connected())
+                        if browser is None:  # it could not even be launched: the driver may be gone too
+                            playwright = None
+                        _kill_group(self.pid)  # the next print gets a new browser
+                        browser = ready = None
+                        if done.done() or not crashed or attempt == 2:  # a crash before the PDF is tried once more
+                            if not done.done():
+                                done.set_exception(error)
+                            break
         finally:
-            browser.close()
-    write_atomic(target, data)
+            if browser is not None and browser.is_connected():
+                browser.close()
+            if playwright is not None:
+                playwright.stop()
+            _kill_group(self.pid)
+
+
+_lock = threading.Lock()
+_current: _Printer | None = None
+
+
+def _printer() -> _Printer:
+    global _current
+    with _lock:
+        if _current is None or _current.owner != os.getpid():  # none yet, or the parent's, inherited by a fork
+            _current = _Printer()
+        return _current

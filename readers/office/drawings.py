@@ -9,14 +9,17 @@ the chart part is read directly; Office's newer chart parts (``cx:``: waterfall,
 sunburst, funnel, ...) are read the same way from their data section.
 
 SmartArt: the text of its data part (what the person typed), nested as the diagram nests it.
-Pictures: whether the image a picture points to is in the package at all.
+Pictures: whether the image a picture points to is in the package at all, and its bytes for OCR.
 And what both readers need to get there: the namespaces, a related part and its XML, the
 choice an mc:AlternateContent shows.
 """
 
 from __future__ import annotations
 
+import io
+
 from lxml import etree
+from PIL import Image
 
 from ..intake.package import PARSER
 from ..markup.charts import chart_heading, chart_table, number_text
@@ -249,3 +252,50 @@ def picture_placeholder(picture, part, alt: str) -> str:
     rel_id = (blip.get(f"{R}embed") or blip.get(f"{R}link")) if blip is not None else None
     text = f"Picture: {alt}" if alt else "Picture"
     return f"[{text}]" if rel_id and rel_id in part.rels else f"[{text} — its image is missing from the file]"
+
+
+def chart_summary(data, part) -> str | None:
+    """What the chart an a:graphicData holds is, for its figure's label, as a PDF chart's is
+    worded: "column, 2 series", "pie, 3 slices"; None when its part cannot be read."""
+    reference = next((child for child in data if isinstance(child.tag, str)), None)
+    try:
+        target = related_part(part, reference.get(f"{R}id") if reference is not None else None)
+        root = part_root(target) if target is not None else None
+    except Exception:  # noqa: BLE001 - graphic_chart says what is wrong with it in the text
+        return None
+    if root is None:
+        return None
+    if root.tag == f"{CX}chartSpace":
+        count = len(list(root.iter(f"{CX}series")))
+        return f"chart, {count} series" if count else None
+    plots = [plot for plot in root.iter() if isinstance(plot.tag, str) and plot.tag.startswith(C) and plot.tag.endswith("Chart") and plot.tag != f"{C}chart"]
+    series = [ser for plot in plots for ser in plot.findall(f"{C}ser")]
+    if not series:
+        return None
+    kind = _kind(plots[0])
+    if kind.endswith(("pie", "doughnut")):
+        return f"{kind}, {len(_points(series[0].find(f'{C}cat')) or _points(series[0].find(f'{C}val')))} slices"
+    return f"{kind}, {len(series)} series"
+
+
+def ocr_image(blob: bytes, content_type: str) -> bytes | str:
+    """A picture's bytes as PNG or JPEG, which OCR reads, or why they cannot be had (a format
+    Pillow cannot open, such as EMF or WMF)."""
+    if blob[:8] == b"\x89PNG\r\n\x1a\n" or blob[:3] == b"\xff\xd8\xff":
+        return blob
+    try:
+        with Image.open(io.BytesIO(blob)) as image:
+            image.seek(0)  # an animation's first frame
+            buffer = io.BytesIO()
+            image.convert("RGB").save(buffer, format="PNG", compress_level=1)
+            return buffer.getvalue()
+    except Exception as error:  # noqa: BLE001 - Pillow raises many types for what it cannot read
+        return f"its image ({content_type}) cannot be read here ({type(error).__name__})"
+
+
+def picture_bytes(picture, part) -> bytes | str | None:
+    """The image a picture element (p:pic, pic:pic) shows, as ``ocr_image`` gives it; None when
+    the package lacks it, so the page shows nothing there."""
+    blip = picture.find(f".//{A}blip")
+    target = related_part(part, blip.get(f"{R}embed") if blip is not None else None)
+    return ocr_image(target.blob, target.content_type) if target is not None else None

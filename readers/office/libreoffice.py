@@ -1,24 +1,33 @@
-"""Office documents: LibreOffice headless → PDF or → OOXML, cached by content hash.
+"""Office documents: LibreOffice → PDF or → OOXML, cached by content hash, through one warm LibreOffice.
 
 Legacy and ODF files (DOC, RTF, ODT, PPT, ODP, XLS, ODS) are converted to DOCX, PPTX or XLSX once,
 and then read by the same reader as a file that came that way; a spreadsheet whose formulas have
 no stored results is recalculated the same way.
 
-Each conversion runs with a profile directory of its own: profiles live in a small pool under the
-cache directory and a conversion holds its profile's lock while it runs, so parallel conversions
-(threads or processes) never share one, and none pays LibreOffice's first-start cost twice.
+Each process keeps one headless LibreOffice running, started on first use and reached over UNO by
+``uno_bridge.py``, which Debian's Python runs (it has ``python3-uno``): a conversion after the first
+costs the conversion alone, not LibreOffice's start. Conversions in one process take turns. A
+LibreOffice that has died is started again and the conversion retried once; one that runs past the
+timeout is killed with its whole process group, and the next conversion starts a new one. It is
+closed when the process exits (``shutdown``). Each instance has a profile of its own: profiles live
+in a small pool under the cache directory and an instance holds its profile's lock while it runs,
+so two never share one, and none pays LibreOffice's first-start cost twice; with every slot taken,
+an instance makes a temporary profile.
 """
 
 from __future__ import annotations
 
+import atexit
 import fcntl
+import json
 import os
+import select
 import shutil
 import signal
 import socket
 import subprocess
 import tempfile
-import time
+import threading
 from pathlib import Path
 
 from ..errors import ReaderError
@@ -27,40 +36,33 @@ from ..storage.files import write_atomic
 
 PROFILE_SLOTS = 8
 CONVERTED_NAME = "office.pdf"
+UNO_PYTHON = "/usr/bin/python3"  # Debian's, with LibreOffice's Python bridge (python3-uno)
+BRIDGE = Path(__file__).with_name("uno_bridge.py")
+CLOSE_SECONDS = 5  # for LibreOffice to close when the process ends, before it is killed
 
 
 def soffice() -> str | None:
     return shutil.which("soffice") or shutil.which("libreoffice")
 
 
-class _Profile:
-    """Hold one free profile slot's lock for the length of a conversion."""
-
-    def __init__(self, root: Path):
-        self.root = root
-
-    def __enter__(self) -> Path:
-        self.root.mkdir(parents=True, exist_ok=True)
-        while True:  # every slot busy: wait for whichever frees first
-            for slot in range(PROFILE_SLOTS):
-                handle = open(self.root / f"{slot}.lock", "w")
-                try:
-                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    handle.close()
-                    continue
-                self.handle = handle
-                return self.root / f"profile-{slot}"
-            time.sleep(0.2)
-
-    def __exit__(self, *exc) -> None:
-        self.handle.close()
+def _profile_slot(root: Path):
+    """The lock file and folder of a free profile slot under ``root``, or None when all are taken."""
+    root.mkdir(parents=True, exist_ok=True)
+    for slot in range(PROFILE_SLOTS):
+        handle = open(root / f"{slot}.lock", "w")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            continue
+        return handle, root / f"profile-{slot}"
+    return None
 
 
 def _remove_stale_pipes() -> None:
-    """A killed LibreOffice leaves its IPC socket in /tmp (a fixed place, whatever TMPDIR says);
-    remove the sockets nobody listens on any more."""
-    for pipe in Path("/tmp").glob(f"OSL_PIPE_{os.getuid()}_SingleOfficeIPC_*"):
+    """A killed LibreOffice leaves its sockets in /tmp (a fixed place, whatever TMPDIR says):
+    remove the ones nobody listens on any more."""
+    for pipe in Path("/tmp").glob(f"OSL_PIPE_{os.getuid()}_*"):
         with socket.socket(socket.AF_UNIX) as probe:
             try:
                 probe.connect(str(pipe))
@@ -70,39 +72,118 @@ def _remove_stale_pipes() -> None:
                 pass
 
 
+class _Office:
+    """One running LibreOffice and the bridge that drives it, for this process."""
+
+    def __init__(self, profiles: Path, timeout: float, name: str, why: str):
+        self.owner = os.getpid()
+        self.work = Path(tempfile.mkdtemp(prefix="readlens-office-"))
+        slot = _profile_slot(profiles)
+        self.lock, profile = slot if slot else (None, self.work / "profile")
+        # LibreOffice's own temporary files go in our folder, so even a killed instance leaves nothing.
+        self.bridge = subprocess.Popen([UNO_PYTHON, str(BRIDGE), soffice(), profile.resolve().as_uri(), f"readlens-{self.owner}-{id(self)}"],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                       start_new_session=True, env={**os.environ, "TMPDIR": str(self.work)})
+        started = self._answer(timeout, f"LibreOffice took longer than {timeout:g} s to start for {name} and was stopped (OFFICE_TIMEOUT). {why}")
+        if "ready" not in started:
+            self.close()
+            raise ReaderError("RENDER_FAILED", f"LibreOffice could not start to convert {name} ({started['error']}). {why}")
+        self.pid = started["ready"]
+
+    def _answer(self, timeout: float, late: str) -> dict:
+        """The bridge's next line; past ``timeout`` the instance is killed and ``late`` raised."""
+        ready, _, _ = select.select([self.bridge.stdout], [], [], timeout)
+        line = self.bridge.stdout.readline() if ready else None
+        if not line:
+            self.close(wait=False)
+            if line is None:
+                raise ReaderError("RENDER_FAILED", late)
+            return {"error": "the bridge to LibreOffice stopped", "alive": False}
+        return json.loads(line)
+
+    def convert(self, request: dict, timeout: float, late: str) -> dict:
+        try:
+            self.bridge.stdin.write(json.dumps(request) + "\n")
+            self.bridge.stdin.flush()
+        except OSError:  # the bridge has gone
+            self.close(wait=False)
+            return {"error": "the bridge to LibreOffice stopped", "alive": False}
+        return self._answer(timeout, late)
+
+    def alive(self) -> bool:
+        return self.bridge.poll() is None
+
+    def close(self, wait: bool = True) -> None:
+        """Close LibreOffice, or with ``wait`` false kill it at once, with its process group (after
+        a fork only the files go: the instance is the parent's), and remove its files."""
+        if wait and self.owner == os.getpid() and self.bridge.poll() is None:
+            try:
+                self.bridge.stdin.close()
+                self.bridge.wait(timeout=CLOSE_SECONDS)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        if self.owner == os.getpid():
+            try:
+                os.killpg(self.bridge.pid, signal.SIGKILL)  # LibreOffice too, if it outlived its bridge
+            except ProcessLookupError:
+                pass
+            self.bridge.wait()
+            _remove_stale_pipes()
+        shutil.rmtree(self.work, ignore_errors=True)
+        if self.lock:
+            self.lock.close()
+            self.lock = None
+
+
+_office: _Office | None = None
+_lock = threading.Lock()
+
+
+
+def running_pid() -> int | None:
+    """The process id of this process's LibreOffice, or None while none runs."""
+    with _lock:
+        return _office.pid if _office and _office.owner == os.getpid() and _office.alive() else None
+
+
+@atexit.register
+def shutdown() -> None:
+    """Close this process's LibreOffice, if it started one."""
+    global _office
+    with _lock:
+        if _office is not None and _office.owner == os.getpid():
+            _office.close()
+        _office = None
+
+
 def _convert(source: Path, extension: str, convert_to: str, target: Path, timeout: float, profiles: Path, name: str, why: str,
              failed: str = "RENDER_FAILED") -> None:
-    """Run LibreOffice headless on ``source`` (shown to it as ``document.<extension>``) and write its
-    output to ``target``. ``why`` ends the error messages: what the person can still do or expect.
+    """Convert ``source`` (shown to LibreOffice as ``document.<extension>``) with the warm
+    LibreOffice through ``convert_to`` ("pdf:calc_pdf_Export:{options}") and write it to ``target``.
+    ``why`` ends the error messages: what the person can still do or expect.
 
-    Raises ``RENDER_FAILED`` when LibreOffice runs past ``timeout`` (it is then killed with its
-    whole process group), and ``failed`` when it cannot convert the file.
+    Raises ``RENDER_FAILED`` when LibreOffice runs past ``timeout`` (starting, or converting) and
+    ``failed`` when it cannot convert the file.
     """
-    with tempfile.TemporaryDirectory(prefix="readlens-office-") as work, _Profile(profiles) as profile:
-        work = Path(work)
-        document = work / f"document.{extension}"  # a neutral name: uploads can be named anything
-        os.symlink(source.resolve(), document)
-        command = [soffice(), "--headless", "--norestore", "--nologo", "--nolockcheck", "--nodefault",
-                   f"-env:UserInstallation={profile.resolve().as_uri()}", "--convert-to", convert_to,
-                   "--outdir", str(work / "out"), str(document)]
-        # LibreOffice's own temporary files go in our folder, so even a killed run leaves nothing.
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-                                   env={**os.environ, "TMPDIR": str(work)})
-        try:
-            output, _ = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-            _remove_stale_pipes()
-            raise ReaderError("RENDER_FAILED", f"LibreOffice took longer than {timeout:g} s to convert {name} and was stopped (OFFICE_TIMEOUT). {why}") from None
-        finally:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-        produced = work / "out" / f"document.{target.suffix.lstrip('.')}"
-        if process.returncode != 0 or not produced.is_file() or produced.stat().st_size == 0:
-            detail = output.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
-            raise ReaderError(failed, f"LibreOffice could not convert {name} ({detail[0]}). {why}")
+    global _office
+    output_extension, filter_name, *options = convert_to.split(":", 2)
+    data = {key: value["value"] == "true" if value["type"] == "boolean" else value["value"] for key, value in json.loads(options[0]).items()} if options else {}
+    with _lock, tempfile.TemporaryDirectory(prefix="readlens-office-") as work:
+        document, produced = Path(work) / f"document.{extension}", Path(work) / f"document.{output_extension}"
+        os.symlink(source.resolve(), document)  # a neutral name: uploads can be named anything
+        request = {"source": str(document), "target": str(produced), "filter_name": filter_name, "options": data,
+                   "recalculate": output_extension == extension}
+        late = f"LibreOffice took longer than {timeout:g} s to convert {name} and was stopped (OFFICE_TIMEOUT). {why}"
+        for _ in range(2):  # a LibreOffice found dead is started again, once
+            if _office is None or _office.owner != os.getpid() or not _office.alive():
+                if _office is not None:
+                    _office.close(wait=False)
+                _office = _Office(profiles, timeout, name, why)
+            answer = _office.convert(request, timeout, late)
+            if answer.get("alive", True):
+                break
+        if "error" in answer or not produced.is_file() or produced.stat().st_size == 0:
+            raise ReaderError(failed, f"LibreOffice could not convert {name} ({answer.get('error', 'it wrote nothing')}). {why}")
         write_atomic(target, produced.read_bytes())
 
 

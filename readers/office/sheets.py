@@ -14,6 +14,7 @@ workbook is parsed once.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import datetime
 import functools
@@ -30,16 +31,17 @@ from ..errors import ReaderError
 from ..intake.package import without
 from ..markup.charts import chart_heading, chart_table
 from ..markup.tables import MAX_SHEET_ROWS, markdown_table
-from ..models import Page
+from ..models import Figure, Page
 from ..pdf.pages import read_pdf_pages
 from .drawings import chart_kind
 from .libreoffice import office_pdf, ooxml_copy
+from .sheet_figures import sheet_figures
 
 MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every row 16,384 cells wide
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
 LITERAL_MARK = 0xE000  # a format code's literals stand aside as private-use characters while its placeholders are read
-EXTRACTED = "workbook.v5.json"  # raise the version when extraction changes, so old cache entries miss
+EXTRACTED = "workbook.v6.json"  # raise the version when extraction changes, so old cache entries miss
 DATE_CODES = [("yyyy", "%Y"), ("yy", "%y"), ("mmmmm", "%b"), ("mmmm", "%B"), ("mmm", "%b"), ("dddd", "%A"), ("ddd", "%a"),
               ("dd", "%d"), ("d", "%-d"), ("hh", "%H"), ("h", "%-H"), ("ss", "%S"), ("s", "%-S"), ("am/pm", "%p"), ("a/p", "%p")]
 
@@ -233,8 +235,9 @@ def _number(value):
         return value
 
 
-def _chart_parts(chart, book) -> tuple[str, str]:
-    """(its heading, a table of the categories and each series' values), in ``drawings``' wording."""
+def _chart_parts(chart, book) -> tuple[str, str, str]:
+    """(its heading, a table of the categories and each series' values), in ``drawings``' wording,
+    and what it is for its figure's label ("column, 2 series", "pie, 3 slices")."""
     title = _text_of(chart.title, book)
     series = list(chart.series)
     names = [_text_of(s.tx, book) for s in series]
@@ -244,7 +247,9 @@ def _chart_parts(chart, book) -> tuple[str, str]:
     axis = getattr(first, "cat", None) or getattr(first, "xVal", None)
     categories = (_reference(axis.strRef or axis.numRef, book) if axis is not None and (axis.strRef or axis.numRef) else [])
     table = chart_table(dict(enumerate(categories)), [(name, dict(enumerate(points))) for name, points in zip(names, values)]) if series else ""
-    return chart_heading(title, [chart_kind(chart.tagname, getattr(chart, "barDir", None))]), table
+    kind = chart_kind(chart.tagname, getattr(chart, "barDir", None))
+    summary = f"{kind}, {len(categories)} slices" if kind.endswith(("pie", "doughnut")) else f"{kind}, {len(series)} series"
+    return chart_heading(title, [kind]), table, summary
 
 
 def _formulas(path) -> dict[tuple[str, int, int], str]:
@@ -294,8 +299,10 @@ def _sheet(sheet, book, formulas: dict) -> dict:
                 lines.append(title)
             else:
                 tables.append(f"{title}\n\n{table}" if title else table)
+    summaries = []
     for chart in sheet._charts:
-        heading, table = _chart_parts(chart, book)
+        heading, table, summary = _chart_parts(chart, book)
+        summaries.append(summary)
         if table:
             tables.append(f"{heading}\n\n{table}")
         else:
@@ -303,7 +310,8 @@ def _sheet(sheet, book, formulas: dict) -> dict:
     empty = len(lines) == 1 + (sheet.sheet_state != "visible") and not tables
     if empty:
         lines.append("(empty sheet)")
-    return {"text": "\n".join(lines), "tables": tables, "cut": cut, "drawable": cut is None and not empty}
+    return {"text": "\n".join(lines), "tables": tables, "cut": cut, "drawable": cut is None and not empty,
+            "figures": sheet_figures(sheet, summaries) if isinstance(sheet, Worksheet) else []}
 
 
 def _column_number(letters: bytes) -> int:
@@ -351,7 +359,7 @@ def _extract(job) -> dict:
 
 
 def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
-    """Each drawable sheet's page of LibreOffice Calc's PDF (a page per sheet, hidden ones too)."""
+    """Each drawable sheet's image: its page of LibreOffice Calc's PDF (a page per sheet, hidden ones too)."""
     if not any(sheets[page.number - 1]["drawable"] for page in pages):
         return
     if any(sheet["cut"] for sheet in sheets):
@@ -376,9 +384,8 @@ def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
     job.warnings += drawing.warnings
     for page, drawn_page in zip(pages, drawn):
         if sheets[page.number - 1]["drawable"] and drawn_page.image:
-            page.image, page.figures = drawn_page.image, drawn_page.figures
-            job.figures[page.number] = drawing.figures[page.number]
-    job.pdf = pdf  # the sheets' figures are drawn from it for OCR
+            page.image = drawn_page.image
+    job.pdf = pdf
 
 
 def sheet_pages(job) -> tuple[int, list[Page]]:
@@ -399,5 +406,12 @@ def sheet_pages(job) -> tuple[int, list[Page]]:
         if sheets[number - 1]["cut"]:
             job.warnings.append(f"{job.name}, sheet {number}: {sheets[number - 1]['cut']} shown.")
     pages = [Page(number=n, text=sheets[n - 1]["text"], tables=sheets[n - 1]["tables"]) for n in numbers]
-    _add_images(job, pages, sheets)
+    for page in pages:
+        sheet = sheets[page.number - 1]
+        if sheet["drawable"]:
+            job.figures[page.number] = [{**figure, "image": base64.b64decode(figure["image"])} if "image" in figure else
+                                        {**figure, "image": figure["unreadable"]} if "unreadable" in figure else figure for figure in sheet["figures"]]
+            page.figures = [Figure(f["kind"], tuple(f["box"]), f["caption"], f["has_text"], f["chart"]) for f in sheet["figures"]]
+    if job.images:
+        _add_images(job, pages, sheets)
     return len(sheets), pages

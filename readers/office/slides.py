@@ -1,5 +1,5 @@
-"""PowerPoint slides: each slide's content as Markdown from the deck itself, on the pages of
-LibreOffice's PDF.
+"""PowerPoint slides: each slide's content as Markdown and its figures from the deck itself, on the
+pages of LibreOffice's PDF when page images are asked for.
 
 Per slide: the title as ``#``, then the shapes top to bottom, left to right (a group's shapes
 together, where the group stands): text with its bullets, numbers and levels as a Markdown list,
@@ -20,10 +20,11 @@ from pptx.shapes.picture import Picture
 from ..errors import ReaderError
 from ..markup.markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..markup.tables import markdown_table
-from ..models import Page
+from ..models import Figure, Page
 from ..pdf.pages import read_pdf_pages
 from .drawings import GRAPHIC_CHART, GRAPHIC_CHARTEX, GRAPHIC_DIAGRAM, MC, A, R, chosen, external_target, graphic_chart, graphic_smartart, part_root, picture_placeholder
 from .libreoffice import office_pdf
+from .shapes import slide_figures
 
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
 P15 = "{http://schemas.microsoft.com/office/powerpoint/2012/main}"
@@ -304,26 +305,34 @@ def slide_text(slide, comments: _Comments) -> str:
 
 
 def slide_pages(job) -> tuple[int, list[Page]]:
-    """The deck's slide count and the selected slides: LibreOffice's pages (or bare pages without
-    it), each with its slide's Markdown."""
+    """The deck's slide count and the selected slides, each with its slide's Markdown and its
+    figures from the deck (``shapes``); with images asked for (``job.images``), on the pages of
+    LibreOffice's PDF (bare pages without it)."""
     try:
         deck = Presentation(job.path)
         slides = list(deck.slides)
     except (PackageNotFoundError, InvalidXmlError, KeyError, ValueError, SyntaxError) as error:
         raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as a PowerPoint deck ({type(error).__name__}). Save it again from PowerPoint.") from None
     comments = _Comments(deck)
-    pdf = office_pdf(job)
+    pdf = office_pdf(job) if job.images else None
     if pdf is not None:
         count, pages = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False)
     else:
         count, pages = len(slides), [Page(number=n) for n in job.select(len(slides))]
     for page in pages:
+        page.tables, job.figures[page.number], page.figures = [], [], []
         if page.number > len(slides):
-            page.text, page.tables = "", []
+            page.text = ""
             continue
+        slide = slides[page.number - 1]
         try:
-            page.text, page.tables = slide_text(slides[page.number - 1], comments), []
+            page.text = slide_text(slide, comments)
         except Exception as error:  # one slide that cannot be read costs only that slide
             job.warnings.append(f"Slide {page.number} of {job.name} could not be read ({type(error).__name__}: {error}).")
-            page.text, page.tables = f"[This slide could not be read: {type(error).__name__}]", []
+            page.text = f"[This slide could not be read: {type(error).__name__}]"
+        try:
+            job.figures[page.number] = slide_figures(slide, deck.slide_width or 1, deck.slide_height or 1)
+        except Exception as error:  # its figures are lost, not its text
+            job.warnings.append(f"The pictures of slide {page.number} of {job.name} could not be placed ({type(error).__name__}: {error}).")
+        page.figures = [Figure(f["kind"], f["box"], f["caption"], f["has_text"], f["chart"]) for f in job.figures[page.number]]
     return count, pages

@@ -97,7 +97,8 @@ def document_pdf(reading) -> bytes:
     """
     source = reading.pdf
     if source is None:
-        why = ("its PDF could not be made (see the reading's warnings: LibreOffice or Chromium is missing or failed)"
+        why = ("its PDF is made with its page images: read it with read_file(..., images=True); if it was, the PDF could not be made "
+               "(see the reading's warnings: LibreOffice or Chromium is missing or failed)"
                if kind_of(reading.kind).paged else "only PDFs, and Word, PowerPoint, spreadsheet and web-page files rendered to PDF, have one")
         raise ReaderError("UNSUPPORTED_FORMAT", f"{reading.name} has no PDF to send as itself: {why}. Send its text or page images "
                                                 "instead (without document).")

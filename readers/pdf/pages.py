@@ -77,7 +77,7 @@ def is_table(rows: list[list]) -> bool:
     return bool(cells) and max(filled, default=0) >= 2 and sum(filled) >= 0.3 * cells
 
 
-def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int) -> dict:
+def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int | None) -> dict:
     page = pdfplumber.page.Page(pdf, pdfminer_page, page_number=number)
     tables = [(table.bbox, plain(markdown)) for table in page.find_tables() if is_table(rows := ruled_rows(table)) and (markdown := markdown_table(rows))]
     figures = [{**figure, "caption": figure["caption"] and plain(figure["caption"])} for figure in find_figures(page, [bbox for bbox, _ in tables])]
@@ -86,19 +86,20 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int) 
         text, unmapped = page_markdown(page, tables, figures, pdfium_page)
         has_text = bool(page.chars)
         page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
-        bitmap = pdfium_page.render(scale=dpi / 72, rev_byteorder=True)  # RGB order: no BGR swap before encoding
+        bitmap = pdfium_page.render(scale=dpi / 72, rev_byteorder=True) if dpi else None  # RGB order: no BGR swap before encoding
     finally:
         pdfium_page.close()
     return {"number": number, "text": plain(text), "tables": [markdown for _, markdown in tables], "has_text": has_text, "unmapped": unmapped,
-            "figures": figures, "png": encode_png(bitmap.to_pil())}
+            "figures": figures, "png": encode_png(bitmap.to_pil()) if bitmap else None}
 
 
 def _failed(number: int, error: Exception) -> dict:
     return {"number": number, "error": f"{type(error).__name__}: {error}"}
 
 
-def extract_pages(path: str, numbers: list[int], dpi: int) -> list[dict]:
-    """Text, Markdown tables and a PNG for each 1-based page in ``numbers``; runs in a worker.
+def extract_pages(path: str, numbers: list[int], dpi: int | None) -> list[dict]:
+    """Text, Markdown tables and a PNG (none when ``dpi`` is None) for each 1-based page in
+    ``numbers``; runs in a worker.
 
     A page that cannot be read comes back as ``{"number": n, "error": "..."}``.
     """
@@ -126,7 +127,7 @@ def extract_pages(path: str, numbers: list[int], dpi: int) -> list[dict]:
 
 
 
-def _submit(pdf_path: Path, numbers: list[int], dpi: int) -> tuple[Executor, list]:
+def _submit(pdf_path: Path, numbers: list[int], dpi: int | None) -> tuple[Executor, list]:
     """Submit the batches. A pool that broke while idle (a worker was killed) is replaced once."""
     for attempt in range(2):
         pool = executor()
@@ -138,7 +139,7 @@ def _submit(pdf_path: Path, numbers: list[int], dpi: int) -> tuple[Executor, lis
                 raise
 
 
-def _extract(job, pdf_path: Path, numbers: list[int], dpi: int):
+def _extract(job, pdf_path: Path, numbers: list[int], dpi: int | None):
     """Yield each page's extraction as its batch finishes; a page that failed has an "error"."""
     pool, futures = None, []
     try:
@@ -152,8 +153,9 @@ def _extract(job, pdf_path: Path, numbers: list[int], dpi: int):
             future.cancel()
 
 
-def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True) -> tuple[int, list[Page]]:
+def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True) -> tuple[int, list[Page]]:
     """Read the selected pages of ``pdf_path``; ``cache_key`` is the content hash entries go under.
+    ``render=False`` makes no page images (a page read before keeps the one it has in the cache).
 
     ``text_from_pdf=False`` when the caller takes the text from elsewhere (a deck's slides, a web
     page's HTML), so what the PDF's text layer lacks (all of it, or glyphs with no map) is not reported. Reports ``job.progress("rendered", done, total)`` as pages come from the cache or a worker.
@@ -168,18 +170,19 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
     for number in numbers:
         entry = store.get_json(cache_key, f"page-{number:04d}.v{EXTRACTION_VERSION}.json")
         png = store.get_bytes(cache_key, f"page-{number:04d}-{dpi}dpi.png")
-        if entry is not None and png is not None:
+        if entry is not None and (png is not None or not render):
             found[number] = {**entry, "png": png}
     job.progress("rendered", len(found), len(numbers))
     failed: dict[int, str] = {}
     missing = [n for n in numbers if n not in found]
-    for done, result in enumerate(_extract(job, pdf_path, missing, dpi) if missing else (), len(found) + 1):
+    for done, result in enumerate(_extract(job, pdf_path, missing, dpi if render else None) if missing else (), len(found) + 1):
         number = result["number"]
         if "error" in result:
             failed[number] = result["error"]
         else:
             png = result.pop("png")
-            store.put_bytes(cache_key, f"page-{number:04d}-{dpi}dpi.png", png)
+            if png is not None:
+                store.put_bytes(cache_key, f"page-{number:04d}-{dpi}dpi.png", png)
             store.put_json(cache_key, f"page-{number:04d}.v{EXTRACTION_VERSION}.json", result)
             found[number] = {**result, "png": png}
         job.progress("rendered", done, len(numbers))

@@ -88,7 +88,7 @@ def document_pages(job, parsed: Parsed) -> tuple[int, list[Page]]:
     pdf = office_pdf(job)
     if pdf is None:
         return 1, [Page(number=n, text=page_text(blocks)) for n in job.select(1)]
-    count, pages = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False)
+    count, pages = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False, render=job.images)
     placed = place_blocks([Passage(block.plain, block.pictures, block.repeated) for block in blocks], _rendered(job, pdf),
                           parsed.edges, parsed.notes, parsed.margin_pictures)
     if placed.unmatched > max(3, placed.matchable // 5):

@@ -1,0 +1,88 @@
+"""A slide's figures from the deck itself: where its pictures, charts and diagrams stand, with no render.
+
+A shape's place is its own offset and extent (``a:xfrm``, in EMU), mapped through the groups it sits
+in, as a fraction of the slide's size: the box a render would show it in. A picture's figure
+carries the image the deck embeds (``image``), which OCR reads at its full resolution; a chart's is
+labelled as a PDF chart's is ("column, 2 series") and, like a diagram's, has its words in the
+slide's text already. Tables are text, not figures.
+"""
+
+from __future__ import annotations
+
+from .drawings import GRAPHIC_CHART, GRAPHIC_CHARTEX, GRAPHIC_DIAGRAM, MC, A, chart_summary, chosen, picture_bytes
+
+P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
+PLACES = (f"{P}spPr/{A}xfrm", f"{P}xfrm", f"{P}grpSpPr/{A}xfrm")  # a shape's, a graphic frame's, a group's
+IDENTITY = (0.0, 0.0, 1.0, 1.0)  # x offset, y offset, x scale, y scale: a group's children into the slide
+
+
+def _numbers(element, name: str, keys: tuple[str, str]) -> tuple[float, float] | None:
+    found = element.find(f"{A}{name}")
+    try:
+        return (float(found.get(keys[0])), float(found.get(keys[1]))) if found is not None else None
+    except (TypeError, ValueError):  # a damaged number: the shape has no place
+        return None
+
+
+def _place(element):
+    return next((found for found in (element.find(path) for path in PLACES) if found is not None), None)
+
+
+def _inside(group, outer: tuple) -> tuple:
+    """The transform of a group's children: their chOff/chExt space onto the group's own box."""
+    xfrm = _place(group)
+    offset, extent = (_numbers(xfrm, "off", ("x", "y")), _numbers(xfrm, "ext", ("cx", "cy"))) if xfrm is not None else (None, None)
+    child_offset, child_extent = (_numbers(xfrm, "chOff", ("x", "y")), _numbers(xfrm, "chExt", ("cx", "cy"))) if xfrm is not None else (None, None)
+    if not (offset and extent and child_offset and child_extent) or not all(child_extent):
+        return outer
+    ox, oy, sx, sy = outer
+    scale_x, scale_y = extent[0] / child_extent[0], extent[1] / child_extent[1]
+    return (ox + sx * (offset[0] - child_offset[0] * scale_x), oy + sy * (offset[1] - child_offset[1] * scale_y), sx * scale_x, sy * scale_y)
+
+
+def _box(element, transform: tuple, width: float, height: float) -> tuple[float, float, float, float] | None:
+    """The element's box as fractions of the slide (left, top, right, bottom), cut to the slide; None off it."""
+    xfrm = _place(element)
+    offset, extent = (_numbers(xfrm, "off", ("x", "y")), _numbers(xfrm, "ext", ("cx", "cy"))) if xfrm is not None else (None, None)
+    if not (offset and extent):
+        return None
+    ox, oy, sx, sy = transform
+    left, top = (ox + sx * offset[0]) / width, (oy + sy * offset[1]) / height
+    right, bottom = left + sx * extent[0] / width, top + sy * extent[1] / height
+    box = tuple(round(min(max(value, 0.0), 1.0), 4) for value in (left, top, right, bottom))
+    return box if box[2] > box[0] and box[3] > box[1] else None
+
+
+def _figure(element, part) -> dict | None:
+    """What a shape is as a figure (its kind, whether its words are text already, a chart's
+    label, a picture's image), or None for shapes that are text and pictures the file lacks."""
+    if element.tag == f"{P}pic":
+        image = picture_bytes(element, part)
+        return {"kind": "picture", "has_text": False, "chart": None, "image": image} if image is not None else None
+    if element.tag == f"{P}graphicFrame":
+        data = element.find(f".//{A}graphicData")
+        uri = data.get("uri") if data is not None else None
+        if uri in (GRAPHIC_CHART, GRAPHIC_CHARTEX):
+            return {"kind": "drawing", "has_text": True, "chart": chart_summary(data, part)}
+        if uri == GRAPHIC_DIAGRAM:
+            return {"kind": "drawing", "has_text": True, "chart": None}
+    return None
+
+
+def slide_figures(slide, width: int, height: int) -> list[dict]:
+    """The slide's figures top to bottom, then left to right, as ``readers.pdf.figures`` gives a
+    page's: kind, box, caption (none: a slide says nothing of which line names a picture),
+    has_text, chart; a picture's also ``image``, its PNG or JPEG bytes or why they cannot be had."""
+    figures = []
+
+    def walk(tree, transform: tuple) -> None:
+        for element in tree:
+            if element.tag == f"{MC}AlternateContent":
+                walk(chosen(element), transform)
+            elif element.tag == f"{P}grpSp":
+                walk(element, _inside(element, transform))
+            elif (figure := _figure(element, slide.part)) is not None and (box := _box(element, transform, width, height)):
+                figures.append({**figure, "box": box, "caption": None})
+
+    walk(slide.shapes._spTree, IDENTITY)
+    return sorted(figures, key=lambda figure: (figure["box"][1], figure["box"][0]))
