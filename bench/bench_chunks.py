@@ -26,11 +26,11 @@ import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from bench.scratch import peers_python
 from readers import Services, read_file
 from readers.markup.tables import markdown_table
 from readers.office.libreoffice import soffice
@@ -44,25 +44,6 @@ REPEATS = 5
 PEERS = ["docling-core[chunking]", "langchain-text-splitters", "bpe-openai"]
 PEERS_CHECK = "import docling_core.transforms.chunker.hybrid_chunker, langchain_text_splitters, bpe_openai"
 WORKER = Path(__file__).with_name("chunk_peers.py")
-
-
-def peers_python() -> Path | None:
-    """The scratch virtualenv's Python with the peers installed (made on the first run), or None when they cannot be installed."""
-    folder = Path(tempfile.gettempdir()) / "readlens-bench-chunk-peers"
-    python = folder / "bin" / "python"
-    if python.exists() and subprocess.run([str(python), "-c", PEERS_CHECK], capture_output=True).returncode == 0:
-        return python
-    print(f"installing {', '.join(PEERS)} into a scratch virtualenv, {folder} (never the project's) ...", flush=True)
-    try:
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(folder)], check=True, capture_output=True, text=True, timeout=300)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *PEERS], check=True, capture_output=True,
-                       text=True, timeout=1200)
-        subprocess.run([str(python), "-c", PEERS_CHECK], check=True, capture_output=True, text=True, timeout=300)
-    except (subprocess.SubprocessError, OSError) as error:
-        detail = (getattr(error, "stderr", None) or str(error)).strip().splitlines()
-        print(f"the peers could not be installed ({detail[-1] if detail else type(error).__name__}): measuring ReadLens alone", flush=True)
-        return None
-    return python
 
 
 def _cells(row: str) -> list[str]:
@@ -164,7 +145,7 @@ def row(tool: str, name: str, score: dict, rows: int) -> list:
 
 def main() -> None:
     print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} (other work on the machine slows every row)", flush=True)
-    python = peers_python()
+    python = peers_python("chunk-peers", PEERS, PEERS_CHECK)
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         readings = documents(Path(folder), Services(make_settings(Path(folder) / "cache", vision_provider="ocr")))
         given = [described(reading) for reading in readings]
