@@ -20,15 +20,19 @@ def squeeze(text: str) -> str:
 
 
 def poster(lines: list[tuple[int, int, str]], size=(560, 400)) -> bytes:
-    """A PNG with each ``(x, y, text)`` drawn in 36 pt DejaVu Sans. rapidocr scales the short
-    side up to 736 px, so a squarish image is the least work."""
+    """A PNG with each ``(x, y, text)`` drawn in 36 pt DejaVu Sans."""
+    return drawn(size, [(x, y, 36, text) for x, y, text in lines])
+
+
+def drawn(size: tuple[int, int], lines: list[tuple[int, int, int, str]], angle: int = 0) -> bytes:
+    """A white PNG of ``size`` with each ``(x, y, points, text)`` drawn in DejaVu Sans, turned
+    ``angle`` degrees counterclockwise."""
     image = Image.new("RGB", size, "white")
     draw = ImageDraw.Draw(image)
-    font = ImageFont.truetype(FONT, 36)
-    for x, y, text in lines:
-        draw.text((x, y), text, fill="black", font=font)
+    for x, y, points, text in lines:
+        draw.text((x, y), text, fill="black", font=ImageFont.truetype(FONT, points))
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
+    image.rotate(angle, expand=True).save(buffer, format="PNG")
     return buffer.getvalue()
 
 
@@ -46,6 +50,20 @@ def scanned(ocr_services):
 def test_text_comes_out_in_reading_order():
     image = poster([(40, 60, "Quarterly revenue 2024"), (40, 220, "North"), (380, 220, "South")])
     assert read_text(image).splitlines() == ["Quarterly revenue 2024", "North South"]
+
+
+@pytest.mark.parametrize("angle", [90, 180, 270])
+def test_a_turned_picture_is_read_the_right_way_up(angle):
+    lines = [(40, 60, 36, "Quarterly revenue 2024"), (40, 220, 36, "North"), (380, 220, 36, "South")]
+    assert read_text(drawn((560, 400), lines, angle)).splitlines() == ["Quarterly revenue 2024", "North South"]
+
+
+def test_print_of_any_size_is_found_on_a_large_picture():
+    """Detection runs at the scale the print needs: letters 300 px high are shrunk (at full size
+    the detector splits them), and small print in a corner of a blank page is found, at full size."""
+    assert read_text(drawn((3000, 2000), [(150, 600, 300, "BIG SALE")])) == "BIG SALE"
+    corner = drawn((2480, 3500), [(1800, 3300, 20, "Page 7 of 12"), (1800, 3340, 20, "Printed 2024-05-01")])
+    assert read_text(corner) == "Page 7 of 12\nPrinted 2024-05-01"
 
 
 def test_threads_share_one_engine():

@@ -3,40 +3,139 @@
 The models are named by their paths in the installed package: rapidocr only downloads a model
 when it is given none, so nothing is fetched at run time (``test_figures`` reads with the network
 namespace empty to prove it).
+
+A picture is read at the cost its text needs, with rapidocr's detector and recogniser used one by
+one rather than through its whole pipeline:
+
+1. Only the inked part is searched: the white around a figure rendered on a page, or a scan's
+   margins, costs nothing.
+2. A first detection, at most ``PROBE_SIDE`` pixels long, finds the lines and so the size of the
+   print; when the print is too small or too big at that scale, detection runs once more at the
+   scale that makes a line's box about ``LINE_HEIGHT`` pixels high.
+3. A picture turned on its side shows mostly tall boxes; whether it is also upside down is told by
+   reading a few of its lines both ways up. Only a turned picture is turned and detected again.
+4. Each line is cut from the full-size picture and recognised: detecting at a smaller scale costs
+   the reading no sharpness.
 """
 
 from __future__ import annotations
 
-import io
 import threading
 from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
-from PIL import Image
 
 from ..pdf.figures import OCR_MAX_SIDE
 
-MODELS = ("PP-OCRv6_det_small.onnx", "ch_ppocr_mobile_v2.0_cls_mobile.onnx", "PP-OCRv6_rec_small.onnx")
-READING_VERSION = 3  # raise it when how the text is read changes (turns, lines), so cached results miss
+MODELS = ("PP-OCRv6_det_small.onnx", "PP-OCRv6_rec_small.onnx")
+READING_VERSION = 4  # raise it when how the text is read changes (turns, lines, scales), so cached results miss
 ENGINE_VERSION = f"rapidocr-{version('rapidocr')}/{'+'.join(MODELS)}/{OCR_MAX_SIDE}px/v{READING_VERSION}"  # in each cached result's key
+PROBE_SIDE = 2000  # pixels: rapidocr's own longest side to detect at; a picture no larger is probed whole
+LINE_HEIGHT = 24  # pixels: a line's box this high is detected well (word recall is the same from 16 to 32 px)
+SHORT_SIDE = 736  # pixels: rapidocr enlarges a smaller picture to this short side to detect its text
+INK = 32  # grey levels from the background colour: a pixel of print
 SIDEWAYS_SHARE = 0.5  # of the boxes found, tall ones: the text runs up or down the picture
-LOW_CONFIDENCE = 0.985  # mean recognition score: clean upright print reads at 0.99, upside down at 0.97 (the line classifier rights most lines, not all)
+SAMPLE_LINES = 8  # the longest lines, read both ways up to tell an upside-down picture
+SNIPPET = 10  # a sampled line is cut to its middle, this many times as wide as high: enough letters to judge
+MIN_SCORE = 0.5  # a recognised line scoring lower is noise (rapidocr's own text_score)
 _engine = None
 _lock = threading.Lock()
 
 
-def _build():
-    import rapidocr
-    from rapidocr import RapidOCR
+def _session(path: str):
+    """An onnxruntime session as rapidocr makes it, one thread per core (onnxruntime's default; more
+    only slow it), but whose idle threads sleep: by default they spin between runs, holding a core
+    the crop-and-resize work here and the PDF renderers need. Alone it reads as fast; beside one
+    busy process, about a quarter faster."""
+    from onnxruntime import GraphOptimizationLevel, InferenceSession, SessionOptions
 
-    models = Path(rapidocr.__file__).parent / "models"
-    detect, classify, recognise = (str(models / name) for name in MODELS)
-    return RapidOCR(params={
-        "Global.log_level": "warning",
-        "Global.max_side_len": OCR_MAX_SIDE,  # the default 2000 px shrinks a 300 dpi page and loses small print
-        "Det.model_path": detect, "Cls.model_path": classify, "Rec.model_path": recognise,
-    })
+    options = SessionOptions()
+    options.log_severity_level = 4
+    options.enable_cpu_mem_arena = False
+    options.graph_optimization_level = GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return InferenceSession(path, sess_options=options, providers=["CPUExecutionProvider"])
+
+
+class _Engine:
+    """rapidocr's parts: its whole pipeline would detect at its own scale and cut the lines from the
+    shrunken picture, so the detector and the recogniser are called one by one."""
+
+    def __init__(self):
+        import rapidocr
+        from rapidocr import RapidOCR
+        from rapidocr.ch_ppocr_rec import TextRecInput
+        from rapidocr.utils.process_img import get_rotate_crop_image
+
+        models = Path(rapidocr.__file__).parent / "models"
+        detect, recognise = (str(models / name) for name in MODELS)
+        engine = RapidOCR(params={
+            "Global.log_level": "warning",
+            "Det.model_path": detect, "Rec.model_path": recognise,
+            # the picture comes sized for its print (see _read): the detector must not resize it again
+            "Det.limit_type": "max", "Det.limit_side_len": 10 * OCR_MAX_SIDE,
+        })
+        self.load = engine.load_img  # PNG or JPEG bytes to a BGR array, as rapidocr reads them
+        self.detector, self.recogniser = engine._load_det_model(), engine._load_rec_model()
+        self.crop, self.batch = get_rotate_crop_image, TextRecInput
+        for model, path in ((self.detector, detect), (self.recogniser, recognise)):
+            model.session.session = _session(path)  # rapidocr's config sets thread counts, not spinning
+
+    def detect(self, picture: np.ndarray, scale: float) -> np.ndarray:
+        """The boxes of the lines in ``picture`` (corner points, in its pixels, top to bottom) found in
+        a copy resized by ``scale``."""
+        import cv2
+
+        if scale != 1:
+            picture = cv2.resize(picture, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+        found = self.detector(picture)
+        return np.zeros((0, 4, 2), np.float32) if found.boxes is None else found.boxes.astype(np.float32) / scale
+
+    def cut(self, picture: np.ndarray, box) -> np.ndarray:
+        """The line in ``box``, straightened; a tall one is turned a quarter turn counterclockwise."""
+        return self.crop(picture, np.array(box, np.float32))
+
+    def read(self, lines: list[np.ndarray]) -> tuple[list[str], list[float]]:
+        """Each cut line's text and its score (0 to 1), in batches of similar widths."""
+        if not lines:
+            return [], []
+        found = self.recogniser(self.batch(img=lines))
+        return list(found.txts), list(found.scores)
+
+
+def _inked(picture: np.ndarray) -> tuple[int, int, np.ndarray] | None:
+    """The part of ``picture`` that holds anything unlike its border's colour, with a margin, and
+    its top-left corner; None for a blank picture. Judged on every 4th pixel: print is wider."""
+    grey = picture[::4, ::4].mean(axis=2)
+    background = np.median(np.concatenate([grey[0], grey[-1], grey[:, 0], grey[:, -1]]))
+    ink = np.abs(grey - background) > INK
+    rows, columns = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    if not len(rows):
+        return None
+    top, left = max(0, 4 * rows[0] - 16), max(0, 4 * columns[0] - 16)
+    return left, top, picture[top:4 * rows[-1] + 20, left:4 * columns[-1] + 20]
+
+
+def _find(picture: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
+    """The line boxes in ``picture`` and the scale they were found at: ``scale``, or for a first
+    look the probe's (``PROBE_SIDE``)."""
+    inked = _inked(picture)
+    if inked is None:
+        return np.zeros((0, 4, 2), np.float32), 1.0
+    left, top, part = inked
+    if scale is None:
+        scale = min(1.0, PROBE_SIDE / max(part.shape[:2]))
+    boxes = _engine.detect(part, scale)
+    boxes[..., 0] += left
+    boxes[..., 1] += top
+    return boxes, scale
+
+
+def _sides(box) -> tuple[float, float]:
+    """A box's (length along its text, height across it)."""
+    a, b = float(np.linalg.norm(box[0] - box[1])), float(np.linalg.norm(box[0] - box[3]))
+    return max(a, b), min(a, b)
 
 
 def _tall(box) -> bool:
@@ -45,8 +144,27 @@ def _tall(box) -> bool:
     return max(ys) - min(ys) > 2 * (max(xs) - min(xs))
 
 
+def _turns(picture: np.ndarray, boxes: np.ndarray) -> int:
+    """Quarter turns counterclockwise that set the picture's text upright: a picture scanned sideways
+    shows mostly tall boxes; one upside down reads better turned over. The middles of the longest
+    lines are read both ways up: rapidocr's line classifier, used before, called up to a quarter of
+    the lines of an upright page upside down and turned some of them over, garbling them."""
+    tall = [_tall(box) for box in boxes]
+    sideways = sum(tall) > SIDEWAYS_SHARE * len(boxes)
+    lines = sorted((box for box, turned in zip(boxes, tall) if turned == sideways), key=lambda box: -_sides(box)[0])
+    snippets = []
+    for box in lines[:SAMPLE_LINES]:
+        line = _engine.cut(picture, box)  # a tall line comes turned a quarter turn counterclockwise
+        height, width = line.shape[:2]
+        start = max(0, (width - SNIPPET * height) // 2)
+        snippets.append(line[:, start:start + SNIPPET * height])
+    upright = sum(_engine.read(snippets)[1])
+    over = sum(_engine.read([np.rot90(snippet, 2) for snippet in snippets])[1])
+    return (1 if sideways else 0) + (2 if over > upright else 0)
+
+
 def _lines(boxes, texts) -> str:
-    """Join rapidocr's boxes (already sorted top to bottom, left to right) into lines of text.
+    """Join the boxes (sorted top to bottom, left to right) into lines of text.
 
     A box much taller than wide holds text turned on its side (an axis title, a sidebar): it is a
     line of its own, neither joined to the words beside it nor they to it.
@@ -63,39 +181,40 @@ def _lines(boxes, texts) -> str:
     return "\n".join(" ".join(texts) for *_, texts in lines)
 
 
-def _confidence(found) -> float:
-    return sum(found.scores) / len(found.scores) if found.txts else 0.0
-
-
-def _turns(found) -> tuple[int, ...]:
-    """The rotations worth a second look: a page scanned sideways shows mostly tall boxes (try a
-    quarter turn each way); one upside down reads with low confidence (try a half turn)."""
-    if not found.txts:
-        return ()
-    tall = sum(1 for box in found.boxes if _tall(box))
-    if tall > SIDEWAYS_SHARE * len(found.txts):
-        return (90, 270)
-    return (180,) if _confidence(found) < LOW_CONFIDENCE else ()
+def _read(picture: np.ndarray) -> str:
+    """The text in ``picture`` (a BGR array), read as the module's docstring tells."""
+    boxes, probe = _find(picture)
+    if not len(boxes):
+        return ""
+    # the scale that makes the smaller print's boxes LINE_HEIGHT px high, never finer than rapidocr's
+    # own (the picture as it is, or enlarged to a short side of SHORT_SIDE), nor past OCR_MAX_SIDE
+    height = float(np.percentile([_sides(box)[1] for box in boxes], 25))
+    scale = min(LINE_HEIGHT / height, max(1.0, SHORT_SIDE / min(picture.shape[:2])), OCR_MAX_SIDE / max(picture.shape[:2]))
+    turns = _turns(picture, boxes)
+    if turns:
+        picture = np.ascontiguousarray(np.rot90(picture, turns))
+    if turns or not scale <= probe <= 2 * scale:  # the probe's boxes serve unless the print was too small or too big in it
+        boxes, _ = _find(picture, scale)
+    lines = [_engine.cut(picture, box) for box in boxes]
+    texts, scores = _engine.read(lines)
+    # a line standing on its side in an upright picture (an axis title) may run up or down: read both ways
+    tall = [index for index, box in enumerate(boxes) if _tall(box)]
+    for index, text, score in zip(tall, *_engine.read([np.rot90(lines[index], 2) for index in tall])):
+        if score > scores[index]:
+            texts[index], scores[index] = text, score
+    kept = [index for index, (text, score) in enumerate(zip(texts, scores)) if text.strip() and score >= MIN_SCORE]
+    return _lines([boxes[index].tolist() for index in kept], [texts[index] for index in kept])
 
 
 def read_text(image: bytes) -> str:
     """The text rapidocr finds in ``image`` (PNG or JPEG bytes), in reading order; "" if none.
 
-    A picture turned on its side or upside down is read the right way up: when the first pass
-    looks turned, the turned copies are read too and the most confident reading wins.
+    A picture turned on its side or upside down is read the right way up.
     """
     global _engine
     # One engine per process, loaded on first use; one image at a time, since onnxruntime
-    # already spreads a single image over every core.
+    # already spreads a single image over every core (its default: a thread per physical core).
     with _lock:
         if _engine is None:
-            _engine = _build()
-        found = _engine(image)
-        turns = _turns(found)
-        if turns:
-            with Image.open(io.BytesIO(image)) as picture:
-                upright = picture.convert("RGB")
-            found = max([found, *(_engine(np.asarray(upright.rotate(angle, expand=True))) for angle in turns)], key=_confidence)
-    if not found.txts:
-        return ""
-    return _lines(found.boxes.tolist(), found.txts)
+            _engine = _Engine()
+        return _read(_engine.load(image))
