@@ -1,0 +1,80 @@
+"""A deck's and a workbook's figures come from the file itself (``readers.office.shapes``,
+``readers.office.sheet_figures``): their boxes are where LibreOffice draws them, and OCR reads the
+embedded picture, with no LibreOffice in a text-only read."""
+
+from __future__ import annotations
+
+import io
+
+import openpyxl
+import pdfplumber
+import pytest
+from openpyxl.drawing.image import Image as SheetImage
+from PIL import Image, ImageDraw, ImageFont
+from pptx import Presentation
+from pptx.util import Inches
+
+from readers import read_file
+from readers.office import libreoffice as office
+from readers.services import Services
+from tests.conftest import make_settings
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+def label(text: str) -> bytes:
+    image = Image.new("RGB", (480, 160), "white")
+    ImageDraw.Draw(image).text((30, 50), text, fill="black", font=ImageFont.truetype(FONT, 48))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def drawn_picture(pdf, number: int) -> tuple[float, float, float, float]:
+    """Where LibreOffice drew the page's one picture, as fractions of the page (left, top, right, bottom)."""
+    with pdfplumber.open(pdf) as document:
+        page = document.pages[number - 1]
+        picture = max(page.images, key=lambda found: (found["x1"] - found["x0"]) * (found["bottom"] - found["top"]))
+        return picture["x0"] / page.width, picture["top"] / page.height, picture["x1"] / page.width, picture["bottom"] / page.height
+
+
+@pytest.fixture
+def services(tmp_path):
+    office.shutdown()
+    yield Services(make_settings(tmp_path / "cache", vision_provider="ocr"))
+    office.shutdown()
+
+
+def test_a_grouped_picture_on_a_slide_is_placed_and_read_from_the_deck(tmp_path, services):
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])
+    slide.shapes.add_textbox(Inches(0.5), Inches(0.3), Inches(4), Inches(0.6)).text_frame.text = "Shipping notes"
+    group = slide.shapes.add_group_shape()
+    group.shapes.add_picture(io.BytesIO(label("ORDER 4711")), Inches(4), Inches(4), Inches(4.5), Inches(1.5))
+    group.shapes.add_textbox(Inches(4), Inches(5.6), Inches(3), Inches(0.5)).text_frame.text = "caption"
+    deck.save(tmp_path / "grouped.pptx")
+    reading = read_file(tmp_path / "grouped.pptx", services=services)
+    assert office.running_pid() is None and reading.pages[0].image is None
+    [figure] = reading.pages[0].figures
+    assert figure.kind == "picture" and "ORDER 4711" in reading.pages[0].description
+    drawn = read_file(tmp_path / "grouped.pptx", services=services, images=True)
+    assert drawn.pages[0].figures == reading.pages[0].figures
+    assert all(abs(ours - theirs) < 0.02 for ours, theirs in zip(figure.box, drawn_picture(drawn.pdf.path, 1))), (figure.box, drawn_picture(drawn.pdf.path, 1))
+
+
+def test_a_picture_on_a_sheet_is_placed_and_read_from_the_workbook(tmp_path, services):
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in range(1, 16):
+        sheet.append([f"Item {row}", row * 10, row * 3.5])
+    sheet.column_dimensions["A"].width = 20
+    sheet.add_image(SheetImage(io.BytesIO(label("PAID 2024"))), "E3")
+    book.save(tmp_path / "ledger.xlsx")
+    reading = read_file(tmp_path / "ledger.xlsx", services=services)
+    assert office.running_pid() is None and reading.pages[0].image is None
+    [figure] = reading.pages[0].figures
+    assert figure.kind == "picture" and "PAID 2024" in reading.pages[0].description
+    assert "| Item 15 | 150 | 52.5 |" in reading.as_text()
+    drawn = read_file(tmp_path / "ledger.xlsx", services=services, images=True)
+    assert drawn.pages[0].image is not None
+    assert all(abs(ours - theirs) < 0.05 for ours, theirs in zip(figure.box, drawn_picture(drawn.pdf.path, 1))), (figure.box, drawn_picture(drawn.pdf.path, 1))
