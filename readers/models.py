@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 @dataclass
 class Figure:
     """Something on a page that its text does not carry: a raster ``picture``, a vector
-    ``drawing`` (a chart or diagram made of lines and shapes) or the ``scan`` of a page without a
-    text layer. ``box`` is (left, top, right, bottom) as fractions of the page's width and
+    ``drawing`` (a chart or diagram made of lines and shapes), ``drawn text`` (words drawn as
+    outlines, with no characters behind them) or the ``scan`` of a page without a text layer. ``box`` is (left, top, right, bottom) as fractions of the page's width and
     height, measured from its top-left corner; ``caption`` is the line beside it that names it;
     ``has_text`` says the page's text already holds the words inside it (a drawing's labels, a
     text layer over a picture), so OCR would only repeat them. ``chart`` says what a drawing

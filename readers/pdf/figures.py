@@ -9,6 +9,8 @@ measures it per page):
 - a **drawing** is a cluster of at least ``MIN_DRAWING_OBJECTS`` vector objects, each within
   ``GAP`` of another, outside the page's tables and past the same size floor; a rectangle that
   covers most of the page is its background, not a drawing;
+- **drawn text** is words drawn as filled outlines with no characters behind them (a poster's
+  title, a logo's slogan: ``readers.pdf.drawn_text``); its shapes are not also a drawing;
 - a page with no text layer is one **scan**.
 
 Each figure gets its box as fractions of the page, its caption (a line beside it that starts
@@ -24,6 +26,8 @@ No figure is rendered past ``OCR_MAX_SIDE`` pixels, however large its embedded i
 from __future__ import annotations
 
 import re
+
+from .drawn_text import drawn_text
 
 MIN_SIDE = 0.3 * 72  # points; a bullet or a rule is thinner
 MIN_AREA = 1.5 * 72 * 72  # square points; a header logo is smaller
@@ -131,7 +135,8 @@ def _ocr_dpi(box, images: list[dict]) -> int:
 
 def find_figures(page, table_boxes: list) -> list[dict]:
     """The figures of a pdfplumber ``page`` whose tables stand in ``table_boxes``, as dicts with
-    ``kind``, ``box`` (fractions of the page), ``caption``, ``has_text`` and ``dpi``; top to bottom."""
+    ``kind`` (picture, drawing, drawn text, scan), ``box`` (fractions of the page), ``caption``,
+    ``has_text`` and ``dpi``; top to bottom."""
     width, height = float(page.width), float(page.height)
     left, top = float(page.bbox[0]), float(page.bbox[1])
     whole = (left, top, left + width, top + height)
@@ -146,6 +151,10 @@ def find_figures(page, table_boxes: list) -> list[dict]:
     tables = [(x0 - TABLE_MARGIN, top_ - TABLE_MARGIN, x1 + TABLE_MARGIN, bottom + TABLE_MARGIN) for x0, top_, x1, bottom in table_boxes]
     vector = [box_of(obj) for obj in (*page.curves, *page.rects, *page.lines)]
     vector = [box for box in vector if (box[2] - box[0]) * (box[3] - box[1]) < BACKGROUND_SHARE * width * height and not centre_in(box, tables)]
+    filled = [box_of(obj) for obj in (*page.curves, *page.rects) if obj.get("fill")]
+    words = drawn_text([box for box in filled if not centre_in(box, tables)], [box_of(char) for char in page.chars])
+    found += [("drawn text", clip(box)) for box in words]
+    vector = [box for box in vector if not centre_in(box, words)]
     clusters = [(len(group), _union([vector[i] for i in group])) for group in _clusters(vector, GAP)]
     for count, box in clusters:
         if count >= MIN_DRAWING_OBJECTS and _big_enough(clip(box)) and not any(near(box, other, 0) for kind, other in found if kind == "picture"):

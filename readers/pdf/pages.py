@@ -32,7 +32,7 @@ from .pool import batches, discard_pool, executor, time_limit, worker_died
 from .render import checked_page_count, encode_png
 from .spelling import joined_words, plain
 
-EXTRACTION_VERSION = 8  # part of each cached page's name: raise it when extraction changes, so old entries miss
+EXTRACTION_VERSION = 9  # part of each cached page's name: raise it when extraction changes, so old entries miss
 PAGE_TIMEOUT = 60  # seconds one page's text, tables and render may take in a worker
 
 
