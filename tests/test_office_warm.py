@@ -130,3 +130,10 @@ def test_no_temp_files_or_processes_left_behind(tmp_path, monkeypatch):
     assert not [name for name in os.listdir(private) if name.startswith(("readlens", "lu"))]  # ours and LibreOffice's
     assert not [pipe for pipe in Path("/tmp").glob("OSL_PIPE*") if pipe.name not in pipes and stale(pipe)]  # a killed run's socket
     assert not ours(tmp_path)
+
+
+def test_without_libreoffices_python_bridge_the_error_says_what_to_install(tmp_path, monkeypatch):
+    monkeypatch.setattr(office, "UNO_PYTHON", "/bin/false")  # a Python without python3-uno stops at once, as this does
+    with pytest.raises(ReaderError) as caught:
+        office.convert_to_pdf(SAMPLE, "docx", tmp_path / "out.pdf", 30, tmp_path / "profiles", "word_sample.docx")
+    assert caught.value.code == "RENDER_FAILED" and "python3-uno" in caught.value.message and not ours(tmp_path)

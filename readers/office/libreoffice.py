@@ -87,7 +87,8 @@ class _Office:
         started = self._answer(timeout, f"LibreOffice took longer than {timeout:g} s to start for {name} and was stopped (OFFICE_TIMEOUT). {why}")
         if "ready" not in started:
             self.close()
-            raise ReaderError("RENDER_FAILED", f"LibreOffice could not start to convert {name} ({started['error']}). {why}")
+            missing = "; is Debian's python3-uno installed? make setup installs it" if started.get("alive") is False else ""
+            raise ReaderError("RENDER_FAILED", f"LibreOffice could not start to convert {name} ({started['error']}{missing}). {why}")
         self.pid = started["ready"]
 
     def _answer(self, timeout: float, late: str) -> dict:
