@@ -29,6 +29,11 @@ class Figure:
     has_text: bool = False
     chart: str | None = None
 
+    @classmethod
+    def of(cls, found: dict) -> "Figure":
+        """The figure a reader found, from its dict (``readers.pdf.figures``' form)."""
+        return cls(found["kind"], tuple(found["box"]), found["caption"], found["has_text"], found.get("chart"))
+
     @property
     def place(self) -> str:
         """Where it stands, in words: "top left of the page", "middle of the page", "whole page"."""

@@ -311,7 +311,18 @@ def _sheet(sheet, book, formulas: dict) -> dict:
     if empty:
         lines.append("(empty sheet)")
     return {"text": "\n".join(lines), "tables": tables, "cut": cut, "drawable": cut is None and not empty,
-            "figures": sheet_figures(sheet, summaries) if isinstance(sheet, Worksheet) else []}
+            **_figures(sheet, summaries)}
+
+
+def _figures(sheet, summaries: list[str]) -> dict:
+    """The sheet's figures (``sheet_figures``); a damaged drawing costs them, not the sheet, and
+    says so in ``figures_lost``."""
+    if not isinstance(sheet, Worksheet):  # a chart sheet is drawn by its chart alone
+        return {"figures": []}
+    try:
+        return {"figures": sheet_figures(sheet, summaries)}
+    except Exception as error:  # noqa: BLE001 - openpyxl's anchors and dimensions can hold anything a damaged file says
+        return {"figures": [], "figures_lost": f"{type(error).__name__}: {error}"}
 
 
 def _column_number(letters: bytes) -> int:
@@ -388,6 +399,13 @@ def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
     job.pdf = pdf
 
 
+def _for_ocr(figure: dict) -> dict:
+    """A cached figure as OCR takes it: a picture's ``image`` as bytes, or why it cannot be had."""
+    if "image" in figure:
+        return {**figure, "image": base64.b64decode(figure["image"])}
+    return {**figure, "image": figure["unreadable"]} if "unreadable" in figure else figure
+
+
 def sheet_pages(job) -> tuple[int, list[Page]]:
     """The workbook's sheet count and the selected sheets' pages, from the cached extraction."""
     extracted = job.services.store.get_json(job.sha256, EXTRACTED)
@@ -408,10 +426,11 @@ def sheet_pages(job) -> tuple[int, list[Page]]:
     pages = [Page(number=n, text=sheets[n - 1]["text"], tables=sheets[n - 1]["tables"]) for n in numbers]
     for page in pages:
         sheet = sheets[page.number - 1]
+        if sheet.get("figures_lost"):
+            job.warnings.append(f"The pictures and charts of sheet {page.number} of {job.name} could not be placed ({sheet['figures_lost']}); its cells are read.")
         if sheet["drawable"]:
-            job.figures[page.number] = [{**figure, "image": base64.b64decode(figure["image"])} if "image" in figure else
-                                        {**figure, "image": figure["unreadable"]} if "unreadable" in figure else figure for figure in sheet["figures"]]
-            page.figures = [Figure(f["kind"], tuple(f["box"]), f["caption"], f["has_text"], f["chart"]) for f in sheet["figures"]]
+            job.figures[page.number] = [_for_ocr(figure) for figure in sheet["figures"]]
+            page.figures = [Figure.of(f) for f in sheet["figures"]]
     if job.images:
         _add_images(job, pages, sheets)
     return len(sheets), pages

@@ -334,5 +334,5 @@ def slide_pages(job) -> tuple[int, list[Page]]:
             job.figures[page.number] = slide_figures(slide, deck.slide_width or 1, deck.slide_height or 1)
         except Exception as error:  # its figures are lost, not its text
             job.warnings.append(f"The pictures of slide {page.number} of {job.name} could not be placed ({type(error).__name__}: {error}).")
-        page.figures = [Figure(f["kind"], f["box"], f["caption"], f["has_text"], f["chart"]) for f in job.figures[page.number]]
+        page.figures = [Figure.of(f) for f in job.figures[page.number]]
     return count, pages

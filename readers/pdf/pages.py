@@ -204,7 +204,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
             job.warnings.append(f"Page {number} of {job.name}: {count} {'character' if count == 1 else 'characters'} could not be read and "
                                 f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text).")
         job.figures[number] = entry["figures"]
-        figures = [Figure(f["kind"], tuple(f["box"]), f["caption"], f["has_text"], f.get("chart")) for f in entry["figures"]]
+        figures = [Figure.of(f) for f in entry["figures"]]
         pages.append(Page(number=number, text=texts[number], tables=entry["tables"], image=entry["png"], figures=figures,
                           furniture=furniture[number] if text_from_pdf else []))
     job.pdf = pdf_path
