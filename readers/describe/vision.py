@@ -18,8 +18,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
-import openai
-
 from ..errors import ReaderError
 from ..settings import Settings
 from ..storage.descriptions import cache_key
@@ -52,6 +50,8 @@ class OpenAIVision:
     sees_pages = True  # it is sent whole page images, so a reading it describes needs them
 
     def __init__(self, settings: Settings):
+        import openai  # here, not at the top: a reading that describes nothing need not load the SDK (its 700 modules)
+
         self.model = settings.vision_model
         self.source = f"vision:{self.model}"
         self.concurrency = settings.vision_concurrency
@@ -66,6 +66,8 @@ class OpenAIVision:
         ``figures``, or an image (``context`` None)."""
         url = "data:image/png;base64," + base64.b64encode(image).decode("ascii")
         content = [{"type": "text", "text": build_prompt(context, question, figures)}, {"type": "image_url", "image_url": {"url": url}}]
+        import openai
+
         try:
             response = self._client.chat.completions.create(model=self.model, messages=[{"role": "user", "content": content}])
         except openai.OpenAIError as error:
@@ -76,8 +78,10 @@ class OpenAIVision:
         usage = response.usage
         return Description(text, getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0)
 
-    def _explain(self, error: openai.OpenAIError) -> str:
-        """A sentence a person can act on; never the key, even if a server echoes it."""
+    def _explain(self, error: Exception) -> str:
+        """A sentence a person can act on for an ``openai.OpenAIError``; never the key, even if a server echoes it."""
+        import openai
+
         where = f"{self._client.base_url.scheme}://{self._client.base_url.netloc.decode()}"
         if isinstance(error, openai.APITimeoutError):
             message = f"The vision service at {where} did not answer within {self._timeout:g} s, {ATTEMPTS} times. Try again later, or raise VISION_TIMEOUT."

@@ -152,7 +152,8 @@ def find_figures(page, table_boxes: list) -> list[dict]:
     vector = [box_of(obj) for obj in (*page.curves, *page.rects, *page.lines)]
     vector = [box for box in vector if (box[2] - box[0]) * (box[3] - box[1]) < BACKGROUND_SHARE * width * height and not centre_in(box, tables)]
     filled = [box_of(obj) for obj in (*page.curves, *page.rects) if obj.get("fill")]
-    words = drawn_text([box for box in filled if not centre_in(box, tables)], [box_of(char) for char in page.chars])
+    shapes = [box for box in filled if not centre_in(box, tables)]
+    words = drawn_text(shapes, [box_of(char) for char in page.chars]) if shapes else []
     found += [("drawn text", clip(box)) for box in words]
     vector = [box for box in vector if not centre_in(box, words)]
     clusters = [(len(group), _union([vector[i] for i in group])) for group in _clusters(vector, GAP)]

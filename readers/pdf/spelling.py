@@ -66,10 +66,9 @@ def joined_words(texts: list[str]) -> list[str]:
     unbroken = [BROKEN.sub(" ", text) for text in texts]  # the broken words' halves are no words of the pages
     seen = {word.casefold() for text in unbroken for word in re.findall(LETTERS, text)}
     compounds = {f"{left}-{right}".casefold() for text in unbroken for left, right in COMPOUND.findall(text)}
-    words = word_list()
 
-    def known(word: str) -> bool:
-        return word.casefold() in seen or word.casefold() in words
+    def known(word: str) -> bool:  # the word list is loaded only when a broken word asks for it
+        return word.casefold() in seen or word.casefold() in word_list()
 
     def mend(match: re.Match) -> str:
         left, hyphen, following, space = match.groups()
