@@ -43,8 +43,8 @@ from ui.handlers import read_uploads
 
 RUNS, PEER_RUNS = 3, 5
 RATIO_TARGET, SCAN_TARGET_S = 5.0, 2.5
-PEERS = ["markitdown[docx,pptx,xlsx]"]
-PEERS_CHECK = "import markitdown, mammoth, pptx, openpyxl, pandas"
+PEERS = ["markitdown[docx,pptx,xlsx,pdf]"]  # PDFs for bench_tables
+PEERS_CHECK = "import markitdown, mammoth, pptx, openpyxl, pandas, pdfplumber"
 WORKER = Path(__file__).with_name("markitdown_peer.py")
 OFFICE_SUFFIXES = {".docx", ".pptx", ".xlsx"}
 SCAN = CORPUS / "docling" / "ocr_test.pdf"
@@ -76,7 +76,7 @@ def groups(folder: Path) -> list[Group]:
 
 
 def markitdown_times(python: Path, paths: list[Path]) -> dict[Path, dict]:
-    """Each file's median seconds and Markdown length (or error) from markitdown, in the scratch virtualenv."""
+    """Each file's median seconds, Markdown and its length (or error) from markitdown, in the scratch virtualenv."""
     result = subprocess.run([str(python), str(WORKER), str(PEER_RUNS), *map(str, paths)], capture_output=True, text=True, timeout=1800)
     if result.returncode != 0:
         print(f"markitdown failed ({(result.stderr.strip().splitlines() or ['no message'])[-1]}): measuring ReadLens alone", flush=True)

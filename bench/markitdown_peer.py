@@ -3,8 +3,8 @@
 Run by the scratch virtualenv's Python that ``bench_peers`` makes, never the project's (markitdown is
 not a dependency): ``python markitdown_peer.py RUNS FILE...``. markitdown is imported and its
 converter built before any clock starts (its import time is not counted, as ReadLens's is not); each
-file is converted RUNS times and its median seconds printed as JSON with the length of its
-Markdown, or the error markitdown raised on it.
+file is converted RUNS times and its median seconds printed as JSON with its Markdown and that
+Markdown's length, or the error markitdown raised on it.
 """
 
 import json
@@ -37,7 +37,7 @@ def main(runs: str, *paths: str) -> None:
         except Exception as error:  # noqa: BLE001 - a file markitdown cannot convert is a result, not the end of the run
             answer[path] = {"error": why(error)}
             continue
-        answer[path] = {"seconds": statistics.median(seconds), "chars": len(markdown)}
+        answer[path] = {"seconds": statistics.median(seconds), "chars": len(markdown), "markdown": markdown}
     json.dump(answer, sys.stdout)
 
 

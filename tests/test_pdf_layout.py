@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from readers import Services, read_file
+from readers.markup.tables import table_rows
 from tests import fixtures
 from tests.conftest import CORPUS, make_settings
 
@@ -92,21 +93,16 @@ def test_heading_levels_follow_the_sizes_of_the_pages_read(structure, services):
     assert "### Part 1" in everything[1].text
 
 
-def markdown_rows(text: str) -> list[list[str]]:
-    """The cells of the Markdown table in ``text``, header first (its rule left out)."""
-    lines = [line.strip() for line in text.splitlines() if line.startswith("|") and not line.startswith("|---")]
-    return [[cell.strip() for cell in line[1:-1].split("|")] for line in lines]
-
-
 def test_a_table_in_tight_type_keeps_its_words_and_its_rows(tmp_path, services):
     """Words a fraction of a point apart, in letters drawn closer than their widths: each gap is
     weighed against the line's letter spacing, and a table ruled only round its columns is split
     at its baselines (pdfplumber alone gives "CITIBANK-TRAVELCBACARD", and one row for the body)."""
     reading = read_file(fixtures.tight_table_pdf(tmp_path / "tight.pdf"), services=services)
-    assert [len(page.tables) for page in reading.pages] == [0, 1], "page 1's table is found by its cells, page 2's by its rules"
+    assert [len(page.tables) for page in reading.pages] == [1, 1], "page 1's table is found by its cells, page 2's by its rules"
     for page in reading.pages:
         assert page.text.startswith(fixtures.TIGHT_TITLE + "\n\n"), "the prose in the same type keeps its spaces"
-        rows = markdown_rows(page.text)
+        assert page.tables[0] in page.text
+        rows = table_rows(page.tables[0])
         assert rows == fixtures.TIGHT_TABLE, page.number
         assert max(len(cell.split()) for row in rows for cell in row) <= 12, "no cell holds a column's worth of rows"
 

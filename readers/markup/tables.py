@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 MAX_SHEET_ROWS = 500  # rows a sheet or a CSV table shows before it is cut
+CELL_SPLIT = re.compile(r"(?<!\\)\|")
 
 
 def _cell(value) -> str:
@@ -20,3 +23,9 @@ def markdown_table(rows: list[list]) -> str:
     lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
     lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
     return "\n".join(lines)
+
+
+def table_rows(markdown: str) -> list[list[str]]:
+    """The rows of a table ``markdown_table`` wrote, its header first, each cell's ``\\|`` a ``|`` again."""
+    lines = markdown.split("\n")
+    return [[cell.strip().replace("\\|", "|") for cell in CELL_SPLIT.split(line.strip())[1:-1]] for line in [lines[0], *lines[2:]]]

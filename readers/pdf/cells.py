@@ -1,21 +1,25 @@
-"""A table's cells from the page's words, with the same word spacing as the prose.
+"""A ruled table's cells from the page's words, with the same word spacing as the prose.
 
 pdfplumber finds a ruled table by its rules, but a table ruled round its columns and not between
 its rows (a ledger, a statistics sheet ruled every fifth row) comes back as one row whose cells
 each hold a whole column: a 1,000-word row. So each cell's words are read here
 (``readers.pdf.words``, not pdfplumber's fixed 3 pt tolerance) line by line, and such a row is
 split at its lines' baselines when they line up across its cells. A line that fills one cell
-alone, not the first, goes on that cell's text in the row above (a description that wraps),
-in ruled tables and tables without rules alike.
+alone, not the first, goes on that cell's text in the row above (a description that wraps).
+
+A cell that spans columns or rows is repeated in each, a header stacked over rows is merged into
+one row, and a table turned 90° on the page (its text reading up or down) is turned back.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections import Counter
 from statistics import median
 
 from pdfplumber.utils import extract_text
 
-from .words import LINE_EMS, is_level, line_words, text_lines
+from .words import LINE_EMS, is_level, line_words, set_upright, text_lines
 
 RECORD_CELLS = 3  # cells holding a line at every shared baseline: fewer are cells that wrap, not records
 
@@ -27,8 +31,20 @@ def _inside(char: dict, box) -> bool:
     return box[0] <= x < box[2] and box[1] <= y < box[3]
 
 
+def _turn(char: dict) -> int:
+    """1 for a character turned to read up the page, -1 down it, 0 for one set along it or slanted."""
+    a, b = char["matrix"][:2]
+    if not b or abs(a) > 1e-3 * abs(b):
+        return 0
+    return 1 if b > 0 else -1
+
+
 def _cell_lines(chars: list[dict]) -> list[tuple[float, float, str]]:
-    """The cell's lines as (baseline, size, text); text turned or slanted is one line, as pdfplumber reads it."""
+    """The cell's lines as (baseline, size, text); text turned 90° is read as if the page were turned
+    with it, text slanted is one line, as pdfplumber reads it."""
+    turns = {_turn(char) for char in chars}
+    if len(turns) == 1 and turns != {0}:
+        chars = [set_upright(char, turns == {1}, 0.0, 0.0) for char in chars]
     if not all(is_level(char) for char in chars):
         return [(min(char["top"] for char in chars), max(char["size"] for char in chars), extract_text(chars))]
     lines = []
@@ -69,23 +85,63 @@ def _split(cells: list[list[dict] | None]) -> list[list[str | None]]:
     return [rows[start] for start in shared]
 
 
-def ruled_rows(table) -> list[list[str | None]]:
-    """The rows of a pdfplumber ``table``, as ``table.extract()`` gives them (None for a cell
-    that another spans), each cell read from its own words and a row of records split."""
-    rows = []
-    for row in table.rows:
-        chars = [char for char in table.page.chars if _inside(char, row.bbox)]
-        rows += _split([None if box is None else [char for char in chars if _inside(char, box)] for box in row.cells])
-    return rows
+def _covered(box, starts: list[float]) -> list[int]:
+    """The indices of the grid lines in ``starts`` (column lefts or row tops) that fall in the span ``box`` = (start, end)."""
+    return [index for index, start in enumerate(starts) if box[0] - 1 <= start < box[1] - 1]
 
 
-def joined_continuations(rows: list[list[str]]) -> list[list[str]]:
-    """``rows`` with each row that fills one cell alone, not the first, joined to the row above."""
-    joined: list[list[str]] = []
-    for row in rows:
-        filled = [index for index, cell in enumerate(row) if cell]
-        if joined and len(filled) == 1 and filled[0] > 0 and len(row) == len(joined[-1]) and joined[-1][filled[0]]:
-            joined[-1][filled[0]] += f"\n{row[filled[0]]}"
-        else:
-            joined.append(list(row))
-    return joined
+def _header_rows(table, rows: list[list[str | None]], columns: dict, spans: dict) -> int:
+    """How many rows the header is stacked over: the rows its first row's cells span down, or two
+    when a cell spans some columns and the row under it is empty where the first row names a column."""
+    first = [box for box in table.cells if spans[box][0] == 0]
+    depth = max((len(spans[box]) for box in first), default=1)
+    widths = {box: len(columns[box]) for box in first}
+    if depth == 1 and len(rows) > 2 and any(1 < width < len(rows[0]) for width in widths.values()):
+        named = [columns[box][0] for box in first if widths[box] == 1 and rows[0][columns[box][0]]]
+        depth = 2 if any(not rows[1][column] for column in named) else 1
+    return min(depth, 3, len(rows) - 1)
+
+
+def ruled_rows(table) -> list[list[str]]:
+    """The rows of a pdfplumber ``table``, each cell read from its own words and a row of records
+    split. A cell that spans columns or rows is repeated in each (a title over the whole width is
+    not), and a header stacked over rows is merged into one: "Sales" over "2023" is "Sales 2023"."""
+    lefts = sorted({round(box[0], 1) for box in table.cells})
+    tops = sorted({round(box[1], 1) for box in table.cells})
+    columns = {box: _covered((box[0], box[2]), lefts) for box in table.cells}
+    spans = {box: _covered((box[1], box[3]), tops) for box in table.cells}
+    covering = {(row, column): box for box in table.cells if len(columns[box]) < len(lefts) for row in spans[box] for column in columns[box]}
+    texts: dict = {}
+    rows: list[list[str | None]] = []
+    whole = True  # no ruled row was split into records: row numbers are the grid's
+    turns: Counter = Counter()
+    bbox = table.bbox  # pdfplumber works a table's and a row's box out anew on each use
+    inside = sorted((char for char in table.page.chars if _inside(char, bbox)), key=lambda char: (char["top"] + char["bottom"]) / 2)
+    middles = [(char["top"] + char["bottom"]) / 2 for char in inside]
+    for row in table.rows:  # each row's characters, from those between its top and bottom
+        box = row.bbox
+        chars = [char for char in inside[bisect_left(middles, box[1]):bisect_left(middles, box[3])] if _inside(char, box)]
+        turns.update(_turn(char) for char in chars)
+        records = _split([None if box is None else [char for char in chars if _inside(char, box)] for box in row.cells])
+        if len(records) == 1:
+            texts.update((box, text) for box, text in zip(row.cells, records[0]) if box is not None)
+        whole = whole and len(records) == 1
+        rows += records
+    if not whole or len(rows) != len(tops):
+        return rows
+    rows = [[texts.get(covering.get((number, column))) if cell is None else cell for column, cell in enumerate(row)] for number, row in enumerate(rows)]
+    turn = turns.most_common(1)[0][0] if turns else 0
+    if turn:  # a table turned 90°: the page's columns are its rows
+        count = len(rows)
+        return [[rows[count - 1 - j][i] if turn > 0 else rows[j][len(rows[0]) - 1 - i] for j in range(count)] for i in range(len(rows[0]))]
+    depth = _header_rows(table, rows, columns, spans)
+    if depth < 2:
+        return rows
+    header = []
+    for column in range(len(rows[0])):
+        parts: list[str] = []
+        for row in rows[:depth]:
+            if row[column] and (not parts or parts[-1] != row[column]):
+                parts.append(row[column])
+        header.append(" ".join(parts))
+    return [header] + rows[depth:]

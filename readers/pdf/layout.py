@@ -12,7 +12,8 @@ the structure, from geometry alone (``python -m bench readers`` measures its cos
    its lines average ``PROSE_CHARS`` characters or more; a prose column beside a narrow sidebar
    counts too) and is read column after column, each column read the same way in turn; or it is
    a table without rules (short cells whose rows line up across the gutters) and becomes a
-   Markdown table, each cell keeping its own words; else its lines are read row by row.
+   Markdown table, each cell keeping its own words, under its header (the short lines just above
+   it may be a header stacked over rows: ``readers.pdf.unruled``); else its lines are read row by row.
 3. **Lines and paragraphs.** Words on a line are joined in order; a gap between lines larger
    than ``PARAGRAPH_GAP`` line heights starts a paragraph. Headings are lines set larger than the
    page's body text (``#`` from 1.5 times its size, ``##`` from 1.15) or a short bold line standing
@@ -25,8 +26,9 @@ page numbers, stamps and codes of the top and bottom bands are taken out first a
 the text's start and end; the other lines at the page's edges are marked, and the running headers
 and footers among them are left out once the pages read are compared.
 
-Text turned on its side (an arXiv sidebar) is read once, each run in its own direction, after
-the page's text. A glyph pdfminer cannot map (``(cid:N)``) is asked of pdfium, which reads more
+Text turned on its side is read once, after the page's text: a line or two (an arXiv sidebar)
+each run in its own direction; more (a table or a page set in landscape) upright, with the same
+layout as the page. A glyph pdfminer cannot map (``(cid:N)``) is asked of pdfium, which reads more
 fonts; one that neither can map is left out and counted.
 """
 
@@ -37,18 +39,17 @@ from collections import Counter
 from statistics import median
 
 from ..markup.tables import markdown_table
-from .cells import joined_continuations
 from .charts import grouped_labels, read_chart
 from .figures import LABEL_GAP, box_of, centre_in, near
 from .furniture import band_furniture, edge_line, edge_words, furniture_line, margin_numbers
-from .words import page_words
+from .unruled import ALIGNED_ROWS, HEADER_ROWS, common, gaps, in_columns, item_lines, two_sided, unruled_table
+from .words import page_words, set_upright, text_lines
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
 PROSE_CHARS = 25
 PARAGRAPH_GAP = 0.6
 BAND_BREAK = 2.5  # line heights of empty space that part one band from the next
-ALIGNED_ROWS = 3
 HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
 HEADING_CHARS = 120
 LEVEL_STEP = 0.9
@@ -78,26 +79,6 @@ def _slabs(items: list[dict]) -> list[list[dict]]:
     return slabs
 
 
-def _gaps(items: list[dict], left: float, right: float, width: float) -> list[tuple[float, float]]:
-    """The vertical strips of at least ``width`` between ``left`` and ``right`` that no item covers."""
-    gaps, edge = [], left
-    for item in sorted(items, key=lambda i: i["x0"]):
-        if item["x0"] - edge >= width:
-            gaps.append((edge, item["x0"]))
-        edge = max(edge, item["x1"])
-    if right - edge >= width:
-        gaps.append((edge, right))
-    return gaps
-
-
-def _common(gaps: list[tuple[float, float]], others: list[tuple[float, float]], width: float) -> list[tuple[float, float]]:
-    return [(max(a, c), min(b, d)) for a, b in gaps for c, d in others if min(b, d) - max(a, c) >= width]
-
-
-def _two_sided(slab: list[dict], gap: tuple[float, float]) -> bool:
-    return any(item["x1"] <= gap[0] + 0.5 for item in slab) and any(item["x0"] >= gap[1] - 0.5 for item in slab)
-
-
 def _bands(items: list[dict], width: float) -> list[tuple[list[list[dict]], list[tuple[float, float]]]]:
     """Consecutive slabs that share an empty strip: each band's slabs, and its gutters (shared
     strips with text on both sides somewhere in the band). A band starts afresh after a vertical
@@ -106,37 +87,16 @@ def _bands(items: list[dict], width: float) -> list[tuple[list[list[dict]], list
     line = median(item["bottom"] - item["top"] for item in items)
     bands: list[tuple[list[list[dict]], list[tuple[float, float]]]] = []
     for slab in _slabs(items):
-        gaps = _gaps(slab, left, right, width)
+        strips = gaps(slab, left, right, width)
         if bands:
             previous = bands[-1][0][-1]
             close = min(item["top"] for item in slab) - max(item["bottom"] for item in previous) <= BAND_BREAK * line
-            shared = _common(bands[-1][1], gaps, width) if close else []
+            shared = common(bands[-1][1], strips, width) if close else []
             if shared:
                 bands[-1] = (bands[-1][0] + [slab], shared)
                 continue
-        bands.append(([slab], gaps))
-    return [(slabs, [gap for gap in gaps if any(_two_sided(slab, gap) for slab in slabs)]) for slabs, gaps in bands]
-
-
-def _lines(items: list[dict]) -> list[list[dict]]:
-    """Items grouped into lines (vertical centres within the line), each sorted left to right."""
-    lines: list[list[dict]] = []
-    for item in sorted(items, key=lambda i: (i["top"] + i["bottom"]) / 2):
-        centre = (item["top"] + item["bottom"]) / 2
-        if lines and item.get("block") is None and lines[-1][0].get("block") is None and lines[-1][0]["top"] <= centre <= lines[-1][0]["bottom"]:
-            lines[-1].append(item)
-        else:
-            lines.append([item])
-    return [sorted(line, key=lambda i: i["x0"]) for line in lines]
-
-
-def _columns(items: list[dict], gutters: list[tuple[float, float]]) -> list[list[dict]]:
-    """``items`` parted by ``gutters``, left to right: one list per column, empty ones too."""
-    edges = [gap[0] for gap in gutters] + [float("inf")]
-    columns: list[list[dict]] = [[] for _ in edges]
-    for item in items:
-        columns[next(index for index, edge in enumerate(edges) if item["x1"] <= edge + 0.5)].append(item)
-    return columns
+        bands.append(([slab], strips))
+    return [(slabs, [gap for gap in strips if any(two_sided(slab, gap) for slab in slabs)]) for slabs, strips in bands]
 
 
 def _chars(line: list[dict]) -> int:
@@ -146,26 +106,18 @@ def _chars(line: list[dict]) -> int:
 def _is_prose(column: list[dict]) -> bool:
     if any(item.get("block") is not None for item in column):
         return True
-    return median(_chars(line) for line in _lines(column)) >= PROSE_CHARS
+    return median(_chars(line) for line in item_lines(column)) >= PROSE_CHARS
 
 
 def _aligned_rows(columns: list[list[dict]]) -> int:
     """Rows where two or more columns have a line starting at the same height."""
-    starts = Counter(round(line[0]["top"]) for column in columns for line in _lines(column))
+    starts = Counter(round(line[0]["top"]) for column in columns for line in item_lines(column))
     return sum(1 for count in starts.values() if count >= 2)
 
 
-def _table(slabs: list[list[dict]], width: float) -> tuple[str, list[list[str]]] | None:
-    """The rows of a table without rules: its slabs' common gutters part the cells of each line."""
-    left, right = min(i["x0"] for slab in slabs for i in slab), max(i["x1"] for slab in slabs for i in slab)
-    gutters = _gaps(slabs[0], left, right, width)
-    for slab in slabs[1:]:
-        gutters = _common(gutters, _gaps(slab, left, right, width), width)
-    gutters = [gap for gap in gutters if any(_two_sided(slab, gap) for slab in slabs)]
-    lines = _lines(sum(slabs, []))
-    if not gutters or len(lines) < ALIGNED_ROWS:
-        return None
-    return "table", joined_continuations([[" ".join(item["text"] for item in cell) for cell in _columns(line, gutters)] for line in lines])
+def _over_columns(slab: list[dict], left: float) -> bool:
+    """A short line of words that all stand right of ``left`` (a table's first column): a heading over its columns, maybe."""
+    return all(item.get("block") is None and item["x0"] >= left for item in slab) and all(_chars(line) < PROSE_CHARS for line in item_lines(slab))
 
 
 def _order(items: list[dict], width: float) -> list:
@@ -176,9 +128,9 @@ def _order(items: list[dict], width: float) -> list:
     def flow(members: list[dict]) -> None:
         nonlocal flowing
         if flowing:
-            blocks[-1] = _lines(sum(blocks[-1], []) + members)
+            blocks[-1] = item_lines(sum(blocks[-1], []) + members)
         else:
-            blocks.append(_lines(members))
+            blocks.append(item_lines(members))
         flowing = True
 
     for slabs, gutters in _bands(items, width):
@@ -186,24 +138,30 @@ def _order(items: list[dict], width: float) -> list:
         if not gutters:
             flow(members)
             continue
-        columns = [column for column in _columns(members, gutters) if column]
+        columns = [column for column in in_columns(members, gutters) if column]
         prose = [_is_prose(column) for column in columns]
         if all(prose) or (any(prose) and _aligned_rows(columns) < ALIGNED_ROWS):
             flowing = False
             for column in columns:
                 blocks.extend(_order(column, width))
             continue
-        # Not columns of text: a table, from its first row with cells on both sides of a gutter to its last.
-        sided = [i for i, slab in enumerate(slabs) if any(_two_sided(slab, gap) for gap in gutters)]
+        # Not columns of text: a table, from its first row with cells on both sides of a gutter to its
+        # last, under the short lines right of its first column that may be its stacked header.
+        sided = [i for i, slab in enumerate(slabs) if any(two_sided(slab, gap) for gap in gutters)]
         first, last = sided[0], sided[-1]
-        if first:
-            flow(sum(slabs[:first], []))
-        table = _table(slabs[first:last + 1], width)
+        top = first
+        while top > max(0, first - HEADER_ROWS) and _over_columns(slabs[top - 1], gutters[0][0]):
+            top -= 1
+        if top:
+            flow(sum(slabs[:top], []))
+        table = unruled_table(slabs[top:first], slabs[first:last + 1], width)
         if table:
+            if table[0]:
+                flow(table[0])
             flowing = False
-            blocks.append(table)
+            blocks.append(("table", table[1]))
         else:
-            flow(sum(slabs[first:last + 1], []))
+            flow(sum(slabs[top:last + 1], []))
         if last + 1 < len(slabs):
             flow(sum(slabs[last + 1:], []))
     return blocks
@@ -248,11 +206,13 @@ def heading_levels(texts: list[str]) -> list[str]:
     return [HEADING_MARK.sub(lambda match: levels[match.group(1)], text) for text in texts]
 
 
-def _render(blocks: list, body: float) -> str:
+def _render(blocks: list, body: float, tables: list[str]) -> str:
+    """The blocks as Markdown; each table without rules is also added to ``tables``."""
     paragraphs: list[str] = []
     for block in blocks:
         if isinstance(block, tuple):
             paragraphs.append(markdown_table(block[1]))
+            tables.append(paragraphs[-1])
             continue
         groups: list[list[list[dict]]] = []
         for line in block:
@@ -393,7 +353,7 @@ def _figure_items(words: list[dict], figures: list[dict], page, turned: list[dic
         x0, y0, x1, y1 = box  # the item stands where the figure and its labels do, so the page's flow goes round it
         items.append({"x0": min(x0, *(w["x0"] for w in labels)), "x1": max(x1, *(w["x1"] for w in labels)),
                       "top": min(y0, *(w["top"] for w in labels)), "bottom": max(y1, *(w["bottom"] for w in labels)),
-                      "text": "", "block": block or "\n".join(_linked(line) for line in _lines(labels))})
+                      "text": "", "block": block or "\n".join(_linked(line) for line in item_lines(labels))})
     return outside, items, turned
 
 
@@ -403,12 +363,45 @@ def _beside(char: dict, box) -> bool:
     return level and (box[0] - CHART_REACH <= char["x1"] <= box[0] + 2 or box[2] - 2 <= char["x0"] <= box[2] + CHART_REACH)
 
 
-def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict], pdfium_page) -> tuple[str, int]:
+def _items(words: list[dict], links: list[dict]) -> list[dict]:
+    """Layout items of pdfplumber-style ``words``: box, text, size, font, boldness and the link they stand under."""
+    items = []
+    for word in words:
+        word["text"] = word["text"].replace(LEFT_OUT, "")
+        if not word["text"]:
+            continue
+        x, y = (word["x0"] + word["x1"]) / 2, (word["top"] + word["bottom"]) / 2
+        link = next((link["uri"] for link in links if link["x0"] <= x <= link["x1"] and link["top"] <= y <= link["bottom"]), None)
+        items.append({"x0": word["x0"], "x1": word["x1"], "top": word["top"], "bottom": word["bottom"], "text": word["text"],
+                      "size": max(char["size"] for char in word["chars"]), "link": link,
+                      "font": Counter(char.get("fontname") for char in word["chars"]).most_common(1)[0][0],
+                      "bold": all(BOLD.search(char.get("fontname") or "") for char in word["chars"])})
+    return items
+
+
+def _turned_text(chars: list[dict], page, tables: list[str]) -> list[str]:
+    """Text turned on its side: a line or two (an arXiv sidebar) as lines in their own direction;
+    more (a table or a page set in landscape) read upright, with the page's own layout."""
+    parts = []
+    for up in (True, False):
+        run = [char for char in chars if (char["matrix"][1] > 0) == up]
+        turned = [set_upright(char, up, float(page.bbox[2]), float(page.bbox[3])) for char in run]
+        if len(text_lines(turned)) < ALIGNED_ROWS:
+            parts += _rotated_lines(run)
+            continue
+        items = _items(page_words(turned), [])
+        if items:
+            body = Counter(round(item["size"], 1) for item in items).most_common(1)[0][0]
+            parts.append(_render(_order(items, GUTTER_EMS * body), body, tables))
+    return parts
+
+
+def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict], pdfium_page) -> tuple[str, int, list[str]]:
     """The Markdown of a pdfplumber ``page`` whose ``tables`` are ``(bbox, markdown)`` pairs and
-    whose ``figures`` are ``readers.figures`` dicts, and the number of glyphs that could not be
-    mapped to text. ``pdfium_page`` is the same page in pdfium."""
+    whose ``figures`` are ``readers.figures`` dicts, the number of glyphs that could not be mapped
+    to text, and the tables without rules found. ``pdfium_page`` is the same page in pdfium."""
     boxes = [bbox for bbox, _ in tables]
-    chars = [char for char in page.chars if not centre_in(box_of(char), boxes)]
+    chars = [char for char in page.chars if not centre_in(box_of(char), boxes)] if boxes else page.chars
     origin = (float(page.mediabox[0]), float(page.mediabox[1]))
     chars, dropped = _unmapped(chars, pdfium_page, origin)
     upright = [char for char in chars if char["upright"]]
@@ -416,28 +409,17 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict], pd
     body = sizes.most_common(1)[0][0] if sizes else 10.0
     fonts = Counter(char.get("fontname") for char in upright if char["text"].strip())
     body_font = fonts.most_common(1)[0][0] if fonts else None
-    links = [link for link in page.hyperlinks if link.get("uri")]
-    words = []
-    for word in page_words(upright):
-        word["text"] = word["text"].replace(LEFT_OUT, "")
-        if not word["text"]:
-            continue
-        x, y = (word["x0"] + word["x1"]) / 2, (word["top"] + word["bottom"]) / 2
-        link = next((link["uri"] for link in links if link["x0"] <= x <= link["x1"] and link["top"] <= y <= link["bottom"]), None)
-        words.append({"x0": word["x0"], "x1": word["x1"], "top": word["top"], "bottom": word["bottom"], "text": word["text"],
-                      "size": max(char["size"] for char in word["chars"]), "link": link,
-                      "font": Counter(char.get("fontname") for char in word["chars"]).most_common(1)[0][0],
-                      "bold": all(BOLD.search(char.get("fontname") or "") for char in word["chars"])})
+    words = _items(page_words(upright), [link for link in page.hyperlinks if link.get("uri")])
     words, numbered = margin_numbers(words, body, body_font)
     items, labels, turned = _figure_items(words, figures, page, [char for char in chars if not char["upright"]])
     page_top, page_bottom = float(page.bbox[1]), float(page.bbox[3])
-    taken, heads, feet = band_furniture(_lines(items), page_top, page_bottom, body, body_font) if items else (set(), [], [])
+    taken, heads, feet = band_furniture(item_lines(items), page_top, page_bottom, body, body_font) if items else (set(), [], [])
     items = [item for item in items if id(item) not in taken]
-    edges = edge_words(_lines(items), page_top, page_bottom) if items else set()
+    edges = edge_words(item_lines(items), page_top, page_bottom) if items else set()
     for word in items:
         word["edge"] = id(word) in edges
     items += labels + [{"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown} for (x0, top, x1, bottom), markdown in tables]
-    text = _render(_order(items, GUTTER_EMS * body), body) if items else ""
-    turned = _rotated_lines(turned)
-    parts = [*map(furniture_line, heads), text, "\n".join(turned), *map(furniture_line, feet + numbered)]
-    return "\n\n".join(part for part in parts if part), dropped
+    unruled: list[str] = []
+    text = _render(_order(items, GUTTER_EMS * body), body, unruled) if items else ""
+    parts = [*map(furniture_line, heads), text, *_turned_text(turned, page, unruled), *map(furniture_line, feet + numbered)]
+    return "\n\n".join(part for part in parts if part), dropped, unruled

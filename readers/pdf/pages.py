@@ -25,6 +25,7 @@ from ..errors import ReaderError
 from ..markup.tables import markdown_table
 from ..models import Figure, Page
 from .cells import ruled_rows
+from .continued import continued_tables
 from .figures import find_figures
 from .furniture import without_furniture
 from .layout import heading_levels, page_markdown
@@ -32,7 +33,7 @@ from .pool import batches, discard_pool, executor, time_limit, worker_died
 from .render import checked_page_count, encode_png
 from .spelling import joined_words, plain
 
-EXTRACTION_VERSION = 9  # part of each cached page's name: raise it when extraction changes, so old entries miss
+EXTRACTION_VERSION = 10  # part of each cached page's name: raise it when extraction changes, so old entries miss
 PAGE_TIMEOUT = 60  # seconds one page's text, tables and render may take in a worker
 
 
@@ -83,13 +84,15 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
     figures = [{**figure, "caption": figure["caption"] and plain(figure["caption"])} for figure in find_figures(page, [bbox for bbox, _ in tables])]
     pdfium_page = document[number - 1]  # pdfium loads the page anew on each index: once, for text and render
     try:
-        text, unmapped = page_markdown(page, tables, figures, pdfium_page)
+        text, unmapped, unruled = page_markdown(page, tables, figures, pdfium_page)
         has_text = bool(page.chars)
         page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
         bitmap = pdfium_page.render(scale=dpi / 72, rev_byteorder=True) if dpi else None  # RGB order: no BGR swap before encoding
     finally:
         pdfium_page.close()
-    return {"number": number, "text": plain(text), "tables": [markdown for _, markdown in tables], "has_text": has_text, "unmapped": unmapped,
+    text = plain(text)
+    found = [markdown for _, markdown in tables] + [plain(markdown) for markdown in unruled]
+    return {"number": number, "text": text, "tables": sorted(found, key=text.find), "has_text": has_text, "unmapped": unmapped,
             "figures": figures, "png": encode_png(bitmap.to_pil()) if bitmap else None}
 
 
@@ -190,6 +193,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
         raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged: none of its pages could be read ({failed[numbers[0]]}). Export or download it again.")
     texts, furniture = without_furniture({number: entry["text"] for number, entry in found.items()})
     texts = dict(zip(texts, joined_words(heading_levels(list(texts.values())))))
+    texts, tables = continued_tables(texts, {number: entry["tables"] for number, entry in found.items()})
     pages = []
     for number in numbers:
         if number in failed:
@@ -205,7 +209,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
                                 f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text).")
         job.figures[number] = entry["figures"]
         figures = [Figure.of(f) for f in entry["figures"]]
-        pages.append(Page(number=number, text=texts[number], tables=entry["tables"], image=entry["png"], figures=figures,
+        pages.append(Page(number=number, text=texts[number], tables=tables[number], image=entry["png"], figures=figures,
                           furniture=furniture[number] if text_from_pdf else []))
     job.pdf = pdf_path
     return meta["page_count"], pages

@@ -9,10 +9,15 @@ ems of its character's size against the line's usual gap between letters (the me
 is tighter than none): a gap ``WORD_EMS`` wider than that parts two words. Each word carries its
 line's baseline, where a table's rows are told apart (``readers.pdf.cells``): boxes overlap when
 rows are set tight, and sit higher or lower with each font's descent.
+
+A page printed or scanned askew (a scan's text layer follows the scan) is read as if it were
+square (``straightened``): its lines would otherwise run into the ones below them.
 """
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from statistics import median
 
 from pdfplumber.utils import extract_words
@@ -20,6 +25,9 @@ from pdfplumber.utils.text import LIGATURES
 
 WORD_EMS = 0.1  # letters sit within a few hundredths of an em of their usual spacing; the narrowest word space is about 0.2 em
 LINE_EMS = 0.3  # of the size: tops this close are one line (pdfplumber's 3 pt at 10 pt), and so are baselines in a table's row
+SKEW_SHARPER = 1.1  # how much better lines must line up at a slope than level for the page to be straightened
+SKEW_CHARS = 50  # fewer characters are too few to measure a slope on
+SKEW_SAMPLE = 150  # characters enough to measure it on: a denser page is sampled
 
 
 def baseline(char: dict) -> float:
@@ -85,9 +93,67 @@ def is_level(char: dict) -> bool:
     return abs(char["matrix"][1]) <= 1e-3 * abs(char["matrix"][0])
 
 
+def _sharpness(points: list[tuple[float, float]], slope: float) -> int:
+    """How tightly the points' baselines gather on rows of one point once ``slope`` is taken out:
+    the sum of each row's count squared."""
+    return sum(count * count for count in Counter(round(y - x * slope) for x, y in points).values())
+
+
+def _slope(chars: list[dict]) -> float:
+    """How far the page's lines fall per point to the right (a scan's text layer, a page printed or
+    scanned askew), or 0 when they are level: the slope, to a tenth of a degree within 5°, at which
+    the characters' baselines gather on the fewest rows (tried every half degree, then round the best)."""
+    sample = chars[::max(1, len(chars) // SKEW_SAMPLE)]
+    points = [(char["x0"], baseline(char)) for char in sample if char["text"].strip() and abs(char["matrix"][1]) <= 0.1 * abs(char["matrix"][0])]
+    if len(points) < SKEW_CHARS:
+        return 0.0
+    best = max(range(-10, 11), key=lambda half: _sharpness(points, math.tan(math.radians(half / 2))))
+    slopes = [math.tan(math.radians(best / 2 + tenth / 10)) for tenth in range(-4, 5)]
+    found = max(slopes, key=lambda slope: _sharpness(points, slope))
+    return found if _sharpness(points, found) > SKEW_SHARPER * _sharpness(points, 0.0) else 0.0
+
+
+def straightened(chars: list[dict]) -> list[dict]:
+    """``chars`` as if their page were set square: each moved up or down by the page's slope
+    (``_slope``) at its place, and a glyph turned by that slope drawn level, with its advance as
+    its width. Lines that fall across the page would otherwise run into the line below."""
+    slope = _slope(chars)
+    if not slope:
+        return chars
+    moved = []
+    for char in chars:
+        a, b, c, d, e, f = char["matrix"]
+        base = baseline(char) - slope * char["x0"]
+        height = char["bottom"] + char["y0"]  # the page's height, as the character's box gives it
+        if abs(b) <= 1e-3 * abs(a) or abs(b) > 0.1 * abs(a):  # level glyphs on a falling line, or text turned on purpose
+            size, top, right, matrix = char["size"], char["top"] - slope * char["x0"], char["x1"], (a, b, c, d)
+            descent = char["bottom"] - baseline(char)
+        else:
+            scale = math.hypot(a, b)
+            size = (char["height"] - char["adv"] * abs(b) / scale) / (abs(a) / scale)
+            top, right, matrix, descent = base - 0.8 * size, char["x0"] + char["adv"], (scale, 0.0, 0.0, scale), 0.2 * size
+        bottom = base + descent
+        moved.append({**char, "top": top, "bottom": bottom, "x1": right, "y0": height - bottom, "y1": height - top, "size": size,
+                      "matrix": (*matrix, e, height - base)})
+    return moved
+
+
 def page_words(chars: list[dict]) -> list[dict]:
-    """The words of upright ``chars``: each with its box, text, characters and baseline (``base``).
-    Text set at a slant has no line to measure letters along: pdfplumber's words, gaps as a share of the size."""
+    """The words of upright ``chars``: each with its box, text, characters and baseline (``base``),
+    on a page set askew as if it were square (``straightened``). Text set at a slant has no line to
+    measure letters along: pdfplumber's words, gaps as a share of the size."""
+    chars = straightened(chars)
     words = [word for line in text_lines([char for char in chars if is_level(char)]) for word in line_words(line)]
     slanted = extract_words([char for char in chars if not is_level(char)], x_tolerance_ratio=0.15, return_chars=True)
     return words + [{**word, "base": word["bottom"]} for word in slanted]
+
+
+def set_upright(char: dict, up: bool, width: float, height: float) -> dict:
+    """A character of text turned 90° (reading ``up`` the page, or down it) placed as it stands on
+    the ``width`` by ``height`` page turned so that it reads left to right: its box moved, its
+    baseline its box's bottom."""
+    if up:
+        box = {"x0": height - char["bottom"], "x1": height - char["top"], "top": char["x0"], "bottom": char["x1"]}
+    else:
+        box = {"x0": char["top"], "x1": char["bottom"], "top": width - char["x1"], "bottom": width - char["x0"]}
+    return {**char, **box, "y0": 0.0, "matrix": (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), "upright": True}

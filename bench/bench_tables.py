@@ -1,0 +1,127 @@
+"""Tables in PDFs read whole, and what reading pages as a careful reader does costs.
+
+- Each table of the generated fixtures (``tests/fixtures/tables.py``: ruled, without rules under a
+  header stacked over three rows or headings over pairs of columns, spanning cells, turned 90° both
+  ways, continued onto the next page) against its hand-made truth: the share of its cells ReadLens
+  gives in the right row and column, beside pdfplumber's own ``extract_tables()`` on the same pages
+  (the simple approach) and markitdown's tables (its PDF converter, in the scratch virtualenv of
+  ``bench_peers``; each page converted as a PDF of its own).
+- A cold text-only read of a 20-page PDF (real corpus pages and the table fixtures) stays within
+  10% of the same read by the reader from before page furniture, words as typed, drawn text and
+  these tables (commit ``BASELINE``, checked out into a temporary git worktree), alternated in
+  the same run, each read in a fresh process with an empty cache.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pdfplumber
+import pypdfium2 as pdfium
+
+from bench.bench_peers import PEERS, PEERS_CHECK, markitdown_times
+from bench.scratch import peers_python
+from readers import Services, read_file
+from readers.markup.tables import markdown_table, table_rows
+from tests.conftest import ROOT, make_settings
+from tests.fixtures import CORPUS_PAGES, multi_page_pdf
+from tests.fixtures import tables as truth
+
+BASELINE = "b3b0d769e441cd843f3a3d6ba3c4c2b1dbc9ae18"  # the last commit before issue 22's reading work
+READ_TARGET = 1.10
+ROUNDS = 3
+TIMED_READ = """
+import sys, time
+from readers import read_file
+start = time.perf_counter()
+read_file(sys.argv[1], multimodal=False)
+print(time.perf_counter() - start)
+"""
+
+
+def _score(found: list[list[str]], expected: list[list[str]]) -> tuple[int, int]:
+    """Cells of ``expected`` that ``found`` holds in the same row and column, and how many there are."""
+    right = sum(1 for r, row in enumerate(expected) for c, cell in enumerate(row)
+                if r < len(found) and c < len(found[r]) and (found[r][c] or "").strip() == cell)
+    return right, sum(len(row) for row in expected)
+
+
+def _markdown_tables(markdown: str) -> list[list[list[str]]]:
+    """The rows of each table in ``markdown``: runs of lines that start with ``|``."""
+    blocks = re.findall(r"(?m)(?:^\|.*\n?){3,}", markdown)
+    return [table_rows(block.strip()) for block in blocks]
+
+
+def _single_page(path: Path, number: int, target: Path) -> Path:
+    source, single = pdfium.PdfDocument(str(path)), pdfium.PdfDocument.new()
+    single.import_pages(source, [number - 1])
+    single.save(str(target))
+    return target
+
+
+def truth_rows(folder: Path) -> list[list[str]]:
+    sheet, invoices = truth.tables_pdf(folder / "tables.pdf"), truth.continued_pdf(folder / "invoices.pdf")
+    continued = [truth.CONTINUED_HEADER] + truth.CONTINUED_ROWS[33:]
+    cases = [("ruled", sheet, 1, truth.RULED), ("without rules, header over three rows", sheet, 2, truth.STATEMENT),
+             ("spanning cells", sheet, 3, truth.SPANNING), ("turned 90°, without rules", sheet, 4, truth.TURNED),
+             ("turned 90° the other way, ruled", sheet, 5, truth.RULED),
+             ("without rules, headings over two columns each", sheet, 6, truth.PAPER), ("continued, header on the first page only", invoices, 2, continued)]
+    services = Services(make_settings(folder / "cache"))
+    readings = {path: read_file(path, services=services, multimodal=False) for path in (sheet, invoices)}
+    pages = [_single_page(path, number, folder / f"{path.stem}-{number}.pdf") for _, path, number, _ in cases]
+    python = peers_python("markitdown", PEERS, PEERS_CHECK)
+    theirs = markitdown_times(python, pages) if python else {}
+    rows = [["table", "ReadLens", "pdfplumber extract_tables()", "markitdown"]]
+    totals = [0, 0, 0, 0]
+    for (name, path, number, expected), page_file in zip(cases, pages):
+        page = readings[path].pages[number - 1]
+        ours = _score(table_rows(page.tables[0]) if page.tables else [], expected)
+        with pdfplumber.open(path) as pdf:
+            found = pdf.pages[number - 1].extract_tables()
+        simple = max((_score(table, expected) for table in found), default=(0, ours[1]))
+        peer = max((_score(table, expected) for table in _markdown_tables(theirs.get(page_file, {}).get("markdown", ""))), default=(0, ours[1]))
+        totals = [totals[0] + ours[0], totals[1] + simple[0], totals[2] + peer[0], totals[3] + ours[1]]
+        rows.append([name, f"{ours[0]}/{ours[1]} cells", f"{simple[0]}/{simple[1]} cells", f"{peer[0]}/{peer[1]} cells" if theirs else "not run"])
+    rows.append(["all", *(f"{total / totals[3]:.0%}" for total in totals[:2]), f"{totals[2] / totals[3]:.0%}" if theirs else "not run"])
+    return rows
+
+
+def _timed(tree: Path, pdf: Path, cache: Path) -> float:
+    environment = {**os.environ, "PYTHONPATH": str(tree), "READLENS_CACHE_DIR": str(cache), "OPENAI_API_KEY": "", "VISION_API_KEY": ""}
+    done = subprocess.run([sys.executable, "-c", TIMED_READ, str(pdf)], cwd=tree, env=environment, capture_output=True, text=True, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def read_rows(folder: Path) -> list[list[str]]:
+    sources = CORPUS_PAGES + [(folder / "tables.pdf", index) for index in range(6)]
+    pdf = multi_page_pdf(folder / "twenty.pdf", 20, sources)
+    baseline = folder / "baseline"
+    made = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(baseline), BASELINE], capture_output=True, text=True)
+    if made.returncode:
+        reason = (made.stderr.strip().splitlines() or ["git failed"])[-1]
+        return [["cold text-only read, 20 pages, before issue 22", "not measured", f"no baseline: {reason}"]]
+    try:
+        runs: dict[str, list[float]] = {"before": [], "now": []}
+        for round_number in range(ROUNDS):
+            for name, tree in (("before", baseline), ("now", ROOT)):
+                runs[name].append(_timed(tree, pdf, folder / f"cache-{name}-{round_number}"))
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(baseline)], capture_output=True)
+    before, now = min(runs["before"]), min(runs["now"])
+    ratio = now / before
+    return [["cold text-only read, 20 pages, before issue 22 (furniture, words, drawn text, tables)", f"{before:.2f} s", ""],
+            ["cold text-only read, 20 pages, now (ReadLens)", f"{now:.2f} s", f"{'PASS' if ratio <= READ_TARGET else 'FAIL'}: {ratio:.2f}x (<= {READ_TARGET:.2f}x)"]]
+
+
+def main() -> None:
+    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} (other work on the machine slows every row)", flush=True)
+    with tempfile.TemporaryDirectory(prefix="readlens-bench-") as name:
+        folder = Path(name)
+        print(markdown_table(truth_rows(folder)), end="\n\n")
+        print(markdown_table([["case", "time", "result"], *read_rows(folder)]), end="\n\n")
+    print(f"load average after: {os.getloadavg()[0]:.1f}")

@@ -1,0 +1,155 @@
+"""Tables without rules: columns found from the empty strips (gutters) their rows share.
+
+Words are items with a box (``x0``, ``x1``, ``top``, ``bottom``) and ``text``; ``readers.pdf.layout``
+groups them into slabs (runs that overlap vertically) and hands a table's slabs here.
+
+A financial statement or a paper stacks its header over two or three rows and centres a heading
+over the columns it spans ("Year Ended / December 31," over "2023 2022"). Such a heading crosses
+the gutter between the columns it spans, so the gutters are taken from the rows under it, and the
+header rows above them are merged into one header row: each heading goes into every column it
+spans, top to bottom ("Year Ended December 31, 2023"). A heading over the whole width is a
+title, read before the table.
+"""
+
+from __future__ import annotations
+
+import math
+
+ALIGNED_ROWS = 3  # rows a table without rules has at least
+HEADER_ROWS = 3  # rows a header may be stacked over
+
+
+def gaps(items: list[dict], left: float, right: float, width: float) -> list[tuple[float, float]]:
+    """The vertical strips of at least ``width`` between ``left`` and ``right`` that no item covers."""
+    found, edge = [], left
+    for item in sorted(items, key=lambda i: i["x0"]):
+        if item["x0"] - edge >= width:
+            found.append((edge, item["x0"]))
+        edge = max(edge, item["x1"])
+    if right - edge >= width:
+        found.append((edge, right))
+    return found
+
+
+def common(strips: list[tuple[float, float]], others: list[tuple[float, float]], width: float) -> list[tuple[float, float]]:
+    """The strips of at least ``width`` that lie in both lists."""
+    return [(max(a, c), min(b, d)) for a, b in strips for c, d in others if min(b, d) - max(a, c) >= width]
+
+
+def two_sided(slab: list[dict], gap: tuple[float, float]) -> bool:
+    """Items of ``slab`` stand on both sides of ``gap``."""
+    return any(item["x1"] <= gap[0] + 0.5 for item in slab) and any(item["x0"] >= gap[1] - 0.5 for item in slab)
+
+
+def item_lines(items: list[dict]) -> list[list[dict]]:
+    """Items grouped into lines (vertical centres within the line), each sorted left to right; an
+    item that stands for a block (a table, a figure) is a line of its own."""
+    lines: list[list[dict]] = []
+    for item in sorted(items, key=lambda i: (i["top"] + i["bottom"]) / 2):
+        centre = (item["top"] + item["bottom"]) / 2
+        if lines and item.get("block") is None and lines[-1][0].get("block") is None and lines[-1][0]["top"] <= centre <= lines[-1][0]["bottom"]:
+            lines[-1].append(item)
+        else:
+            lines.append([item])
+    return [sorted(line, key=lambda i: i["x0"]) for line in lines]
+
+
+def in_columns(items: list[dict], gutters: list[tuple[float, float]]) -> list[list[dict]]:
+    """``items`` parted by ``gutters``, left to right: one list per column, empty ones too."""
+    edges = [gap[0] for gap in gutters] + [float("inf")]
+    columns: list[list[dict]] = [[] for _ in edges]
+    for item in items:
+        columns[next(index for index, edge in enumerate(edges) if item["x1"] <= edge + 0.5)].append(item)
+    return columns
+
+
+def _joined(rows: list[list[str]]) -> list[list[str]]:
+    """``rows`` with the lines of a wrapped cell joined: a row that fills one cell alone, not the
+    first, goes on that cell in the row above; and a label whose second line starts in lower case
+    ("Selling, general and" / "administrative") is one label, beside the numbers of either line."""
+    joined: list[list[str]] = []
+    for row in rows:
+        filled = [index for index, cell in enumerate(row) if cell]
+        above = joined[-1] if joined and len(row) == len(joined[-1]) else None
+        if above and len(filled) == 1 and filled[0] > 0 and above[filled[0]]:
+            above[filled[0]] += f"\n{row[filled[0]]}"
+        elif above and filled[:1] == [0] and row[0][:1].islower() and above[0] and (len(filled) == 1 or not any(above[1:])):
+            above[0] += f" {row[0]}"
+            above[1:] = [old or new for old, new in zip(above[1:], row[1:])]
+        else:
+            joined.append(list(row))
+    return joined
+
+
+def _gutters(slabs: list[list[dict]], width: float) -> list[tuple[float, float]]:
+    """The strips every slab leaves empty, with words on both sides in at least one of them."""
+    items = sum(slabs, [])
+    left, right = min(i["x0"] for i in items), max(i["x1"] for i in items)
+    shared = gaps(slabs[0], left, right, width)
+    for slab in slabs[1:]:
+        shared = common(shared, gaps(slab, left, right, width), width)
+    return [gap for gap in shared if any(two_sided(slab, gap) for slab in slabs)]
+
+
+def _phrases(line: list[dict], width: float) -> list[list[dict]]:
+    """A line's words in runs closer than a gutter: one heading each."""
+    runs: list[list[dict]] = []
+    for item in line:
+        if runs and item["x0"] - runs[-1][-1]["x1"] < width:
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    return runs
+
+
+def _spanned(phrase: list[dict], extents: list[tuple[float, float]], gutters: list[tuple[float, float]]) -> list[int]:
+    """The columns a heading spans: those its words overlap, and both sides of a gutter its middle stands in."""
+    x0, x1 = phrase[0]["x0"], phrase[-1]["x1"]
+    middle = (x0 + x1) / 2
+    spanned = {index for index, (left, right) in enumerate(extents) if x0 < right and left < x1}
+    spanned |= {side for index, (start, end) in enumerate(gutters) if start <= middle <= end for side in (index, index + 1)}
+    return sorted(spanned)
+
+
+def unruled_table(above: list[list[dict]], slabs: list[list[dict]], width: float) -> tuple[list[dict], list[list[str]]] | None:
+    """A table without rules from ``slabs`` (rows with words on both sides of a gutter) and the
+    slabs ``above`` them that may be its stacked header; ``width`` is the narrowest gutter.
+
+    Returns the items read before the table (a title over its whole width, header candidates
+    that are none) and its rows, the first its header; or None when the slabs make no table."""
+    rows = above + slabs
+    cut, best = 0, -1
+    for start in range(min(len(above) + HEADER_ROWS - 1, len(rows) - ALIGNED_ROWS) + 1):  # the rows the gutters are taken from
+        count = len(_gutters(rows[start:], width))
+        if count > best:
+            cut, best = start, count
+    gutters = _gutters(rows[cut:], width)
+    # A stacked header leaves the first column (the rows' labels) empty: a row with a label is the header row or below it.
+    labelled = [index for index, slab in enumerate(rows[:cut]) if gutters and any(item["x1"] <= gutters[0][0] + 0.5 for item in slab)]
+    if labelled:
+        cut = labelled[0]
+        gutters = _gutters(rows[cut:], width)
+    lines = item_lines(sum(rows[cut:], []))
+    if not gutters or len(lines) < ALIGNED_ROWS:
+        return None
+    cells = [[" ".join(item["text"] for item in cell) for cell in in_columns(line, gutters)] for line in lines]
+    extents = [(min(item["x0"] for item in column), max(item["x1"] for item in column)) if column else (math.inf, -math.inf)
+               for column in in_columns(sum(rows[cut:], []), gutters)]  # where each column's words stand; an empty one nowhere
+    # A line above that neither spans columns nor fills two ("Invoice 1042" over the amounts) is no
+    # header: it and the lines above it are read before the table.
+    phrases = [_phrases(sorted(slab, key=lambda item: item["x0"]), width) for slab in above]
+    stray = [index for index, found in enumerate(phrases) if len(found) < 2 and len(_spanned(found[0], extents, gutters)) < 2]
+    if stray:
+        table = unruled_table(above[stray[-1] + 1:], slabs, width)
+        return table and (sum(above[:stray[-1] + 1], []) + table[0], table[1])
+    before: list[dict] = []
+    stacked: list[list[str]] = [[] for _ in cells[0]]
+    for line in item_lines(sum(rows[:cut], [])):
+        for phrase in _phrases(line, width):
+            spanned = _spanned(phrase, extents, gutters)
+            if len(spanned) == len(stacked):
+                before += phrase
+            for index in spanned if len(spanned) < len(stacked) else ():
+                stacked[index].append(" ".join(item["text"] for item in phrase))
+    cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
+    return before, _joined(cells)

@@ -1,0 +1,80 @@
+"""Tables in PDFs against a hand-made truth: ruled, without rules and with a header stacked over
+three rows, spanning cells, turned 90° on the page, and continued onto the next page."""
+
+from __future__ import annotations
+
+import pytest
+
+from readers import read_file
+from readers.markup.tables import table_rows as rows
+from tests.fixtures import tables
+
+
+@pytest.fixture(scope="module")
+def sheet_pdf(tmp_path_factory):
+    return tables.tables_pdf(tmp_path_factory.mktemp("tables") / "tables.pdf")
+
+
+@pytest.fixture
+def sheet(sheet_pdf, services):
+    return read_file(sheet_pdf, services=services)
+
+
+@pytest.fixture(scope="module")
+def invoices(tmp_path_factory):
+    return tables.continued_pdf(tmp_path_factory.mktemp("continued") / "invoices.pdf")
+
+
+@pytest.mark.parametrize("number, truth", [(1, tables.RULED), (2, tables.STATEMENT), (3, tables.SPANNING), (4, tables.TURNED), (5, tables.RULED),
+                                           (6, tables.PAPER)],
+                         ids=["ruled", "unruled, header over three rows", "spanning cells", "turned 90 degrees", "ruled and turned the other way",
+                              "unruled, headings over two columns each"])
+def test_each_tables_cells_are_its_truth(sheet, number, truth):
+    page = sheet.pages[number - 1]
+    assert [rows(table) for table in page.tables] == [truth]
+    assert page.tables[0] in page.text, "the table stands in the page's text where it is"
+
+
+def test_a_stacked_header_is_one_row_and_not_left_in_the_prose(sheet):
+    text = sheet.pages[1].text
+    assert text.startswith(f"# {tables.STATEMENT_TITLE}\n\n(in thousands of dollars)\n\n{tables.STATEMENT_NOTE}\n\n|  | Year Ended December 31, 2023 |"), \
+        "a line over one column that spans none is read before the table, not as a header"
+    assert "Year Ended\n" not in text and "2023 2022" not in text
+    assert text.endswith("| Net income | $ 702 | $ 615 |\n\nThe notes are an integral part of these statements.")
+
+
+def test_a_turned_table_is_read_upright_under_its_title(sheet):
+    text = sheet.pages[3].text
+    assert text.startswith(f"## {tables.TURNED_TITLE}\n\n| Batch | Samples | Passed | Failed | Yield |")
+    assert "Batch Samples Passed" not in text, "no longer read line by line in its turned direction"
+
+
+def test_no_table_is_called_continued_when_the_page_before_ends_in_prose(sheet):
+    assert not any("continued" in page.text for page in sheet.pages)
+
+
+def test_a_table_continued_without_its_header_gets_it_and_says_so(invoices, services):
+    first, second = read_file(invoices, 1, 2, services=services).pages
+    assert first.text.startswith(tables.CONTINUED_INTRO) and "continued" not in first.text
+    assert second.text.startswith("*(continued from page 1)*\n\n| Invoice | Customer | Amount |\n|---|---|---|\n| INV-034 | Birch & Co |")
+    assert rows(first.tables[0])[0] == rows(second.tables[0])[0] == tables.CONTINUED_HEADER
+    found = rows(first.tables[0])[1:] + rows(second.tables[0])[1:]
+    assert found == tables.CONTINUED_ROWS, "every invoice once, none taken for a header"
+
+
+def test_a_table_whose_header_is_printed_again_is_said_to_continue_with_one_header(invoices, services):
+    third, fourth = read_file(invoices, 3, 4, services=services).pages
+    assert fourth.text.startswith("*(continued from page 3)*\n\n| Invoice | Customer | Amount |\n|---|---|---|\n| INV-034 |")
+    assert fourth.text.count("| Invoice | Customer | Amount |") == 1
+    assert rows(third.tables[0])[1:] + rows(fourth.tables[0])[1:] == tables.CONTINUED_ROWS
+
+
+def test_a_page_read_alone_says_nothing_of_a_page_it_was_not_read_with(invoices, services):
+    page = read_file(invoices, 2, 2, services=services).pages[0]
+    assert "continued" not in page.text and page.text.startswith("| INV-034 |")
+
+
+def test_a_continued_table_is_chunked_with_its_header(invoices, services):
+    reading = read_file(invoices, 1, 2, services=services)
+    chunk = next(chunk for chunk in reading.chunks(max_tokens=256) if "INV-058" in chunk.text)
+    assert chunk.text.startswith("| Invoice | Customer | Amount |\n|---|---|---|\n") and chunk.pages == [2]
