@@ -70,6 +70,7 @@ def make_seeds(folder: Path, xls: bool = True) -> dict[str, list[Path]]:
     """
     from tests import fixtures
     from tests.conftest import CORPUS
+    from tests.fixtures import old_pages, tables
 
     made = folder / "made"
     if not made.is_file():
@@ -85,6 +86,8 @@ def make_seeds(folder: Path, xls: bool = True) -> dict[str, list[Path]]:
         fixtures.multi_page_pdf(folder / "pages.pdf", 3)
         fixtures.figures_pdf(folder / "figures.pdf")
         fixtures.structure_pdf(folder / "structure.pdf")
+        tables.tables_pdf(folder / "tables.pdf")
+        old_pages.askew_pdf(folder / "askew.pdf")
         fixtures.tiff_frames(folder / "frames.tiff")
         fixtures.animated_gif(folder / "animated.gif")
         fixtures.jpeg_with_exif(folder / "exif.jpg")

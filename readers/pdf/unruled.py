@@ -4,16 +4,19 @@ Words are items with a box (``x0``, ``x1``, ``top``, ``bottom``) and ``text``; `
 groups them into slabs (runs that overlap vertically) and hands a table's slabs here.
 
 A financial statement or a paper stacks its header over two or three rows and centres a heading
-over the columns it spans ("Year Ended / December 31," over "2023 2022"). Such a heading crosses
-the gutter between the columns it spans, so the gutters are taken from the rows under it, and the
-header rows above them are merged into one header row: each heading goes into every column it
-spans, top to bottom ("Year Ended December 31, 2023"). A heading over the whole width is a
-title, read before the table.
+over the columns it spans ("Year Ended / December 31," over "2023 2022"); a cell in the body may
+span columns too ("not reported" under both years). Such words cross the gutter between the
+columns they span, so a gutter is the strip every row leaves empty, or one that rows with fewer
+cells than most cross only with words centred on it. The crossing rows at the top are merged
+into one header row: each heading goes into every column it spans, top to bottom ("Year Ended
+December 31, 2023"); a crossing row lower down has its spanning cell repeated in each column. A
+heading over the whole width is a title, read before the table.
 """
 
 from __future__ import annotations
 
 import math
+from statistics import median
 
 ALIGNED_ROWS = 3  # rows a table without rules has at least
 HEADER_ROWS = 3  # rows a header may be stacked over
@@ -111,6 +114,47 @@ def _spanned(phrase: list[dict], extents: list[tuple[float, float]], gutters: li
     return sorted(spanned)
 
 
+def _column_gutters(rows: list[list[dict]], width: float) -> tuple[list[tuple[float, float]], set[int]]:
+    """The gutters of a table's ``rows`` and the rows that cross one: the strips every row leaves
+    empty, and those that rows with fewer cells than most cross only with words centred on them
+    (a heading, or a cell spanning the columns on both sides), a third of the rows at most."""
+    strict = _gutters(rows, width)
+    phrases = [_phrases(sorted(row, key=lambda item: item["x0"]), width) for row in rows]
+    usual = median(len(found) for found in phrases)
+    fewer = [index for index, found in enumerate(phrases) if len(found) < usual]
+    others = [row for index, row in enumerate(rows) if index not in fewer]
+    if not fewer or len(others) < ALIGNED_ROWS:
+        return strict, set()
+    gutters, crossing = list(strict), set()
+    for gap in _gutters(others, width):
+        if any(min(gap[1], end) > max(gap[0], start) for start, end in strict):
+            continue
+        crossed = set()
+        for index in fewer:
+            over = [phrase for phrase in phrases[index] if phrase[0]["x0"] < gap[1] and gap[0] < phrase[-1]["x1"]]
+            if any(gap[0] <= (phrase[0]["x0"] + phrase[-1]["x1"]) / 2 <= gap[1] for phrase in over):
+                crossed.add(index)
+            elif over:  # words that only reach into the strip narrow it
+                gap = max(gaps(rows[index], gap[0], gap[1], width), key=lambda strip: strip[1] - strip[0], default=None)
+                if gap is None:
+                    break
+        if gap is not None and crossed and len(crossed) <= len(rows) // 3:
+            gutters.append(gap)
+            crossing |= crossed
+    return sorted(gutters), crossing
+
+
+def _spread(line: list[dict], extents: list[tuple[float, float]], gutters: list[tuple[float, float]], width: float) -> list[str]:
+    """A line's cells when its words cross gutters: each run of words in every column it spans,
+    but one across them all (a section's name within the table) in the first."""
+    cells: list[list[str]] = [[] for _ in extents]
+    for phrase in _phrases(line, width):
+        spanned = _spanned(phrase, extents, gutters)
+        for index in spanned if len(spanned) < len(extents) else spanned[:1]:
+            cells[index].append(" ".join(item["text"] for item in phrase))
+    return [" ".join(parts) for parts in cells]
+
+
 def unruled_table(above: list[list[dict]], slabs: list[list[dict]], width: float) -> tuple[list[dict], list[list[str]]] | None:
     """A table without rules from ``slabs`` (rows with words on both sides of a gutter) and the
     slabs ``above`` them that may be its stacked header; ``width`` is the narrowest gutter.
@@ -118,23 +162,21 @@ def unruled_table(above: list[list[dict]], slabs: list[list[dict]], width: float
     Returns the items read before the table (a title over its whole width, header candidates
     that are none) and its rows, the first its header; or None when the slabs make no table."""
     rows = above + slabs
-    cut, best = 0, -1
-    for start in range(min(len(above) + HEADER_ROWS - 1, len(rows) - ALIGNED_ROWS) + 1):  # the rows the gutters are taken from
-        count = len(_gutters(rows[start:], width))
-        if count > best:
-            cut, best = start, count
-    gutters = _gutters(rows[cut:], width)
-    # A stacked header leaves the first column (the rows' labels) empty: a row with a label is the header row or below it.
-    labelled = [index for index, slab in enumerate(rows[:cut]) if gutters and any(item["x1"] <= gutters[0][0] + 0.5 for item in slab)]
-    if labelled:
-        cut = labelled[0]
-        gutters = _gutters(rows[cut:], width)
-    lines = item_lines(sum(rows[cut:], []))
-    if not gutters or len(lines) < ALIGNED_ROWS:
+    gutters, crossing = _column_gutters(rows, width)
+    if not gutters:
         return None
-    cells = [[" ".join(item["text"] for item in cell) for cell in in_columns(line, gutters)] for line in lines]
+    # The rows at the top that cross a gutter and leave the first column (the labels) empty are a
+    # header stacked over the header row; a row lower down that crosses one holds a spanning cell.
+    cut = 0
+    while cut < min(HEADER_ROWS, len(rows) - ALIGNED_ROWS) and cut in crossing and all(item["x1"] > gutters[0][0] + 0.5 for item in rows[cut]):
+        cut += 1
+    plain = [row for index, row in enumerate(rows[cut:], cut) if index not in crossing]
     extents = [(min(item["x0"] for item in column), max(item["x1"] for item in column)) if column else (math.inf, -math.inf)
-               for column in in_columns(sum(rows[cut:], []), gutters)]  # where each column's words stand; an empty one nowhere
+               for column in in_columns(sum(plain, []), gutters)]  # where each column's words stand; an empty one nowhere
+    cells = [_spread(line, extents, gutters, width) if index in crossing else [" ".join(item["text"] for item in cell) for cell in in_columns(line, gutters)]
+             for index, row in enumerate(rows[cut:], cut) for line in item_lines(row)]
+    if len(cells) < ALIGNED_ROWS:
+        return None
     # A line above that neither spans columns nor fills two ("Invoice 1042" over the amounts) is no
     # header: it and the lines above it are read before the table.
     phrases = [_phrases(sorted(slab, key=lambda item: item["x0"]), width) for slab in above]
