@@ -7,6 +7,7 @@ import pytest
 
 from readers import read_file
 from readers.markup.tables import table_rows as rows
+from readers.pdf.unruled import unruled_table
 from tests.fixtures import tables
 
 
@@ -78,3 +79,18 @@ def test_a_continued_table_is_chunked_with_its_header(invoices, services):
     reading = read_file(invoices, 1, 2, services=services)
     chunk = next(chunk for chunk in reading.chunks(max_tokens=256) if "INV-058" in chunk.text)
     assert chunk.text.startswith("| Invoice | Customer | Amount |\n|---|---|---|\n") and chunk.pages == [2]
+
+
+def test_only_words_centred_between_two_columns_span_them():
+    """A cell centred on the space between two columns spans both; a word that only reaches into
+    that space (a marker set wide of its column) narrows it and stays in its own column."""
+    def word(text, x0, x1, row):
+        return {"text": text, "x0": x0, "x1": x1, "top": row * 12.0, "bottom": row * 12.0 + 8}
+
+    rows = [[word(label, 10, 60, row), word(left, 300, 320, row), word(right, 400, 420, row)]
+            for row, (label, left, right) in enumerate([("Part", "2023", "2022"), ("Seals", "10", "12"), ("Pumps", "3", "4"), ("Valves", "7", "9")])]
+    rows.append([word("Gaskets", 10, 60, 4), word("not", 333, 350, 4), word("reported", 352, 387, 4)])
+    rows.append([word("Hoses", 10, 50, 5), word("x", 390, 398, 5), word("5", 410, 420, 5)])
+    before, cells = unruled_table([], rows, 9.0)
+    assert not before and cells == [["Part", "2023", "2022"], ["Seals", "10", "12"], ["Pumps", "3", "4"], ["Valves", "7", "9"],
+                                    ["Gaskets", "not reported", "not reported"], ["Hoses", "", "x 5"]]

@@ -125,22 +125,22 @@ def _column_gutters(rows: list[list[dict]], width: float) -> tuple[list[tuple[fl
     others = [row for index, row in enumerate(rows) if index not in fewer]
     if not fewer or len(others) < ALIGNED_ROWS:
         return strict, set()
-    gutters, crossing = list(strict), set()
+    found, crossing = [], set()
     for gap in _gutters(others, width):
-        if any(min(gap[1], end) > max(gap[0], start) for start, end in strict):
-            continue
         crossed = set()
         for index in fewer:
             over = [phrase for phrase in phrases[index] if phrase[0]["x0"] < gap[1] and gap[0] < phrase[-1]["x1"]]
-            if any(gap[0] <= (phrase[0]["x0"] + phrase[-1]["x1"]) / 2 <= gap[1] for phrase in over):
+            if any(abs((phrase[0]["x0"] + phrase[-1]["x1"] - gap[0] - gap[1]) / 2) <= max(width, (gap[1] - gap[0]) / 4) for phrase in over):
                 crossed.add(index)
             elif over:  # words that only reach into the strip narrow it
-                gap = max(gaps(rows[index], gap[0], gap[1], width), key=lambda strip: strip[1] - strip[0], default=None)
+                gap = max(common([gap], gaps(rows[index], gap[0], gap[1], width), width), key=lambda strip: strip[1] - strip[0], default=None)
                 if gap is None:
                     break
         if gap is not None and crossed and len(crossed) <= len(rows) // 3:
-            gutters.append(gap)
+            found.append(gap)
             crossing |= crossed
+    # A strip the crossing words leave beside them is part of the gutter they cross.
+    gutters = found + [gap for gap in strict if not any(min(gap[1], end) > max(gap[0], start) for start, end in found)]
     return sorted(gutters), crossing
 
 
