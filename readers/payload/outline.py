@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 from typing import Callable
 
+from ..markup.tables import table_rows
 from .blocks import parse
 from .budget import default_count, page_tokens
 from .chunks import MARKDOWN_FILES
@@ -30,10 +31,8 @@ def heading_tree(found: list[tuple[int, int, str]]) -> list[dict]:
 
 def table_summary(table: str) -> str:
     """A Markdown table as its header row and its size: ``Part | Stock | Bin (4 rows)``."""
-    lines = table.strip().split("\n")
-    rows = len(lines) - 2 if len(lines) > 1 and set(lines[1]) <= set("|-: ") else len(lines) - 1
-    header = " | ".join(cell.strip() for cell in lines[0].strip().strip("|").split("|"))
-    return f"{header} ({rows} {'row' if rows == 1 else 'rows'})"
+    header, *rows = table_rows(table.strip())
+    return f"{' | '.join(header)} ({len(rows)} {'row' if len(rows) == 1 else 'rows'})"
 
 
 def figure_summary(figure) -> dict:

@@ -10,6 +10,8 @@ reads like a picture.
 
 from __future__ import annotations
 
+from .boxes import centre_in, union
+
 MIN_GLYPHS = 3
 MIN_HEIGHT = 6.0  # points: smaller shapes are dots, ticks, the dot of an i
 WIDEST = 1.6  # a glyph is at most this many times as wide as it is high (an M, a W)
@@ -36,21 +38,17 @@ def _lines(glyphs: list[tuple]) -> list[list[tuple]]:
     return [line for line in lines if len(line) >= MIN_GLYPHS and max(b[2] - b[0] for b in line) >= VARIED * min(b[2] - b[0] for b in line)]
 
 
-def _union(boxes) -> tuple[float, float, float, float]:
-    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
-
-
 def drawn_text(shapes: list[tuple[float, float, float, float]], chars: list[tuple[float, float, float, float]]) -> list[tuple[float, float, float, float]]:
     """The boxes (x0, top, x1, bottom) of the blocks of words drawn as outlines among the filled
     ``shapes`` of a page, none of whose ``chars`` (boxes) stands inside them."""
     glyphs = [box for box in shapes if box[3] - box[1] >= MIN_HEIGHT and box[2] - box[0] <= WIDEST * (box[3] - box[1])]
     blocks: list[list[tuple]] = []
-    for line in sorted((_union(line) for line in _lines(glyphs)), key=lambda box: box[1]):
+    for line in sorted((union(line) for line in _lines(glyphs)), key=lambda box: box[1]):
         block = next((block for block in blocks if line[1] - block[-1][3] < LEADING * (height := max(line[3] - line[1], block[-1][3] - block[-1][1]))
                       and line[0] < block[-1][2] + height and block[-1][0] < line[2] + height), None)
         if block is None:
             blocks.append([line])
         else:
             block.append(line)
-    found = [_union(block) for block in blocks]
-    return [box for box in found if not any(box[0] <= (c[0] + c[2]) / 2 <= box[2] and box[1] <= (c[1] + c[3]) / 2 <= box[3] for c in chars)]
+    found = [union(block) for block in blocks]
+    return [box for box in found if not any(centre_in(char, [box]) for char in chars)]

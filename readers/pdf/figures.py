@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 
+from .boxes import box_of, centre_in, near, union
 from .drawn_text import drawn_text
 
 MIN_SIDE = 0.3 * 72  # points; a bullet or a rule is thinner
@@ -42,23 +43,6 @@ OCR_DPI = 300
 UPSCALE_BELOW = 150  # dpi: a coarser raster is read at twice its resolution
 OCR_MAX_SIDE = 3600  # pixels: a whole A4 or Letter page at 300 dpi
 CAPTION = re.compile(r"(figure|fig\.|chart|diagram|graph|table|image|photo|illustration|exhibit|map|plate|abbildung|abb\.)\s*\S", re.I)
-
-
-def box_of(obj) -> tuple[float, float, float, float]:
-    return obj["x0"], obj["top"], obj["x1"], obj["bottom"]
-
-
-def near(a, b, gap: float) -> bool:
-    return a[0] - gap <= b[2] and b[0] - gap <= a[2] and a[1] - gap <= b[3] and b[1] - gap <= a[3]
-
-
-def _union(boxes) -> tuple[float, float, float, float]:
-    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
-
-
-def centre_in(box, boxes) -> bool:
-    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
 
 
 def _clusters(boxes: list, gap: float) -> list[list[int]]:
@@ -96,7 +80,7 @@ def _big_enough(box) -> bool:
 
 def _merged(boxes: list) -> list:
     """Boxes that touch or overlap become one (an image cut into tiles is one picture)."""
-    return [_union([boxes[i] for i in group]) for group in _clusters(boxes, 1.0)]
+    return [union([boxes[i] for i in group]) for group in _clusters(boxes, 1.0)]
 
 
 def _caption(box, lines: list[dict]) -> str | None:
@@ -156,14 +140,14 @@ def find_figures(page, table_boxes: list) -> list[dict]:
     words = drawn_text(shapes, [box_of(char) for char in page.chars]) if shapes else []
     found += [("drawn text", clip(box)) for box in words]
     vector = [box for box in vector if not centre_in(box, words)]
-    clusters = [(len(group), _union([vector[i] for i in group])) for group in _clusters(vector, GAP)]
+    clusters = [(len(group), union([vector[i] for i in group])) for group in _clusters(vector, GAP)]
     for count, box in clusters:
         if count >= MIN_DRAWING_OBJECTS and _big_enough(clip(box)) and not any(near(box, other, 0) for kind, other in found if kind == "picture"):
             # A chart's legend keys stand apart from its plot: small shapes near it are part of it.
-            box = _union([box, *(other for _, other in clusters if not _big_enough(other) and near(box, other, LEGEND_REACH))])
+            box = union([box, *(other for _, other in clusters if not _big_enough(other) and near(box, other, LEGEND_REACH))])
             # A chart without gridlines can be two clusters, its data over its axes: one drawing.
             overlapping = [item for item in found if item[0] == "drawing" and near(box, item[1], 0)]
-            found = [item for item in found if item not in overlapping] + [("drawing", clip(_union([box, *(other for _, other in overlapping)])))]
+            found = [item for item in found if item not in overlapping] + [("drawing", clip(union([box, *(other for _, other in overlapping)])))]
     if not found:
         return []
     lines = page.extract_text_lines(strip=True, return_chars=False)

@@ -39,8 +39,9 @@ from collections import Counter
 from statistics import median
 
 from ..markup.tables import markdown_table
+from .boxes import box_of, centre_in, near
 from .charts import grouped_labels, read_chart
-from .figures import LABEL_GAP, box_of, centre_in, near
+from .figures import LABEL_GAP
 from .furniture import band_furniture, edge_line, edge_words, furniture_line, margin_numbers
 from .unruled import ALIGNED_ROWS, HEADER_ROWS, common, gaps, in_columns, item_lines, two_sided, unruled_table
 from .words import page_words, set_upright, text_lines

@@ -1,0 +1,27 @@
+"""Boxes on a PDF page, ``(x0, top, x1, bottom)`` in points from its top left: the few tests the
+page engine makes of them (figures, drawn text, layout)."""
+
+from __future__ import annotations
+
+Box = tuple[float, float, float, float]
+
+
+def box_of(obj) -> Box:
+    """The box of a pdfplumber object (a character, a word, an image, a curve)."""
+    return obj["x0"], obj["top"], obj["x1"], obj["bottom"]
+
+
+def near(a: Box, b: Box, gap: float) -> bool:
+    """The boxes overlap, or stand within ``gap`` of each other."""
+    return a[0] - gap <= b[2] and b[0] - gap <= a[2] and a[1] - gap <= b[3] and b[1] - gap <= a[3]
+
+
+def union(boxes) -> Box:
+    """The smallest box round ``boxes``."""
+    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+
+
+def centre_in(box: Box, boxes) -> bool:
+    """The middle of ``box`` stands in one of ``boxes`` (its edges count)."""
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
