@@ -10,6 +10,10 @@ from tests.fake_openai import FakeOpenAI  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"  # copies of other projects' test files: see its SOURCES.md
+# A bound on work that, unbounded, runs for minutes or never ends (a stalled parser, a hung
+# LibreOffice or Chromium, workers that outlive their reader): generous, so that a machine busy with
+# other work passes too. How fast things are is measured by `make bench`, never asserted here.
+BOUNDED_SECONDS = 60
 
 
 def make_settings(cache_dir: Path, **overrides) -> Settings:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import asyncio
-import time
 
 import pytest
 from gradio_client import handle_file
@@ -117,13 +116,13 @@ def test_the_mcp_default_budget_keeps_each_answer_under_the_clients_limit(app, m
 def test_the_outline_counts_headings_tables_and_figures(app, manual):
     async def calls(call):
         outline, _ = await call("outline", **inline(manual))
-        start = time.monotonic()
+        cached = app.cache_files()
         again, _ = await call("outline", **inline(manual))
-        seconds = time.monotonic() - start
+        written = {path for path, written in app.cache_files().items() if cached.get(path) != written}
         multimodal, _ = await call("read_file", **inline(manual, page_start=98, page_end=104, multimodal=True, max_tokens=5000))
-        return outline, again, seconds, multimodal
-    outline, again, seconds, multimodal = session_calls(app, calls)
-    assert again == outline and seconds < 1.0, f"the cached outline took {seconds:.2f} s"
+        return outline, again, written, multimodal
+    outline, again, written, multimodal = session_calls(app, calls)
+    assert again == outline and not written, f"the second outline was read again: {sorted(written)[:5]}"
     assert (outline["kind"], outline["page_count"], len(outline["pages"])) == ("pdf", BOOK_PAGES, BOOK_PAGES)
     assert "text" not in str(outline["pages"][0]).replace("text_only", "")
     chapters = [number for number in range(1, BOOK_PAGES + 1) if number % CHAPTER_PAGES == 1] + [APPENDIX_PAGE]
@@ -235,10 +234,9 @@ def test_find_through_gradio_client_searches_text_and_descriptions(client):
 
 def test_a_regular_expression_that_backtracks_without_end_is_stopped_with_a_sentence():
     search = Search(compile_query("(a|aa)+$", True), context=0, seconds=0.2)
-    started = time.monotonic()
     with pytest.raises(ReaderError, match=r"took over 0.2 s \(it had reached page 3\): it backtracks too much") as refused:
         search.hits("a" * 5000 + "!", where="page 3")
-    assert refused.value.code == "INVALID_QUERY" and time.monotonic() - started < 2
+    assert refused.value.code == "INVALID_QUERY"  # unstopped, the match would outlast the suite
 
 
 def test_a_text_files_page_cut_by_the_budget_keeps_its_line_numbers(tmp_path, services):

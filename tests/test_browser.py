@@ -18,6 +18,7 @@ from PIL import Image, ImageChops, ImageFilter
 
 from tests import fixtures
 from tests.conftest import ROOT
+from tests.model_output import assert_has_lines
 from tests.test_ui_server import ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, UNANSWERABLE, launch_app, running_app, stop
 
 pytestmark = pytest.mark.browser
@@ -311,7 +312,7 @@ def test_with_nothing_configured_figures_are_outlined_and_their_text_read_line_b
     expect(page.get_by_text("Page 3", exact=True)).to_be_visible()  # no figures: the plain render
     tree = page.locator(".prose.rl-description").filter(has_text=fixtures.DECISION_TREE[0])
     expect(tree).to_contain_text(fixtures.CAPTION)
-    assert "\n".join(fixtures.DECISION_TREE) in tree.inner_text(), "each line of the figure stays a line"
+    assert_has_lines(tree.inner_text(), fixtures.DECISION_TREE)  # each line of the figure stays a line
     expect(page.get_by_text("No figures on this page").first).to_be_visible()
     shoot(page, "08-figures-ocr")
     page.get_by_role("tab", name="Model payload").click()

@@ -41,6 +41,11 @@ class RunningApp:
     log: Path
     process: subprocess.Popen
     temp: Path  # the app's TMPDIR: its temporary files and Gradio's uploads (temp/gradio)
+    cache: Path  # the app's READLENS_CACHE_DIR
+
+    def cache_files(self) -> dict[Path, int]:
+        """Each file in the app's cache with the time it was last written."""
+        return {path: path.stat().st_mtime_ns for path in self.cache.rglob("*") if path.is_file()}
 
 
 def free_port() -> int:
@@ -78,24 +83,29 @@ def wait_until_up(url: str, process: subprocess.Popen, log: Path, seconds: float
     raise RuntimeError(f"app.py did not answer within {seconds:.0f} s:\n{log.read_text()[-3000:]}")
 
 
-def launch_app(environment: dict[str, str], log: Path) -> tuple[str, subprocess.Popen]:
-    """Start ``python app.py`` on a free port with only ``environment`` as its configuration."""
-    port = free_port()
+def launch_app(environment: dict[str, str], log: Path, attempts: int = 3) -> tuple[str, subprocess.Popen]:
+    """Start ``python app.py`` on a free port with only ``environment`` as its configuration.
+
+    The port is free when chosen, but another process may take it before the app listens: then
+    the app exits saying so, and it is started again on another port."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(CONFIG_PREFIXES)}
-    env.update({"GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False",
-                "PYTHONUNBUFFERED": "1", **environment})
+    env.update({"GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_ANALYTICS_ENABLED": "False", "PYTHONUNBUFFERED": "1", **environment})
     workdir = Path(tempfile.mkdtemp(prefix="readlens-run-"))  # no developer .env is read from here
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "wb") as output:
-        process = subprocess.Popen([sys.executable, str(ROOT / "app.py")], cwd=workdir, env=env, stdout=output, stderr=subprocess.STDOUT)
     atexit.register(shutil.rmtree, workdir, True)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        wait_until_up(url, process, log)
-    except RuntimeError:
-        process.kill()
-        raise
-    return url, process
+    log.parent.mkdir(parents=True, exist_ok=True)
+    for attempt in range(1, attempts + 1):
+        port = free_port()
+        with open(log, "wb") as output:
+            process = subprocess.Popen([sys.executable, str(ROOT / "app.py")], cwd=workdir, env={**env, "GRADIO_SERVER_PORT": str(port)},
+                                       stdout=output, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}/"
+        try:
+            wait_until_up(url, process, log)
+            return url, process
+        except RuntimeError:
+            process.kill()
+            if attempt == attempts or "empty port" not in log.read_text():
+                raise
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -119,4 +129,4 @@ def running_app() -> RunningApp:
     atexit.register(shutil.rmtree, temp, True)
     atexit.register(fake.stop)
     atexit.register(stop, process)
-    return RunningApp(url, fake, ARTIFACTS / "app.log", process, temp)
+    return RunningApp(url, fake, ARTIFACTS / "app.log", process, temp, cache)
