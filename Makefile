@@ -4,13 +4,18 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench fuzz setup setup-batch setup-dev system clean-cache
+.PHONY: run test lint bench fuzz setup setup-batch setup-dev system clean-cache
 
 run: setup
 	$(PY) app.py
 
-test: setup-dev
+test: setup-dev lint
 	$(PY) -m pytest
+
+# One style (pyproject.toml): fix with `.venv/bin/ruff check --fix . && .venv/bin/ruff format .`
+lint: setup-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 bench: setup-dev
 	$(PY) -m bench

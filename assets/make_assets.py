@@ -70,12 +70,22 @@ def report_pptx(path: Path) -> None:
     blank = deck.slide_layouts[6]
     margin, width = Inches(0.8), Inches(6.9)
     pages = [
-        ("Quarterly Sales Report 2024", "Sales grew in every quarter of 2024. The North region led growth, "
-         "rising from 120 to 170 units; the South region rose from 90 to 125 units.\nThe chart below shows units sold per quarter."),
-        ("Revenue by segment", "Enterprise customers bring the largest share of revenue, followed by small businesses and consumers."),
+        (
+            "Quarterly Sales Report 2024",
+            "Sales grew in every quarter of 2024. The North region led growth, "
+            "rising from 120 to 170 units; the South region rose from 90 "
+            "to 125 units.\nThe chart below shows units sold per quarter.",
+        ),
+        (
+            "Revenue by segment",
+            "Enterprise customers bring the largest share of revenue, followed by small businesses and consumers.",
+        ),
         ("Units sold per region", "The table lists the units sold in each quarter."),
-        ("Conclusions", "Growth was steady in both regions.\nThe North region should keep its larger sales team.\n"
-         "The consumer segment is the smallest and the one with the most room to grow."),
+        (
+            "Conclusions",
+            "Growth was steady in both regions.\nThe North region should keep its larger sales team.\n"
+            "The consumer segment is the smallest and the one with the most room to grow.",
+        ),
     ]
     for number, (title, body) in enumerate(pages, 1):
         slide = deck.slides.add_slide(blank)
@@ -102,8 +112,14 @@ def short_deck(path: Path) -> None:
     _bar_chart(chart, Inches(1), Inches(1.6), Inches(8), Inches(5.4))
     table = deck.slides.add_slide(deck.slide_layouts[5])
     table.shapes.title.text = "Revenue share by segment"
-    _table(table, [["Segment", "Share"]] + [[name, f"{share:.0%}"] for name, share in SHARES.items()],
-           Inches(2), Inches(2), Inches(6), Inches(2))
+    _table(
+        table,
+        [["Segment", "Share"]] + [[name, f"{share:.0%}"] for name, share in SHARES.items()],
+        Inches(2),
+        Inches(2),
+        Inches(6),
+        Inches(2),
+    )
     table.notes_slide.notes_text_frame.text = "Enterprise is the largest segment."
     deck.save(path)
 
@@ -161,32 +177,55 @@ def workbook(path: Path, work: Path) -> None:
     assumptions.sheet_state = "hidden"
     source = work / "sales.xlsx"
     book.save(source)
-    subprocess.run(["soffice", f"-env:UserInstallation=file://{work}/profile", "--headless", "--convert-to", "xlsx:Calc MS Excel 2007 XML",
-                    "--outdir", str(path.parent), str(source)], check=True, capture_output=True, timeout=180)
+    subprocess.run(
+        [
+            "soffice",
+            f"-env:UserInstallation=file://{work}/profile",
+            "--headless",
+            "--convert-to",
+            "xlsx:Calc MS Excel 2007 XML",
+            "--outdir",
+            str(path.parent),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
+    )
 
 
 WEB_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Quarterly update — ReadLens Inc.</title>
-<style>body{font-family:DejaVu Sans,sans-serif;margin:0;color:#1f2937} header,footer{background:#312e81;color:white;padding:12px 24px}
-nav a{color:white;margin-right:16px} main{display:flex;gap:32px;padding:24px} article{flex:3} aside{flex:1;background:#eef2ff;padding:12px}
-table{border-collapse:collapse} td,th{border:1px solid #9ca3af;padding:4px 12px} #cookie-consent{position:fixed;bottom:0;width:100%;
+<style>body{font-family:DejaVu Sans,sans-serif;margin:0;color:#1f2937}
+header,footer{background:#312e81;color:white;padding:12px 24px}
+nav a{color:white;margin-right:16px} main{display:flex;gap:32px;padding:24px} article{flex:3}
+aside{flex:1;background:#eef2ff;padding:12px}
+table{border-collapse:collapse} td,th{border:1px solid #9ca3af;padding:4px 12px}
+#cookie-consent{position:fixed;bottom:0;width:100%;
 background:#111827;color:white;padding:12px}</style>
 <script>document.addEventListener("DOMContentLoaded", () => console.log("tracking"));</script></head>
-<body><header><nav><a href="/">Home</a><a href="/products">Products</a><a href="/blog">Blog</a><a href="/contact">Contact</a></nav></header>
+<body><header><nav><a href="/">Home</a><a href="/products">Products</a><a href="/blog">Blog</a>
+<a href="/contact">Contact</a></nav></header>
 <main><article><h1>Quarterly update: sales up in every region</h1>
 <p>Sales grew in <strong>every quarter of 2024</strong>. The North region led, with 170 k€ in the fourth quarter,
-and the South region grew fastest in the second half. Read the <a href="https://example.org/annual-report">full annual report</a>
+and the South region grew fastest in the second half. Read the
+<a href="https://example.org/annual-report">full annual report</a>
 for the figures behind this summary.</p>
 <h2>Sales by region (k€)</h2>
 <table><tr><th>Region</th><th>Q1</th><th>Q2</th><th>Q3</th><th>Q4</th></tr>
-<tr><td>North</td><td>120</td><td>135</td><td>150</td><td>170</td></tr><tr><td>South</td><td>90</td><td>95</td><td>110</td><td>125</td></tr></table>
+<tr><td>North</td><td>120</td><td>135</td><td>150</td><td>170</td></tr><tr><td>South</td><td>90</td><td>95</td>
+<td>110</td><td>125</td></tr></table>
 <h2>What changed</h2>
-<ul><li>Enterprise customers are 45% of revenue.</li><li>Small businesses grew to 35%.</li><li>Consumers are the remaining 20%.</li></ul>
-<h2>Next steps</h2><ol><li>Open two offices in the South.</li><li>Hire a support team for small businesses.</li></ol></article>
-<aside><h3>Related</h3><ul><li><a href="/blog/q3">Q3 update</a></li><li><a href="/blog/hiring">We are hiring</a></li></ul>
+<ul><li>Enterprise customers are 45% of revenue.</li><li>Small businesses grew to 35%.</li>
+<li>Consumers are the remaining 20%.</li></ul>
+<h2>Next steps</h2><ol><li>Open two offices in the South.</li><li>Hire a support team for small businesses.</li>
+</ol></article>
+<aside><h3>Related</h3><ul><li><a href="/blog/q3">Q3 update</a></li><li><a href="/blog/hiring">We are hiring</a>
+</li></ul>
 <p>Subscribe to our newsletter for monthly updates.</p></aside></main>
 <footer><p>© 2024 ReadLens Inc. · <a href="/privacy">Privacy</a> · <a href="/imprint">Imprint</a></p></footer>
-<div id="cookie-consent">We use cookies to improve your experience. <button>Accept all</button> <button>Settings</button></div>
+<div id="cookie-consent">We use cookies to improve your experience. <button>Accept all</button>
+<button>Settings</button></div>
 </body></html>
 """
 
@@ -206,8 +245,21 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as work:
         source = Path(work) / "chart-report.pptx"
         report_pptx(source)
-        subprocess.run(["soffice", f"-env:UserInstallation=file://{work}/profile", "--headless", "--convert-to", "pdf",
-                        "--outdir", str(HERE), str(source)], check=True, capture_output=True, timeout=180)
+        subprocess.run(
+            [
+                "soffice",
+                f"-env:UserInstallation=file://{work}/profile",
+                "--headless",
+                "--convert-to",
+                "pdf",
+                "--outdir",
+                str(HERE),
+                str(source),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=180,
+        )
         workbook(HERE / "sales.xlsx", Path(work))
     short_deck(HERE / "short-deck.pptx")
     web_page(HERE / "web-page.html")

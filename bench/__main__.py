@@ -1,7 +1,7 @@
 """Run every ``bench/bench_*.py`` module's ``main()`` in name order, or only the topics named.
 
-    python -m bench            # all of them
-    python -m bench readers    # bench/bench_readers.py only
+python -m bench            # all of them
+python -m bench readers    # bench/bench_readers.py only
 """
 
 from __future__ import annotations

@@ -27,11 +27,15 @@ from tests.conftest import CORPUS
 JFK = CORPUS / "faster-whisper" / "jfk.flac"
 ROUNDS = 3
 TARGET = 1.1
-MEETING = ("Good morning everyone. Thank you for coming to the budget meeting today. Please read the report before the meeting. "
-           "The first item is the travel budget for next year. We spent less than we planned on hotels, but more on trains. "
-           "The second item is the new office in the city centre. The lease starts in March and the rent is lower than before. "
-           "The last item is the hiring plan. We want two engineers and one designer by the summer. "
-           "Are there any questions? If not, we will meet again next week at the same time.")
+MEETING = (
+    "Good morning everyone. Thank you for coming to the budget meeting "
+    "today. Please read the report before the meeting. "
+    "The first item is the travel budget for next year. We spent less than we planned on hotels, but more on trains. "
+    "The second item is the new office in the city centre. The lease "
+    "starts in March and the rent is lower than before. "
+    "The last item is the hiring plan. We want two engineers and one designer by the summer. "
+    "Are there any questions? If not, we will meet again next week at the same time."
+)
 
 
 def timed(function, *args) -> tuple[float, object]:
@@ -64,9 +68,11 @@ def main() -> None:
         # A longer recording without repeats (a looped clip would trip Whisper's repetition check).
         meeting = work / "meeting.wav"
         subprocess.run(["espeak-ng", "-s", "130", "-w", str(meeting), MEETING], check=True)
-        rows = [["case", "audio", "time", "real-time factor", "target"],
-                ["model load: faster-whisper defaults (float32)", "", f"{simple_load:.2f} s", "", ""],
-                ["model load: ReadLens (int8, once per process)", "", f"{ours_load:.2f} s", "", ""]]
+        rows = [
+            ["case", "audio", "time", "real-time factor", "target"],
+            ["model load: faster-whisper defaults (float32)", "", f"{simple_load:.2f} s", "", ""],
+            ["model load: ReadLens (int8, once per process)", "", f"{ours_load:.2f} s", "", ""],
+        ]
         for path, seconds, phrase in ((JFK, 11.0, "ask not what your country"), (meeting, 39.6, "budget meeting")):
             plain_runs, ours_runs = [], []
             for round_number in range(ROUNDS):
@@ -75,10 +81,30 @@ def main() -> None:
             warm, source = timed(readlens, path, work / f"cache-{path.stem}-0", phrase)
             plain, ours = min(plain_runs), min(ours_runs)
             verdict = (f"{'PASS' if ours < TARGET else 'FAIL'} (< {TARGET} s)") if path == JFK else ""
-            rows += [[f"{path.name}: faster-whisper defaults (beam 5, no VAD)", f"{seconds:.0f} s", f"{plain:.2f} s", f"{plain / seconds:.3f}", ""],
-                     [f"{path.name}: ReadLens read_file, empty cache (greedy, VAD)", f"{seconds:.0f} s", f"{ours:.2f} s", f"{ours / seconds:.3f}",
-                      f"{verdict} {plain / ours:.1f}x vs defaults; all rounds: {', '.join(f'{run:.2f}' for run in ours_runs)} s".strip()],
-                     [f"{path.name}: ReadLens again ({source})", f"{seconds:.0f} s", f"{warm:.3f} s", "", ""]]
+            rows += [
+                [
+                    f"{path.name}: faster-whisper defaults (beam 5, no VAD)",
+                    f"{seconds:.0f} s",
+                    f"{plain:.2f} s",
+                    f"{plain / seconds:.3f}",
+                    "",
+                ],
+                [
+                    f"{path.name}: ReadLens read_file, empty cache (greedy, VAD)",
+                    f"{seconds:.0f} s",
+                    f"{ours:.2f} s",
+                    f"{ours / seconds:.3f}",
+                    (
+                        f"{verdict} {plain / ours:.1f}x vs defaults; all rounds: "
+                        f"{', '.join(f'{run:.2f}' for run in ours_runs)} s"
+                    ).strip(),
+                ],
+                [f"{path.name}: ReadLens again ({source})", f"{seconds:.0f} s", f"{warm:.3f} s", "", ""],
+            ]
         print(markdown_table(rows), flush=True)
     # Other work on the machine slows every figure; say how busy it was.
-    print(f"\nload average (1 min) before / after: {load_before:.1f} / {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+    print(
+        f"\nload average (1 min) before / after: {load_before:.1f} / {os.getloadavg()[0]:.1f} "
+        f"on {os.cpu_count()} cores",
+        flush=True,
+    )

@@ -89,7 +89,7 @@ class TreeUsage:
     def cpu_seconds(self) -> float:
         return sum(used - self._start.get(pid, 0) for pid, used in self._ticks.items()) / os.sysconf("SC_CLK_TCK")
 
-    def __enter__(self) -> "TreeUsage":
+    def __enter__(self) -> TreeUsage:
         self._record()
         self._start = dict(self._ticks)
         self._thread.start()
@@ -120,8 +120,15 @@ def measure(name: str, engine, folder: Path, work: Path) -> list[str]:
     pages, files, failed = counted(out)
     if status != 0 or failed or files != FILES:
         raise SystemExit(f"bench: {name} read {files} files, {failed} failed (exit status {status})")
-    row = [name, f"{pages}", f"{seconds:.1f} s", f"{pages / seconds:.2f}", f"{usage.cpu_seconds / pages:.2f} s",
-           f"{usage.peak / 2**20:,.0f} MB", f"{load:.1f} / {os.getloadavg()[0]:.1f}"]
+    row = [
+        name,
+        f"{pages}",
+        f"{seconds:.1f} s",
+        f"{pages / seconds:.2f}",
+        f"{usage.cpu_seconds / pages:.2f} s",
+        f"{usage.peak / 2**20:,.0f} MB",
+        f"{load:.1f} / {os.getloadavg()[0]:.1f}",
+    ]
     print(" | ".join(row), flush=True)
     return row
 
@@ -131,21 +138,43 @@ def main() -> None:
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     count = cores()
-    print(f"{count} cores; load average (1 min) before: {os.getloadavg()[0]:.1f} (other work on the machine slows every row)", flush=True)
+    print(
+        f"{count} cores; load average (1 min) before: {os.getloadavg()[0]:.1f} "
+        "(other work on the machine slows every row)",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         work = Path(folder)
         collection(work / "files", FILES)
-        rows = [["engine", "pages", "time", "pages/s", "CPU per page", "peak memory", "load before / after"],
-                measure("simple: one file after another (local, 1 worker)", LocalEngine(1), work / "files", work),
-                measure(f"local: {count} threads, one PDF pool (ReadLens default)", LocalEngine(count), work / "files", work)]
+        rows = [
+            ["engine", "pages", "time", "pages/s", "CPU per page", "peak memory", "load before / after"],
+            measure("simple: one file after another (local, 1 worker)", LocalEngine(1), work / "files", work),
+            measure(
+                f"local: {count} threads, one PDF pool (ReadLens default)", LocalEngine(count), work / "files", work
+            ),
+        ]
         start = time.perf_counter()
         ray.init(num_cpus=count, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
         started = time.perf_counter() - start
         try:
-            rows.append(measure(f"ray: local Ray, {count} CPUs, a task per file (start-up {started:.1f} s, not counted)", RayEngine(), work / "files", work))
+            rows.append(
+                measure(
+                    f"ray: local Ray, {count} CPUs, a task per file (start-up {started:.1f} s, not counted)",
+                    RayEngine(),
+                    work / "files",
+                    work,
+                )
+            )
         finally:
             ray.shutdown()
-        rows += [measure(f"alternative: a process per file, {count} at once, pages read in it", ProcessEngine(count), work / "files", work),
-                 measure(f"local: {2 * count} threads", LocalEngine(2 * count), work / "files", work)]
+        rows += [
+            measure(
+                f"alternative: a process per file, {count} at once, pages read in it",
+                ProcessEngine(count),
+                work / "files",
+                work,
+            ),
+            measure(f"local: {2 * count} threads", LocalEngine(2 * count), work / "files", work),
+        ]
         print(markdown_table(rows), flush=True)
     print(f"\nload average (1 min) after: {os.getloadavg()[0]:.1f}", flush=True)

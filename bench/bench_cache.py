@@ -69,7 +69,13 @@ def default_storage(folder: Path, all_keys: list[str]) -> dict[str, float]:
     # A straight line through (done / 2, first_rate) and (ENTRIES, full_rate), taken at the mean size.
     middle = done / 2
     mean_rate = first_rate + (full_rate - first_rate) * (ENTRIES / 2 - middle) / (ENTRIES - middle)
-    return {"done": done, "first_rate": first_rate, "get_ms": get_ms, "full_rate": full_rate, "estimate_s": ENTRIES * mean_rate}
+    return {
+        "done": done,
+        "first_rate": first_rate,
+        "get_ms": get_ms,
+        "full_rate": full_rate,
+        "estimate_s": ENTRIES * mean_rate,
+    }
 
 
 def main() -> None:
@@ -81,13 +87,32 @@ def main() -> None:
     median, worst = statistics.median(timings), max(timings)
     p99 = statistics.quantiles(timings, n=100)[98]
     rows = [
-        ("get, 20,000 entries (median / p99 / max)", f"{median:.2f} / {p99:.2f} / {worst:.2f} ms", f"{default['get_ms']:.1f} ms", f"< {GET_TARGET_MS:g} ms", median < GET_TARGET_MS),
-        ("20,000 puts", f"{puts:.1f} s", f"~{default['estimate_s'] / 3600:.1f} h (estimated)", f"< {PUTS_TARGET_S:g} s", puts < PUTS_TARGET_S),
-        ("one put, at the start / at 20,000 entries", f"{puts / ENTRIES * 1000:.2f} ms (mean)",
-         f"{default['first_rate'] * 1000:.1f} / {default['full_rate'] * 1000:.0f} ms", "", None),
+        (
+            "get, 20,000 entries (median / p99 / max)",
+            f"{median:.2f} / {p99:.2f} / {worst:.2f} ms",
+            f"{default['get_ms']:.1f} ms",
+            f"< {GET_TARGET_MS:g} ms",
+            median < GET_TARGET_MS,
+        ),
+        (
+            "20,000 puts",
+            f"{puts:.1f} s",
+            f"~{default['estimate_s'] / 3600:.1f} h (estimated)",
+            f"< {PUTS_TARGET_S:g} s",
+            puts < PUTS_TARGET_S,
+        ),
+        (
+            "one put, at the start / at 20,000 entries",
+            f"{puts / ENTRIES * 1000:.2f} ms (mean)",
+            f"{default['first_rate'] * 1000:.1f} / {default['full_rate'] * 1000:.0f} ms",
+            "",
+            None,
+        ),
     ]
-    print(f"Description cache: {ENTRIES:,} entries of {len(VALUE):,} characters; TinyDB default storage did "
-          f"{default['done']:,} puts in {DEFAULT_BUDGET:g} s.")
+    print(
+        f"Description cache: {ENTRIES:,} entries of {len(VALUE):,} characters; TinyDB default storage did "
+        f"{default['done']:,} puts in {DEFAULT_BUDGET:g} s."
+    )
     print(f"| {'case':<44} | {'sharded TinyDB (ours)':<24} | {'TinyDB default storage':<24} | {'target':<8} | result |")
     print(f"|{'-' * 46}|{'-' * 26}|{'-' * 26}|{'-' * 10}|--------|")
     for case, ours, theirs, target, passed in rows:

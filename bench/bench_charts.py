@@ -24,8 +24,8 @@ from readers.pdf import layout
 from readers.pdf.pages import extract_pages
 from readers.pdf.pool import restart
 from tests import fixtures
-from tests.fixtures import charts as chart_fixtures
 from tests.conftest import CORPUS, ROOT, make_settings
+from tests.fixtures import charts as chart_fixtures
 
 CHART_TARGET_MS = 20.0
 READ_TARGET = 1.05
@@ -58,9 +58,16 @@ def read_rows(path: Path, folder: Path) -> list[list[str]]:
     runs = {"with": [], "without": []}
     for round_number in range(ROUNDS):
         for variant in ("without", "with"):
-            layout.read_chart, layout.grouped_labels = (reader, grouped) if variant == "with" else (lambda *args: None, lambda *args: "")
+            layout.read_chart, layout.grouped_labels = (
+                (reader, grouped) if variant == "with" else (lambda *args: None, lambda *args: "")
+            )
             restart()  # the workers fork from here, with the variant
-            read_file(ROOT / "assets/chart-report.pdf", 1, 1, services=Services(make_settings(folder / f"warm-{variant}-{round_number}")))
+            read_file(
+                ROOT / "assets/chart-report.pdf",
+                1,
+                1,
+                services=Services(make_settings(folder / f"warm-{variant}-{round_number}")),
+            )
             start = perf_counter()
             read_file(path, services=Services(make_settings(folder / f"{variant}-{round_number}")))
             runs[variant].append(perf_counter() - start)
@@ -68,26 +75,45 @@ def read_rows(path: Path, folder: Path) -> list[list[str]]:
     restart()
     before, after = min(runs["without"]), min(runs["with"])
     ratio = after / before
-    return [["cold text-only read, 20 text pages, without chart reading", f"{before:.2f} s", ""],
-            ["cold text-only read, 20 text pages, with chart reading (ReadLens)", f"{after:.2f} s",
-             f"{'PASS' if ratio <= READ_TARGET else 'FAIL'}: {ratio:.2f}x (<= {READ_TARGET:.2f}x)"]]
+    return [
+        ["cold text-only read, 20 text pages, without chart reading", f"{before:.2f} s", ""],
+        [
+            "cold text-only read, 20 text pages, with chart reading (ReadLens)",
+            f"{after:.2f} s",
+            f"{'PASS' if ratio <= READ_TARGET else 'FAIL'}: {ratio:.2f}x (<= {READ_TARGET:.2f}x)",
+        ],
+    ]
 
 
 def main() -> None:
-    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} (other work on the machine slows every row)", flush=True)
+    print(
+        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
+        "(other work on the machine slows every row)",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as name:
         folder = Path(name)
         (folder / "charts").mkdir()
-        made = [make(folder / "charts") for name, make in chart_fixtures.CASES.items() if shutil.which("soffice") or name not in chart_fixtures.NEEDS_LIBREOFFICE]
+        made = [
+            make(folder / "charts")
+            for name, make in chart_fixtures.CASES.items()
+            if shutil.which("soffice") or name not in chart_fixtures.NEEDS_LIBREOFFICE
+        ]
         charts = [path for path, _ in made] + [ROOT / "assets/chart-report.pdf"]
         times = chart_ms(charts)
         rebuilt = [ms for ms, kind in times if kind != "none"]
         worst = max(ms for ms, _ in times)
         text_only = fixtures.multi_page_pdf(folder / "text.pdf", 20, [(CORPUS / "markitdown/test.pdf", 0)])
-        rows = [["case", "time", "result"],
-                [f"rebuilding a chart from its drawing ({len(rebuilt)} charts rebuilt, {len(times) - len(rebuilt)} refused as no chart, "
-                 f"{len(charts)} PDFs)", f"{median(ms for ms, _ in times):.2f} ms median, {worst:.2f} ms worst",
-                 f"{'PASS' if worst <= CHART_TARGET_MS else 'FAIL'} (<= {CHART_TARGET_MS:g} ms)"],
-                *read_rows(text_only, folder)]
+        rows = [
+            ["case", "time", "result"],
+            [
+                f"rebuilding a chart from its drawing ({len(rebuilt)} charts "
+                f"rebuilt, {len(times) - len(rebuilt)} refused as no chart, "
+                f"{len(charts)} PDFs)",
+                f"{median(ms for ms, _ in times):.2f} ms median, {worst:.2f} ms worst",
+                f"{'PASS' if worst <= CHART_TARGET_MS else 'FAIL'} (<= {CHART_TARGET_MS:g} ms)",
+            ],
+            *read_rows(text_only, folder),
+        ]
         print(markdown_table(rows), end="\n\n")
     print(f"load average after: {os.getloadavg()[0]:.1f}")

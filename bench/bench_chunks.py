@@ -33,9 +33,9 @@ from pathlib import Path
 from bench.scratch import peers_python
 from readers import Services, read_file
 from readers.markup.tables import markdown_table
-from readers.office.libreoffice import soffice
 from readers.payload.blocks import parse
 from readers.payload.tokens import text_tokens
+from readers.render.libreoffice import soffice
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT, make_settings
 
@@ -62,11 +62,11 @@ def page_items(text: str) -> tuple[list[dict], list[tuple[list[str], list[list[s
         if block.kind == "heading":
             items.append({"kind": "heading", "level": block.level, "text": block.title})
             continue
-        head = text[block.start:block.head].split("\n")
+        head = text[block.start : block.head].split("\n")
         if block.kind == "chart":
             items.append({"kind": "text", "text": head[0]})  # its title line
         if block.kind != "chart" and not block.rows:  # a paragraph, or a table of a header alone
-            items.append({"kind": "text", "text": text[block.start:block.end]})
+            items.append({"kind": "text", "text": text[block.start : block.end]})
         if not block.rows:
             continue
         table = [_cells(head[-2])] + [_cells(text[start:end]) for start, end in block.rows]
@@ -77,8 +77,12 @@ def page_items(text: str) -> tuple[list[dict], list[tuple[list[str], list[list[s
 
 
 def documents(folder: Path, services: Services) -> list:
-    paths = [fixtures.report_pdf(folder / "report.pdf"), ROOT / "assets" / "chart-report.pdf", CORPUS / "pdfplumber" / "nics-background-checks-2015-11.pdf",
-             CORPUS / "markitdown" / "test.pdf"]
+    paths = [
+        fixtures.report_pdf(folder / "report.pdf"),
+        ROOT / "assets" / "chart-report.pdf",
+        CORPUS / "pdfplumber" / "nics-background-checks-2015-11.pdf",
+        CORPUS / "markitdown" / "test.pdf",
+    ]
     if soffice():
         paths.insert(1, fixtures.report_docx(folder / "report.docx"))
     return [read_file(path, services=services) for path in paths]
@@ -120,12 +124,28 @@ def holds(text: str, row: list[str], header: list[str]) -> bool:
 def scored(chunks: list[dict], tables: list, seconds: float, pages_known: bool) -> dict:
     texts = [chunk["text"] for chunk in chunks]
     counts = [text_tokens(text) for text in texts]
-    holds_rows = [[[holds(text, row, header) for row in rows] for header, rows in tables] for text in texts]  # chunk, table, row
-    cut = sum(not any(held[table][index] for held in holds_rows) for table, (_, rows) in enumerate(tables) for index in range(len(rows)))
-    headless = sum(any(held[table]) and not all(cell in text for cell in header)
-                   for text, held in zip(texts, holds_rows) for table, (header, _) in enumerate(tables))
-    return {"chunks": len(chunks), "largest": max(counts, default=0), "over": sum(count > MAX_TOKENS for count in counts), "cut": cut,
-            "headless": headless, "pageless": sum(not chunk["pages"] for chunk in chunks) if pages_known else len(chunks), "seconds": seconds}
+    holds_rows = [
+        [[holds(text, row, header) for row in rows] for header, rows in tables] for text in texts
+    ]  # chunk, table, row
+    cut = sum(
+        not any(held[table][index] for held in holds_rows)
+        for table, (_, rows) in enumerate(tables)
+        for index in range(len(rows))
+    )
+    headless = sum(
+        any(held[table]) and not all(cell in text for cell in header)
+        for text, held in zip(texts, holds_rows)
+        for table, (header, _) in enumerate(tables)
+    )
+    return {
+        "chunks": len(chunks),
+        "largest": max(counts, default=0),
+        "over": sum(count > MAX_TOKENS for count in counts),
+        "cut": cut,
+        "headless": headless,
+        "pageless": sum(not chunk["pages"] for chunk in chunks) if pages_known else len(chunks),
+        "seconds": seconds,
+    }
 
 
 def ours(reading) -> tuple[list[dict], float]:
@@ -139,12 +159,26 @@ def ours(reading) -> tuple[list[dict], float]:
 
 def row(tool: str, name: str, score: dict, rows: int) -> list:
     rate = score["chunks"] / score["seconds"] if score["seconds"] else 0
-    return [tool, name, score["chunks"], f"{score['largest']:,}", score["over"], f"{score['cut']} of {rows}", score["headless"], score["pageless"],
-            f"{score['seconds'] * 1000:.1f} ms", f"{rate:,.0f}"]
+    return [
+        tool,
+        name,
+        score["chunks"],
+        f"{score['largest']:,}",
+        score["over"],
+        f"{score['cut']} of {rows}",
+        score["headless"],
+        score["pageless"],
+        f"{score['seconds'] * 1000:.1f} ms",
+        f"{rate:,.0f}",
+    ]
 
 
 def main() -> None:
-    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} (other work on the machine slows every row)", flush=True)
+    print(
+        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
+        "(other work on the machine slows every row)",
+        flush=True,
+    )
     python = peers_python("chunk-peers", PEERS, PEERS_CHECK)
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         readings = documents(Path(folder), Services(make_settings(Path(folder) / "cache", vision_provider="ocr")))
@@ -153,29 +187,65 @@ def main() -> None:
         if python is not None:
             source = Path(folder) / "documents.json"
             source.write_text(json.dumps([document for document, _ in given]), encoding="utf-8")
-            result = subprocess.run([str(python), str(WORKER), str(source), str(MAX_TOKENS)], capture_output=True, text=True, timeout=1800)
+            result = subprocess.run(
+                [str(python), str(WORKER), str(source), str(MAX_TOKENS)], capture_output=True, text=True, timeout=1800
+            )
             if result.returncode == 0:
                 peers = json.loads(result.stdout)
             else:
-                print(f"the peers failed ({(result.stderr.strip().splitlines() or ['no message'])[-1]}): measuring ReadLens alone", flush=True)
-    table = [["chunker", "document", "chunks", "largest (tokens)", f"over {MAX_TOKENS}", "table rows cut", "table parts without header",
-              "without a page", "time", "chunks/s"]]
+                print(
+                    f"the peers failed ({(result.stderr.strip().splitlines() or ['no message'])[-1]}): "
+                    "measuring ReadLens alone",
+                    flush=True,
+                )
+    table = [
+        [
+            "chunker",
+            "document",
+            "chunks",
+            "largest (tokens)",
+            f"over {MAX_TOKENS}",
+            "table rows cut",
+            "table parts without header",
+            "without a page",
+            "time",
+            "chunks/s",
+        ]
+    ]
     totals: dict[str, dict] = {}
     for index, (reading, (_, tables)) in enumerate(zip(readings, given)):
         rows = sum(len(table_rows) for _, table_rows in tables)
         chunks, seconds = ours(reading)
         results = {"ReadLens": scored(chunks, tables, seconds, True)}
         if peers:
-            results["docling HybridChunker"] = scored(peers[index]["docling"]["chunks"], tables, peers[index]["docling"]["seconds"], True)
-            results["LangChain Recursive…Splitter"] = scored(peers[index]["langchain"]["chunks"], tables, peers[index]["langchain"]["seconds"], False)
+            results["docling HybridChunker"] = scored(
+                peers[index]["docling"]["chunks"], tables, peers[index]["docling"]["seconds"], True
+            )
+            results["LangChain Recursive…Splitter"] = scored(
+                peers[index]["langchain"]["chunks"], tables, peers[index]["langchain"]["seconds"], False
+            )
         for tool, score in results.items():
             table.append(row(tool, reading.name, score, rows))
-            total = totals.setdefault(tool, {"chunks": 0, "largest": 0, "over": 0, "cut": 0, "headless": 0, "pageless": 0, "seconds": 0.0, "rows": 0})
+            total = totals.setdefault(
+                tool,
+                {
+                    "chunks": 0,
+                    "largest": 0,
+                    "over": 0,
+                    "cut": 0,
+                    "headless": 0,
+                    "pageless": 0,
+                    "seconds": 0.0,
+                    "rows": 0,
+                },
+            )
             for key in ("chunks", "over", "cut", "headless", "pageless", "seconds"):
                 total[key] += score[key]
             total["largest"], total["rows"] = max(total["largest"], score["largest"]), total["rows"] + rows
     for tool, total in totals.items():
         table.append(row(f"**{tool}**", "all", total, total["rows"]))
     print(markdown_table(table), end="\n\n")
-    print(f"{MAX_TOKENS} tokens a chunk, o200k_base for all; time: the chunking alone, best of {REPEATS}; "
-          f"load average after: {os.getloadavg()[0]:.1f}")
+    print(
+        f"{MAX_TOKENS} tokens a chunk, o200k_base for all; time: the chunking alone, best of {REPEATS}; "
+        f"load average after: {os.getloadavg()[0]:.1f}"
+    )

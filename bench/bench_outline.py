@@ -46,7 +46,11 @@ def simple(path: Path) -> list[int]:
 
 
 def main() -> None:
-    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} (other work on the machine slows every row)", flush=True)
+    print(
+        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
+        "(other work on the machine slows every row)",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(prefix="readlens-bench-outline-") as folder:
         work = Path(folder)
         pdf = field_manual_pdf(work / "manual.pdf")
@@ -55,18 +59,33 @@ def main() -> None:
         cold = timed(endpoints.outline, str(pdf))
         cached = best(endpoints.outline, str(pdf))
         plain = best(simple, pdf)
-        url, process = launch_app({"READLENS_CACHE_DIR": str(work / "app-cache"), "VISION_PROVIDER": "none"}, ARTIFACTS / "bench-outline.log")
+        url, process = launch_app(
+            {"READLENS_CACHE_DIR": str(work / "app-cache"), "VISION_PROVIDER": "none"}, ARTIFACTS / "bench-outline.log"
+        )
         try:
             client = Client(url, verbose=False)
-            over_api = [timed(client.predict, file=handle_file(str(pdf)), api_name="/outline") for _ in range(ROUNDS + 1)]
+            over_api = [
+                timed(client.predict, file=handle_file(str(pdf)), api_name="/outline") for _ in range(ROUNDS + 1)
+            ]
         finally:
             stop(process)
-    rows = [["case", "file", "time", "target"],
-            ["simple: pdfplumber text of every page, counted (no outline)", size, f"{plain:.2f} s", ""],
-            ["outline, cold (extracts and renders every page)", size, f"{cold:.2f} s", ""],
-            ["outline from the cache, Endpoints.outline", size, f"{cached:.2f} s", f"< {TARGET_S:g} s {'✓' if cached < TARGET_S else '✗'}"],
-            ["outline, cold, through gradio_client (app.py)", size, f"{over_api[0]:.2f} s", ""],
-            ["outline from the cache, through gradio_client", size, f"{min(over_api[1:]):.2f} s",
-             f"< {TARGET_S:g} s {'✓' if min(over_api[1:]) < TARGET_S else '✗'}"]]
+    rows = [
+        ["case", "file", "time", "target"],
+        ["simple: pdfplumber text of every page, counted (no outline)", size, f"{plain:.2f} s", ""],
+        ["outline, cold (extracts and renders every page)", size, f"{cold:.2f} s", ""],
+        [
+            "outline from the cache, Endpoints.outline",
+            size,
+            f"{cached:.2f} s",
+            f"< {TARGET_S:g} s {'✓' if cached < TARGET_S else '✗'}",
+        ],
+        ["outline, cold, through gradio_client (app.py)", size, f"{over_api[0]:.2f} s", ""],
+        [
+            "outline from the cache, through gradio_client",
+            size,
+            f"{min(over_api[1:]):.2f} s",
+            f"< {TARGET_S:g} s {'✓' if min(over_api[1:]) < TARGET_S else '✗'}",
+        ],
+    ]
     print(markdown_table(rows), end="\n\n")
     print(f"load average after: {os.getloadavg()[0]:.1f}")

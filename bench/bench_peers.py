@@ -36,7 +36,7 @@ from time import perf_counter
 from bench.scratch import peers_python
 from readers import ReaderError, Services, Settings, read_file
 from readers.markup.tables import markdown_table
-from readers.office import libreoffice
+from readers.render import libreoffice
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT
 from ui.handlers import read_uploads
@@ -65,21 +65,38 @@ class Group:
 
 def groups(folder: Path) -> list[Group]:
     """The three groups; the turned scan and the warm-up files are made in ``folder``."""
-    office = sorted(path for root in (CORPUS, ROOT / "assets") for path in root.rglob("*") if path.suffix in OFFICE_SUFFIXES)
+    office = sorted(
+        path for root in (CORPUS, ROOT / "assets") for path in root.rglob("*") if path.suffix in OFFICE_SUFFIXES
+    )
     web = [*sorted((CORPUS / "docling" / "formats").glob("*.html")), ROOT / "assets" / "web-page.html"]
-    scans = [SCAN, CORPUS / "markitdown" / "test.jpg", fixtures.turned_scan_pdf(folder / "ocr_test-turned-90.pdf", SCAN, 90)]
+    scans = [
+        SCAN,
+        CORPUS / "markitdown" / "test.jpg",
+        fixtures.turned_scan_pdf(folder / "ocr_test-turned-90.pdf", SCAN, 90),
+    ]
     return [
         Group("Office", office, fixtures.word_document(folder / "warm-up.docx"), ratio=RATIO_TARGET),
         Group("web pages", web, fixtures.web_page(folder / "warm-up.html"), ratio=RATIO_TARGET),
-        Group("scans", scans, fixtures.turned_scan_pdf(folder / "warm-up-scan.pdf", CORPUS / "markitdown" / "test.pdf", 0), seconds=SCAN_TARGET_S),
+        Group(
+            "scans",
+            scans,
+            fixtures.turned_scan_pdf(folder / "warm-up-scan.pdf", CORPUS / "markitdown" / "test.pdf", 0),
+            seconds=SCAN_TARGET_S,
+        ),
     ]
 
 
 def markitdown_times(python: Path, paths: list[Path]) -> dict[Path, dict]:
     """Each file's median seconds, Markdown and its length (or error) from markitdown, in the scratch virtualenv."""
-    result = subprocess.run([str(python), str(WORKER), str(PEER_RUNS), *map(str, paths)], capture_output=True, text=True, timeout=1800)
+    result = subprocess.run(
+        [str(python), str(WORKER), str(PEER_RUNS), *map(str, paths)], capture_output=True, text=True, timeout=1800
+    )
     if result.returncode != 0:
-        print(f"markitdown failed ({(result.stderr.strip().splitlines() or ['no message'])[-1]}): measuring ReadLens alone", flush=True)
+        print(
+            f"markitdown failed ({(result.stderr.strip().splitlines() or ['no message'])[-1]}): "
+            "measuring ReadLens alone",
+            flush=True,
+        )
         return {}
     return {Path(path): answer for path, answer in json.loads(result.stdout).items()}
 
@@ -104,7 +121,8 @@ def readlens_time(path: Path, folder: Path) -> dict:
 
 
 def first_page_in_app(cache: Path) -> tuple[float | None, float]:
-    """Seconds from the upload of ``APP_DOCX`` to the first page image the app's handler yields, and to its last yield."""
+    """Seconds from the upload of ``APP_DOCX`` to the first page image the app's handler yields,
+    and to its last yield."""
     services = Services(Settings(cache_dir=cache, vision_provider="auto"))
     first, start = None, perf_counter()
     for entries in read_uploads([str(APP_DOCX)], None, None, None, False, services):
@@ -125,7 +143,13 @@ def shown(result: dict | None, key: str) -> str:
         return "not measured"
     if "error" in result:
         return f"failed: {result['error']}" if key == "seconds" else ""
-    return f"{result['seconds']:.3f} s" if key == "seconds" else f"{result['chars']:,}" if result["chars"] else "0 (nothing)"
+    return (
+        f"{result['seconds']:.3f} s"
+        if key == "seconds"
+        else f"{result['chars']:,}"
+        if result["chars"]
+        else "0 (nothing)"
+    )
 
 
 def seconds_text(value: float | None) -> str:
@@ -147,31 +171,77 @@ def summary(group: Group, ours: dict[Path, dict], theirs: dict[Path, dict]) -> l
     else:
         target = f"<= {group.seconds:g} s per file (ReadLens)"
         met = "not measured" if our_median is None else "PASS" if our_median <= group.seconds else "FAIL"
-    return [group.name, f"{len(read)} of {len(group.files)}", seconds_text(our_median), f"{len(both)} of {len(group.files)}",
-            seconds_text(our_both), seconds_text(their_both), f"{ratio:.1f}x" if ratio is not None else "none", target, met]
+    return [
+        group.name,
+        f"{len(read)} of {len(group.files)}",
+        seconds_text(our_median),
+        f"{len(both)} of {len(group.files)}",
+        seconds_text(our_both),
+        seconds_text(their_both),
+        f"{ratio:.1f}x" if ratio is not None else "none",
+        target,
+        met,
+    ]
 
 
 def main() -> None:
-    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} (other work on the machine slows every row)", flush=True)
+    print(
+        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
+        "(other work on the machine slows every row)",
+        flush=True,
+    )
     python = peers_python("markitdown", PEERS, PEERS_CHECK)
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         folder = Path(folder)
         measured = groups(folder)
         theirs = markitdown_times(python, [path for group in measured for path in group.files]) if python else {}
-        rows = [["group", "file", f"ReadLens (median of {RUNS} cold)", "ReadLens chars", f"markitdown (median of {PEER_RUNS})", "markitdown chars",
-                 "ratio"]]
-        summaries = [["group", "files ReadLens read", "ReadLens s/file (median)", "files both read", "ReadLens on them", "markitdown on them", "ratio",
-                      "target", "met"]]
+        rows = [
+            [
+                "group",
+                "file",
+                f"ReadLens (median of {RUNS} cold)",
+                "ReadLens chars",
+                f"markitdown (median of {PEER_RUNS})",
+                "markitdown chars",
+                "ratio",
+            ]
+        ]
+        summaries = [
+            [
+                "group",
+                "files ReadLens read",
+                "ReadLens s/file (median)",
+                "files both read",
+                "ReadLens on them",
+                "markitdown on them",
+                "ratio",
+                "target",
+                "met",
+            ]
+        ]
         for group in measured:
             start = perf_counter()
             read_cold(group.warm_up, folder)
-            print(f"{group.name}: warm-up read of {group.warm_up.name} (unrelated, not counted): {perf_counter() - start:.2f} s", flush=True)
+            print(
+                f"{group.name}: warm-up read of {group.warm_up.name} (unrelated, "
+                f"not counted): {perf_counter() - start:.2f} s",
+                flush=True,
+            )
             ours = {path: readlens_time(path, folder) for path in group.files}
             for path in group.files:
                 mine, peer = ours[path], theirs.get(path) if theirs else None
                 ratio = f"{mine['seconds'] / peer['seconds']:.1f}x" if "seconds" in mine and gave_text(peer) else ""
-                rows.append([group.name, str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name), shown(mine, "seconds"),
-                             shown(mine, "chars"), shown(peer, "seconds"), shown(peer, "chars"), ratio])
+                rows.append(
+                    [
+                        group.name,
+                        str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name),
+                        shown(mine, "seconds"),
+                        shown(mine, "chars"),
+                        shown(peer, "seconds"),
+                        shown(peer, "chars"),
+                        ratio,
+                    ]
+                )
             summaries.append(summary(group, ours, theirs))
         libreoffice.shutdown()  # as in an app just started: LibreOffice is started by this upload
         cold = first_page_in_app(folder / "app-cold")
@@ -181,7 +251,13 @@ def main() -> None:
     print(markdown_table(rows), end="\n\n")
     for label, (first, whole) in (("LibreOffice started by the upload", cold), ("LibreOffice already running", warm)):
         first_text = f"{first:.2f} s" if first is not None else "never (no page image was yielded)"
-        print(f"first page visible in the app for {APP_DOCX.name} (ui.handlers.read_uploads, empty cache, {label}): "
-              f"first page image {first_text}, whole reading {whole:.2f} s")
-    print(f"ReadLens: read_file + as_text(), text-only, no API key (local OCR), each read with an empty cache, in this process after "
-          f"one unrelated warm-up read per group; markitdown: its import and MarkItDown() outside the clock; load average after: {os.getloadavg()[0]:.1f}")
+        print(
+            f"first page visible in the app for {APP_DOCX.name} (ui.handlers.read_uploads, empty cache, {label}): "
+            f"first page image {first_text}, whole reading {whole:.2f} s"
+        )
+    print(
+        "ReadLens: read_file + as_text(), text-only, no API key (local "
+        "OCR), each read with an empty cache, in this process after "
+        "one unrelated warm-up read per group; markitdown: its import "
+        f"and MarkItDown() outside the clock; load average after: {os.getloadavg()[0]:.1f}"
+    )

@@ -21,11 +21,11 @@ from time import perf_counter
 
 import docx
 
-from readers.markup.placement import KEY, Passage, letters, place_blocks, rendered_pages
 from readers.markup.tables import markdown_table
-from readers.office.libreoffice import convert_to_pdf, soffice
 from readers.office.word.pages import split_over_pages
 from readers.office.word.walker import document_blocks
+from readers.render.libreoffice import convert_to_pdf, soffice
+from readers.render.placement import KEY, Passage, letters, place_blocks, rendered_pages
 from tests import fixtures
 from tests.conftest import CORPUS
 
@@ -35,8 +35,14 @@ MARKER = re.compile(r"z[qe]\d{4}", re.IGNORECASE)
 def unmarked(block):
     """The block as if its markers were not there (in this fixture a table cell's Markdown is its text)."""
     rows = [[MARKER.sub("", cell) for cell in row] for row in block.rows]
-    return replace(block, markdown=MARKER.sub("", block.markdown), plain=MARKER.sub("", block.plain), rows=rows,
-                   row_letters=[len(letters("".join(row))) for row in rows], repeated=MARKER.sub("", block.repeated))
+    return replace(
+        block,
+        markdown=MARKER.sub("", block.markdown),
+        plain=MARKER.sub("", block.plain),
+        rows=rows,
+        row_letters=[len(letters("".join(row))) for row in rows],
+        repeated=MARKER.sub("", block.repeated),
+    )
 
 
 def proportional(blocks: list[str], page_count: int) -> list[int]:
@@ -63,7 +69,8 @@ def measure(path: Path, work: Path) -> list:
     convert_to_pdf(path, "docx", pdf, 300, work / "profiles", path.name)
     parsed = document_blocks(docx.Document(str(path)))
     pages = rendered_pages(pdf)
-    truth_by_marker = {}  # the first page showing it: a table's heading row (with its marker) shows again on the next pages
+    # the first page showing it: a table's heading row (with its marker) shows again on the next pages
+    truth_by_marker = {}
     for number, page in enumerate(pages, 1):
         for marker in MARKER.findall(page.text):
             truth_by_marker.setdefault(marker.lower(), number)
@@ -71,23 +78,47 @@ def measure(path: Path, work: Path) -> list:
     blocks = [unmarked(block) for block in parsed.blocks]
     texts = [block.plain for block in blocks]
     start = perf_counter()
-    placed = place_blocks([Passage(block.plain, block.pictures, block.repeated) for block in blocks], stripped,
-                          parsed.edges, parsed.notes, parsed.margin_pictures)
+    placed = place_blocks(
+        [Passage(block.plain, block.pictures, block.repeated) for block in blocks],
+        stripped,
+        parsed.edges,
+        parsed.notes,
+        parsed.margin_pictures,
+    )
     seconds = perf_counter() - start
     simple = proportional(texts, len(pages))
     first = first_page_holding(texts, [page.text for page in stripped])
-    checked = [(index, truth_by_marker[found.group(0).lower()]) for index, block in enumerate(parsed.blocks)
-               if (found := re.search(r"ZQ\d{4}", block.markdown)) and found.group(0).lower() in truth_by_marker]
-    ends = [(index, truth_by_marker[found.group(0).lower()]) for index, block in enumerate(parsed.blocks)
-            if (found := re.search(r"ZE\d{4}", block.markdown)) and found.group(0).lower() in truth_by_marker]
-    last_page = {index: split_over_pages(block, page, breaks)[-1][1] for index, (block, page, breaks) in enumerate(zip(blocks, placed.pages, placed.breaks))}
+    checked = [
+        (index, truth_by_marker[found.group(0).lower()])
+        for index, block in enumerate(parsed.blocks)
+        if (found := re.search(r"ZQ\d{4}", block.markdown)) and found.group(0).lower() in truth_by_marker
+    ]
+    ends = [
+        (index, truth_by_marker[found.group(0).lower()])
+        for index, block in enumerate(parsed.blocks)
+        if (found := re.search(r"ZE\d{4}", block.markdown)) and found.group(0).lower() in truth_by_marker
+    ]
+    last_page = {
+        index: split_over_pages(block, page, breaks)[-1][1]
+        for index, (block, page, breaks) in enumerate(zip(blocks, placed.pages, placed.breaks))
+    }
 
     def score(pages: list[int] | dict[int, int], truths=checked) -> str:
         right = sum(pages[index] == truth for index, truth in truths)
         return f"{right}/{len(truths)} ({100 * right / len(truths):.1f}%)"
 
-    return [[path.name, str(len(pages)), f"starts: {len(checked)}", score(placed.pages), score(simple), score(first), f"{seconds * 1000:.1f} ms"],
-            ["", "", f"ends: {len(ends)}", score(last_page, ends), score(simple, ends), score(first, ends), ""]]
+    return [
+        [
+            path.name,
+            str(len(pages)),
+            f"starts: {len(checked)}",
+            score(placed.pages),
+            score(simple),
+            score(first),
+            f"{seconds * 1000:.1f} ms",
+        ],
+        ["", "", f"ends: {len(ends)}", score(last_page, ends), score(simple, ends), score(first, ends), ""],
+    ]
 
 
 def passages_found(path: Path, work: Path) -> list:
@@ -96,10 +127,20 @@ def passages_found(path: Path, work: Path) -> list:
     parsed = document_blocks(docx.Document(str(path)))
     pages = rendered_pages(pdf)
     start = perf_counter()
-    placed = place_blocks([Passage(block.plain, block.pictures, block.repeated) for block in parsed.blocks], pages, parsed.edges, parsed.notes,
-                          parsed.margin_pictures)
+    placed = place_blocks(
+        [Passage(block.plain, block.pictures, block.repeated) for block in parsed.blocks],
+        pages,
+        parsed.edges,
+        parsed.notes,
+        parsed.margin_pictures,
+    )
     seconds = perf_counter() - start
-    return [path.name, str(len(pages)), f"{placed.matchable - placed.unmatched}/{placed.matchable}", f"{seconds * 1000:.1f} ms"]
+    return [
+        path.name,
+        str(len(pages)),
+        f"{placed.matchable - placed.unmatched}/{placed.matchable}",
+        f"{seconds * 1000:.1f} ms",
+    ]
 
 
 def main() -> None:
@@ -107,7 +148,17 @@ def main() -> None:
         print("LibreOffice is not installed: nothing to measure (make setup installs it)")
         return
     print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f}", flush=True)
-    rows = [["document", "pages", "blocks: where they start / end", "ReadLens (cursor, paragraphs cut at breaks)", "by characters", "first page holding", "placement time"]]
+    rows = [
+        [
+            "document",
+            "pages",
+            "blocks: where they start / end",
+            "ReadLens (cursor, paragraphs cut at breaks)",
+            "by characters",
+            "first page holding",
+            "placement time",
+        ]
+    ]
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         work = Path(folder)
         for blocks in (160, 480):

@@ -25,13 +25,18 @@ from pdf2image import convert_from_path
 
 from readers import Services, Settings, read_file
 from readers.markup.tables import markdown_table
-from readers.office import libreoffice as office
 from readers.pdf import pool as pdf_pool
 from readers.pdf.pages import pdfminer_pages
-from readers.pdf.render import PNG_COMPRESS_LEVEL
+from readers.render import libreoffice as office
+from readers.render.pdfium import PNG_COMPRESS_LEVEL
 from tests.conftest import CORPUS
 
-SOURCES = ("markitdown/test.pdf", "pdfplumber/nics-background-checks-2015-11.pdf", "pdfplumber/issue-140-example.pdf", "docling/ocr_test.pdf")
+SOURCES = (
+    "markitdown/test.pdf",
+    "pdfplumber/nics-background-checks-2015-11.pdf",
+    "pdfplumber/issue-140-example.pdf",
+    "docling/ocr_test.pdf",
+)
 DECK = CORPUS / "markitdown" / "test.pptx"
 PAGES, FIRST, LAST, DPI = 240, 41, 60, 150
 ROUNDS = 3
@@ -111,9 +116,23 @@ def pdf_rows(path: Path, work: Path) -> list[list[str]]:
     pages = f"pages {FIRST}-{LAST} of {PAGES}"
     return [
         ["simple: pdf2image + pdfplumber, page by page", pages, f"{plain:.2f} s", f"{plain_cpu:.2f} s", "1.0x", ""],
-        ["ReadLens cold (empty cache)", pages, f"{cold:.2f} s", f"{cold_cpu:.2f} s", f"{plain / cold:.1f}x vs simple",
-         f"{verdict(plain / cold, COLD_TARGET)} (>= {COLD_TARGET}x); first cold read, starting the worker pool: {cold_runs[0][0]:.2f} s"],
-        ["ReadLens warm (same pages again)", pages, f"{warm:.3f} s", f"{warm_cpu:.3f} s", f"{cold / warm:.0f}x vs cold", f"{verdict(cold / warm, WARM_TARGET)} (>= {WARM_TARGET:g}x)"],
+        [
+            "ReadLens cold (empty cache)",
+            pages,
+            f"{cold:.2f} s",
+            f"{cold_cpu:.2f} s",
+            f"{plain / cold:.1f}x vs simple",
+            f"{verdict(plain / cold, COLD_TARGET)} (>= {COLD_TARGET}x); first "
+            f"cold read, starting the worker pool: {cold_runs[0][0]:.2f} s",
+        ],
+        [
+            "ReadLens warm (same pages again)",
+            pages,
+            f"{warm:.3f} s",
+            f"{warm_cpu:.3f} s",
+            f"{cold / warm:.0f}x vs cold",
+            f"{verdict(cold / warm, WARM_TARGET)} (>= {WARM_TARGET:g}x)",
+        ],
     ]
 
 
@@ -134,8 +153,14 @@ def pptx_row(work: Path) -> list[str]:
     finally:
         office.convert_to_pdf = convert
     converted_second = len(calls) - converted_first
-    return [f"PPTX {DECK.name}: slides 1-2, then 3-4", "2 + 2 slides", f"{first:.2f} s, then {second:.2f} s", "",
-            f"LibreOffice conversions: {converted_first}, then {converted_second}", "PASS" if converted_second == 0 and converted_first == 1 else "FAIL"]
+    return [
+        f"PPTX {DECK.name}: slides 1-2, then 3-4",
+        "2 + 2 slides",
+        f"{first:.2f} s, then {second:.2f} s",
+        "",
+        f"LibreOffice conversions: {converted_first}, then {converted_second}",
+        "PASS" if converted_second == 0 and converted_first == 1 else "FAIL",
+    ]
 
 
 def choice_rows(path: Path, work: Path) -> list[list[str]]:
@@ -148,20 +173,26 @@ def choice_rows(path: Path, work: Path) -> list[list[str]]:
             convert_from_path(path, dpi=DPI, first_page=number, last_page=number)[0].save(io.BytesIO(), format="PNG")
 
     def pdftoppm_range():
-        subprocess.run(["pdftoppm", "-r", str(DPI), "-png", "-f", str(FIRST), "-l", str(LAST), str(path), str(work / "ppm")], check=True, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            ["pdftoppm", "-r", str(DPI), "-png", "-f", str(FIRST), "-l", str(LAST), str(path), str(work / "ppm")],
+            check=True,
+            stderr=subprocess.DEVNULL,
+        )
 
     def pdfium_pages(level):
         for number in numbers:
-            document[number - 1].render(scale=DPI / 72, rev_byteorder=True).to_pil().save(io.BytesIO(), format="PNG", compress_level=level)
+            document[number - 1].render(scale=DPI / 72, rev_byteorder=True).to_pil().save(
+                io.BytesIO(), format="PNG", compress_level=level
+            )
 
     def plumber_page(number):
         with pdfplumber.open(path, pages=[number]) as pdf:
-            pdf.pages[0].chars
+            _ = pdf.pages[0].chars
 
     def walked_page(number):
         with open(path, "rb") as stream:
             pdf = pdfplumber.PDF(stream, stream_is_external=True)
-            pdfplumber.page.Page(pdf, pdfminer_pages(pdf.doc, [number])[number], page_number=number).chars
+            _ = pdfplumber.page.Page(pdf, pdfminer_pages(pdf.doc, [number])[number], page_number=number).chars
 
     def plumber_count():
         with pdfplumber.open(path) as pdf:
@@ -175,12 +206,18 @@ def choice_rows(path: Path, work: Path) -> list[list[str]]:
         ["render + PNG, 20 pages: pdf2image per page, PNG level 6", f"{timed(pdf2image_pages):.2f} s"],
         ["render + PNG, 20 pages: pdftoppm, one call for the range", f"{timed(pdftoppm_range):.2f} s"],
         ["render + PNG, 20 pages: pdfium, Pillow PNG level 6", f"{timed(pdfium_pages, 6):.2f} s"],
-        [f"render + PNG, 20 pages: pdfium, Pillow PNG level {PNG_COMPRESS_LEVEL} (ReadLens)", f"{timed(pdfium_pages, PNG_COMPRESS_LEVEL):.2f} s"],
+        [
+            f"render + PNG, 20 pages: pdfium, Pillow PNG level {PNG_COMPRESS_LEVEL} (ReadLens)",
+            f"{timed(pdfium_pages, PNG_COMPRESS_LEVEL):.2f} s",
+        ],
         ["open page 200 and parse it: pdfplumber.open(pages=[200])", f"{timed(plumber_page, 200):.3f} s"],
         ["open page 200 and parse it: page-tree walk (ReadLens)", f"{timed(walked_page, 200):.3f} s"],
         ["page count: pdfplumber", f"{timed(plumber_count):.3f} s"],
         ["page count: pdfium (ReadLens)", f"{timed(lambda: len(pdfium.PdfDocument(str(path)))):.4f} s"],
-        ["start the worker pool: fork server (ReadLens when other threads run)", f"{timed(pool_start, 'forkserver'):.3f} s"],
+        [
+            "start the worker pool: fork server (ReadLens when other threads run)",
+            f"{timed(pool_start, 'forkserver'):.3f} s",
+        ],
         ["start the worker pool: fork (ReadLens in a single-threaded process)", f"{timed(pool_start, 'fork'):.3f} s"],
     ]
     document.close()
@@ -188,11 +225,17 @@ def choice_rows(path: Path, work: Path) -> list[list[str]]:
 
 
 def main() -> None:
-    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} (other work on the machine slows every row)", flush=True)
+    print(
+        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
+        "(other work on the machine slows every row)",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         work = Path(folder)
         path = build_pdf(work / f"mixed-{PAGES}-pages.pdf")
         rows = [["case", "pages", "time", "CPU time", "ratio", "target"], *pdf_rows(path, work), pptx_row(work)]
         print(markdown_table(rows), end="\n\n", flush=True)
-        print(markdown_table([["PDF reader choice (one core unless said)", "time"], *choice_rows(path, work)]), end="\n\n")
+        print(
+            markdown_table([["PDF reader choice (one core unless said)", "time"], *choice_rows(path, work)]), end="\n\n"
+        )
     print(f"load average after: {os.getloadavg()[0]:.1f}")

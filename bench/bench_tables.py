@@ -54,8 +54,12 @@ print(time.perf_counter() - start)
 
 def _score(found: list[list[str]], expected: list[list[str]]) -> tuple[int, int]:
     """Cells of ``expected`` that ``found`` holds in the same row and column, and how many there are."""
-    right = sum(1 for r, row in enumerate(expected) for c, cell in enumerate(row)
-                if r < len(found) and c < len(found[r]) and (found[r][c] or "").strip() == cell)
+    right = sum(
+        1
+        for r, row in enumerate(expected)
+        for c, cell in enumerate(row)
+        if r < len(found) and c < len(found[r]) and (found[r][c] or "").strip() == cell
+    )
     return right, sum(len(row) for row in expected)
 
 
@@ -75,10 +79,15 @@ def _single_page(path: Path, number: int, target: Path) -> Path:
 def truth_rows(folder: Path) -> list[list[str]]:
     sheet, invoices = truth.tables_pdf(folder / "tables.pdf"), truth.continued_pdf(folder / "invoices.pdf")
     continued = [truth.CONTINUED_HEADER] + truth.CONTINUED_ROWS[33:]
-    cases = [("ruled", sheet, 1, truth.RULED), ("without rules, header over three rows", sheet, 2, truth.STATEMENT),
-             ("spanning cells", sheet, 3, truth.SPANNING), ("turned 90°, without rules", sheet, 4, truth.TURNED),
-             ("turned 90° the other way, ruled", sheet, 5, truth.RULED),
-             ("without rules, headings over two columns each", sheet, 6, truth.PAPER), ("continued, header on the first page only", invoices, 2, continued)]
+    cases = [
+        ("ruled", sheet, 1, truth.RULED),
+        ("without rules, header over three rows", sheet, 2, truth.STATEMENT),
+        ("spanning cells", sheet, 3, truth.SPANNING),
+        ("turned 90°, without rules", sheet, 4, truth.TURNED),
+        ("turned 90° the other way, ruled", sheet, 5, truth.RULED),
+        ("without rules, headings over two columns each", sheet, 6, truth.PAPER),
+        ("continued, header on the first page only", invoices, 2, continued),
+    ]
     services = Services(make_settings(folder / "cache"))
     readings = {path: read_file(path, services=services, multimodal=False) for path in (sheet, invoices)}
     pages = [_single_page(path, number, folder / f"{path.stem}-{number}.pdf") for _, path, number, _ in cases]
@@ -92,16 +101,40 @@ def truth_rows(folder: Path) -> list[list[str]]:
         with pdfplumber.open(path) as pdf:
             found = pdf.pages[number - 1].extract_tables()
         simple = max((_score(table, expected) for table in found), default=(0, ours[1]))
-        peer = max((_score(table, expected) for table in _markdown_tables(theirs.get(page_file, {}).get("markdown", ""))), default=(0, ours[1]))
+        peer = max(
+            (_score(table, expected) for table in _markdown_tables(theirs.get(page_file, {}).get("markdown", ""))),
+            default=(0, ours[1]),
+        )
         totals = [totals[0] + ours[0], totals[1] + simple[0], totals[2] + peer[0], totals[3] + ours[1]]
-        rows.append([name, f"{ours[0]}/{ours[1]} cells", f"{simple[0]}/{simple[1]} cells", f"{peer[0]}/{peer[1]} cells" if theirs else "not run"])
-    rows.append(["all", *(f"{total / totals[3]:.0%}" for total in totals[:2]), f"{totals[2] / totals[3]:.0%}" if theirs else "not run"])
+        rows.append(
+            [
+                name,
+                f"{ours[0]}/{ours[1]} cells",
+                f"{simple[0]}/{simple[1]} cells",
+                f"{peer[0]}/{peer[1]} cells" if theirs else "not run",
+            ]
+        )
+    rows.append(
+        [
+            "all",
+            *(f"{total / totals[3]:.0%}" for total in totals[:2]),
+            f"{totals[2] / totals[3]:.0%}" if theirs else "not run",
+        ]
+    )
     return rows
 
 
 def _timed(tree: Path, pdf: Path, cache: Path, code: str) -> float:
-    environment = {**os.environ, "PYTHONPATH": str(tree), "READLENS_CACHE_DIR": str(cache), "OPENAI_API_KEY": "", "VISION_API_KEY": ""}
-    done = subprocess.run([sys.executable, "-c", code, str(pdf)], cwd=tree, env=environment, capture_output=True, text=True, check=True)
+    environment = {
+        **os.environ,
+        "PYTHONPATH": str(tree),
+        "READLENS_CACHE_DIR": str(cache),
+        "OPENAI_API_KEY": "",
+        "VISION_API_KEY": "",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(pdf)], cwd=tree, env=environment, capture_output=True, text=True, check=True
+    )
     return float(done.stdout.strip().splitlines()[-1])
 
 
@@ -109,7 +142,9 @@ def read_rows(folder: Path) -> list[list[str]]:
     sources = CORPUS_PAGES + [(folder / "tables.pdf", index) for index in range(6)]
     pdf = multi_page_pdf(folder / "twenty.pdf", 20, sources)
     baseline = folder / "baseline"
-    made = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(baseline), BASELINE], capture_output=True, text=True)
+    made = subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(baseline), BASELINE], capture_output=True, text=True
+    )
     if made.returncode:
         reason = (made.stderr.strip().splitlines() or ["git failed"])[-1]
         return [["cold text-only read, 20 pages, before issue 22", "not measured", f"no baseline: {reason}"]]
@@ -118,21 +153,43 @@ def read_rows(folder: Path) -> list[list[str]]:
         for round_number in range(ROUNDS):
             for step, code in (("read", TIMED_READ), ("extraction", TIMED_EXTRACTION)):
                 for name, tree in (("before", baseline), ("now", ROOT)):
-                    runs.setdefault((step, name), []).append(_timed(tree, pdf, folder / f"cache-{step}-{name}-{round_number}", code))
+                    runs.setdefault((step, name), []).append(
+                        _timed(tree, pdf, folder / f"cache-{step}-{name}-{round_number}", code)
+                    )
     finally:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(baseline)], capture_output=True)
     best = {key: min(times) for key, times in runs.items()}
     ratio = best["read", "now"] / best["read", "before"]
-    return [["cold text-only read, 20 pages, before issue 22 (furniture, words, drawn text, tables)", f"{best['read', 'before']:.2f} s", ""],
-            ["cold text-only read, 20 pages, now (ReadLens)", f"{best['read', 'now']:.2f} s",
-             f"{'PASS' if ratio <= READ_TARGET else 'FAIL'}: {ratio:.2f}x (<= {READ_TARGET:.2f}x)"],
-            ["of which the pages' extraction alone (one process, no pool), before", f"{best['extraction', 'before']:.2f} s", ""],
-            ["of which the pages' extraction alone (one process, no pool), now", f"{best['extraction', 'now']:.2f} s",
-             f"{best['extraction', 'now'] / best['extraction', 'before']:.2f}x: what reading as a careful reader costs"]]
+    return [
+        [
+            "cold text-only read, 20 pages, before issue 22 (furniture, words, drawn text, tables)",
+            f"{best['read', 'before']:.2f} s",
+            "",
+        ],
+        [
+            "cold text-only read, 20 pages, now (ReadLens)",
+            f"{best['read', 'now']:.2f} s",
+            f"{'PASS' if ratio <= READ_TARGET else 'FAIL'}: {ratio:.2f}x (<= {READ_TARGET:.2f}x)",
+        ],
+        [
+            "of which the pages' extraction alone (one process, no pool), before",
+            f"{best['extraction', 'before']:.2f} s",
+            "",
+        ],
+        [
+            "of which the pages' extraction alone (one process, no pool), now",
+            f"{best['extraction', 'now']:.2f} s",
+            f"{best['extraction', 'now'] / best['extraction', 'before']:.2f}x: what reading as a careful reader costs",
+        ],
+    ]
 
 
 def main() -> None:
-    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} (other work on the machine slows every row)", flush=True)
+    print(
+        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
+        "(other work on the machine slows every row)",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as name:
         folder = Path(name)
         print(markdown_table(truth_rows(folder)), end="\n\n")

@@ -55,23 +55,48 @@ def log_rows(path: Path, services: Services) -> list[list[str]]:
     cold = perf_counter() - start
     plain = best(simple, path, PAGE)
     size = f"{path.stat().st_size / 1048576:.1f} MB"
-    rows = [[f"simple: decode and cut the whole file, take page {PAGE}", size, "1", f"{plain * 1000:.0f} ms", "1.0x"],
-            ["ReadLens, first read (decodes, cuts and caches), page 1", size, "1", f"{cold * 1000:.0f} ms", f"{plain / cold:.1f}x"]]
+    rows = [
+        [f"simple: decode and cut the whole file, take page {PAGE}", size, "1", f"{plain * 1000:.0f} ms", "1.0x"],
+        [
+            "ReadLens, first read (decodes, cuts and caches), page 1",
+            size,
+            "1",
+            f"{cold * 1000:.0f} ms",
+            f"{plain / cold:.1f}x",
+        ],
+    ]
     for number in (1, PAGE):
         warm = best(read_file, path, number, number, services=services)
-        rows.append([f"ReadLens, page {number} again (seeks to it)", size, "1", f"{warm * 1000:.1f} ms", f"{plain / warm:.0f}x"])
+        rows.append(
+            [f"ReadLens, page {number} again (seeks to it)", size, "1", f"{warm * 1000:.1f} ms", f"{plain / warm:.0f}x"]
+        )
     whole = best(read_file, path, None, None, services=services)
-    rows.append(["ReadLens, the whole file (MAX_PAGES raised), from the cache", size, f"{pages:,}", f"{whole * 1000:.0f} ms", f"{plain / whole:.1f}x"])
+    rows.append(
+        [
+            "ReadLens, the whole file (MAX_PAGES raised), from the cache",
+            size,
+            f"{pages:,}",
+            f"{whole * 1000:.0f} ms",
+            f"{plain / whole:.1f}x",
+        ]
+    )
     return rows
 
 
 def main() -> None:
-    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} (other work on the machine slows every row)", flush=True)
+    print(
+        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
+        "(other work on the machine slows every row)",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(prefix="readlens-bench-text-") as folder:
         work = Path(folder)
         services = Services(Settings(cache_dir=work / "cache", vision_provider="none", max_pages=100_000))
         rows = [["case", "log", "pages", "time", "ratio"]]
         for encoding in ("utf-8", "cp1252"):
-            rows += [[f"{encoding}: {case}", *rest] for case, *rest in log_rows(build_log(work / f"server-{encoding}.log", encoding), services)]
+            rows += [
+                [f"{encoding}: {case}", *rest]
+                for case, *rest in log_rows(build_log(work / f"server-{encoding}.log", encoding), services)
+            ]
         print(markdown_table(rows), end="\n\n")
     print(f"load average after: {os.getloadavg()[0]:.1f}")

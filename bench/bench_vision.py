@@ -53,11 +53,16 @@ def main() -> None:
             with_figures = [(figures, index) for index in (0, 1, 3, 4)]  # a picture, a chart, a picture, a scan
             eight = fixtures.multi_page_pdf(Path(folder) / "eight.pdf", 8, with_figures)
             twenty = fixtures.multi_page_pdf(Path(folder) / "twenty.pdf", 20, with_figures)
-            mixed = fixtures.multi_page_pdf(Path(folder) / "mixed.pdf", 24, [(figures, index) for index in range(6)] + fixtures.CORPUS_PAGES)
+            mixed = fixtures.multi_page_pdf(
+                Path(folder) / "mixed.pdf", 24, [(figures, index) for index in range(6)] + fixtures.CORPUS_PAGES
+            )
             for path in (eight, twenty, mixed):
                 read_file(path, services=Services(make_settings(cache)))  # renders only: provider none
-            vision = lambda concurrency: Services(make_settings(cache, vision_provider="openai", vision_base_url=server.base_url,  # noqa: E731
-                                                                vision_concurrency=concurrency))
+            vision = lambda concurrency: Services(
+                make_settings(
+                    cache, vision_provider="openai", vision_base_url=server.base_url, vision_concurrency=concurrency
+                )
+            )
             one_by_one = described_from_scratch(eight, vision(1))
             concurrent = described_from_scratch(eight, vision(4))
             services = vision(4)
@@ -70,7 +75,12 @@ def main() -> None:
         ("8 pages, one after another (concurrency 1)", one_by_one, "", None),
         ("8 pages, VISION_CONCURRENCY=4", concurrent, f"< {CONCURRENT_TARGET:g} s", concurrent[0] < CONCURRENT_TARGET),
         ("20 pages, first read (concurrency 4)", first, "", None),
-        ("20 pages, text-only re-read", reread, f"< {REREAD_TARGET:g} s, 0 calls", reread[0] < REREAD_TARGET and reread[1] == 0),
+        (
+            "20 pages, text-only re-read",
+            reread,
+            f"< {REREAD_TARGET:g} s, 0 calls",
+            reread[0] < REREAD_TARGET and reread[1] == 0,
+        ),
     ]
     print(f"Vision descriptions: a server taking {CALL_SECONDS * 1000:.0f} ms per call; best of {ROUNDS}.")
     print(f"| {'case':<43} | {'seconds':>7} | {'calls':>5} | {'target':<17} | result |")
@@ -79,8 +89,11 @@ def main() -> None:
         verdict = "" if passed is None else ("PASS" if passed else "FAIL")
         print(f"| {case:<43} | {seconds:>7.3f} | {calls:>5} | {target:<17} | {verdict:<6} |")
     usage = saving.usage
-    print(f"\n{len(saving.pages)} pages (pictures, a chart, a scan, prose, tables): {usage.calls} calls made, {usage.calls_saved} saved "
-          f"on pages with only text, against {len(saving.pages)} calls when every page is sent.")
+    print(
+        f"\n{len(saving.pages)} pages (pictures, a chart, a scan, prose, "
+        f"tables): {usage.calls} calls made, {usage.calls_saved} saved "
+        f"on pages with only text, against {len(saving.pages)} calls when every page is sent."
+    )
 
 
 if __name__ == "__main__":

@@ -14,7 +14,15 @@ import time
 from bpe_openai import _bindings
 from docling_core.transforms.chunker.hybrid_chunker import HybridChunker
 from docling_core.transforms.chunker.tokenizer.base import BaseTokenizer
-from docling_core.types.doc import BoundingBox, DocItemLabel, DoclingDocument, ProvenanceItem, Size, TableCell, TableData
+from docling_core.types.doc import (
+    BoundingBox,
+    DocItemLabel,
+    DoclingDocument,
+    ProvenanceItem,
+    Size,
+    TableCell,
+    TableData,
+)
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 ENCODING = _bindings.tokenizer_for_encoding("o200k_base")
@@ -47,14 +55,26 @@ def docling_document(document: dict) -> DoclingDocument:
         doc.add_page(page_no=page["number"], size=Size(width=612, height=792))
         for item in page["items"]:
             text = item.get("text") or " ".join(" ".join(row) for row in item.get("rows", []))
-            prov = ProvenanceItem(page_no=page["number"], bbox=BoundingBox(l=0, t=0, r=612, b=792), charspan=(0, len(text)))
+            prov = ProvenanceItem(
+                page_no=page["number"], bbox=BoundingBox(l=0, t=0, r=612, b=792), charspan=(0, len(text))
+            )
             if item["kind"] == "heading":
                 doc.add_heading(text=item["text"], level=item["level"], prov=prov)
             elif item["kind"] == "table":
                 rows = item["rows"]
                 width = max(len(row) for row in rows)
-                cells = [TableCell(text=cell, start_row_offset_idx=r, end_row_offset_idx=r + 1, start_col_offset_idx=c, end_col_offset_idx=c + 1,
-                                   column_header=r == 0) for r, row in enumerate(rows) for c, cell in enumerate(row)]
+                cells = [
+                    TableCell(
+                        text=cell,
+                        start_row_offset_idx=r,
+                        end_row_offset_idx=r + 1,
+                        start_col_offset_idx=c,
+                        end_col_offset_idx=c + 1,
+                        column_header=r == 0,
+                    )
+                    for r, row in enumerate(rows)
+                    for c, cell in enumerate(row)
+                ]
                 doc.add_table(data=TableData(num_rows=len(rows), num_cols=width, table_cells=cells), prov=prov)
             else:
                 doc.add_text(label=DocItemLabel.TEXT, text=item["text"], prov=prov)
@@ -80,14 +100,26 @@ def main(documents_path: str, max_tokens: str) -> None:
     for document in documents:
         doc = docling_document(document)
 
-        def docling_chunks():
-            return [{"text": hybrid.contextualize(chunk), "pages": sorted({prov.page_no for item in chunk.meta.doc_items for prov in item.prov})}
-                    for chunk in hybrid.chunk(dl_doc=doc)]
+        def docling_chunks(doc=doc):
+            return [
+                {
+                    "text": hybrid.contextualize(chunk),
+                    "pages": sorted({prov.page_no for item in chunk.meta.doc_items for prov in item.prov}),
+                }
+                for chunk in hybrid.chunk(dl_doc=doc)
+            ]
 
         docling, docling_seconds = timed(docling_chunks)
-        langchain, langchain_seconds = timed(lambda: [{"text": text, "pages": []} for text in splitter.split_text(document["text"])])
-        answer.append({"name": document["name"], "docling": {"chunks": docling, "seconds": docling_seconds},
-                       "langchain": {"chunks": langchain, "seconds": langchain_seconds}})
+        langchain, langchain_seconds = timed(
+            lambda document=document: [{"text": text, "pages": []} for text in splitter.split_text(document["text"])]
+        )
+        answer.append(
+            {
+                "name": document["name"],
+                "docling": {"chunks": docling, "seconds": docling_seconds},
+                "langchain": {"chunks": langchain, "seconds": langchain_seconds},
+            }
+        )
     json.dump(answer, sys.stdout)
 
 

@@ -19,12 +19,27 @@ def peers_python(name: str, packages: list[str], check: str) -> Path | None:
         return python
     print(f"installing {', '.join(packages)} into a scratch virtualenv, {folder} (never the project's) ...", flush=True)
     try:
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(folder)], check=True, capture_output=True, text=True, timeout=300)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *packages], check=True, capture_output=True,
-                       text=True, timeout=1200)
+        subprocess.run(
+            [sys.executable, "-m", "venv", "--clear", str(folder)],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *packages],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=1200,
+        )
         subprocess.run([str(python), "-c", check], check=True, capture_output=True, text=True, timeout=300)
     except (subprocess.SubprocessError, OSError) as error:
         detail = (getattr(error, "stderr", None) or str(error)).strip().splitlines()
-        print(f"{', '.join(packages)} could not be installed ({detail[-1] if detail else type(error).__name__}): measuring ReadLens alone", flush=True)
+        print(
+            f"{', '.join(packages)} could not be installed ({detail[-1] if detail else type(error).__name__}): "
+            "measuring ReadLens alone",
+            flush=True,
+        )
         return None
     return python

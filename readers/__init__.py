@@ -18,4 +18,15 @@ from .models import Figure, Page, Reading, Segment, Transcript, Usage
 from .services import Services
 from .settings import Settings
 
-__all__ = ["read_file", "Reading", "Page", "Figure", "ReaderError", "Transcript", "Segment", "Usage", "Services", "Settings"]
+__all__ = [
+    "read_file",
+    "Reading",
+    "Page",
+    "Figure",
+    "ReaderError",
+    "Transcript",
+    "Segment",
+    "Usage",
+    "Services",
+    "Settings",
+]

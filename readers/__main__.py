@@ -46,16 +46,23 @@ def whole(value: str) -> int:
 def add_reading_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pages", type=page_range, help="a page or range, e.g. 3 or 3-5 (1-based)")
     parser.add_argument("--describe", help="ask this question about each page's visual content")
-    parser.add_argument("--multimodal", action="store_true", default=None, help="include page images (for a vision-capable model)")
+    parser.add_argument(
+        "--multimodal", action="store_true", default=None, help="include page images (for a vision-capable model)"
+    )
 
 
 def add_chunk_options(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument("--chunks", type=whole, metavar="TOKENS", help=f"{what}: chunks of at most TOKENS o200k_base tokens, e.g. 512")
-    parser.add_argument("--overlap", type=whole, metavar="TOKENS", help="with --chunks: repeat up to TOKENS of the previous chunk's end")
+    parser.add_argument(
+        "--chunks", type=whole, metavar="TOKENS", help=f"{what}: chunks of at most TOKENS o200k_base tokens, e.g. 512"
+    )
+    parser.add_argument(
+        "--overlap", type=whole, metavar="TOKENS", help="with --chunks: repeat up to TOKENS of the previous chunk's end"
+    )
 
 
 def chunk_sizes(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[int, int]:
-    """``--chunks`` and ``--overlap`` as (max tokens, overlap tokens), (0, 0) without them; sizes that cannot work end the command with the reason."""
+    """``--chunks`` and ``--overlap`` as (max tokens, overlap tokens), (0, 0) without them; sizes that
+    cannot work end the command with the reason."""
     if args.overlap is not None and args.chunks is None:
         parser.error("--overlap goes with --chunks")
     if args.chunks is None:
@@ -80,13 +87,21 @@ def load_settings() -> Settings | None:
 def batch_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m readers batch",
-        description="Read every file under PATH... (folders recursively) into one record per page: JSON Lines, or Parquet "
-                    "when --out ends in .parquet. Run it again on the same output to resume.")
+        description="Read every file under PATH... (folders recursively) into one record per page: "
+        "JSON Lines, or Parquet "
+        "when --out ends in .parquet. Run it again on the same output to resume.",
+    )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files and folders to read")
     parser.add_argument("--out", required=True, help="the output file: .jsonl, or .parquet")
-    parser.add_argument("--engine", choices=("local", "ray"), default="local", help="this machine's cores (default), or Ray")
-    parser.add_argument("--ray-address", help="the Ray cluster to use with --engine ray, e.g. auto (default: start Ray here)")
-    parser.add_argument("--workers", type=positive, help="files read at once (default: the cores, or the Ray cluster's CPUs)")
+    parser.add_argument(
+        "--engine", choices=("local", "ray"), default="local", help="this machine's cores (default), or Ray"
+    )
+    parser.add_argument(
+        "--ray-address", help="the Ray cluster to use with --engine ray, e.g. auto (default: start Ray here)"
+    )
+    parser.add_argument(
+        "--workers", type=positive, help="files read at once (default: the cores, or the Ray cluster's CPUs)"
+    )
     add_reading_options(parser)
     add_chunk_options(parser, "one record per chunk instead of per page")
     args = parser.parse_args(argv)
@@ -105,8 +120,13 @@ def batch_main(argv: list[str]) -> int:
 
     engine = RayEngine(args.ray_address, args.workers) if args.engine == "ray" else LocalEngine(args.workers)
     try:
-        return run(args.paths, args.out, engine=engine, settings=settings,
-                   request=Request(start, end, args.describe, args.multimodal, chunk_tokens, overlap_tokens))
+        return run(
+            args.paths,
+            args.out,
+            engine=engine,
+            settings=settings,
+            request=Request(start, end, args.describe, args.multimodal, chunk_tokens, overlap_tokens),
+        )
     except (BatchError, OSError) as error:  # OSError: the output cannot be written (a read-only folder, a full disk)
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -116,16 +136,34 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["batch"]:
         return batch_main(argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m readers", description="Show what a language model receives from a file.",
-                                     epilog="Collections: python -m readers batch PATH... --out pages.jsonl (see batch --help).")
+    parser = argparse.ArgumentParser(
+        prog="python -m readers",
+        description="Show what a language model receives from a file.",
+        epilog="Collections: python -m readers batch PATH... --out pages.jsonl (see batch --help).",
+    )
     parser.add_argument("file")
     add_reading_options(parser)
     parser.add_argument("--format", choices=("text", "json", "openai", "anthropic"), default="text")
-    parser.add_argument("--document", action="store_true",
-                        help="send the pages as the PDF they come from (a PDF, or a document rendered to PDF); with --format openai or anthropic")
-    parser.add_argument("--line-numbers", action="store_true", help="number each line of a text file as in the file; with --format text")
-    parser.add_argument("--images", action="store_true", default=None,
-                        help="make page images even in text-only mode (a deck or a workbook is then rendered by LibreOffice); shown with --format json")
+    parser.add_argument(
+        "--document",
+        action="store_true",
+        help=(
+            "send the pages as the PDF they come from (a PDF, or a document "
+            "rendered to PDF); with --format openai or anthropic"
+        ),
+    )
+    parser.add_argument(
+        "--line-numbers", action="store_true", help="number each line of a text file as in the file; with --format text"
+    )
+    parser.add_argument(
+        "--images",
+        action="store_true",
+        default=None,
+        help=(
+            "make page images even in text-only mode (a deck or a workbook "
+            "is then rendered by LibreOffice); shown with --format json"
+        ),
+    )
     add_chunk_options(parser, "print what a retriever indexes, one JSON object per chunk (JSON Lines)")
     args = parser.parse_args(argv)
     chunk_tokens, overlap_tokens = chunk_sizes(parser, args)
@@ -141,10 +179,22 @@ def main(argv: list[str] | None = None) -> int:
     settings = load_settings()
     if settings is None:
         return 2
-    multimodal = True if args.document else args.multimodal  # a PDF sent as itself carries no descriptions: none are made
+    multimodal = (
+        True if args.document else args.multimodal
+    )  # a PDF sent as itself carries no descriptions: none are made
     try:
-        reading = read_file(args.file, page_start=start, page_end=end, describe=args.describe, multimodal=multimodal, settings=settings, images=args.images)
-        parts = reading.as_messages(args.format, document=args.document) if args.format in ("openai", "anthropic") else None
+        reading = read_file(
+            args.file,
+            page_start=start,
+            page_end=end,
+            describe=args.describe,
+            multimodal=multimodal,
+            settings=settings,
+            images=args.images,
+        )
+        parts = (
+            reading.as_messages(args.format, document=args.document) if args.format in ("openai", "anthropic") else None
+        )
         chunks = reading.chunks(chunk_tokens, overlap_tokens) if chunk_tokens else None
     except ReaderError as error:
         print(f"error: {error.code}: {error.message}", file=sys.stderr)

@@ -16,7 +16,7 @@ from .intake.package import readable_package
 from .job import Job, Progress, no_progress
 from .kinds import SOURCE_EXTENSION, kind_of, reader
 from .models import Reading
-from .office.libreoffice import ooxml_copy
+from .render.libreoffice import ooxml_copy
 from .services import Services, shared_services
 from .settings import MAX_HOTWORDS_CHARS, Settings
 
@@ -30,7 +30,10 @@ def _resolve(path: str | os.PathLike, workspace: str | os.PathLike | None) -> Pa
     root = Path(workspace).resolve()
     resolved = (root / candidate).resolve()
     if resolved != root and root not in resolved.parents:
-        raise ReaderError("PATH_OUTSIDE_WORKSPACE", f"{path} is outside the workspace this reader is confined to. Use a path inside {root.name}/.")
+        raise ReaderError(
+            "PATH_OUTSIDE_WORKSPACE",
+            f"{path} is outside the workspace this reader is confined to. Use a path inside {root.name}/.",
+        )
     return resolved
 
 
@@ -49,7 +52,10 @@ def check_question(describe) -> str | None:
     if describe is None or not describe.strip():
         return None
     if len(describe) > MAX_QUESTION_CHARS:
-        raise ReaderError("INVALID_QUERY", f"The question is {len(describe):,} characters long; ask in at most {MAX_QUESTION_CHARS:,}.")
+        raise ReaderError(
+            "INVALID_QUERY",
+            f"The question is {len(describe):,} characters long; ask in at most {MAX_QUESTION_CHARS:,}.",
+        )
     return describe.strip()
 
 
@@ -59,8 +65,11 @@ def check_hotwords(hotwords) -> str | None:
         raise ReaderError("INVALID_QUERY", "The hotwords must be text: names and terms separated by spaces or commas.")
     hotwords = " ".join((hotwords or "").split())
     if len(hotwords) > MAX_HOTWORDS_CHARS:
-        raise ReaderError("INVALID_QUERY", f"The hotwords are {len(hotwords):,} characters long; give at most {MAX_HOTWORDS_CHARS}: "
-                                           "the names and terms the recording uses, not a text.")
+        raise ReaderError(
+            "INVALID_QUERY",
+            f"The hotwords are {len(hotwords):,} characters long; give at most {MAX_HOTWORDS_CHARS}: "
+            "the names and terms the recording uses, not a text.",
+        )
     return hotwords or None
 
 
@@ -110,21 +119,49 @@ def read_file(
         found, folder = resolved.is_file(), resolved.is_dir()
         size = resolved.stat().st_size if found else 0
     except (OSError, ValueError) as error:  # a name too long, a NUL byte, a folder we may not enter
-        raise ReaderError("FILE_NOT_FOUND", f"{name or path} could not be opened ({type(error).__name__}). Check the path and try again.") from None
+        raise ReaderError(
+            "FILE_NOT_FOUND",
+            f"{name or path} could not be opened ({type(error).__name__}). Check the path and try again.",
+        ) from None
     shown = name or resolved.name
     if not found:
-        raise ReaderError("FILE_NOT_FOUND", f"{shown} was not found{' (it is a folder)' if folder else ''}. Check the path and try again.")
+        raise ReaderError(
+            "FILE_NOT_FOUND",
+            f"{shown} was not found{' (it is a folder)' if folder else ''}. Check the path and try again.",
+        )
     if size == 0:
-        raise ReaderError("EMPTY_FILE", f"{shown} is empty (0 bytes). Upload the file again; it may not have been saved completely.")
+        raise ReaderError(
+            "EMPTY_FILE", f"{shown} is empty (0 bytes). Upload the file again; it may not have been saved completely."
+        )
     if size > settings.max_file_bytes:
-        raise ReaderError("FILE_TOO_LARGE", f"{shown} is {size / 1048576:.1f} MB; the limit is {settings.max_file_mb:g} MB (MAX_FILE_MB).")
+        raise ReaderError(
+            "FILE_TOO_LARGE",
+            f"{shown} is {size / 1048576:.1f} MB; the limit is {settings.max_file_mb:g} MB (MAX_FILE_MB).",
+        )
     with last_resort(shown):
         detected = detect(resolved, shown)
-        job = Job(path=resolved, name=shown, size=size, sha256=hash_file(resolved), kind=detected.kind, mime=detected.mime,
-                  page_start=_check_page(page_start), page_end=_check_page(page_end), question=question,
-                  multimodal=settings.multimodal if multimodal is None else bool(multimodal),
-                  services=services, progress=progress or no_progress, visitor=visitor, read_file=read_file, hotwords=hotwords)
-        job.images = images if images is not None else bool(job.multimodal or question or getattr(services.vision, "sees_pages", False))
+        job = Job(
+            path=resolved,
+            name=shown,
+            size=size,
+            sha256=hash_file(resolved),
+            kind=detected.kind,
+            mime=detected.mime,
+            page_start=_check_page(page_start),
+            page_end=_check_page(page_end),
+            question=question,
+            multimodal=settings.multimodal if multimodal is None else bool(multimodal),
+            services=services,
+            progress=progress or no_progress,
+            visitor=visitor,
+            read_file=read_file,
+            hotwords=hotwords,
+        )
+        job.images = (
+            images
+            if images is not None
+            else bool(job.multimodal or question or getattr(services.vision, "sees_pages", False))
+        )
         if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with the OOXML reader
             job.path = ooxml_copy(job)
         if kind_of(job.kind).package:

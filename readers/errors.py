@@ -58,5 +58,8 @@ def last_resort(name: str):
         raise
     except Exception as error:  # noqa: BLE001 - the last-resort guard: see the module docstring
         log.exception("Reading %s failed with an unexpected %s", name, type(error).__name__)
-        raise ReaderError("CORRUPT_FILE", f"{name} could not be read: ReadLens met something in it that it does not handle. The file may be "
-                                          "damaged; save or export it again. If it keeps failing, report it with the file.") from error
+        raise ReaderError(
+            "CORRUPT_FILE",
+            f"{name} could not be read: ReadLens met something in it that it does not handle. The file may be "
+            "damaged; save or export it again. If it keeps failing, report it with the file.",
+        ) from error

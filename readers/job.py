@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from .errors import ReaderError
 from .kinds import kind_of
@@ -64,16 +64,36 @@ class Job:
         start, end = self.page_start, self.page_end
         for value in (start, end):
             if value is not None and not 1 <= value <= page_count:
-                raise ReaderError("PAGE_OUT_OF_RANGE", f"Page {value} is outside {self.name}, which has {page_count} {unit}. Choose a page from 1 to {page_count}.")
+                raise ReaderError(
+                    "PAGE_OUT_OF_RANGE",
+                    f"Page {value} is outside {self.name}, which has {page_count} "
+                    f"{unit}. Choose a page from 1 to {page_count}.",
+                )
         if start is not None and end is not None and start > end:
-            raise ReaderError("PAGE_OUT_OF_RANGE", f"The page range {start}-{end} is backwards: the first page must not come after the last.")
+            raise ReaderError(
+                "PAGE_OUT_OF_RANGE",
+                f"The page range {start}-{end} is backwards: the first page must not come after the last.",
+            )
         first, last = start or 1, end or page_count
         if last - first + 1 > self.settings.max_pages:
             last = first + self.settings.max_pages - 1
-            self.warnings.append(f"{self.name}: read {unit} {first}-{last} of {first}-{end or page_count} (MAX_PAGES is {self.settings.max_pages}). Ask for the next range to read more.")
+            self.warnings.append(
+                f"{self.name}: read {unit} {first}-{last} of {first}-{end or page_count} "
+                f"(MAX_PAGES is {self.settings.max_pages}). Ask for the next range to read more."
+            )
         return list(range(first, last + 1))
 
     def reading(self, page_count: int, pages: list[Page], **extra) -> Reading:
-        return Reading(name=self.name, kind=self.kind, mime=self.mime, sha256=self.sha256, page_count=page_count, pages=pages,
-                       warnings=self.warnings, question=self.question, multimodal=self.multimodal,
-                       pdf=PdfSource(self.pdf, self.settings.cache_dir) if self.pdf else None, **extra)
+        return Reading(
+            name=self.name,
+            kind=self.kind,
+            mime=self.mime,
+            sha256=self.sha256,
+            page_count=page_count,
+            pages=pages,
+            warnings=self.warnings,
+            question=self.question,
+            multimodal=self.multimodal,
+            pdf=PdfSource(self.pdf, self.settings.cache_dir) if self.pdf else None,
+            **extra,
+        )

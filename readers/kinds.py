@@ -19,8 +19,8 @@ them (a .doc is read as ``docx``); their MIME type says what they were.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 PPTX_MIME = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
 DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
@@ -45,30 +45,91 @@ class Kind:
     ooxml_filter: str | None = None
 
 
-KINDS = {kind.name: kind for kind in (
-    Kind("pdf", visual=True, paged=True, mimes=("application/pdf",)),
-    Kind("docx", visual=True, package=True, paged=True, mimes=(DOCX_MIME,),
-         legacy={DOC_MIME: "doc", "text/rtf": "rtf", "application/rtf": "rtf", "application/vnd.oasis.opendocument.text": "odt"},
-         pdf_filter="pdf:writer_pdf_Export", ooxml_filter="docx:MS Word 2007 XML"),
-    Kind("pptx", unit="slide", visual=True, package=True, paged=True, mimes=(PPTX_MIME,),
-         legacy={PPT_MIME: "ppt", "application/vnd.oasis.opendocument.presentation": "odp"},
-         pdf_filter='pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"},"ExportNotesPages":{"type":"boolean","value":"false"}}',
-         ooxml_filter="pptx:Impress MS PowerPoint 2007 XML"),
-    # A workbook's PDF: one page per sheet, as large as the sheet's used range (hidden sheets too, in order).
-    Kind("xlsx", unit="sheet", visual=True, package=True, paged=True, mimes=(XLSX_MIME, XLSM_MIME),
-         legacy={XLS_MIME: "xls", "application/vnd.oasis.opendocument.spreadsheet": "ods"},
-         pdf_filter='pdf:calc_pdf_Export:{"SinglePageSheets":{"type":"boolean","value":"true"}}', ooxml_filter="xlsx:Calc MS Excel 2007 XML"),
-    Kind("csv", mimes=("text/csv", "application/csv", "text/tab-separated-values")),
-    Kind("html", visual=True, paged=True, mimes=("text/html", "application/xhtml+xml")),
-    Kind("feed", mimes=("application/rss+xml", "application/atom+xml")),
-    Kind("epub", package=True, mimes=("application/epub+zip",)),
-    Kind("email", container=True, mimes=("message/rfc822", MSG_MIME)),
-    Kind("zip", container=True, mimes=("application/zip", "application/x-zip-compressed")),
-    Kind("image", visual=True, mimes=("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/x-ms-bmp", "image/tiff")),
-    Kind("audio", mimes=("audio/x-wav", "audio/wav", "audio/vnd.wave", "audio/flac", "audio/x-flac", "audio/mpeg", "audio/mp4", "audio/x-m4a",
-                         "audio/aac", "audio/x-hx-aac-adts", "audio/ogg", "audio/opus", "audio/webm", "video/webm", "video/mp4")),
-    Kind("text", mimes=("application/json", "application/x-ndjson", "application/javascript", "application/xml", "image/svg+xml")),
-)}
+KINDS = {
+    kind.name: kind
+    for kind in (
+        Kind("pdf", visual=True, paged=True, mimes=("application/pdf",)),
+        Kind(
+            "docx",
+            visual=True,
+            package=True,
+            paged=True,
+            mimes=(DOCX_MIME,),
+            legacy={
+                DOC_MIME: "doc",
+                "text/rtf": "rtf",
+                "application/rtf": "rtf",
+                "application/vnd.oasis.opendocument.text": "odt",
+            },
+            pdf_filter="pdf:writer_pdf_Export",
+            ooxml_filter="docx:MS Word 2007 XML",
+        ),
+        Kind(
+            "pptx",
+            unit="slide",
+            visual=True,
+            package=True,
+            paged=True,
+            mimes=(PPTX_MIME,),
+            legacy={PPT_MIME: "ppt", "application/vnd.oasis.opendocument.presentation": "odp"},
+            pdf_filter='pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"},"ExportNotesPages":{"type":"boolean","value":"false"}}',
+            ooxml_filter="pptx:Impress MS PowerPoint 2007 XML",
+        ),
+        # A workbook's PDF: one page per sheet, as large as the sheet's used range (hidden sheets too, in order).
+        Kind(
+            "xlsx",
+            unit="sheet",
+            visual=True,
+            package=True,
+            paged=True,
+            mimes=(XLSX_MIME, XLSM_MIME),
+            legacy={XLS_MIME: "xls", "application/vnd.oasis.opendocument.spreadsheet": "ods"},
+            pdf_filter='pdf:calc_pdf_Export:{"SinglePageSheets":{"type":"boolean","value":"true"}}',
+            ooxml_filter="xlsx:Calc MS Excel 2007 XML",
+        ),
+        Kind("csv", mimes=("text/csv", "application/csv", "text/tab-separated-values")),
+        Kind("html", visual=True, paged=True, mimes=("text/html", "application/xhtml+xml")),
+        Kind("feed", mimes=("application/rss+xml", "application/atom+xml")),
+        Kind("epub", package=True, mimes=("application/epub+zip",)),
+        Kind("email", container=True, mimes=("message/rfc822", MSG_MIME)),
+        Kind("zip", container=True, mimes=("application/zip", "application/x-zip-compressed")),
+        Kind(
+            "image",
+            visual=True,
+            mimes=("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/x-ms-bmp", "image/tiff"),
+        ),
+        Kind(
+            "audio",
+            mimes=(
+                "audio/x-wav",
+                "audio/wav",
+                "audio/vnd.wave",
+                "audio/flac",
+                "audio/x-flac",
+                "audio/mpeg",
+                "audio/mp4",
+                "audio/x-m4a",
+                "audio/aac",
+                "audio/x-hx-aac-adts",
+                "audio/ogg",
+                "audio/opus",
+                "audio/webm",
+                "video/webm",
+                "video/mp4",
+            ),
+        ),
+        Kind(
+            "text",
+            mimes=(
+                "application/json",
+                "application/x-ndjson",
+                "application/javascript",
+                "application/xml",
+                "image/svg+xml",
+            ),
+        ),
+    )
+}
 KIND_BY_MIME = {mime: kind.name for kind in KINDS.values() for mime in (*kind.mimes, *kind.legacy)}
 SOURCE_EXTENSION = {mime: extension for kind in KINDS.values() for mime, extension in kind.legacy.items()}
 

@@ -15,13 +15,14 @@ if TYPE_CHECKING:
 
 @dataclass
 class Figure:
-    """Something on a page that its text does not carry: a raster ``picture``, a vector
-    ``drawing`` (a chart or diagram made of lines and shapes), ``drawn text`` (words drawn as
-    outlines, with no characters behind them) or the ``scan`` of a page without a text layer. ``box`` is (left, top, right, bottom) as fractions of the page's width and
-    height, measured from its top-left corner; ``caption`` is the line beside it that names it;
-    ``has_text`` says the page's text already holds the words inside it (a drawing's labels, a
-    text layer over a picture), so OCR would only repeat them. ``chart`` says what a drawing
-    rebuilt as a chart is ("bar, 3 series"); its table stands in the page's text."""
+    """Something on a page that its text does not carry: a raster ``picture``, a vector ``drawing`` (a
+    chart or diagram made of lines and shapes), ``drawn text`` (words drawn as outlines, with no
+    characters behind them) or the ``scan`` of a page without a text layer. ``box`` is (left, top,
+    right, bottom) as fractions of the page's width and height, measured from its top-left corner;
+    ``caption`` is the line beside it that names it; ``has_text`` says the page's text already holds
+    the words inside it (a drawing's labels, a text layer over a picture), so OCR would only repeat
+    them. ``chart`` says what a drawing rebuilt as a chart is ("bar, 3 series"); its table stands in
+    the page's text."""
 
     kind: str
     box: tuple[float, float, float, float]
@@ -30,7 +31,7 @@ class Figure:
     chart: str | None = None
 
     @classmethod
-    def of(cls, found: dict) -> "Figure":
+    def of(cls, found: dict) -> Figure:
         """The figure a reader found, from its dict (``readers.pdf.figures``' form)."""
         return cls(found["kind"], tuple(found["box"]), found["caption"], found["has_text"], found.get("chart"))
 
@@ -244,5 +245,7 @@ class Reading:
                 if provider == "openai":
                     parts.append({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{encoded}"}})
                 else:
-                    parts.append({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": encoded}})
+                    parts.append(
+                        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": encoded}}
+                    )
         return parts

@@ -29,8 +29,17 @@ def _number(env: dict, name: str, default: float) -> float:
 
 
 VISION_PROVIDERS = ("auto", "openai", "ocr", "none")
-POSITIVE = ("max_file_mb", "max_pages", "max_image_side", "render_dpi", "office_timeout", "vision_timeout",
-            "whisper_timeout", "max_audio_minutes", "vision_calls_per_minute")
+POSITIVE = (
+    "max_file_mb",
+    "max_pages",
+    "max_image_side",
+    "render_dpi",
+    "office_timeout",
+    "vision_timeout",
+    "whisper_timeout",
+    "max_audio_minutes",
+    "vision_calls_per_minute",
+)
 # faster-whisper keeps at most 223 tokens of hotwords; 500 characters of names stay well inside that.
 MAX_HOTWORDS_CHARS = 500
 
@@ -65,19 +74,24 @@ class Settings:
 
     def __post_init__(self):
         if self.vision_provider not in VISION_PROVIDERS:
-            raise ValueError(f"VISION_PROVIDER must be one of {', '.join(VISION_PROVIDERS)}, not {self.vision_provider!r}")
+            raise ValueError(
+                f"VISION_PROVIDER must be one of {', '.join(VISION_PROVIDERS)}, not {self.vision_provider!r}"
+            )
         for name in POSITIVE:
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name.upper()} must be more than 0, not {getattr(self, name)!r}")
         if self.whisper_hotwords and len(self.whisper_hotwords) > MAX_HOTWORDS_CHARS:
-            raise ValueError(f"WHISPER_HOTWORDS is {len(self.whisper_hotwords):,} characters long; give at most {MAX_HOTWORDS_CHARS}.")
+            raise ValueError(
+                f"WHISPER_HOTWORDS is {len(self.whisper_hotwords):,} characters "
+                f"long; give at most {MAX_HOTWORDS_CHARS}."
+            )
 
     @classmethod
-    def from_env(cls, environ: dict | None = None, env_file: str | Path = ".env") -> "Settings":
+    def from_env(cls, environ: dict | None = None, env_file: str | Path = ".env") -> Settings:
         """Build settings from ``environ`` (default: ``os.environ``) over the ``.env`` file."""
         env = {k: v for k, v in dotenv_values(env_file).items() if v is not None} if Path(env_file).is_file() else {}
         env.update(os.environ if environ is None else environ)
-        get = lambda name: (env.get(name) or "").strip() or None  # noqa: E731
+        get = lambda name: (env.get(name) or "").strip() or None
         return cls(
             cache_dir=Path(get("READLENS_CACHE_DIR") or ".readlens-cache"),
             max_file_mb=_number(env, "MAX_FILE_MB", 25),
@@ -111,5 +125,8 @@ class Settings:
         return int(self.max_file_mb * 1024 * 1024)
 
     def __repr__(self) -> str:  # keys never reach a log line
-        return (f"Settings(cache_dir={str(self.cache_dir)!r}, vision_provider={self.vision_provider!r}, vision_model={self.vision_model!r}, "
-                f"public={self.public!r})")
+        return (
+            f"Settings(cache_dir={str(self.cache_dir)!r}, vision_provider={self.vision_provider!r}, "
+            f"vision_model={self.vision_model!r}, "
+            f"public={self.public!r})"
+        )

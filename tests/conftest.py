@@ -42,3 +42,27 @@ def fake_openai():
     server = FakeOpenAI().start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="module")
+def app():
+    """The app as ``python app.py`` runs it, its vision model the fake one (``tests.test_ui_server``)."""
+    from tests.test_ui_server import running_app
+
+    return running_app()
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    """A ``gradio_client`` of ``app``."""
+    from gradio_client import Client
+
+    return Client(app.url, verbose=False)
+
+
+@pytest.fixture(scope="session")
+def spoken(tmp_path_factory) -> dict[str, Path]:
+    """The same spoken sentence in every accepted audio format (``tests.fixtures.audio``)."""
+    from tests.fixtures.audio import spoken_files
+
+    return spoken_files(tmp_path_factory.mktemp("spoken"))

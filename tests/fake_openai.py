@@ -32,14 +32,20 @@ def chat_reply(text: str, prompt_tokens: int = 100, completion_tokens: int = 20)
         "created": int(time.time()),
         "model": "test-model",
         "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens, "total_tokens": prompt_tokens + completion_tokens},
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
     }
 
 
 class FakeOpenAI:
     def __init__(self):
         self.requests: list[Request] = []
-        self.routes: dict = {"/v1/chat/completions": lambda request: (200, chat_reply("A bar chart of sales by quarter."))}
+        self.routes: dict = {
+            "/v1/chat/completions": lambda request: (200, chat_reply("A bar chart of sales by quarter."))
+        }
         self.delay = 0.0
         self.in_flight = 0
         self.in_flight_peak = 0
@@ -52,7 +58,7 @@ class FakeOpenAI:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
-    def start(self) -> "FakeOpenAI":
+    def start(self) -> FakeOpenAI:
         self._thread.start()
         return self
 
@@ -94,10 +100,16 @@ class FakeOpenAI:
                     self.close_connection = True
                     return
                 status, payload, *rest = result
-                data = json.dumps(payload).encode() if not isinstance(payload, (bytes, str)) else (payload.encode() if isinstance(payload, str) else payload)
+                data = (
+                    json.dumps(payload).encode()
+                    if not isinstance(payload, (bytes, str))
+                    else (payload.encode() if isinstance(payload, str) else payload)
+                )
                 try:
                     self.send_response(status)
-                    self.send_header("Content-Type", "application/json" if not isinstance(payload, (bytes, str)) else "text/plain")
+                    self.send_header(
+                        "Content-Type", "application/json" if not isinstance(payload, (bytes, str)) else "text/plain"
+                    )
                     self.send_header("Content-Length", str(len(data)))
                     for key, value in (rest[0] if rest else {}).items():
                         self.send_header(key, value)

@@ -37,24 +37,37 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from queue import Queue
-from typing import Callable, Iterable, Iterator
 
 from tests.fuzz_mutations import mutate
 
 ROOT = Path(__file__).resolve().parent.parent
-MEMORY_LIMIT = 4 << 30  # a worker's data segment: past it an allocation fails (MemoryError) instead of swapping the machine
+MEMORY_LIMIT = (
+    4 << 30
+)  # a worker's data segment: past it an allocation fails (MemoryError) instead of swapping the machine
 OFFICE_TIMEOUT = 30.0  # LibreOffice's limit in the workers (OFFICE_TIMEOUT): a legacy file may be converted twice
 # Formats by file extension: each format gets as many mutants as any other, whatever its number of seeds.
-FORMAT_OF_SUFFIX = {"jpg": "jpeg", "htm": "html", "xhtml": "html", "xml": "feed", "tsv": "csv",
-                    "md": "text", "txt": "text", "py": "text", "ipynb": "text", "json": "text"}
+FORMAT_OF_SUFFIX = {
+    "jpg": "jpeg",
+    "htm": "html",
+    "xhtml": "html",
+    "xml": "feed",
+    "tsv": "csv",
+    "md": "text",
+    "txt": "text",
+    "py": "text",
+    "ipynb": "text",
+    "json": "text",
+}
 LEGACY = ("doc", "rtf", "odt", "ppt", "odp", "xls", "ods")  # read through LibreOffice's OOXML copy
 BROKEN = ("bug", "crash", "hang")
 
 
 # --- seeds ---------------------------------------------------------------------------------------
+
 
 def format_of(path: Path) -> str:
     suffix = path.suffix.lstrip(".").lower()
@@ -99,14 +112,25 @@ def make_seeds(folder: Path, xls: bool = True) -> dict[str, list[Path]]:
         fixtures.atom_feed(folder / "atom.xml")
         fixtures.ebook(folder / "ducks.epub")
         fixtures.mail(folder / "mail.eml", {"counts.csv": b"pond,ducks\nnorth,12\n", "logo.jpeg": jpeg})
-        fixtures.archive(folder / "bundle.zip", {"notes/readme.md": b"# Read me\n\nDucks.\n", "counts.csv": b"pond,ducks\nnorth,12\n",
-                                                 "word.docx": small_docx.read_bytes(), "logo.jpeg": jpeg})
+        fixtures.archive(
+            folder / "bundle.zip",
+            {
+                "notes/readme.md": b"# Read me\n\nDucks.\n",
+                "counts.csv": b"pond,ducks\nnorth,12\n",
+                "word.docx": small_docx.read_bytes(),
+                "logo.jpeg": jpeg,
+            },
+        )
         fixtures.speech(folder / "speech.wav", 0)
         if xls and shutil.which("soffice"):
             fixtures.libreoffice_copy(folder / "book.xlsx", folder / "book.xls", "xls")
-        made.write_text("\n".join(str(path.relative_to(folder)) for path in sorted(folder.rglob("*")) if path.is_file()))
+        made.write_text(
+            "\n".join(str(path.relative_to(folder)) for path in sorted(folder.rglob("*")) if path.is_file())
+        )
     seeds: dict[str, list[Path]] = {}
-    for path in [folder / name for name in made.read_text().splitlines()] + sorted(path for path in CORPUS.rglob("*") if path.is_file()):
+    for path in [folder / name for name in made.read_text().splitlines()] + sorted(
+        path for path in CORPUS.rglob("*") if path.is_file()
+    ):
         seeds.setdefault(format_of(path), []).append(path)
     return seeds
 
@@ -139,6 +163,7 @@ def mutants(seeds: dict[str, list[Path]], seed: int, count: int, folder: Path) -
 
 
 # --- reading in worker processes ----------------------------------------------------------------
+
 
 @dataclass
 class Outcome:
@@ -173,8 +198,17 @@ class Worker:
         command = [sys.executable, "-m", "tests.fuzz", "--worker", json.dumps(setup)]
         self.log = open(self.folder / "worker.log", "w+b")
         env = {**os.environ, "TMPDIR": str(tmp), "GRADIO_ANALYTICS_ENABLED": "False"}
-        self.process = subprocess.Popen(command, cwd=ROOT, stdin=read_end, stdout=self.log, stderr=subprocess.STDOUT, env=env,
-                                        pass_fds=(answer_end,), start_new_session=True, preexec_fn=_limit_memory)
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            stdin=read_end,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            pass_fds=(answer_end,),
+            start_new_session=True,
+            preexec_fn=_limit_memory,
+        )
         os.close(read_end)
         os.close(answer_end)
         self.buffer = b""
@@ -234,8 +268,9 @@ def _processes_mentioning(text: str) -> list[int]:
     return found
 
 
-def read_all(paths: Iterable, folder: Path, jobs: int = 1, timeout: float = 90, renders: bool = True,
-             hook: str | None = None) -> Iterator[tuple[object, Outcome]]:
+def read_all(
+    paths: Iterable, folder: Path, jobs: int = 1, timeout: float = 90, renders: bool = True, hook: str | None = None
+) -> Iterator[tuple[object, Outcome]]:
     """Read each item of ``paths`` (a path, or anything with a ``.path``) in ``jobs`` workers;
     yield ``(item, outcome)`` as each is read."""
     todo: Queue = Queue(maxsize=jobs * 2)
@@ -284,8 +319,7 @@ def worker(answers: int, cache: str, renders: bool, hook: str | None) -> None:
     from tests.conftest import make_settings
 
     if not renders:  # the text only: no LibreOffice and no Chromium
-        from readers.markup import browser
-        from readers.office import libreoffice
+        from readers.render import browser, libreoffice
 
         libreoffice.soffice = browser.chromium = lambda: None
     if hook:
@@ -309,7 +343,9 @@ def worker(answers: int, cache: str, renders: bool, hook: str | None) -> None:
                 reading = read_file(path, services=services, multimodal=False)
                 reading.as_text()
                 reading.as_messages("openai")
-                outcome = Outcome("reading", detail=f"{reading.kind}, {reading.page_count} pages, {len(reading.warnings)} warnings")
+                outcome = Outcome(
+                    "reading", detail=f"{reading.kind}, {reading.page_count} pages, {len(reading.warnings)} warnings"
+                )
             except ReaderError as error:
                 outcome = Outcome("error", error.code, error.message)
             except Exception:  # noqa: BLE001 - what the fuzzer is looking for
@@ -323,8 +359,19 @@ def worker(answers: int, cache: str, renders: bool, hook: str | None) -> None:
 
 # --- a run ---------------------------------------------------------------------------------------
 
-def run(seeds: dict[str, list[Path]], seed: int, count: int, folder: Path, jobs: int = 1, timeout: float = 90, renders: bool = True,
-        formats: set[str] | None = None, out: Path | None = None, say: Callable[[str], None] = lambda line: None) -> list[tuple[Mutant, Outcome]]:
+
+def run(
+    seeds: dict[str, list[Path]],
+    seed: int,
+    count: int,
+    folder: Path,
+    jobs: int = 1,
+    timeout: float = 90,
+    renders: bool = True,
+    formats: set[str] | None = None,
+    out: Path | None = None,
+    say: Callable[[str], None] = lambda line: None,
+) -> list[tuple[Mutant, Outcome]]:
     """Read ``count`` mutants of ``seeds`` (of ``formats``, else all) in a working ``folder``;
     return each with its outcome. ``out``: where each mutant that broke a reader is copied, with
     a ``.txt`` beside it saying what happened to it."""
@@ -340,9 +387,14 @@ def run(seeds: dict[str, list[Path]], seed: int, count: int, folder: Path, jobs:
                 target = out / f"{seed}-{mutant.path.name}"
                 shutil.copy(mutant.path, target)
                 target.with_name(target.name + ".txt").write_text(
-                    f"seed {seed}, mutant {mutant.index}: {mutant.seed.name} ({mutant.mutation})\n{outcome.status}\n{outcome.detail}\n")
+                    f"seed {seed}, mutant {mutant.index}: {mutant.seed.name} "
+                    f"({mutant.mutation})\n{outcome.status}\n{outcome.detail}\n"
+                )
                 saved = f" -> {target}"
-            say(f"\n{outcome.status.upper()}: mutant {mutant.index} of {mutant.seed.name} ({mutant.mutation}){saved}\n{outcome.detail.rstrip()}\n")
+            say(
+                f"\n{outcome.status.upper()}: mutant {mutant.index} of {mutant.seed.name} "
+                f"({mutant.mutation}){saved}\n{outcome.detail.rstrip()}\n"
+            )
         else:
             mutant.path.unlink()
         if len(results) % 50 == 0:
@@ -357,9 +409,11 @@ def summary(results: list[tuple[Mutant, Outcome]]) -> str:
         outcomes = [outcome for mutant, outcome in results if mutant.format == kind]
         codes = Counter(outcome.code for outcome in outcomes if outcome.status == "error")
         broken = Counter(outcome.status for outcome in outcomes if outcome.broken)
-        lines.append(f"{kind:>6}: {len(outcomes):4} mutants, {sum(o.status == 'reading' for o in outcomes):4} read, "
-                     f"{sum(codes.values()):4} ReaderError ({', '.join(f'{code} {n}' for code, n in codes.most_common())})"
-                     + (f", BROKEN {dict(broken)}" if broken else ""))
+        lines.append(
+            f"{kind:>6}: {len(outcomes):4} mutants, {sum(o.status == 'reading' for o in outcomes):4} read, "
+            f"{sum(codes.values()):4} ReaderError ({', '.join(f'{code} {n}' for code, n in codes.most_common())})"
+            + (f", BROKEN {dict(broken)}" if broken else "")
+        )
     return "\n".join(lines)
 
 
@@ -369,23 +423,45 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=1000, help="how many mutants (default 1000)")
     parser.add_argument("--formats", default="", help="only these formats, by extension: docx,pptx,...")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    parser.add_argument("--timeout", type=float, default=3 * OFFICE_TIMEOUT, help="seconds a file may take before it counts as a hang")
-    parser.add_argument("--no-renders", dest="renders", action="store_false", help="read without LibreOffice and Chromium (faster)")
-    parser.add_argument("--out", type=Path, default=ROOT / "fuzz-failures", help="where the mutants that broke a reader are saved")
+    parser.add_argument(
+        "--timeout", type=float, default=3 * OFFICE_TIMEOUT, help="seconds a file may take before it counts as a hang"
+    )
+    parser.add_argument(
+        "--no-renders", dest="renders", action="store_false", help="read without LibreOffice and Chromium (faster)"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "fuzz-failures", help="where the mutants that broke a reader are saved"
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)  # the worker's setup, from Worker._start
     args = parser.parse_args()
     if args.worker is not None:
         worker(**json.loads(args.worker))
         return 0
     seed = random.randrange(1 << 32) if args.seed is None else args.seed
-    print(f"Fuzzing with seed {seed} (replay: make fuzz SEED={seed} COUNT={args.count}): {args.count} mutants, {args.jobs} workers", flush=True)
+    print(
+        f"Fuzzing with seed {seed} (replay: make fuzz SEED={seed} COUNT={args.count}): "
+        f"{args.count} mutants, {args.jobs} workers",
+        flush=True,
+    )
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="readlens-fuzz-") as work:
-        results = run(make_seeds(args.out / "seeds"), seed, args.count, Path(work), args.jobs, args.timeout, args.renders, set(filter(None, args.formats.split(","))),
-                      args.out, lambda line: print(line, flush=True))
+        results = run(
+            make_seeds(args.out / "seeds"),
+            seed,
+            args.count,
+            Path(work),
+            args.jobs,
+            args.timeout,
+            args.renders,
+            set(filter(None, args.formats.split(","))),
+            args.out,
+            lambda line: print(line, flush=True),
+        )
     broken = [(mutant, outcome) for mutant, outcome in results if outcome.broken]
-    print(f"\n{summary(results)}\n\n{len(results)} mutants in {time.monotonic() - started:.0f} s; "
-          f"{len(broken)} broke a reader{f' (saved in {args.out})' if broken else ''}. Seed {seed}.")
+    print(
+        f"\n{summary(results)}\n\n{len(results)} mutants in {time.monotonic() - started:.0f} s; "
+        f"{len(broken)} broke a reader{f' (saved in {args.out})' if broken else ''}. Seed {seed}."
+    )
     return 1 if broken else 0
 
 

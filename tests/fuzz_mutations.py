@@ -1,4 +1,5 @@
-"""The fuzzer's mutations (tests/fuzz.py): each takes the bytes and a Random, and returns the damaged bytes and what was done."""
+"""The fuzzer's mutations (tests/fuzz.py): each takes the bytes and a Random, and returns the damaged
+bytes and what was done."""
 
 from __future__ import annotations
 
@@ -9,8 +10,22 @@ import zipfile
 from lxml import etree
 
 XML_MEMBER = (".xml", ".rels", ".xhtml", ".html", ".opf", ".ncx")
-HOSTILE_VALUES = ("", "-1", "0", "1", "2147483648", "99999999999999999999", "1e400", "NaN", "x", "rId999", "#", "../../../etc/passwd",
-                  "\u202e\u0000", "%1%2%3%9")
+HOSTILE_VALUES = (
+    "",
+    "-1",
+    "0",
+    "1",
+    "2147483648",
+    "99999999999999999999",
+    "1e400",
+    "NaN",
+    "x",
+    "rId999",
+    "#",
+    "../../../etc/passwd",
+    "\u202e\u0000",
+    "%1%2%3%9",
+)
 
 
 def _span(data: bytes, rng: random.Random) -> tuple[int, int]:
@@ -42,7 +57,7 @@ def zero(data: bytes, rng: random.Random) -> tuple[bytes, str]:
 def splice(data: bytes, rng: random.Random) -> tuple[bytes, str]:
     start, end = _span(data, rng)
     at = rng.randrange(len(data) - (end - start) + 1)
-    return data[:at] + data[start:end] + data[at + end - start:], f"bytes {start:,}-{end:,} copied over {at:,}"
+    return data[:at] + data[start:end] + data[at + end - start :], f"bytes {start:,}-{end:,} copied over {at:,}"
 
 
 def duplicate(data: bytes, rng: random.Random) -> tuple[bytes, str]:

@@ -20,9 +20,15 @@ from readers.payload.tokens import text_tokens
 from tests.conftest import ROOT
 from tests.fixtures import log_line, numbered_log
 from tests.fixtures.book import (
-    APPENDIX_PAGE, BOOK_PAGES, CHAPTER_PAGES, RARE_WORDS, TABLE_PAGES, chapter_title, field_manual_pdf, section_title,
+    APPENDIX_PAGE,
+    BOOK_PAGES,
+    CHAPTER_PAGES,
+    RARE_WORDS,
+    TABLE_PAGES,
+    chapter_title,
+    field_manual_pdf,
+    section_title,
 )
-from tests.test_api import app, client  # noqa: F401 - the one running app and its client, as fixtures
 from tests.test_mcp import inline, mcp_url
 from tests.test_ui_server import GENERIC_ANSWER
 
@@ -38,6 +44,7 @@ def manual(tmp_path_factory):
 def session_calls(app, calls):
     """Run ``calls(call)`` in one MCP session, where ``await call(tool, **arguments)`` gives
     (the answer as an object or the error's sentence, the result's text)."""
+
     async def run():
         async with streamable_http_client(mcp_url(app)) as (read, write, _):
             async with ClientSession(read, write) as session:
@@ -47,13 +54,16 @@ def session_calls(app, calls):
                     result = await session.call_tool(tool, arguments)
                     text = result.content[0].text
                     return (text if result.isError else ast.literal_eval(text)), text
+
                 return await calls(call)
+
     return asyncio.run(run())
 
 
 def steps(app, path, **arguments) -> tuple[list[dict], list[str], dict]:
     """Read ``path`` over MCP from its first page, following each answer's budget.next to the end;
     then its outline. Returns the answers, the results' texts and the outline."""
+
     async def calls(call):
         answers, texts, step = [], [], {}
         while True:
@@ -67,6 +77,7 @@ def steps(app, path, **arguments) -> tuple[list[dict], list[str], dict]:
             assert len(answers) < 100
         outline, _ = await call("outline", **inline(path))
         return answers, texts, outline
+
     return session_calls(app, calls)
 
 
@@ -76,11 +87,23 @@ def test_the_tools_teach_paging_with_an_example_call(app):
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 return {tool.name: tool for tool in (await session.list_tools()).tools}
+
     tools = asyncio.run(calls(None))
     assert {"outline", "find"} <= set(tools)
     assert {"max_tokens", "cursor"} <= set(tools["read_file"].inputSchema["properties"])
-    assert set(tools["find"].inputSchema["properties"]) >= {"query", "regex", "page_start", "page_end", "context", "max_hits", "file_base64"}
-    assert "20,000 over MCP" in tools["read_file"].description and 'page_start=13, max_tokens=20000)' in tools["read_file"].description
+    assert set(tools["find"].inputSchema["properties"]) >= {
+        "query",
+        "regex",
+        "page_start",
+        "page_end",
+        "context",
+        "max_hits",
+        "file_base64",
+    }
+    assert (
+        "20,000 over MCP" in tools["read_file"].description
+        and "page_start=13, max_tokens=20000)" in tools["read_file"].description
+    )
     assert 'cursor="12:3457"' in tools["read_file"].description
     assert "read_file(file_base64=<the same file>" in tools["outline"].description
     assert 'find(file_base64=<the file>, file_name="report.pdf", query="net revenue")' in tools["find"].description
@@ -96,12 +119,17 @@ def test_300_pages_read_in_budgeted_steps_lose_and_repeat_no_page(app, manual):
         budget = answer["budget"]
         assert budget["tokens"] == answer["tokens"]["openai"]["count"] == text_tokens(answer["text"]) <= 4000
         assert budget["pages"] == [page["number"] for page in answer["pages"]]
-        assert [page["tokens"] for page in answer["pages"]] == [by_page[page["number"]]["text_only"] for page in answer["pages"]]
+        assert [page["tokens"] for page in answer["pages"]] == [
+            by_page[page["number"]]["text_only"] for page in answer["pages"]
+        ]
         assert all("text" not in page for page in answer["pages"]), "an MCP answer holds the text once, in text"
     first, last = answers[0]["budget"], answers[-1]["budget"]
     following = answers[1]["pages"][0]["number"]
     assert first["left"] == f"pages {following}-{BOOK_PAGES}" and first["next"] == {"page_start": following}
-    assert first["call"] == f'read_file(file_base64=<the same file>, file_name="manual.pdf", page_start={following}, max_tokens=4000)'
+    assert (
+        first["call"]
+        == f'read_file(file_base64=<the same file>, file_name="manual.pdf", page_start={following}, max_tokens=4000)'
+    )
     assert first["call"] in first["note"]
     assert last["next"] is None and last["left"] is None and "Nothing is left" in last["note"]
 
@@ -119,8 +147,11 @@ def test_the_outline_counts_headings_tables_and_figures(app, manual):
         cached = app.cache_files()
         again, _ = await call("outline", **inline(manual))
         written = {path for path, written in app.cache_files().items() if cached.get(path) != written}
-        multimodal, _ = await call("read_file", **inline(manual, page_start=98, page_end=104, multimodal=True, max_tokens=5000))
+        multimodal, _ = await call(
+            "read_file", **inline(manual, page_start=98, page_end=104, multimodal=True, max_tokens=5000)
+        )
         return outline, again, written, multimodal
+
     outline, again, written, multimodal = session_calls(app, calls)
     assert again == outline and not written, f"the second outline was read again: {sorted(written)[:5]}"
     assert (outline["kind"], outline["page_count"], len(outline["pages"])) == ("pdf", BOOK_PAGES, BOOK_PAGES)
@@ -128,33 +159,55 @@ def test_the_outline_counts_headings_tables_and_figures(app, manual):
     chapters = [number for number in range(1, BOOK_PAGES + 1) if number % CHAPTER_PAGES == 1] + [APPENDIX_PAGE]
     assert [(node["title"], node["page"]) for node in outline["headings"]] == [(chapter_title(n), n) for n in chapters]
     first = outline["headings"][0]["children"]
-    assert [(node["title"], node["page"]) for node in first] == [(section_title(n), n) for n in range(1, CHAPTER_PAGES + 1)]
+    assert [(node["title"], node["page"]) for node in first] == [
+        (section_title(n), n) for n in range(1, CHAPTER_PAGES + 1)
+    ]
     assert [row["number"] for row in outline["pages"] if "tables" in row] == list(TABLE_PAGES)
     assert outline["pages"][24]["tables"] == ["Part | Stock | Bin (4 rows)"] and "figures" not in outline["pages"][24]
     # Multimodal: the text and the page's image, 765 tokens for a letter page at 150 dpi; the answer adds up its pages.
     rows = {row["number"]: row for row in outline["pages"]}
     assert all(row["multimodal"] == row["text_only"] + 765 for row in outline["pages"])
     budget = multimodal["budget"]
-    assert budget["tokens"] == sum(rows[number]["multimodal"] for number in budget["pages"]) <= 5000 and budget["pages"][0] == 98
+    assert (
+        budget["tokens"] == sum(rows[number]["multimodal"] for number in budget["pages"]) <= 5000
+        and budget["pages"][0] == 98
+    )
     assert budget["next"] == {"page_start": budget["pages"][-1] + 1}
 
 
 def test_find_locates_words_and_patterns_on_known_pages(app, manual):
     async def calls(call):
-        return [await call("find", **inline(manual, **arguments)) for arguments in (
-            {"query": "HELIOTROPE  kit"}, {"query": "zarzuela", "context": 0}, {"query": r"Section 12\.\d+ Page", "regex": True, "context": 0},
-            {"query": "steps for page", "max_hits": 5}, {"query": "heliotrope", "page_start": 100, "page_end": 200},
-            {"query": "Section (3", "regex": True})]
+        return [
+            await call("find", **inline(manual, **arguments))
+            for arguments in (
+                {"query": "HELIOTROPE  kit"},
+                {"query": "zarzuela", "context": 0},
+                {"query": r"Section 12\.\d+ Page", "regex": True, "context": 0},
+                {"query": "steps for page", "max_hits": 5},
+                {"query": "heliotrope", "page_start": 100, "page_end": 200},
+                {"query": "Section (3", "regex": True},
+            )
+        ]
+
     (words, _), (exact, _), (pattern, _), (capped, _), (ranged, _), (invalid, _) = session_calls(app, calls)
     assert [page["number"] for page in words["pages"]] == list(RARE_WORDS["heliotrope"]) and words["hit_count"] == 3
     hit = words["hits"][0]
-    assert hit["page"] == 17 and hit["in"] == "text" and f"{hit['line']}:" in hit["context"] and "heliotrope kit" in hit["context"]
+    assert (
+        hit["page"] == 17
+        and hit["in"] == "text"
+        and f"{hit['line']}:" in hit["context"]
+        and "heliotrope kit" in hit["context"]
+    )
     assert len(hit["context"].split("\n")) == 3  # the last line of the page, and the two before it
-    assert [hit["page"] for hit in exact["hits"]] == list(RARE_WORDS["zarzuela"]) and all("\n" not in hit["context"] for hit in exact["hits"])
+    assert [hit["page"] for hit in exact["hits"]] == list(RARE_WORDS["zarzuela"]) and all(
+        "\n" not in hit["context"] for hit in exact["hits"]
+    )
     assert [page["number"] for page in pattern["pages"]] == list(range(111, 121))
     assert all(hit["context"].startswith(f"{hit['line']}:## Section 12.") for hit in pattern["hits"])
     assert capped["capped"] and capped["hit_count"] == BOOK_PAGES and len(capped["hits"]) == 5
-    assert capped["note"].startswith(f"Capped: the first 5 of {BOOK_PAGES} matching lines are shown, on {BOOK_PAGES} pages.")
+    assert capped["note"].startswith(
+        f"Capped: the first 5 of {BOOK_PAGES} matching lines are shown, on {BOOK_PAGES} pages."
+    )
     assert [page["number"] for page in ranged["pages"]] == [123] and ranged["searched"] == "pages 100-200"
     assert invalid.startswith("The regular expression 'Section (3' is not valid: missing )")
 
@@ -166,6 +219,7 @@ def test_a_budget_too_small_for_one_line_says_what_to_raise(app, manual):
         answer, _ = await call("read_file", **inline(manual, page_start=25, page_end=25, max_tokens=needed))
         bad_cursor, _ = await call("read_file", **inline(manual, cursor="25:3", page_end=25))
         return refused, needed, answer, bad_cursor
+
     refused, needed, answer, bad_cursor = session_calls(app, calls)
     assert refused.startswith("max_tokens=5 is too small for manual.pdf: page 25 goes on with a line of")
     assert refused.endswith(f"Raise max_tokens to at least {needed}.")
@@ -177,7 +231,9 @@ def test_a_page_longer_than_the_budget_comes_in_pieces_that_rejoin_it(client, ma
     whole = client.predict(file=handle_file(str(manual)), page_start=25, page_end=25, api_name="/read_file")["pages"][0]
     pieces, step = [], {"page_start": 25}
     while step is not None:
-        answer = client.predict(file=handle_file(str(manual)), page_end=25, max_tokens=90, api_name="/read_file", **step)
+        answer = client.predict(
+            file=handle_file(str(manual)), page_end=25, max_tokens=90, api_name="/read_file", **step
+        )
         assert answer["budget"]["tokens"] <= 90 and [page["number"] for page in answer["pages"]] == [25]
         pieces.append(answer["pages"][0]["text"])
         step = answer["budget"]["next"]
@@ -192,17 +248,31 @@ def test_a_figures_description_is_never_cut(client):
     limit = whole["tokens"]["openai"]["count"] - 10
     answers, step = [], {"page_start": 2}
     while step is not None:
-        answers.append(client.predict(file=handle_file(str(REPORT_PDF)), page_end=2, max_tokens=limit, api_name="/read_file", **step))
+        answers.append(
+            client.predict(
+                file=handle_file(str(REPORT_PDF)), page_end=2, max_tokens=limit, api_name="/read_file", **step
+            )
+        )
         step = answers[-1]["budget"]["next"]
     # The text fits without the block: it comes first, whole, and the block after it, alone.
     assert len(answers) == 2 and all(answer["budget"]["tokens"] <= limit for answer in answers)
-    assert answers[0]["text"] == f"[PAGE 2]\n{whole['pages'][0]['text']}" and answers[0]["pages"][0]["description"] is None
+    assert (
+        answers[0]["text"] == f"[PAGE 2]\n{whole['pages'][0]['text']}" and answers[0]["pages"][0]["description"] is None
+    )
     assert answers[1]["text"] == f"[PAGE 2]\n\n[PAGE 2 - VISUAL CONTENT]\n{GENERIC_ANSWER}"
     assert answers[1]["pages"][0]["description"] == GENERIC_ANSWER
-    with pytest.raises(AppError, match=r"page 2's visual content \(its description or its image\) takes \d+ tokens .* never cut\. "
-                                       r"Raise max_tokens to at least \d+\."):
-        client.predict(file=handle_file(str(REPORT_PDF)), cursor=answers[0]["budget"]["next"]["cursor"], page_end=2, max_tokens=12,
-                       api_name="/read_file")
+    with pytest.raises(
+        AppError,
+        match=r"page 2's visual content \(its description or its image\) takes \d+ tokens .* never cut\. "
+        r"Raise max_tokens to at least \d+\.",
+    ):
+        client.predict(
+            file=handle_file(str(REPORT_PDF)),
+            cursor=answers[0]["budget"]["next"]["cursor"],
+            page_end=2,
+            max_tokens=12,
+            api_name="/read_file",
+        )
 
 
 def test_outline_through_gradio_client_matches_the_pages_read(client):
@@ -212,11 +282,19 @@ def test_outline_through_gradio_client_matches_the_pages_read(client):
     assert (outline["name"], outline["kind"], outline["page_count"]) == ("chart-report.pdf", "pdf", 4)
     assert [row["text_only"] for row in outline["pages"]] == [page["tokens"] for page in reading["pages"]]
     assert [row["multimodal"] for row in outline["pages"]] == [page["tokens"] for page in pictured["pages"]]
-    assert outline["tokens"]["multimodal"] == pictured["tokens"]["openai"]["count"]  # message parts add up, page by page
-    assert [node["title"] for node in outline["headings"]] == ["Quarterly Sales Report 2024", "Revenue by segment", "Units sold per region",
-                                                             "Conclusions"]
-    assert [row.get("figures") for row in outline["pages"][:2]] == [[{"kind": "drawing", "chart": "bar, 2 series"}],
-                                                                   [{"kind": "drawing", "chart": "pie, 3 slices"}]]
+    assert (
+        outline["tokens"]["multimodal"] == pictured["tokens"]["openai"]["count"]
+    )  # message parts add up, page by page
+    assert [node["title"] for node in outline["headings"]] == [
+        "Quarterly Sales Report 2024",
+        "Revenue by segment",
+        "Units sold per region",
+        "Conclusions",
+    ]
+    assert [row.get("figures") for row in outline["pages"][:2]] == [
+        [{"kind": "drawing", "chart": "bar, 2 series"}],
+        [{"kind": "drawing", "chart": "pie, 3 slices"}],
+    ]
     assert outline["pages"][2]["tables"] == ["Region | Q1 | Q2 | Q3 | Q4 (2 rows)"]
     assert "Sales grew" not in str(outline)
 
@@ -234,17 +312,24 @@ def test_find_through_gradio_client_searches_text_and_descriptions(client):
 
 def test_a_regular_expression_that_backtracks_without_end_is_stopped_with_a_sentence():
     search = Search(compile_query("(a|aa)+$", True), context=0, seconds=0.2)
-    with pytest.raises(ReaderError, match=r"took over 0.2 s \(it had reached page 3\): it backtracks too much") as refused:
+    with pytest.raises(
+        ReaderError, match=r"took over 0.2 s \(it had reached page 3\): it backtracks too much"
+    ) as refused:
         search.hits("a" * 5000 + "!", where="page 3")
     assert refused.value.code == "INVALID_QUERY"  # unstopped, the match would outlast the suite
 
 
 def test_a_text_files_page_cut_by_the_budget_keeps_its_line_numbers(tmp_path, services):
     reading = read_file(numbered_log(tmp_path / "app.log", 400), 1, 1, services=services)
-    count = lambda part: text_tokens(part.as_text(line_numbers=True))  # noqa: E731 - what an answer with line_numbers returns
+    count = lambda part: text_tokens(part.as_text(line_numbers=True))  # what an answer with line_numbers returns
     first = fit(reading, 600, count=count)
     second = fit(reading, 600, first.next, count=count)
     lines = [line for part in (first, second) for line in part.reading.as_text(line_numbers=True).split("\n")[1:]]
-    assert first.tokens == count(first.reading) <= 600 and second.reading.pages[0].line == first.reading.pages[0].text.count("\n") + 2
-    assert lines == [f"{number:>6}\u2192{log_line(number)}" for number in range(1, len(lines) + 1)], "no line lost, repeated or renumbered"
+    assert (
+        first.tokens == count(first.reading) <= 600
+        and second.reading.pages[0].line == first.reading.pages[0].text.count("\n") + 2
+    )
+    assert lines == [f"{number:>6}\u2192{log_line(number)}" for number in range(1, len(lines) + 1)], (
+        "no line lost, repeated or renumbered"
+    )
     assert second.next == Cursor(1, first.next.offset + len(second.reading.pages[0].text) + 1)

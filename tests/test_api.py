@@ -20,26 +20,31 @@ from readers.payload.tokens import text_tokens
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT
 from tests.model_output import assert_same_words, assert_says
-from tests.test_readers import CORPUS_VECTORS, check_text
-from tests.test_ui_server import ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, VISION_MODEL, launch_app, running_app, stop
+from tests.test_ui_server import (
+    ARTIFACTS,
+    GENERIC_ANSWER,
+    MAX_FILE_MB,
+    PIE_ANSWER,
+    SECRET_KEY,
+    VISION_MODEL,
+    launch_app,
+    stop,
+)
+from tests.vectors import CORPUS_VECTORS, check_text
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 ENDPOINTS = {"/read_file", "/render_page", "/describe", "/transcribe", "/outline", "/find"}
 
 
-@pytest.fixture(scope="module")
-def app():
-    return running_app()
-
-
-@pytest.fixture(scope="module")
-def client(app):
-    return Client(app.url, verbose=False)
-
-
 def read(client, path, page_start=None, page_end=None, describe="", multimodal=False) -> dict:
-    return client.predict(file=handle_file(str(path)), page_start=page_start, page_end=page_end, describe=describe,
-                          multimodal=multimodal, api_name="/read_file")
+    return client.predict(
+        file=handle_file(str(path)),
+        page_start=page_start,
+        page_end=page_end,
+        describe=describe,
+        multimodal=multimodal,
+        api_name="/read_file",
+    )
 
 
 def test_the_api_page_lists_exactly_the_four_endpoints(client):
@@ -47,9 +52,27 @@ def test_the_api_page_lists_exactly_the_four_endpoints(client):
     assert set(info["named_endpoints"]) == ENDPOINTS
     assert not info["unnamed_endpoints"]
     names = [p["parameter_name"] for p in info["named_endpoints"]["/read_file"]["parameters"]]
-    assert names == ["file", "page_start", "page_end", "describe", "multimodal", "document", "line_numbers", "file_base64", "file_name", "hotwords",
-                     "max_tokens", "cursor", "chunk_tokens"]
-    assert [p["parameter_name"] for p in info["named_endpoints"]["/transcribe"]["parameters"]] == ["file", "file_base64", "file_name", "hotwords"]
+    assert names == [
+        "file",
+        "page_start",
+        "page_end",
+        "describe",
+        "multimodal",
+        "document",
+        "line_numbers",
+        "file_base64",
+        "file_name",
+        "hotwords",
+        "max_tokens",
+        "cursor",
+        "chunk_tokens",
+    ]
+    assert [p["parameter_name"] for p in info["named_endpoints"]["/transcribe"]["parameters"]] == [
+        "file",
+        "file_base64",
+        "file_name",
+        "hotwords",
+    ]
 
 
 def test_read_file_in_text_only_mode_describes_the_pages_with_figures(client):
@@ -66,10 +89,15 @@ def test_read_file_in_text_only_mode_describes_the_pages_with_figures(client):
     assert [(page["description"], page["description_source"]) for page in text_only] == [(None, "none: text only")] * 2
     assert reading["usage"]["calls"] + reading["usage"]["cache_hits"] == 2 and reading["usage"]["calls_saved"] == 2
     assert reading["text"].startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
-    assert f"[PAGE 2 - VISUAL CONTENT]\n{GENERIC_ANSWER}" in reading["text"] and "[PAGE 4 - VISUAL CONTENT]" not in reading["text"]
+    assert (
+        f"[PAGE 2 - VISUAL CONTENT]\n{GENERIC_ANSWER}" in reading["text"]
+        and "[PAGE 4 - VISUAL CONTENT]" not in reading["text"]
+    )
     assert "messages" not in reading
-    assert reading["tokens"] == {"openai": {"count": text_tokens(reading["text"]), "exact": True},
-                                 "anthropic": {"count": text_tokens(reading["text"]), "exact": False}}
+    assert reading["tokens"] == {
+        "openai": {"count": text_tokens(reading["text"]), "exact": True},
+        "anthropic": {"count": text_tokens(reading["text"]), "exact": False},
+    }
 
 
 def test_read_file_in_multimodal_mode_returns_png_data_urls(client):
@@ -84,33 +112,76 @@ def test_read_file_in_multimodal_mode_returns_png_data_urls(client):
     assert reading["messages"][0] == {"type": "text", "text": reading["messages"][0]["text"]}
     assert reading["messages"][0]["text"].startswith("[PAGE 2]\n# Revenue by segment")
     text = sum(text_tokens(part["text"]) for part in reading["messages"] if part["type"] == "text")
-    assert reading["tokens"]["openai"] == {"count": text + 2 * (85 + 170 * 4), "exact": True}  # a letter page: 2 x 2 tiles
+    assert reading["tokens"]["openai"] == {
+        "count": text + 2 * (85 + 170 * 4),
+        "exact": True,
+    }  # a letter page: 2 x 2 tiles
 
 
 def test_read_file_returns_the_pdf_itself_and_numbered_lines_when_asked(client, tmp_path):
-    reading = client.predict(file=handle_file(str(REPORT_PDF)), page_start=2, page_end=3, describe="", multimodal=True, document=True,
-                             api_name="/read_file")
+    reading = client.predict(
+        file=handle_file(str(REPORT_PDF)),
+        page_start=2,
+        page_end=3,
+        describe="",
+        multimodal=True,
+        document=True,
+        api_name="/read_file",
+    )
     parts = reading["document_messages"]
-    assert parts[0] == {"type": "text", "text": "[DOCUMENT: chart-report.pdf, pages 2-3 of 4; the PDF's page 1 is page 2]"}
+    assert parts[0] == {
+        "type": "text",
+        "text": "[DOCUMENT: chart-report.pdf, pages 2-3 of 4; the PDF's page 1 is page 2]",
+    }
     prefix, data = parts[1]["file"]["file_data"].split(",", 1)
     assert prefix == "data:application/pdf;base64" and len(parts) == 2
     assert len(pdfium.PdfDocument(base64.b64decode(data))) == 2
     log = fixtures.numbered_log(tmp_path / "app.log", 400)
-    numbered = client.predict(file=handle_file(str(log)), page_start=2, page_end=2, describe="", multimodal=False, line_numbers=True,
-                              api_name="/read_file")
+    numbered = client.predict(
+        file=handle_file(str(log)),
+        page_start=2,
+        page_end=2,
+        describe="",
+        multimodal=False,
+        line_numbers=True,
+        api_name="/read_file",
+    )
     first = numbered["pages"][0]["line"]
     assert first > 1 and numbered["text"].startswith(f"[PAGE 2]\n{first:>6}→{fixtures.log_line(first)}\n")
     with pytest.raises(AppError, match="app.log has no PDF to send as itself"):
-        client.predict(file=handle_file(str(log)), page_start=None, page_end=None, describe="", multimodal=False, document=True,
-                       api_name="/read_file")
+        client.predict(
+            file=handle_file(str(log)),
+            page_start=None,
+            page_end=None,
+            describe="",
+            multimodal=False,
+            document=True,
+            api_name="/read_file",
+        )
 
 
-API_VECTORS = [v for v in CORPUS_VECTORS if Path(v.file).name in ("test.pdf", "test.jpg", "webp-test.webp", "odf_table_with_title_01.ods",
-                                                                   "legacy_sample.doc", "csv-semicolon.csv", "hyperlink_01.html",
-                                                                   "epub_purvis_poetry.epub", "msg_with_attachment.msg") or v.pages != (None, None)]
+API_VECTORS = [
+    v
+    for v in CORPUS_VECTORS
+    if Path(v.file).name
+    in (
+        "test.pdf",
+        "test.jpg",
+        "webp-test.webp",
+        "odf_table_with_title_01.ods",
+        "legacy_sample.doc",
+        "csv-semicolon.csv",
+        "hyperlink_01.html",
+        "epub_purvis_poetry.epub",
+        "msg_with_attachment.msg",
+    )
+    or v.pages != (None, None)
+]
 
 
-@pytest.mark.parametrize("vector", API_VECTORS, ids=lambda v: f"{Path(v.file).name}-{v.pages}")  # one of each kind; test_readers has them all
+@pytest.mark.parametrize(
+    "vector", API_VECTORS, ids=lambda v: f"{Path(v.file).name}-{v.pages}"
+)  # one of each kind; test_readers has them all
 def test_corpus_vectors_through_the_api(client, vector):
     reading = read(client, vector.file, *vector.pages, multimodal=True)
     assert reading["kind"] == vector.kind
@@ -124,9 +195,16 @@ def test_a_sheet_and_a_web_page_are_rendered_and_described(client):
     with Image.open(sheet) as image:
         assert image.format == "PNG" and image.width > image.height  # the Shares sheet: its table and pie chart
     reading = read(client, ROOT / "assets" / "sales.xlsx", page_start=2, page_end=2)
-    assert reading["text"].startswith("[SHEET 2]\n# Shares") and f"[SHEET 2 - VISUAL CONTENT]\n{GENERIC_ANSWER}" in reading["text"]
-    answer = client.predict(file=handle_file(str(ROOT / "assets" / "web-page.html")), page=1, question="What are the exact percentages in the pie chart?",
-                            api_name="/describe")
+    assert (
+        reading["text"].startswith("[SHEET 2]\n# Shares")
+        and f"[SHEET 2 - VISUAL CONTENT]\n{GENERIC_ANSWER}" in reading["text"]
+    )
+    answer = client.predict(
+        file=handle_file(str(ROOT / "assets" / "web-page.html")),
+        page=1,
+        question="What are the exact percentages in the pie chart?",
+        api_name="/describe",
+    )
     assert answer == PIE_ANSWER
 
 
@@ -147,26 +225,44 @@ def test_files_inside_an_archive_come_back_as_sections(client, tmp_path):
 
 
 def test_a_file_can_also_be_sent_inline_as_base64(client):
-    reading = client.predict(file_base64=base64.b64encode(REPORT_PDF.read_bytes()).decode(), file_name="report.pdf", page_end=1,
-                             api_name="/read_file")
+    reading = client.predict(
+        file_base64=base64.b64encode(REPORT_PDF.read_bytes()).decode(),
+        file_name="report.pdf",
+        page_end=1,
+        api_name="/read_file",
+    )
     assert reading["name"] == "report.pdf" and reading["text"].startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
     with pytest.raises(AppError, match="Send the file once"):
-        client.predict(file=handle_file(str(REPORT_PDF)), file_base64="JVBERi0=", file_name="x.pdf", api_name="/read_file")
+        client.predict(
+            file=handle_file(str(REPORT_PDF)), file_base64="JVBERi0=", file_name="x.pdf", api_name="/read_file"
+        )
 
 
 def test_read_file_adds_chunks_when_asked_and_changes_nothing_else(client):
     plain = client.predict(file=handle_file(str(REPORT_PDF)), api_name="/read_file")
     chunked = client.predict(file=handle_file(str(REPORT_PDF)), chunk_tokens=128, api_name="/read_file")
     assert "chunks" not in plain
-    assert {key: value for key, value in chunked.items() if key not in ("chunks", "usage")} == {key: value for key, value in plain.items() if key != "usage"}
+    assert {key: value for key, value in chunked.items() if key not in ("chunks", "usage")} == {
+        key: value for key, value in plain.items() if key != "usage"
+    }
     chunks = chunked["chunks"]
     assert [chunk["number"] for chunk in chunks] == list(range(1, len(chunks) + 1))
     assert all(chunk["tokens"] == text_tokens(chunk["text"]) <= 128 for chunk in chunks)
-    assert {chunk["kind"] for chunk in chunks} == {"text", "figure", "table"} and {page for chunk in chunks for page in chunk["pages"]} == {1, 2, 3, 4}
+    assert {chunk["kind"] for chunk in chunks} == {"text", "figure", "table"} and {
+        page for chunk in chunks for page in chunk["pages"]
+    } == {1, 2, 3, 4}
     described = next(chunk for chunk in chunks if chunk["kind"] == "figure" and GENERIC_ANSWER[:40] in chunk["text"])
-    assert described["citation"] == "chart-report.pdf, p. 1" and described["boxes"][0]["page"] == 1 and len(described["boxes"][0]["box"]) == 4
-    assert described["headings"] == ["Quarterly Sales Report 2024"] and described["text"].startswith("# Quarterly Sales Report 2024\n\n")
-    with pytest.raises(AppError, match="A chunk of 8 tokens cannot hold a heading and a word; give at least 16 tokens."):
+    assert (
+        described["citation"] == "chart-report.pdf, p. 1"
+        and described["boxes"][0]["page"] == 1
+        and len(described["boxes"][0]["box"]) == 4
+    )
+    assert described["headings"] == ["Quarterly Sales Report 2024"] and described["text"].startswith(
+        "# Quarterly Sales Report 2024\n\n"
+    )
+    with pytest.raises(
+        AppError, match="A chunk of 8 tokens cannot hold a heading and a word; give at least 16 tokens."
+    ):
         client.predict(file=handle_file(str(REPORT_PDF)), chunk_tokens=8, api_name="/read_file")
 
 
@@ -177,13 +273,21 @@ def test_render_page_returns_the_pages_png(client):
 
 
 def test_describe_answers_the_question_with_the_vision_model(app, client):
-    answer = client.predict(file=handle_file(str(REPORT_PDF)), page=2, question="What are the exact percentages in the pie chart?",
-                            api_name="/describe")
+    answer = client.predict(
+        file=handle_file(str(REPORT_PDF)),
+        page=2,
+        question="What are the exact percentages in the pie chart?",
+        api_name="/describe",
+    )
     assert answer == PIE_ANSWER
     asked = [r.json for r in app.fake.calls("/v1/chat/completions") if "percentages" in json.dumps(r.json)]
     assert asked and asked[-1]["model"] == VISION_MODEL
-    assert any(part.get("type") == "image_url" for message in asked[-1]["messages"] if isinstance(message["content"], list)
-               for part in message["content"])
+    assert any(
+        part.get("type") == "image_url"
+        for message in asked[-1]["messages"]
+        if isinstance(message["content"], list)
+        for part in message["content"]
+    )
 
 
 def test_describe_says_why_a_page_without_figures_has_no_description(client):
@@ -204,7 +308,10 @@ def test_hotwords_spell_the_name_in_transcribe_and_read_file(client, tmp_path):
     steered = client.predict(file=recording, hotwords="Kubernetes", api_name="/transcribe")["text"]
     assert_same_words(steered, fixtures.KUBERNETES)
     assert "Kubernetes" in steered  # spelled as the hotword spells it
-    assert "on Kubernetes last week" in client.predict(file=recording, hotwords="Kubernetes", api_name="/read_file")["text"]
+    assert (
+        "on Kubernetes last week"
+        in client.predict(file=recording, hotwords="Kubernetes", api_name="/read_file")["text"]
+    )
     with pytest.raises(AppError, match="The hotwords are 600 characters long; give at most 500"):
         client.predict(file=recording, hotwords="x" * 600, api_name="/transcribe")
 
@@ -233,15 +340,24 @@ def test_a_server_path_is_never_read(app, client):
         client.predict("/etc/passwd", None, None, "", False, api_name="/read_file")
     # Past the client, straight to the server: a file reference that was not uploaded is refused.
     file_data = {"path": "/etc/passwd", "meta": {"_type": "gradio.FileData"}}
-    event = httpx.post(f"{app.url}gradio_api/call/read_file", json={"data": [file_data, None, None, "", False, False, False, "", "", "", None, "", 0]}).json()
+    event = httpx.post(
+        f"{app.url}gradio_api/call/read_file",
+        json={"data": [file_data, None, None, "", False, False, False, "", "", "", None, "", 0]},
+    ).json()
     result = httpx.get(f"{app.url}gradio_api/call/read_file/{event['event_id']}", timeout=30).text
     assert "event: error" in result and "not uploaded by a user" in result
     assert "root:" not in result
 
 
 def test_six_clients_reading_different_files_at_once_are_all_served(app, tmp_path):
-    files = [REPORT_PDF, CORPUS / "markitdown/test.pdf", CORPUS / "pdfplumber/issue-140-example.pdf",
-             CORPUS / "pdfplumber/nics-background-checks-2015-11.pdf", ROOT / "assets/diagram.png", CORPUS / "docling/webp-test.webp"]
+    files = [
+        REPORT_PDF,
+        CORPUS / "markitdown/test.pdf",
+        CORPUS / "pdfplumber/issue-140-example.pdf",
+        CORPUS / "pdfplumber/nics-background-checks-2015-11.pdf",
+        ROOT / "assets/diagram.png",
+        CORPUS / "docling/webp-test.webp",
+    ]
     copies = []
     for index, source in enumerate(files):  # a byte after the end makes each file new to the cache
         target = tmp_path / f"concurrent-{index}{source.suffix}"
@@ -253,7 +369,9 @@ def test_six_clients_reading_different_files_at_once_are_all_served(app, tmp_pat
     try:
         with ThreadPoolExecutor(len(copies)) as pool:
             # A question sends every page to the model, figures or not: many calls at once.
-            readings = list(pool.map(lambda path: read(Client(app.url, verbose=False), path, describe="What is the total?"), copies))
+            readings = list(
+                pool.map(lambda path: read(Client(app.url, verbose=False), path, describe="What is the total?"), copies)
+            )
     finally:
         app.fake.delay = 0.0
     assert [reading["name"] for reading in readings] == [path.name for path in copies]
@@ -280,8 +398,15 @@ def test_uploads_over_the_server_limit_are_refused(app, tmp_path):
 def test_the_app_removes_its_temporary_files_when_stopped(tmp_path):
     temp = tmp_path / "temp"
     temp.mkdir()
-    url, process = launch_app({"READLENS_CACHE_DIR": str(tmp_path / "cache"), "VISION_PROVIDER": "none", "TMPDIR": str(temp),
-                               "GRADIO_TEMP_DIR": str(temp / "gradio")}, ARTIFACTS / "app-stopped.log")
+    url, process = launch_app(
+        {
+            "READLENS_CACHE_DIR": str(tmp_path / "cache"),
+            "VISION_PROVIDER": "none",
+            "TMPDIR": str(temp),
+            "GRADIO_TEMP_DIR": str(temp / "gradio"),
+        },
+        ARTIFACTS / "app-stopped.log",
+    )
     try:
         Client(url, verbose=False).predict(file=handle_file(str(REPORT_PDF)), page=1, api_name="/render_page")
         assert list(temp.glob("readlens-app-*/*/*.png")), "the page image is written under the app's temporary folder"

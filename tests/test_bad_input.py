@@ -16,7 +16,7 @@ import pytest
 from msoffcrypto.format.ooxml import OOXMLFile
 
 from readers import ReaderError, read_file
-from readers.office.libreoffice import soffice
+from readers.render.libreoffice import soffice
 from readers.services import Services
 from tests import fixtures
 from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT, make_settings
@@ -125,13 +125,15 @@ def test_workspace_confinement(services, tmp_path):
 
 
 def test_without_libreoffice_the_text_is_still_read(tmp_path, monkeypatch):
-    from readers.office import libreoffice as office
+    from readers.render import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)
     services = Services(make_settings(tmp_path / "cache"))
     reading = read_file(CORPUS / "docling/word_sample.docx", services=services)
     assert reading.page_count == 1 and reading.pages[0].image is None
-    assert "# Swimming in the lake" in reading.pages[0].text and "| Leaves | Ash, Elm, Maple | 50 |" in reading.as_text()
+    assert (
+        "# Swimming in the lake" in reading.pages[0].text and "| Leaves | Ash, Elm, Maple | 50 |" in reading.as_text()
+    )
     assert any("LibreOffice is not installed" in w for w in reading.warnings)
     deck = read_file(CORPUS / "docling/powerpoint_sample.pptx", services=services)
     assert deck.page_count == 3 and "Second slide title" in deck.as_text()
@@ -139,8 +141,13 @@ def test_without_libreoffice_the_text_is_still_read(tmp_path, monkeypatch):
 
 def test_cli_prints_one_line_with_the_code(tmp_path):
     (tmp_path / "empty.pdf").touch()
-    result = subprocess.run([sys.executable, "-m", "readers", str(tmp_path / "empty.pdf")], cwd=ROOT, capture_output=True, text=True,
-                            env={**os.environ, "READLENS_CACHE_DIR": str(tmp_path / "cache")})
+    result = subprocess.run(
+        [sys.executable, "-m", "readers", str(tmp_path / "empty.pdf")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "READLENS_CACHE_DIR": str(tmp_path / "cache")},
+    )
     assert result.returncode == 2
     assert result.stderr.strip().startswith("error: EMPTY_FILE: ") and len(result.stderr.strip().splitlines()) == 1
     assert result.stdout == ""
@@ -155,9 +162,14 @@ def test_a_question_must_be_text(services):
     refused(CORPUS / "markitdown/test.pdf", "INVALID_QUERY", services, describe=123)
 
 
-@pytest.mark.parametrize("data", [b"\xef\xbb\xbfcaf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade\n" * 5,
-                                  b'{"cells": [{"cell_type": "code", "source": "x = 1"}], "metadata": []}',
-                                  b'{"cells": [{"cell_type": "code", "source": [1, {"a": 2}]}], "metadata": {"kernelspec": {"language": 7}}}'])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\xef\xbb\xbfcaf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade\n" * 5,
+        b'{"cells": [{"cell_type": "code", "source": "x = 1"}], "metadata": []}',
+        b'{"cells": [{"cell_type": "code", "source": [1, {"a": 2}]}], "metadata": {"kernelspec": {"language": 7}}}',
+    ],
+)
 def test_odd_text_is_still_read(services, tmp_path, data):
     (tmp_path / "odd.ipynb").write_bytes(data)
     reading = read_file(tmp_path / "odd.ipynb", services=services)
@@ -165,15 +177,22 @@ def test_odd_text_is_still_read(services, tmp_path, data):
 
 
 def test_a_lone_surrogate_in_a_notebook_is_a_replacement_character(services, tmp_path):
-    (tmp_path / "escaped.ipynb").write_bytes(rb'{"cells": [{"cell_type": "markdown", "source": ["Half a pair: \ud800 here"]}], "metadata": {}}')
+    (tmp_path / "escaped.ipynb").write_bytes(
+        rb'{"cells": [{"cell_type": "markdown", "source": ["Half a pair: \ud800 here"]}], "metadata": {}}'
+    )
     reading = read_file(tmp_path / "escaped.ipynb", services=services)
     assert reading.pages[0].text == "Half a pair: \ufffd here"
     assert reading.as_text().encode("utf-8") and reading.tokens() > 0
 
 
 def test_bad_settings_are_one_line_on_the_command_line(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "readers", str(CORPUS / "markitdown/test.pdf")], cwd=ROOT, capture_output=True, text=True,
-                            env={**os.environ, "VISION_PROVIDER": "gpt", "READLENS_CACHE_DIR": str(tmp_path)})
+    result = subprocess.run(
+        [sys.executable, "-m", "readers", str(CORPUS / "markitdown/test.pdf")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "VISION_PROVIDER": "gpt", "READLENS_CACHE_DIR": str(tmp_path)},
+    )
     assert result.returncode == 2
     assert result.stderr.strip() == "error: settings: VISION_PROVIDER must be one of auto, openai, ocr, none, not 'gpt'"
     with pytest.raises(ValueError, match="MAX_PAGES must be more than 0"):
@@ -190,7 +209,10 @@ def test_xlsx_with_a_broken_sheet_keeps_the_others(services, tmp_path):
     source = zipfile.ZipFile(fixtures.workbook(tmp_path / "book.xlsx"))
     with zipfile.ZipFile(tmp_path / "broken.xlsx", "w") as broken:
         for info in source.infolist():
-            broken.writestr(info, b"<worksheet><sheetData><row" if info.filename == "xl/worksheets/sheet1.xml" else source.read(info))
+            broken.writestr(
+                info,
+                b"<worksheet><sheetData><row" if info.filename == "xl/worksheets/sheet1.xml" else source.read(info),
+            )
     reading = read_file(tmp_path / "broken.xlsx", services=services)
     assert reading.page_count == 3 and "| Servers | 4000 |" in reading.as_text()
     assert any("damaged in 1 part (xl/worksheets/sheet1.xml)" in warning for warning in reading.warnings)
@@ -211,13 +233,16 @@ def test_damaged_legacy_word_file(services, tmp_path):
     refused(tmp_path / "cut.doc", "CORRUPT_FILE", services)
 
 
-@pytest.mark.parametrize("name, data, code", [
-    ("cut.zip", lambda: (CORPUS / "docling/formats/epub_purvis_poetry.epub").read_bytes()[:5000], "CORRUPT_FILE"),
-    ("nothing.zip", lambda: b"PK\x05\x06" + bytes(18), "EMPTY_FILE"),
-    ("cut.epub", lambda: (CORPUS / "docling/formats/epub_purvis_poetry.epub").read_bytes()[:5000], "CORRUPT_FILE"),
-    ("cut.msg", lambda: (CORPUS / "docling/formats/msg_simple.msg").read_bytes()[:3000], "CORRUPT_FILE"),
-    ("feed.xml", lambda: b'<?xml version="1.0"?><rss version="2.0"><channel><item><broken', "CORRUPT_FILE"),
-])
+@pytest.mark.parametrize(
+    "name, data, code",
+    [
+        ("cut.zip", lambda: (CORPUS / "docling/formats/epub_purvis_poetry.epub").read_bytes()[:5000], "CORRUPT_FILE"),
+        ("nothing.zip", lambda: b"PK\x05\x06" + bytes(18), "EMPTY_FILE"),
+        ("cut.epub", lambda: (CORPUS / "docling/formats/epub_purvis_poetry.epub").read_bytes()[:5000], "CORRUPT_FILE"),
+        ("cut.msg", lambda: (CORPUS / "docling/formats/msg_simple.msg").read_bytes()[:3000], "CORRUPT_FILE"),
+        ("feed.xml", lambda: b'<?xml version="1.0"?><rss version="2.0"><channel><item><broken', "CORRUPT_FILE"),
+    ],
+)
 def test_damaged_containers_and_feeds(services, tmp_path, name, data, code):
     (tmp_path / name).write_bytes(data())
     refused(tmp_path / name, code, services)
@@ -231,7 +256,9 @@ def test_unsupported_format_says_what_is_supported(services, tmp_path):
 
 
 def test_an_office_package_of_another_kind_is_not_read_as_an_archive(services, tmp_path):
-    binary = fixtures.archive(tmp_path / "book.xlsb", {"[Content_Types].xml": b"<Types/>", "xl/workbook.bin": b"\x83\x01\x00"})
+    binary = fixtures.archive(
+        tmp_path / "book.xlsb", {"[Content_Types].xml": b"<Types/>", "xl/workbook.bin": b"\x83\x01\x00"}
+    )
     assert "XLSB" in refused(binary, "UNSUPPORTED_FORMAT", services).message
 
 
@@ -247,8 +274,13 @@ def test_an_unexpected_exception_is_logged_and_becomes_a_reader_error(services, 
     assert "KeyError" not in error.message and "sk-not-for-people" not in error.message
     assert isinstance(error.__cause__, KeyError)
     assert "KeyError: 'sk-not-for-people'" in caplog.text  # the traceback is for whoever runs the server
-    reading = read_file(fixtures.archive(tmp_path / "bundle.zip", {"table.csv": b"a,b\n1,2\n", "notes.md": b"# Notes\n"}), services=services)
-    assert "table.csv could not be read" in reading.pages[0].error and "# Notes" in reading.pages[1].text  # the member costs only itself
+    reading = read_file(
+        fixtures.archive(tmp_path / "bundle.zip", {"table.csv": b"a,b\n1,2\n", "notes.md": b"# Notes\n"}),
+        services=services,
+    )
+    assert (
+        "table.csv could not be read" in reading.pages[0].error and "# Notes" in reading.pages[1].text
+    )  # the member costs only itself
 
 
 def test_a_damaged_picture_costs_only_the_picture(services, tmp_path):
@@ -264,7 +296,7 @@ def test_a_damaged_picture_costs_only_the_picture(services, tmp_path):
 def test_a_cut_off_slide_costs_only_what_was_cut(services, tmp_path):
     deck = fixtures.slide_deck(tmp_path / "deck.pptx")
     slide = zipfile.ZipFile(deck).read("ppt/slides/slide2.xml")
-    cut = fixtures.damaged_part(deck, tmp_path / "cut.pptx", "ppt/slides/slide2.xml", slide[:slide.index(b"Servers")])
+    cut = fixtures.damaged_part(deck, tmp_path / "cut.pptx", "ppt/slides/slide2.xml", slide[: slide.index(b"Servers")])
     reading = read_file(cut, services=services)
     assert reading.page_count == 4 and "# Budget" in reading.pages[1].text and "Servers" not in reading.as_text()
     assert "# Launch plan" in reading.pages[0].text and "Monthly active users" in reading.pages[2].text
@@ -279,13 +311,16 @@ def test_a_damaged_part_of_a_word_document_keeps_its_text(services, tmp_path, pa
     assert any(f"({part})" in warning for warning in reading.warnings)
 
 
-@pytest.mark.parametrize("name, make, part, where", [  # the entities go in ``part`` of a package, or in the file itself
-    ("bomb.docx", fixtures.word_document, "word/document.xml", b"<w:t>"),
-    ("bomb.pptx", fixtures.slide_deck, "ppt/slides/slide2.xml", b"<a:t>"),
-    ("bomb.xlsx", fixtures.workbook, "xl/worksheets/sheet2.xml", b"<sheetData>"),
-    ("bomb.epub", fixtures.ebook, "EPUB/chapter-2.xhtml", b"<p>"),
-    ("bomb.xml", fixtures.rss_feed, None, b"<title>"),
-])
+@pytest.mark.parametrize(
+    "name, make, part, where",
+    [  # the entities go in ``part`` of a package, or in the file itself
+        ("bomb.docx", fixtures.word_document, "word/document.xml", b"<w:t>"),
+        ("bomb.pptx", fixtures.slide_deck, "ppt/slides/slide2.xml", b"<a:t>"),
+        ("bomb.xlsx", fixtures.workbook, "xl/worksheets/sheet2.xml", b"<sheetData>"),
+        ("bomb.epub", fixtures.ebook, "EPUB/chapter-2.xhtml", b"<p>"),
+        ("bomb.xml", fixtures.rss_feed, None, b"<title>"),
+    ],
+)
 def test_xml_entities_are_never_expanded(services, tmp_path, name, make, part, where):
     source = make(tmp_path / f"source{Path(name).suffix}")
     bomb = tmp_path / name
@@ -298,20 +333,33 @@ def test_xml_entities_are_never_expanded(services, tmp_path, name, make, part, w
 
 
 def test_a_damaged_chart_costs_a_workbook_only_its_charts(tmp_path, monkeypatch):
-    from readers.office import libreoffice as office
+    from readers.render import libreoffice as office
 
-    monkeypatch.setattr(office, "soffice", lambda: None)  # LibreOffice would recalculate the workbook, and mend the chart as it goes
+    monkeypatch.setattr(
+        office, "soffice", lambda: None
+    )  # LibreOffice would recalculate the workbook, and mend the chart as it goes
     book = fixtures.workbook(tmp_path / "book.xlsx")
     chart = zipfile.ZipFile(book).read("xl/charts/chart1.xml")
-    damaged = fixtures.damaged_part(book, tmp_path / "chart.xlsx", "xl/charts/chart1.xml", chart.replace(b'orientation val="minMax"', b'orientation val="upside"', 1))
+    damaged = fixtures.damaged_part(
+        book,
+        tmp_path / "chart.xlsx",
+        "xl/charts/chart1.xml",
+        chart.replace(b'orientation val="minMax"', b'orientation val="upside"', 1),
+    )
     reading = read_file(damaged, services=Services(make_settings(tmp_path / "cache")))
-    assert reading.page_count == 3 and "| North | 1,200.50 | 1300 | 25% | 2024-03-31 |" in reading.as_text() and "Chart" not in reading.as_text()
-    assert "The charts and pictures of chart.xlsx are damaged and were left out; its sheets are read." in reading.warnings
+    assert (
+        reading.page_count == 3
+        and "| North | 1,200.50 | 1300 | 25% | 2024-03-31 |" in reading.as_text()
+        and "Chart" not in reading.as_text()
+    )
+    assert (
+        "The charts and pictures of chart.xlsx are damaged and were left out; its sheets are read." in reading.warnings
+    )
 
 
 def test_a_cut_off_tiff_keeps_its_whole_frames(services, tmp_path):
     data = fixtures.tiff_frames(tmp_path / "frames.tiff").read_bytes()
-    (tmp_path / "cut.tiff").write_bytes(data[:len(data) * 3 // 4])
+    (tmp_path / "cut.tiff").write_bytes(data[: len(data) * 3 // 4])
     reading = read_file(tmp_path / "cut.tiff", services=services)
     assert reading.page_count == 3 and reading.pages[0].image and reading.pages[1].image
     assert reading.pages[2].image is None and "damaged" in reading.pages[2].error
@@ -320,7 +368,7 @@ def test_a_cut_off_tiff_keeps_its_whole_frames(services, tmp_path):
 
 def test_a_cut_off_gif_shows_the_frames_before_the_damage(services, tmp_path):
     data = fixtures.animated_gif(tmp_path / "moving.gif").read_bytes()
-    (tmp_path / "cut.gif").write_bytes(data[:len(data) // 2])
+    (tmp_path / "cut.gif").write_bytes(data[: len(data) // 2])
     reading = read_file(tmp_path / "cut.gif", services=services)
     assert reading.page_count == 1 and reading.pages[0].image and "Frames: 2" in reading.pages[0].text
     assert "cut.gif is damaged after its frame 2; the frames before the damage are read." in reading.warnings
@@ -329,8 +377,12 @@ def test_a_cut_off_gif_shows_the_frames_before_the_damage(services, tmp_path):
 def test_a_table_cell_spanning_two_billion_columns_spans_63(services, tmp_path):
     document = fixtures.word_document(tmp_path / "report.docx")
     xml = zipfile.ZipFile(document).read("word/document.xml")
-    hostile = fixtures.damaged_part(document, tmp_path / "span.docx", "word/document.xml",
-                                    xml.replace(b"<w:tcW ", b'<w:gridSpan w:val="2147483647"/><w:tcW ', 1))
+    hostile = fixtures.damaged_part(
+        document,
+        tmp_path / "span.docx",
+        "word/document.xml",
+        xml.replace(b"<w:tcW ", b'<w:gridSpan w:val="2147483647"/><w:tcW ', 1),
+    )
     reading = read_file(hostile, services=services)  # not 16 GB of empty cells
     heading = next(line for line in reading.as_text().splitlines() if line.startswith("| Region"))
     assert heading.count("|") == 63 + 2 and "Revenue grew in every region" in reading.as_text()
@@ -342,8 +394,12 @@ def test_a_workbook_merging_millions_of_cells_is_refused_before_loading(services
     book.active.merge_cells("A1:B2")
     book.save(tmp_path / "small.xlsx")
     sheet = zipfile.ZipFile(tmp_path / "small.xlsx").read("xl/worksheets/sheet1.xml")
-    hostile = fixtures.damaged_part(tmp_path / "small.xlsx", tmp_path / "merged.xlsx", "xl/worksheets/sheet1.xml",
-                                    sheet.replace(b'ref="A1:B2"', b'ref="A1:XFD1048576"'))
+    hostile = fixtures.damaged_part(
+        tmp_path / "small.xlsx",
+        tmp_path / "merged.xlsx",
+        "xl/worksheets/sheet1.xml",
+        sheet.replace(b'ref="A1:B2"', b'ref="A1:XFD1048576"'),
+    )
     assert "merges 17,179,869,184 cells" in refused(hostile, "FILE_TOO_LARGE", services).message
 
 
@@ -358,17 +414,27 @@ def test_a_csv_built_to_stall_delimiter_guessing_is_read_at_once(services, tmp_p
     path.write_text("name,note\n" + '"\n' * 32000)
     started = time.monotonic()
     reading = read_file(path, services=services)
-    assert reading.pages[0].tables[0].startswith("| name | note |\n|---|---|") and time.monotonic() - started < BOUNDED_SECONDS
+    assert (
+        reading.pages[0].tables[0].startswith("| name | note |\n|---|---|")
+        and time.monotonic() - started < BOUNDED_SECONDS
+    )
 
 
-@pytest.mark.parametrize("charset, body, shown", [('charset="utf-7"', b"Sum +2AA- done", "Sum \ufffd done"),
-                                                 ("charset*=utf-8''a%00b", b"Plain words", "Plain words")])
+@pytest.mark.parametrize(
+    "charset, body, shown",
+    [
+        ('charset="utf-7"', b"Sum +2AA- done", "Sum \ufffd done"),
+        ("charset*=utf-8''a%00b", b"Plain words", "Plain words"),
+    ],
+)
 def test_an_email_part_in_an_odd_declared_charset_is_read(services, tmp_path, charset, body, shown):
     """A charset that makes a lone surrogate, or whose name holds a NUL, costs nothing: the part
     is read (U+FFFD for the half character), and so is the rest of the message."""
     path = tmp_path / "odd.eml"
-    path.write_bytes(b"From: a@example.org\nTo: b@example.org\nSubject: Odd charset\nMIME-Version: 1.0\n"
-                     b"Content-Type: text/plain; " + charset.encode() + b"\n\n" + body + b"\n")
+    path.write_bytes(
+        b"From: a@example.org\nTo: b@example.org\nSubject: Odd charset\nMIME-Version: 1.0\n"
+        b"Content-Type: text/plain; " + charset.encode() + b"\n\n" + body + b"\n"
+    )
     text = read_file(path, services=services).as_text()
     assert "Subject: Odd charset" in text and shown in text
     text.encode("utf-8")  # no lone surrogate reaches the model
@@ -376,7 +442,9 @@ def test_an_email_part_in_an_odd_declared_charset_is_read(services, tmp_path, ch
 
 def test_a_web_page_with_a_comma_on_every_line_is_read_as_a_web_page(services, tmp_path):
     path = tmp_path / "list.html"
-    path.write_text("<p>Mallard, teal, wigeon</p>\n<p>Swan, goose, eider</p>\n<p>Coot, moorhen, grebe</p>\n")  # libmagic: text/csv
+    path.write_text(
+        "<p>Mallard, teal, wigeon</p>\n<p>Swan, goose, eider</p>\n<p>Coot, moorhen, grebe</p>\n"
+    )  # libmagic: text/csv
     reading = read_file(path, services=services)
     assert reading.kind == "html" and "Mallard, teal, wigeon" in reading.as_text() and "<p>" not in reading.as_text()
 

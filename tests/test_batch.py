@@ -65,12 +65,24 @@ def folder(tmp_path_factory) -> Path:
 
 def batch(*args, cache: Path, vision: FakeOpenAI, cwd: Path, wait: bool = True, **popen):
     """Run the command line in ``cwd``, configured only by its environment."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "READLENS_CACHE_DIR": str(cache), "VISION_PROVIDER": "openai",
-           "VISION_BASE_URL": vision.base_url, "VISION_API_KEY": "test-key", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": "",
-           "WHISPER_API_KEY": "", "WHISPER_BASE_URL": "", "RAY_USAGE_STATS_ENABLED": "0"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "READLENS_CACHE_DIR": str(cache),
+        "VISION_PROVIDER": "openai",
+        "VISION_BASE_URL": vision.base_url,
+        "VISION_API_KEY": "test-key",
+        "OPENAI_API_KEY": "",
+        "OPENAI_BASE_URL": "",
+        "WHISPER_API_KEY": "",
+        "WHISPER_BASE_URL": "",
+        "RAY_USAGE_STATS_ENABLED": "0",
+    }
     command = [sys.executable, "-m", "readers", "batch", *map(str, args)]
     if not wait:
-        return subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+        return subprocess.Popen(
+            command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen
+        )
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 
 
@@ -84,11 +96,16 @@ def by_page(records: list[dict]) -> list[dict]:
 
 def without_cache_marks(records: list[dict]) -> list[dict]:
     """Records as they read, whether their descriptions and transcripts came from the cache or not."""
-    unmarked = [{**record, "description_source": (record["description_source"] or "").removesuffix(" (cached)") or None}
-                for record in records]
+    unmarked = [
+        {**record, "description_source": (record["description_source"] or "").removesuffix(" (cached)") or None}
+        for record in records
+    ]
     for record in unmarked:
         if record["transcript"]:
-            record["transcript"] = {**record["transcript"], "source": record["transcript"]["source"].removesuffix(" (cached)")}
+            record["transcript"] = {
+                **record["transcript"],
+                "source": record["transcript"]["source"].removesuffix(" (cached)"),
+            }
     return by_page(unmarked)
 
 
@@ -124,26 +141,45 @@ def test_a_folder_becomes_one_record_per_page(local_run, folder):
     assert result.returncode == 1, result.stderr  # the broken PDF
     assert all(tuple(record) == FIELDS for record in records)
     files = {record["file"] for record in records}
-    assert files == {"docs/000-pdf.pdf", "docs/001-image.png", "docs/nested/002-text.md", "docs/003-audio.wav",
-                     "docs/004-docx.docx", "docs/nested/005-pdf.pdf", "docs/broken/report.pdf"}  # no hidden files
+    assert files == {
+        "docs/000-pdf.pdf",
+        "docs/001-image.png",
+        "docs/nested/002-text.md",
+        "docs/003-audio.wav",
+        "docs/004-docx.docx",
+        "docs/nested/005-pdf.pdf",
+        "docs/broken/report.pdf",
+    }  # no hidden files
     for record in records:
         assert record["sha256"] == hashlib.sha256((folder.parent / record["file"]).read_bytes()).hexdigest()
         assert record["image"] is None  # text-only mode
 
     pdf = [record for record in by_page(records) if record["file"] == "docs/nested/005-pdf.pdf"]
-    assert [(r["page"], r["page_count"], r["pages_read"], r["kind"], r["mime"]) for r in pdf] == [(n, 4, 4, "pdf", "application/pdf") for n in (1, 2, 3, 4)]
+    assert [(r["page"], r["page_count"], r["pages_read"], r["kind"], r["mime"]) for r in pdf] == [
+        (n, 4, 4, "pdf", "application/pdf") for n in (1, 2, 3, 4)
+    ]
     assert "Large language models" in pdf[0]["text"] and "NICS Firearm Background Checks" in pdf[2]["tables"][0]
     assert [(r["description"], r["description_source"]) for r in (pdf[0], pdf[2])] == [(None, "none: text only")] * 2
     assert pdf[1]["description"] == DESCRIPTION and pdf[1]["description_source"] == "vision:gpt-4o-mini"
-    assert pdf[3]["description"] is None and pdf[3]["error"]["code"] is None and "cannot be described" in pdf[3]["error"]["message"]
+    assert (
+        pdf[3]["description"] is None
+        and pdf[3]["error"]["code"] is None
+        and "cannot be described" in pdf[3]["error"]["message"]
+    )
     assert pdf[0]["error"] is None and pdf[1]["error"] is None
 
     docx = [record for record in by_page(records) if record["kind"] == "docx"]
     assert [record["page"] for record in docx] == [1, 2]
-    assert "| Region | Revenue |" in docx[0]["text"] and "Reference 4." in docx[1]["text"]  # a Word table stands in its text
+    assert (
+        "| Region | Revenue |" in docx[0]["text"] and "Reference 4." in docx[1]["text"]
+    )  # a Word table stands in its text
 
     (audio,) = [record for record in records if record["kind"] == "audio"]
-    assert audio["page"] is None and audio["pages_read"] == 0 and words(audio["text"])[:5] == words("And so my fellow Americans")
+    assert (
+        audio["page"] is None
+        and audio["pages_read"] == 0
+        and words(audio["text"])[:5] == words("And so my fellow Americans")
+    )
     assert audio["transcript"]["language"] == "en" and 6 <= audio["transcript"]["duration"] < 6.1
     assert audio["transcript"]["segments"][0]["start"] == 0 and audio["transcript"]["segments"][0]["text"]
 
@@ -161,7 +197,7 @@ def test_progress_and_summary_on_standard_error(local_run):
     result, _, _ = local_run
     assert result.stdout == ""
     assert "Reading (local)" in result.stderr and "pages/s" in result.stderr and "7/7" in result.stderr
-    summary = result.stderr[result.stderr.rindex("Done in"):]
+    summary = result.stderr[result.stderr.rindex("Done in") :]
     assert "6 files read (10 pages" in summary and "1 failed" in summary
     assert "1 page has an error" in summary
     assert "docs/broken/report.pdf: CORRUPT_FILE: report.pdf is damaged" in summary
@@ -170,15 +206,26 @@ def test_progress_and_summary_on_standard_error(local_run):
 
 def test_warnings_are_on_a_files_first_record(folder, vision, tmp_path):
     shutil.copy(CORPUS / "docling/ocr_test.pdf", tmp_path / "scan.pdf")  # a page without a text layer
-    result = batch(tmp_path / "scan.pdf", "--out", tmp_path / "pages.jsonl", cache=tmp_path / "cache", vision=vision, cwd=tmp_path)
+    result = batch(
+        tmp_path / "scan.pdf", "--out", tmp_path / "pages.jsonl", cache=tmp_path / "cache", vision=vision, cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     (record,) = lines(tmp_path / "pages.jsonl")
     assert any("no text layer" in warning for warning in record["warnings"])
 
 
 def test_multimodal_records_carry_the_page_images_and_questions_reach_the_model(folder, vision, tmp_path):
-    result = batch("docs/001-image.png", "--out", tmp_path / "pages.jsonl", "--multimodal", "--describe", "How many boxes?",
-                   cache=tmp_path / "cache", vision=vision, cwd=folder.parent)
+    result = batch(
+        "docs/001-image.png",
+        "--out",
+        tmp_path / "pages.jsonl",
+        "--multimodal",
+        "--describe",
+        "How many boxes?",
+        cache=tmp_path / "cache",
+        vision=vision,
+        cwd=folder.parent,
+    )
     assert result.returncode == 0, result.stderr
     (record,) = lines(tmp_path / "pages.jsonl")
     image = Image.open(io.BytesIO(base64.b64decode(record["image"])))
@@ -199,11 +246,14 @@ def test_running_again_reads_only_what_is_missing_or_failed(local_run, folder, v
     finally:
         vision.routes["/v1/chat/completions"] = describe_all_but_one
     assert again.returncode == 1  # the broken PDF is tried again, and fails again
-    assert "Resuming: 5 files (6 pages) already read into pages.jsonl are skipped; 2 with errors are read again." in again.stderr
+    assert (
+        "Resuming: 5 files (6 pages) already read into pages.jsonl are skipped; 2 with errors are read again."
+        in again.stderr
+    )
     assert "1 file read (4 pages" in again.stderr and "Skipped: 5 files already in pages.jsonl" in again.stderr
     records = lines(out)
     assert pages_of(records) == pages_of(first)  # nothing duplicated, nothing lost
-    assert records[:len(clean)] == clean  # what was read stays as it was
+    assert records[: len(clean)] == clean  # what was read stays as it was
     pdf = by_page([record for record in records if record["file"] == retried[0]])
     assert pdf[3]["error"] is None and pdf[3]["description"] == DESCRIPTION
 
@@ -212,8 +262,11 @@ def test_running_again_reads_only_what_is_missing_or_failed(local_run, folder, v
     third = batch(folder, "more", "--out", out, cache=cache, vision=vision, cwd=tmp_path)
     assert third.returncode == 1
     appended = lines(out)
-    assert appended[:len(records) - 1] == [record for record in records if record["file"] != retried[1]]
-    assert {record["file"] for record in appended[len(records) - 1:]} == {"more/new.md", str(folder / "broken/report.pdf")}
+    assert appended[: len(records) - 1] == [record for record in records if record["file"] != retried[1]]
+    assert {record["file"] for record in appended[len(records) - 1 :]} == {
+        "more/new.md",
+        str(folder / "broken/report.pdf"),
+    }
 
 
 @pytest.mark.parametrize("cut", ["half a line", "a whole line"])
@@ -233,7 +286,10 @@ def test_stopped_and_killed_runs_resume_to_the_same_records(local_run, folder, v
     """Ctrl-C finishes the file under way and stops; a kill stops anywhere; running again completes."""
     _, first, work = local_run
     cache = warm_cache(work, tmp_path)
-    slow = [tmp_path / "speech.flac", fixtures.speech(tmp_path / "speech.wav", 100)]  # not in the cache: read last, slowly
+    slow = [
+        tmp_path / "speech.flac",
+        fixtures.speech(tmp_path / "speech.wav", 100),
+    ]  # not in the cache: read last, slowly
     shutil.copy(CORPUS / "faster-whisper/jfk.flac", slow[0])
     out = tmp_path / "pages.jsonl"
     args = ("docs", *slow, "--out", out, "--workers", "1")
@@ -241,7 +297,11 @@ def test_stopped_and_killed_runs_resume_to_the_same_records(local_run, folder, v
         process = batch(*args, cache=cache, vision=vision, cwd=folder.parent, wait=False)
         written = out.stat().st_size if out.exists() else 0
         deadline = time.monotonic() + 120
-        while (out.stat().st_size if out.exists() else 0) == written and process.poll() is None and time.monotonic() < deadline:
+        while (
+            (out.stat().st_size if out.exists() else 0) == written
+            and process.poll() is None
+            and time.monotonic() < deadline
+        ):
             time.sleep(0.02)
         children = descendants(process.pid)
         process.send_signal(stop)
@@ -258,7 +318,9 @@ def test_stopped_and_killed_runs_resume_to_the_same_records(local_run, folder, v
     assert result.returncode == 1
     records = lines(out)
     assert pages_of(records) == sorted(pages_of(first) + [(str(path), 0) for path in slow])
-    assert without_cache_marks([record for record in records if record["file"].startswith("docs")]) == without_cache_marks(first)
+    assert without_cache_marks(
+        [record for record in records if record["file"].startswith("docs")]
+    ) == without_cache_marks(first)
 
 
 def test_parquet_holds_the_same_records(local_run, folder, vision, tmp_path):
@@ -282,7 +344,7 @@ def test_parquet_holds_the_same_records(local_run, folder, vision, tmp_path):
 def test_exit_status_and_refusals(folder, vision, tmp_path):
     note = tmp_path / "note.md"
     note.write_text("# Fine\n")
-    run = lambda *args: batch(*args, cache=tmp_path / "cache", vision=vision, cwd=tmp_path)  # noqa: E731
+    run = lambda *args: batch(*args, cache=tmp_path / "cache", vision=vision, cwd=tmp_path)
     read = run(note, "--out", tmp_path / "ok.jsonl")
     assert read.returncode == 0 and "1 file read (1 page" in read.stderr and "0 failed" in read.stderr
 
@@ -300,12 +362,31 @@ def test_exit_status_and_refusals(folder, vision, tmp_path):
 
 def test_a_page_range_runs_to_each_files_last_page(folder, vision, local_run, tmp_path):
     _, _, work = local_run
-    result = batch("docs", "--out", tmp_path / "pages.jsonl", "--pages", "2-3", cache=warm_cache(work, tmp_path), vision=vision, cwd=folder.parent)
+    result = batch(
+        "docs",
+        "--out",
+        tmp_path / "pages.jsonl",
+        "--pages",
+        "2-3",
+        cache=warm_cache(work, tmp_path),
+        vision=vision,
+        cwd=folder.parent,
+    )
     pages = {(record["file"], record["page"]) for record in lines(tmp_path / "pages.jsonl") if record["page"]}
-    assert pages == {("docs/000-pdf.pdf", 2), ("docs/nested/005-pdf.pdf", 2), ("docs/nested/005-pdf.pdf", 3), ("docs/004-docx.docx", 2)}
-    one_page = {record["file"]: record["error"]["code"] for record in lines(tmp_path / "pages.jsonl") if record["kind"] is None}
-    assert one_page == {"docs/001-image.png": "PAGE_OUT_OF_RANGE", "docs/nested/002-text.md": "PAGE_OUT_OF_RANGE",
-                        "docs/broken/report.pdf": "CORRUPT_FILE"}
+    assert pages == {
+        ("docs/000-pdf.pdf", 2),
+        ("docs/nested/005-pdf.pdf", 2),
+        ("docs/nested/005-pdf.pdf", 3),
+        ("docs/004-docx.docx", 2),
+    }
+    one_page = {
+        record["file"]: record["error"]["code"] for record in lines(tmp_path / "pages.jsonl") if record["kind"] is None
+    }
+    assert one_page == {
+        "docs/001-image.png": "PAGE_OUT_OF_RANGE",
+        "docs/nested/002-text.md": "PAGE_OUT_OF_RANGE",
+        "docs/broken/report.pdf": "CORRUPT_FILE",
+    }
     assert result.returncode == 1
 
 
@@ -314,7 +395,9 @@ def descendants(pid: int) -> set[int]:
     for entry in Path("/proc").iterdir():
         try:
             if entry.name.isdigit():
-                children.setdefault(int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]), []).append(int(entry.name))
+                children.setdefault(int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]), []).append(
+                    int(entry.name)
+                )
         except OSError:
             pass
     found, frontier = set(), [pid]
@@ -356,8 +439,18 @@ def ray_cluster():
 def test_ray_engine_gives_the_local_engines_records(ray_cluster, local_run, folder, vision, tmp_path):
     """The cluster's workers read with the driver's settings (its fake vision server, its cache folder)."""
     result, first, _ = local_run
-    ray_run = batch("docs", "--out", tmp_path / "pages.jsonl", "--engine", "ray", "--ray-address", ray_cluster,
-                    cache=tmp_path / "cache", vision=vision, cwd=folder.parent)
+    ray_run = batch(
+        "docs",
+        "--out",
+        tmp_path / "pages.jsonl",
+        "--engine",
+        "ray",
+        "--ray-address",
+        ray_cluster,
+        cache=tmp_path / "cache",
+        vision=vision,
+        cwd=folder.parent,
+    )
     assert ray_run.returncode == 1, ray_run.stderr
     assert "Reading (ray)" in ray_run.stderr and "6 files read (10 pages" in ray_run.stderr
     assert by_page(lines(tmp_path / "pages.jsonl")) == by_page(first)

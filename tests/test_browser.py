@@ -13,13 +13,23 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
 from PIL import Image, ImageChops, ImageFilter
+from playwright.sync_api import Page, expect, sync_playwright
 
 from tests import fixtures
 from tests.conftest import ROOT
 from tests.model_output import assert_has_lines
-from tests.test_ui_server import ARTIFACTS, GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, UNANSWERABLE, launch_app, running_app, stop
+from tests.test_ui_server import (
+    ARTIFACTS,
+    GENERIC_ANSWER,
+    MAX_FILE_MB,
+    PIE_ANSWER,
+    SECRET_KEY,
+    UNANSWERABLE,
+    launch_app,
+    running_app,
+    stop,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -71,7 +81,9 @@ def test_upload_a_pdf_and_see_its_pages_and_text(page, tmp_path):
     pdf = fresh_copy(tmp_path, ASSETS / "chart-report.pdf", "upload")
     page.set_input_files(UPLOAD, str(pdf))
     expect(page_images(page, pdf.name)).to_have_count(4, timeout=WAIT_MS)
-    expect(page.locator(".rl-page-text textarea").first).to_have_value(re.compile("Quarterly Sales Report 2024"), timeout=WAIT_MS)
+    expect(page.locator(".rl-page-text textarea").first).to_have_value(
+        re.compile("Quarterly Sales Report 2024"), timeout=WAIT_MS
+    )
     expect(page.get_by_text(GENERIC_ANSWER).first).to_be_visible()
     expect(page.get_by_text("test-vision").first).to_be_visible()
     expect(page.locator("table").filter(has_text="Region")).to_be_visible()  # page 3's table, rendered from Markdown
@@ -91,7 +103,9 @@ def test_the_chunks_tab_shows_each_chunk_and_outlines_a_figure_chunk_on_its_page
     page.set_input_files(UPLOAD, str(pdf))
     expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
     page.get_by_role("tab", name="Chunks").click()
-    expect(page.locator("#chunk-summary")).to_contain_text(re.compile(r"\d+ chunks · largest \d+ tokens"), timeout=WAIT_MS)
+    expect(page.locator("#chunk-summary")).to_contain_text(
+        re.compile(r"\d+ chunks · largest \d+ tokens"), timeout=WAIT_MS
+    )
     expect(page.locator("#chunk-cards")).to_contain_text("Chunk 1")
     expect(page.locator("#chunk-cards")).to_contain_text("figure")
     page.locator("#chunk-choice input").click()
@@ -109,7 +123,9 @@ def test_a_workbook_and_a_web_page_show_their_sheets_and_pages(page, tmp_path):
     expect(page_images(page, web_page.name)).to_have_count(1)
     expect(page.get_by_text("Sheet 2 — text")).to_be_visible()
     expect(page.locator(".rl-page-text textarea").nth(1)).to_have_value(re.compile("# Shares"))
-    expect(page.locator("table").filter(has_text="Small business").first).to_be_visible()  # the sheet's table, rendered from Markdown
+    expect(
+        page.locator("table").filter(has_text="Small business").first
+    ).to_be_visible()  # the sheet's table, rendered from Markdown
     expect(page.locator(".rl-page-text textarea").last).to_have_value(re.compile("# Quarterly update"))
     page.get_by_role("tab", name="Model payload").click()
     expect(page.locator("#payload-text")).to_contain_text("[SHEET 1 - VISUAL CONTENT]", timeout=WAIT_MS)
@@ -125,16 +141,25 @@ RENDER_GEOMETRY = """img => {
   const overlays = [...img.closest('.block').querySelectorAll('[data-testid=block-label], .icon-button-wrapper')]
     .filter(element => element.checkVisibility()).map(element => [element.innerText, rect(element)]);
   const style = getComputedStyle(img);
-  return {natural: [img.naturalWidth, img.naturalHeight], box: rect(img), fit: style.objectFit, position: style.objectPosition, clips, overlays};
+  return {natural: [img.naturalWidth, img.naturalHeight], box: rect(img), fit: style.objectFit,
+          position: style.objectPosition, clips, overlays};
 }"""
-TILE, TILE_DIFFERENCE = 16, 20  # blurred 16-px tiles: resampling differs by under 8, a label or a button over the render by 50 or more
+TILE, TILE_DIFFERENCE = (
+    16,
+    20,
+)  # blurred 16-px tiles: resampling differs by under 8, a label or a button over the render by 50 or more
 
 
 def shown_area(geometry: dict) -> tuple[float, float, float, float]:
     """The part of the img box the render is drawn in; it must be the whole render, undistorted."""
     (width, height), (left, top, right, bottom) = geometry["natural"], geometry["box"]
-    if geometry["fit"] not in ("contain", "scale-down"):  # fill, cover or none show it whole only at its own aspect ratio
-        assert abs((right - left) / (bottom - top) - width / height) < 0.01, f"the render is cropped or stretched: {geometry}"
+    if geometry["fit"] not in (
+        "contain",
+        "scale-down",
+    ):  # fill, cover or none show it whole only at its own aspect ratio
+        assert abs((right - left) / (bottom - top) - width / height) < 0.01, (
+            f"the render is cropped or stretched: {geometry}"
+        )
         return left, top, right, bottom
     assert geometry["position"] == "50% 50%", geometry
     scale = min((right - left) / width, (bottom - top) / height, 1 if geometry["fit"] == "scale-down" else float("inf"))
@@ -151,20 +176,43 @@ def assert_render_shown_whole(page: Page, img, name: str) -> None:
     area = shown_area(geometry)
     box = geometry["box"]
     for text, (left, top, right, bottom) in geometry["overlays"]:
-        assert right <= box[0] or left >= box[2] or bottom <= box[1] or top >= box[3], f"{text or 'a button'!r} lies over {name}"
+        assert right <= box[0] or left >= box[2] or bottom <= box[1] or top >= box[3], (
+            f"{text or 'a button'!r} lies over {name}"
+        )
     for clip in geometry["clips"]:
-        assert clip[0] <= area[0] + 0.5 and clip[1] <= area[1] + 0.5 and clip[2] >= area[2] - 0.5 and clip[3] >= area[3] - 0.5, \
-            f"{name} is clipped by a container: {clip} around {area}"
-    x0, y0, x1, y1 = math.ceil(area[0]), math.ceil(area[1]), math.floor(area[2]), math.floor(area[3])  # whole screen pixels
-    shot = page.screenshot(path=str(ARTIFACTS / f"{name}.png"), clip={"x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0})
+        assert (
+            clip[0] <= area[0] + 0.5
+            and clip[1] <= area[1] + 0.5
+            and clip[2] >= area[2] - 0.5
+            and clip[3] >= area[3] - 0.5
+        ), f"{name} is clipped by a container: {clip} around {area}"
+    x0, y0, x1, y1 = (
+        math.ceil(area[0]),
+        math.ceil(area[1]),
+        math.floor(area[2]),
+        math.floor(area[3]),
+    )  # whole screen pixels
+    shot = page.screenshot(
+        path=str(ARTIFACTS / f"{name}.png"), clip={"x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0}
+    )
     shown = Image.open(io.BytesIO(shot)).convert("L")
     scale = (area[2] - area[0]) / geometry["natural"][0]
-    render = Image.open(io.BytesIO(page.request.get(img.get_attribute("src")).body())).convert("L").resize(
-        shown.size, Image.LANCZOS, box=tuple((pixel - origin) / scale for pixel, origin in zip((x0, y0, x1, y1), area[:2] * 2)))
+    render = (
+        Image.open(io.BytesIO(page.request.get(img.get_attribute("src")).body()))
+        .convert("L")
+        .resize(
+            shown.size,
+            Image.LANCZOS,
+            box=tuple((pixel - origin) / scale for pixel, origin in zip((x0, y0, x1, y1), area[:2] * 2)),
+        )
+    )
     blur = ImageFilter.GaussianBlur(2)
     tiles = ImageChops.difference(shown.filter(blur), render.filter(blur)).resize(
-        (max(1, shown.width // TILE), max(1, shown.height // TILE)), Image.BOX)
-    assert tiles.getextrema()[1] < TILE_DIFFERENCE, f"what the page shows of {name} is not the render (see tests/artifacts/{name}.png)"
+        (max(1, shown.width // TILE), max(1, shown.height // TILE)), Image.BOX
+    )
+    assert tiles.getextrema()[1] < TILE_DIFFERENCE, (
+        f"what the page shows of {name} is not the render (see tests/artifacts/{name}.png)"
+    )
 
 
 def test_each_render_is_shown_whole_never_under_its_label_or_cropped(page, tmp_path):
@@ -194,7 +242,9 @@ def test_multimodal_toggle_puts_the_images_in_the_payload(page, tmp_path):
     expect(page.locator("#payload-anthropic")).to_contain_text('"media_type": "image/png"')
     expect(page.locator("#estimates")).to_contain_text("Multimodal (OpenAI) (current)")
     expect(page.locator("#payload-text")).to_be_hidden()
-    expect(page.locator("#estimates")).to_contain_text("PDF document (Anthropic)")  # the third form: the PDF sent as itself
+    expect(page.locator("#estimates")).to_contain_text(
+        "PDF document (Anthropic)"
+    )  # the third form: the PDF sent as itself
     expect(page.locator("#payload-document-openai")).to_contain_text("data:application/pdf;base64,JVBERi0")
     expect(page.locator("#payload-document-anthropic")).to_contain_text('"type": "document"')
     expect(page.locator("#payload-document-note")).to_contain_text("PDF sent as itself")
@@ -264,7 +314,9 @@ def test_a_file_over_the_size_limit_is_refused_by_name_and_the_rest_read(page, t
     big = tmp_path / "huge.pdf"
     big.write_bytes((ASSETS / "chart-report.pdf").read_bytes() + b"0" * (MAX_FILE_MB * 1024 * 1024 + 1))
     page.set_input_files(UPLOAD, [str(big), str(ASSETS / "diagram.png")])
-    expect(page.get_by_text(f"huge.pdf was not read: it is 5.0 MB and the limit is {MAX_FILE_MB} MB per file")).to_be_visible(timeout=WAIT_MS)
+    expect(
+        page.get_by_text(f"huge.pdf was not read: it is 5.0 MB and the limit is {MAX_FILE_MB} MB per file")
+    ).to_be_visible(timeout=WAIT_MS)
     expect(page_images(page, "diagram")).to_have_count(1, timeout=WAIT_MS)
     shoot(page, "06-too-large")
 
@@ -295,12 +347,16 @@ def test_cache_panel_shows_the_size_and_clears(page):
 @pytest.fixture(scope="module")
 def ocr_app(tmp_path_factory):
     """The app as a new user starts it: nothing configured, so local OCR describes the figures."""
-    url, process = launch_app({"READLENS_CACHE_DIR": str(tmp_path_factory.mktemp("ocr-app") / "cache")}, ARTIFACTS / "app-ocr.log")
+    url, process = launch_app(
+        {"READLENS_CACHE_DIR": str(tmp_path_factory.mktemp("ocr-app") / "cache")}, ARTIFACTS / "app-ocr.log"
+    )
     yield url
     stop(process)
 
 
-def test_with_nothing_configured_figures_are_outlined_and_their_text_read_line_by_line(browser_context, ocr_app, tmp_path):
+def test_with_nothing_configured_figures_are_outlined_and_their_text_read_line_by_line(
+    browser_context, ocr_app, tmp_path
+):
     figures = fixtures.figures_pdf(tmp_path / "figures.pdf")
     page = browser_context.new_page()
     page.goto(ocr_app)
@@ -316,5 +372,7 @@ def test_with_nothing_configured_figures_are_outlined_and_their_text_read_line_b
     expect(page.get_by_text("No figures on this page").first).to_be_visible()
     shoot(page, "08-figures-ocr")
     page.get_by_role("tab", name="Model payload").click()
-    expect(page.locator("#estimates")).to_contain_text("3 calls made (vision model or OCR), 2 saved on pages with only text")
+    expect(page.locator("#estimates")).to_contain_text(
+        "3 calls made (vision model or OCR), 2 saved on pages with only text"
+    )
     page.close()

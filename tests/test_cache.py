@@ -68,20 +68,24 @@ def test_threads_writing_at_once(tmp_path):
     assert all(cache.get(cache_key(FILE_A, w, p)) == f"{w}:{p}" for w in range(8) for p in range(100))
 
 
-WRITER = """
+WRITER = f"""
 import sys
 from readers.storage.descriptions import DescriptionCache, cache_key
 cache = DescriptionCache(sys.argv[1])
 worker, count, size = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 for page in range(count):
-    cache.put(cache_key("%s", worker, page), worker * size)
+    cache.put(cache_key({FILE_A!r}, worker, page), worker * size)
     print(page, flush=True)
-""" % FILE_A
+"""
 
 
 def _writer(directory, worker: str, count: int, size: int = 1) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", WRITER, str(directory), worker, str(count), str(size)],
-                            cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(directory), worker, str(count), str(size)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_two_processes_writing_at_once(tmp_path):

@@ -16,13 +16,26 @@ from tests.conftest import ROOT, make_settings
 from tests.fixtures import charts as made
 
 HEADING = re.compile(r"^Chart(?:: (?P<title>.+))? \((?P<kind>.+) chart\)$")
-HOW = {"printed": "values as printed", "drawn": "values read from the drawing, ±1% of the axis", "angles": "shares from the wedges' angles"}
+HOW = {
+    "printed": "values as printed",
+    "drawn": "values read from the drawing, ±1% of the axis",
+    "angles": "shares from the wedges' angles",
+}
 NUMBER = r"[-−]?\d[\d.,]*%?"
 NUMBER_RUN = re.compile(rf"(?<![\w.]){NUMBER}(?:\s+{NUMBER}){{2,}}(?![\w.])")  # "0 10 20 30": loose tick labels
-NO_LIBREOFFICE = pytest.mark.skipif(shutil.which("soffice") is None,
-                                    reason="LibreOffice (soffice) is not installed: the deck cases export their charts with it")
-AXIS_TITLES = {"grouped_bars": ["Month", "Orders"], "horizontal_bars": ["Visitors (millions)"], "stacked_bars": ["EUR m"],
-               "line_markers": ["Year"], "line_plain": ["°C"], "scatter": ["Dose (mg)", "Response"], "bar_labels": ["Units"]}
+NO_LIBREOFFICE = pytest.mark.skipif(
+    shutil.which("soffice") is None,
+    reason="LibreOffice (soffice) is not installed: the deck cases export their charts with it",
+)
+AXIS_TITLES = {
+    "grouped_bars": ["Month", "Orders"],
+    "horizontal_bars": ["Visitors (millions)"],
+    "stacked_bars": ["EUR m"],
+    "line_markers": ["Year"],
+    "line_plain": ["°C"],
+    "scatter": ["Dose (mg)", "Response"],
+    "bar_labels": ["Units"],
+}
 
 
 def _cases(names):
@@ -74,8 +87,18 @@ def chart_blocks(text: str) -> tuple[list[dict], str]:
                 index += 1
         how = lines[index].strip() if index < len(lines) else ""
         assert len(table) >= 3 and set("".join(table[1])) <= set("-:"), f"a chart's heading without its table:\n{text}"
-        blocks.append({"title": match["title"], "kind": match["kind"], "line_before": before, "header": table[0], "rows": table[2:],
-                       "how": how[1:-1] if how.startswith("*") and how.endswith("*") else None, "value_axis": axis, "body": "\n".join(lines[start + 1:index + 1])})
+        blocks.append(
+            {
+                "title": match["title"],
+                "kind": match["kind"],
+                "line_before": before,
+                "header": table[0],
+                "rows": table[2:],
+                "how": how[1:-1] if how.startswith("*") and how.endswith("*") else None,
+                "value_axis": axis,
+                "body": "\n".join(lines[start + 1 : index + 1]),
+            }
+        )
         index += 1
     return blocks, "\n".join(rest)
 
@@ -97,7 +120,11 @@ def check_table(block: dict, truth: dict) -> list[str]:
         got = {name: value(share) for name, share in block["rows"]}
         if block["header"] != ["Slice", "Share (%)"] or set(got) != set(truth["shares"]):
             return [f"slices {block['header']} {sorted(got)} != {sorted(truth['shares'])}"]
-        return [f"{name}: {got[name]} != {share}" for name, share in truth["shares"].items() if got[name] is None or abs(got[name] - share) > 1]
+        return [
+            f"{name}: {got[name]} != {share}"
+            for name, share in truth["shares"].items()
+            if got[name] is None or abs(got[name] - share) > 1
+        ]
     low, high = truth["axis"]
     tolerance = 0.01 * (high - low)
     if truth["kind"] == "scatter":
@@ -126,7 +153,10 @@ def check_table(block: dict, truth: dict) -> list[str]:
     for row, wanted in zip(block["rows"], truth["rows"]):
         for cell, want in zip(row[1:], wanted):
             got = value(cell)
-            near = got is not None and (abs(math.log10(got) - math.log10(want)) if truth.get("log") else abs(got - want)) <= tolerance
+            near = (
+                got is not None
+                and (abs(math.log10(got) - math.log10(want)) if truth.get("log") else abs(got - want)) <= tolerance
+            )
             if not near:
                 errors.append(f"{row[0]}: {cell!r} != {want}")
     return errors
@@ -141,11 +171,15 @@ def test_a_chart_becomes_its_table_where_it_stands(readings, name):
     block = blocks[0]
     assert block["kind"] == truth["kind"], page.text
     # The title heads the table, or (set larger, further off) stands on the line just before it.
-    assert block["title"] == truth["title"] or block["title"] is None and block["line_before"] == truth["title"], page.text
+    assert block["title"] == truth["title"] or block["title"] is None and block["line_before"] == truth["title"], (
+        page.text
+    )
     assert block["how"] == HOW[truth["how"]], page.text
     assert check_table(block, truth) == [], page.text
     shown = len(truth["shares"]) if "shares" in truth else len(truth.get("points") or truth["series"])
-    assert [figure.chart for figure in page.figures] == [f"{truth['kind']}, {shown} {'slices' if 'shares' in truth else 'series'}"]
+    assert [figure.chart for figure in page.figures] == [
+        f"{truth['kind']}, {shown} {'slices' if 'shares' in truth else 'series'}"
+    ]
 
 
 @pytest.mark.parametrize("name", CHARTS)
@@ -178,7 +212,9 @@ def test_axis_titles_stand_with_their_chart(readings, name):
     reading, truth = readings(name)
     blocks, rest = chart_blocks(reading.pages[0].text)
     rest = rest.replace(truth["title"], "")
-    assert [title for title in AXIS_TITLES[name] if loose(title, rest) or title not in blocks[0]["body"]] == [], reading.pages[0].text
+    assert [title for title in AXIS_TITLES[name] if loose(title, rest) or title not in blocks[0]["body"]] == [], (
+        reading.pages[0].text
+    )
 
 
 @pytest.mark.parametrize("name", NEGATIVES)
@@ -193,19 +229,29 @@ def test_a_drawing_that_is_no_chart_is_not_forced_into_a_table(readings, name):
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    return read_file(ROOT / "assets" / "chart-report.pdf", services=Services(make_settings(tmp_path_factory.mktemp("report"), vision_provider="ocr")))
+    return read_file(
+        ROOT / "assets" / "chart-report.pdf",
+        services=Services(make_settings(tmp_path_factory.mktemp("report"), vision_provider="ocr")),
+    )
 
 
 def test_the_example_reports_bars_and_pie_are_tables(report):
     bars, around_bars = chart_blocks(report.pages[0].text)
-    truth = {"kind": "bar", "series": ["North", "South"], "categories": ["Q1", "Q2", "Q3", "Q4"],
-             "rows": [[120, 90], [135, 95], [150, 110], [170, 125]], "axis": [0, 180]}
+    truth = {
+        "kind": "bar",
+        "series": ["North", "South"],
+        "categories": ["Q1", "Q2", "Q3", "Q4"],
+        "rows": [[120, 90], [135, 95], [150, 110], [170, 125]],
+        "axis": [0, 180],
+    }
     assert [block["kind"] for block in bars] == ["bar"] and check_table(bars[0], truth) == []
     assert bars[0]["how"] == HOW["printed"]
     assert NUMBER_RUN.search(around_bars) is None and "Q1 Q2" not in around_bars, around_bars
     pie, around_pie = chart_blocks(report.pages[1].text)
     assert [block["kind"] for block in pie] == ["pie"]
-    assert check_table(pie[0], {"kind": "pie", "shares": {"Enterprise": 45, "Small business": 35, "Consumer": 20}}) == []
+    assert (
+        check_table(pie[0], {"kind": "pie", "shares": {"Enterprise": 45, "Small business": 35, "Consumer": 20}}) == []
+    )
     assert [figure.chart for page in report.pages[:2] for figure in page.figures] == ["bar, 2 series", "pie, 3 slices"]
 
 

@@ -19,15 +19,17 @@ import pytest
 
 from readers import ReaderError, Services, read_file
 from readers.batch.records import CHUNK_FIELDS
-from readers.office.libreoffice import soffice
 from readers.payload.tokens import text_tokens
+from readers.render.libreoffice import soffice
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT, make_settings
 from ui.handlers import Entry
 from ui.report import write_report
 
 LIMITS = (128, 512, 2048)
-MARKERS = re.compile(r"^\[(?:PAGE|SLIDE|SHEET|IMAGE|FILE|AUDIO)[^\]\n]*\]$", re.M)  # what as_text adds around the content
+MARKERS = re.compile(
+    r"^\[(?:PAGE|SLIDE|SHEET|IMAGE|FILE|AUDIO)[^\]\n]*\]$", re.M
+)  # what as_text adds around the content
 PARAGRAPH_MARKER = re.compile(r"\b(c\d+s\d+[pltr]\d+|SHP-\d{4})\b")
 needs_office = pytest.mark.skipif(soffice() is None, reason="needs LibreOffice (make setup installs it)")
 
@@ -72,7 +74,10 @@ def check_chunks(reading, chunks, limit: int) -> None:
     for chunk in chunks:
         assert chunk.tokens == text_tokens(chunk.text) <= limit, (chunk.number, chunk.tokens)
         assert [re.sub(r"^#+ ", "", line) for line in chunk.context.split("\n") if line] == chunk.headings
-        assert chunk.text == "\n\n".join(filter(None, [chunk.context, chunk.overlap + chunk.content])) and chunk.content.strip()
+        assert (
+            chunk.text == "\n\n".join(filter(None, [chunk.context, chunk.overlap + chunk.content]))
+            and chunk.content.strip()
+        )
         for run in table_runs(chunk.content):  # never a row cut: whole rows under their header and rule
             assert len(run) >= 2 and re.fullmatch(r"\|( *:?-+:? *\|)+", run[1]), run[:3]
             assert all(line in source_lines for line in run), [line for line in run if line not in source_lines]
@@ -82,8 +87,17 @@ def check_chunks(reading, chunks, limit: int) -> None:
             assert chunk.pages, chunk.number
     expected = words(MARKERS.sub("", source))
     got = sum((words(chunk.content) for chunk in chunks), Counter())
-    got += sum((words(path[-1]) for path in {(chunk.section, *chunk.headings[:depth]) for chunk in chunks
-                                               for depth in range(1, len(chunk.headings) + 1)}), Counter())
+    got += sum(
+        (
+            words(path[-1])
+            for path in {
+                (chunk.section, *chunk.headings[:depth])
+                for chunk in chunks
+                for depth in range(1, len(chunk.headings) + 1)
+            }
+        ),
+        Counter(),
+    )
     assert not expected - got, f"words lost: {list((expected - got).items())[:10]}"
     assert not (got - expected) - headers, f"words added: {list(((got - expected) - headers).items())[:10]}"
 
@@ -93,8 +107,12 @@ def check_pages(reading, chunks) -> None:
     content = {page.number: f"{page.content}\n{page.description or ''}" for page in reading.pages}
     for chunk in chunks:
         lines = [line.strip() for line in chunk.content.split("\n")]
-        repeated = {index for index, line in enumerate(lines) if line.startswith("|---")}  # a table's header may be repeated from an earlier page
-        pieces = [line for index, line in enumerate(lines) if line and index not in repeated and index + 1 not in repeated]
+        repeated = {
+            index for index, line in enumerate(lines) if line.startswith("|---")
+        }  # a table's header may be repeated from an earlier page
+        pieces = [
+            line for index, line in enumerate(lines) if line and index not in repeated and index + 1 not in repeated
+        ]
         for piece in pieces:
             assert any(piece in content[number] for number in chunk.pages), (chunk.number, chunk.pages, piece[:60])
         for number in chunk.pages:
@@ -144,7 +162,12 @@ def test_each_chunk_stands_under_its_heading_path(reports, kind, limit):
 @pytest.mark.parametrize("limit", LIMITS)
 def test_a_table_longer_than_the_limit_is_cut_between_rows_each_part_under_its_header(reports, limit):
     chunks = reports["md"].chunks(limit)
-    parts = [run for chunk in chunks for run in table_runs(chunk.content) if "SHP-0001" in "\n".join(run) or "| SHP-" in run[2]]
+    parts = [
+        run
+        for chunk in chunks
+        for run in table_runs(chunk.content)
+        if "SHP-0001" in "\n".join(run) or "| SHP-" in run[2]
+    ]
     header = "| " + " | ".join(fixtures.SHIPMENTS[0]) + " |"
     assert len(parts) >= 2 and all(part[0] == header for part in parts)
     rows = [line for part in parts for line in part[2:]]
@@ -157,7 +180,9 @@ def test_a_table_longer_than_the_limit_is_cut_between_rows_each_part_under_its_h
 @pytest.mark.parametrize("kind", REPORTS)
 def test_a_small_table_stays_with_the_sentence_that_introduces_it(reports, kind, limit):
     chunk = next(chunk for chunk in reports[kind].chunks(limit) if "| Q1 | 410 |" in chunk.content)
-    assert chunk.kind == "table" and fixtures.SMALL_TABLE_INTRO in " ".join(chunk.content.split())  # a PDF wraps it over two lines
+    assert chunk.kind == "table" and fixtures.SMALL_TABLE_INTRO in " ".join(
+        chunk.content.split()
+    )  # a PDF wraps it over two lines
     assert chunk.headings == ["Chapter 1 Growth", "Section 1.2 Shipping", "Latency by region"]
 
 
@@ -176,7 +201,9 @@ def test_overlap_repeats_the_end_of_the_previous_chunk_never_past_a_heading(repo
     for before, chunk in zip(chunks, chunks[1:]):
         if chunk.overlap:
             overlapped += 1
-            assert before.headings == chunk.headings and "|" not in chunk.overlap and not chunk.content.startswith("|")  # text after text only
+            assert (
+                before.headings == chunk.headings and "|" not in chunk.overlap and not chunk.content.startswith("|")
+            )  # text after text only
             assert before.content.endswith(chunk.overlap.rstrip()) and 0 < text_tokens(chunk.overlap.rstrip()) <= 32
         if before.headings != chunk.headings:
             assert not chunk.overlap
@@ -192,29 +219,51 @@ def test_figures_are_chunks_of_their_own_with_page_box_and_kind(services):
         check_pages(reading, chunks)
         figures = [chunk for chunk in chunks if chunk.kind == "figure"]
         assert [(chunk.pages, chunk.content.split("\n")[0]) for chunk in figures] == [
-            ([1], "Chart (bar chart)"), ([1], "Figure 1 (drawing, middle of the page): a chart (bar, 2 series); its data is in the page's text, as a table."),
+            ([1], "Chart (bar chart)"),
+            (
+                [1],
+                "Figure 1 (drawing, middle of the page): a chart (bar, 2 series); "
+                "its data is in the page's text, as a table.",
+            ),
             ([2], "Chart: Share of revenue (pie chart)"),
-            ([2], "Figure 1 (drawing, middle of the page): a chart (pie, 3 slices); its data is in the page's text, as a table.")]
+            (
+                [2],
+                "Figure 1 (drawing, middle of the page): a chart (pie, 3 slices); "
+                "its data is in the page's text, as a table.",
+            ),
+        ]
         for chunk in figures:
             page = reading.pages[chunk.pages[0] - 1]
             assert [(box.page, box.box) for box in chunk.boxes] == [(page.number, page.figures[0].box)]
-            assert chunk.citation == f"chart-report.pdf, p. {page.number}" and chunk.headings == [page.text.split("\n")[0][2:]]
+            assert chunk.citation == f"chart-report.pdf, p. {page.number}" and chunk.headings == [
+                page.text.split("\n")[0][2:]
+            ]
         assert "| Q4 | 170 | 125 |" in figures[0].content and figures[0].content.endswith("*values as printed*")
         table = next(chunk for chunk in chunks if chunk.kind == "table")
-        assert table.pages == [3] and table.content.startswith("The table lists the units sold in each quarter.\n\n| Region |")
+        assert table.pages == [3] and table.content.startswith(
+            "The table lists the units sold in each quarter.\n\n| Region |"
+        )
 
 
 def test_a_chart_over_the_limit_is_cut_between_rows_each_part_titled(tmp_path, services):
     rows = [["Month", "Orders"]] + [[f"Month {number}", str(number * 11)] for number in range(1, 61)]
     table = "\n".join(["| Month | Orders |", "|---|---|"] + [f"| {month} | {orders} |" for month, orders in rows[1:]])
     path = tmp_path / "orders.md"
-    path.write_text(f"# Orders\n\nThe chart below counts orders.\n\nChart: Orders per month (bar chart)\n\n{table}\n\n*values as printed*\n")
+    path.write_text(
+        "# Orders\n\nThe chart below counts orders.\n\nChart: Orders per "
+        f"month (bar chart)\n\n{table}\n\n*values as printed*\n"
+    )
     reading = read_file(path, services=services)
     chunks = reading.chunks(128)
     check_chunks(reading, chunks, 128)
     parts = [chunk for chunk in chunks if chunk.kind == "figure"]
-    assert len(parts) >= 3 and all(chunk.content.startswith("Chart: Orders per month (bar chart)\n\n| Month | Orders |\n|---|---|\n") for chunk in parts)
-    assert [line for chunk in parts for line in chunk.content.split("\n")[4:] if line.startswith("| Month ")] == table.split("\n")[2:]
+    assert len(parts) >= 3 and all(
+        chunk.content.startswith("Chart: Orders per month (bar chart)\n\n| Month | Orders |\n|---|---|\n")
+        for chunk in parts
+    )
+    assert [
+        line for chunk in parts for line in chunk.content.split("\n")[4:] if line.startswith("| Month ")
+    ] == table.split("\n")[2:]
     assert parts[-1].content.endswith("*values as printed*") and [chunk.kind for chunk in chunks][0] == "text"
 
 
@@ -238,22 +287,39 @@ def test_a_log_is_cut_at_lines_each_chunk_naming_its_lines(tmp_path, services):
 
 def test_a_zip_is_chunked_member_by_member(tmp_path, services):
     notes = "# Pond notes\n\nThe ducks voted for a bigger pond.\n\n## Budget\n\nThe pond costs 300 euros.\n"
-    bundle = fixtures.archive(tmp_path / "bundle.zip", {"notes.md": notes.encode(), "logs/app.log": fixtures.numbered_log(tmp_path / "a.log", 60).read_bytes(),
-                                                        "reports/chart-report.pdf": (ROOT / "assets" / "chart-report.pdf").read_bytes()})
+    bundle = fixtures.archive(
+        tmp_path / "bundle.zip",
+        {
+            "notes.md": notes.encode(),
+            "logs/app.log": fixtures.numbered_log(tmp_path / "a.log", 60).read_bytes(),
+            "reports/chart-report.pdf": (ROOT / "assets" / "chart-report.pdf").read_bytes(),
+        },
+    )
     reading = read_file(bundle, services=services)
     for limit in LIMITS:
         chunks = reading.chunks(limit)
         check_chunks(reading, chunks, limit)
         check_pages(reading, chunks)
-        assert [chunk.section for chunk in chunks][0] == "notes.md" and {chunk.section for chunk in chunks} == {"notes.md", "logs/app.log", "reports/chart-report.pdf"}
+        assert [chunk.section for chunk in chunks][0] == "notes.md" and {chunk.section for chunk in chunks} == {
+            "notes.md",
+            "logs/app.log",
+            "reports/chart-report.pdf",
+        }
         sections = [chunk.section for chunk in chunks]
-        assert sections == sorted(sections, key=["notes.md", "logs/app.log", "reports/chart-report.pdf"].index)  # one member after the other
+        assert sections == sorted(
+            sections, key=["notes.md", "logs/app.log", "reports/chart-report.pdf"].index
+        )  # one member after the other
         budget = next(chunk for chunk in chunks if "300 euros" in chunk.content)
         assert budget.headings == ["Pond notes", "Budget"] and budget.citation == "bundle.zip › notes.md, line 7"
         logs = [chunk for chunk in chunks if chunk.section == "logs/app.log"]
-        assert all(chunk.headings == [] for chunk in logs) and logs[0].citation.startswith("bundle.zip › logs/app.log, lines 1–")
+        assert all(chunk.headings == [] for chunk in logs) and logs[0].citation.startswith(
+            "bundle.zip › logs/app.log, lines 1–"
+        )
         pdf = [chunk for chunk in chunks if chunk.section == "reports/chart-report.pdf"]
-        assert pdf[0].headings == ["Quarterly Sales Report 2024"] and pdf[0].citation == f"bundle.zip › reports/chart-report.pdf, p. {pdf[0].pages[0]}"
+        assert (
+            pdf[0].headings == ["Quarterly Sales Report 2024"]
+            and pdf[0].citation == f"bundle.zip › reports/chart-report.pdf, p. {pdf[0].pages[0]}"
+        )
 
 
 def test_a_recording_is_chunked_by_its_segments_with_their_times(services):
@@ -262,19 +328,25 @@ def test_a_recording_is_chunked_by_its_segments_with_their_times(services):
     for limit in LIMITS:
         chunks = reading.chunks(limit)
         check_chunks(reading, chunks, limit)
-        assert [(chunk.kind, chunk.start, chunk.end, chunk.pages) for chunk in chunks] == [("transcript", segments[0].start, segments[-1].end, [])]
+        assert [(chunk.kind, chunk.start, chunk.end, chunk.pages) for chunk in chunks] == [
+            ("transcript", segments[0].start, segments[-1].end, [])
+        ]
         assert chunks[0].citation == f"jfk.flac, 0:00–0:{int(segments[-1].end):02d}"
     smallest = reading.chunks(16)
     check_chunks(reading, smallest, 16)
     assert [(chunk.start, chunk.end) for chunk in smallest] == [(segment.start, segment.end) for segment in segments]
 
 
-@pytest.mark.parametrize("max_tokens, overlap_tokens, message", [
-    (8, 0, "A chunk of 8 tokens cannot hold a heading and a word; give at least 16 tokens."),
-    (100, 51, "An overlap of 51 tokens does not go with chunks of 100: give 0 to 50 (at most half a chunk)."),
-    (100, -1, "An overlap of -1 tokens"), (True, 0, "The chunk size must be a whole number of tokens, not True."),
-    (512, 2.5, "The overlap must be a whole number of tokens, not 2.5."),
-])
+@pytest.mark.parametrize(
+    "max_tokens, overlap_tokens, message",
+    [
+        (8, 0, "A chunk of 8 tokens cannot hold a heading and a word; give at least 16 tokens."),
+        (100, 51, "An overlap of 51 tokens does not go with chunks of 100: give 0 to 50 (at most half a chunk)."),
+        (100, -1, "An overlap of -1 tokens"),
+        (True, 0, "The chunk size must be a whole number of tokens, not True."),
+        (512, 2.5, "The overlap must be a whole number of tokens, not 2.5."),
+    ],
+)
 def test_sizes_that_cannot_work_are_refused_with_a_sentence(reports, max_tokens, overlap_tokens, message):
     with pytest.raises(ReaderError, match=re.escape(message)) as refused:
         reports["md"].chunks(max_tokens, overlap_tokens)
@@ -285,10 +357,17 @@ def test_a_heading_path_too_long_for_the_limit_is_refused_naming_it(tmp_path, se
     path = tmp_path / "deep.md"
     path.write_text("# " + "Very long heading words " * 3 + "\n\n## Second level heading here\n\nA line of text.\n")
     reading = read_file(path, services=services)
-    with pytest.raises(ReaderError, match=r"A chunk of 16 tokens cannot hold the heading path 'Very long heading words .* › Second level heading here' "
-                                          r"\(\d+ tokens\) and a word after it; give at least \d+ tokens\."):
+    with pytest.raises(
+        ReaderError,
+        match=r"A chunk of 16 tokens cannot hold the heading path 'Very long "
+        r"heading words .* › Second level heading here' "
+        r"\(\d+ tokens\) and a word after it; give at least \d+ tokens\.",
+    ):
         reading.chunks(16)
-    assert reading.chunks(64)[0].headings == ["Very long heading words Very long heading words Very long heading words", "Second level heading here"]
+    assert reading.chunks(64)[0].headings == [
+        "Very long heading words Very long heading words Very long heading words",
+        "Second level heading here",
+    ]
 
 
 def as_json(chunks) -> list[dict]:
@@ -296,9 +375,25 @@ def as_json(chunks) -> list[dict]:
 
 
 def command(*args, cache, **run):
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "READLENS_CACHE_DIR": str(cache), "VISION_PROVIDER": "ocr", "OPENAI_API_KEY": "",
-           "OPENAI_BASE_URL": "", "VISION_BASE_URL": "", "VISION_API_KEY": ""}
-    return subprocess.run([sys.executable, "-m", "readers", *map(str, args)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, **run)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "READLENS_CACHE_DIR": str(cache),
+        "VISION_PROVIDER": "ocr",
+        "OPENAI_API_KEY": "",
+        "OPENAI_BASE_URL": "",
+        "VISION_BASE_URL": "",
+        "VISION_API_KEY": "",
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "readers", *map(str, args)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        **run,
+    )
 
 
 def test_the_command_line_prints_one_json_object_per_chunk(reports, tmp_path):
@@ -308,9 +403,12 @@ def test_the_command_line_prints_one_json_object_per_chunk(reports, tmp_path):
     result = command(path, "--chunks", 128, "--overlap", 16, cache=tmp_path / "cache")
     assert result.returncode == 0, result.stderr
     assert [json.loads(line) for line in result.stdout.splitlines()] == as_json(reading.chunks(128, 16))
-    for args, message in (((8,), "A chunk of 8 tokens cannot hold a heading and a word; give at least 16 tokens."),
-                          ((100, "--overlap", 60), "An overlap of 60 tokens does not go with chunks of 100"),
-                          (("many",), "'many' is not a whole number"), ((128, "--format", "json"), "--chunks prints chunks as JSON Lines")):
+    for args, message in (
+        ((8,), "A chunk of 8 tokens cannot hold a heading and a word; give at least 16 tokens."),
+        ((100, "--overlap", 60), "An overlap of 60 tokens does not go with chunks of 100"),
+        (("many",), "'many' is not a whole number"),
+        ((128, "--format", "json"), "--chunks prints chunks as JSON Lines"),
+    ):
         refused = command(path, "--chunks", *args, cache=tmp_path / "cache")
         assert refused.returncode == 2 and message in refused.stderr, refused.stderr
     alone = command(path, "--overlap", 16, cache=tmp_path / "cache")
@@ -328,12 +426,20 @@ def test_a_batch_of_chunks_writes_a_record_per_chunk_and_resumes(reports, tmp_pa
     assert first.returncode == 1 and "broken.pdf" in first.stderr
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert all(tuple(record) == CHUNK_FIELDS for record in records)
-    by_file = {name: [record for record in records if record["file"].endswith(name)] for name in ("report.md", "app.log", "broken.pdf")}
+    by_file = {
+        name: [record for record in records if record["file"].endswith(name)]
+        for name in ("report.md", "app.log", "broken.pdf")
+    }
     expected = as_json(reports["md"].chunks(256, 32))
     assert [record["text"] for record in by_file["report.md"]] == [chunk["text"] for chunk in expected]
-    assert [(record["chunk"], record["chunk_count"], record["chunk_kind"], record["pages"], record["citation"]) for record in by_file["report.md"]] == [
-        (chunk["number"], len(expected), chunk["kind"], chunk["pages"], chunk["citation"]) for chunk in expected]
-    assert by_file["app.log"][0]["lines"] == [1, by_file["app.log"][0]["lines"][1]] and by_file["app.log"][-1]["lines"][1] == 120
+    assert [
+        (record["chunk"], record["chunk_count"], record["chunk_kind"], record["pages"], record["citation"])
+        for record in by_file["report.md"]
+    ] == [(chunk["number"], len(expected), chunk["kind"], chunk["pages"], chunk["citation"]) for chunk in expected]
+    assert (
+        by_file["app.log"][0]["lines"] == [1, by_file["app.log"][0]["lines"][1]]
+        and by_file["app.log"][-1]["lines"][1] == 120
+    )
     assert [(record["chunk"], record["error"]["code"]) for record in by_file["broken.pdf"]] == [(None, "CORRUPT_FILE")]
     kept = out.read_text().splitlines()
     out.write_text("\n".join(kept[:-2]) + "\n")  # the last file's records cut short, as a stopped run leaves them
@@ -363,11 +469,15 @@ def test_a_batch_of_chunks_in_parquet(reports, tmp_path):
 
 def test_the_export_holds_every_readings_chunks(reports, services, tmp_path):
     chart = read_file(ROOT / "assets" / "chart-report.pdf", services=services)
-    entries = [Entry("report.md", reading=reports["md"], done=True), Entry("broken.pdf", error="broken.pdf is damaged.", done=True),
-               Entry("chart-report.pdf", reading=chart, done=True)]
+    entries = [
+        Entry("report.md", reading=reports["md"], done=True),
+        Entry("broken.pdf", error="broken.pdf is damaged.", done=True),
+        Entry("chart-report.pdf", reading=chart, done=True),
+    ]
     with zipfile.ZipFile(write_report(entries, tmp_path)) as archive:
         lines = [json.loads(line) for line in archive.read("chunks.jsonl").decode().splitlines()]
         assert "report.md" in archive.namelist()
     assert lines == [{"file": "report.md", **chunk} for chunk in as_json(reports["md"].chunks())] + [
-        {"file": "chart-report.pdf", **chunk} for chunk in as_json(chart.chunks())]
+        {"file": "chart-report.pdf", **chunk} for chunk in as_json(chart.chunks())
+    ]
     assert lines[-1]["citation"] == "chart-report.pdf, p. 4"

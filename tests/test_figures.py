@@ -43,7 +43,14 @@ def read_with_ocr(figures_pdf, ocr):
 def test_each_kind_of_figure_is_found_with_its_box_and_caption(figures_pdf):
     with pdfplumber.open(figures_pdf) as pdf:
         found = [find_figures(page, []) for page in pdf.pages]
-    assert [[figure["kind"] for figure in page] for page in found] == [["picture"], ["drawing"], [], ["picture"], ["scan"], []]
+    assert [[figure["kind"] for figure in page] for page in found] == [
+        ["picture"],
+        ["drawing"],
+        [],
+        ["picture"],
+        ["scan"],
+        [],
+    ]
     picture = found[0][0]
     left, top, right, bottom = picture["box"]
     assert (left, right) == pytest.approx((108 / 612, 504 / 612), abs=0.002)  # where the fixture put it
@@ -78,7 +85,11 @@ def test_a_blank_page_is_no_scan_and_a_damaged_image_size_costs_nothing(tmp_path
 
 
 def test_tables_rules_and_prose_are_not_figures():
-    for name in ("markitdown/test.pdf", "pdfplumber/issue-140-example.pdf", "pdfplumber/nics-background-checks-2015-11.pdf"):
+    for name in (
+        "markitdown/test.pdf",
+        "pdfplumber/issue-140-example.pdf",
+        "pdfplumber/nics-background-checks-2015-11.pdf",
+    ):
         with pdfplumber.open(CORPUS / name) as pdf:
             page = pdf.pages[0]
             tables = [table.bbox for table in page.find_tables() if is_table(table.extract())]
@@ -88,18 +99,26 @@ def test_tables_rules_and_prose_are_not_figures():
 def test_with_nothing_configured_a_text_only_model_gets_the_text_in_each_figure(read_with_ocr):
     pages = read_with_ocr.pages
     tree = pages[0].description
-    assert tree.startswith(f'Figure 1 (picture, middle of the page; caption: "{fixtures.CAPTION}"), text found in it by OCR:\n')
+    assert tree.startswith(
+        f'Figure 1 (picture, middle of the page; caption: "{fixtures.CAPTION}"), text found in it by OCR:\n'
+    )
     assert_lines(tree.split(":\n", 1)[1], fixtures.DECISION_TREE)  # the figure's lines stay lines
-    assert pages[1].description == "Figure 1 (drawing, middle of the page): a chart (bar, 1 series); its data is in the page's text, as a table."
+    assert pages[1].description == (
+        "Figure 1 (drawing, middle of the page): a chart (bar, 1 series); its data is in the page's text, as a table."
+    )
     assert "| Q2 | 340 |\n| Q3 | 910 |\n| Q4 | 650 |" in pages[1].text  # Q1 sits on the axis' low end: no bar is drawn
-    assert words(fixtures.ROTATED_LABEL) in [words(line) for line in pages[3].description.splitlines()], pages[3].description
+    assert words(fixtures.ROTATED_LABEL) in [words(line) for line in pages[3].description.splitlines()], pages[
+        3
+    ].description
     assert pages[4].description.startswith("Text found by OCR:\n")
     assert_lines(pages[4].description.removeprefix("Text found by OCR:\n"), fixtures.SCANNED_LINES)
     for page in (pages[2], pages[5]):  # text only, and a logo below the size floor
         assert page.description is None and page.description_source == "none: text only"
     assert all(page.description_source == "ocr" for page in pages if page.description)
     usage = read_with_ocr.usage
-    assert (usage.calls, usage.calls_saved, usage.cache_hits) == (3, 2, 0), "three figures OCRed, the drawing's labels are text"
+    assert (usage.calls, usage.calls_saved, usage.cache_hits) == (3, 2, 0), (
+        "three figures OCRed, the drawing's labels are text"
+    )
     text = read_with_ocr.as_text()
     assert "[PAGE 1 - VISUAL CONTENT]\nFigure 1 (picture" in text and "[PAGE 3 - VISUAL CONTENT]" not in text
 
@@ -115,8 +134,10 @@ def test_a_second_read_runs_no_ocr(read_with_ocr, figures_pdf, ocr, folder):
 
 def test_public_mode_does_not_count_ocr_against_a_visitors_limit(read_with_ocr, figures_pdf, folder):
     """The limit is on calls to a vision API: local OCR costs nobody anything."""
-    public = Services(make_settings(folder / "cache", vision_provider="ocr", public=True, vision_calls_per_minute=1),
-                      cache=DescriptionCache(folder / "public-descriptions"))  # the renders are cached, the OCR runs again
+    public = Services(
+        make_settings(folder / "cache", vision_provider="ocr", public=True, vision_calls_per_minute=1),
+        cache=DescriptionCache(folder / "public-descriptions"),
+    )  # the renders are cached, the OCR runs again
     reading = read_file(figures_pdf, services=public, visitor="203.0.113.9")
     assert reading.usage.calls == 3 and not any(page.error for page in reading.pages)
     assert [page.description for page in reading.pages] == [page.description for page in read_with_ocr.pages]
@@ -139,10 +160,15 @@ def test_a_figure_that_fails_is_named_on_its_page_and_nothing_else_is_lost(figur
     assert first.error is None
     assert_lines(first.description.split(":\n", 1)[1], fixtures.DECISION_TREE)
     for page in (turned, scan):
-        assert page.error.startswith("Local OCR could not read figure 1 (") and "The page's text and its other figures are kept." in page.error
+        assert (
+            page.error.startswith("Local OCR could not read figure 1 (")
+            and "The page's text and its other figures are kept." in page.error
+        )
         assert page.image, "the page keeps its render"
     assert "Regional figures" in turned.text and "local OCR could not read it." in turned.description
-    assert any(warning.startswith("Page 4 of doomed.pdf: Local OCR could not read figure 1") for warning in reading.warnings)
+    assert any(
+        warning.startswith("Page 4 of doomed.pdf: Local OCR could not read figure 1") for warning in reading.warnings
+    )
     doomed.write_bytes(figures_pdf.read_bytes())
     again = read_file(doomed, services=services)
     assert again.pages[3].error is None, "a failure is never cached"
@@ -172,8 +198,11 @@ def test_a_huge_embedded_picture_is_scaled_down_not_refused(folder, ocr):
 def test_ocr_word_recall_on_scans_of_text_pages(folder, ocr):
     """Scans made from pages that have a text layer, upright and turned (sideways, upside down):
     OCR must find at least 95% of their words."""
-    for name, dpi, angle in (("markitdown/test.pdf", 150, 0), ("pdfplumber/issue-140-example.pdf", 100, 90),
-                             ("pdfplumber/issue-140-example.pdf", 100, 180)):
+    for name, dpi, angle in (
+        ("markitdown/test.pdf", 150, 0),
+        ("pdfplumber/issue-140-example.pdf", 100, 90),
+        ("pdfplumber/issue-140-example.pdf", 100, 180),
+    ):
         scan = fixtures.turned_scan_pdf(folder / f"scan-{dpi}-{angle}.pdf", CORPUS / name, angle, dpi)
         truth = read_file(CORPUS / name, services=Services(make_settings(folder / "text"))).pages[0].text
         assert_recall(read_file(scan, services=ocr).pages[0].description, truth, 0.95)
@@ -185,8 +214,14 @@ def test_ocr_reads_with_no_network_at_all(tmp_path):
     picture = tmp_path / "sign.png"
     fixtures.text_picture(["INVOICE 4711"], size=(600, 120)).save(picture)
     code = f"from readers.describe.ocr import read_text; print(read_text(open({str(picture)!r}, 'rb').read()))"
-    result = subprocess.run(["unshare", "--net", sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
-                            env={**os.environ, "HOME": str(tmp_path)})
+    result = subprocess.run(
+        ["unshare", "--net", sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
     assert result.returncode == 0, result.stderr
     assert_lines(result.stdout, ["INVOICE 4711"])
 

@@ -19,15 +19,16 @@ from PIL import Image
 
 from readers import ReaderError, read_file
 from readers.intake.members import MAX_MEMBERS
-from readers.markup.html import markdown_on_pages
-from readers.markup.placement import Passage, letters
 from readers.office import sheets
-from readers.office.sheets import display
+from readers.office.numbers import display
+from readers.render.placement import Passage, letters, markdown_on_pages
 from readers.services import Services
 from tests import fixtures
 from tests.conftest import CORPUS, make_settings
 
-needs_libreoffice = pytest.mark.skipif(shutil.which("soffice") is None, reason="needs LibreOffice (make setup installs it)")
+needs_libreoffice = pytest.mark.skipif(
+    shutil.which("soffice") is None, reason="needs LibreOffice (make setup installs it)"
+)
 needs_chromium = pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Chromium (make setup installs it)")
 
 
@@ -38,14 +39,30 @@ def refused(path, code: str, services: Services) -> ReaderError:
     return caught.value
 
 
-@pytest.mark.parametrize("value, code, shown", [
-    (1234.5, "#,##0.00", "1,234.50"), (0.256, "0.0%", "25.6%"), (-1234.5, "#,##0.00;(#,##0.00)", "(1,234.50)"),
-    (1234.5, '"$"#,##0.00', "$1,234.50"), (1234.5, "[$€-407] #,##0.00", "€ 1,234.50"), (0.000123, "0.00E+00", "1.23E-04"),
-    (1.5, "0.##", "1.5"), (12, "00000", "00012"), (0, '#,##0;-#,##0;"-"', "-"), (3, '0 "kg"', "3 kg"), (-5, "[Red]0", "-5"),
-    (67.85587922123, "General", "67.85587922"), (42.0, "General", "42"), (True, "General", "TRUE"), ("text", "@", "text"),
-    (datetime.datetime(2024, 3, 31, 14, 5), "d/m/yy h:mm AM/PM", "31/3/24 2:05 PM"), (datetime.date(2024, 3, 31), "mmm d, yyyy", "Mar 31, 2024"),
-    (datetime.time(14, 5, 9), "hh:mm:ss", "14:05:09"), (45382, "yyyy-mm-dd", "2024-03-31"),
-])
+@pytest.mark.parametrize(
+    "value, code, shown",
+    [
+        (1234.5, "#,##0.00", "1,234.50"),
+        (0.256, "0.0%", "25.6%"),
+        (-1234.5, "#,##0.00;(#,##0.00)", "(1,234.50)"),
+        (1234.5, '"$"#,##0.00', "$1,234.50"),
+        (1234.5, "[$€-407] #,##0.00", "€ 1,234.50"),
+        (0.000123, "0.00E+00", "1.23E-04"),
+        (1.5, "0.##", "1.5"),
+        (12, "00000", "00012"),
+        (0, '#,##0;-#,##0;"-"', "-"),
+        (3, '0 "kg"', "3 kg"),
+        (-5, "[Red]0", "-5"),
+        (67.85587922123, "General", "67.85587922"),
+        (42.0, "General", "42"),
+        (True, "General", "TRUE"),
+        ("text", "@", "text"),
+        (datetime.datetime(2024, 3, 31, 14, 5), "d/m/yy h:mm AM/PM", "31/3/24 2:05 PM"),
+        (datetime.date(2024, 3, 31), "mmm d, yyyy", "Mar 31, 2024"),
+        (datetime.time(14, 5, 9), "hh:mm:ss", "14:05:09"),
+        (45382, "yyyy-mm-dd", "2024-03-31"),
+    ],
+)
 def test_cells_show_what_a_person_sees(value, code, shown):
     assert display(value, code) == shown
 
@@ -55,15 +72,23 @@ def test_each_sheet_with_content_has_its_calc_image(tmp_path):
     services = Services(make_settings(tmp_path / "cache"))
     reading = read_file(fixtures.workbook(tmp_path / "book.xlsx"), services=services, multimodal=True)
     revenue, costs, empty = reading.pages
-    assert revenue.image and costs.image and empty.image is None  # the hidden sheet is drawn too; the empty one has nothing to draw
+    assert (
+        revenue.image and costs.image and empty.image is None
+    )  # the hidden sheet is drawn too; the empty one has nothing to draw
     with Image.open(io.BytesIO(revenue.image)) as image:
         assert image.format == "PNG" and image.width > image.height > 100  # the table and the chart beside it
-    assert [part["type"] for part in reading.as_messages("openai")] == ["text", "image_url", "text", "image_url", "text"]
+    assert [part["type"] for part in reading.as_messages("openai")] == [
+        "text",
+        "image_url",
+        "text",
+        "image_url",
+        "text",
+    ]
     assert any("LibreOffice calculated them" in warning for warning in reading.warnings)
 
 
 def test_without_libreoffice_formulas_are_shown_and_said(tmp_path, monkeypatch):
-    from readers.office import libreoffice as office
+    from readers.render import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)
     reading = read_file(fixtures.workbook(tmp_path / "book.xlsx"), services=Services(make_settings(tmp_path / "cache")))
@@ -73,7 +98,9 @@ def test_without_libreoffice_formulas_are_shown_and_said(tmp_path, monkeypatch):
 
 
 def test_a_long_sheet_is_cut_and_says_so(tmp_path):
-    reading = read_file(fixtures.long_workbook(tmp_path / "long.xlsx", rows=2500), services=Services(make_settings(tmp_path / "cache")))
+    reading = read_file(
+        fixtures.long_workbook(tmp_path / "long.xlsx", rows=2500), services=Services(make_settings(tmp_path / "cache"))
+    )
     assert reading.pages[0].text.endswith("(rows 1–500 of 2,500 shown)")
     assert reading.pages[0].tables[0].count("\n") == 500  # header, rule and 499 rows
     assert "long.xlsx, sheet 1: rows 1–500 of 2,500 shown." in reading.warnings
@@ -94,7 +121,7 @@ def test_a_wide_sheet_is_cut_and_says_so(tmp_path):
 def test_a_chart_pointing_far_past_its_data_adds_no_rows(tmp_path, monkeypatch):
     from openpyxl.chart import BarChart, Reference
 
-    from readers.office import libreoffice as office
+    from readers.render import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)
     book = openpyxl.Workbook()
@@ -113,7 +140,9 @@ def test_a_chart_pointing_far_past_its_data_adds_no_rows(tmp_path, monkeypatch):
 
 
 def test_a_long_csv_is_cut_and_says_so(tmp_path):
-    reading = read_file(fixtures.big_csv(tmp_path / "big.csv", rows=3000), services=Services(make_settings(tmp_path / "cache")))
+    reading = read_file(
+        fixtures.big_csv(tmp_path / "big.csv", rows=3000), services=Services(make_settings(tmp_path / "cache"))
+    )
     assert "big.csv: rows 1–500 of 3,000 shown." in reading.warnings
     assert reading.pages[0].tables[0].count("\n") == 500
 
@@ -168,9 +197,13 @@ def test_a_long_page_spreads_its_markdown_over_the_printed_pages(shared_services
     etymology = next(page.number for page in reading.pages if "## Etymology" in page.text)
     see_also = next(page.number for page in reading.pages if "## See also" in page.text)
     assert 1 < etymology < see_also
-    assert sum(bool(page.text) for page in reading.pages) > 5  # the article's text is on the pages that print it, not all on the first
+    assert (
+        sum(bool(page.text) for page in reading.pages) > 5
+    )  # the article's text is on the pages that print it, not all on the first
     assert reading.warnings == []  # the text comes from the HTML: glyphs of the print that map to nothing are no loss
-    menus = [page.number for page in reading.pages if page.text == NO_MAIN_CONTENT]  # the contents box, the 136 languages
+    menus = [
+        page.number for page in reading.pages if page.text == NO_MAIN_CONTENT
+    ]  # the contents box, the 136 languages
     assert len(menus) >= 3 and not EMPTY_PAGE.search(reading.as_text())
 
 
@@ -184,21 +217,34 @@ def test_a_printed_page_with_none_of_the_main_content_says_so_in_one_line(tmp_pa
     text = reading.as_text()
     assert not EMPTY_PAGE.search(text)
     sidebar = [page.number for page in reading.pages if page.text == NO_MAIN_CONTENT]
-    assert len(sidebar) >= 2 and sidebar == list(range(2, reading.page_count))  # the sidebar's pages, between the article's halves
+    assert len(sidebar) >= 2 and sidebar == list(
+        range(2, reading.page_count)
+    )  # the sidebar's pages, between the article's halves
     assert f"[PAGE 2]\n{NO_MAIN_CONTENT}\n\n[PAGE 3]" in text
-    assert reading.pages[0].text.startswith("# Pond almanac\n\nSpring note 1:") and "Autumn note 6:" in reading.pages[-1].text
-    assert "Pond number" not in text and all(page.image for page in reading.pages)  # the sidebar is in the images, not the text
+    assert (
+        reading.pages[0].text.startswith("# Pond almanac\n\nSpring note 1:")
+        and "Autumn note 6:" in reading.pages[-1].text
+    )
+    assert "Pond number" not in text and all(
+        page.image for page in reading.pages
+    )  # the sidebar is in the images, not the text
 
 
 def test_markdown_blocks_go_to_the_page_that_prints_them():
-    markdown = "# Title\n\nFirst paragraph about [ducks](https://x).\n\n| A | B |\n|---|---|\n| 1 | 2 |\n\nUnprinted note\n\nLast words here."
+    markdown = (
+        "# Title\n\nFirst paragraph about [ducks](https://x).\n\n| A | B "
+        "|\n|---|---|\n| 1 | 2 |\n\nUnprinted note\n\nLast words here."
+    )
     printed = ["Menu Title First paragraph about ducks.", "A B 1 2", "Last words here. Footer"]
     assert markdown_on_pages(markdown, [Passage(letters(text)) for text in printed]) == [
-        ["# Title", "First paragraph about [ducks](https://x)."], ["| A | B |\n|---|---|\n| 1 | 2 |", "Unprinted note"], ["Last words here."]]
+        ["# Title", "First paragraph about [ducks](https://x)."],
+        ["| A | B |\n|---|---|\n| 1 | 2 |", "Unprinted note"],
+        ["Last words here."],
+    ]
 
 
 def test_without_chromium_a_web_page_is_one_page_with_a_warning(tmp_path, monkeypatch):
-    from readers.markup import browser
+    from readers.render import browser
 
     monkeypatch.setattr(browser, "chromium", lambda: None)
     reading = read_file(fixtures.web_page(tmp_path / "page.html"), services=Services(make_settings(tmp_path / "cache")))
@@ -207,10 +253,15 @@ def test_without_chromium_a_web_page_is_one_page_with_a_warning(tmp_path, monkey
 
 
 def test_archive_pages_carry_their_member_and_are_numbered_across_the_archive(tmp_path):
-    bundle = fixtures.archive(tmp_path / "bundle.zip", {"a.md": b"# A\n", "sub/b.csv": b"x,y\n1,2\n", "c.txt": b"C text\n"})
+    bundle = fixtures.archive(
+        tmp_path / "bundle.zip", {"a.md": b"# A\n", "sub/b.csv": b"x,y\n1,2\n", "c.txt": b"C text\n"}
+    )
     reading = read_file(bundle, services=Services(make_settings(tmp_path / "cache")))
     assert [(page.number, page.section) for page in reading.pages] == [(1, "a.md"), (2, "sub/b.csv"), (3, "c.txt")]
-    assert reading.as_text() == "[FILE: a.md]\n\n[PAGE 1]\n# A\n\n[FILE: sub/b.csv]\n\n[PAGE 2]\n| x | y |\n|---|---|\n| 1 | 2 |\n\n[FILE: c.txt]\n\n[PAGE 3]\nC text"
+    assert reading.as_text() == (
+        "[FILE: a.md]\n\n[PAGE 1]\n# A\n\n[FILE: sub/b.csv]\n\n[PAGE 2]\n| "
+        "x | y |\n|---|---|\n| 1 | 2 |\n\n[FILE: c.txt]\n\n[PAGE 3]\nC text"
+    )
     reading.multimodal = True
     assert reading.as_messages()[1]["text"].startswith("[FILE: sub/b.csv]\n\n[PAGE 2]")
 
@@ -219,8 +270,15 @@ def test_member_names_are_never_paths_on_disk(tmp_path, monkeypatch):
     work = tmp_path / "tmp"
     work.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(work))
-    names = {"../escape.txt": b"up one\n", "/etc/absolute.txt": b"absolute\n", "../../deeper/escape2.txt": b"up two\n", "ok.txt": b"fine\n"}
-    reading = read_file(fixtures.archive(tmp_path / "evil.zip", names), services=Services(make_settings(tmp_path / "cache")))
+    names = {
+        "../escape.txt": b"up one\n",
+        "/etc/absolute.txt": b"absolute\n",
+        "../../deeper/escape2.txt": b"up two\n",
+        "ok.txt": b"fine\n",
+    }
+    reading = read_file(
+        fixtures.archive(tmp_path / "evil.zip", names), services=Services(make_settings(tmp_path / "cache"))
+    )
     assert [page.section for page in reading.pages] == list(names)
     assert "up one" in reading.as_text() and "absolute" in reading.as_text()
     assert os.listdir(work) == []  # the private folder the members were read in is gone
@@ -229,8 +287,16 @@ def test_member_names_are_never_paths_on_disk(tmp_path, monkeypatch):
 
 
 def test_a_failed_member_is_reported_on_its_own_and_the_others_are_read(tmp_path):
-    bundle = fixtures.archive(tmp_path / "mixed.zip", {"good.txt": b"fine\n", "secret.txt": b"hidden\n", "cut.docx": (CORPUS / "markitdown/test.docx").read_bytes()[:2000],
-                                                       "empty.txt": b"", "last.md": b"# Still read\n"})
+    bundle = fixtures.archive(
+        tmp_path / "mixed.zip",
+        {
+            "good.txt": b"fine\n",
+            "secret.txt": b"hidden\n",
+            "cut.docx": (CORPUS / "markitdown/test.docx").read_bytes()[:2000],
+            "empty.txt": b"",
+            "last.md": b"# Still read\n",
+        },
+    )
     fixtures.mark_encrypted(bundle, "secret.txt")
     reading = read_file(bundle, services=Services(make_settings(tmp_path / "cache")))
     pages = {page.section: page for page in reading.pages}
@@ -250,7 +316,11 @@ def test_a_zip_bomb_is_refused_before_inflating(tmp_path, services, monkeypatch)
     bomb = fixtures.zip_bomb(tmp_path / "bomb.zip")
     assert bomb.stat().st_size < 5 * 1024 * 1024
     opened, open_member = [], zipfile.ZipFile.open
-    monkeypatch.setattr(zipfile.ZipFile, "open", lambda archive, member, *args, **kwargs: opened.append(member) or open_member(archive, member, *args, **kwargs))
+    monkeypatch.setattr(
+        zipfile.ZipFile,
+        "open",
+        lambda archive, member, *args, **kwargs: opened.append(member) or open_member(archive, member, *args, **kwargs),
+    )
     assert "500 MB" in refused(bomb, "FILE_TOO_LARGE", services).message
     assert opened == [], "no member is inflated"
 
@@ -268,7 +338,9 @@ def test_nested_archives_share_the_member_limit(tmp_path, services):
     with zipfile.ZipFile(inner, "w") as bundle:
         for index in range(60):
             bundle.writestr(f"inner-{index}.txt", "x")
-    outer = fixtures.archive(tmp_path / "outer.zip", {**{f"outer-{index}.txt": b"y" for index in range(45)}, "inner.zip": inner.getvalue()})
+    outer = fixtures.archive(
+        tmp_path / "outer.zip", {**{f"outer-{index}.txt": b"y" for index in range(45)}, "inner.zip": inner.getvalue()}
+    )
     reading = read_file(outer, services=services)
     assert reading.page_count == 46
     assert "inner.zip holds 60 files" in reading.pages[-1].error and "54 left" in reading.pages[-1].error
@@ -277,7 +349,9 @@ def test_nested_archives_share_the_member_limit(tmp_path, services):
 def test_an_email_reads_its_attachments_within_the_same_limits(tmp_path, services):
     message = fixtures.mail(tmp_path / "many.eml", {f"note-{index}.txt": b"n" for index in range(MAX_MEMBERS + 1)})
     assert f"holds {MAX_MEMBERS + 1} files" in refused(message, "FILE_TOO_LARGE", services).message
-    forwarded = fixtures.mail(tmp_path / "forward.eml", {"original.eml": (CORPUS / "docling/formats/eml_simple.eml").read_bytes()})
+    forwarded = fixtures.mail(
+        tmp_path / "forward.eml", {"original.eml": (CORPUS / "docling/formats/eml_simple.eml").read_bytes()}
+    )
     reading = read_file(forwarded, services=services)
     assert [page.section for page in reading.pages] == [None, "original.eml"]
     assert "This is a simple email body." in reading.pages[1].text

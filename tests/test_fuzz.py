@@ -21,13 +21,20 @@ PER_FORMAT = 4
 
 def test_damaged_files_of_every_format_never_break_a_reader(tmp_path):
     seeds = fuzz.make_seeds(tmp_path / "seeds", xls=False)
-    results = fuzz.run(seeds, SEED, PER_FORMAT * len(seeds), tmp_path, jobs=2, timeout=60, renders=False, out=tmp_path / "broken")
-    broken = [f"mutant {mutant.index} of {mutant.seed.name} ({mutant.mutation}): {outcome.status}\n{outcome.detail}"
-              for mutant, outcome in results if outcome.broken]
+    results = fuzz.run(
+        seeds, SEED, PER_FORMAT * len(seeds), tmp_path, jobs=2, timeout=60, renders=False, out=tmp_path / "broken"
+    )
+    broken = [
+        f"mutant {mutant.index} of {mutant.seed.name} ({mutant.mutation}): {outcome.status}\n{outcome.detail}"
+        for mutant, outcome in results
+        if outcome.broken
+    ]
     assert not broken, "\n\n".join(broken)
     assert {mutant.format for mutant, _ in results} == set(seeds) and len(seeds) >= 25  # every format the readers take
     for _, outcome in results:
-        assert outcome.status == "reading" or (outcome.status == "error" and outcome.code in CODES and outcome.detail.strip())
+        assert outcome.status == "reading" or (
+            outcome.status == "error" and outcome.code in CODES and outcome.detail.strip()
+        )
     statuses = {outcome.status for _, outcome in results}
     assert statuses == {"reading", "error"}  # damage that is read around, and damage that is refused
 
@@ -55,9 +62,15 @@ def test_the_fuzzer_reports_a_bug_a_hang_and_a_crash(tmp_path):
     for name in ("bug.csv", "hang.csv", "crash.csv", "fine.csv", "empty.csv"):
         files.append(tmp_path / name)
         files[-1].write_bytes(b"" if name == "empty.csv" else b"a,b\n1,2\n")
-    outcomes = {Path(path).name: outcome for path, outcome in fuzz.read_all(files, tmp_path / "work", timeout=5, renders=False,
-                                                                           hook="tests.test_fuzz:plant")}
-    assert outcomes["bug.csv"].status == "bug" and "KeyError: 'planted'" in outcomes["bug.csv"].detail  # logged by the readers' guard
+    outcomes = {
+        Path(path).name: outcome
+        for path, outcome in fuzz.read_all(
+            files, tmp_path / "work", timeout=5, renders=False, hook="tests.test_fuzz:plant"
+        )
+    }
+    assert (
+        outcomes["bug.csv"].status == "bug" and "KeyError: 'planted'" in outcomes["bug.csv"].detail
+    )  # logged by the readers' guard
     assert outcomes["hang.csv"].status == "hang" and "5 s" in outcomes["hang.csv"].detail
     assert outcomes["crash.csv"].status == "crash" and "SIGSEGV" in outcomes["crash.csv"].detail
     assert outcomes["fine.csv"].status == "reading" and outcomes["empty.csv"].code == "EMPTY_FILE"

@@ -18,18 +18,13 @@ from mcp.types import CallToolResult
 from PIL import Image
 
 from tests.conftest import CORPUS, ROOT
-from tests.model_output import assert_same_words, assert_says
 from tests.fixtures.audio import KUBERNETES, said
-from tests.test_ui_server import MAX_FILE_MB, PIE_ANSWER, running_app
+from tests.model_output import assert_same_words, assert_says
+from tests.test_ui_server import MAX_FILE_MB, PIE_ANSWER
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 TOOLS = {"read_file", "render_page", "describe", "transcribe", "outline", "find"}
 FILE_PARAMETERS = {"file", "file_base64", "file_name"}
-
-
-@pytest.fixture(scope="module")
-def app():
-    return running_app()
 
 
 def mcp_url(app) -> str:
@@ -38,11 +33,13 @@ def mcp_url(app) -> str:
 
 def in_session(app, action):
     """Run ``action(session)`` in a fresh MCP session with the app, as an agent's host does."""
+
     async def run():
         async with streamable_http_client(mcp_url(app)) as (read, write, _):
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 return await action(session)
+
     return asyncio.run(run())
 
 
@@ -76,13 +73,29 @@ def test_the_four_tools_are_listed_with_every_parameter_documented(app):
     tools = {tool.name: tool for tool in in_session(app, lambda session: session.list_tools()).tools}
     assert set(tools) == TOOLS
     parameters = {name: tool.inputSchema["properties"] for name, tool in tools.items()}
-    assert set(parameters["read_file"]) == {"page_start", "page_end", "describe", "multimodal", "document", "line_numbers", "hotwords", "max_tokens",
-                                             "cursor", "chunk_tokens"} | FILE_PARAMETERS
+    assert (
+        set(parameters["read_file"])
+        == {
+            "page_start",
+            "page_end",
+            "describe",
+            "multimodal",
+            "document",
+            "line_numbers",
+            "hotwords",
+            "max_tokens",
+            "cursor",
+            "chunk_tokens",
+        }
+        | FILE_PARAMETERS
+    )
     assert set(parameters["render_page"]) == {"page"} | FILE_PARAMETERS
     assert set(parameters["describe"]) == {"page", "question"} | FILE_PARAMETERS
     assert set(parameters["transcribe"]) == {"hotwords"} | FILE_PARAMETERS
     for name, tool in tools.items():
-        assert len(tool.description) > 80 and not tool.inputSchema.get("required"), name  # a file comes one way or the other
+        assert len(tool.description) > 80 and not tool.inputSchema.get("required"), (
+            name
+        )  # a file comes one way or the other
         for parameter, schema in parameters[name].items():
             assert len(schema["description"]) > 20, f"{name}.{parameter} is not documented"
     assert "base64" in parameters["read_file"]["file_base64"]["description"]
@@ -93,7 +106,9 @@ def test_a_pdf_sent_as_base64_is_read_and_its_temporary_file_removed(app):
     reading = answer(call(app, "read_file", **inline(REPORT_PDF, page_start=1, page_end=3)))
     assert (reading["name"], reading["kind"], reading["page_count"]) == ("chart-report.pdf", "pdf", 4)
     assert [page["number"] for page in reading["pages"]] == [1, 2, 3]
-    assert "text" not in reading["pages"][0] and "tables" not in reading["pages"][2]  # the answer's text holds them, once
+    assert (
+        "text" not in reading["pages"][0] and "tables" not in reading["pages"][2]
+    )  # the answer's text holds them, once
     assert "\n| Region | Q1 | Q2 | Q3 | Q4 |\n" in reading["text"]
     assert reading["text"].startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
     assert reading["tokens"]["openai"]["exact"] and reading["tokens"]["openai"]["count"] > 100
@@ -121,22 +136,37 @@ def test_the_pdf_itself_comes_back_when_asked(app):
 
 def test_chunks_come_back_over_mcp_when_asked(app):
     chunks = answer(call(app, "read_file", **inline(REPORT_PDF, chunk_tokens=256)))["chunks"]
-    assert {chunk["kind"] for chunk in chunks} == {"text", "figure", "table"} and all(chunk["tokens"] <= 256 for chunk in chunks)
-    assert chunks[0]["citation"] == "chart-report.pdf, p. 1" and chunks[0]["headings"] == ["Quarterly Sales Report 2024"]
+    assert {chunk["kind"] for chunk in chunks} == {"text", "figure", "table"} and all(
+        chunk["tokens"] <= 256 for chunk in chunks
+    )
+    assert chunks[0]["citation"] == "chart-report.pdf, p. 1" and chunks[0]["headings"] == [
+        "Quarterly Sales Report 2024"
+    ]
     table = next(chunk for chunk in chunks if chunk["kind"] == "table")
     assert table["pages"] == [3] and "| North | 120 | 135 | 150 | 170 |" in table["text"]
     assert "chunks" not in answer(call(app, "read_file", **inline(REPORT_PDF, page_end=1)))
-    assert error(call(app, "read_file", **inline(REPORT_PDF, chunk_tokens=8))).startswith("A chunk of 8 tokens cannot hold a heading and a word")
+    assert error(call(app, "read_file", **inline(REPORT_PDF, chunk_tokens=8))).startswith(
+        "A chunk of 8 tokens cannot hold a heading and a word"
+    )
 
 
 def test_a_data_url_with_line_breaks_is_accepted(app):
-    wrapped = "\n".join(inline(REPORT_PDF)["file_base64"][i:i + 76] for i in range(0, 200_000, 76))  # as the base64 command writes it
-    reading = answer(call(app, "read_file", file_base64=f"data:application/pdf;base64,{wrapped}", file_name="report.pdf", page_end=1))
+    wrapped = "\n".join(
+        inline(REPORT_PDF)["file_base64"][i : i + 76] for i in range(0, 200_000, 76)
+    )  # as the base64 command writes it
+    reading = answer(
+        call(app, "read_file", file_base64=f"data:application/pdf;base64,{wrapped}", file_name="report.pdf", page_end=1)
+    )
     assert reading["name"] == "report.pdf" and reading["text"].startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
 
 
 def test_describe_and_transcribe_through_mcp(app):
-    assert call(app, "describe", **inline(REPORT_PDF, page=2, question="What are the exact percentages in the pie chart?")).content[0].text == PIE_ANSWER
+    assert (
+        call(app, "describe", **inline(REPORT_PDF, page=2, question="What are the exact percentages in the pie chart?"))
+        .content[0]
+        .text
+        == PIE_ANSWER
+    )
     transcript = answer(call(app, "transcribe", **inline(CORPUS / "faster-whisper" / "jfk.flac")))
     assert transcript["name"] == "jfk.flac" and transcript["language"] == "en" and 10 < transcript["duration"] < 12
     assert_says(transcript["text"], "ask not what your country can do for you")
@@ -148,22 +178,38 @@ def test_transcribe_takes_hotwords_through_mcp(app, tmp_path):
     steered = answer(call(app, "transcribe", **recording, hotwords="Kubernetes"))["text"]
     assert_same_words(steered, KUBERNETES)
     assert "Kubernetes" in steered  # spelled as the hotword spells it
-    assert error(call(app, "transcribe", **recording, hotwords="x" * 600)).startswith("The hotwords are 600 characters long")
+    assert error(call(app, "transcribe", **recording, hotwords="x" * 600)).startswith(
+        "The hotwords are 600 characters long"
+    )
 
 
 def test_bad_input_comes_back_as_a_clear_error(app, tmp_path):
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(REPORT_PDF.read_bytes()[:400])
-    assert error(call(app, "read_file", **inline(broken))).startswith("broken.pdf is damaged or incomplete and cannot be opened as a PDF")
+    assert error(call(app, "read_file", **inline(broken))).startswith(
+        "broken.pdf is damaged or incomplete and cannot be opened as a PDF"
+    )
     big = base64.b64encode(REPORT_PDF.read_bytes() + b"0" * (MAX_FILE_MB * 1024 * 1024)).decode("ascii")
-    assert error(call(app, "read_file", file_base64=big, file_name="big.pdf")) == f"big.pdf is 5.0 MB; the limit is {MAX_FILE_MB} MB (MAX_FILE_MB)."
-    bigger = base64.b64encode(b"0" * (2 * MAX_FILE_MB * 1024 * 1024 + 100_000)).decode("ascii")  # past twice the limit: refused unread
+    assert (
+        error(call(app, "read_file", file_base64=big, file_name="big.pdf"))
+        == f"big.pdf is 5.0 MB; the limit is {MAX_FILE_MB} MB (MAX_FILE_MB)."
+    )
+    bigger = base64.b64encode(b"0" * (2 * MAX_FILE_MB * 1024 * 1024 + 100_000)).decode(
+        "ascii"
+    )  # past twice the limit: refused unread
     with pytest.raises(BaseExceptionGroup) as refused:
         call(app, "read_file", file_base64=bigger, file_name="bigger.pdf")
     assert refused.group_contains(httpx.HTTPStatusError, match="413 Request Entity Too Large")
-    assert "is not valid base64" in error(call(app, "read_file", file_base64="%PDF-1.4 not encoded", file_name="raw.pdf"))
-    assert "is not valid base64" in error(call(app, "read_file", file_base64="JVBERi0xLjQ=é", file_name="accent.pdf"))  # not ASCII
-    assert error(call(app, "transcribe", **inline(REPORT_PDF))) == "chart-report.pdf is pdf, not audio; /transcribe reads audio files."
+    assert "is not valid base64" in error(
+        call(app, "read_file", file_base64="%PDF-1.4 not encoded", file_name="raw.pdf")
+    )
+    assert "is not valid base64" in error(
+        call(app, "read_file", file_base64="JVBERi0xLjQ=é", file_name="accent.pdf")
+    )  # not ASCII
+    assert (
+        error(call(app, "transcribe", **inline(REPORT_PDF)))
+        == "chart-report.pdf is pdf, not audio; /transcribe reads audio files."
+    )
     assert error(call(app, "read_file")).startswith("No file was sent.")
     # Why file_base64 exists: Gradio downloads a file given as a URL only from public addresses.
     assert "failed validation" in error(call(app, "read_file", file=f"{app.url}gradio_api/file=/etc/passwd"))

@@ -15,7 +15,7 @@ from pptx import Presentation
 from pptx.util import Inches
 
 from readers import read_file
-from readers.office import libreoffice as office
+from readers.render import libreoffice as office
 from readers.services import Services
 from tests.conftest import make_settings
 from tests.model_output import assert_says
@@ -36,7 +36,12 @@ def drawn_picture(pdf, number: int) -> tuple[float, float, float, float]:
     with pdfplumber.open(pdf) as document:
         page = document.pages[number - 1]
         picture = max(page.images, key=lambda found: (found["x1"] - found["x0"]) * (found["bottom"] - found["top"]))
-        return picture["x0"] / page.width, picture["top"] / page.height, picture["x1"] / page.width, picture["bottom"] / page.height
+        return (
+            picture["x0"] / page.width,
+            picture["top"] / page.height,
+            picture["x1"] / page.width,
+            picture["bottom"] / page.height,
+        )
 
 
 @pytest.fixture
@@ -61,7 +66,10 @@ def test_a_grouped_picture_on_a_slide_is_placed_and_read_from_the_deck(tmp_path,
     assert_says(reading.pages[0].description, "ORDER 4711")
     drawn = read_file(tmp_path / "grouped.pptx", services=services, images=True)
     assert drawn.pages[0].figures == reading.pages[0].figures
-    assert all(abs(ours - theirs) < 0.02 for ours, theirs in zip(figure.box, drawn_picture(drawn.pdf.path, 1))), (figure.box, drawn_picture(drawn.pdf.path, 1))
+    assert all(abs(ours - theirs) < 0.02 for ours, theirs in zip(figure.box, drawn_picture(drawn.pdf.path, 1))), (
+        figure.box,
+        drawn_picture(drawn.pdf.path, 1),
+    )
 
 
 def test_a_picture_on_a_sheet_is_placed_and_read_from_the_workbook(tmp_path, services):
@@ -80,4 +88,7 @@ def test_a_picture_on_a_sheet_is_placed_and_read_from_the_workbook(tmp_path, ser
     assert "| Item 15 | 150 | 52.5 |" in reading.as_text()
     drawn = read_file(tmp_path / "ledger.xlsx", services=services, images=True)
     assert drawn.pages[0].image is not None
-    assert all(abs(ours - theirs) < 0.05 for ours, theirs in zip(figure.box, drawn_picture(drawn.pdf.path, 1))), (figure.box, drawn_picture(drawn.pdf.path, 1))
+    assert all(abs(ours - theirs) < 0.05 for ours, theirs in zip(figure.box, drawn_picture(drawn.pdf.path, 1))), (
+        figure.box,
+        drawn_picture(drawn.pdf.path, 1),
+    )

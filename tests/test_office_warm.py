@@ -1,4 +1,4 @@
-"""One warm LibreOffice per process (readers.office.libreoffice): reused, started again when it
+"""One warm LibreOffice per process (readers.render.libreoffice): reused, started again when it
 dies, killed when a conversion hangs, and gone with nothing left behind when the process closes it."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from readers import ReaderError, read_file
-from readers.office import libreoffice as office
+from readers.render import libreoffice as office
 from readers.services import Services
 from tests import fixtures
 from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT, make_settings
@@ -127,10 +127,14 @@ def test_no_temp_files_or_processes_left_behind(tmp_path, monkeypatch):
     with pytest.raises(ReaderError):
         read_file(CORPUS / "markitdown/test.pdf", 5, 5, services=services)
     read_file(fixtures.archive(tmp_path / "bundle.zip", {"a.txt": b"a\n", "b.csv": b"x,y\n1,2\n"}), services=services)
-    assert ours(tmp_path) and [name for name in os.listdir(private) if name.startswith("readlens-office")], "LibreOffice runs, warm"
+    assert ours(tmp_path) and [name for name in os.listdir(private) if name.startswith("readlens-office")], (
+        "LibreOffice runs, warm"
+    )
     office.shutdown()
     assert not [name for name in os.listdir(private) if name.startswith(("readlens", "lu"))]  # ours and LibreOffice's
-    assert not [pipe for pipe in Path("/tmp").glob("OSL_PIPE*") if pipe.name not in pipes and stale(pipe)]  # a killed run's socket
+    assert not [
+        pipe for pipe in Path("/tmp").glob("OSL_PIPE*") if pipe.name not in pipes and stale(pipe)
+    ]  # a killed run's socket
     assert not ours(tmp_path)
 
 

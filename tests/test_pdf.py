@@ -25,7 +25,7 @@ from PIL import Image
 from readers import ReaderError, Services, read_file
 from readers.pdf import pages as pdf_pages
 from readers.pdf import pool as pdf_pool
-from readers.pdf import render as pdf_render
+from readers.render import pdfium as pdf_render
 from tests import fixtures
 from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT, make_settings
 
@@ -102,10 +102,26 @@ def encrypted_pdf(tmp_path_factory) -> Path:
         pytest.skip("LibreOffice (soffice) is not installed; it makes the password-protected fixture")
     folder = tmp_path_factory.mktemp("encrypted")
     (folder / "secret.txt").write_text("The launch code is in this file.\n")
-    export = 'pdf:writer_pdf_Export:{"EncryptFile":{"type":"boolean","value":"true"},"DocumentOpenPassword":{"type":"string","value":"hunter2"}}'
-    subprocess.run([soffice, "--headless", "--norestore", f"-env:UserInstallation={(folder / 'profile').as_uri()}",
-                    "--convert-to", export, "--outdir", str(folder), str(folder / "secret.txt")],
-                   check=True, capture_output=True, timeout=120)
+    export = (
+        'pdf:writer_pdf_Export:{"EncryptFile":{"type":"boolean","value":"true"},'
+        '"DocumentOpenPassword":{"type":"string","value":"hunter2"}}'
+    )
+    subprocess.run(
+        [
+            soffice,
+            "--headless",
+            "--norestore",
+            f"-env:UserInstallation={(folder / 'profile').as_uri()}",
+            "--convert-to",
+            export,
+            "--outdir",
+            str(folder),
+            str(folder / "secret.txt"),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     return folder / "secret.pdf"
 
 
@@ -115,7 +131,9 @@ def services(tmp_path) -> Services:
 
 
 def test_text_keeps_word_gaps_and_prose_is_not_a_table(services):
-    expected = next(entry for entry in json.loads((CORPUS / "expected.json").read_text()) if entry["file"] == "markitdown/test.pdf")
+    expected = next(
+        entry for entry in json.loads((CORPUS / "expected.json").read_text()) if entry["file"] == "markitdown/test.pdf"
+    )
     reading = read_file(CORPUS / "markitdown/test.pdf", services=services)
     text = reading.as_text()
     for phrase in expected["must_include"]:
@@ -131,9 +149,16 @@ def test_ruled_tables_become_markdown_where_they_stand_with_their_words_once(ser
     page = reading.pages[0]
     row = "| 0085648100300 | CENTRAL KMA | LILYS 55% DARK CHOC BAR | 415 | $ 0.61 | $ 253.15 | 0.0000 |"
     assert any(row in table for table in page.tables)
-    assert reading.as_text().count("LILYS 55% DARK CHOC BAR") == 1, "the table is in the text once, not repeated after it"
+    assert reading.as_text().count("LILYS 55% DARK CHOC BAR") == 1, (
+        "the table is in the text once, not repeated after it"
+    )
     text = page.text
-    assert text.index(row) < text.index("Associated claims") < text.index("| Claim ID |") < text.index("Supporting documents")
+    assert (
+        text.index(row)
+        < text.index("Associated claims")
+        < text.index("| Claim ID |")
+        < text.index("Supporting documents")
+    )
 
 
 def test_page_200_of_240_is_the_only_page_parsed_and_rendered(long_pdf, services, monkeypatch):
@@ -143,14 +168,19 @@ def test_page_200_of_240_is_the_only_page_parsed_and_rendered(long_pdf, services
     width, height = pdfium.PdfDocument(str(long_pdf))[199].get_size()
     assert close_to(png_size(reading.pages[0].image), (width, height))
     assert "LILYS 55% DARK CHOC BAR" in reading.pages[0].content  # page 200 is a copy of issue-140-example.pdf
-    with open(long_pdf, "rb") as handle, pdfplumber.open(long_pdf, pages=[200]) as whole:  # pdfplumber's own lookup agrees
+    with (
+        open(long_pdf, "rb") as handle,
+        pdfplumber.open(long_pdf, pages=[200]) as whole,
+    ):  # pdfplumber's own lookup agrees
         walked = pdfplumber.PDF(handle, stream_is_external=True)
         page = pdfplumber.page.Page(walked, pdf_pages.pdfminer_pages(walked.doc, [200])[200], page_number=200)
         assert [c["text"] for c in page.chars] == [c["text"] for c in whole.pages[0].chars]
 
     built = []
     original_init = pdfminer.pdfpage.PDFPage.__init__
-    monkeypatch.setattr(pdfminer.pdfpage.PDFPage, "__init__", lambda self, *a, **kw: built.append(a[1]) or original_init(self, *a, **kw))
+    monkeypatch.setattr(
+        pdfminer.pdfpage.PDFPage, "__init__", lambda self, *a, **kw: built.append(a[1]) or original_init(self, *a, **kw)
+    )
     [result] = pdf_pages.extract_pages(str(long_pdf), [200], DPI)  # in this process, to count
     assert result["number"] == 200 and "error" not in result
     assert len(built) == 1  # pdfplumber.open would build all 240 pages to find one
@@ -206,7 +236,9 @@ def test_second_read_touches_no_parser_and_reports_progress(long_pdf, services, 
     monkeypatch.setattr(pdf_pages, "executor", no_workers)
     monkeypatch.setattr(pdf_pages, "checked_page_count", no_workers)
     again = read_file(long_pdf, 41, 46, multimodal=True, services=services)
-    assert [(p.number, p.text, p.tables, p.image) for p in again.pages] == [(p.number, p.text, p.tables, p.image) for p in first.pages]
+    assert [(p.number, p.text, p.tables, p.image) for p in again.pages] == [
+        (p.number, p.text, p.tables, p.image) for p in first.pages
+    ]
 
 
 @pytest.mark.parametrize("keep", [0.1, 0.5, 0.97])
@@ -222,12 +254,16 @@ def test_truncated_pdf_is_corrupt(tmp_path, services, keep):
 
 def test_pdf_whose_every_page_is_damaged_is_corrupt(tmp_path, services):
     path = tmp_path / "bad-box.pdf"
-    path.write_bytes(pdf_bytes({
-        1: b"<< /Type /Catalog /Pages 2 0 R >>",
-        2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 /Wide 200] /Contents 4 0 R >>",
-        4: stream(b"0 0 10 10 re f"),
-    }))
+    path.write_bytes(
+        pdf_bytes(
+            {
+                1: b"<< /Type /Catalog /Pages 2 0 R >>",
+                2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 /Wide 200] /Contents 4 0 R >>",
+                4: stream(b"0 0 10 10 re f"),
+            }
+        )
+    )
     with pytest.raises(ReaderError) as error:
         read_file(path, services=services)
     assert error.value.code == "CORRUPT_FILE"
@@ -261,8 +297,14 @@ def test_a_script_without_main_guard_works_and_leaves_no_process_or_temp_file(lo
         print(json.dumps([pid for pid in [forkserver._forkserver._forkserver_pid, *pool.worker_pids()] if pid]))
     """)  # no `if __name__ == "__main__":`, as quick scripts are written
     (tmp_path / "reader_script.py").write_text(script)
-    done = subprocess.run([sys.executable, str(tmp_path / "reader_script.py")], capture_output=True, text=True, timeout=120,
-                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, str(tmp_path / "reader_script.py")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     assert lines.count("read 3 pages") == 1  # the script ran once, not again in a worker
@@ -288,8 +330,13 @@ def test_workers_end_with_a_reader_killed_outright(long_pdf, tmp_path):
         print(*pool.worker_pids(), flush=True)
         time.sleep(60)
     """)
-    reader = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=tmp_path,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+    reader = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     workers = [int(pid) for pid in reader.stdout.readline().split()]
     assert workers and all(running(pid) for pid in workers)
     reader.kill()
@@ -322,7 +369,11 @@ def test_reads_from_app_threads_use_a_fork_server(tmp_path, services):
     path = nested_tree_pdf(tmp_path / "nested.pdf")
     try:
         with ThreadPoolExecutor(2) as threads:
-            readings = list(threads.map(lambda s: read_file(path, services=s), [services, Services(make_settings(tmp_path / "other"))]))
+            readings = list(
+                threads.map(
+                    lambda s: read_file(path, services=s), [services, Services(make_settings(tmp_path / "other"))]
+                )
+            )
         assert pdf_pool._pool._mp_context.get_start_method() == "forkserver"
     finally:
         pdf_pool.restart()
@@ -366,13 +417,12 @@ def test_a_page_limit_outlasts_code_that_swallows_its_alarm_and_gives_back_an_ou
     # the stalling page then ran for minutes and gigabytes. The limit keeps firing until it lands.
     signal.setitimer(signal.ITIMER_REAL, 500)  # as pytest-timeout's own
     started = time.monotonic()
-    with pytest.raises(TimeoutError, match="longer than 0.2 s"):
-        with pdf_pool.time_limit(0.2):
-            try:
-                time.sleep(2)
-            except Exception:
-                pass
-            time.sleep(10)
+    with pytest.raises(TimeoutError, match="longer than 0.2 s"), pdf_pool.time_limit(0.2):
+        try:
+            time.sleep(2)
+        except Exception:
+            pass
+        time.sleep(10)
     assert time.monotonic() - started < 10, "the limit fired again before the second sleep ended"
     remaining, _ = signal.setitimer(signal.ITIMER_REAL, 0)
     assert 490 < remaining < 500

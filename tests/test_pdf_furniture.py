@@ -20,7 +20,7 @@ from readers.batch.records import FIELDS, page_records
 from tests.conftest import ROOT, make_settings
 from tests.fixtures import page_furniture as furniture
 from ui.handlers import Entry
-from ui.layout import show_entries
+from ui.pages import show_entries
 from ui.report import report_markdown
 
 
@@ -38,9 +38,13 @@ def test_stamps_codes_and_page_numbers_on_a_page_read_alone_are_kept_apart(manua
     reading = read_file(manual, 1, 1, services=services)
     page = reading.pages[0]
     assert page.furniture == [furniture.STAMP, furniture.DOCUMENT_CODE, furniture.PAGE_NUMBER]
-    assert page.text.startswith(furniture.RUNNING_TITLE + "\n\n# Replacing the pump seal"), "a running title alone is no known furniture"
+    assert page.text.startswith(furniture.RUNNING_TITLE + "\n\n# Replacing the pump seal"), (
+        "a running title alone is no known furniture"
+    )
     assert all(step in page.text for step in furniture.SEAL_STEPS)
-    assert page.text.endswith(f"{furniture.CAPTION}\n\n{furniture.FOOTNOTE}"), "the caption and the footnote at the foot stay"
+    assert page.text.endswith(f"{furniture.CAPTION}\n\n{furniture.FOOTNOTE}"), (
+        "the caption and the footnote at the foot stay"
+    )
     for text in (page.text, reading.as_text()):
         assert "Downloaded" not in text and "P/N" not in text and "Revision" not in text and "- 3 -" not in text
 
@@ -49,7 +53,9 @@ def test_line_numbers_in_the_margin_are_furniture_and_a_tables_last_row_stays(ma
     page = read_file(manual, 2, 2, services=services).pages[0]
     assert page.furniture == [furniture.DATE_STAMP, furniture.ROMAN_PAGE, "Line numbers 1\u20137"]
     assert "\n".join(furniture.NUMBERED_LINES) in page.text, "each line as written, no number before it"
-    assert page.text.endswith("| Seals | 10 | 12 |\n| Gaskets | 11 | 15 |"), "the last row in the bottom band keeps its numbers"
+    assert page.text.endswith("| Seals | 10 | 12 |\n| Gaskets | 11 | 15 |"), (
+        "the last row in the bottom band keeps its numbers"
+    )
     assert "Download date" not in page.text and "iii" not in page.text
 
 
@@ -62,14 +68,27 @@ def test_furniture_is_shown_under_the_text_and_written_in_the_export(manual, ser
     assert markdown.count("Page furniture:") == 2 and markdown.count(furniture.STAMP) == 1
     with gr.Blocks() as demo:
         show_entries(entries, tmp_path)
-    shown = [block.value for block in demo.blocks.values() if isinstance(block, gr.Markdown) and "Page furniture" in (block.value or "")]
-    assert shown == [first, f"Page furniture: {furniture.DATE_STAMP} \u00b7 {furniture.ROMAN_PAGE} \u00b7 Line numbers 1\u20137"]
+    shown = [
+        block.value
+        for block in demo.blocks.values()
+        if isinstance(block, gr.Markdown) and "Page furniture" in (block.value or "")
+    ]
+    assert shown == [
+        first,
+        f"Page furniture: {furniture.DATE_STAMP} \u00b7 {furniture.ROMAN_PAGE} \u00b7 Line numbers 1\u20137",
+    ]
 
 
 def test_furniture_is_in_the_json_and_the_batch_records(manual, services, tmp_path):
     env = {**os.environ, "READLENS_CACHE_DIR": str(tmp_path / "cli"), "VISION_PROVIDER": "none"}
-    result = subprocess.run([sys.executable, "-m", "readers", str(manual), "--format", "json"], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "readers", str(manual), "--format", "json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     data = json.loads(result.stdout)
     assert [page["furniture"][0] for page in data["pages"]] == [furniture.STAMP, furniture.DATE_STAMP]
     assert furniture.STAMP not in data["text"]
@@ -81,8 +100,18 @@ def test_furniture_is_in_the_json_and_the_batch_records(manual, services, tmp_pa
 def test_a_parquet_output_from_before_the_furniture_is_resumed(tmp_path):
     """Rows written before the field was added are kept, with no furniture, beside the new ones."""
     old_fields = [name for name in FIELDS if name != "furniture"]
-    old_row = {**dict.fromkeys(old_fields), "file": "old.md", "sha256": "0" * 64, "kind": "text", "page": 1, "page_count": 1,
-               "pages_read": 1, "text": "Old", "tables": [], "warnings": []}
+    old_row = {
+        **dict.fromkeys(old_fields),
+        "file": "old.md",
+        "sha256": "0" * 64,
+        "kind": "text",
+        "page": 1,
+        "page_count": 1,
+        "pages_read": 1,
+        "text": "Old",
+        "tables": [],
+        "warnings": [],
+    }
     path = tmp_path / "pages.parquet"
     old_schema = pa.schema([field for field in parquet_schema(pa) if field.name != "furniture"])
     pq.write_table(pa.Table.from_pylist([old_row], schema=old_schema), path)

@@ -29,19 +29,26 @@ def test_two_columns_are_read_down_one_after_the_other(pages):
     text = pages[0].text
     flat = squeeze(text)
     assert text.startswith("# Installing the wall bracket\n\n")
-    assert squeeze(fixtures.LEFT_COLUMN) in flat and squeeze(fixtures.RIGHT_COLUMN) in flat, "each column reads as one run"
+    assert squeeze(fixtures.LEFT_COLUMN) in flat and squeeze(fixtures.RIGHT_COLUMN) in flat, (
+        "each column reads as one run"
+    )
     assert flat.index("Tighten the bolts or screws.") < flat.index("Made of anodized aluminum alloy")
     assert text.rstrip().endswith("Bracket manual, page 1"), "the footer stands apart, after the columns"
 
 
 def test_columns_in_a_frame_or_over_a_picture_still_read_as_columns(tmp_path):
     """Prose inside a figure's box is the page's text, not the figure's labels."""
-    reading = read_file(fixtures.framed_columns_pdf(tmp_path / "framed.pdf"), services=Services(make_settings(tmp_path / "cache")))
+    reading = read_file(
+        fixtures.framed_columns_pdf(tmp_path / "framed.pdf"), services=Services(make_settings(tmp_path / "cache"))
+    )
     for page in reading.pages:
         flat = squeeze(page.text)
         assert page.text.startswith("# Installing the wall bracket\n\n"), page.number
         assert squeeze(fixtures.LEFT_COLUMN) in flat and squeeze(fixtures.RIGHT_COLUMN) in flat, page.number
-    assert [figure.kind for page in reading.pages for figure in page.figures] == ["drawing", "picture"]  # the frame counts as a drawing
+    assert [figure.kind for page in reading.pages for figure in page.figures] == [
+        "drawing",
+        "picture",
+    ]  # the frame counts as a drawing
 
 
 def test_three_columns_with_a_running_header_and_a_page_number(pages):
@@ -51,7 +58,9 @@ def test_three_columns_with_a_running_header_and_a_page_number(pages):
     positions = [flat.index(squeeze(column)) for column in fixtures.THREE_COLUMNS]
     assert positions == sorted(positions)
     assert "### Part 1" in text and flat.index("Part 2") > positions[0]
-    assert text.endswith("work is done.") and pages[1].furniture == ["2"], "its page number, in small type at the foot, is furniture"
+    assert text.endswith("work is done.") and pages[1].furniture == ["2"], (
+        "its page number, in small type at the foot, is furniture"
+    )
 
 
 def test_headings_lists_links_and_a_table_without_rules(pages):
@@ -60,7 +69,9 @@ def test_headings_lists_links_and_a_table_without_rules(pages):
     assert "- one wall bracket\n- four anchors\n- twelve screws" in text
     assert "1. Drill the holes.\n2. Push in the anchors.\n3. Screw on the bracket." in text
     assert f"Before you start, read [{fixtures.LINK[0]}]({fixtures.LINK[1]})" in text
-    assert "| Item | Quantity | Price |\n|---|---|---|\n| Anchor set | 4 | 3.20 |" in text, "each cell keeps its own words"
+    assert "| Item | Quantity | Price |\n|---|---|---|\n| Anchor set | 4 | 3.20 |" in text, (
+        "each cell keeps its own words"
+    )
     assert "Order number: 4711\nDelivery date: 2 March 2025" in text, "a form's labels and values stay on their lines"
 
 
@@ -72,8 +83,11 @@ def test_text_turned_on_its_side_is_read_once(pages):
 
 def test_a_single_column_page_stays_as_it_is(services):
     text = read_file(CORPUS / "markitdown/test.pdf", services=services).pages[0].text
-    assert text.startswith("# 1 Introduction\n\nLarge language models (LLMs) are becoming a crucial building block in developing powerful agents\n"
-                           "that utilize LLMs for reasoning")
+    assert text.startswith(
+        "# 1 Introduction\n\nLarge language models (LLMs) are becoming "
+        "a crucial building block in developing powerful agents\n"
+        "that utilize LLMs for reasoning"
+    )
     assert "|" not in text
 
 
@@ -82,7 +96,10 @@ def test_glyphs_are_mapped_through_pdfium_or_left_out_with_a_warning(pages, tmp_
     reading = read_file(fixtures.unmapped_glyphs_pdf(tmp_path / "unmapped.pdf"), services=services)
     assert reading.pages[0].text == "Glyphs without a map: Zrich"
     assert "(cid:" not in reading.as_text()
-    assert reading.warnings == ["Page 1 of unmapped.pdf: 1 character could not be read and was left out (the font has no map from its glyphs to text)."]
+    assert reading.warnings == [
+        "Page 1 of unmapped.pdf: 1 character could not be read and was "
+        "left out (the font has no map from its glyphs to text)."
+    ]
 
 
 def test_heading_levels_follow_the_sizes_of_the_pages_read(structure, services):
@@ -98,7 +115,9 @@ def test_a_table_in_tight_type_keeps_its_words_and_its_rows(tmp_path, services):
     weighed against the line's letter spacing, and a table ruled only round its columns is split
     at its baselines (pdfplumber alone gives "CITIBANK-TRAVELCBACARD", and one row for the body)."""
     reading = read_file(fixtures.tight_table_pdf(tmp_path / "tight.pdf"), services=services)
-    assert [len(page.tables) for page in reading.pages] == [1, 1], "page 1's table is found by its cells, page 2's by its rules"
+    assert [len(page.tables) for page in reading.pages] == [1, 1], (
+        "page 1's table is found by its cells, page 2's by its rules"
+    )
     for page in reading.pages:
         assert page.text.startswith(fixtures.TIGHT_TITLE + "\n\n"), "the prose in the same type keeps its spaces"
         assert page.tables[0] in page.text
@@ -112,14 +131,24 @@ def test_running_headers_and_footers_are_left_out_of_the_text_and_kept_apart(tmp
     reading = read_file(path, services=services)
     pages = reading.pages
     for page, body, balance in zip(pages, fixtures.REPORT_BODY, fixtures.BALANCES):
-        assert page.furniture == [fixtures.RUNNING_HEADER, f"Page {page.number} of 4"], "the header and footer are kept, apart"
+        assert page.furniture == [fixtures.RUNNING_HEADER, f"Page {page.number} of 4"], (
+            "the header and footer are kept, apart"
+        )
         assert page.text.startswith(f"# Part {page.number}\n\n"), page.text
         assert "of 4" not in page.text, "the page's label gives its number"
         assert page.text.count(fixtures.RUNNING_HEADER) == (page.number == 3), "quoted in page 3's body, it stays there"
         assert all(line in page.text for line in body)
-        assert page.text.endswith(f"Balance carried forward: {balance}"), "a last line whose number does not count the pages is data"
+        assert page.text.endswith(f"Balance carried forward: {balance}"), (
+            "a last line whose number does not count the pages is data"
+        )
     assert sum(page.text.count(fixtures.REPEATED_BODY_LINE) for page in pages) == 2
-    assert "of 4" not in reading.as_text() and reading.as_text().count(fixtures.RUNNING_HEADER) == 1, "a model never receives the furniture"
+    assert "of 4" not in reading.as_text() and reading.as_text().count(fixtures.RUNNING_HEADER) == 1, (
+        "a model never receives the furniture"
+    )
     alone = read_file(path, 2, 2, services=services).pages[0]
-    assert alone.text.startswith(fixtures.RUNNING_HEADER + "\n\n"), "a page read alone has nothing to compare its header with"
-    assert alone.text.endswith("\n\nBalance carried forward: 980.10") and alone.furniture == ["Page 2 of 4"], "its page number, in small type, is told alone"
+    assert alone.text.startswith(fixtures.RUNNING_HEADER + "\n\n"), (
+        "a page read alone has nothing to compare its header with"
+    )
+    assert alone.text.endswith("\n\nBalance carried forward: 980.10") and alone.furniture == ["Page 2 of 4"], (
+        "its page number, in small type, is told alone"
+    )

@@ -26,10 +26,25 @@ def invoices(tmp_path_factory):
     return tables.continued_pdf(tmp_path_factory.mktemp("continued") / "invoices.pdf")
 
 
-@pytest.mark.parametrize("number, truth", [(1, tables.RULED), (2, tables.STATEMENT), (3, tables.SPANNING), (4, tables.TURNED), (5, tables.RULED),
-                                           (6, tables.PAPER)],
-                         ids=["ruled", "unruled, header over three rows", "spanning cells", "turned 90 degrees", "ruled and turned the other way",
-                              "unruled, headings over two columns each"])
+@pytest.mark.parametrize(
+    "number, truth",
+    [
+        (1, tables.RULED),
+        (2, tables.STATEMENT),
+        (3, tables.SPANNING),
+        (4, tables.TURNED),
+        (5, tables.RULED),
+        (6, tables.PAPER),
+    ],
+    ids=[
+        "ruled",
+        "unruled, header over three rows",
+        "spanning cells",
+        "turned 90 degrees",
+        "ruled and turned the other way",
+        "unruled, headings over two columns each",
+    ],
+)
 def test_each_tables_cells_are_its_truth(sheet, number, truth):
     page = sheet.pages[number - 1]
     assert [rows(table) for table in page.tables] == [truth]
@@ -38,8 +53,10 @@ def test_each_tables_cells_are_its_truth(sheet, number, truth):
 
 def test_a_stacked_header_is_one_row_and_not_left_in_the_prose(sheet):
     text = sheet.pages[1].text
-    assert text.startswith(f"# {tables.STATEMENT_TITLE}\n\n(in thousands of dollars)\n\n{tables.STATEMENT_NOTE}\n\n|  | Year Ended December 31, 2023 |"), \
-        "a line over one column that spans none is read before the table, not as a header"
+    assert text.startswith(
+        f"# {tables.STATEMENT_TITLE}\n\n(in thousands of dollars)\n\n{tables.STATEMENT_NOTE}\n\n| "
+        " | Year Ended December 31, 2023 |"
+    ), "a line over one column that spans none is read before the table, not as a header"
     assert "Year Ended\n" not in text and "2023 2022" not in text
     assert text.endswith("| Net income | $ 702 | $ 615 |\n\nThe notes are an integral part of these statements.")
 
@@ -57,7 +74,9 @@ def test_no_table_is_called_continued_when_the_page_before_ends_in_prose(sheet):
 def test_a_table_continued_without_its_header_gets_it_and_says_so(invoices, services):
     first, second = read_file(invoices, 1, 2, services=services).pages
     assert first.text.startswith(tables.CONTINUED_INTRO) and "continued" not in first.text
-    assert second.text.startswith("*(continued from page 1)*\n\n| Invoice | Customer | Amount |\n|---|---|---|\n| INV-034 | Birch & Co |")
+    assert second.text.startswith(
+        "*(continued from page 1)*\n\n| Invoice | Customer | Amount |\n|---|---|---|\n| INV-034 | Birch & Co |"
+    )
     assert rows(first.tables[0])[0] == rows(second.tables[0])[0] == tables.CONTINUED_HEADER
     found = rows(first.tables[0])[1:] + rows(second.tables[0])[1:]
     assert found == tables.CONTINUED_ROWS, "every invoice once, none taken for a header"
@@ -65,7 +84,9 @@ def test_a_table_continued_without_its_header_gets_it_and_says_so(invoices, serv
 
 def test_a_table_whose_header_is_printed_again_is_said_to_continue_with_one_header(invoices, services):
     third, fourth = read_file(invoices, 3, 4, services=services).pages
-    assert fourth.text.startswith("*(continued from page 3)*\n\n| Invoice | Customer | Amount |\n|---|---|---|\n| INV-034 |")
+    assert fourth.text.startswith(
+        "*(continued from page 3)*\n\n| Invoice | Customer | Amount |\n|---|---|---|\n| INV-034 |"
+    )
     assert fourth.text.count("| Invoice | Customer | Amount |") == 1
     assert rows(third.tables[0])[1:] + rows(fourth.tables[0])[1:] == tables.CONTINUED_ROWS
 
@@ -84,13 +105,24 @@ def test_a_continued_table_is_chunked_with_its_header(invoices, services):
 def test_only_words_centred_between_two_columns_span_them():
     """A cell centred on the space between two columns spans both; a word that only reaches into
     that space (a marker set wide of its column) narrows it and stays in its own column."""
+
     def word(text, x0, x1, row):
         return {"text": text, "x0": x0, "x1": x1, "top": row * 12.0, "bottom": row * 12.0 + 8}
 
-    rows = [[word(label, 10, 60, row), word(left, 300, 320, row), word(right, 400, 420, row)]
-            for row, (label, left, right) in enumerate([("Part", "2023", "2022"), ("Seals", "10", "12"), ("Pumps", "3", "4"), ("Valves", "7", "9")])]
+    rows = [
+        [word(label, 10, 60, row), word(left, 300, 320, row), word(right, 400, 420, row)]
+        for row, (label, left, right) in enumerate(
+            [("Part", "2023", "2022"), ("Seals", "10", "12"), ("Pumps", "3", "4"), ("Valves", "7", "9")]
+        )
+    ]
     rows.append([word("Gaskets", 10, 60, 4), word("not", 333, 350, 4), word("reported", 352, 387, 4)])
     rows.append([word("Hoses", 10, 50, 5), word("x", 390, 398, 5), word("5", 410, 420, 5)])
     before, cells = unruled_table([], rows, 9.0)
-    assert not before and cells == [["Part", "2023", "2022"], ["Seals", "10", "12"], ["Pumps", "3", "4"], ["Valves", "7", "9"],
-                                    ["Gaskets", "not reported", "not reported"], ["Hoses", "", "x 5"]]
+    assert not before and cells == [
+        ["Part", "2023", "2022"],
+        ["Seals", "10", "12"],
+        ["Pumps", "3", "4"],
+        ["Valves", "7", "9"],
+        ["Gaskets", "not reported", "not reported"],
+        ["Hoses", "", "x 5"],
+    ]

@@ -15,7 +15,9 @@ def test_words_read_as_the_author_typed_them(tmp_path, services):
     assert first.text == "\n\n".join(typed_words.TYPED)
     assert second.text == typed_words.SECOND_PAGE
     for text in (first.text, reading.as_text()):
-        assert not set(text) & set("\ufb00\ufb01\ufb02\ufb03\ufb04\u00ad\u00a0\u2009"), "no ligature glyph, soft hyphen or odd space"
+        assert not set(text) & set("\ufb00\ufb01\ufb02\ufb03\ufb04\u00ad\u00a0\u2009"), (
+            "no ligature glyph, soft hyphen or odd space"
+        )
 
 
 def test_a_word_broken_at_a_line_end_is_mended_by_the_pages_read(tmp_path, services):
@@ -27,11 +29,15 @@ def test_a_word_broken_at_a_line_end_is_mended_by_the_pages_read(tmp_path, servi
 
 def test_the_word_list_comes_with_the_bundled_transcription_model():
     words = word_list()
-    assert len(words) > 15000 and {"responsibility", "cooperation", "known", "well"} <= words and "wellknown" not in words
+    assert (
+        len(words) > 15000 and {"responsibility", "cooperation", "known", "well"} <= words and "wellknown" not in words
+    )
 
 
 def test_a_small_page_scanned_askew_reads_line_by_line_in_order(tmp_path, services):
     """Lines that fall 2.5° across a pocket book's page run 12 points down, more than the space
     between two lines: read level, their words were shuffled with the next line's."""
     reading = read_file(old_pages.askew_pdf(tmp_path / "askew.pdf"), services=services)
-    assert [page.text for page in reading.pages] == ["\n".join(old_pages.page_lines(page.number)) for page in reading.pages]
+    assert [page.text for page in reading.pages] == [
+        "\n".join(old_pages.page_lines(page.number)) for page in reading.pages
+    ]

@@ -25,8 +25,10 @@ from tests.test_ui_server import ARTIFACTS, GENERIC_ANSWER, answer, launch_app, 
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 CALLS_PER_MINUTE = 3
-LIMITED = re.compile(r"Not described: each visitor may ask the vision model 3 times a minute here \(public mode\)\. "
-                     r"Try again in \d+ s; the page's text is here already\.")
+LIMITED = re.compile(
+    r"Not described: each visitor may ask the vision model 3 times a minute here \(public mode\)\. "
+    r"Try again in \d+ s; the page's text is here already\."
+)
 
 
 @dataclass
@@ -44,14 +46,25 @@ def start(tmp_path_factory, label: str, environment: dict[str, str]):
     fake.routes["/v1/chat/completions"] = answer
     fake.start()
     folder = tmp_path_factory.mktemp(label)
-    url, process = launch_app({"READLENS_CACHE_DIR": str(folder / "cache"), "TMPDIR": str(folder), "VISION_PROVIDER": "openai",
-                               "VISION_BASE_URL": fake.base_url, "VISION_MODEL": "test-vision", **environment}, ARTIFACTS / f"app-{label}.log")
+    url, process = launch_app(
+        {
+            "READLENS_CACHE_DIR": str(folder / "cache"),
+            "TMPDIR": str(folder),
+            "VISION_PROVIDER": "openai",
+            "VISION_BASE_URL": fake.base_url,
+            "VISION_MODEL": "test-vision",
+            **environment,
+        },
+        ARTIFACTS / f"app-{label}.log",
+    )
     return PublicApp(url, fake, folder), process
 
 
 @pytest.fixture(scope="module")
 def public(tmp_path_factory):
-    app, process = start(tmp_path_factory, "public", {"READLENS_PUBLIC": "true", "VISION_CALLS_PER_MINUTE": str(CALLS_PER_MINUTE)})
+    app, process = start(
+        tmp_path_factory, "public", {"READLENS_PUBLIC": "true", "VISION_CALLS_PER_MINUTE": str(CALLS_PER_MINUTE)}
+    )
     yield app
     stop(process)
     app.fake.stop()
@@ -109,10 +122,16 @@ def test_each_visitor_may_make_a_few_vision_calls_a_minute_and_gets_the_pages_an
     assert len(refused) == 1 and LIMITED.fullmatch(refused[0]["error"])
     assert any(LIMITED.search(warning) for warning in reading["warnings"])
     # Another visitor has an allowance of its own; what the first one paid for comes from the cache.
-    other = read(Client(public.url, verbose=False, headers={"X-Forwarded-For": "198.51.100.11"}), pdf, describe=question)
-    assert (other["usage"]["cache_hits"], other["usage"]["calls"]) == (3, 1) and all(page["description"] for page in other["pages"])
+    other = read(
+        Client(public.url, verbose=False, headers={"X-Forwarded-For": "198.51.100.11"}), pdf, describe=question
+    )
+    assert (other["usage"]["cache_hits"], other["usage"]["calls"]) == (3, 1) and all(
+        page["description"] for page in other["pages"]
+    )
     again = read(first, pdf, describe=question)
-    assert again["usage"]["cache_hits"] == 4 and not any(page["error"] for page in again["pages"]), "cache hits are not calls"
+    assert again["usage"]["cache_hits"] == 4 and not any(page["error"] for page in again["pages"]), (
+        "cache hits are not calls"
+    )
     # Over MCP the visitor is the address Gradio's MCP server forwards: the first visitor is still over its limit.
     with pytest.raises(Exception, match=LIMITED.pattern):
         first.predict(file=handle_file(str(pdf)), page=1, question="What is the title?", api_name="/describe")
@@ -123,11 +142,23 @@ def test_each_visitor_may_make_a_few_vision_calls_a_minute_and_gets_the_pages_an
 def describe_over_mcp(app: PublicApp, address: str, pdf: Path) -> str:
     async def run():
         async with httpx.AsyncClient(headers={"X-Forwarded-For": address}, timeout=120) as http:
-            async with streamable_http_client(f"{app.url}gradio_api/mcp/", http_client=http) as (read_stream, write_stream, _):
+            async with streamable_http_client(f"{app.url}gradio_api/mcp/", http_client=http) as (
+                read_stream,
+                write_stream,
+                _,
+            ):
                 async with ClientSession(read_stream, write_stream) as session:
                     await session.initialize()
-                    return await session.call_tool("describe", {"file_base64": base64.b64encode(pdf.read_bytes()).decode(),
-                                                                "file_name": pdf.name, "page": 1, "question": "Who wrote it?"})
+                    return await session.call_tool(
+                        "describe",
+                        {
+                            "file_base64": base64.b64encode(pdf.read_bytes()).decode(),
+                            "file_name": pdf.name,
+                            "page": 1,
+                            "question": "Who wrote it?",
+                        },
+                    )
+
     return asyncio.run(run()).content[0].text
 
 
@@ -137,7 +168,9 @@ def test_in_the_browser_the_cache_cannot_be_cleared_and_a_deleted_upload_keeps_i
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(public.url)
-        expect(page.locator("#public-mode")).to_contain_text("each upload is deleted from the server once read", timeout=WAIT_MS)
+        expect(page.locator("#public-mode")).to_contain_text(
+            "each upload is deleted from the server once read", timeout=WAIT_MS
+        )
         page.get_by_text("Cache", exact=True).click()
         expect(page.get_by_text("Cache at")).to_contain_text("MB")
         expect(page.get_by_role("button", name="Clear cache")).to_have_count(0)
@@ -148,7 +181,9 @@ def test_in_the_browser_the_cache_cannot_be_cleared_and_a_deleted_upload_keeps_i
         expect(page.get_by_text(GENERIC_ANSWER).first).to_be_visible()
         assert public.uploads(pdf.name) == []
         page.get_by_label("Multimodal model").check()
-        expect(page.get_by_text(f"{pdf.name} was deleted from the server once read (public mode)")).to_be_visible(timeout=WAIT_MS)
+        expect(page.get_by_text(f"{pdf.name} was deleted from the server once read (public mode)")).to_be_visible(
+            timeout=WAIT_MS
+        )
         expect(page_images(page, pdf.name)).to_have_count(4)
         shoot(page, "09-public-mode")
         # An example is not a visitor's upload: it stays, and is read again when a control changes.

@@ -7,8 +7,8 @@ import pytest
 
 from readers import read_file
 from readers.markup.markdown import counter
-from readers.markup.placement import letters
-from readers.office.libreoffice import soffice
+from readers.render.libreoffice import soffice
+from readers.render.placement import letters
 from readers.services import Services
 from tests import fixtures
 from tests.conftest import CORPUS, make_settings
@@ -28,14 +28,20 @@ def structured(tmp_path_factory):
 
 def test_word_lists_keep_their_nesting_and_numbers(structured, services):
     text = read_file(structured, 1, 1, services=services).pages[0].text
-    assert "1. Grow sales\n   a) Open two offices\n      i. Berlin\n      ii. Lisbon\n   b) Hire a team\n2. Cut costs" in text
+    assert (
+        "1. Grow sales\n   a) Open two offices\n      i. Berlin\n      ii. Lisbon\n   b) Hire a team\n2. Cut costs"
+        in text
+    )
     assert "- Currency\n   - Euro exposure\n- Supply" in text
 
 
 def test_word_table_words_appear_once_and_merged_cells_once(structured, services):
     text = read_file(structured, services=services).as_text()
     assert text.count("South and West") == 1 and text.count("First half") == 1 and text.count("1,300") == 1
-    assert "| Region | First half |  |\n|---|---|---|\n| North | 1,200 | 1,300 |\n| South and West | 950 | 990 |\n|  | 700 | 720 |" in text
+    assert (
+        "| Region | First half |  |\n|---|---|---|\n| North | 1,200 | 1,300 "
+        "|\n| South and West | 950 | 990 |\n|  | 700 | 720 |"
+    ) in text
 
 
 def test_word_headers_footers_and_notes_once(structured, services):
@@ -76,20 +82,29 @@ def test_word_blocks_stand_on_the_page_the_render_shows(structured, services):
 
 
 def test_word_structure_without_libreoffice_is_one_page(structured, tmp_path, monkeypatch):
-    from readers.office import libreoffice as office
+    from readers.render import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)
     reading = read_file(structured, services=Services(make_settings(tmp_path / "cache")))
     text = reading.pages[0].text
     assert reading.page_count == 1 and reading.pages[0].image is None
     assert text.startswith("Header: ACME Corp — Confidential\n\n# Quarterly report")
-    assert "   a) Open two offices" in text and "[^e1]: Figures are unaudited." in text and "[Picture: The Python logo]" in text
+    assert (
+        "   a) Open two offices" in text
+        and "[^e1]: Figures are unaudited." in text
+        and "[Picture: The Python logo]" in text
+    )
 
 
 def test_word_text_boxes_once_after_their_anchor(structured, services):
     text = read_file(structured, 1, 1, services=services).pages[0].text
-    assert "Risks to watch:\n\nSidebar: two new offices open in spring.\n\n- Currency" in text  # DrawingML, not its VML copy too
-    assert text.count("Sidebar") == 1 and "The text box beside this paragraph holds a quote.\n\nBoxed quote: growth is steady." in text
+    assert (
+        "Risks to watch:\n\nSidebar: two new offices open in spring.\n\n- Currency" in text
+    )  # DrawingML, not its VML copy too
+    assert (
+        text.count("Sidebar") == 1
+        and "The text box beside this paragraph holds a quote.\n\nBoxed quote: growth is steady." in text
+    )
 
 
 def test_word_picture_in_a_text_box_once_with_its_alt_text(tmp_path, monkeypatch):
@@ -97,14 +112,17 @@ def test_word_picture_in_a_text_box_once_with_its_alt_text(tmp_path, monkeypatch
     on the anchor paragraph (without the picture's alt text) nor counted twice for placement."""
     import docx
 
-    from readers.office import libreoffice as office
     from readers.office.word.walker import document_blocks
+    from readers.render import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)
     path = fixtures.boxed_picture_document(tmp_path / "boxed.docx")
     text = read_file(path, services=Services(make_settings(tmp_path / "cache"))).pages[0].text
-    assert text == ("The box beside this paragraph holds a picture.\n\nBox title\n\n[Picture: The logo in the box]\n\nInner box words\n\n"
-                    "An old-style box follows.\n\nOld box title\n\nOld inner words")
+    assert text == (
+        "The box beside this paragraph holds a picture.\n\nBox title\n\n[Picture: "
+        "The logo in the box]\n\nInner box words\n\n"
+        "An old-style box follows.\n\nOld box title\n\nOld inner words"
+    )
     assert sum(block.pictures for block in document_blocks(docx.Document(str(path))).blocks) == 1
 
 
@@ -121,12 +139,16 @@ def deck(tmp_path_factory):
 def test_word_parts_are_read_each_as_its_own_story(tmp_path, monkeypatch):
     """A footer's unended field does not hide the body; a footnote's link is looked up in the
     footnotes part; a list override past Word's nine levels costs nothing."""
-    from readers.office import libreoffice as office
+    from readers.render import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)
-    reading = read_file(fixtures.odd_parts_document(tmp_path / "odd.docx"), services=Services(make_settings(tmp_path / "cache")))
-    assert reading.pages[0].text == ("Revenue rose[^1]\n\n1. First step\n2. Second step\n\n"
-                                     "[^1]: [Rounded per policy.](https://policy.example.org/rounding)\n\nFooter: Page")
+    reading = read_file(
+        fixtures.odd_parts_document(tmp_path / "odd.docx"), services=Services(make_settings(tmp_path / "cache"))
+    )
+    assert reading.pages[0].text == (
+        "Revenue rose[^1]\n\n1. First step\n2. Second step\n\n"
+        "[^1]: [Rounded per policy.](https://policy.example.org/rounding)\n\nFooter: Page"
+    )
 
 
 ADA = '> **Comment** by Ada Lovelace on "in March": Which meeting was this?'
@@ -138,12 +160,17 @@ def test_word_comments_without_paragraph_ids_each_stand_alone(tmp_path, services
     """LibreOffice and Word before 2013 write no w14:paraId and no commentsExtended: no comment is
     a reply, so none is hidden under another."""
     text = read_file(fixtures.commented_document(tmp_path / "plain.docx"), services=services).pages[0].text
-    assert text == f"The budget was approved in March.\n\n{ADA}\n\nHiring resumes in April.\n\n{GRACE}\n\nOffices open in spring.\n\n{ALAN}"
+    assert text == (
+        f"The budget was approved in March.\n\n{ADA}\n\nHiring resumes "
+        f"in April.\n\n{GRACE}\n\nOffices open in spring.\n\n{ALAN}"
+    )
 
 
 @needs_office
 def test_word_comments_survive_a_real_libreoffice_save(tmp_path, services):
-    saved = fixtures.libreoffice_copy(fixtures.commented_document(tmp_path / "word.docx"), tmp_path / "libreoffice.docx", "docx:MS Word 2007 XML")
+    saved = fixtures.libreoffice_copy(
+        fixtures.commented_document(tmp_path / "word.docx"), tmp_path / "libreoffice.docx", "docx:MS Word 2007 XML"
+    )
     text = read_file(saved, services=services).pages[0].text
     assert all(comment in text for comment in (ADA, GRACE, ALAN)), text
 
@@ -151,16 +178,36 @@ def test_word_comments_survive_a_real_libreoffice_save(tmp_path, services):
 def test_word_comment_threads_follow_only_real_paragraph_ids(tmp_path, services):
     """A reply to a reply joins its thread; a parent no comment has, or a loop, leaves a plain comment."""
     reply = "> **Reply** by {}: {}"
-    threaded = read_file(fixtures.commented_document(tmp_path / "threads.docx", {1: "00000000", 2: "00000001"}), services=services).pages[0].text
-    assert threaded == (f"The budget was approved in March.\n\n{ADA}\n\n{reply.format('Grace Hopper', 'Only for engineering.')}\n\n"
-                        f"{reply.format('Alan Turing', 'Berlin first.')}\n\nHiring resumes in April.\n\nOffices open in spring.")
-    orphans = read_file(fixtures.commented_document(tmp_path / "orphans.docx", {0: "0000000F", 1: "00000002", 2: "00000001"}), services=services).pages[0].text
-    assert orphans == f"The budget was approved in March.\n\n{ADA}\n\nHiring resumes in April.\n\n{GRACE}\n\nOffices open in spring.\n\n{ALAN}"
+    threaded = (
+        read_file(
+            fixtures.commented_document(tmp_path / "threads.docx", {1: "00000000", 2: "00000001"}), services=services
+        )
+        .pages[0]
+        .text
+    )
+    assert threaded == (
+        f"The budget was approved in March.\n\n{ADA}\n\n{reply.format('Grace Hopper', 'Only for engineering.')}\n\n"
+        f"{reply.format('Alan Turing', 'Berlin first.')}\n\nHiring resumes in April.\n\nOffices open in spring."
+    )
+    orphans = (
+        read_file(
+            fixtures.commented_document(tmp_path / "orphans.docx", {0: "0000000F", 1: "00000002", 2: "00000001"}),
+            services=services,
+        )
+        .pages[0]
+        .text
+    )
+    assert orphans == (
+        f"The budget was approved in March.\n\n{ADA}\n\nHiring resumes "
+        f"in April.\n\n{GRACE}\n\nOffices open in spring.\n\n{ALAN}"
+    )
 
 
 def test_deck_lists_keep_levels_bullets_and_numbers(deck, services):
     text = read_file(deck, 1, 1, services=services).pages[0].text
-    assert text.startswith("# Agenda\n\n- Results\n   - Revenue\n      - By region\n   - Costs\n- Plans\n\na) Hire\nb) Train\nc) Ship")
+    assert text.startswith(
+        "# Agenda\n\n- Results\n   - Revenue\n      - By region\n   - Costs\n- Plans\n\na) Hire\nb) Train\nc) Ship"
+    )
 
 
 def test_deck_chart_python_pptx_refuses_is_read_from_its_xml(deck, services):
@@ -170,14 +217,20 @@ def test_deck_chart_python_pptx_refuses_is_read_from_its_xml(deck, services):
     with pytest.raises(ValueError, match="unsupported plot type"):
         chart.plots[0]
     text = read_file(deck, 3, 3, services=services).pages[0].text
-    assert "Chart: Revenue by region (3-D bar chart)\n\n| Category | 2025 | 2026 |\n|---|---|---|\n| North | 1200 | 1300 |" in text
+    assert (
+        "Chart: Revenue by region (3-D bar chart)\n\n| Category | 2025 | 2026 |\n|---|---|---|\n| North | 1200 | 1300 |"
+        in text
+    )
 
 
 def test_deck_smartart_groups_and_merged_cells(deck, services):
     reading = read_file(deck, services=services)
     assert "Diagram: Process diagram\n- Plan\n   - Research\n   - Draft\n- Ship" in reading.pages[4].text
-    assert reading.pages[3].text == ("# Teams\n\nSales team in Lisbon\n\nSupport team in Berlin\n\n"
-                                     "> **Comment** by Ada Lovelace: Are both teams hired yet?\n\n> **Reply** by Grace Hopper: Both teams start in May.")
+    assert reading.pages[3].text == (
+        "# Teams\n\nSales team in Lisbon\n\nSupport team in Berlin\n\n"
+        "> **Comment** by Ada Lovelace: Are both teams hired yet?\n\n> "
+        "**Reply** by Grace Hopper: Both teams start in May."
+    )
     assert "| Item | Cost |  |\n|---|---|---|\n| Servers | 4,000 | 5,000 |\n|  | 900 | 950 |" in reading.pages[1].text
     assert all(page.tables == [] for page in reading.pages)  # tables stand in the text, once
 
@@ -189,7 +242,7 @@ def test_deck_slide_whose_layout_is_damaged_is_still_read_and_list_levels_are_bo
 
     from pptx import Presentation
 
-    from readers.office import libreoffice as office
+    from readers.render import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)
     deck = Presentation()
@@ -229,7 +282,10 @@ def test_deck_a_broken_shape_costs_only_that_shape(services, tmp_path):
 
 def test_deck_corpus_shapes_python_pptx_cannot_type_still_read(services):
     reading = read_file(CORPUS / "docling/formats/powerpoint_unrecognized_shape.pptx", services=services)
-    assert "Text in an unrecognized shape" in reading.pages[1].text and "Monthly active users: 4.2M" in reading.pages[1].text
+    assert (
+        "Text in an unrecognized shape" in reading.pages[1].text
+        and "Monthly active users: 4.2M" in reading.pages[1].text
+    )
     sample = read_file(CORPUS / "docling/powerpoint_sample.pptx", services=services).as_text()
     assert sample.count("A merged with B") == 1 and sample.count("Class1") == 1
 
@@ -251,7 +307,9 @@ def test_word_placement_on_a_document_made_to_mislead_it(tmp_path):
 def test_word_paragraph_over_a_page_break_is_cut_where_the_page_breaks(services):
     reading = read_file(CORPUS / "markitdown/test.docx", services=services)
     first, second = reading.pages[0].text, reading.pages[1].text
-    assert first.endswith("There are at least three reasons confirming its general feasibility and utility thanks to recent")
+    assert first.endswith(
+        "There are at least three reasons confirming its general feasibility and utility thanks to recent"
+    )
     assert second.startswith("advances in LLMs: First, because chat optimized LLMs")
     assert reading.as_text().count("advances in LLMs: First") == 1
 
@@ -270,23 +328,37 @@ def test_a_damaged_part_costs_only_what_it_holds(structured, deck, services, tmp
     reading = read_file(document, services=services)
     assert "Revenue grew in every region[^1]" in reading.as_text() and "[^1]:" not in reading.as_text()
     assert any("footnotes.xml" in warning and "damaged" in warning for warning in reading.warnings)
-    slides = _replace_part(CORPUS / "docling/formats/powerpoint_comments.pptx", tmp_path / "comments-broken.pptx", "ppt/comments/comment1.xml", b"<p:cmLst")
+    slides = _replace_part(
+        CORPUS / "docling/formats/powerpoint_comments.pptx",
+        tmp_path / "comments-broken.pptx",
+        "ppt/comments/comment1.xml",
+        b"<p:cmLst",
+    )
     reading = read_file(slides, 1, 1, services=services)
     assert reading.pages[0].text.startswith("# Test Slide With Comments\n\nDocling converts")
-    assert any("comment1.xml" in warning and "damaged" in warning for warning in reading.warnings)  # cut before its namespace: nothing of it is left
+    assert any(
+        "comment1.xml" in warning and "damaged" in warning for warning in reading.warnings
+    )  # cut before its namespace: nothing of it is left
 
 
 def test_deck_video_is_named_as_a_video(tmp_path, monkeypatch):
     from pptx import Presentation
     from pptx.util import Inches
 
-    from readers.office import libreoffice as office
+    from readers.render import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)  # the words are the deck's: no render needed
     deck = Presentation()
     slide = deck.slides.add_slide(deck.slide_layouts[6])
-    movie = slide.shapes.add_movie(str(CORPUS / "faster-whisper/jfk.flac"), Inches(1), Inches(1), Inches(4), Inches(3), mime_type="video/mp4",
-                                   poster_frame_image=str(CORPUS / "python-docx/images/python-icon.jpeg"))
+    movie = slide.shapes.add_movie(
+        str(CORPUS / "faster-whisper/jfk.flac"),
+        Inches(1),
+        Inches(1),
+        Inches(4),
+        Inches(3),
+        mime_type="video/mp4",
+        poster_frame_image=str(CORPUS / "python-docx/images/python-icon.jpeg"),
+    )
     movie._element.nvPicPr.cNvPr.set("descr", "Launch video")
     deck.save(tmp_path / "video.pptx")
     text = read_file(tmp_path / "video.pptx", services=Services(make_settings(tmp_path / "cache"))).pages[0].text
@@ -299,22 +371,37 @@ def test_word_numbers_as_word_shows_them(tmp_path, monkeypatch):
     import docx
     from docx.oxml import parse_xml
 
-    from readers.office import libreoffice as office
+    from readers.render import libreoffice as office
 
     monkeypatch.setattr(office, "soffice", lambda: None)
     document = docx.Document()
     numbering = document.part.numbering_part.element
     w = fixtures.W_NS
     levels = (("decimal", "%1"), ("decimal", "%1.%2"), ("upperRoman", "%3."), ("decimalZero", "(%4)"))
-    numbering.insert(0, parse_xml(f'<w:abstractNum {w} w:abstractNumId="80">' + "".join(
-        f'<w:lvl w:ilvl="{i}"><w:start w:val="1"/><w:numFmt w:val="{fmt}"/><w:lvlText w:val="{text}"/></w:lvl>' for i, (fmt, text) in enumerate(levels))
-        + "</w:abstractNum>"))
+    numbering.insert(
+        0,
+        parse_xml(
+            f'<w:abstractNum {w} w:abstractNumId="80">'
+            + "".join(
+                f'<w:lvl w:ilvl="{i}"><w:start w:val="1"/><w:numFmt w:val="{fmt}"/><w:lvlText w:val="{text}"/></w:lvl>'
+                for i, (fmt, text) in enumerate(levels)
+            )
+            + "</w:abstractNum>"
+        ),
+    )
     numbering.append(parse_xml(f'<w:num {w} w:numId="80"><w:abstractNumId w:val="80"/></w:num>'))
-    numbering.append(parse_xml(f'<w:num {w} w:numId="81"><w:abstractNumId w:val="80"/><w:lvlOverride w:ilvl="2"><w:startOverride w:val="1"/></w:lvlOverride></w:num>'))
+    numbering.append(
+        parse_xml(
+            f'<w:num {w} w:numId="81"><w:abstractNumId w:val="80"/><w:lvlOverride '
+            'w:ilvl="2"><w:startOverride w:val="1"/></w:lvlOverride></w:num>'
+        )
+    )
 
     def numbered(text: str, num_id: str, level: int, style: str | None = None):
         paragraph = document.add_paragraph(text, style=style)
-        paragraph._p.get_or_add_pPr().append(parse_xml(f'<w:numPr {w}><w:ilvl w:val="{level}"/><w:numId w:val="{num_id}"/></w:numPr>'))
+        paragraph._p.get_or_add_pPr().append(
+            parse_xml(f'<w:numPr {w}><w:ilvl w:val="{level}"/><w:numId w:val="{num_id}"/></w:numPr>')
+        )
 
     numbered("Introduction", "80", 0, "Heading 1")
     numbered("Scope", "80", 1, "Heading 2")
@@ -326,8 +413,10 @@ def test_word_numbers_as_word_shows_them(tmp_path, monkeypatch):
     numbered("Method", "80", 0, "Heading 1")
     document.save(tmp_path / "numbers.docx")
     text = read_file(tmp_path / "numbers.docx", services=Services(make_settings(tmp_path / "cache"))).pages[0].text
-    assert text == ("# 1 Introduction\n\n## 1.1 Scope\n\n      I. First point\n      II. Second point\n         (01) Detail\n"
-                    "      I. Again from one\n\nNot numbered\n\n# 2 Method")
+    assert text == (
+        "# 1 Introduction\n\n## 1.1 Scope\n\n      I. First point\n      II. Second point\n         (01) Detail\n"
+        "      I. Again from one\n\nNot numbered\n\n# 2 Method"
+    )
 
 
 def test_word_table_over_page_breaks_is_cut_between_rows_with_its_heading_row_again():
@@ -335,12 +424,20 @@ def test_word_table_over_page_breaks_is_cut_between_rows_with_its_heading_row_ag
     from readers.office.word.pages import split_over_pages
 
     rows = [["Region", "Sales"], ["North", "12"], ["South", "34"], ["West", "56"]]
-    table = Block("(whole table)", "RegionSalesNorth12South34West56", rows=rows, row_letters=[11, 7, 7, 6], heading_rows=1, repeated="RegionSales")
+    table = Block(
+        "(whole table)",
+        "RegionSalesNorth12South34West56",
+        rows=rows,
+        row_letters=[11, 7, 7, 6],
+        heading_rows=1,
+        repeated="RegionSales",
+    )
     pieces = split_over_pages(table, 3, [(18, 4), (25, 5)])  # North's row ends page 3, South's page 4
     assert [(block.markdown, page) for block, page in pieces] == [
         ("| Region | Sales |\n|---|---|\n| North | 12 |", 3),
         ("| Region | Sales |\n|---|---|\n| South | 34 |", 4),
-        ("| Region | Sales |\n|---|---|\n| West | 56 |", 5)]
+        ("| Region | Sales |\n|---|---|\n| West | 56 |", 5),
+    ]
 
 
 def test_list_numbers_past_what_office_counts_are_written_in_digits():

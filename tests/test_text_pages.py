@@ -37,7 +37,9 @@ def test_pages_hold_whole_lines_and_number_them_as_in_the_file(tmp_path):
     for page in reading.pages:
         page_lines = page.text.split("\n")
         assert len(page.text) <= PAGE_CHARS
-        assert page_lines == lines[page.line - 1:page.line - 1 + len(page_lines)]  # whole lines: the first and the last
+        assert (
+            page_lines == lines[page.line - 1 : page.line - 1 + len(page_lines)]
+        )  # whole lines: the first and the last
     ends = [page.line + page.text.count("\n") for page in reading.pages]
     assert [page.line for page in reading.pages[1:]] == [end + 1 for end in ends[:-1]] and ends[-1] == 3000
     assert numbered_lines(reading.as_text(line_numbers=True)) == list(enumerate(lines, 1))
@@ -67,19 +69,29 @@ def test_a_line_longer_than_a_page_is_cut_at_the_page_size_and_says_so(tmp_path)
     assert [p.line for p in reading.pages] == [1, 4, 4, 4]
     assert first.text == "\n".join(fixtures.log_line(n) for n in range(1, 4))
     assert pieces[0].text == f"{long[:PAGE_CHARS]} [line 4 continues on the next page]"
-    assert pieces[1].text == f"[line 4 continued from the previous page] {long[PAGE_CHARS:2 * PAGE_CHARS]} [line 4 continues on the next page]"
-    assert last.text.startswith(f"[line 4 continued from the previous page] {long[2 * PAGE_CHARS:]}\n{fixtures.log_line(5)}")
+    assert pieces[1].text == (
+        f"[line 4 continued from the previous page] {long[PAGE_CHARS : 2 * PAGE_CHARS]} "
+        "[line 4 continues on the next page]"
+    )
+    assert last.text.startswith(
+        f"[line 4 continued from the previous page] {long[2 * PAGE_CHARS :]}\n{fixtures.log_line(5)}"
+    )
     numbered = numbered_lines(reading.as_text(line_numbers=True))
     assert [number for number, _ in numbered] == [1, 2, 3, 4, 4, 4, 5, 6, 7, 8, 9, 10]
-    pieces_of_four = [re.sub(r"^\[line 4 continued from the previous page\] | \[line 4 continues on the next page\]$", "", line)
-                      for number, line in numbered if number == 4]
+    pieces_of_four = [
+        re.sub(r"^\[line 4 continued from the previous page\] | \[line 4 continues on the next page\]$", "", line)
+        for number, line in numbered
+        if number == 4
+    ]
     assert "".join(pieces_of_four) == long  # nothing lost at the cuts
 
 
 @pytest.mark.parametrize("newline, final_newline", [("\r\n", True), ("\n", False), ("\r\n", False)])
 def test_crlf_and_a_missing_final_newline_number_the_same_lines(tmp_path, newline, final_newline):
     plain = read_file(fixtures.numbered_log(tmp_path / "plain.log", 500), services=unlimited(tmp_path))
-    other = read_file(fixtures.numbered_log(tmp_path / "other.log", 500, newline, final_newline), services=unlimited(tmp_path))
+    other = read_file(
+        fixtures.numbered_log(tmp_path / "other.log", 500, newline, final_newline), services=unlimited(tmp_path)
+    )
     assert [(p.number, p.line, p.text) for p in other.pages] == [(p.number, p.line, p.text) for p in plain.pages]
     assert "\r" not in other.as_text()
     assert numbered_lines(other.as_text(line_numbers=True))[-1] == (500, fixtures.log_line(500))
@@ -103,10 +115,18 @@ def test_a_small_file_is_one_page_as_before(tmp_path):
 
 
 def test_a_notebook_is_paged_and_numbered_as_its_cells_are_shown(tmp_path):
-    cells = [{"cell_type": "markdown", "source": [f"## Step {n}\n", "Some words."]} if n % 2 else
-             {"cell_type": "code", "source": [f"x{n} = {n}\n", f"print(x{n})"]} for n in range(400)]
+    cells = [
+        {"cell_type": "markdown", "source": [f"## Step {n}\n", "Some words."]}
+        if n % 2
+        else {"cell_type": "code", "source": [f"x{n} = {n}\n", f"print(x{n})"]}
+        for n in range(400)
+    ]
     path = tmp_path / "analysis.ipynb"
-    path.write_text(json.dumps({"cells": cells, "metadata": {"kernelspec": {"language": "python"}}, "nbformat": 4, "nbformat_minor": 5}))
+    path.write_text(
+        json.dumps(
+            {"cells": cells, "metadata": {"kernelspec": {"language": "python"}}, "nbformat": 4, "nbformat_minor": 5}
+        )
+    )
     reading = read_file(path, services=unlimited(tmp_path))
     shown = text_reader.notebook_text(path.read_text()).split("\n")
     assert reading.page_count > 1 and '"cell_type"' not in reading.as_text()
@@ -135,7 +155,14 @@ def test_a_long_log_is_read_up_to_max_pages_with_a_warning(tmp_path):
 
 def command_line(*arguments, cache) -> subprocess.CompletedProcess:
     env = {**os.environ, "READLENS_CACHE_DIR": str(cache), "VISION_PROVIDER": "none"}
-    return subprocess.run([sys.executable, "-m", "readers", *map(str, arguments)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "readers", *map(str, arguments)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_the_command_line_numbers_the_lines_of_the_pages_asked_for(tmp_path):

@@ -62,11 +62,25 @@ def test_known_vectors(openai_o200k, text, ids):
 
 def sample_texts() -> list[str]:
     """Prose, Markdown tables, code, many scripts, emoji, runs of spaces and digits, a long repeat."""
-    texts = [(ROOT / "README.md").read_text(), (ROOT / "readers" / "core.py").read_text(), (CORPUS / "SOURCES.md").read_text()]
-    texts += [path.read_text(errors="replace") for path in sorted(CORPUS.rglob("*")) if path.suffix in (".csv", ".html", ".md", ".txt")][:12]
-    texts += ["Ünïcödé — naïve café; Ελληνικά, русский, العربية, עברית, हिन्दी, 中文, 한국어, ไทย",
-              "👩‍👩‍👧‍👦 🇺🇳 🧑🏽‍💻 ✓✗ ∑∫√ ½ ¾", "    indented\n\t\ttabs\r\n\r\n   \n", "1234567890" * 50, "A" * 20_000,
-              "The price is $1,234.56 (≈ €1.1k) on 2024-03-31T12:00:00Z.", "<|endoftext|><|endofprompt|> not special here"]
+    texts = [
+        (ROOT / "README.md").read_text(),
+        (ROOT / "readers" / "core.py").read_text(),
+        (CORPUS / "SOURCES.md").read_text(),
+    ]
+    texts += [
+        path.read_text(errors="replace")
+        for path in sorted(CORPUS.rglob("*"))
+        if path.suffix in (".csv", ".html", ".md", ".txt")
+    ][:12]
+    texts += [
+        "Ünïcödé — naïve café; Ελληνικά, русский, العربية, עברית, हिन्दी, 中文, 한국어, ไทย",
+        "👩‍👩‍👧‍👦 🇺🇳 🧑🏽‍💻 ✓✗ ∑∫√ ½ ¾",
+        "    indented\n\t\ttabs\r\n\r\n   \n",
+        "1234567890" * 50,
+        "A" * 20_000,
+        "The price is $1,234.56 (≈ €1.1k) on 2024-03-31T12:00:00Z.",
+        "<|endoftext|><|endofprompt|> not special here",
+    ]
     return texts
 
 
@@ -77,17 +91,21 @@ def test_counts_equal_openais_tokenizer(openai_o200k):
 
 def test_counting_needs_no_network():
     """In a fresh process whose sockets all fail, importing and counting still work."""
-    script = ("import socket\n"
-              "def refuse(*args, **kwargs): raise OSError('network used')\n"
-              "socket.socket.connect = socket.getaddrinfo = socket.create_connection = refuse\n"
-              "from readers.payload.tokens import text_tokens\n"
-              "print(text_tokens('hello world'))\n")
+    script = (
+        "import socket\n"
+        "def refuse(*args, **kwargs): raise OSError('network used')\n"
+        "socket.socket.connect = socket.getaddrinfo = socket.create_connection = refuse\n"
+        "from readers.payload.tokens import text_tokens\n"
+        "print(text_tokens('hello world'))\n"
+    )
     result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "2"
 
 
-@pytest.mark.parametrize("width, height, tokens", [(1024, 1024, 765), (2048, 4096, 1105), (512, 512, 255), (4096, 8192, 1105)])
+@pytest.mark.parametrize(
+    "width, height, tokens", [(1024, 1024, 765), (2048, 4096, 1105), (512, 512, 255), (4096, 8192, 1105)]
+)
 def test_openai_high_detail_rule_matches_the_published_examples(width, height, tokens):
     assert openai_image_tokens(width, height) == tokens
 

@@ -18,13 +18,19 @@ def test_cards_and_summary_line_come_from_the_reading_held(shared_services):
     entries = [Entry("chart-report.pdf", reading=reading, done=True), Entry("broken.pdf", error="not read", done=True)]
     chunks = reading.chunks(512)
     summary, cards, choice = chunk_views(entries, 512)
-    assert summary == f"{len(chunks)} chunks · largest {max(chunk.tokens for chunk in chunks)} tokens · 1 table kept whole"
+    assert (
+        summary == f"{len(chunks)} chunks · largest {max(chunk.tokens for chunk in chunks)} tokens · 1 table kept whole"
+    )
     assert cards.count("**Chunk ") == len(chunks) == len(choice["choices"]) and cards.startswith("### chart-report.pdf")
-    assert card(chunks[0]).startswith(f"**Chunk 1** · text · {chunks[0].tokens} tokens · p. 1 · Quarterly Sales Report 2024\n\n````text\n")
+    assert card(chunks[0]).startswith(
+        f"**Chunk 1** · text · {chunks[0].tokens} tokens · p. 1 · Quarterly Sales Report 2024\n\n````text\n"
+    )
     assert chunks[0].text in cards and choice["choices"][1] == ("chart-report.pdf · chunk 2 (figure)", "0:2")
     # a smaller limit re-chunks: more chunks, none over it; a limit chunks cannot have is said, not raised
     smaller, _, again = chunk_views(entries, 40.0)
-    assert len(again["choices"]) > len(chunks) and all(chunk.tokens <= 40 for _, found in entry_chunks(entries, 40)[0] for chunk in found)
+    assert len(again["choices"]) > len(chunks) and all(
+        chunk.tokens <= 40 for _, found in entry_chunks(entries, 40)[0] for chunk in found
+    )
     assert smaller.startswith(f"{len(again['choices'])} chunks")
     assert chunk_views(entries, 3)[0].startswith("No chunks yet") and "at least 16 tokens" in chunk_views(entries, 3)[0]
     assert summary_line([]) == "No chunks yet: upload a file."
@@ -43,7 +49,9 @@ def test_a_figure_chunk_shows_its_page_with_its_box_outlined(tmp_path, shared_se
         x, y = round((left + right) / 2 * outlined.width), round(bottom * outlined.height)  # the box's bottom edge
         assert outlined.convert("RGB").getpixel((x, y)) == (67, 56, 202)
     text = next(chunk for chunk in reading.chunks(512) if chunk.kind == "text")
-    assert chunk_image(entries, 512, f"0:{text.number}", tmp_path) == page_image(reading, page_of(reading, text.pages[0]), tmp_path)
+    assert chunk_image(entries, 512, f"0:{text.number}", tmp_path) == page_image(
+        reading, page_of(reading, text.pages[0]), tmp_path
+    )
     assert chunk_image(entries, 512, None, tmp_path) is None and chunk_image(entries, 512, "3:1", tmp_path) is None
 
 

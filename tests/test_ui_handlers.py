@@ -18,9 +18,27 @@ from readers import Services, read_file
 from readers.payload.tokens import anthropic_image_tokens, png_size, text_tokens
 from tests import fixtures
 from tests.conftest import ROOT, make_settings
-from ui.handlers import MAX_FILES, Entry, cache_summary, clear_cache, discard_upload, parse_page, read_uploads, triage, visitor
+from ui.handlers import (
+    MAX_FILES,
+    Entry,
+    cache_summary,
+    clear_cache,
+    discard_upload,
+    parse_page,
+    read_uploads,
+    triage,
+    visitor,
+)
 from ui.layout import payload_views
-from ui.payload import PROVIDER_NAMES, abbreviate, document_payloads, estimate, estimate_table, message_payload, text_payload
+from ui.payload import (
+    PROVIDER_NAMES,
+    abbreviate,
+    document_payloads,
+    estimate,
+    estimate_table,
+    message_payload,
+    text_payload,
+)
 from ui.report import citation, report_markdown, write_payload, write_report
 
 ASSETS = ROOT / "assets"
@@ -74,8 +92,15 @@ def test_first_page_is_yielded_before_the_rest(tmp_path, services):
 
 
 def test_the_first_page_shows_before_its_description_and_the_end_is_what_read_file_returns(tmp_path, fake_openai):
-    services = Services(make_settings(tmp_path / "cache", vision_provider="openai", vision_base_url=fake_openai.base_url,
-                                      vision_api_key="test-key", vision_model="test-vision"))
+    services = Services(
+        make_settings(
+            tmp_path / "cache",
+            vision_provider="openai",
+            vision_base_url=fake_openai.base_url,
+            vision_api_key="test-key",
+            vision_model="test-vision",
+        )
+    )
     path = upload(tmp_path, REPORT_PDF)
     steps, final = last(read_uploads([path], 2, 3, None, False, services))
     early = steps[0][0].reading
@@ -115,13 +140,19 @@ def test_estimates_cover_both_modes(tmp_path, services):
     rows = {row["mode"]: row for row in estimate([reading])}
     text = dataclasses.replace(reading, multimodal=False).as_text()
     assert rows["Text-only"]["characters"] == len(text) and rows["Text-only"]["images"] == 0
-    assert rows["Text-only"]["text_tokens"] == text_tokens(text) == dataclasses.replace(reading, multimodal=False).tokens("openai")
+    assert (
+        rows["Text-only"]["text_tokens"]
+        == text_tokens(text)
+        == dataclasses.replace(reading, multimodal=False).tokens("openai")
+    )
     openai, anthropic = rows["Multimodal (OpenAI)"], rows["Multimodal (Anthropic)"]
     assert openai["images"] == anthropic["images"] == 4
     assert openai["bytes"] == len(json.dumps(message_payload([reading], "openai")).encode()) > 4 * 50_000
     assert openai["image_tokens"] == 4 * (85 + 170 * 4)
     assert anthropic["image_tokens"] == 4 * anthropic_image_tokens(*png_size(reading.pages[0].image))
-    assert openai["total_tokens"] == reading.tokens("openai") and anthropic["total_tokens"] == reading.tokens("anthropic")
+    assert openai["total_tokens"] == reading.tokens("openai") and anthropic["total_tokens"] == reading.tokens(
+        "anthropic"
+    )
     assert (openai["exact"], anthropic["exact"]) == (True, False)
     table = estimate_table([reading], multimodal=True)
     assert "**Multimodal (OpenAI)** (current)" in table and "| Text-only |" in table
@@ -144,16 +175,26 @@ def test_estimates_add_the_pdf_document_form(shared_services):
     reading = read_file(REPORT_PDF, services=shared_services, multimodal=True)
     rows = {row["mode"]: row for row in estimate([reading])}
     for provider in ("openai", "anthropic"):
-        document, images = rows[f"PDF document ({PROVIDER_NAMES[provider]})"], rows[f"Multimodal ({PROVIDER_NAMES[provider]})"]
+        document, images = (
+            rows[f"PDF document ({PROVIDER_NAMES[provider]})"],
+            rows[f"Multimodal ({PROVIDER_NAMES[provider]})"],
+        )
         parts = reading.as_messages(provider, document=True)
-        assert document["bytes"] == len(json.dumps(parts).encode()) < images["bytes"]  # the PDF is smaller than its pages' PNGs
+        assert (
+            document["bytes"] == len(json.dumps(parts).encode()) < images["bytes"]
+        )  # the PDF is smaller than its pages' PNGs
         # each page costs its text and its image, by the providers' published rules for PDF input
         assert document["characters"] == len(parts[0]["text"]) + sum(len(page.content) for page in reading.pages)
-        assert document["text_tokens"] == text_tokens(parts[0]["text"]) + sum(text_tokens(page.content) for page in reading.pages)
+        assert document["text_tokens"] == text_tokens(parts[0]["text"]) + sum(
+            text_tokens(page.content) for page in reading.pages
+        )
         assert not document["exact"]
         assert document["images"] == images["images"] == 4 and document["image_tokens"] == images["image_tokens"]
     assert "| PDF document (Anthropic) |" in estimate_table([reading], multimodal=True)
-    assert not any(row["mode"].startswith("PDF document") for row in estimate([read_file(ASSETS / "diagram.png", services=shared_services)]))
+    assert not any(
+        row["mode"].startswith("PDF document")
+        for row in estimate([read_file(ASSETS / "diagram.png", services=shared_services)])
+    )
 
 
 def test_payload_view_shows_the_pdf_document_form_abbreviated_and_downloads_it_whole(tmp_path, shared_services):
@@ -174,10 +215,14 @@ def test_payload_view_shows_the_pdf_document_form_abbreviated_and_downloads_it_w
 
 def test_payload_view_says_when_the_pdfs_together_are_past_a_limit(shared_services):
     reading = read_file(REPORT_PDF, services=shared_services)
-    many = [dataclasses.replace(reading, name=f"copy-{n}.pdf") for n in range(26)]  # 26 x 4 pages: 104 PDF pages in one request
+    many = [
+        dataclasses.replace(reading, name=f"copy-{n}.pdf") for n in range(26)
+    ]  # 26 x 4 pages: 104 PDF pages in one request
     payloads, problems = document_payloads(many)
     assert not payloads and len(problems) == 2
-    assert problems[1].startswith("Anthropic: One request with all these PDFs is 104 PDF pages; Anthropic takes at most 100 PDF pages")
+    assert problems[1].startswith(
+        "Anthropic: One request with all these PDFs is 104 PDF pages; Anthropic takes at most 100 PDF pages"
+    )
 
 
 def parts_url(reading) -> str:
@@ -191,7 +236,9 @@ def test_text_only_payload_is_the_readings_text(tmp_path, services):
 
 
 def test_report_cites_every_piece_and_bundles_the_page_images(tmp_path, services):
-    steps, final = last(read_uploads([upload(tmp_path, REPORT_PDF), broken_pdf(tmp_path)], None, None, None, False, services))
+    steps, final = last(
+        read_uploads([upload(tmp_path, REPORT_PDF), broken_pdf(tmp_path)], None, None, None, False, services)
+    )
     archive = zipfile.ZipFile(write_report(final, tmp_path / "out"))
     markdown = archive.read("report.md").decode()
     images = [name for name in archive.namelist() if name.startswith("images/")]
@@ -219,7 +266,9 @@ def test_citations_name_slides_frames_and_times(services):
 def test_citations_name_a_text_files_lines(tmp_path, services):
     log = read_file(fixtures.numbered_log(tmp_path / "app.log", 400), 2, 2, services=services)
     page = log.pages[0]
-    assert citation(log, page) == f"*(Source: app.log, lines {page.line}–{page.line + len(page.text.splitlines()) - 1})*"
+    assert (
+        citation(log, page) == f"*(Source: app.log, lines {page.line}–{page.line + len(page.text.splitlines()) - 1})*"
+    )
     assert report_markdown([Entry("app.log", reading=log, done=True)])[0].count(f"lines {page.line}–") >= 1
 
 
@@ -272,24 +321,44 @@ def test_discarding_reads_each_upload_then_deletes_it_and_keeps_its_pages(tmp_pa
         discard_upload(path)
 
     _, first = last(read_uploads(paths, None, None, None, False, services, discard=discard))
-    assert [(entry.name, entry.reading is not None) for entry in first] == [("big.png", False), ("chart-report.pdf", True), ("broken.pdf", False)]
+    assert [(entry.name, entry.reading is not None) for entry in first] == [
+        ("big.png", False),
+        ("chart-report.pdf", True),
+        ("broken.pdf", False),
+    ]
     assert sorted(discarded) == sorted(paths) and not any(Path(path).exists() for path in paths)
     assert not Path(paths[0]).parent.exists(), "the upload's own folder goes too"
     # The visitor turns on multimodal: the deleted uploads keep what was read, and say why.
     _, again = last(read_uploads(paths, None, None, None, True, services, previous=first, discard=discard))
     report = next(entry for entry in again if entry.name == "chart-report.pdf")
     assert report.reading is first[1].reading and report.done
-    assert report.note == ("chart-report.pdf was deleted from the server once read (public mode), so these are its pages as first read. "
-                           "Upload it again to read it with other settings.")
-    assert sorted(entry.error for entry in again if entry.reading is None) == sorted(entry.error for entry in first if entry.reading is None)
-    _, elsewhere = last(read_uploads(paths[1:2], None, None, None, False, services))  # a deleted upload nobody read before
+    assert report.note == (
+        "chart-report.pdf was deleted from the server once read (public mode), so these are its pages as first read. "
+        "Upload it again to read it with other settings."
+    )
+    assert sorted(entry.error for entry in again if entry.reading is None) == sorted(
+        entry.error for entry in first if entry.reading is None
+    )
+    _, elsewhere = last(
+        read_uploads(paths[1:2], None, None, None, False, services)
+    )  # a deleted upload nobody read before
     assert elsewhere[0].error.startswith("broken.pdf is no longer on the server")
 
 
-@pytest.mark.parametrize("host, forwarded, expected", [("8.8.4.4", "", "8.8.4.4"), ("8.8.4.4", "198.51.100.1", "8.8.4.4"),
-                                                       ("10.0.0.2", "198.51.100.1, 10.0.0.9", "198.51.100.1"), ("127.0.0.1", "", "127.0.0.1"),
-                                                       ("127.0.0.1", "198.51.100.1", "198.51.100.1"), ("testclient", "198.51.100.1", "testclient")])
+@pytest.mark.parametrize(
+    "host, forwarded, expected",
+    [
+        ("8.8.4.4", "", "8.8.4.4"),
+        ("8.8.4.4", "198.51.100.1", "8.8.4.4"),
+        ("10.0.0.2", "198.51.100.1, 10.0.0.9", "198.51.100.1"),
+        ("127.0.0.1", "", "127.0.0.1"),
+        ("127.0.0.1", "198.51.100.1", "198.51.100.1"),
+        ("testclient", "198.51.100.1", "testclient"),
+    ],
+)
 def test_a_visitor_is_its_address_or_the_one_its_proxy_forwards(host, forwarded, expected):
-    request = SimpleNamespace(client=SimpleNamespace(host=host), headers={"x-forwarded-for": forwarded} if forwarded else {})
+    request = SimpleNamespace(
+        client=SimpleNamespace(host=host), headers={"x-forwarded-for": forwarded} if forwarded else {}
+    )
     assert visitor(request) == expected
     assert visitor(None) is None

@@ -31,7 +31,17 @@ PIE_ANSWER = "Enterprise 45%, Small business 35%, Consumer 20%."
 GENERIC_ANSWER = "A clustered bar chart of units sold per quarter for the North and South regions."
 UNANSWERABLE = "What is on the back of this page?"
 MAX_FILE_MB = 5
-CONFIG_PREFIXES = ("VISION_", "WHISPER_", "OPENAI_", "MODEL_", "READLENS_", "MAX_", "GRADIO_", "USE_LOCAL_WHISPER", "LOCAL_WHISPER")
+CONFIG_PREFIXES = (
+    "VISION_",
+    "WHISPER_",
+    "OPENAI_",
+    "MODEL_",
+    "READLENS_",
+    "MAX_",
+    "GRADIO_",
+    "USE_LOCAL_WHISPER",
+    "LOCAL_WHISPER",
+)
 
 
 @dataclass
@@ -59,13 +69,18 @@ def answer(request) -> tuple[int, dict]:
     the ``UNANSWERABLE`` question, else a generic description."""
     asked = json_text(request.json)
     if UNANSWERABLE in asked:
-        return 400, {"error": {"message": "This request was refused by the test model.", "type": "invalid_request_error"}}
+        return 400, {
+            "error": {"message": "This request was refused by the test model.", "type": "invalid_request_error"}
+        }
     return 200, chat_reply(PIE_ANSWER if "percentages" in asked else GENERIC_ANSWER)
 
 
 def json_text(body: dict | None) -> str:
-    parts = [part.get("text", "") for message in (body or {}).get("messages", []) for part in
-             (message["content"] if isinstance(message["content"], list) else [{"text": message["content"]}])]
+    parts = [
+        part.get("text", "")
+        for message in (body or {}).get("messages", [])
+        for part in (message["content"] if isinstance(message["content"], list) else [{"text": message["content"]}])
+    ]
     return "\n".join(parts)
 
 
@@ -89,15 +104,22 @@ def launch_app(environment: dict[str, str], log: Path, attempts: int = 3) -> tup
     The port is free when chosen, but another process may take it before the app listens: then
     the app exits saying so, and it is started again on another port."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(CONFIG_PREFIXES)}
-    env.update({"GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_ANALYTICS_ENABLED": "False", "PYTHONUNBUFFERED": "1", **environment})
+    env.update(
+        {"GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_ANALYTICS_ENABLED": "False", "PYTHONUNBUFFERED": "1", **environment}
+    )
     workdir = Path(tempfile.mkdtemp(prefix="readlens-run-"))  # no developer .env is read from here
     atexit.register(shutil.rmtree, workdir, True)
     log.parent.mkdir(parents=True, exist_ok=True)
     for attempt in range(1, attempts + 1):
         port = free_port()
         with open(log, "wb") as output:
-            process = subprocess.Popen([sys.executable, str(ROOT / "app.py")], cwd=workdir, env={**env, "GRADIO_SERVER_PORT": str(port)},
-                                       stdout=output, stderr=subprocess.STDOUT)
+            process = subprocess.Popen(
+                [sys.executable, str(ROOT / "app.py")],
+                cwd=workdir,
+                env={**env, "GRADIO_SERVER_PORT": str(port)},
+                stdout=output,
+                stderr=subprocess.STDOUT,
+            )
         url = f"http://127.0.0.1:{port}/"
         try:
             wait_until_up(url, process, log)
@@ -122,9 +144,18 @@ def running_app() -> RunningApp:
     fake.routes["/v1/chat/completions"] = answer
     fake.start()
     cache, temp = (Path(tempfile.mkdtemp(prefix=f"readlens-test-{use}-")) for use in ("cache", "temp"))
-    url, process = launch_app({"READLENS_CACHE_DIR": str(cache), "VISION_PROVIDER": "openai", "VISION_BASE_URL": fake.base_url,
-                               "VISION_API_KEY": SECRET_KEY, "VISION_MODEL": VISION_MODEL, "MAX_FILE_MB": str(MAX_FILE_MB), "TMPDIR": str(temp)},
-                              ARTIFACTS / "app.log")
+    url, process = launch_app(
+        {
+            "READLENS_CACHE_DIR": str(cache),
+            "VISION_PROVIDER": "openai",
+            "VISION_BASE_URL": fake.base_url,
+            "VISION_API_KEY": SECRET_KEY,
+            "VISION_MODEL": VISION_MODEL,
+            "MAX_FILE_MB": str(MAX_FILE_MB),
+            "TMPDIR": str(temp),
+        },
+        ARTIFACTS / "app.log",
+    )
     atexit.register(shutil.rmtree, cache, True)
     atexit.register(shutil.rmtree, temp, True)
     atexit.register(fake.stop)

@@ -56,8 +56,16 @@ def vision(renders, tmp_path, fake_openai):
     keyword arguments override settings."""
 
     def build(**overrides) -> Services:
-        settings = make_settings(renders, **{"vision_provider": "openai", "vision_base_url": fake_openai.base_url,
-                                             "vision_api_key": KEY, "vision_model": "test-vision", **overrides})
+        settings = make_settings(
+            renders,
+            **{
+                "vision_provider": "openai",
+                "vision_base_url": fake_openai.base_url,
+                "vision_api_key": KEY,
+                "vision_model": "test-vision",
+                **overrides,
+            },
+        )
         return Services(settings, cache=DescriptionCache(tmp_path))
 
     return build
@@ -88,9 +96,17 @@ def test_the_request_carries_model_image_page_text_and_question(vision, fake_ope
     page = reading.pages[0]
     assert page.description == "A bar chart of sales by quarter."
     assert page.description_source == "vision:test-vision" and page.error is None
-    assert (reading.usage.calls, reading.usage.cache_hits, reading.usage.prompt_tokens, reading.usage.completion_tokens) == (1, 0, 100, 20)
+    assert (
+        reading.usage.calls,
+        reading.usage.cache_hits,
+        reading.usage.prompt_tokens,
+        reading.usage.completion_tokens,
+    ) == (1, 0, 100, 20)
     assert reading.usage.seconds > 0
-    assert '[PAGE 1 - VISUAL CONTENT (Query: "What does the figure show?")]\nA bar chart of sales by quarter.' in reading.as_text()
+    assert (
+        '[PAGE 1 - VISUAL CONTENT (Query: "What does the figure show?")]\nA bar chart of sales by quarter.'
+        in reading.as_text()
+    )
 
 
 def test_a_page_gets_the_page_prompt_with_its_figures_and_an_image_the_image_prompt(vision, fake_openai, figures):
@@ -121,7 +137,12 @@ def test_only_pages_with_something_to_see_are_sent(vision, fake_openai, figures)
         page = reading.pages[number - 1]
         assert page.description is None and page.description_source == "none: text only" and not page.figures
         assert f"[PAGE {number} - VISUAL CONTENT]" not in reading.as_text()
-    assert [figure.kind for page in reading.pages for figure in page.figures] == ["picture", "drawing", "picture", "scan"]
+    assert [figure.kind for page in reading.pages for figure in page.figures] == [
+        "picture",
+        "drawing",
+        "picture",
+        "scan",
+    ]
     asked = read_file(figures, describe="What is the total?", services=vision())
     assert (asked.usage.calls, asked.usage.calls_saved) == (6, 0), "a question is asked of every page"
 
@@ -165,7 +186,10 @@ def test_a_429_that_persists_is_reported_after_three_attempts(vision, fake_opena
     fake_openai.routes[CHAT] = lambda request: (429, {"error": {"message": "slow down"}}, {"Retry-After": "0.2"})
     reading = read_file(WEBP, services=vision())
     assert len(fake_openai.calls(CHAT)) == 3
-    assert reading.pages[0].error == "The vision service is limiting requests (429), even after waiting as it asked: try again in a minute, or lower VISION_CONCURRENCY."
+    assert reading.pages[0].error == (
+        "The vision service is limiting requests (429), even after waiting "
+        "as it asked: try again in a minute, or lower VISION_CONCURRENCY."
+    )
 
 
 def test_a_dropped_connection_is_retried(vision, fake_openai):
@@ -178,7 +202,9 @@ def test_a_dropped_connection_is_retried(vision, fake_openai):
 
 def test_a_500_on_one_page_leaves_the_others_and_is_not_cached(vision, fake_openai, three_pages):
     broken = read_file(three_pages, services=Services(make_settings(vision().settings.cache_dir))).pages[1].image
-    fake_openai.routes[CHAT] = lambda request: (500, {"error": {"message": "boom"}}) if sent_image(request) == broken else answer_with_fingerprint(request)
+    fake_openai.routes[CHAT] = lambda request: (
+        (500, {"error": {"message": "boom"}}) if sent_image(request) == broken else answer_with_fingerprint(request)
+    )
     reading = read_file(three_pages, services=vision())
     first, second, third = reading.pages
     assert second.error == "The vision service failed (500) 3 times: try again later."
@@ -189,7 +215,9 @@ def test_a_500_on_one_page_leaves_the_others_and_is_not_cached(vision, fake_open
     fake_openai.routes[CHAT] = answer_with_fingerprint
     again = read_file(three_pages, services=vision())
     assert again.usage.calls == 1 and again.usage.cache_hits == 2
-    assert again.pages[1].description == fingerprint(broken) and again.pages[1].description_source == "vision:test-vision"
+    assert (
+        again.pages[1].description == fingerprint(broken) and again.pages[1].description_source == "vision:test-vision"
+    )
 
 
 def test_a_timeout_is_retried_then_reported(vision, fake_openai):
@@ -197,15 +225,24 @@ def test_a_timeout_is_retried_then_reported(vision, fake_openai):
     reading = read_file(WEBP, services=vision(vision_timeout=0.4))
     assert len(fake_openai.calls(CHAT)) == 3
     assert reading.pages[0].error.startswith("The vision service at http://127.0.0.1:")
-    assert "did not answer within 0.4 s, 3 times" in reading.pages[0].error and "VISION_TIMEOUT" in reading.pages[0].error
+    assert (
+        "did not answer within 0.4 s, 3 times" in reading.pages[0].error and "VISION_TIMEOUT" in reading.pages[0].error
+    )
     assert reading.pages[0].image is not None
 
 
-@pytest.mark.parametrize("status, message", [
-    (401, "The vision service rejected the API key (401): check VISION_API_KEY."),
-    (403, "The vision service refused access (403): check that VISION_API_KEY may use the model test-vision."),
-    (400, "The vision service refused the request (400): invalid key [API key] for image input. Check VISION_MODEL (test-vision) is a vision model."),
-])
+@pytest.mark.parametrize(
+    "status, message",
+    [
+        (401, "The vision service rejected the API key (401): check VISION_API_KEY."),
+        (403, "The vision service refused access (403): check that VISION_API_KEY may use the model test-vision."),
+        (
+            400,
+            "The vision service refused the request (400): invalid key [API "
+            "key] for image input. Check VISION_MODEL (test-vision) is a vision model.",
+        ),
+    ],
+)
 def test_refusals_are_not_retried_and_never_show_the_key(vision, fake_openai, caplog, status, message):
     fake_openai.routes[CHAT] = lambda request: (status, {"error": {"message": f"invalid key {KEY} for image input"}})
     with caplog.at_level(logging.DEBUG):
@@ -240,22 +277,28 @@ def test_multimodal_mode_asks_nothing_unless_there_is_a_question(vision, fake_op
     asked = read_file(PROSE, multimodal=True, describe="How many columns?", services=vision())
     assert asked.pages[0].image and asked.pages[0].description == "A bar chart of sales by quarter."
     parts = asked.as_messages()
-    assert [part["type"] for part in parts] == ["text", "image_url"] and "A bar chart of sales by quarter." in parts[0]["text"]
+    assert [part["type"] for part in parts] == ["text", "image_url"] and "A bar chart of sales by quarter." in parts[0][
+        "text"
+    ]
 
 
 def test_provider_none_describes_nothing(tmp_path, fake_openai):
-    reading = read_file(PROSE, services=Services(make_settings(tmp_path, vision_provider="none", vision_base_url=fake_openai.base_url)))
+    reading = read_file(
+        PROSE, services=Services(make_settings(tmp_path, vision_provider="none", vision_base_url=fake_openai.base_url))
+    )
     assert reading.pages[0].description is None and reading.usage.calls == 0 and not fake_openai.requests
 
 
 def test_the_provider_is_chosen_by_settings(tmp_path):
-    choose = lambda **kw: build_vision(make_settings(tmp_path, **kw))  # noqa: E731
+    choose = lambda **kw: build_vision(make_settings(tmp_path, **kw))
     assert isinstance(choose(vision_provider="auto"), LocalOCR)
     assert isinstance(choose(vision_provider="auto", vision_base_url="http://localhost:11434/v1"), OpenAIVision)
     assert isinstance(choose(vision_provider="auto", vision_api_key=KEY), OpenAIVision)
     assert isinstance(choose(vision_provider="ocr", vision_api_key=KEY), LocalOCR)
     assert choose(vision_provider="none", vision_api_key=KEY) is None
-    with pytest.raises(ValueError, match="VISION_PROVIDER must be one of auto, openai, ocr, none"):  # checked by Settings
+    with pytest.raises(
+        ValueError, match="VISION_PROVIDER must be one of auto, openai, ocr, none"
+    ):  # checked by Settings
         choose(vision_provider="gpt")
 
 
@@ -268,7 +311,10 @@ def test_usage_seconds_cover_the_calls(vision, fake_openai):
 
 def test_a_scanned_page_asks_for_its_text_too(vision, fake_openai):
     read_file(CORPUS / "docling" / "ocr_test.pdf", services=vision())
-    assert "<page_text>\n(none: the page has no text layer, so also transcribe the text it shows)\n</page_text>" in sent_text(fake_openai.calls(CHAT)[0])
+    assert (
+        "<page_text>\n(none: the page has no text layer, so also transcribe the text it shows)\n</page_text>"
+        in sent_text(fake_openai.calls(CHAT)[0])
+    )
 
 
 def test_a_rate_limit_counts_each_visitors_calls_in_a_sliding_minute():
@@ -293,12 +339,17 @@ def test_public_mode_limits_each_visitors_vision_calls_and_keeps_the_pages(visio
     assert all(page.description and page.error is None for page in described)
     for page in refused:
         assert page.description is None and page.text and page.image
-        assert re.fullmatch(r"Not described: each visitor may ask the vision model 2 times a minute here \(public mode\)\. "
-                            r"Try again in (59|60) s; the page's text is here already\.", page.error), page.error
+        assert re.fullmatch(
+            r"Not described: each visitor may ask the vision model 2 times a minute here \(public mode\)\. "
+            r"Try again in (59|60) s; the page's text is here already\.",
+            page.error,
+        ), page.error
     assert f"chart-report.pdf, page 3, 4: {refused[-1].error}" in first.warnings
     other = read_file(REPORT_PDF, describe=question, services=services, visitor="198.51.100.2")
     assert (other.usage.cache_hits, other.usage.calls) == (2, 2) and all(page.description for page in other.pages)
     again = read_file(REPORT_PDF, describe=question, services=services, visitor="198.51.100.1")
     assert again.usage.cache_hits == 4 and not any(page.error for page in again.pages), "cache hits are not calls"
-    unnamed = read_file(REPORT_PDF, describe="And the average?", services=services)  # Python and the CLI name no visitor
+    unnamed = read_file(
+        REPORT_PDF, describe="And the average?", services=services
+    )  # Python and the CLI name no visitor
     assert unnamed.usage.calls == 4 and len(fake_openai.calls(CHAT)) == 8

@@ -1,4 +1,4 @@
-"""The warm Chromium that prints web pages (``readers.markup.browser``): one browser per process,
+"""The warm Chromium that prints web pages (``readers.render.browser``): one browser per process,
 reused from print to print, from any thread; launched again after a crash, a hang or a fork; and
 nothing of it left once it is shut down. Mechanisms, not times."""
 
@@ -17,7 +17,7 @@ import pypdfium2
 import pytest
 
 from readers import read_file
-from readers.markup import browser
+from readers.render import browser
 from readers.services import Services
 from tests import fixtures
 from tests.conftest import BOUNDED_SECONDS, make_settings
@@ -49,12 +49,20 @@ def stat(pid: int) -> list[str] | None:
 def in_groups(groups: set[int]) -> list[int]:
     """Live processes in the process groups of the Chromiums launched (each leads its own group,
     its zygotes, renderers and utilities in it)."""
-    return [int(pid) for pid in os.listdir("/proc") if pid.isdigit() and (fields := stat(int(pid))) and int(fields[2]) in groups]
+    return [
+        int(pid)
+        for pid in os.listdir("/proc")
+        if pid.isdigit() and (fields := stat(int(pid))) and int(fields[2]) in groups
+    ]
 
 
 def drivers() -> list[int]:
     """This process's live Playwright drivers."""
-    children = [int(pid) for task in os.listdir("/proc/self/task") for pid in Path(f"/proc/self/task/{task}/children").read_text().split()]
+    children = [
+        int(pid)
+        for task in os.listdir("/proc/self/task")
+        for pid in Path(f"/proc/self/task/{task}/children").read_text().split()
+    ]
     return [pid for pid in children if stat(pid) and b"run-driver" in Path(f"/proc/{pid}/cmdline").read_bytes()]
 
 
@@ -75,8 +83,9 @@ def launched():
     groups: set[int] = set()
     yield groups
     browser.shutdown()
-    assert eventually(lambda: not in_groups(groups) and not drivers()), \
+    assert eventually(lambda: not in_groups(groups) and not drivers()), (
         f"left after shutdown(): {in_groups(groups)} in the browsers' groups, drivers {drivers()}"
+    )
 
 
 def test_a_second_print_reuses_the_browser_and_shutdown_leaves_nothing(launched, tmp_path):
@@ -122,7 +131,9 @@ def test_prints_from_two_threads_at_once_both_succeed_in_one_browser(launched, t
         thread.join(120)
     launched.add(browser.browser_pid())
     assert errors == [] and not any(thread.is_alive() for thread in threads)
-    assert "Page of alpha" in printed_text(tmp_path / "alpha.pdf") and "Page of beta" in printed_text(tmp_path / "beta.pdf")
+    assert "Page of alpha" in printed_text(tmp_path / "alpha.pdf") and "Page of beta" in printed_text(
+        tmp_path / "beta.pdf"
+    )
     assert browser.launches() == 1
 
 
@@ -138,7 +149,9 @@ def test_a_print_that_hangs_times_out_with_a_warning_and_the_next_gets_a_new_bro
         reading = read_file(fixtures.web_page(tmp_path / "hung.html"), services=services)
         assert time.monotonic() - started < BOUNDED_SECONDS
         assert reading.pages[0].image is None and "| Germany | 320,000 |" in reading.as_text()
-        assert reading.warnings == ["Chromium could not print hung.html (TimeoutError), so it has no page images; its text is still read."]
+        assert reading.warnings == [
+            "Chromium could not print hung.html (TimeoutError), so it has no page images; its text is still read."
+        ]
         browser.print_page(page("After the hang"), tmp_path / "after.pdf")
         assert "After the hang" in printed_text(tmp_path / "after.pdf")
         launched.add(browser.browser_pid())

@@ -17,9 +17,9 @@ import base64
 import dataclasses
 import shutil
 import tempfile
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
 
 import gradio as gr
 
@@ -29,28 +29,22 @@ from readers.intake.names import label, safe_suffix
 from readers.payload.budget import page_tokens, parse_cursor
 from readers.payload.chunks import check_sizes
 from readers.payload.tokens import EXACT, PROVIDERS
-from readers.settings import MAX_HOTWORDS_CHARS
 
+from .api_docs import ENDPOINT_ARGS, FILE_ARGS, HOTWORDS_ARG
 from .handlers import display_name, parse_page, unexpected, visitor, visual_kind
 from .report import page_image
 from .tools import Budget, Read, answer_count, file_arguments, find_json, for_agents, outline_json, token_budget
 
-NO_FILE = ("No file was sent. Give file (with gradio_client, handle_file(path); over MCP, a public http(s) URL), "
-           "or the file's bytes as file_base64 with its name in file_name.")
+NO_FILE = (
+    "No file was sent. Give file (with gradio_client, handle_file(path); over MCP, a public http(s) URL), "
+    "or the file's bytes as file_base64 with its name in file_name."
+)
 MCP_CALLER = "mcp"  # the x-gradio-user header Gradio's MCP server sends with each tool call
-FILE_ARGS = {  # every endpoint's file parameters, as its docstring (and so the MCP tool) describes them
-    "file": "The file as a public http(s) URL (or, through gradio_client, an uploaded file). Leave empty when sending file_base64.",
-    "file_base64": ("The file's bytes in base64 (a data: URL prefix and line breaks are allowed), for a file on your own machine; "
-                    "at most the server's MAX_FILE_MB (25 MB by default) once decoded. Use instead of file."),
-    "file_name": "The file's name with its extension when sending file_base64, e.g. report.pdf: it names the file in the answer and hints at its type.",
-}
-HOTWORDS_ARG = ("For audio: names and terms the recording uses, spelled as they should be written, e.g. \"Kubernetes, Zelensky, Anthropic\" "
-                f"(at most {MAX_HOTWORDS_CHARS} characters); they steer the transcription's spelling. Empty uses the server's WHISPER_HOTWORDS.")
 
 
-def _file_args(endpoint):
-    """Write the file parameters' descriptions into ``endpoint``'s docstring, where Gradio reads them."""
-    endpoint.__doc__ = endpoint.__doc__.format(**FILE_ARGS, hotwords=HOTWORDS_ARG)
+def documented(endpoint):
+    """Write the parameters' descriptions (``ui.api_docs``) into ``endpoint``'s docstring, where Gradio reads them."""
+    endpoint.__doc__ = endpoint.__doc__.format(**FILE_ARGS, hotwords=HOTWORDS_ARG, **ENDPOINT_ARGS)
     return endpoint
 
 
@@ -67,7 +61,9 @@ def inline_bytes(data: str, name: str, max_bytes: int) -> bytes:
     try:
         return base64.b64decode(data, validate=True)
     except ValueError as error:  # binascii.Error, or characters outside ASCII
-        raise gr.Error(f"file_base64 for {name} is not valid base64 ({error}). Send the file's bytes encoded with standard base64.") from None
+        raise gr.Error(
+            f"file_base64 for {name} is not valid base64 ({error}). Send the file's bytes encoded with standard base64."
+        ) from None
 
 
 def reading_json(reading: Reading, document: bool = False, line_numbers: bool = False, chunk_tokens: int = 0) -> dict:
@@ -81,10 +77,22 @@ def reading_json(reading: Reading, document: bool = False, line_numbers: bool = 
         "name": reading.name,
         "kind": reading.kind,
         "page_count": reading.page_count,
-        "pages": [{"number": p.number, "text": p.text, "tables": p.tables, "description": p.description,
-                   "description_source": p.description_source, "error": p.error, "section": p.section, "line": p.line,
-                   "figures": [dataclasses.asdict(figure) for figure in p.figures], "furniture": p.furniture, "tokens": count}
-                  for p, count in zip(reading.pages, counts)],
+        "pages": [
+            {
+                "number": p.number,
+                "text": p.text,
+                "tables": p.tables,
+                "description": p.description,
+                "description_source": p.description_source,
+                "error": p.error,
+                "section": p.section,
+                "line": p.line,
+                "figures": [dataclasses.asdict(figure) for figure in p.figures],
+                "furniture": p.furniture,
+                "tokens": count,
+            }
+            for p, count in zip(reading.pages, counts)
+        ],
         "warnings": reading.warnings,
         "usage": dataclasses.asdict(reading.usage),
         "text": reading.as_text(line_numbers=line_numbers),
@@ -99,8 +107,14 @@ def reading_json(reading: Reading, document: bool = False, line_numbers: bool = 
     return answer
 
 
+def unrendered(reading: Reading) -> str:
+    """Why a page has no image: the reading's warnings, which say what failed."""
+    return " ".join(reading.warnings) or "it could not be rendered."
+
+
 def chunk_sizes(chunk_tokens) -> int:
-    """``chunk_tokens`` as a whole number, 0 when empty; a size chunks cannot have is refused (``ReaderError``) before anything is read."""
+    """``chunk_tokens`` as a whole number, 0 when empty; a size chunks cannot have is refused
+    (``ReaderError``) before anything is read."""
     if not chunk_tokens:
         return 0
     size = int(chunk_tokens) if float(chunk_tokens).is_integer() else chunk_tokens
@@ -110,8 +124,14 @@ def chunk_sizes(chunk_tokens) -> int:
 
 def transcript_json(reading: Reading) -> dict:
     t = reading.transcript
-    return {"name": reading.name, "text": t.text, "language": t.language, "duration": t.duration, "source": t.source,
-            "segments": [{"start": s.start, "end": s.end, "text": s.text} for s in t.segments]}
+    return {
+        "name": reading.name,
+        "text": t.text,
+        "language": t.language,
+        "duration": t.duration,
+        "source": t.source,
+        "segments": [{"start": s.start, "end": s.end, "text": s.text} for s in t.segments],
+    }
 
 
 class Endpoints:
@@ -159,51 +179,98 @@ class Endpoints:
         if visual_kind(path, name) is None:
             raise gr.Error(f"{name} is not a document or an image, so it {refusal}.")
 
-    @_file_args
-    def read_file(self, file: str | None = None, page_start: float | None = None, page_end: float | None = None, describe: str = "",
-                  multimodal: bool = False, document: bool = False, line_numbers: bool = False, file_base64: str = "", file_name: str = "",
-                  hotwords: str = "", max_tokens: float | None = None, cursor: str = "", chunk_tokens: float = 0,
-                  request: gr.Request = None) -> dict:
-        """Read a file the way a language model receives it: a PDF, Word, PowerPoint, spreadsheet, web page, e-book, e-mail, ZIP archive, image, audio or text file, page by page, with each page's text and tables as Markdown and, for text-only models, a description of its figures by a vision model or OCR.
+    @documented
+    def read_file(
+        self,
+        file: str | None = None,
+        page_start: float | None = None,
+        page_end: float | None = None,
+        describe: str = "",
+        multimodal: bool = False,
+        document: bool = False,
+        line_numbers: bool = False,
+        file_base64: str = "",
+        file_name: str = "",
+        hotwords: str = "",
+        max_tokens: float | None = None,
+        cursor: str = "",
+        chunk_tokens: float = 0,
+        request: gr.Request = None,
+    ) -> dict:
+        """Read a file the way a language model receives it: a PDF, Word, PowerPoint, spreadsheet, web
+        page, e-book, e-mail, ZIP archive, image, audio or text file, page by page, with each page's
+        text and tables as Markdown and, for text-only models, a description of its figures by a
+        vision model or OCR.
 
-        An answer holds at most max_tokens tokens (20,000 over MCP unless you set it) of whole pages. When pages are left, its budget says which and gives the exact call that goes on, e.g. read_file(file_base64=<the same file>, file_name="report.pdf", page_start=13, max_tokens=20000); a page longer than max_tokens comes in pieces cut between lines, and the call goes on with cursor="12:3457". Repeat that call until budget.next is null. For a long file, call outline first (each page's tokens and the headings) or find (the pages where words occur), then read just the pages you need.
+        An answer holds at most max_tokens tokens (20,000 over MCP unless you set it) of whole
+        pages. When pages are left, its budget says which and gives the exact call that goes on,
+        e.g. read_file(file_base64=<the same file>, file_name="report.pdf", page_start=13,
+        max_tokens=20000); a page longer than max_tokens comes in pieces cut between lines, and the
+        call goes on with cursor="12:3457". Repeat that call until budget.next is null. For a long
+        file, call outline first (each page's tokens and the headings) or find (the pages where
+        words occur), then read just the pages you need.
 
         Args:
             file: {file}
             page_start: First page (slide, sheet) to read, from 1; empty or 0 starts at the first.
-            page_end: Last page to read, inclusive; empty or 0 reads to the last. At most the server's MAX_PAGES (50 by default) are read at once; a warning says so.
-            describe: A question about the visual content of each page, e.g. "What are the exact percentages in the pie chart?"; empty describes only the pages with figures.
-            multimodal: true for what a vision-capable model receives (each page's text plus its image); false (the default) for what a text-only model receives (text plus visual descriptions).
-            document: true to add document_messages: the pages read as one PDF, the way Claude and OpenAI take a PDF as itself (for PDFs, and Office files and web pages through the PDF they are rendered to); the PDF carries no descriptions.
-            line_numbers: true to number each line of a text file (code, logs) in text as in the file, so a model can cite it by line.
+            page_end: {read_file[page_end]}
+            describe: {read_file[describe]}
+            multimodal: {read_file[multimodal]}
+            document: {read_file[document]}
+            line_numbers: {read_file[line_numbers]}
             file_base64: {file_base64}
             file_name: {file_name}
             hotwords: {hotwords}
-            max_tokens: The most tokens (OpenAI's count of text and images, as tokens reports it) the answer's pages may hold, e.g. 8000; empty or 0 takes 20,000 over MCP and no limit through gradio_client. Whole pages that fit come back; too small for the next line or visual block is an error saying what to raise it to.
-            cursor: Where to go on inside a page, exactly as an answer's budget.next gave it (e.g. "12:3457": page 12 from character 3457); it replaces page_start. Empty reads from page_start.
-            chunk_tokens: To add chunks, what a retriever indexes, e.g. 512: the pages read cut into chunks of at most this many o200k_base tokens, each with its heading path, pages and citation; tables cut only between rows, each figure a chunk of its own. Empty or 0 adds none.
+            max_tokens: {read_file[max_tokens]}
+            cursor: {read_file[cursor]}
+            chunk_tokens: {read_file[chunk_tokens]}
         Returns:
-            name, kind, page_count; pages (number, tokens: the page's own count, text, tables, description, description_source, error, section, line, figures, furniture: what a PDF page shows round its text and the text leaves out, such as page numbers, running headers, download stamps); warnings; usage (vision calls made, saved, cached); text (exactly what a text-only model receives); document_messages when asked; tokens of that payload (openai exact, anthropic an estimate); and, in multimodal mode through gradio_client, messages (OpenAI content parts with base64 PNGs); with max_tokens or a cursor (and always over MCP), budget: max_tokens, tokens, pages, left, next (the page_start or cursor to go on with, null when nothing is left), call (the exact call that goes on) and note; with chunk_tokens, chunks (number, kind: text, table, figure or transcript, text: exactly what is embedded, tokens, pages, headings, section, citation, lines, start, end, caption, boxes, context, overlap). Over MCP the images are left out (get a page's image with render_page), and so are the pages' text, tables and description, which text holds, and their empty fields.
+            {read_file[returns]}
         """
         with self._file(file, file_base64, file_name) as (path, name):
             mcp = request is not None and request.headers.get("x-gradio-user") == MCP_CALLER
             start, last = parse_cursor(cursor) if cursor else None, parse_page(page_end)
             budget = Budget(token_budget(max_tokens, mcp), start, bool(line_numbers))
             chunk_size = chunk_sizes(chunk_tokens)
-            reading = self._read(path, name, request, page_start=start.page if start else parse_page(page_start), page_end=last,
-                                 describe=describe or None, multimodal=bool(multimodal), hotwords=hotwords or None, images=True if document else None)
+            reading = self._read(
+                path,
+                name,
+                request,
+                page_start=start.page if start else parse_page(page_start),
+                page_end=last,
+                describe=describe or None,
+                multimodal=bool(multimodal),
+                hotwords=hotwords or None,
+                images=True if document else None,
+            )
             fitted = budget.fit(reading) if budget.active else None
             answer = reading_json(fitted.reading if fitted else reading, bool(document), bool(line_numbers), chunk_size)
             if fitted:
-                arguments = {"page_end": last, "describe": describe, "multimodal": bool(multimodal), "document": bool(document),
-                             "line_numbers": bool(line_numbers), "hotwords": hotwords, "chunk_tokens": chunk_size}
-                answer["budget"] = budget.report(fitted, reading, last or reading.page_count, file_arguments(bool(file_base64), name), arguments)
+                arguments = {
+                    "page_end": last,
+                    "describe": describe,
+                    "multimodal": bool(multimodal),
+                    "document": bool(document),
+                    "line_numbers": bool(line_numbers),
+                    "hotwords": hotwords,
+                    "chunk_tokens": chunk_size,
+                }
+                answer["budget"] = budget.report(
+                    fitted, reading, last or reading.page_count, file_arguments(bool(file_base64), name), arguments
+                )
             return for_agents(answer) if mcp else answer
 
-    @_file_args
-    def render_page(self, file: str | None = None, page: float = 1, file_base64: str = "", file_name: str = "",
-                    request: gr.Request = None) -> str:
-        """The rendered image (PNG) of one page, slide or sheet of a document, or of an image file: what a vision-capable model sees of that page.
+    @documented
+    def render_page(
+        self,
+        file: str | None = None,
+        page: float = 1,
+        file_base64: str = "",
+        file_name: str = "",
+        request: gr.Request = None,
+    ) -> str:
+        """The rendered image (PNG) of one page, slide or sheet of a document, or of an image file:
+        what a vision-capable model sees of that page.
 
         Args:
             file: {file}
@@ -216,46 +283,76 @@ class Endpoints:
             self._require_pages(path, name, "has no page image to render")
             reading = self._read(path, name, request, page_start=number, page_end=number, multimodal=True)
             if not reading.pages[0].image:
-                raise gr.Error(f"Page {number} of {reading.name} has no image: {' '.join(reading.warnings) or 'it could not be rendered.'}")
+                raise gr.Error(f"Page {number} of {reading.name} has no image: {unrendered(reading)}")
             return page_image(reading, reading.pages[0], self.folder)
 
-    @_file_args
-    def describe(self, file: str | None = None, page: float = 1, question: str = "", file_base64: str = "", file_name: str = "",
-                 request: gr.Request = None) -> str:
-        """A vision model's description of one page's visual content (charts, diagrams, pictures, scans), or its answer to a question about them.
+    @documented
+    def describe(
+        self,
+        file: str | None = None,
+        page: float = 1,
+        question: str = "",
+        file_base64: str = "",
+        file_name: str = "",
+        request: gr.Request = None,
+    ) -> str:
+        """A vision model's description of one page's visual content (charts, diagrams, pictures,
+        scans), or its answer to a question about them.
 
         Args:
             file: {file}
             page: The page (slide, sheet) to describe, from 1.
-            question: What to find out about the page's visuals, e.g. "What are the exact percentages in the pie chart?"; empty describes the page's figures (a page without figures needs a question).
+            question: {describe[question]}
             file_base64: {file_base64}
             file_name: {file_name}
         """
         with self._file(file, file_base64, file_name) as (path, name):
             number = parse_page(page) or 1
             self._require_pages(path, name, "has no visual content to describe")
-            reading = self._read(path, name, request, page_start=number, page_end=number, describe=question or None, multimodal=False, images=True)
+            reading = self._read(
+                path,
+                name,
+                request,
+                page_start=number,
+                page_end=number,
+                describe=question or None,
+                multimodal=False,
+                images=True,
+            )
             found = reading.pages[0]
             if found.error:
                 raise gr.Error(found.error)
             if found.description:
                 return found.description
             if found.image is None:
-                reason = f"page {number} has no image to describe: {' '.join(reading.warnings) or 'it could not be rendered.'}"
+                reason = f"page {number} has no image to describe: {unrendered(reading)}"
             elif self.services.vision is None:
                 reason = "no vision model is configured (VISION_PROVIDER is none)."
             elif found.description_source == TEXT_ONLY:
-                reason = ("it has no figures (pictures, drawings or a scan), so there is nothing to describe beyond its text, which /read_file gives. "
-                          "Ask a question to have the page looked at anyway.")
+                reason = (
+                    "it has no figures (pictures, drawings or a scan), so there "
+                    "is nothing to describe beyond its text, which /read_file gives. "
+                    "Ask a question to have the page looked at anyway."
+                )
             else:
-                reason = ("local OCR reads the text in a page's figures and found none here (the page's text is in /read_file). "
-                          "Set VISION_BASE_URL and VISION_MODEL to describe it with a vision model.")
+                reason = (
+                    "local OCR reads the text in a page's figures and found "
+                    "none here (the page's text is in /read_file). "
+                    "Set VISION_BASE_URL and VISION_MODEL to describe it with a vision model."
+                )
             raise gr.Error(f"No description of {reading.name}, page {number}: {reason}")
 
-    @_file_args
-    def transcribe(self, file: str | None = None, file_base64: str = "", file_name: str = "", hotwords: str = "",
-                   request: gr.Request = None) -> dict:
-        """The transcript of an audio file (WAV, MP3, FLAC, OGG, M4A and more): its text, language, duration and timed segments.
+    @documented
+    def transcribe(
+        self,
+        file: str | None = None,
+        file_base64: str = "",
+        file_name: str = "",
+        hotwords: str = "",
+        request: gr.Request = None,
+    ) -> dict:
+        """The transcript of an audio file (WAV, MP3, FLAC, OGG, M4A and more): its text, language,
+        duration and timed segments.
 
         Args:
             file: {file}
@@ -274,12 +371,25 @@ class Endpoints:
     def _reader(self, path: str, name: str, request: gr.Request | None) -> Read:
         return lambda start, end, **options: self._read(path, name, request, page_start=start, page_end=end, **options)
 
-    @_file_args
-    def outline(self, file: str | None = None, page_start: float | None = None, page_end: float | None = None, file_base64: str = "",
-                file_name: str = "", request: gr.Request = None) -> dict:
-        """The outline of a file, without its text, to choose what to read: its kind and page count, each page's tokens for a text-only and for a multimodal model (OpenAI's count, what read_file returns for the page), its tables and figures, and the tree of its headings with their pages.
+    @documented
+    def outline(
+        self,
+        file: str | None = None,
+        page_start: float | None = None,
+        page_end: float | None = None,
+        file_base64: str = "",
+        file_name: str = "",
+        request: gr.Request = None,
+    ) -> dict:
+        """The outline of a file, without its text, to choose what to read: its kind and page count,
+        each page's tokens for a text-only and for a multimodal model (OpenAI's count, what
+        read_file returns for the page), its tables and figures, and the tree of its headings with
+        their pages.
 
-        Call it first on a long file, then read the pages you need within your budget, e.g. outline(file_base64=<the file>, file_name="report.pdf"), then read_file(file_base64=<the same file>, file_name="report.pdf", page_start=40, page_end=52, max_tokens=20000). The first call reads the whole file; later ones come from the cache in under a second.
+        Call it first on a long file, then read the pages you need within your budget, e.g.
+        outline(file_base64=<the file>, file_name="report.pdf"), then read_file(file_base64=<the
+        same file>, file_name="report.pdf", page_start=40, page_end=52, max_tokens=20000). The first
+        call reads the whole file; later ones come from the cache in under a second.
 
         Args:
             file: {file}
@@ -288,31 +398,59 @@ class Endpoints:
             file_base64: {file_base64}
             file_name: {file_name}
         Returns:
-            name, kind, page_count; pages (number, text_only and multimodal: its tokens, and when there are any: tables (header and rows), figures (kind, caption, chart), section, line, error); headings (title, page, children); tokens (the pages' sums); note; warnings. A recording has no pages: its duration, language and transcript's tokens.
+            {outline[returns]}
         """
         with self._file(file, file_base64, file_name) as (path, name):
-            return outline_json(self._reader(path, name, request), parse_page(page_start), parse_page(page_end), self.services.settings.max_pages)
+            return outline_json(
+                self._reader(path, name, request),
+                parse_page(page_start),
+                parse_page(page_end),
+                self.services.settings.max_pages,
+            )
 
-    @_file_args
-    def find(self, file: str | None = None, query: str = "", regex: bool = False, page_start: float | None = None, page_end: float | None = None,
-             context: float = 2, max_hits: float = 20, file_base64: str = "", file_name: str = "", request: gr.Request = None) -> dict:
-        """Find words or a regular expression in a file's pages, as a text-only model receives them (text, tables, visual descriptions): each matching line with its page, line number and the lines round it, and the pages that match with their tokens.
+    @documented
+    def find(
+        self,
+        file: str | None = None,
+        query: str = "",
+        regex: bool = False,
+        page_start: float | None = None,
+        page_end: float | None = None,
+        context: float = 2,
+        max_hits: float = 20,
+        file_base64: str = "",
+        file_name: str = "",
+        request: gr.Request = None,
+    ) -> dict:
+        """Find words or a regular expression in a file's pages, as a text-only model receives them
+        (text, tables, visual descriptions): each matching line with its page, line number and the
+        lines round it, and the pages that match with their tokens.
 
-        Then read just those pages, e.g. find(file_base64=<the file>, file_name="report.pdf", query="net revenue") answers page 17, line 9, and read_file(file_base64=<the same file>, file_name="report.pdf", page_start=17, page_end=17) reads it.
+        Then read just those pages, e.g. find(file_base64=<the file>, file_name="report.pdf",
+        query="net revenue") answers page 17, line 9, and read_file(file_base64=<the same file>,
+        file_name="report.pdf", page_start=17, page_end=17) reads it.
 
         Args:
             file: {file}
-            query: The words to find (case and the spaces between them do not matter, and they may run across a line break), or with regex true a Python regular expression, matched as written ((?i) ignores case; ^ and $ match at each line).
+            query: {find[query]}
             regex: true when query is a regular expression; false (the default) for words.
             page_start: First page to search, from 1; empty or 0 starts at the first.
             page_end: Last page to search; empty or 0 searches to the last.
             context: How many lines to show before and after each matching line (0 to 10; 2 by default).
-            max_hits: The most matching lines to return (1 to 200; 20 by default); when there are more, capped is true and note says how many.
+            max_hits: {find[max_hits]}
             file_base64: {file_base64}
             file_name: {file_name}
         Returns:
-            name, kind, page_count, query, regex, searched (the pages searched); pages (number, hits, tokens); hits (page, section, line: in the page's text, or for a text file in the file; in: "text" or "visual content"; context: the lines as grep -n -C prints them, "9:" the matching line, "8-" a line round it); hit_count; capped; note; warnings.
+            {find[returns]}
         """
         with self._file(file, file_base64, file_name) as (path, name):
-            return find_json(self._reader(path, name, request), query, regex, parse_page(page_start), parse_page(page_end), context, max_hits,
-                             self.services.settings.max_pages)
+            return find_json(
+                self._reader(path, name, request),
+                query,
+                regex,
+                parse_page(page_start),
+                parse_page(page_end),
+                context,
+                max_hits,
+                self.services.settings.max_pages,
+            )

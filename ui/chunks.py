@@ -40,25 +40,35 @@ def entry_chunks(entries: list[Entry], max_tokens) -> tuple[list[tuple[Entry, li
 
 def tables_kept_whole(reading: Reading, chunks: list[Chunk]) -> int:
     """How many of the reading's tables stand whole in one chunk (a table cut between rows does not)."""
-    return sum(1 for page in reading.pages for table in page.tables if table.strip() and any(table.strip() in chunk.text for chunk in chunks))
+    return sum(
+        1
+        for page in reading.pages
+        for table in page.tables
+        if table.strip() and any(table.strip() in chunk.text for chunk in chunks)
+    )
 
 
 def summary_line(found: list[tuple[Entry, list[Chunk]]]) -> str:
-    """"8 chunks · largest 72 tokens · 1 table kept whole"."""
+    """ "8 chunks · largest 72 tokens · 1 table kept whole"."""
     chunks = [chunk for _, entry_chunks_ in found for chunk in entry_chunks_]
     if not chunks:
         return "No chunks yet: upload a file."
     whole = sum(tables_kept_whole(entry.reading, entry_chunks_) for entry, entry_chunks_ in found)
-    return (f"{len(chunks)} chunk{'s' * (len(chunks) != 1)} · largest {max(chunk.tokens for chunk in chunks)} tokens · "
-            f"{whole} table{'s' * (whole != 1)} kept whole")
+    return (
+        f"{len(chunks)} chunk{'s' * (len(chunks) != 1)} · largest {max(chunk.tokens for chunk in chunks)} tokens · "
+        f"{whole} table{'s' * (whole != 1)} kept whole"
+    )
 
 
 def card(chunk: Chunk) -> str:
-    """One chunk as Markdown: number, kind, tokens, where (pages, lines or times, by its citation) and heading path, then its text."""
+    """One chunk as Markdown: number, kind, tokens, where (pages, lines or times, by its citation) and
+    heading path, then its text."""
     where = chunk.citation.split(", ", 1)[1] if ", " in chunk.citation else chunk.citation
     heading = " › ".join(chunk.headings) or "(no heading)"
-    return (f"**Chunk {chunk.number}** · {chunk.kind} · {chunk.tokens} tokens · {where} · {heading}\n\n"
-            f"{FENCE}text\n{chunk.text}\n{FENCE}")
+    return (
+        f"**Chunk {chunk.number}** · {chunk.kind} · {chunk.tokens} tokens · {where} · {heading}\n\n"
+        f"{FENCE}text\n{chunk.text}\n{FENCE}"
+    )
 
 
 def chunk_views(entries: list[Entry], max_tokens) -> tuple[str, str, dict]:
@@ -69,7 +79,9 @@ def chunk_views(entries: list[Entry], max_tokens) -> tuple[str, str, dict]:
     for index, (entry, chunks) in enumerate(found):
         parts.append(f"### {entry.name}")
         parts += [card(chunk) for chunk in chunks]
-        choices += [(f"{entry.name} · chunk {chunk.number} ({chunk.kind})", f"{index}:{chunk.number}") for chunk in chunks]
+        choices += [
+            (f"{entry.name} · chunk {chunk.number} ({chunk.kind})", f"{index}:{chunk.number}") for chunk in chunks
+        ]
     return summary, "\n\n".join(parts), gr.update(choices=choices, value=None)
 
 
@@ -100,16 +112,42 @@ def chunk_image(entries: list[Entry], max_tokens, choice: str | None, folder: Pa
 def chunks_tab(entries: gr.State, folder: Path, **private) -> None:
     """The tab's components, inside ``gr.Tabs``, re-chunked when the entries or the limit change."""
     with gr.Tab("Chunks", elem_id="chunks-tab"):
-        limit = gr.Number(label="Token limit", value=REPORT_CHUNK_TOKENS, precision=0, minimum=MIN_TOKENS, elem_id="chunk-limit",
-                          info="What a retriever indexes: chunks of at most this many o200k_base tokens, from the reading already made.")
+        limit = gr.Number(
+            label="Token limit",
+            value=REPORT_CHUNK_TOKENS,
+            precision=0,
+            minimum=MIN_TOKENS,
+            elem_id="chunk-limit",
+            info=(
+                "What a retriever indexes: chunks of at most this many o200k_base "
+                "tokens, from the reading already made."
+            ),
+        )
         summary = gr.Markdown(elem_id="chunk-summary")
         with gr.Row():
             with gr.Column(scale=3):
                 cards = gr.Markdown(elem_id="chunk-cards")
             with gr.Column(scale=2):
                 choice = gr.Dropdown(label="Show chunk", choices=[], value=None, elem_id="chunk-choice")
-                render = gr.Image(label="Its page, its boxes outlined", type="filepath", interactive=False, elem_id="chunk-render",
-                                  elem_classes="rl-render")
-    gr.on([entries.change, limit.change], chunk_views, [entries, limit], [summary, cards, choice], show_progress="hidden", **private)
-    choice.change(lambda current, size, picked: chunk_image(current, size, picked, folder), [entries, limit, choice], render,
-                  show_progress="hidden", **private)
+                render = gr.Image(
+                    label="Its page, its boxes outlined",
+                    type="filepath",
+                    interactive=False,
+                    elem_id="chunk-render",
+                    elem_classes="rl-render",
+                )
+    gr.on(
+        [entries.change, limit.change],
+        chunk_views,
+        [entries, limit],
+        [summary, cards, choice],
+        show_progress="hidden",
+        **private,
+    )
+    choice.change(
+        lambda current, size, picked: chunk_image(current, size, picked, folder),
+        [entries, limit, choice],
+        render,
+        show_progress="hidden",
+        **private,
+    )

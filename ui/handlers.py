@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
 
 from readers import ReaderError, Reading, Services, read_file
 from readers.intake.detect import detect
@@ -18,11 +18,19 @@ from readers.job import Progress
 from readers.kinds import kind_of
 
 MAX_FILES = 10
-STAGE_WORDS = {"rendered": "pages rendered", "described": "pages described", "transcribed": "seconds of audio transcribed"}
-DELETED = ("{name} was deleted from the server once read (public mode), so these are its pages as first read. "
-           "Upload it again to read it with other settings.")
-GONE = "{name} is no longer on the server (public mode deletes each upload once read; otherwise uploads go after a day). Upload it again."
-
+STAGE_WORDS = {
+    "rendered": "pages rendered",
+    "described": "pages described",
+    "transcribed": "seconds of audio transcribed",
+}
+DELETED = (
+    "{name} was deleted from the server once read (public mode), so these are its pages as first read. "
+    "Upload it again to read it with other settings."
+)
+GONE = (
+    "{name} is no longer on the server (public mode deletes each upload "
+    "once read; otherwise uploads go after a day). Upload it again."
+)
 
 
 @dataclass
@@ -49,11 +57,29 @@ def triage(paths: list[str], max_bytes: int) -> tuple[list[str], list[Entry]]:
         name = display_name(path)
         size = Path(path).stat().st_size if Path(path).exists() else 0  # public mode deletes an upload once read
         if index >= MAX_FILES:
-            refused.append(Entry(name, path, error=f"{name} was not read: at most {MAX_FILES} files can be read at once. Upload it in another batch.",
-                                 done=True))
+            refused.append(
+                Entry(
+                    name,
+                    path,
+                    error=(
+                        f"{name} was not read: at most {MAX_FILES} files can be "
+                        "read at once. Upload it in another batch."
+                    ),
+                    done=True,
+                )
+            )
         elif size > max_bytes:
-            refused.append(Entry(name, path, error=f"{name} was not read: it is {size / 1048576:.1f} MB and the limit is {max_bytes / 1048576:g} MB per file.",
-                                 done=True))
+            refused.append(
+                Entry(
+                    name,
+                    path,
+                    error=(
+                        f"{name} was not read: it is {size / 1048576:.1f} MB and "
+                        f"the limit is {max_bytes / 1048576:g} MB per file."
+                    ),
+                    done=True,
+                )
+            )
         else:
             accepted.append(path)
     return accepted, refused
@@ -69,7 +95,10 @@ def parse_page(value) -> int | None:
 
 def unexpected(name: str, error: Exception) -> str:
     """The message for a bug rather than a bad file: the error's type only, never its text (it may hold a key)."""
-    return f"{name} could not be read because of an unexpected {type(error).__name__}. Try again; if it keeps happening, report it with the file."
+    return (
+        f"{name} could not be read because of an unexpected {type(error).__name__}. "
+        "Try again; if it keeps happening, report it with the file."
+    )
 
 
 def visual_kind(path: str, name: str) -> str | None:
@@ -79,15 +108,24 @@ def visual_kind(path: str, name: str) -> str | None:
     return kind if kind_of(kind).visual or kind_of(kind).container else None
 
 
-def read_progressively(path: str, name: str, page_start: int | None, page_end: int | None, question: str | None,
-                       multimodal: bool, services: Services, progress: Progress, visitor: str | None = None) -> Iterator[Reading]:
+def read_progressively(
+    path: str,
+    name: str,
+    page_start: int | None,
+    page_end: int | None,
+    question: str | None,
+    multimodal: bool,
+    services: Services,
+    progress: Progress,
+    visitor: str | None = None,
+) -> Iterator[Reading]:
     """Yield the first requested page as soon as it is rendered, then exactly what ``read_file`` returns,
     with page images (the app shows every page).
 
     The early reading skips descriptions (a vision call can take seconds); the whole reading takes
     that page from the cache and describes every page.
     """
-    options = dict(services=services, progress=progress, name=name, visitor=visitor)
+    options = {"services": services, "progress": progress, "name": name, "visitor": visitor}
     kind = visual_kind(path, name)
     if kind and kind_of(kind).visual:  # audio, text and containers (read whole) have no first page worth showing early
         first = page_start or 1
@@ -97,9 +135,18 @@ def read_progressively(path: str, name: str, page_start: int | None, page_end: i
     yield read_file(path, page_start, page_end, describe=question, multimodal=multimodal, images=True, **options)
 
 
-def read_uploads(paths: list[str] | None, page_start, page_end, question: str | None, multimodal: bool, services: Services,
-                 progress: Progress | None = None, visitor: str | None = None, previous: list[Entry] = (),
-                 discard: Callable[[str], None] | None = None) -> Iterator[list[Entry]]:
+def read_uploads(
+    paths: list[str] | None,
+    page_start,
+    page_end,
+    question: str | None,
+    multimodal: bool,
+    services: Services,
+    progress: Progress | None = None,
+    visitor: str | None = None,
+    previous: list[Entry] = (),
+    discard: Callable[[str], None] | None = None,
+) -> Iterator[list[Entry]]:
     """Read every upload in turn, yielding the whole list each time something new is on screen.
 
     Each yield is a new list of new entries, so a listener sees every step as a change. One file's
@@ -120,9 +167,11 @@ def read_uploads(paths: list[str] | None, page_start, page_end, question: str | 
             continue
         entries.append(Entry(name, path))
         index = len(entries) - 1
-        labelled = lambda stage, done, total, name=name: report(f"{name}: {STAGE_WORDS.get(stage, stage)}", done, total)  # noqa: E731
+        labelled = lambda stage, done, total, name=name: report(f"{name}: {STAGE_WORDS.get(stage, stage)}", done, total)
         try:
-            for reading in read_progressively(path, name, start, end, question, multimodal, services, labelled, visitor):
+            for reading in read_progressively(
+                path, name, start, end, question, multimodal, services, labelled, visitor
+            ):
                 entries[index] = Entry(name, path, reading)
                 yield list(entries)
             entries[index] = Entry(name, path, entries[index].reading, done=True)
@@ -140,7 +189,9 @@ def _gone(name: str, path: str, before: Entry | None) -> Entry:
     """The entry of an upload no longer on the server: what was read from it before, or why not."""
     if before is None:
         return Entry(name, path, error=GONE.format(name=name), done=True)
-    return Entry(name, path, before.reading, before.error, done=True, note=DELETED.format(name=name) if before.reading else None)
+    return Entry(
+        name, path, before.reading, before.error, done=True, note=DELETED.format(name=name) if before.reading else None
+    )
 
 
 def visitor(request) -> str | None:
@@ -167,7 +218,10 @@ def discard_upload(path: str) -> None:
 def cache_summary(services: Services) -> str:
     """The cache panel's line: where the cache is and how much it holds."""
     megabytes = (services.store.size_bytes() + services.cache.size_bytes()) / 1048576
-    return f"Cache at `{services.settings.cache_dir}`: {megabytes:.1f} MB — renders, extracted pages and {len(services.cache)} descriptions."
+    return (
+        f"Cache at `{services.settings.cache_dir}`: {megabytes:.1f} MB — "
+        f"renders, extracted pages and {len(services.cache)} descriptions."
+    )
 
 
 def clear_cache(services: Services) -> str:

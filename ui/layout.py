@@ -15,26 +15,36 @@ from pathlib import Path
 import gradio as gr
 
 from readers import Reading, Services, Settings
-from readers.describe.vision import TEXT_ONLY
-from readers.markup.tables import markdown_table
-from readers.payload.citations import CITED_UNITS, clock
 
 from .api import Endpoints
 from .chunks import chunks_tab
 from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, discard_upload, read_uploads, visitor
-from .payload import DOCUMENT_NOTE, TOKENS_NOTE, abbreviate, document_payloads, estimate_table, message_payload, text_payload, usage_line
-from .report import furniture_note, outlined_image, page_image, page_title, write_document_payload, write_payload, write_report
+from .pages import show_entries, status_line
+from .payload import (
+    DOCUMENT_NOTE,
+    TOKENS_NOTE,
+    abbreviate,
+    document_payloads,
+    estimate_table,
+    message_payload,
+    text_payload,
+    usage_line,
+)
+from .report import write_document_payload, write_payload, write_report
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
 UPLOAD_LIMIT_FACTOR = 2
 MCP_ENVELOPE_BYTES = 64 * 1024  # a tool call's JSON around its file_base64
-PUBLIC_NOTE = ("**Public mode:** each upload is deleted from the server once read, the shared cache cannot be cleared from here, "
-               "and each visitor may ask the vision model {calls} times a minute.")
+PUBLIC_NOTE = (
+    "**Public mode:** each upload is deleted from the server once read, the shared cache cannot be cleared from here, "
+    "and each visitor may ask the vision model {calls} times a minute."
+)
 READ_CONCURRENCY = 8  # six people reading at once, plus API clients, all start without waiting
 CSS = """
 .rl-file {border: 1px solid var(--border-color-primary); border-radius: 12px; padding: 12px; margin-bottom: 16px;}
-.rl-error {color: var(--error-text-color); background: var(--error-background-fill); border-radius: 8px; padding: 4px 12px;}
+.rl-error {color: var(--error-text-color); background: var(--error-background-fill); border-radius: 8px;
+           padding: 4px 12px;}
 .rl-source {opacity: .8; font-size: .9em;}
 /* A page's render: its label and buttons float over Gradio's Image; a band above keeps them off the render,
    and scale-down shows it whole (never cropped, never blown up past its pixels). */
@@ -52,8 +62,14 @@ def launch_options(settings: Settings) -> dict:
     (a path that was not uploaded) reach clients as sentences; the handlers already turn every
     other exception into a gr.Error without its text.
     """
-    return {"max_file_size": UPLOAD_LIMIT_FACTOR * settings.max_file_bytes, "show_error": True, "mcp_server": settings.mcp_server,
-            "theme": gr.themes.Soft(primary_hue="indigo"), "css": CSS, "footer_links": ["api"]}
+    return {
+        "max_file_size": UPLOAD_LIMIT_FACTOR * settings.max_file_bytes,
+        "show_error": True,
+        "mcp_server": settings.mcp_server,
+        "theme": gr.themes.Soft(primary_hue="indigo"),
+        "css": CSS,
+        "footer_links": ["api"],
+    }
 
 
 def launch(demo: gr.Blocks, settings: Settings) -> None:
@@ -65,91 +81,41 @@ def launch(demo: gr.Blocks, settings: Settings) -> None:
     """
     demo.launch(prevent_thread_lock=True, **launch_options(settings))
     if demo.mcp_server_obj is not None:
-        demo.mcp_server_obj.manager.asgi_app.max_body_size = UPLOAD_LIMIT_FACTOR * settings.max_file_bytes * 4 // 3 + MCP_ENVELOPE_BYTES
+        demo.mcp_server_obj.manager.asgi_app.max_body_size = (
+            UPLOAD_LIMIT_FACTOR * settings.max_file_bytes * 4 // 3 + MCP_ENVELOPE_BYTES
+        )
     demo.block_thread()
 
 
-def _source_line(page) -> str:
-    source = page.description_source or "description"
-    cached = "(cached)" in source
-    label = source.replace("(cached)", "").strip()
-    return f"<span class='rl-source'>Visual content from **{label}**{' · cache hit ✓' if cached else ''}</span>"
-
-
-def _show_page(reading: Reading, page, folder: Path) -> None:
-    key = f"{reading.sha256}-{page.number}"
-    label = page_title(reading, page)
-    with gr.Row(equal_height=False):
-        if page.image:
-            outlined = page.figures and reading.kind != "image"  # an image file is its own one figure
-            gr.Image(outlined_image(reading, page, folder) if outlined else page_image(reading, page, folder),
-                     label=f"{label} — figures outlined" if outlined else label, type="filepath", interactive=False, scale=1,
-                     key=f"{key}-image", buttons=["download", "fullscreen"], elem_classes="rl-render")
-        with gr.Column(scale=1):
-            gr.Textbox(page.text.strip() or "(no text on this page)", label=f"{label} — text",
-                       lines=4, max_lines=18, interactive=False, buttons=["copy"], key=f"{key}-text", elem_classes="rl-page-text")
-            if note := furniture_note(page):  # what the page shows round its text, which the text leaves out
-                gr.Markdown(note, key=f"{key}-furniture", elem_classes="rl-source")
-            for index, table in enumerate(page.tables):
-                gr.Markdown(table, key=f"{key}-table-{index}")
-            if page.description:
-                # line_breaks: OCR keeps each line of a figure as it stands, not joined into one run.
-                gr.Markdown(f"{_source_line(page)}\n\n{page.description.strip()}", container=True, line_breaks=True,
-                            key=f"{key}-description", elem_classes="rl-description")
-            elif page.description_source == TEXT_ONLY:
-                gr.Markdown("<span class='rl-source'>No figures on this page: nothing to describe beyond its text.</span>",
-                            key=f"{key}-text-only")
-            if page.error:
-                gr.Markdown(f"⚠️ {page.error}", elem_classes="rl-error")
-
-
-def _show_transcript(entry: Entry) -> None:
-    t = entry.reading.transcript
-    if Path(entry.path).exists():
-        gr.Audio(entry.path, label=entry.name, interactive=False)
-    else:
-        gr.Markdown("The recording was deleted from the server once transcribed (public mode), so it cannot be played here.")
-    gr.Markdown(f"**Language:** {t.language or 'unknown'} · **Duration:** {clock(t.duration)} ({t.duration:.1f} s) · {t.source}")
-    rows = [["Time", "Text"]] + [[f"{clock(s.start)} → {clock(s.end)}", s.text.strip()] for s in t.segments]
-    gr.Markdown(markdown_table(rows) if t.segments else t.text or "(no speech found)")
-
-
-def show_entries(entries: list[Entry], folder: Path) -> None:
-    """Lay out each file: a header, its error or warnings, then its pages side by side or its audio."""
-    if not entries:
-        gr.Markdown("Upload files above (or pick an example) — reading starts at once.")
-    for entry in entries:
-        with gr.Column(elem_classes="rl-file"):
-            reading = entry.reading
-            if reading is None:
-                gr.Markdown(f"### {entry.name}")
-                gr.Markdown(f"⚠️ {entry.error}" if entry.error else "Reading…", elem_classes="rl-error" if entry.error else None)
-                continue
-            unit = CITED_UNITS.get(reading.kind, "page") + "s"
-            shown = f"{len(reading.pages)} of {reading.page_count} {unit}" if reading.page_count > 1 else ""
-            gr.Markdown(f"### {entry.name}\n{' · '.join(filter(None, [reading.kind.upper(), reading.mime, shown]))}")
-            for warning in [entry.note, *reading.warnings] if entry.note else reading.warnings:
-                gr.Markdown(f"ℹ️ {warning}")
-            if reading.transcript is not None:
-                _show_transcript(entry)
-            for page in reading.pages:
-                _show_page(reading, page, folder)
-            if not entry.done:
-                gr.Markdown("Reading the remaining pages…")
-
-
-def document_views(readings: list[Reading], folder: Path, done: bool, payloads: dict[str, list[dict]], problems: list[str]):
+def document_views(
+    readings: list[Reading], folder: Path, done: bool, payloads: dict[str, list[dict]], problems: list[str]
+):
     """The third form, PDFs sent as themselves (``document_payloads``): a note (what is sent, what
     cannot be), the OpenAI and Anthropic JSON, and the download; hidden when no file has a PDF."""
     if not any(reading.pdf for reading in readings):
-        return gr.update(visible=False), gr.update(visible=False), gr.update(visible=False), gr.update(value=None, visible=False)
+        return (
+            gr.update(visible=False),
+            gr.update(visible=False),
+            gr.update(visible=False),
+            gr.update(value=None, visible=False),
+        )
     others = [reading.name for reading in readings if not reading.pdf]
-    lines = ["**PDF sent as itself** — each file that has a PDF as one document part of exactly the pages read, after a line naming them."]
+    lines = [
+        "**PDF sent as itself** — each file that has a PDF as one document "
+        "part of exactly the pages read, after a line naming them."
+    ]
     if others:
-        lines.append(f"{', '.join(others)} {'has no PDF and is' if len(others) == 1 else 'have no PDF and are'} sent as page images.")
+        lines.append(
+            f"{', '.join(others)} {'has no PDF and is' if len(others) == 1 else 'have no PDF and are'} "
+            "sent as page images."
+        )
     lines += [f"⚠️ {problem}" for problem in problems]
-    views = [gr.update(value=abbreviate(payloads[provider]), visible=True) if provider in payloads else gr.update(value="", visible=False)
-             for provider in ("openai", "anthropic")]
+    views = [
+        gr.update(value=abbreviate(payloads[provider]), visible=True)
+        if provider in payloads
+        else gr.update(value="", visible=False)
+        for provider in ("openai", "anthropic")
+    ]
     download = write_document_payload(payloads, folder) if done else None
     return gr.update(value="\n\n".join(lines), visible=True), *views, gr.update(value=download, visible=bool(payloads))
 
@@ -159,11 +125,21 @@ def payload_views(entries: list[Entry], multimodal: bool, folder: Path):
     PDF-document form's note, JSON and download."""
     readings = [entry.reading for entry in entries if entry.reading is not None]
     if not readings:
-        return ("No payload yet.", gr.update(value="", visible=True), gr.update(value="", visible=False),
-                gr.update(value="", visible=False), None, None, *document_views([], folder, False, {}, []))
+        return (
+            "No payload yet.",
+            gr.update(value="", visible=True),
+            gr.update(value="", visible=False),
+            gr.update(value="", visible=False),
+            None,
+            None,
+            *document_views([], folder, False, {}, []),
+        )
     note = TOKENS_NOTE
     if multimodal:
-        note += " In multimodal mode pages are described only to answer a question, so the text-only row counts no descriptions until you switch."
+        note += (
+            " In multimodal mode pages are described only to answer a question, "
+            "so the text-only row counts no descriptions until you switch."
+        )
     if any(reading.pdf for reading in readings):
         note += f" {DOCUMENT_NOTE}"
     payloads, problems = document_payloads(readings)  # cuts and encodes the PDFs: once for the table and the views
@@ -172,24 +148,22 @@ def payload_views(entries: list[Entry], multimodal: bool, folder: Path):
     downloads = (write_payload(readings, multimodal, folder), write_report(entries, folder)) if done else (None, None)
     documents = document_views(readings, folder, done, payloads, problems)
     if multimodal:
-        return (table, gr.update(visible=False), gr.update(value=abbreviate(message_payload(readings, "openai")), visible=True),
-                gr.update(value=abbreviate(message_payload(readings, "anthropic")), visible=True), *downloads, *documents)
-    return (table, gr.update(value=text_payload(readings), visible=True), gr.update(visible=False), gr.update(visible=False), *downloads,
-            *documents)
-
-
-def status_line(entries: list[Entry]) -> str:
-    if not entries:
-        return ""
-    read = [e for e in entries if e.reading is not None and e.done]
-    failed = [e for e in entries if e.error]
-    pending = [e for e in entries if not e.done]
-    parts = [f"{len(read)} of {len(entries)} files read"]
-    if failed:
-        parts.append(f"⚠️ not read: {', '.join(e.name for e in failed)}")
-    if pending:
-        parts.append(f"reading {', '.join(e.name for e in pending)}…")
-    return " · ".join(parts)
+        return (
+            table,
+            gr.update(visible=False),
+            gr.update(value=abbreviate(message_payload(readings, "openai")), visible=True),
+            gr.update(value=abbreviate(message_payload(readings, "anthropic")), visible=True),
+            *downloads,
+            *documents,
+        )
+    return (
+        table,
+        gr.update(value=text_payload(readings), visible=True),
+        gr.update(visible=False),
+        gr.update(visible=False),
+        *downloads,
+        *documents,
+    )
 
 
 def _api(endpoints: Endpoints) -> None:
@@ -215,13 +189,39 @@ def _api(endpoints: Endpoints) -> None:
         around = [gr.Number(label="context", precision=0, value=2), gr.Number(label="max_hits", precision=0, value=20)]
         outline, found = gr.JSON(label="outline"), gr.JSON(label="found")
     shared = {"triggers": [], "concurrency_id": "read", "concurrency_limit": READ_CONCURRENCY}
-    inputs = [file, page_start, page_end, describe, multimodal, document, line_numbers, *inline, hotwords, *budget, chunk_tokens]
+    inputs = [
+        file,
+        page_start,
+        page_end,
+        describe,
+        multimodal,
+        document,
+        line_numbers,
+        *inline,
+        hotwords,
+        *budget,
+        chunk_tokens,
+    ]
     gr.on(fn=endpoints.read_file, inputs=inputs, outputs=reading, api_name="read_file", **shared)
     gr.on(fn=endpoints.render_page, inputs=[file, page, *inline], outputs=image, api_name="render_page", **shared)
     gr.on(fn=endpoints.describe, inputs=[file, page, question, *inline], outputs=answer, api_name="describe", **shared)
-    gr.on(fn=endpoints.transcribe, inputs=[file, *inline, hotwords], outputs=transcript, api_name="transcribe", **shared)
-    gr.on(fn=endpoints.outline, inputs=[file, page_start, page_end, *inline], outputs=outline, api_name="outline", **shared)
-    gr.on(fn=endpoints.find, inputs=[file, *search, page_start, page_end, *around, *inline], outputs=found, api_name="find", **shared)
+    gr.on(
+        fn=endpoints.transcribe, inputs=[file, *inline, hotwords], outputs=transcript, api_name="transcribe", **shared
+    )
+    gr.on(
+        fn=endpoints.outline,
+        inputs=[file, page_start, page_end, *inline],
+        outputs=outline,
+        api_name="outline",
+        **shared,
+    )
+    gr.on(
+        fn=endpoints.find,
+        inputs=[file, *search, page_start, page_end, *around, *inline],
+        outputs=found,
+        api_name="find",
+        **shared,
+    )
 
 
 def build_ui(services: Services | None = None) -> gr.Blocks:
@@ -233,51 +233,117 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
     private = {"api_visibility": "private"}
 
     with gr.Blocks(title="ReadLens", delete_cache=(3600, 86400)) as demo:
-        gr.Markdown("# ReadLens\nSee every file the way your model will: the text, the tables, each page as an image, "
-                    "and — for models that cannot see — a description of its visuals.")
+        gr.Markdown(
+            "# ReadLens\nSee every file the way your model will: the text, the tables, each page as an image, "
+            "and — for models that cannot see — a description of its visuals."
+        )
         if settings.public:
             gr.Markdown(PUBLIC_NOTE.format(calls=settings.vision_calls_per_minute), elem_id="public-mode")
         entries = gr.State([])
         with gr.Row():
             with gr.Column(scale=3):
-                files = gr.File(label=f"Files — up to {MAX_FILES}, {settings.max_file_mb:g} MB each (documents, spreadsheets, web pages, "
-                                      "e-books, e-mail, archives, images, audio, text)",
-                                file_count="multiple", type="filepath", height=150, elem_id="uploads")
-                gr.Examples([[[str(ASSETS / name)]] for name in EXAMPLES if (ASSETS / name).exists()], inputs=files, label="Examples")
+                files = gr.File(
+                    label=f"Files — up to {MAX_FILES}, {settings.max_file_mb:g} MB "
+                    "each (documents, spreadsheets, web pages, "
+                    "e-books, e-mail, archives, images, audio, text)",
+                    file_count="multiple",
+                    type="filepath",
+                    height=150,
+                    elem_id="uploads",
+                )
+                gr.Examples(
+                    [[[str(ASSETS / name)]] for name in EXAMPLES if (ASSETS / name).exists()],
+                    inputs=files,
+                    label="Examples",
+                )
             with gr.Column(scale=2):
-                multimodal = gr.Checkbox(label="Multimodal model", value=settings.multimodal, elem_id="multimodal",
-                                         info="On: the model gets each page as an image. Off: text plus a description of each page's visuals.")
+                multimodal = gr.Checkbox(
+                    label="Multimodal model",
+                    value=settings.multimodal,
+                    elem_id="multimodal",
+                    info=(
+                        "On: the model gets each page as an image. Off: text plus a description of each page's visuals."
+                    ),
+                )
                 with gr.Row():
-                    page_start = gr.Number(label="First page", precision=0, minimum=0, value=None, info="0: from the first", elem_id="page-start")
-                    page_end = gr.Number(label="Last page", precision=0, minimum=0, value=None, info="0: to the last", elem_id="page-end")
-                question = gr.Textbox(label="Describe", placeholder="Ask about the visuals, e.g. What are the exact percentages in the pie chart?",
-                                      submit_btn="Ask", elem_id="question")
+                    page_start = gr.Number(
+                        label="First page",
+                        precision=0,
+                        minimum=0,
+                        value=None,
+                        info="0: from the first",
+                        elem_id="page-start",
+                    )
+                    page_end = gr.Number(
+                        label="Last page", precision=0, minimum=0, value=None, info="0: to the last", elem_id="page-end"
+                    )
+                question = gr.Textbox(
+                    label="Describe",
+                    placeholder="Ask about the visuals, e.g. What are the exact percentages in the pie chart?",
+                    submit_btn="Ask",
+                    elem_id="question",
+                )
         status = gr.Markdown(elem_id="status", min_height=28)  # room for the progress bar before anything is read
         with gr.Tabs():
             with gr.Tab("Pages", elem_id="pages-tab"):
+
                 @gr.render(inputs=entries, triggers=[entries.change], concurrency_limit=None)
                 def _pages(current):
                     show_entries(current, folder)
+
             with gr.Tab("Model payload", elem_id="payload-tab"):
                 estimates = gr.Markdown(elem_id="estimates")
-                text_view = gr.Code(label="Text-only string — exactly what a text-only model receives", language="markdown",
-                                    max_lines=30, wrap_lines=True, elem_id="payload-text")
+                text_view = gr.Code(
+                    label="Text-only string — exactly what a text-only model receives",
+                    language="markdown",
+                    max_lines=30,
+                    wrap_lines=True,
+                    elem_id="payload-text",
+                )
                 with gr.Row():
-                    openai_view = gr.Code(label="OpenAI message content (images abbreviated)", language="json", max_lines=30,
-                                          wrap_lines=True, visible=False, elem_id="payload-openai")
-                    anthropic_view = gr.Code(label="Anthropic message content (images abbreviated)", language="json", max_lines=30,
-                                             wrap_lines=True, visible=False, elem_id="payload-anthropic")
+                    openai_view = gr.Code(
+                        label="OpenAI message content (images abbreviated)",
+                        language="json",
+                        max_lines=30,
+                        wrap_lines=True,
+                        visible=False,
+                        elem_id="payload-openai",
+                    )
+                    anthropic_view = gr.Code(
+                        label="Anthropic message content (images abbreviated)",
+                        language="json",
+                        max_lines=30,
+                        wrap_lines=True,
+                        visible=False,
+                        elem_id="payload-anthropic",
+                    )
                 payload_file = gr.File(label="Complete payload (with full images)", interactive=False)
                 document_note = gr.Markdown(visible=False, elem_id="payload-document-note")
                 with gr.Row():
-                    document_openai = gr.Code(label="OpenAI message content, PDF sent as itself (base64 abbreviated)", language="json",
-                                              max_lines=30, wrap_lines=True, visible=False, elem_id="payload-document-openai")
-                    document_anthropic = gr.Code(label="Anthropic message content, PDF sent as itself (base64 abbreviated)", language="json",
-                                                 max_lines=30, wrap_lines=True, visible=False, elem_id="payload-document-anthropic")
-                document_file = gr.File(label="Complete payload with the PDFs (full base64)", interactive=False, visible=False)
+                    document_openai = gr.Code(
+                        label="OpenAI message content, PDF sent as itself (base64 abbreviated)",
+                        language="json",
+                        max_lines=30,
+                        wrap_lines=True,
+                        visible=False,
+                        elem_id="payload-document-openai",
+                    )
+                    document_anthropic = gr.Code(
+                        label="Anthropic message content, PDF sent as itself (base64 abbreviated)",
+                        language="json",
+                        max_lines=30,
+                        wrap_lines=True,
+                        visible=False,
+                        elem_id="payload-document-anthropic",
+                    )
+                document_file = gr.File(
+                    label="Complete payload with the PDFs (full base64)", interactive=False, visible=False
+                )
             with gr.Tab("Export", elem_id="export-tab"):
-                gr.Markdown("A Markdown report of everything read — text, tables, descriptions and page images — "
-                            "with a citation after every piece, as a zip with the images.")
+                gr.Markdown(
+                    "A Markdown report of everything read — text, tables, descriptions and page images — "
+                    "with a citation after every piece, as a zip with the images."
+                )
                 report_file = gr.File(label="Report (report.md + images)", interactive=False, elem_id="report")
             chunks_tab(entries, folder, **private)
         with gr.Accordion("Cache", open=False):
@@ -290,21 +356,60 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
             """A visitor's file, once read; never the examples' copies in Gradio's cache, which a
             visitor can name, or reach by sending an example's bytes (their folder is named by content)."""
             example = ASSETS / Path(path).name
-            if example.name in EXAMPLES and example.is_file() and Path(path).is_file() and filecmp.cmp(path, example, shallow=False):
+            if (
+                example.name in EXAMPLES
+                and example.is_file()
+                and Path(path).is_file()
+                and filecmp.cmp(path, example, shallow=False)
+            ):
                 return
             discard_upload(path)
 
-        def read(paths, start, end, ask, mode, current, request: gr.Request, progress=gr.Progress()):
-            report = lambda desc, done, total: progress((done, total), desc=desc)  # noqa: E731
-            yield from read_uploads(paths, start, end, ask, mode, services, report, visitor(request), current,
-                                    discard if settings.public else None)
+        def read(paths, start, end, ask, mode, current, request: gr.Request, progress=gr.Progress()):  # noqa: B008 - how Gradio asks for progress
+            report = lambda desc, done, total: progress((done, total), desc=desc)
+            yield from read_uploads(
+                paths,
+                start,
+                end,
+                ask,
+                mode,
+                services,
+                report,
+                visitor(request),
+                current,
+                discard if settings.public else None,
+            )
 
-        gr.on([files.change, multimodal.change, page_start.change, page_end.change, question.submit], read,
-              inputs=[files, page_start, page_end, question, multimodal, entries], outputs=entries, show_progress_on=status,
-              trigger_mode="always_last", concurrency_id="read", concurrency_limit=READ_CONCURRENCY, **private)
-        entries.change(lambda current, mode: (status_line(current), *payload_views(current, mode, folder)), [entries, multimodal],
-                       [status, estimates, text_view, openai_view, anthropic_view, payload_file, report_file, document_note, document_openai,
-                        document_anthropic, document_file], show_progress="hidden", **private)
+        gr.on(
+            [files.change, multimodal.change, page_start.change, page_end.change, question.submit],
+            read,
+            inputs=[files, page_start, page_end, question, multimodal, entries],
+            outputs=entries,
+            show_progress_on=status,
+            trigger_mode="always_last",
+            concurrency_id="read",
+            concurrency_limit=READ_CONCURRENCY,
+            **private,
+        )
+        entries.change(
+            lambda current, mode: (status_line(current), *payload_views(current, mode, folder)),
+            [entries, multimodal],
+            [
+                status,
+                estimates,
+                text_view,
+                openai_view,
+                anthropic_view,
+                payload_file,
+                report_file,
+                document_note,
+                document_openai,
+                document_anthropic,
+                document_file,
+            ],
+            show_progress="hidden",
+            **private,
+        )
         demo.load(lambda: cache_summary(services), outputs=cache_info, **private)
         _api(Endpoints(services, folder, discard if settings.public else None))
     return demo.queue(max_size=64, default_concurrency_limit=16)

@@ -22,12 +22,18 @@ from readers.payload.document import limit_problem
 from readers.payload.tokens import EXACT, IMAGE_RULES, PROVIDERS, payload_tokens, png_size, text_tokens
 
 PROVIDER_NAMES = {"openai": "OpenAI", "anthropic": "Anthropic"}
-TOKENS_NOTE = ("Text tokens are counted exactly with o200k_base, the encoding of GPT-4o, GPT-4.1, GPT-5 and the o-series; "
-               "Anthropic publishes no tokenizer, so its figures (≈) are estimates from the same count. Images by each provider's rule: "
-               "OpenAI high detail 85 + 170 per 512 px tile, Anthropic width × height / 750.")
-DOCUMENT_NOTE = ("A PDF sent as itself costs each page's text plus the page as an image (Anthropic: the text, typically 1,500–3,000 "
-                 "tokens a page, plus the image rule; OpenAI: the extracted text and an image of each page), so its rows (≈) count the "
-                 "pages' extracted text and their images as above; files with no PDF are counted as page images.")
+TOKENS_NOTE = (
+    "Text tokens are counted exactly with o200k_base, the encoding of GPT-4o, GPT-4.1, GPT-5 and the o-series; "
+    "Anthropic publishes no tokenizer, so its figures (≈) are estimates "
+    "from the same count. Images by each provider's rule: "
+    "OpenAI high detail 85 + 170 per 512 px tile, Anthropic width × height / 750."
+)
+DOCUMENT_NOTE = (
+    "A PDF sent as itself costs each page's text plus the page as an image (Anthropic: the text, typically 1,500–3,000 "
+    "tokens a page, plus the image rule; OpenAI: the extracted text and "
+    "an image of each page), so its rows (≈) count the "
+    "pages' extracted text and their images as above; files with no PDF are counted as page images."
+)
 SHOWN_BASE64 = 64  # characters of each image's base64 kept on screen
 
 
@@ -45,8 +51,15 @@ def document_payload(readings: list[Reading], provider: str) -> list[dict]:
     """The content parts when PDFs are sent as themselves: each file that has a PDF as its document
     (``as_messages(document=True)``), the others as in multimodal mode. Raises ``ReaderError`` when
     a file's PDF cannot be sent (a provider's limit, its PDF gone)."""
-    return [part for reading in readings for part in (reading.as_messages(provider, document=True) if reading.pdf else
-                                                      dataclasses.replace(reading, multimodal=True).as_messages(provider))]
+    return [
+        part
+        for reading in readings
+        for part in (
+            reading.as_messages(provider, document=True)
+            if reading.pdf
+            else dataclasses.replace(reading, multimodal=True).as_messages(provider)
+        )
+    ]
 
 
 def document_payloads(readings: list[Reading]) -> tuple[dict[str, list[dict]], list[str]]:
@@ -64,7 +77,11 @@ def document_payloads(readings: list[Reading]) -> tuple[dict[str, list[dict]], l
             problems.append(f"{PROVIDER_NAMES[provider]}: {error.message}")
             continue
         pages = sum(len(reading.pages) for reading in documents)
-        together = limit_problem(provider, pages, len(json.dumps(parts)), "One request with all these PDFs") if len(documents) > 1 else None
+        together = (
+            limit_problem(provider, pages, len(json.dumps(parts)), "One request with all these PDFs")
+            if len(documents) > 1
+            else None
+        )
         if together:
             problems.append(f"{PROVIDER_NAMES[provider]}: {together}")
         else:
@@ -73,7 +90,7 @@ def document_payloads(readings: list[Reading]) -> tuple[dict[str, list[dict]], l
 
 
 def _cut(data: str, start: int) -> str:
-    return f"{data[:start + SHOWN_BASE64]}…({len(data) - start:,} characters)"
+    return f"{data[: start + SHOWN_BASE64]}…({len(data) - start:,} characters)"
 
 
 def _abbreviated(part: dict) -> dict:
@@ -101,22 +118,52 @@ def estimate(readings: list[Reading], documents: dict[str, list[dict]] | None = 
     text_only = [dataclasses.replace(r, multimodal=False) for r in readings]
     multimodal = [dataclasses.replace(r, multimodal=True) for r in readings]
     text = text_payload(text_only)
-    rows = [{"mode": "Text-only", "exact": True, "bytes": len(text.encode()), "characters": len(text), "text_tokens": text_tokens(text),
-             "images": 0, "image_tokens": 0}]
+    rows = [
+        {
+            "mode": "Text-only",
+            "exact": True,
+            "bytes": len(text.encode()),
+            "characters": len(text),
+            "text_tokens": text_tokens(text),
+            "images": 0,
+            "image_tokens": 0,
+        }
+    ]
     for provider in PROVIDERS:
         parts = message_payload(multimodal, provider)
         text_count, image_count = payload_tokens(parts, provider)
-        rows.append({"mode": f"Multimodal ({PROVIDER_NAMES[provider]})", "exact": EXACT[provider], "bytes": len(json.dumps(parts).encode()),
-                     "characters": sum(len(part["text"]) for part in parts if part["type"] == "text"), "text_tokens": text_count,
-                     "images": sum(part["type"] != "text" for part in parts), "image_tokens": image_count})
+        rows.append(
+            {
+                "mode": f"Multimodal ({PROVIDER_NAMES[provider]})",
+                "exact": EXACT[provider],
+                "bytes": len(json.dumps(parts).encode()),
+                "characters": sum(len(part["text"]) for part in parts if part["type"] == "text"),
+                "text_tokens": text_count,
+                "images": sum(part["type"] != "text" for part in parts),
+                "image_tokens": image_count,
+            }
+        )
     sizes = [png_size(page.image) for r in multimodal if r.transcript is None for page in r.pages if page.image]
-    extracted = [page.content for r in multimodal if r.pdf for page in r.pages]  # the text a provider takes from the PDFs' pages
+    extracted = [
+        page.content for r in multimodal if r.pdf for page in r.pages
+    ]  # the text a provider takes from the PDFs' pages
     documents = document_payloads(readings)[0] if documents is None else documents
-    for provider, parts in documents.items():  # a provider that cannot take the PDFs has no row; the payload view says why
+    for (
+        provider,
+        parts,
+    ) in documents.items():  # a provider that cannot take the PDFs has no row; the payload view says why
         texts = extracted + [part["text"] for part in parts if part["type"] == "text"]
-        rows.append({"mode": f"PDF document ({PROVIDER_NAMES[provider]})", "exact": False, "bytes": len(json.dumps(parts).encode()),
-                     "characters": sum(map(len, texts)), "text_tokens": sum(map(text_tokens, texts)), "images": len(sizes),
-                     "image_tokens": sum(IMAGE_RULES[provider](w, h) for w, h in sizes)})
+        rows.append(
+            {
+                "mode": f"PDF document ({PROVIDER_NAMES[provider]})",
+                "exact": False,
+                "bytes": len(json.dumps(parts).encode()),
+                "characters": sum(map(len, texts)),
+                "text_tokens": sum(map(text_tokens, texts)),
+                "images": len(sizes),
+                "image_tokens": sum(IMAGE_RULES[provider](w, h) for w, h in sizes),
+            }
+        )
     for row in rows:
         row["total_tokens"] = row["text_tokens"] + row["image_tokens"]
     return rows
@@ -129,13 +176,26 @@ def estimate_table(readings: list[Reading], multimodal: bool, documents: dict[st
         current = row["mode"].startswith("Multimodal") if multimodal else row["mode"] == "Text-only"
         mode = f"**{row['mode']}** (current)" if current else row["mode"]
         about = "" if row["exact"] else "≈ "
-        rows.append([mode, f"{row['bytes'] / 1024:,.1f} KB", f"{row['characters']:,}", f"{about}{row['text_tokens']:,}", str(row["images"]),
-                     f"{row['image_tokens']:,}", f"{about}{row['total_tokens']:,}"])
+        rows.append(
+            [
+                mode,
+                f"{row['bytes'] / 1024:,.1f} KB",
+                f"{row['characters']:,}",
+                f"{about}{row['text_tokens']:,}",
+                str(row["images"]),
+                f"{row['image_tokens']:,}",
+                f"{about}{row['total_tokens']:,}",
+            ]
+        )
     return markdown_table(rows)
 
 
 def usage_line(readings: list[Reading]) -> str:
     """What describing the pages cost and saved: calls made, pages with nothing to describe, cache hits."""
-    calls, saved, hits = (sum(getattr(r.usage, name) for r in readings) for name in ("calls", "calls_saved", "cache_hits"))
-    return (f"**Descriptions:** {calls} {'call' if calls == 1 else 'calls'} made (vision model or OCR), "
-            f"{saved} saved on pages with only text, {hits} from the cache.")
+    calls, saved, hits = (
+        sum(getattr(r.usage, name) for r in readings) for name in ("calls", "calls_saved", "cache_hits")
+    )
+    return (
+        f"**Descriptions:** {calls} {'call' if calls == 1 else 'calls'} made (vision model or OCR), "
+        f"{saved} saved on pages with only text, {hits} from the cache."
+    )

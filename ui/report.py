@@ -40,22 +40,28 @@ def stem(name: str) -> str:
 
 def page_image(reading: Reading, page: Page, folder: Path) -> str:
     """The path of ``page``'s PNG under ``folder``, written once."""
-    return _write_if_missing(folder / reading.sha256 / f"{stem(reading.name)}-{reading.label.lower()}-{page.number}.png", page.image)
+    return _write_if_missing(
+        folder / reading.sha256 / f"{stem(reading.name)}-{reading.label.lower()}-{page.number}.png", page.image
+    )
 
 
 OUTLINE = (67, 56, 202)  # the theme's indigo
 REPORT_CHUNK_TOKENS = 512  # the export's chunks: Reading.chunks' default size
 
 
-def outlined_image(reading: Reading, page: Page, folder: Path, marks: list[tuple[tuple, str]] | None = None, tag: str = "figures") -> str:
+def outlined_image(
+    reading: Reading, page: Page, folder: Path, marks: list[tuple[tuple, str]] | None = None, tag: str = "figures"
+) -> str:
     """The path of ``page``'s PNG with each figure outlined and labelled ("Figure 1 · picture"), written once;
     or with ``marks`` (box, label) outlined instead, named by ``tag`` (a chunk's boxes, ui.chunks)."""
     target = folder / reading.sha256 / f"{stem(reading.name)}-{reading.label.lower()}-{page.number}-{tag}.png"
     if target.exists():
         return str(target)
     if marks is None:
-        marks = [(figure.box, f"Figure {number} · {f'chart: {figure.chart}' if figure.chart else figure.kind}")
-                 for number, figure in enumerate(page.figures, 1)]
+        marks = [
+            (figure.box, f"Figure {number} · {f'chart: {figure.chart}' if figure.chart else figure.kind}")
+            for number, figure in enumerate(page.figures, 1)
+        ]
     with Image.open(io.BytesIO(page.image)) as image:
         canvas = image.convert("RGB")
     draw = ImageDraw.Draw(canvas)
@@ -73,7 +79,7 @@ def outlined_image(reading: Reading, page: Page, folder: Path, marks: list[tuple
 
 
 def page_title(reading: Reading, page: Page) -> str:
-    """"Sheet 2", "Page 7 — docs/report.pdf": the page as the app and the report name it."""
+    """ "Sheet 2", "Page 7 — docs/report.pdf": the page as the app and the report name it."""
     title = f"{reading.label.capitalize()} {page.number}"
     return f"{title} — {page.section}" if page.section else title
 
@@ -86,12 +92,20 @@ def citation(reading: Reading, page: Page | None = None, span: tuple[float, floa
     if page is None:
         return f"*(Source: {source(reading.name, reading.kind, reading.page_count, span=span)})*"
     lines = (page.line, page.line + page.text.count("\n")) if page.line is not None else None
-    where = source(reading.name, reading.kind, reading.page_count, section=page.section, pages=[page.number], lines=lines, span=span)
+    where = source(
+        reading.name,
+        reading.kind,
+        reading.page_count,
+        section=page.section,
+        pages=[page.number],
+        lines=lines,
+        span=span,
+    )
     return f"*(Source: {where})*"
 
 
 def furniture_note(page: Page) -> str | None:
-    """"Page furniture: P/N 119-036 · Page 3 of 12": what the page shows round its text, or None."""
+    """ "Page furniture: P/N 119-036 · Page 3 of 12": what the page shows round its text, or None."""
     return f"Page furniture: {' · '.join(page.furniture)}" if page.furniture else None
 
 
@@ -102,7 +116,10 @@ def _page_section(reading: Reading, page: Page, images: dict[str, bytes]) -> lis
         image_name = f"images/{reading.sha256[:12]}-{stem(reading.name)}-{page.number}.png"
         images[image_name] = page.image
         lines += [f"![{reading.name}, {reading.label.lower()} {page.number}]({image_name})", cite]
-    for block in [*page.text.strip().split("\n\n"), *page.tables_apart]:  # paragraphs and tables; headings need no source
+    for block in [
+        *page.text.strip().split("\n\n"),
+        *page.tables_apart,
+    ]:  # paragraphs and tables; headings need no source
         if block.strip():
             lines += [block] if block.startswith("#") else [block, cite]
     if note := furniture_note(page):  # one line, under the page's text: not the page's content, so not cited
@@ -128,7 +145,10 @@ def report_markdown(entries: list[Entry]) -> tuple[str, dict[str, bytes]]:
             t = reading.transcript
             lines.append(f"Audio, {t.summary}.")
             for segment in t.segments:
-                lines += [f"**[{clock(segment.start)}]** {segment.text.strip()}", citation(reading, span=(segment.start, segment.end))]
+                lines += [
+                    f"**[{clock(segment.start)}]** {segment.text.strip()}",
+                    citation(reading, span=(segment.start, segment.end)),
+                ]
             if not t.segments and t.text.strip():
                 lines += [t.text.strip(), citation(reading)]
             continue
@@ -153,7 +173,8 @@ def chunks_jsonl(entries: list[Entry], max_tokens: int = REPORT_CHUNK_TOKENS) ->
 
 
 def write_report(entries: list[Entry], folder: Path) -> str | None:
-    """A zip of ``report.md``, its page images and ``chunks.jsonl`` (what a retriever indexes), or None when nothing was read."""
+    """A zip of ``report.md``, its page images and ``chunks.jsonl`` (what a retriever indexes), or None
+    when nothing was read."""
     if not any(entry.reading for entry in entries):
         return None
     markdown, images = report_markdown(entries)
@@ -171,7 +192,9 @@ def write_payload(readings: list[Reading], multimodal: bool, folder: Path) -> st
     if not readings:
         return None
     if multimodal:
-        data = json.dumps({provider: message_payload(readings, provider) for provider in PROVIDERS}, ensure_ascii=False).encode()
+        data = json.dumps(
+            {provider: message_payload(readings, provider) for provider in PROVIDERS}, ensure_ascii=False
+        ).encode()
         return _write_once(folder / "payloads", "payload-multimodal.json", data)
     return _write_once(folder / "payloads", "payload-text-only.txt", text_payload(readings).encode())
 
@@ -180,4 +203,6 @@ def write_document_payload(payloads: dict[str, list[dict]], folder: Path) -> str
     """The complete payload with PDFs sent as themselves (full base64), per provider, as a download, or None."""
     if not payloads:
         return None
-    return _write_once(folder / "payloads", "payload-pdf-document.json", json.dumps(payloads, ensure_ascii=False).encode())
+    return _write_once(
+        folder / "payloads", "payload-pdf-document.json", json.dumps(payloads, ensure_ascii=False).encode()
+    )

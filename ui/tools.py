@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from readers import ReaderError, Reading
 from readers.kinds import kind_of
@@ -35,8 +35,11 @@ def token_budget(max_tokens, mcp: bool) -> int | None:
     if max_tokens in (None, "", 0):
         return MCP_MAX_TOKENS if mcp else None
     if max_tokens < 0 or max_tokens != int(max_tokens):
-        raise ReaderError("INVALID_QUERY", f"max_tokens must be a whole number of tokens, such as 20000, not {max_tokens!r}. "
-                                           f"0 or empty takes the default: {MCP_MAX_TOKENS:,} over MCP, no limit through gradio_client.")
+        raise ReaderError(
+            "INVALID_QUERY",
+            f"max_tokens must be a whole number of tokens, such as 20000, not {max_tokens!r}. "
+            f"0 or empty takes the default: {MCP_MAX_TOKENS:,} over MCP, no limit through gradio_client.",
+        )
     return int(max_tokens)
 
 
@@ -45,7 +48,9 @@ def answer_count(line_numbers: bool) -> Callable[[Reading], int]:
     ``line_numbers`` the count of the numbered text."""
     if not line_numbers:
         return default_count
-    return lambda reading: reading.tokens("openai") if reading.multimodal else text_tokens(reading.as_text(line_numbers=True))
+    return lambda reading: (
+        reading.tokens("openai") if reading.multimodal else text_tokens(reading.as_text(line_numbers=True))
+    )
 
 
 def for_agents(answer: dict) -> dict:
@@ -53,7 +58,10 @@ def for_agents(answer: dict) -> dict:
     as text), and pages without the text, tables and description that ``text`` holds, or the fields
     they leave empty."""
     answer.pop("messages", None)
-    answer["pages"] = [{key: value for key, value in page.items() if key not in PAGE_TEXT and value not in (None, [])} for page in answer["pages"]]
+    answer["pages"] = [
+        {key: value for key, value in page.items() if key not in PAGE_TEXT and value not in (None, [])}
+        for page in answer["pages"]
+    ]
     return answer
 
 
@@ -69,8 +77,14 @@ def file_arguments(inline: bool, name: str) -> str:
 def continue_call(file_arguments: str, arguments: dict, position: Cursor) -> str:
     """The call that goes on from ``position``, with the other ``arguments`` given (those set)."""
     step = {"cursor": str(position)} if position.offset else {"page_start": position.page}
-    given = {name: value for name, value in arguments.items() if name not in ("page_start", "cursor") and value not in (None, "", False, 0)}
-    shown = [f"{name}={json.dumps(value) if isinstance(value, str) else value}" for name, value in {**step, **given}.items()]
+    given = {
+        name: value
+        for name, value in arguments.items()
+        if name not in ("page_start", "cursor") and value not in (None, "", False, 0)
+    }
+    shown = [
+        f"{name}={json.dumps(value) if isinstance(value, str) else value}" for name, value in {**step, **given}.items()
+    ]
     return f"read_file({', '.join([file_arguments, *shown])})"
 
 
@@ -88,9 +102,12 @@ class Budget:
         if not reading.pages:  # a recording's transcript, or a container with nothing readable: not cut
             tokens = self.count(reading)
             if self.max_tokens is not None and tokens > self.max_tokens:
-                raise ReaderError("INVALID_QUERY", f"max_tokens={self.max_tokens:,} is too small for {reading.name}: its "
-                                                   f"{'transcript' if reading.transcript else 'answer'} takes {tokens:,} tokens and is not cut. "
-                                                   f"Raise max_tokens to at least {tokens:,}.")
+                raise ReaderError(
+                    "INVALID_QUERY",
+                    f"max_tokens={self.max_tokens:,} is too small for {reading.name}: its "
+                    f"{'transcript' if reading.transcript else 'answer'} takes {tokens:,} tokens and is not cut. "
+                    f"Raise max_tokens to at least {tokens:,}.",
+                )
             return Fitted(reading, tokens, None, Cursor(1))
         return fit(reading, self.max_tokens or sys.maxsize, self.start, self.count)
 
@@ -98,20 +115,37 @@ class Budget:
         """The answer's ``budget``: its tokens, what it holds, what is left and the call that goes on."""
         unit = kind_of(reading.kind).unit
         position = fitted.next
-        if position is None and reading.pages and reading.pages[-1].number < last:  # MAX_PAGES stopped the reading first
+        if (
+            position is None and reading.pages and reading.pages[-1].number < last
+        ):  # MAX_PAGES stopped the reading first
             position = Cursor(reading.pages[-1].number + 1)
         here, left, call = self._here(fitted, reading, unit), None, None
         if position is not None:
             rest = list(range(position.page + (1 if position.offset else 0), last + 1))
-            left = ", then ".join(part for part in [f"{unit} {position.page} from character {position.offset:,}" if position.offset else "",
-                                                    _span(rest, unit) if rest else ""] if part)
+            left = ", then ".join(
+                part
+                for part in [
+                    f"{unit} {position.page} from character {position.offset:,}" if position.offset else "",
+                    _span(rest, unit) if rest else "",
+                ]
+                if part
+            )
             call = continue_call(file_arguments, {**arguments, "max_tokens": self.max_tokens}, position)
         limit = f"max_tokens={self.max_tokens:,}" if self.max_tokens is not None else "no max_tokens"
-        note = (f"This answer holds {here} ({fitted.tokens:,} tokens; {limit}). "
-                + (f"Left: {left}. To go on, call {call}." if call else f"Nothing is left of the {unit}s asked for."))
-        return {"max_tokens": self.max_tokens, "tokens": fitted.tokens, "pages": [page.number for page in fitted.reading.pages],
-                "left": left, "next": ({"cursor": str(position)} if position.offset else {"page_start": position.page}) if position else None,
-                "call": call, "note": note}
+        note = f"This answer holds {here} ({fitted.tokens:,} tokens; {limit}). " + (
+            f"Left: {left}. To go on, call {call}." if call else f"Nothing is left of the {unit}s asked for."
+        )
+        return {
+            "max_tokens": self.max_tokens,
+            "tokens": fitted.tokens,
+            "pages": [page.number for page in fitted.reading.pages],
+            "left": left,
+            "next": ({"cursor": str(position)} if position.offset else {"page_start": position.page})
+            if position
+            else None,
+            "call": call,
+            "note": note,
+        }
 
     @staticmethod
     def _here(fitted: Fitted, reading: Reading, unit: str) -> str:
@@ -156,21 +190,40 @@ def outline_json(read: Read, first: int | None, last: int | None, max_pages: int
         found += page_headings
     reading = readings[0]
     unit = kind_of(reading.kind).unit
-    answer = {"name": reading.name, "kind": reading.kind, "page_count": reading.page_count, "pages": rows, "headings": heading_tree(found),
-              "tokens": {mode: sum(row[mode] for row in rows) for mode in ("text_only", "multimodal")}}
+    answer = {
+        "name": reading.name,
+        "kind": reading.kind,
+        "page_count": reading.page_count,
+        "pages": rows,
+        "headings": heading_tree(found),
+        "tokens": {mode: sum(row[mode] for row in rows) for mode in ("text_only", "multimodal")},
+    }
     if reading.transcript is not None:
         tokens = default_count(reading)
-        answer.update(duration=reading.transcript.duration, language=reading.transcript.language, tokens={"text_only": tokens, "multimodal": tokens})
-        answer["note"] = f"A recording: its transcript is {tokens:,} tokens. read_file gives it whole (raise max_tokens to at least that)."
+        answer.update(
+            duration=reading.transcript.duration,
+            language=reading.transcript.language,
+            tokens={"text_only": tokens, "multimodal": tokens},
+        )
+        answer["note"] = (
+            f"A recording: its transcript is {tokens:,} tokens. read_file "
+            "gives it whole (raise max_tokens to at least that)."
+        )
     else:
-        answer["note"] = (f"Tokens are OpenAI's (o200k_base) for each {unit} read alone, text-only (text and visual descriptions) and "
-                          f"multimodal (text and image). Read {unit}s with read_file(page_start=..., page_end=..., max_tokens=...); find "
-                          f"searches them.")
+        answer["note"] = (
+            f"Tokens are OpenAI's (o200k_base) for each {unit} read alone, "
+            "text-only (text and visual descriptions) and "
+            f"multimodal (text and image). Read {unit}s with read_file(page_start=..., "
+            "page_end=..., max_tokens=...); find "
+            f"searches them."
+        )
     answer["warnings"] = _warnings(readings)
     return answer
 
 
-def find_json(read: Read, query: str, is_regex: bool, first: int | None, last: int | None, context, max_hits, max_pages: int) -> dict:
+def find_json(
+    read: Read, query: str, is_regex: bool, first: int | None, last: int | None, context, max_hits, max_pages: int
+) -> dict:
     """``/find``'s answer: the lines where ``query`` matches, page by page, at most ``max_hits``."""
     context = min(MAX_CONTEXT_LINES, max(0, int(context if context is not None else 2)))
     max_hits = min(MAX_HITS, max(1, int(max_hits or 20)))
@@ -179,7 +232,10 @@ def find_json(read: Read, query: str, is_regex: bool, first: int | None, last: i
     for reading in windows(read, first, last, max_pages, multimodal=False):
         readings.append(reading)
         if reading.transcript is not None:
-            found = [(None, "transcript", hit) for hit in search.hits(reading.transcript.text, 1, f"{reading.name}'s transcript")]
+            found = [
+                (None, "transcript", hit)
+                for hit in search.hits(reading.transcript.text, 1, f"{reading.name}'s transcript")
+            ]
             hits += found
             continue
         counts = None
@@ -193,18 +249,41 @@ def find_json(read: Read, query: str, is_regex: bool, first: int | None, last: i
                 hits += found
     reading = readings[0]
     unit = kind_of(reading.kind).unit
-    shown = [{**({"page": page.number} if page else {}), **({"section": page.section} if page and page.section else {}),
-              "line": hit.line, "in": where, "context": hit.context} for page, where, hit in hits[:max_hits]]
+    shown = [
+        {
+            **({"page": page.number} if page else {}),
+            **({"section": page.section} if page and page.section else {}),
+            "line": hit.line,
+            "in": where,
+            "context": hit.context,
+        }
+        for page, where, hit in hits[:max_hits]
+    ]
     searched = [page.number for reading in readings for page in reading.pages]
     span = _span(searched, unit) if searched else "the transcript"
     if not hits:
         note = f"No match in {span} of {reading.name}."
     elif len(hits) > max_hits:
-        note = (f"Capped: the first {max_hits} of {len(hits)} matching lines are shown, on {len(pages)} {unit}s. Narrow the query, "
-                f"search fewer {unit}s (page_start, page_end), or raise max_hits (at most {MAX_HITS}).")
+        note = (
+            f"Capped: the first {max_hits} of {len(hits)} matching lines "
+            f"are shown, on {len(pages)} {unit}s. Narrow the query, "
+            f"search fewer {unit}s (page_start, page_end), or raise max_hits (at most {MAX_HITS})."
+        )
     else:
         note = f"{len(hits)} matching {'line' if len(hits) == 1 else 'lines'} in {span}." + (
-            f" Read a {unit} with read_file(page_start=N, page_end=N)." if pages else "")
-    return {"name": reading.name, "kind": reading.kind, "page_count": reading.page_count, "query": query, "regex": bool(is_regex),
-            "searched": span, "pages": pages, "hits": shown, "hit_count": len(hits), "capped": len(hits) > max_hits, "note": note,
-            "warnings": _warnings(readings)}
+            f" Read a {unit} with read_file(page_start=N, page_end=N)." if pages else ""
+        )
+    return {
+        "name": reading.name,
+        "kind": reading.kind,
+        "page_count": reading.page_count,
+        "query": query,
+        "regex": bool(is_regex),
+        "searched": span,
+        "pages": pages,
+        "hits": shown,
+        "hit_count": len(hits),
+        "capped": len(hits) > max_hits,
+        "note": note,
+        "warnings": _warnings(readings),
+    }

@@ -1,17 +1,20 @@
-"""Batch engines: a thread pool on this machine (``LocalEngine``) or Ray tasks on a cluster (``RayEngine``), each reading a few files at a time."""
+"""Batch engines: a thread pool on this machine (``LocalEngine``) or Ray tasks on a cluster
+(``RayEngine``), each reading a few files at a time."""
 
 from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, ThreadPoolExecutor, wait
 from pathlib import Path
-from typing import Callable, Iterator
 
 from .records import INSTALL_HINT, BatchError, read_records
 
 
-def _windowed(tasks: Iterator[tuple], window: int, submit: Callable, wait_any: Callable, cancel: Callable) -> Iterator[tuple[tuple, object]]:
+def _windowed(
+    tasks: Iterator[tuple], window: int, submit: Callable, wait_any: Callable, cancel: Callable
+) -> Iterator[tuple[tuple, object]]:
     """Run ``tasks`` with at most ``window`` under way; yield (task, handle) as each finishes.
     Tasks are taken from the iterator only as room frees, so memory stays bounded."""
     running: dict = {}
@@ -57,7 +60,7 @@ class LocalEngine:
     def __init__(self, workers: int | None = None):
         self.workers = workers or cores()
 
-    def __enter__(self) -> "LocalEngine":
+    def __enter__(self) -> LocalEngine:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -72,8 +75,13 @@ class LocalEngine:
         """Yield (task, ``self.work(*task, *shared)`` or the exception it raised) as each finishes."""
         pool = self._pool()
         try:
-            for task, future in _windowed(tasks, self.workers, lambda task: pool.submit(self.work, *task, *shared),
-                                          lambda futures: wait(futures, return_when=FIRST_COMPLETED).done, lambda future: future.cancel()):
+            for task, future in _windowed(
+                tasks,
+                self.workers,
+                lambda task: pool.submit(self.work, *task, *shared),
+                lambda futures: wait(futures, return_when=FIRST_COMPLETED).done,
+                lambda future: future.cancel(),
+            ):
                 yield task, future.exception() or future.result()
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
@@ -113,7 +121,7 @@ class RayEngine:
         self.address, self.workers = address, workers
         self._started = False
 
-    def __enter__(self) -> "RayEngine":
+    def __enter__(self) -> RayEngine:
         try:
             import ray
         except ImportError:
@@ -122,10 +130,18 @@ class RayEngine:
         if not ray.is_initialized():
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # nothing is reported anywhere
             try:
-                ray.init(address=self.address, num_cpus=None if self.address else self.workers, include_dashboard=False,
-                         log_to_driver=False, logging_level="ERROR", runtime_env=self._runtime_env())
+                ray.init(
+                    address=self.address,
+                    num_cpus=None if self.address else self.workers,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level="ERROR",
+                    runtime_env=self._runtime_env(),
+                )
             except (ConnectionError, RuntimeError, ValueError) as error:
-                raise BatchError(f"Ray could not start or connect{f' to {self.address}' if self.address else ''}: {error}") from None
+                raise BatchError(
+                    f"Ray could not start or connect{f' to {self.address}' if self.address else ''}: {error}"
+                ) from None
             self._started = True
         self.window = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         return self
@@ -146,8 +162,13 @@ class RayEngine:
         ray = self.ray
         remote = ray.remote(read_records_in_process)
         shared_refs = [ray.put(value) for value in shared]
-        for task, ref in _windowed(tasks, self.window, lambda task: remote.remote(*task, *shared_refs),
-                                   lambda refs: ray.wait(refs, num_returns=1)[0], lambda ref: ray.cancel(ref)):
+        for task, ref in _windowed(
+            tasks,
+            self.window,
+            lambda task: remote.remote(*task, *shared_refs),
+            lambda refs: ray.wait(refs, num_returns=1)[0],
+            lambda ref: ray.cancel(ref),
+        ):
             try:
                 yield task, ray.get(ref)
             except ray.exceptions.RayError as error:

@@ -1,5 +1,6 @@
-"""Batch outputs: JSON Lines or Parquet, written by one process, and resumed: what a stopped run already wrote is scanned, kept or dropped.
-An output holds page records or chunk records (``--chunks``), never both."""
+"""Batch outputs: JSON Lines or Parquet, written by one process, and resumed: what a stopped run
+already wrote is scanned, kept or dropped. An output holds page records or chunk records
+(``--chunks``), never both."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ import fcntl
 import itertools
 import json
 import os
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from ..storage.files import atomic_file
 from .records import CHUNK_FIELDS, FIELDS, INSTALL_HINT, BatchError
@@ -29,18 +30,27 @@ class Previous:
     retried: int = 0  # files whose records carry an error: dropped, to be read again
     cut: int = 0  # files whose records a stopped run did not finish writing: dropped
 
-    def add(self, other: "Previous") -> None:
+    def add(self, other: Previous) -> None:
         self.done |= other.done
         self.pages += other.pages
         self.retried += other.retried
         self.cut += other.cut
 
     def describe(self, out: Path) -> str:
-        parts = [f"{counted(len(self.done), 'file')} ({counted(self.pages, 'page')}) already read into {out.name} are skipped"]
+        parts = [
+            f"{counted(len(self.done), 'file')} ({counted(self.pages, 'page')}) "
+            f"already read into {out.name} are skipped"
+        ]
         if self.retried:
-            parts.append(f"{self.retried:,} with errors are read again" if self.retried > 1 else "1 with an error is read again")
+            parts.append(
+                f"{self.retried:,} with errors are read again" if self.retried > 1 else "1 with an error is read again"
+            )
         if self.cut:
-            parts.append(f"{self.cut:,} cut short by a stopped run are read again" if self.cut > 1 else "1 cut short by a stopped run is read again")
+            parts.append(
+                f"{self.cut:,} cut short by a stopped run are read again"
+                if self.cut > 1
+                else "1 cut short by a stopped run is read again"
+            )
         return "Resuming: " + "; ".join(parts) + "."
 
 
@@ -48,8 +58,11 @@ def _check(record, where: str, chunked: bool) -> dict:
     if not isinstance(record, dict) or not {"file", "sha256", "pages_read", "error"} <= record.keys():
         raise BatchError(f"{where} is not a ReadLens batch record, so the output is not one; choose another --out.")
     if ("chunk_count" in record) != chunked:
-        raise BatchError(f"{where} is a {'page' if chunked else 'chunk'} record: the output was written {'without' if chunked else 'with'} "
-                         f"--chunks, and one output holds one kind of record; choose another --out.")
+        raise BatchError(
+            f"{where} is a {'page' if chunked else 'chunk'} record: the output "
+            f"was written {'without' if chunked else 'with'} "
+            f"--chunks, and one output holds one kind of record; choose another --out."
+        )
     return record
 
 
@@ -109,7 +122,10 @@ class JsonlOutput:
             try:
                 record = json.loads(line)
             except ValueError:
-                raise BatchError(f"{self.path} line {number} is not JSON, so the file is not a ReadLens batch output; choose another --out.") from None
+                raise BatchError(
+                    f"{self.path} line {number} is not JSON, so the file is "
+                    "not a ReadLens batch output; choose another --out."
+                ) from None
             yield _check(record, f"{self.path} line {number}", self.chunked), number
 
     def resume(self) -> Previous:
@@ -129,7 +145,9 @@ class JsonlOutput:
     def append(self, records: list[dict]) -> None:
         if self._handle is None:
             self._handle = open(self.path, "ab")
-        self._handle.write(b"".join(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n" for record in records))
+        self._handle.write(
+            b"".join(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n" for record in records)
+        )
         self._handle.flush()
 
     def close(self) -> None:
@@ -155,15 +173,39 @@ def _parquet():
 
 def parquet_schema(pa, chunked: bool = False):
     segment = pa.struct([("start", pa.float64()), ("end", pa.float64()), ("text", pa.string())])
-    transcript = pa.struct([("text", pa.string()), ("language", pa.string()), ("duration", pa.float64()),
-                            ("segments", pa.list_(segment)), ("source", pa.string())])
-    types = {"page": pa.int64(), "page_count": pa.int64(), "pages_read": pa.int64(), "line": pa.int64(), "tables": pa.list_(pa.string()),
-             "furniture": pa.list_(pa.string()), "error": pa.struct([("code", pa.string()), ("message", pa.string())]), "transcript": transcript,
-             "warnings": pa.list_(pa.string())}
+    transcript = pa.struct(
+        [
+            ("text", pa.string()),
+            ("language", pa.string()),
+            ("duration", pa.float64()),
+            ("segments", pa.list_(segment)),
+            ("source", pa.string()),
+        ]
+    )
+    types = {
+        "page": pa.int64(),
+        "page_count": pa.int64(),
+        "pages_read": pa.int64(),
+        "line": pa.int64(),
+        "tables": pa.list_(pa.string()),
+        "furniture": pa.list_(pa.string()),
+        "error": pa.struct([("code", pa.string()), ("message", pa.string())]),
+        "transcript": transcript,
+        "warnings": pa.list_(pa.string()),
+    }
     if chunked:
         box = pa.struct([("page", pa.int64()), ("box", pa.list_(pa.float64()))])
-        types |= {"chunk": pa.int64(), "chunk_count": pa.int64(), "tokens": pa.int64(), "pages": pa.list_(pa.int64()), "headings": pa.list_(pa.string()),
-                  "lines": pa.list_(pa.int64()), "start": pa.float64(), "end": pa.float64(), "boxes": pa.list_(box)}
+        types |= {
+            "chunk": pa.int64(),
+            "chunk_count": pa.int64(),
+            "tokens": pa.int64(),
+            "pages": pa.list_(pa.int64()),
+            "headings": pa.list_(pa.string()),
+            "lines": pa.list_(pa.int64()),
+            "start": pa.float64(),
+            "end": pa.float64(),
+            "boxes": pa.list_(box),
+        }
     return pa.schema([(name, types.get(name, pa.string())) for name in (CHUNK_FIELDS if chunked else FIELDS)])
 
 
@@ -186,7 +228,10 @@ class ParquetOutput:
                 columns = ["file", "sha256", "pages_read", "error", *(["chunk_count"] if self.chunked else [])]
                 rows = self.pq.read_table(self.path, columns=columns).to_pylist()
             except (self.pa.ArrowException, KeyError):
-                raise BatchError(f"{self.path} is not a ReadLens batch output in Parquet{' of chunks' if self.chunked else ''}; choose another --out.") from None
+                raise BatchError(
+                    f"{self.path} is not a ReadLens batch output in Parquet{' of chunks' if self.chunked else ''}; "
+                    "choose another --out."
+                ) from None
             self._dropped = _sift(((row, index) for index, row in enumerate(rows)), previous)
         previous.add(self.journal.resume())
         return previous
@@ -233,7 +278,9 @@ def only_writer(out: Path):
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise BatchError(f"another batch is writing {out}; wait for it to finish, or choose another --out.") from None
+            raise BatchError(
+                f"another batch is writing {out}; wait for it to finish, or choose another --out."
+            ) from None
         try:
             yield lock
         finally:

@@ -13,13 +13,54 @@ from ..payload.serialize import as_json
 from ..services import shared_services
 from ..settings import Settings
 
-FIELDS = ("file", "sha256", "kind", "mime", "page", "page_count", "pages_read", "section", "line", "text", "tables", "furniture", "image",
-          "description", "description_source", "error", "transcript", "warnings")
+FIELDS = (
+    "file",
+    "sha256",
+    "kind",
+    "mime",
+    "page",
+    "page_count",
+    "pages_read",
+    "section",
+    "line",
+    "text",
+    "tables",
+    "furniture",
+    "image",
+    "description",
+    "description_source",
+    "error",
+    "transcript",
+    "warnings",
+)
 # A chunk's fields (readers.payload.chunks.Chunk) after the file's, its number and kind renamed so they
 # are not taken for a page's or the file's; chunk_count says how many records the file has.
-CHUNK_FIELDS = ("file", "sha256", "kind", "mime", "page_count", "pages_read", "chunk", "chunk_count", "chunk_kind", "text", "tokens",
-                "pages", "headings", "section", "citation", "lines", "start", "end", "caption", "boxes", "context", "overlap",
-                "error", "warnings")
+CHUNK_FIELDS = (
+    "file",
+    "sha256",
+    "kind",
+    "mime",
+    "page_count",
+    "pages_read",
+    "chunk",
+    "chunk_count",
+    "chunk_kind",
+    "text",
+    "tokens",
+    "pages",
+    "headings",
+    "section",
+    "citation",
+    "lines",
+    "start",
+    "end",
+    "caption",
+    "boxes",
+    "context",
+    "overlap",
+    "error",
+    "warnings",
+)
 INSTALL_HINT = "the app does not install it; run `make setup-batch`, or `pip install -r requirements-batch.txt`"
 FAILURES_LISTED = 20
 
@@ -41,12 +82,31 @@ class Request:
 
 
 def _record(file: str, sha256: str | None, **values) -> dict:
-    return {**dict.fromkeys(FIELDS), "file": file, "sha256": sha256, "pages_read": 0, "tables": [], "furniture": [], "warnings": [], **values}
+    return {
+        **dict.fromkeys(FIELDS),
+        "file": file,
+        "sha256": sha256,
+        "pages_read": 0,
+        "tables": [],
+        "furniture": [],
+        "warnings": [],
+        **values,
+    }
 
 
 def _chunk_record(file: str, sha256: str | None, **values) -> dict:
-    return {**dict.fromkeys(CHUNK_FIELDS), "file": file, "sha256": sha256, "pages_read": 0, "chunk_count": 0, "pages": [], "headings": [],
-            "boxes": [], "warnings": [], **values}
+    return {
+        **dict.fromkeys(CHUNK_FIELDS),
+        "file": file,
+        "sha256": sha256,
+        "pages_read": 0,
+        "chunk_count": 0,
+        "pages": [],
+        "headings": [],
+        "boxes": [],
+        "warnings": [],
+        **values,
+    }
 
 
 def failure_records(file: str, sha256: str | None, code: str | None, message: str, chunked: bool = False) -> list[dict]:
@@ -57,17 +117,43 @@ def failure_records(file: str, sha256: str | None, code: str | None, message: st
 def page_records(reading: Reading, file: str) -> list[dict]:
     """The records of one reading: one per page, or one for audio (and for a file without pages)."""
     data = as_json(reading, images=reading.multimodal)
-    common = {"kind": data["kind"], "mime": data["mime"], "page_count": data["page_count"], "pages_read": len(data["pages"])}
+    common = {
+        "kind": data["kind"],
+        "mime": data["mime"],
+        "page_count": data["page_count"],
+        "pages_read": len(data["pages"]),
+    }
     if not data["pages"]:
         transcript = data["transcript"]
-        return [_record(file, data["sha256"], **common, text=transcript["text"] if transcript else "", transcript=transcript,
-                        warnings=data["warnings"])]
-    return [_record(file, data["sha256"], **common, page=page["number"], section=page["section"], line=page["line"], text=page["text"], tables=page["tables"],
-                    furniture=page["furniture"], image=page["image"],
-                    description=page["description"], description_source=page["description_source"],
-                    error={"code": None, "message": page["error"]} if page["error"] else None,
-                    warnings=data["warnings"] if index == 0 else [])
-            for index, page in enumerate(data["pages"])]
+        return [
+            _record(
+                file,
+                data["sha256"],
+                **common,
+                text=transcript["text"] if transcript else "",
+                transcript=transcript,
+                warnings=data["warnings"],
+            )
+        ]
+    return [
+        _record(
+            file,
+            data["sha256"],
+            **common,
+            page=page["number"],
+            section=page["section"],
+            line=page["line"],
+            text=page["text"],
+            tables=page["tables"],
+            furniture=page["furniture"],
+            image=page["image"],
+            description=page["description"],
+            description_source=page["description_source"],
+            error={"code": None, "message": page["error"]} if page["error"] else None,
+            warnings=data["warnings"] if index == 0 else [],
+        )
+        for index, page in enumerate(data["pages"])
+    ]
 
 
 def chunk_records(reading: Reading, file: str, max_tokens: int, overlap_tokens: int = 0) -> list[dict]:
@@ -75,8 +161,13 @@ def chunk_records(reading: Reading, file: str, max_tokens: int, overlap_tokens: 
     that failed on their own (a vision call) are named in the first record's error, so that a run
     again reads the file again, as it does a page record with an error."""
     chunks = reading.chunks(max_tokens, overlap_tokens)
-    common = {"kind": reading.kind, "mime": reading.mime, "page_count": reading.page_count, "pages_read": len(reading.pages),
-              "chunk_count": len(chunks)}
+    common = {
+        "kind": reading.kind,
+        "mime": reading.mime,
+        "page_count": reading.page_count,
+        "pages_read": len(reading.pages),
+        "chunk_count": len(chunks),
+    }
     failed = "; ".join(f"{reading.label.lower()} {page.number}: {page.error}" for page in reading.pages if page.error)
     first = {"warnings": reading.warnings, "error": {"code": None, "message": failed} if failed else None}
     if not chunks:
@@ -115,6 +206,11 @@ def read_records(path: str, file: str, sha256: str | None, request: Request, set
     except KeyboardInterrupt:
         return None
     except Exception as error:  # noqa: BLE001 - a bug costs this file only; its type, never its text (it may hold a key)
-        return failure_records(file, sha256, None, f"{Path(file).name} could not be read: unexpected {type(error).__name__}. Report it with the file.",
-                               bool(request.chunk_tokens))
+        return failure_records(
+            file,
+            sha256,
+            None,
+            f"{Path(file).name} could not be read: unexpected {type(error).__name__}. Report it with the file.",
+            bool(request.chunk_tokens),
+        )
     return page_records(reading, file)

@@ -48,10 +48,10 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterator
 
 from tqdm import tqdm
 
@@ -71,7 +71,7 @@ class _Stopper:
         self.signal = 0
         self._saved: dict = {}
 
-    def __enter__(self) -> "_Stopper":
+    def __enter__(self) -> _Stopper:
         if threading.current_thread() is threading.main_thread():
             for number in (signal.SIGINT, signal.SIGTERM):
                 self._saved[number] = signal.signal(number, self._handle)
@@ -81,7 +81,11 @@ class _Stopper:
         if self.signal:
             raise KeyboardInterrupt
         self.signal = number
-        tqdm.write("Stopping: no more files are started; the ones under way are finished and written. Ctrl-C again stops at once.", file=sys.stderr)
+        tqdm.write(
+            "Stopping: no more files are started; the ones under way are "
+            "finished and written. Ctrl-C again stops at once.",
+            file=sys.stderr,
+        )
 
     def __exit__(self, *exc) -> None:
         for number, handler in self._saved.items():
@@ -118,12 +122,21 @@ class Tally:
 
     def summary(self, out: Path, stopped: bool) -> str:
         rate = f", {self.pages / self.seconds:.1f} pages/s" if self.pages else ""
-        lines = [f"{'Stopped' if stopped else 'Done'} in {_clock(self.seconds)}: {counted(self.read, 'file')} read ({counted(self.pages, 'page')}{rate}), "
-                 f"{len(self.failed):,} failed; records in {out}."]
+        lines = [
+            f"{'Stopped' if stopped else 'Done'} in {_clock(self.seconds)}: "
+            f"{counted(self.read, 'file')} read ({counted(self.pages, 'page')}{rate}), "
+            f"{len(self.failed):,} failed; records in {out}."
+        ]
         if self.skipped or self.copies:
-            lines.append(f"Skipped: {counted(self.skipped, 'file')} already in {out.name}, {counted(self.copies, 'copy', 'copies')} of other files (same content).")
+            lines.append(
+                f"Skipped: {counted(self.skipped, 'file')} already in {out.name}, "
+                f"{counted(self.copies, 'copy', 'copies')} of other files (same content)."
+            )
         if self.page_errors:
-            lines.append(f"{counted(self.page_errors, 'page')} {'has' if self.page_errors == 1 else 'have'} an error in the record; running again reads those files again.")
+            lines.append(
+                f"{counted(self.page_errors, 'page')} {'has' if self.page_errors == 1 else 'have'} "
+                "an error in the record; running again reads those files again."
+            )
         if self.failed:
             lines.append("Failed:")
             lines += [f"  {file}: {reason}" for file, reason in self.failed[:FAILURES_LISTED]]
@@ -139,7 +152,9 @@ def _clock(seconds: float) -> str:
     return f"{minutes // 60}:{minutes % 60:02d}:{seconds:02d}" if minutes >= 60 else f"{minutes}:{seconds:02d}"
 
 
-def _tasks(files: list[tuple[str, Path]], previous: Previous, tally: Tally, settings: Settings, bar: tqdm, stopper: _Stopper) -> Iterator[tuple]:
+def _tasks(
+    files: list[tuple[str, Path]], previous: Previous, tally: Tally, settings: Settings, bar: tqdm, stopper: _Stopper
+) -> Iterator[tuple]:
     """(path, file, sha256) of each file still to read, hashed here as the engine asks for
     more; files already read and copies are counted off the progress bar instead."""
     seen: set[str] = set()
@@ -163,13 +178,20 @@ def _tasks(files: list[tuple[str, Path]], previous: Previous, tally: Tally, sett
         yield str(path.absolute()), file, sha256
 
 
-def run(paths: list[str], out: str | os.PathLike, *, engine: LocalEngine | RayEngine | None = None, request: Request = Request(),
-        settings: Settings | None = None) -> int:
+def run(
+    paths: list[str],
+    out: str | os.PathLike,
+    *,
+    engine: LocalEngine | RayEngine | None = None,
+    request: Request | None = None,
+    settings: Settings | None = None,
+) -> int:
     """Read every file under ``paths`` into ``out``; progress and a summary on standard error.
 
     Returns the exit status: 0 when every file was read, 1 when some could not be, 128 + the
     signal's number when a signal stopped the run. Raises ``BatchError`` when it cannot start.
     """
+    request = request or Request()
     settings = settings or Settings.from_env()
     settings = replace(settings, cache_dir=settings.cache_dir.absolute())  # the same cache from any worker's directory
     try:
@@ -194,22 +216,37 @@ def run(paths: list[str], out: str | os.PathLike, *, engine: LocalEngine | RayEn
         if previous.done or previous.retried or previous.cut:
             print(previous.describe(out), file=sys.stderr)
         files = collect(paths, leave_out)
-        bar = tqdm(total=len(files), unit="file", desc=f"Reading ({engine.name})", file=sys.stderr, dynamic_ncols=True,
-                   mininterval=0.1 if sys.stderr.isatty() else 10)  # a log file gets a line every 10 s, not every 0.1 s
+        bar = tqdm(
+            total=len(files),
+            unit="file",
+            desc=f"Reading ({engine.name})",
+            file=sys.stderr,
+            dynamic_ncols=True,
+            mininterval=0.1 if sys.stderr.isatty() else 10,
+        )  # a log file gets a line every 10 s, not every 0.1 s
         tally.started = time.monotonic()
         try:
-            with closing(engine.read(_tasks(files, previous, tally, settings, bar, stopper), request, settings)) as results:
+            with closing(
+                engine.read(_tasks(files, previous, tally, settings, bar, stopper), request, settings)
+            ) as results:
                 for (_, file, sha256), records in results:
                     if records is None:
                         continue
                     if isinstance(records, BaseException):
-                        records = failure_records(file, sha256, None, f"the worker reading {Path(file).name} stopped: {type(records).__name__}",
-                                                  bool(request.chunk_tokens))
+                        records = failure_records(
+                            file,
+                            sha256,
+                            None,
+                            f"the worker reading {Path(file).name} stopped: {type(records).__name__}",
+                            bool(request.chunk_tokens),
+                        )
                     output.append(records)
                     reason = tally.count(records)
                     if reason:
                         tqdm.write(f"failed: {file}: {reason}", file=sys.stderr)
-                    bar.set_postfix_str(f"{tally.pages:,} pages, {tally.pages / tally.seconds:.1f} pages/s", refresh=False)
+                    bar.set_postfix_str(
+                        f"{tally.pages:,} pages, {tally.pages / tally.seconds:.1f} pages/s", refresh=False
+                    )
                     bar.update(1)
         except KeyboardInterrupt:
             stopper.signal = stopper.signal or signal.SIGINT

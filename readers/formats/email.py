@@ -42,7 +42,10 @@ def _eml(job) -> tuple[Page, list[tuple[str, bytes]]]:
         message = email.message_from_binary_file(handle, policy=email.policy.default)
     headers = {name: str(message.get(name, "") or "") for name in HEADERS}
     if not any(headers.values()):
-        raise ReaderError("CORRUPT_FILE", f"{job.name} does not look like an e-mail: it has none of the headers From, To, Date or Subject.")
+        raise ReaderError(
+            "CORRUPT_FILE",
+            f"{job.name} does not look like an e-mail: it has none of the headers From, To, Date or Subject.",
+        )
     bodies = {}
     for subtype in ("html", "plain"):
         part = message.get_body(preferencelist=(subtype,))
@@ -57,7 +60,9 @@ def _eml(job) -> tuple[Page, list[tuple[str, bytes]]]:
             data = part.get_payload(decode=True) or b""
         extension = mimetypes.guess_extension(part.get_content_type()) or ""
         attachments.append((part.get_filename() or f"attachment-{index}{extension}", data))
-    return _message_page(headers, bodies.get("html"), bodies.get("plain"), [name for name, _ in attachments]), attachments
+    return _message_page(
+        headers, bodies.get("html"), bodies.get("plain"), [name for name, _ in attachments]
+    ), attachments
 
 
 def _part_text(part, name: str) -> str:
@@ -68,14 +73,23 @@ def _msg(job) -> tuple[Page, list[tuple[str, bytes]]]:
     try:
         message = extract_msg.openMsg(str(job.path))
     except Exception as error:  # noqa: BLE001 - extract-msg raises many types on a damaged file
-        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as an Outlook message ({type(error).__name__}). Save it from Outlook again.") from None
+        raise ReaderError(
+            "CORRUPT_FILE",
+            f"{job.name} is damaged and cannot be opened as an Outlook message "
+            f"({type(error).__name__}). Save it from Outlook again.",
+        ) from None
     try:
         address = message.getStringStream("__substg1.0_0C1F") or message.getStringStream("__substg1.0_0065")
         sender = message.sender or ""
         if address and address not in sender:
             sender = f"{sender} <{address}>".strip()
-        headers = {"From": sender, "To": _with_addresses(message.to, message.recipients), "Cc": _with_addresses(message.cc, message.recipients),
-                   "Date": str(message.date or ""), "Subject": message.subject or ""}
+        headers = {
+            "From": sender,
+            "To": _with_addresses(message.to, message.recipients),
+            "Cc": _with_addresses(message.cc, message.recipients),
+            "Date": str(message.date or ""),
+            "Subject": message.subject or "",
+        }
         html = _msg_html(message, job.name)
         attachments = []
         for index, attachment in enumerate(message.attachments, 1):
@@ -96,12 +110,20 @@ def _with_addresses(field: str | None, recipients) -> str:
     addresses: dict[str, str] = {}
     for recipient in recipients:
         address = recipient.smtpAddress or recipient.email or ""
-        if recipient.name and "@" in address:  # an Exchange recipient's own address (/o=ExchangeLabs/...) is no mail address
-            addresses.setdefault(recipient.name.strip().replace(",", ";").casefold(), f"{recipient.name.strip()} <{address}>")
+        if (
+            recipient.name and "@" in address
+        ):  # an Exchange recipient's own address (/o=ExchangeLabs/...) is no mail address
+            addresses.setdefault(
+                recipient.name.strip().replace(",", ";").casefold(), f"{recipient.name.strip()} <{address}>"
+            )
     entries = []
-    for entry in re.split(r';(?=(?:[^"]*"[^"]*")*[^"]*$)', field or ""):  # extract-msg separates recipients by ';', a quoted name may hold one
+    for entry in re.split(
+        r';(?=(?:[^"]*"[^"]*")*[^"]*$)', field or ""
+    ):  # extract-msg separates recipients by ';', a quoted name may hold one
         entry = entry.strip()
-        name = entry.removesuffix("<None>").strip().strip('"')  # extract-msg writes "<None>" where the table has no address
+        name = (
+            entry.removesuffix("<None>").strip().strip('"')
+        )  # extract-msg writes "<None>" where the table has no address
         if "@" in entry or not name:
             entries.append(entry)
         else:  # extract-msg turned a name's commas into ';' too: the table's own spelling comes back
@@ -127,8 +149,12 @@ def _msg_html(message, name: str) -> str | None:
 
 
 def _embedded_text(message) -> str:
-    headers = {"From": getattr(message, "sender", ""), "To": getattr(message, "to", ""), "Date": str(getattr(message, "date", "") or ""),
-               "Subject": getattr(message, "subject", "")}
+    headers = {
+        "From": getattr(message, "sender", ""),
+        "To": getattr(message, "to", ""),
+        "Date": str(getattr(message, "date", "") or ""),
+        "Subject": getattr(message, "subject", ""),
+    }
     return _message_page(headers, None, getattr(message, "body", ""), []).text
 
 
@@ -136,8 +162,11 @@ def read(job):
     try:
         page, attachments = _msg(job) if job.mime == "application/vnd.ms-outlook" else _eml(job)
     except RecursionError:  # the standard library walks a message's parts one call per level of nesting
-        raise ReaderError("CORRUPT_FILE", f"{job.name} nests its parts too deeply to be read (thousands of levels); it may have been "
-                                          "built to stall mail readers.") from None
+        raise ReaderError(
+            "CORRUPT_FILE",
+            f"{job.name} nests its parts too deeply to be read (thousands of levels); it may have been "
+            "built to stall mail readers.",
+        ) from None
     with container(job):
         reserve(job, [len(data) for _, data in attachments])
         return read_members(job, [(name, _bytes_writer(data)) for name, data in attachments], leading=[page])

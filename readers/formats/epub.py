@@ -18,7 +18,12 @@ from ..models import Page
 
 FONT_OBFUSCATION = (b"http://www.idpf.org/2008/embedding", b"http://ns.adobe.com/pdf/enc#RC")
 OPF_EVENT = "{http://www.idpf.org/2007/opf}event"
-CATALOGUE = (("Publisher", "publisher", ", "), ("Language", "language", ", "), ("Identifier", "identifier", ", "), ("Subjects", "subject", "; "))
+CATALOGUE = (
+    ("Publisher", "publisher", ", "),
+    ("Language", "language", ", "),
+    ("Identifier", "identifier", ", "),
+    ("Subjects", "subject", "; "),
+)
 
 
 def _check_encryption(job) -> None:
@@ -29,7 +34,11 @@ def _check_encryption(job) -> None:
             return
     methods = encryption.count(b"EncryptionMethod")
     if methods > sum(encryption.count(method) for method in FONT_OBFUSCATION):
-        raise ReaderError("ENCRYPTED_FILE", f"{job.name} is protected by DRM: its chapters are encrypted. Open it in the shop's reader app, or use a DRM-free copy.")
+        raise ReaderError(
+            "ENCRYPTED_FILE",
+            f"{job.name} is protected by DRM: its chapters are encrypted. "
+            "Open it in the shop's reader app, or use a DRM-free copy.",
+        )
 
 
 def _metadata(book, field: str) -> list[str]:
@@ -39,8 +48,14 @@ def _metadata(book, field: str) -> list[str]:
 def _published(book) -> str:
     """The publication date without its time of day; EPUB 2 may list the creation and modification
     dates beside it, told apart by opf:event."""
-    dates = [(value.strip(), attributes.get(OPF_EVENT)) for value, attributes in book.get_metadata("DC", "date") if value and value.strip()]
-    date = next((value for value, event in dates if event == "publication"), None) or next((value for value, event in dates if not event), "")
+    dates = [
+        (value.strip(), attributes.get(OPF_EVENT))
+        for value, attributes in book.get_metadata("DC", "date")
+        if value and value.strip()
+    ]
+    date = next((value for value, event in dates if event == "publication"), None) or next(
+        (value for value, event in dates if not event), ""
+    )
     return re.sub(r"(?<=^\d{4}-\d\d-\d\d)T.*", "", date)
 
 
@@ -52,7 +67,11 @@ def _catalogue(book) -> list[str]:
     authors = _metadata(book, "creator")
     if authors:
         top.append(f"By {', '.join(authors)}")
-    entry = [f"{label}: {separator.join(dict.fromkeys(values))}" for label, field, separator in CATALOGUE if (values := _metadata(book, field))]
+    entry = [
+        f"{label}: {separator.join(dict.fromkeys(values))}"
+        for label, field, separator in CATALOGUE
+        if (values := _metadata(book, field))
+    ]
     if published := _published(book):
         entry.insert(1, f"Published: {published}")
     if entry:
@@ -76,8 +95,16 @@ def read(job):
     try:
         book = epub.read_epub(str(job.path), options={"ignore_ncx": True})
     except Exception as error:  # noqa: BLE001 - ebooklib raises EpubException, KeyError, XML errors... on a damaged book
-        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as an EPUB ({type(error).__name__}). Download or export it again.") from None
-    chapters = [item for item in (book.get_item_with_id(idref) for idref, _ in book.spine) if item is not None and item.get_type() == ITEM_DOCUMENT]
+        raise ReaderError(
+            "CORRUPT_FILE",
+            f"{job.name} is damaged and cannot be opened as an EPUB ({type(error).__name__}). "
+            "Download or export it again.",
+        ) from None
+    chapters = [
+        item
+        for item in (book.get_item_with_id(idref) for idref, _ in book.spine)
+        if item is not None and item.get_type() == ITEM_DOCUMENT
+    ]
     if not chapters:
         raise ReaderError("CORRUPT_FILE", f"{job.name} is an EPUB with no chapters in its reading order.")
     top = _catalogue(book)

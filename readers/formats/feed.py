@@ -28,7 +28,11 @@ def read(job):
     parsed = feedparser.parse(job.path.read_bytes())  # bytes: feedparser reads them, it never fetches anything
     feed = parsed.feed
     if not feed.get("title") and not any(entry.get("title") or entry.get("summary") for entry in parsed.entries):
-        raise ReaderError("CORRUPT_FILE", f"{job.name} is not a readable RSS or Atom feed ({parsed.get('bozo_exception') or 'no title and no items'}).")
+        raise ReaderError(
+            "CORRUPT_FILE",
+            f"{job.name} is not a readable RSS or Atom feed "
+            f"({parsed.get('bozo_exception') or 'no title and no items'}).",
+        )
     head = [f"# {feed.get('title') or '(untitled feed)'}"]
     if feed.get("subtitle"):
         head.append(html_markdown(feed["subtitle"]))

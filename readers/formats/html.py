@@ -1,8 +1,8 @@
 """Web pages (HTML, XHTML): the main content as Markdown, on the pages the browser prints.
 
 The main content as Markdown (``readers.markup.html``); the page printed to PDF by headless
-Chromium (``readers.markup.browser``), nothing fetched; the printed pages are the reading's pages,
-each with its image and the Markdown blocks placed on it (``readers.markup.placement``, as Word's
+Chromium (``readers.render.browser``), nothing fetched; the printed pages are the reading's pages,
+each with its image and the Markdown blocks placed on it (``readers.render.placement``, as Word's
 are). A printed page that shows none of the main content (only navigation, a sidebar, a list of
 languages) says so in one line, so its block is never empty and the page numbers stay the print's,
 the same as its image's. Without Chromium the Markdown is one page, with a warning.
@@ -10,11 +10,11 @@ the same as its image's. Without Chromium the Markdown is one page, with a warni
 
 from __future__ import annotations
 
-from ..markup import browser
-from ..markup.html import decode_html, html_markdown, markdown_on_pages
-from ..markup.placement import rendered_pages
+from ..markup.html import decode_html, html_markdown
 from ..models import Page
 from ..pdf.pages import read_pdf_pages
+from ..render import browser
+from ..render.placement import markdown_on_pages, rendered_pages
 
 PRINTED_NAME = "printed.pdf"
 NO_MAIN_CONTENT = "(no main content on this printed page: what it prints, such as navigation or a sidebar, is left out)"
@@ -26,12 +26,18 @@ def _printed(job, html: str):
     if target.is_file():
         return target
     if browser.chromium() is None:
-        job.warnings.append(f"Chromium is not installed, so {job.name} has no page images and its text is one page. Install it (make setup does).")
+        job.warnings.append(
+            f"Chromium is not installed, so {job.name} has no page images "
+            "and its text is one page. Install it (make setup does)."
+        )
         return None
     try:
         browser.print_page(html, target)
     except Exception as error:  # noqa: BLE001 - Playwright raises its own Error and TimeoutError; the text is still read
-        job.warnings.append(f"Chromium could not print {job.name} ({type(error).__name__}), so it has no page images; its text is still read.")
+        job.warnings.append(
+            f"Chromium could not print {job.name} ({type(error).__name__}), "
+            "so it has no page images; its text is still read."
+        )
         return None
     return target
 

@@ -13,14 +13,24 @@ from PIL import ExifTags, Image, ImageOps
 
 from ..errors import ReaderError
 from ..models import Figure, Page
-from ..pdf.render import encode_png
+from ..render.pdfium import encode_png
 
 MAX_MEGAPIXELS = 100
 # What Pillow raises on damaged pixels or frames: OSError mostly, and its format plugins' own parse errors.
 DAMAGED = (OSError, SyntaxError, ValueError, EOFError, TypeError, IndexError, struct.error)
-EXIF_FIELDS = {"Make": "Make", "Model": "Model", "DateTimeOriginal": "DateTimeOriginal", "DateTime": "DateTime",
-               "Artist": "Author", "XPAuthor": "Author", "XPTitle": "Title", "ImageDescription": "Description",
-               "XPComment": "Comment", "Copyright": "Copyright", "Software": "Software"}
+EXIF_FIELDS = {
+    "Make": "Make",
+    "Model": "Model",
+    "DateTimeOriginal": "DateTimeOriginal",
+    "DateTime": "DateTime",
+    "Artist": "Author",
+    "XPAuthor": "Author",
+    "XPTitle": "Title",
+    "ImageDescription": "Description",
+    "XPComment": "Comment",
+    "Copyright": "Copyright",
+    "Software": "Software",
+}
 XMP_FIELDS = {"title": "Title", "description": "Description", "creator": "Author", "Author": "Author"}
 
 
@@ -103,7 +113,11 @@ def model_png(image: Image.Image, max_side: int) -> bytes:
 
 
 def _open(job) -> Image.Image:
-    too_large = ReaderError("FILE_TOO_LARGE", f"{job.name} is larger than {MAX_MEGAPIXELS} megapixels; images that large are refused to protect the server. Scale it down and upload it again.")
+    too_large = ReaderError(
+        "FILE_TOO_LARGE",
+        f"{job.name} is larger than {MAX_MEGAPIXELS} megapixels; images "
+        "that large are refused to protect the server. Scale it down and upload it again.",
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # our own limit below decides
         try:
@@ -111,7 +125,9 @@ def _open(job) -> Image.Image:
         except Image.DecompressionBombError:
             raise too_large from None
         except DAMAGED as error:
-            raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged or incomplete and cannot be opened as an image ({error}).") from None
+            raise ReaderError(
+                "CORRUPT_FILE", f"{job.name} is damaged or incomplete and cannot be opened as an image ({error})."
+            ) from None
     if image.width * image.height > MAX_MEGAPIXELS * 1_000_000:
         image.close()
         raise too_large
@@ -119,7 +135,9 @@ def _open(job) -> Image.Image:
 
 
 def _damaged(job, error: Exception) -> ReaderError:
-    return ReaderError("CORRUPT_FILE", f"{job.name} is damaged or incomplete: its pixels could not be decoded ({error}).")
+    return ReaderError(
+        "CORRUPT_FILE", f"{job.name} is damaged or incomplete: its pixels could not be decoded ({error})."
+    )
 
 
 def read(job):
@@ -132,21 +150,31 @@ def read(job):
         except DAMAGED as error:
             raise _damaged(job, error) from None
         if cut:
-            job.warnings.append(f"{job.name} is damaged after its frame {frames}; the frames before the damage are read.")
+            job.warnings.append(
+                f"{job.name} is damaged after its frame {frames}; the frames before the damage are read."
+            )
         count = frames if image.format == "TIFF" else 1
         numbers = job.select(count)
         pages, failed = [], None
         for number in numbers:
-            page = Page(number=number, text="\n".join(f"{key}: {value}" for key, value in info.items()) if number == numbers[0] else "",
-                        figures=[Figure("picture", (0.0, 0.0, 1.0, 1.0))])
+            page = Page(
+                number=number,
+                text="\n".join(f"{key}: {value}" for key, value in info.items()) if number == numbers[0] else "",
+                figures=[Figure("picture", (0.0, 0.0, 1.0, 1.0))],
+            )
             name = f"image-{number:04d}-{side}px.png"
             page.image = job.services.store.get_bytes(job.sha256, name)
             if page.image is None:
                 try:
                     image.seek(number - 1)
                     if image.width * image.height > MAX_MEGAPIXELS * 1_000_000:  # each frame has a size of its own
-                        page.error, page.figures = f"This frame is larger than {MAX_MEGAPIXELS} megapixels and was not read.", []
-                        job.warnings.append(f"Frame {number} of {job.name} is larger than {MAX_MEGAPIXELS} megapixels and was not read.")
+                        page.error, page.figures = (
+                            f"This frame is larger than {MAX_MEGAPIXELS} megapixels and was not read.",
+                            [],
+                        )
+                        job.warnings.append(
+                            f"Frame {number} of {job.name} is larger than {MAX_MEGAPIXELS} megapixels and was not read."
+                        )
                         pages.append(page)
                         continue
                     page.image = model_png(image, side)

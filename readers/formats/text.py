@@ -31,9 +31,15 @@ def notebook_text(text: str) -> str | None:
         notebook = json.loads(text)
     except ValueError:
         return None
-    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list) or not all(isinstance(c, dict) for c in notebook["cells"]):
+    if (
+        not isinstance(notebook, dict)
+        or not isinstance(notebook.get("cells"), list)
+        or not all(isinstance(c, dict) for c in notebook["cells"])
+    ):
         return None
-    kernelspec = notebook.get("metadata", {}).get("kernelspec", {}) if isinstance(notebook.get("metadata"), dict) else {}
+    kernelspec = (
+        notebook.get("metadata", {}).get("kernelspec", {}) if isinstance(notebook.get("metadata"), dict) else {}
+    )
     language = kernelspec.get("language", "") if isinstance(kernelspec, dict) else ""
     blocks = []
     for cell in notebook["cells"]:
@@ -77,5 +83,10 @@ def read(job):
     with open(cached, "rb") as handle:  # only the bytes of the pages asked for
         handle.seek(start)
         data = handle.read(chosen[-1][1] - start)
-    return job.reading(len(pages), [_page(data[begin - start:end - start], number, first, before, after)
-                                    for number, (begin, end, first, before, after) in zip(numbers, chosen)])
+    return job.reading(
+        len(pages),
+        [
+            _page(data[begin - start : end - start], number, first, before, after)
+            for number, (begin, end, first, before, after) in zip(numbers, chosen)
+        ],
+    )

@@ -19,12 +19,18 @@ from ..intake.package import DAMAGED_ZIP
 def _writer(job, archive: zipfile.ZipFile, info: zipfile.ZipInfo):
     def write(handle) -> None:
         if info.flag_bits & 0x1:
-            raise ReaderError("ENCRYPTED_FILE", f"{label(info.filename)} is encrypted inside {job.name}. Extract it with its password and upload it on its own.")
+            raise ReaderError(
+                "ENCRYPTED_FILE",
+                f"{label(info.filename)} is encrypted inside {job.name}. Extract "
+                "it with its password and upload it on its own.",
+            )
         try:
             with archive.open(info) as member:  # zipfile stops at the declared size and checks the CRC
                 shutil.copyfileobj(member, handle, 1 << 20)
         except DAMAGED_ZIP as error:
-            raise ReaderError("CORRUPT_FILE", f"{label(info.filename)} is damaged inside {job.name} ({error}).") from None
+            raise ReaderError(
+                "CORRUPT_FILE", f"{label(info.filename)} is damaged inside {job.name} ({error})."
+            ) from None
 
     return write
 
@@ -33,9 +39,13 @@ def read(job):
     try:
         archive = zipfile.ZipFile(job.path)
     except DAMAGED_ZIP as error:
-        raise ReaderError("CORRUPT_FILE", f"{job.name} is a damaged or incomplete ZIP archive ({error}). Download or create it again.") from None
+        raise ReaderError(
+            "CORRUPT_FILE", f"{job.name} is a damaged or incomplete ZIP archive ({error}). Download or create it again."
+        ) from None
     with archive, container(job):
-        members = [info for info in archive.infolist() if not info.is_dir() and not info.filename.startswith("__MACOSX/")]
+        members = [
+            info for info in archive.infolist() if not info.is_dir() and not info.filename.startswith("__MACOSX/")
+        ]
         if not members:
             raise ReaderError("EMPTY_FILE", f"{job.name} is a ZIP archive with no files in it.")
         reserve(job, [info.file_size for info in members])

@@ -20,29 +20,70 @@ import msoffcrypto
 import olefile
 
 from ..errors import ReaderError
-from ..kinds import DOC_MIME, DOCX_MIME, KIND_BY_MIME, MSG_MIME, OOXML_MIMES, PPT_MIME, PPTX_MIME, XLS_MIME, XLSM_MIME, XLSX_MIME
+from ..kinds import (
+    DOC_MIME,
+    DOCX_MIME,
+    KIND_BY_MIME,
+    MSG_MIME,
+    OOXML_MIMES,
+    PPT_MIME,
+    PPTX_MIME,
+    XLS_MIME,
+    XLSM_MIME,
+    XLSX_MIME,
+)
 from .package import DAMAGED_ZIP
 
-CANONICAL_MIME = {"audio/x-wav": "audio/wav", "audio/vnd.wave": "audio/wav", "image/x-ms-bmp": "image/bmp", "audio/x-flac": "audio/flac",
-                  "video/webm": "audio/webm", "audio/x-m4a": "audio/mp4", "video/mp4": "audio/mp4", "audio/x-hx-aac-adts": "audio/aac",
-                  "application/rtf": "text/rtf", "application/csv": "text/csv", "application/x-zip-compressed": "application/zip"}
+CANONICAL_MIME = {
+    "audio/x-wav": "audio/wav",
+    "audio/vnd.wave": "audio/wav",
+    "image/x-ms-bmp": "image/bmp",
+    "audio/x-flac": "audio/flac",
+    "video/webm": "audio/webm",
+    "audio/x-m4a": "audio/mp4",
+    "video/mp4": "audio/mp4",
+    "audio/x-hx-aac-adts": "audio/aac",
+    "application/rtf": "text/rtf",
+    "application/csv": "text/csv",
+    "application/x-zip-compressed": "application/zip",
+}
 OOXML_MAIN_PART = {"ppt/presentation.xml": PPTX_MIME, "word/document.xml": DOCX_MIME, "xl/workbook.xml": XLSX_MIME}
-OLE_STREAM_MIME = {"worddocument": DOC_MIME, "workbook": XLS_MIME, "book": XLS_MIME, "powerpoint document": PPT_MIME,
-                   "__properties_version1.0": MSG_MIME}
+OLE_STREAM_MIME = {
+    "worddocument": DOC_MIME,
+    "workbook": XLS_MIME,
+    "book": XLS_MIME,
+    "powerpoint document": PPT_MIME,
+    "__properties_version1.0": MSG_MIME,
+}
 OFFICE_EXTENSIONS = {".pptx", ".docx", ".xlsx", ".xlsm", ".doc", ".ppt", ".xls", ".odt", ".odp", ".ods", ".epub"}
 # Plain text has no magic number: for these the name says which text reader fits.
-TEXT_BY_SUFFIX = {".csv": "text/csv", ".tsv": "text/tab-separated-values", ".tab": "text/tab-separated-values",
-                  ".html": "text/html", ".htm": "text/html", ".xhtml": "application/xhtml+xml", ".eml": "message/rfc822"}
+TEXT_BY_SUFFIX = {
+    ".csv": "text/csv",
+    ".tsv": "text/tab-separated-values",
+    ".tab": "text/tab-separated-values",
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".xhtml": "application/xhtml+xml",
+    ".eml": "message/rfc822",
+}
 # An XML file is what its root element says: a feed, an XHTML page, or other XML (text).
-XML_ROOT_MIME = {"rss": "application/rss+xml", "feed": "application/atom+xml", "rdf:rdf": "application/rss+xml", "html": "application/xhtml+xml"}
-SUPPORTED = ("PDF; Word (DOCX, DOC, RTF, ODT); PowerPoint (PPTX, PPT, ODP); spreadsheets (XLSX, XLSM, XLS, ODS, CSV, TSV); "
-             "web pages (HTML, XHTML) and RSS/Atom feeds; EPUB; e-mail (EML, MSG); ZIP archives; images (PNG, JPEG, GIF, WebP, BMP, "
-             "TIFF); audio (WAV, MP3, M4A, FLAC, OGG, WebM); and text files (TXT, Markdown, JSON, notebooks, source code)")
+XML_ROOT_MIME = {
+    "rss": "application/rss+xml",
+    "feed": "application/atom+xml",
+    "rdf:rdf": "application/rss+xml",
+    "html": "application/xhtml+xml",
+}
+SUPPORTED = (
+    "PDF; Word (DOCX, DOC, RTF, ODT); PowerPoint (PPTX, PPT, ODP); spreadsheets (XLSX, XLSM, XLS, ODS, CSV, TSV); "
+    "web pages (HTML, XHTML) and RSS/Atom feeds; EPUB; e-mail (EML, MSG); "
+    "ZIP archives; images (PNG, JPEG, GIF, WebP, BMP, "
+    "TIFF); audio (WAV, MP3, M4A, FLAC, OGG, WebM); and text files (TXT, Markdown, JSON, notebooks, source code)"
+)
 
 
 @dataclass(frozen=True)
 class Detected:
-    kind: str  # the reader: "pdf" | "pptx" | "docx" | "xlsx" | "csv" | "html" | "feed" | "epub" | "email" | "zip" | "image" | "audio" | "text"
+    kind: str  # the reader: a name in readers.kinds.KINDS ("pdf", "docx", "audio", ...)
     mime: str
 
 
@@ -51,8 +92,11 @@ def _unsupported(name: str, what: str) -> ReaderError:
 
 
 def _encrypted(name: str) -> ReaderError:
-    return ReaderError("ENCRYPTED_FILE", f"{name} is a password-protected Office document. Remove the password in Word, Excel or "
-                                         "PowerPoint, save, and upload it again.")
+    return ReaderError(
+        "ENCRYPTED_FILE",
+        f"{name} is a password-protected Office document. Remove the password in Word, Excel or "
+        "PowerPoint, save, and upload it again.",
+    )
 
 
 def _content_types(archive: zipfile.ZipFile) -> bytes:
@@ -73,11 +117,21 @@ def _zip_mime(path: Path, name: str) -> str | None:
                     if mime == XLSX_MIME and b"macroEnabled" in _content_types(archive):
                         return XLSM_MIME
                     return mime
-            if "[Content_Types].xml" in names and any(part.startswith(("xl/", "word/", "ppt/", "visio/")) for part in names):
-                raise _unsupported(name, "an Office file of a kind ReadLens cannot read (such as XLSB or Visio); save it as XLSX, DOCX or PPTX")
+            if "[Content_Types].xml" in names and any(
+                part.startswith(("xl/", "word/", "ppt/", "visio/")) for part in names
+            ):
+                raise _unsupported(
+                    name,
+                    "an Office file of a kind ReadLens cannot read (such as "
+                    "XLSB or Visio); save it as XLSX, DOCX or PPTX",
+                )
     except DAMAGED_ZIP:
         if path.suffix.lower() in OFFICE_EXTENSIONS:
-            raise ReaderError("CORRUPT_FILE", f"{name} looks like an Office file but its zip structure is damaged or truncated. Save or export it again.") from None
+            raise ReaderError(
+                "CORRUPT_FILE",
+                f"{name} looks like an Office file but its zip structure is "
+                "damaged or truncated. Save or export it again.",
+            ) from None
     return None
 
 
@@ -87,7 +141,10 @@ def _ole_mime(path: Path, name: str) -> str:
         with olefile.OleFileIO(str(path)) as ole:
             streams = {entry[0].lower() for entry in ole.listdir(streams=True, storages=True)}
     except OSError:
-        raise ReaderError("CORRUPT_FILE", f"{name} is a damaged Office or Outlook file: its internal structure cannot be read. Save it again.") from None
+        raise ReaderError(
+            "CORRUPT_FILE",
+            f"{name} is a damaged Office or Outlook file: its internal structure cannot be read. Save it again.",
+        ) from None
     if "encryptedpackage" in streams:
         raise _encrypted(name)
     mime = next((mime for stream, mime in OLE_STREAM_MIME.items() if stream in streams), None)
@@ -121,15 +178,25 @@ def detect(path: Path, name: str) -> Detected:
         with open(path, "rb") as handle:
             if handle.read(4) == b"PK\x03\x04":
                 mime = _zip_mime(path, name) or ("application/zip" if mime == "application/octet-stream" else mime)
-    if mime in ("application/x-ole-storage", "application/CDFV2", "application/vnd.ms-office", "application/encrypted",
-                DOC_MIME, XLS_MIME, PPT_MIME, MSG_MIME) or mime.startswith("application/CDFV2"):
+    if mime in (
+        "application/x-ole-storage",
+        "application/CDFV2",
+        "application/vnd.ms-office",
+        "application/encrypted",
+        DOC_MIME,
+        XLS_MIME,
+        PPT_MIME,
+        MSG_MIME,
+    ) or mime.startswith("application/CDFV2"):
         mime = _ole_mime(path, name)
     elif mime in ("text/xml", "application/xml"):
         mime = _xml_root_mime(path) or mime
     elif mime == "text/plain":
         mime = TEXT_BY_SUFFIX.get(path.suffix.lower(), mime)
     elif mime == "text/csv" and path.suffix.lower() not in ("", ".csv", ".tsv", ".tab"):
-        mime = TEXT_BY_SUFFIX.get(path.suffix.lower(), "text/plain")  # libmagic calls any text with a comma on every line CSV; the name's type wins
+        mime = TEXT_BY_SUFFIX.get(
+            path.suffix.lower(), "text/plain"
+        )  # libmagic calls any text with a comma on every line CSV; the name's type wins
     kind = KIND_BY_MIME.get(mime)
     if kind is None and mime.startswith("text/"):
         kind = "text"

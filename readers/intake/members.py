@@ -19,11 +19,12 @@ charged to the limits once.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterable
+from typing import BinaryIO
 
 from ..errors import ReaderError, last_resort
 from ..models import Page
@@ -44,7 +45,9 @@ class _Budget:
 
 _budget: ContextVar[_Budget | None] = ContextVar("readlens_member_budget", default=None)
 _depth: ContextVar[int] = ContextVar("readlens_container_depth", default=0)
-_place: ContextVar[tuple[int, ...]] = ContextVar("readlens_member_place", default=())  # the member being read: its index in each container
+_place: ContextVar[tuple[int, ...]] = ContextVar(
+    "readlens_member_place", default=()
+)  # the member being read: its index in each container
 
 
 @contextmanager
@@ -53,8 +56,11 @@ def container(job):
     container starts the budget its nested ones share."""
     depth = _depth.get() + 1
     if depth > MAX_NESTING:
-        raise ReaderError("FILE_TOO_LARGE", f"{job.name} is nested {depth} containers deep (archives or e-mails inside each other); "
-                                            f"at most {MAX_NESTING} levels are read.")
+        raise ReaderError(
+            "FILE_TOO_LARGE",
+            f"{job.name} is nested {depth} containers deep (archives or e-mails inside each other); "
+            f"at most {MAX_NESTING} levels are read.",
+        )
     depth_token = _depth.set(depth)
     budget_token = _budget.set(_Budget()) if _budget.get() is None else None
     try:
@@ -72,11 +78,17 @@ def reserve(job, sizes: list[int]) -> None:
     if place in budget.charged:
         return
     if len(sizes) > budget.members:
-        raise ReaderError("FILE_TOO_LARGE", f"{job.name} holds {len(sizes):,} files; at most {MAX_MEMBERS} files are read from one "
-                                            f"archive or e-mail, nested ones included ({budget.members} left).")
+        raise ReaderError(
+            "FILE_TOO_LARGE",
+            f"{job.name} holds {len(sizes):,} files; at most {MAX_MEMBERS} files are read from one "
+            f"archive or e-mail, nested ones included ({budget.members} left).",
+        )
     if sum(sizes) > budget.inflated:
-        raise ReaderError("FILE_TOO_LARGE", f"{job.name} inflates to {sum(sizes) / 1048576:,.0f} MB; at most {MAX_INFLATED_BYTES // 1048576} MB "
-                                            f"are read from one archive or e-mail, nested ones included. It may be a zip bomb.")
+        raise ReaderError(
+            "FILE_TOO_LARGE",
+            f"{job.name} inflates to {sum(sizes) / 1048576:,.0f} MB; at most {MAX_INFLATED_BYTES // 1048576} MB "
+            f"are read from one archive or e-mail, nested ones included. It may be a zip bomb.",
+        )
     budget.members -= len(sizes)
     budget.inflated -= sum(sizes)
     budget.charged.add(place)
@@ -125,8 +137,17 @@ def _count(job, member: _Member) -> int:
         except ReaderError:
             pass  # read_file says what is wrong with it
         try:
-            reading = job.read_file(path, 1, 1, multimodal=True, services=job.services, name=member.name, visitor=job.visitor,
-                                    hotwords=job.hotwords or "", images=False)
+            reading = job.read_file(
+                path,
+                1,
+                1,
+                multimodal=True,
+                services=job.services,
+                name=member.name,
+                visitor=job.visitor,
+                hotwords=job.hotwords or "",
+                images=False,
+            )
         except ReaderError as error:
             if error.code == "PAGE_OUT_OF_RANGE":
                 return 0
@@ -145,8 +166,19 @@ def _read_range(job, member: _Member, numbers: list[int]) -> list[Page]:
         return _not_read(member.reason, numbers)
     try:
         with _written(member) as path:
-            reading = job.read_file(path, numbers[0], numbers[-1], describe=job.question, multimodal=job.multimodal, services=job.services,
-                                    progress=job.progress, name=member.name, visitor=job.visitor, hotwords=job.hotwords or "", images=job.images)
+            reading = job.read_file(
+                path,
+                numbers[0],
+                numbers[-1],
+                describe=job.question,
+                multimodal=job.multimodal,
+                services=job.services,
+                progress=job.progress,
+                name=member.name,
+                visitor=job.visitor,
+                hotwords=job.hotwords or "",
+                images=job.images,
+            )
     except ReaderError as error:  # counted, but its range could not be read: each of those pages says why
         job.warnings.append(error.message)
         return _not_read(error.message, numbers)
@@ -173,7 +205,9 @@ def read_members(job, members: Iterable[tuple[str, Callable[[BinaryIO], None]]],
         numbers = job.select(total)
         pages = [page for page in pages if page.number in numbers]
         for member in counted:
-            own = [number - member.first + 1 for number in numbers if member.first <= number < member.first + member.count]
+            own = [
+                number - member.first + 1 for number in numbers if member.first <= number < member.first + member.count
+            ]
             for page in _read_range(job, member, own) if own else ():
                 page.number += member.first - 1
                 page.section = f"{member.name}/{page.section}" if page.section else member.name

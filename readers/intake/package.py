@@ -35,21 +35,41 @@ MAX_INFLATED_BYTES = 500 * 1024 * 1024  # a package, or all the members of an ar
 XML_PARTS = (".xml", ".rels", ".opf", ".ncx")
 CHECKED = "package.v1.json"
 CHUNK = 1 << 16
-SAFE = {"huge_tree": True, "resolve_entities": False, "no_network": True}  # a large part still parses; no entity is expanded, nothing fetched
+SAFE = {
+    "huge_tree": True,
+    "resolve_entities": False,
+    "no_network": True,
+}  # a large part still parses; no entity is expanded, nothing fetched
 PARSER = etree.XMLParser(**SAFE)
 RECOVERING = etree.XMLParser(recover=True, **SAFE)
 # What opening a damaged zip or reading its entries raises: a bad header, directory or checksum
 # (BadZipFile, ValueError), a broken deflate, bzip2 or LZMA stream (zlib.error, OSError, LZMAError,
 # EOFError), a version or method zipfile does not know (NotImplementedError), an "encrypted" flag
 # set by the damage (RuntimeError: password required).
-DAMAGED_ZIP = (zipfile.BadZipFile, ValueError, zlib.error, OSError, lzma.LZMAError, EOFError, NotImplementedError, RuntimeError)
+DAMAGED_ZIP = (
+    zipfile.BadZipFile,
+    ValueError,
+    zlib.error,
+    OSError,
+    lzma.LZMAError,
+    EOFError,
+    NotImplementedError,
+    RuntimeError,
+)
 SHOWN_PARTS = 5
 # The package's own structure, which the libraries need whole: for the content types and each
 # relationships part, its root and the attributes each entry must have.
 STRUCTURE = {
-    "types": ("{http://schemas.openxmlformats.org/package/2006/content-types}", "Types",
-              {"Default": ("Extension", "ContentType"), "Override": ("PartName", "ContentType")}),
-    "rels": ("{http://schemas.openxmlformats.org/package/2006/relationships}", "Relationships", {"Relationship": ("Id", "Type", "Target")}),
+    "types": (
+        "{http://schemas.openxmlformats.org/package/2006/content-types}",
+        "Types",
+        {"Default": ("Extension", "ContentType"), "Override": ("PartName", "ContentType")},
+    ),
+    "rels": (
+        "{http://schemas.openxmlformats.org/package/2006/relationships}",
+        "Relationships",
+        {"Relationship": ("Id", "Type", "Target")},
+    ),
 }
 
 
@@ -86,14 +106,19 @@ def _whole_entries(root, structure, name: str, parts: set[str]) -> list:
     source = posixpath.dirname(posixpath.dirname(name))  # word/_rels/document.xml.rels relates word/document.xml
     whole = []
     for entry in root.iter(*(namespace + tag for tag in entries)) if root is not None else ():
-        if all(entry.get(key) for key in entries[entry.tag.removeprefix(namespace)]) and _named_part(entry, source) in (None, *parts):
+        if all(entry.get(key) for key in entries[entry.tag.removeprefix(namespace)]) and _named_part(entry, source) in (
+            None,
+            *parts,
+        ):
             whole.append(entry)
     return whole
 
 
 def _is_whole(root, structure, name: str, parts: set[str]) -> bool:
     namespace, root_name, _ = structure
-    return root.tag == namespace + root_name and _whole_entries(root, structure, name, parts) == [child for child in root if isinstance(child.tag, str)]
+    return root.tag == namespace + root_name and _whole_entries(root, structure, name, parts) == [
+        child for child in root if isinstance(child.tag, str)
+    ]
 
 
 def _rebuilt(root, structure, name: str, parts: set[str]) -> bytes:
@@ -132,22 +157,26 @@ def _inflated(path, info: zipfile.ZipInfo) -> bytes:
     with open(path, "rb") as handle:
         handle.seek(info.header_offset)
         header = handle.read(30)
-        if len(header) < 30 or header[:4] != b"PK\x03\x04" or info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        if (
+            len(header) < 30
+            or header[:4] != b"PK\x03\x04"
+            or info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+        ):
             return b""
         name_length, extra_length = struct.unpack("<HH", header[26:30])
         handle.seek(info.header_offset + 30 + name_length + extra_length)
         raw = handle.read(info.compress_size)
     if info.compress_type == zipfile.ZIP_STORED:
-        return raw[:info.file_size]
+        return raw[: info.file_size]
     inflater, data = zlib.decompressobj(-zlib.MAX_WBITS), bytearray()
     try:
         for start in range(0, len(raw), CHUNK):
-            data += inflater.decompress(raw[start:start + CHUNK], info.file_size + 1 - len(data))
+            data += inflater.decompress(raw[start : start + CHUNK], info.file_size + 1 - len(data))
             if len(data) > info.file_size or inflater.eof:
                 break
     except zlib.error:
         pass
-    return bytes(data[:info.file_size])
+    return bytes(data[: info.file_size])
 
 
 def _recovered(data: bytes):
@@ -194,7 +223,9 @@ def _repair(archive: zipfile.ZipFile, damaged: set[str], dropped: set[str] = fro
             if structure is not None:
                 data = _rebuilt(_recovered(data), structure, info.filename, parts)
             entry = zipfile.ZipInfo(info.filename)  # a fresh entry: the damage may have set flags or an impossible date
-            entry.compress_type = zipfile.ZIP_STORED if info.compress_type == zipfile.ZIP_STORED else zipfile.ZIP_DEFLATED
+            entry.compress_type = (
+                zipfile.ZIP_STORED if info.compress_type == zipfile.ZIP_STORED else zipfile.ZIP_DEFLATED
+            )
             repaired.writestr(entry, data)
     return output.getvalue()
 
@@ -211,21 +242,34 @@ def readable_package(job):
                 infos = archive.infolist()
                 unpacked = sum(info.file_size for info in infos)
                 if unpacked > MAX_INFLATED_BYTES:
-                    raise ReaderError("FILE_TOO_LARGE", f"{job.name} unpacks to {unpacked / 1048576:,.0f} MB (the limit is {MAX_INFLATED_BYTES // 1048576} MB); it may be a zip bomb, or too large to read.")
+                    raise ReaderError(
+                        "FILE_TOO_LARGE",
+                        f"{job.name} unpacks to {unpacked / 1048576:,.0f} MB "
+                        f"(the limit is {MAX_INFLATED_BYTES // 1048576} MB); "
+                        "it may be a zip bomb, or too large to read.",
+                    )
                 parts = {info.filename for info in infos}
                 damaged = sorted({info.filename for info in infos if _damaged(archive, info, parts)})
                 if damaged:
                     store.put_bytes(job.sha256, f"repaired.{job.kind}", _repair(archive, set(damaged)))
         except DAMAGED_ZIP as error:
-            raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged: its zip structure cannot be read ({error}). Save or export it again.") from None
+            raise ReaderError(
+                "CORRUPT_FILE",
+                f"{job.name} is damaged: its zip structure cannot be read ({error}). Save or export it again.",
+            ) from None
         checked = {"damaged": damaged}
         store.put_json(job.sha256, CHECKED, checked)
     damaged = checked["damaged"]
     if not damaged:
         return job.path
-    shown = ", ".join(label(name) for name in damaged[:SHOWN_PARTS]) + (f" and {len(damaged) - SHOWN_PARTS} more" if len(damaged) > SHOWN_PARTS else "")
-    job.warnings.append(f"{job.name} is damaged in {len(damaged)} {'part' if len(damaged) == 1 else 'parts'} ({shown}): what could still be "
-                        f"read of {'it' if len(damaged) == 1 else 'them'} is shown, and the rest of the file is read as usual.")
+    shown = ", ".join(label(name) for name in damaged[:SHOWN_PARTS]) + (
+        f" and {len(damaged) - SHOWN_PARTS} more" if len(damaged) > SHOWN_PARTS else ""
+    )
+    job.warnings.append(
+        f"{job.name} is damaged in {len(damaged)} {'part' if len(damaged) == 1 else 'parts'} "
+        f"({shown}): what could still be "
+        f"read of {'it' if len(damaged) == 1 else 'them'} is shown, and the rest of the file is read as usual."
+    )
     return store.path(job.sha256, f"repaired.{job.kind}")
 
 
@@ -236,5 +280,9 @@ def without(job, folder: str) -> Path:
     target = job.services.store.path(job.sha256, f"without-{folder.strip('/').replace('/', '-')}.{job.kind}")
     if not target.is_file():
         with zipfile.ZipFile(job.path) as archive:
-            job.services.store.put_bytes(job.sha256, target.name, _repair(archive, set(), {name for name in archive.namelist() if name.startswith(folder)}))
+            job.services.store.put_bytes(
+                job.sha256,
+                target.name,
+                _repair(archive, set(), {name for name in archive.namelist() if name.startswith(folder)}),
+            )
     return target

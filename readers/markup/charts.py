@@ -32,5 +32,7 @@ def chart_table(categories: dict[int, str], series: list[tuple[str, dict[int, st
     a point with no category is numbered), each value as given."""
     indexes = sorted(set(categories) | {index for _, values in series for index in values})
     header = ["Category", *[name or f"Series {number}" for number, (name, _) in enumerate(series, 1)]]
-    rows = [[categories.get(index, str(index + 1)), *[values.get(index, "") for _, values in series]] for index in indexes]
+    rows = [
+        [categories.get(index, str(index + 1)), *[values.get(index, "") for _, values in series]] for index in indexes
+    ]
     return markdown_table([header, *rows])

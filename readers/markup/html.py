@@ -15,7 +15,6 @@ from markdownify import markdownify
 from readability import Document
 from readability.readability import Unparseable
 
-from .placement import Passage, place_blocks
 from .text import decode
 
 MIN_TEXT_LENGTH = 5  # readability drops blocks shorter than this: its default (25) drops small data tables
@@ -27,10 +26,13 @@ def decode_html(data: bytes, name: str, default: str | None = None) -> str:
     such as an EPUB chapter, else its <meta>), else in ``default`` (the charset its container gives,
     an e-mail's codepage), else as detected."""
     head = data[:4096]
-    declared = (re.match(rb"""\s*<\?xml[^>]*?encoding\s*=\s*["']([\w.:-]+)""", head)
-                or re.search(rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", head, re.I))
+    declared = re.match(rb"""\s*<\?xml[^>]*?encoding\s*=\s*["']([\w.:-]+)""", head) or re.search(
+        rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", head, re.I
+    )
     charset = declared.group(1).decode("ascii") if declared else default
-    if declared and charset.lower().startswith(("utf-16", "utf-32")):  # found as ASCII bytes, so the file is not in it: HTML's rule reads UTF-8
+    if declared and charset.lower().startswith(
+        ("utf-16", "utf-32")
+    ):  # found as ASCII bytes, so the file is not in it: HTML's rule reads UTF-8
         charset = "utf-8"
     return decode(data, name, charset)
 
@@ -57,19 +59,10 @@ def html_markdown(html: str, main_content: bool = False) -> str:
     for image in tree.iter("img"):
         if image.get("src", "").startswith("data:"):
             image.set("src", "")  # inline image data is pixels, not text
-    markdown = markdownify(lxml.html.tostring(tree, encoding="unicode"), heading_style="ATX", bullets="-", table_infer_header=True)
+    markdown = markdownify(
+        lxml.html.tostring(tree, encoding="unicode"), heading_style="ATX", bullets="-", table_infer_header=True
+    )
     markdown = re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+\n", "\n", markdown)).strip()  # <br> leaves two trailing spaces
     if title and not re.search(r"^# ", markdown, re.M):
         markdown = f"# {title}\n\n{markdown}"
     return markdown
-
-
-def markdown_on_pages(markdown: str, printed: list[Passage]) -> list[list[str]]:
-    """The Markdown's blocks on the printed pages (``placement.rendered_pages``) that show them,
-    placed as a Word document's blocks are; a block not found stays on the page of the block before it."""
-    blocks = [block for block in (b.strip() for b in re.split(r"\n\s*\n", markdown)) if block]
-    shown = [Passage(re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", block)) for block in blocks]  # a link's text is printed, its target is not
-    pages: list[list[str]] = [[] for _ in printed] or [[]]
-    for block, number in zip(blocks, place_blocks(shown, printed).pages):
-        pages[min(number, len(pages)) - 1].append(block)
-    return pages

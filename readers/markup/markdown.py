@@ -8,7 +8,21 @@ from __future__ import annotations
 
 MAX_LIST_NUMBER = 32767  # the largest number Word and PowerPoint start or count a list at
 LIST_INDENT = "   "  # enough for a nested item to belong to "1. " as well as to "- "
-ROMAN = [(1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
+ROMAN = [
+    (1000, "m"),
+    (900, "cm"),
+    (500, "d"),
+    (400, "cd"),
+    (100, "c"),
+    (90, "xc"),
+    (50, "l"),
+    (40, "xl"),
+    (10, "x"),
+    (9, "ix"),
+    (5, "v"),
+    (4, "iv"),
+    (1, "i"),
+]
 
 
 def one_line(text: str) -> str:
@@ -31,7 +45,11 @@ def link(text: str, url: str | None) -> str:
 
 def list_item(level: int, marker: str, text: str) -> str:
     """One item of a (nested) list: ``marker`` is "-" for bullets or the number as the document shows it."""
-    return f"{LIST_INDENT * max(level, 0)}{marker} {one_line(text)}".rstrip() if marker else f"{LIST_INDENT * max(level, 0)}{one_line(text)}"
+    return (
+        f"{LIST_INDENT * max(level, 0)}{marker} {one_line(text)}".rstrip()
+        if marker
+        else f"{LIST_INDENT * max(level, 0)}{one_line(text)}"
+    )
 
 
 def _roman(number: int) -> str:

@@ -28,4 +28,7 @@ def markdown_table(rows: list[list]) -> str:
 def table_rows(markdown: str) -> list[list[str]]:
     """The rows of a table ``markdown_table`` wrote, its header first, each cell's ``\\|`` a ``|`` again."""
     lines = markdown.split("\n")
-    return [[cell.strip().replace("\\|", "|") for cell in CELL_SPLIT.split(line.strip())[1:-1]] for line in [lines[0], *lines[2:]]]
+    return [
+        [cell.strip().replace("\\|", "|") for cell in CELL_SPLIT.split(line.strip())[1:-1]]
+        for line in [lines[0], *lines[2:]]
+    ]

@@ -19,7 +19,12 @@ def decode(data: bytes, name: str, declared: str | None = None) -> str:
             return well_formed(data.decode(declared))
         except (LookupError, ValueError):  # an unknown charset, bytes it cannot decode, a NUL in its name
             pass
-    for bom, codec in ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"), (b"", "utf-8")):
+    for bom, codec in (
+        (b"\xef\xbb\xbf", "utf-8-sig"),
+        (b"\xff\xfe", "utf-16"),
+        (b"\xfe\xff", "utf-16"),
+        (b"", "utf-8"),
+    ):
         if data.startswith(bom):
             try:
                 return data.decode(codec)
@@ -27,7 +32,10 @@ def decode(data: bytes, name: str, declared: str | None = None) -> str:
                 break
     match = from_bytes(data).best()
     if match is None:
-        raise ReaderError("UNSUPPORTED_FORMAT", f"{name} does not look like text in any known encoding. If it is a document, export it as PDF or DOCX.")
+        raise ReaderError(
+            "UNSUPPORTED_FORMAT",
+            f"{name} does not look like text in any known encoding. If it is a document, export it as PDF or DOCX.",
+        )
     return well_formed(str(match))
 
 

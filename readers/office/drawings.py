@@ -145,12 +145,21 @@ def _chartex(root) -> str:
         for dim in dataset:
             if isinstance(dim.tag, str) and dim.tag in (f"{CX}strDim", f"{CX}numDim"):
                 levels = dim.findall(f"{CX}lvl")
-                points = {int(pt.get("idx", "0")): pt.text or "" for pt in (levels[-1].findall(f"{CX}pt") if levels else [])}
+                points = {
+                    int(pt.get("idx", "0")): pt.text or "" for pt in (levels[-1].findall(f"{CX}pt") if levels else [])
+                }
                 dims.setdefault(dim.get("type", ""), points)
         data[dataset.get("id")] = dims
     kinds, categories, series = [], {}, []
     for ser in root.iter(f"{CX}series"):
-        kinds.append({"clusteredColumn": "column", "paretoLine": "pareto", "boxWhisker": "box and whisker", "regionMap": "map"}.get(ser.get("layoutId", ""), ser.get("layoutId", "")))
+        kinds.append(
+            {
+                "clusteredColumn": "column",
+                "paretoLine": "pareto",
+                "boxWhisker": "box and whisker",
+                "regionMap": "map",
+            }.get(ser.get("layoutId", ""), ser.get("layoutId", ""))
+        )
         reference = ser.find(f"{CX}dataId")
         dims = data.get(reference.get("val") if reference is not None else None, {})
         categories = categories or dims.get("cat", {})
@@ -159,7 +168,9 @@ def _chartex(root) -> str:
         if values or name:
             series.append((name, _shown(values)))
     title_element = root.find(f".//{CX}title")
-    title = _title(title_element) or ("".join(node.text or "" for node in title_element.iter(f"{CX}v")) if title_element is not None else "")
+    title = _title(title_element) or (
+        "".join(node.text or "" for node in title_element.iter(f"{CX}v")) if title_element is not None else ""
+    )
     table = chart_table(categories, series) if series else ""
     return "\n\n".join(filter(None, [chart_heading(title, kinds), table]))
 
@@ -268,7 +279,14 @@ def chart_summary(data, part) -> str | None:
     if root.tag == f"{CX}chartSpace":
         count = len(list(root.iter(f"{CX}series")))
         return f"chart, {count} series" if count else None
-    plots = [plot for plot in root.iter() if isinstance(plot.tag, str) and plot.tag.startswith(C) and plot.tag.endswith("Chart") and plot.tag != f"{C}chart"]
+    plots = [
+        plot
+        for plot in root.iter()
+        if isinstance(plot.tag, str)
+        and plot.tag.startswith(C)
+        and plot.tag.endswith("Chart")
+        and plot.tag != f"{C}chart"
+    ]
     series = [ser for plot in plots for ser in plot.findall(f"{C}ser")]
     if not series:
         return None

@@ -31,19 +31,32 @@ def _place(element):
 def _inside(group, outer: tuple) -> tuple:
     """The transform of a group's children: their chOff/chExt space onto the group's own box."""
     xfrm = _place(group)
-    offset, extent = (_numbers(xfrm, "off", ("x", "y")), _numbers(xfrm, "ext", ("cx", "cy"))) if xfrm is not None else (None, None)
-    child_offset, child_extent = (_numbers(xfrm, "chOff", ("x", "y")), _numbers(xfrm, "chExt", ("cx", "cy"))) if xfrm is not None else (None, None)
+    offset, extent = (
+        (_numbers(xfrm, "off", ("x", "y")), _numbers(xfrm, "ext", ("cx", "cy"))) if xfrm is not None else (None, None)
+    )
+    child_offset, child_extent = (
+        (_numbers(xfrm, "chOff", ("x", "y")), _numbers(xfrm, "chExt", ("cx", "cy")))
+        if xfrm is not None
+        else (None, None)
+    )
     if not (offset and extent and child_offset and child_extent) or not all(child_extent):
         return outer
     ox, oy, sx, sy = outer
     scale_x, scale_y = extent[0] / child_extent[0], extent[1] / child_extent[1]
-    return (ox + sx * (offset[0] - child_offset[0] * scale_x), oy + sy * (offset[1] - child_offset[1] * scale_y), sx * scale_x, sy * scale_y)
+    return (
+        ox + sx * (offset[0] - child_offset[0] * scale_x),
+        oy + sy * (offset[1] - child_offset[1] * scale_y),
+        sx * scale_x,
+        sy * scale_y,
+    )
 
 
 def _box(element, transform: tuple, width: float, height: float) -> tuple[float, float, float, float] | None:
     """The element's box as fractions of the slide (left, top, right, bottom), cut to the slide; None off it."""
     xfrm = _place(element)
-    offset, extent = (_numbers(xfrm, "off", ("x", "y")), _numbers(xfrm, "ext", ("cx", "cy"))) if xfrm is not None else (None, None)
+    offset, extent = (
+        (_numbers(xfrm, "off", ("x", "y")), _numbers(xfrm, "ext", ("cx", "cy"))) if xfrm is not None else (None, None)
+    )
     if not (offset and extent):
         return None
     ox, oy, sx, sy = transform
@@ -81,7 +94,9 @@ def slide_figures(slide, width: int, height: int) -> list[dict]:
                 walk(chosen(element), transform)
             elif element.tag == f"{P}grpSp":
                 walk(element, _inside(element, transform))
-            elif (figure := _figure(element, slide.part)) is not None and (box := _box(element, transform, width, height)):
+            elif (figure := _figure(element, slide.part)) is not None and (
+                box := _box(element, transform, width, height)
+            ):
                 figures.append({**figure, "box": box, "caption": None})
 
     walk(slide.shapes._spTree, IDENTITY)

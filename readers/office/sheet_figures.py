@@ -26,13 +26,22 @@ class _Grid:
         self.column_default = round(7 * default_width + 5)
         self.columns: dict[int, int] = {}  # 0-based column -> its pixels, where not the default
         for dimension in sheet.column_dimensions.values():
-            width = 0 if dimension.hidden else round(7 * dimension.width + 5) if dimension.customWidth and dimension.width else None
+            width = (
+                0
+                if dimension.hidden
+                else round(7 * dimension.width + 5)
+                if dimension.customWidth and dimension.width
+                else None
+            )
             if width is not None and dimension.min:
                 for column in range(dimension.min - 1, min(dimension.max or dimension.min, dimension.min + 16384)):
                     self.columns[column] = width
         self.row_default = round((formats.defaultRowHeight or DEFAULT_ROW_POINTS) * 4 / 3)
-        self.rows = {index - 1: 0 if dimension.hidden else round(dimension.ht * 4 / 3)
-                     for index, dimension in sheet.row_dimensions.items() if dimension.hidden or dimension.ht}
+        self.rows = {
+            index - 1: 0 if dimension.hidden else round(dimension.ht * 4 / 3)
+            for index, dimension in sheet.row_dimensions.items()
+            if dimension.hidden or dimension.ht
+        }
 
     @staticmethod
     def _start(index: int, default: int, sizes: dict[int, int]) -> int:
@@ -85,6 +94,15 @@ def sheet_figures(sheet, charts: list[str | None]) -> list[dict]:
     used_right, used_bottom = grid.corner(sheet.max_column if sheet._cells else 0, sheet.max_row if sheet._cells else 0)
     width = max(used_right, *(box[2] for _, box in placed))
     height = max(used_bottom, *(box[3] for _, box in placed))
-    figures = [{**figure, "caption": None, "box": tuple(round(min(max(value / extent, 0.0), 1.0), 4) for value, extent in
-                                                      zip(box, (width, height, width, height)))} for figure, box in placed]
+    figures = [
+        {
+            **figure,
+            "caption": None,
+            "box": tuple(
+                round(min(max(value / extent, 0.0), 1.0), 4)
+                for value, extent in zip(box, (width, height, width, height))
+            ),
+        }
+        for figure, box in placed
+    ]
     return sorted(figures, key=lambda figure: (figure["box"][1], figure["box"][0]))

@@ -16,15 +16,12 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import datetime
 import functools
 import re
 import zipfile
 
 import openpyxl
-from openpyxl.styles.numbers import is_date_format
 from openpyxl.utils.cell import get_column_letter, range_to_tuple
-from openpyxl.utils.datetime import from_excel
 from openpyxl.worksheet.worksheet import Worksheet
 
 from ..errors import ReaderError
@@ -33,134 +30,15 @@ from ..markup.charts import chart_heading, chart_table
 from ..markup.tables import MAX_SHEET_ROWS, markdown_table
 from ..models import Figure, Page
 from ..pdf.pages import read_pdf_pages
+from ..render.libreoffice import office_pdf, ooxml_copy
 from .drawings import chart_kind
-from .libreoffice import office_pdf, ooxml_copy
+from .numbers import display
 from .sheet_figures import sheet_figures
 
 MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every row 16,384 cells wide
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
-LITERAL_MARK = 0xE000  # a format code's literals stand aside as private-use characters while its placeholders are read
 EXTRACTED = "workbook.v6.json"  # raise the version when extraction changes, so old cache entries miss
-DATE_CODES = [("yyyy", "%Y"), ("yy", "%y"), ("mmmmm", "%b"), ("mmmm", "%B"), ("mmm", "%b"), ("dddd", "%A"), ("ddd", "%a"),
-              ("dd", "%d"), ("d", "%-d"), ("hh", "%H"), ("h", "%-H"), ("ss", "%S"), ("s", "%-S"), ("am/pm", "%p"), ("a/p", "%p")]
-
-
-def _sections(code: str) -> list[str]:
-    """A format code's sections (positive;negative;zero;text), splitting only outside quotes."""
-    return re.findall(r'(?:"[^"]*"|\\.|[^;"\\])+', code) or [""]
-
-
-def _literals(section: str) -> tuple[str, list[str]]:
-    """The section with its quoted and escaped literals replaced by markers, and the literals."""
-    found: list[str] = []
-
-    def keep(match: re.Match) -> str:
-        token = match.group()
-        if token.startswith("[$"):
-            text = token[2:-1].split("-")[0]  # [$€-407]: a currency symbol and a locale
-        elif token.startswith("["):
-            return ""  # [Red], [>100], [$-409] without a symbol
-        elif token.startswith("_"):
-            text = " "  # _) pads as wide as the character
-        elif token.startswith("*"):
-            return ""  # *- repeats to fill the cell
-        else:
-            text = token[1:-1] if token.startswith('"') else token[1:]
-        found.append(text)
-        return chr(LITERAL_MARK + len(found) - 1)
-
-    return re.sub(r'"[^"]*"|\\.|\[[^\]]*\]|_.|\*.', keep, section), found
-
-
-def _restore(text: str, literals: list[str]) -> str:
-    return re.sub("[\ue000-\uf8ff]", lambda m: literals[ord(m.group()) - LITERAL_MARK], text)
-
-
-def _date_text(value, code: str) -> str:
-    """A date or time in an Excel date code (m is minutes after h and before s)."""
-    lowered = code.lower()
-    twelve_hour = "am/pm" in lowered or "a/p" in lowered
-    out, index = [], 0
-    while index < len(lowered):
-        if lowered[index] == "m":
-            run = len(re.match(r"m+", lowered[index:]).group())
-            before = re.sub(r"[^a-z]", "", lowered[:index])[-1:]
-            after = re.sub(r"[^a-z]", "", lowered[index + run:])[:1]
-            minutes = run <= 2 and (before == "h" or after == "s")
-            out.append({1: "%-M" if minutes else "%-m", 2: "%M" if minutes else "%m", 3: "%b", 4: "%B"}.get(run, "%b"))
-            index += run
-            continue
-        for token, directive in DATE_CODES:
-            if lowered.startswith(token, index):
-                out.append(directive.replace("H", "I") if twelve_hour and token in ("hh", "h") else directive)
-                index += len(token)
-                break
-        else:
-            out.append(code[index].replace("%", "%%"))
-            index += 1
-    if isinstance(value, datetime.time):
-        value = datetime.datetime.combine(datetime.date(1900, 1, 1), value)
-    elif not isinstance(value, datetime.datetime):
-        value = datetime.datetime.combine(value, datetime.time())
-    return value.strftime("".join(out))
-
-
-def _number_text(value: float, section: str) -> str:
-    code, literals = _literals(section)
-    placeholder = re.search(r"[0#?][0#?,]*(?:\.[0#?]*)?(?:[eE][+-][0#]+)?|\.[0#?]+", code)
-    if placeholder is None:  # a section of literals only, e.g. "-" for zero
-        return _restore(code.replace("@", ""), literals).strip()
-    pattern = placeholder.group()
-    value *= 100 ** code.count("%")
-    mantissa = re.split(r"[eE]", pattern)[0]
-    decimals = mantissa.split(".")[1] if "." in mantissa else ""
-    if re.search(r"[eE]", pattern):
-        text = f"{value:.{len(decimals)}E}"
-    else:
-        text = f"{value:{',' if ',' in mantissa else ''}.{len(decimals)}f}"
-        optional = len(decimals) - len(decimals.rstrip("#?"))  # 0.## shows 1.5, not 1.50
-        if optional and "." in text:
-            text = re.sub(rf"0{{0,{optional}}}$", "", text).rstrip(".")
-        digits = mantissa.split(".")[0].count("0")  # 00000 shows 12 as 00012
-        text = re.sub(r"^(-?)(\d+)", lambda m: m.group(1) + m.group(2).zfill(digits), text)
-    return _restore(code[:placeholder.start()] + text + code[placeholder.end():], literals)
-
-
-def display(value, number_format: str | None) -> str:
-    """A cell's value as the cell shows it, from its number format (the common codes of Excel)."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    code = number_format or "General"
-    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
-        section, literals = _literals(_sections(code)[0])
-        if re.search(r"[ymdhs]", section, re.I):
-            return _restore(_date_text(value, section), literals)
-        return value.isoformat(sep=" ") if isinstance(value, datetime.datetime) else value.isoformat()
-    if isinstance(value, datetime.timedelta):
-        return str(value)
-    if isinstance(value, (int, float)) and code != "General" and is_date_format(code):  # a chart's cached date
-        try:
-            value = from_excel(value)
-        except (ValueError, OverflowError):
-            return str(value)
-        return display(value, code)
-    if isinstance(value, str):
-        sections = _sections(code)
-        if len(sections) < 4:
-            return value
-        section, literals = _literals(sections[3])
-        return _restore(section.replace("@", value), literals)
-    if code == "General" or code == "@":
-        return str(int(value)) if float(value).is_integer() and abs(value) < 1e15 else f"{value:.10g}"
-    sections = _sections(code)
-    if value < 0 and len(sections) > 1:
-        return _number_text(-value, sections[1])
-    if value == 0 and len(sections) > 2:
-        return _number_text(value, sections[2])
-    return _number_text(value, sections[0])
 
 
 def _cell_text(cell, formula: str | None) -> str:
@@ -216,8 +94,12 @@ def _reference(ref, book) -> list[str]:
             worksheet = book[sheet]
             # within the cells the sheet has: walking a range makes a cell at each address, and a
             # chart may point a million rows past the data
-            rows = worksheet.iter_rows(min_row=min_row, max_row=min(max_row or worksheet.max_row, worksheet.max_row),
-                                       min_col=min_col, max_col=min(max_col or worksheet.max_column, worksheet.max_column))
+            rows = worksheet.iter_rows(
+                min_row=min_row,
+                max_row=min(max_row or worksheet.max_row, worksheet.max_row),
+                min_col=min_col,
+                max_col=min(max_col or worksheet.max_column, worksheet.max_column),
+            )
             return [display(cell.value, cell.number_format) for row in rows for cell in row]
         except (KeyError, ValueError, TypeError, AttributeError):  # AttributeError: a chart sheet has no cells
             pass  # a reference to another workbook, or one openpyxl cannot parse: the cache has the values
@@ -225,7 +107,9 @@ def _reference(ref, book) -> list[str]:
     if cache is None or not cache.pt:
         return []
     values = {point.idx: point.v for point in cache.pt}
-    return [display(_number(values.get(i)), getattr(cache, "formatCode", None)) for i in range(cache.ptCount or len(values))]
+    return [
+        display(_number(values.get(i)), getattr(cache, "formatCode", None)) for i in range(cache.ptCount or len(values))
+    ]
 
 
 def _number(value):
@@ -241,14 +125,30 @@ def _chart_parts(chart, book) -> tuple[str, str, str]:
     title = _text_of(chart.title, book)
     series = list(chart.series)
     names = [_text_of(s.tx, book) for s in series]
-    values = [_reference(s.val.numRef, book) if s.val is not None and s.val.numRef is not None else
-              _reference(s.yVal.numRef, book) if getattr(s, "yVal", None) is not None and s.yVal.numRef is not None else [] for s in series]
+    values = [
+        _reference(s.val.numRef, book)
+        if s.val is not None and s.val.numRef is not None
+        else _reference(s.yVal.numRef, book)
+        if getattr(s, "yVal", None) is not None and s.yVal.numRef is not None
+        else []
+        for s in series
+    ]
     first = series[0] if series else None
     axis = getattr(first, "cat", None) or getattr(first, "xVal", None)
-    categories = (_reference(axis.strRef or axis.numRef, book) if axis is not None and (axis.strRef or axis.numRef) else [])
-    table = chart_table(dict(enumerate(categories)), [(name, dict(enumerate(points))) for name, points in zip(names, values)]) if series else ""
+    categories = (
+        _reference(axis.strRef or axis.numRef, book) if axis is not None and (axis.strRef or axis.numRef) else []
+    )
+    table = (
+        chart_table(
+            dict(enumerate(categories)), [(name, dict(enumerate(points))) for name, points in zip(names, values)]
+        )
+        if series
+        else ""
+    )
     kind = chart_kind(chart.tagname, getattr(chart, "barDir", None))
-    summary = f"{kind}, {len(categories)} slices" if kind.endswith(("pie", "doughnut")) else f"{kind}, {len(series)} series"
+    summary = (
+        f"{kind}, {len(categories)} slices" if kind.endswith(("pie", "doughnut")) else f"{kind}, {len(series)} series"
+    )
     return chart_heading(title, [kind]), table, summary
 
 
@@ -258,9 +158,16 @@ def _formulas(path) -> dict[tuple[str, int, int], str]:
     try:
         found = {}
         for sheet in book.worksheets:
-            for row in sheet.iter_rows(max_row=MAX_SHEET_ROWS + (sheet.min_row or 1) - 1, max_col=MAX_SHEET_COLUMNS + (sheet.min_column or 1) - 1):
+            for row in sheet.iter_rows(
+                max_row=MAX_SHEET_ROWS + (sheet.min_row or 1) - 1,
+                max_col=MAX_SHEET_COLUMNS + (sheet.min_column or 1) - 1,
+            ):
                 for cell in row:
-                    if isinstance(cell.value, str) and cell.value.startswith("=") and getattr(cell, "data_type", "f") == "f":
+                    if (
+                        isinstance(cell.value, str)
+                        and cell.value.startswith("=")
+                        and getattr(cell, "data_type", "f") == "f"
+                    ):
                         found[(sheet.title, cell.row, cell.column)] = cell.value
         return found
     finally:
@@ -280,7 +187,10 @@ def _sheet(sheet, book, formulas: dict) -> dict:
         shown_right = min(right, left + MAX_SHEET_COLUMNS - 1)
         cuts = [f"rows {first}–{last:,} of {total:,}"] if last < total else []
         if shown_right < right:
-            cuts.append(f"columns {get_column_letter(left)}–{get_column_letter(shown_right)} of {get_column_letter(left)}–{get_column_letter(right)}")
+            cuts.append(
+                f"columns {get_column_letter(left)}–{get_column_letter(shown_right)} "
+                f"of {get_column_letter(left)}–{get_column_letter(right)}"
+            )
         if cuts:
             cut = " and ".join(cuts)
             lines.append(f"({cut} shown)")
@@ -292,7 +202,14 @@ def _sheet(sheet, book, formulas: dict) -> dict:
                     merged[(row, column)] = top_left
         grid = []
         for row in sheet.iter_rows(min_row=first, max_row=last, min_col=left, max_col=shown_right):
-            grid.append([_cell_text(merged.get((cell.row, cell.column), cell), formulas.get((sheet.title, cell.row, cell.column))) for cell in row])
+            grid.append(
+                [
+                    _cell_text(
+                        merged.get((cell.row, cell.column), cell), formulas.get((sheet.title, cell.row, cell.column))
+                    )
+                    for cell in row
+                ]
+            )
         for block in _blocks(grid):
             title, table = _block_markdown(block)
             if title and not table:
@@ -310,8 +227,13 @@ def _sheet(sheet, book, formulas: dict) -> dict:
     empty = len(lines) == 1 + (sheet.sheet_state != "visible") and not tables
     if empty:
         lines.append("(empty sheet)")
-    return {"text": "\n".join(lines), "tables": tables, "cut": cut, "drawable": cut is None and not empty,
-            **_figures(sheet, summaries)}
+    return {
+        "text": "\n".join(lines),
+        "tables": tables,
+        "cut": cut,
+        "drawable": cut is None and not empty,
+        **_figures(sheet, summaries),
+    }
 
 
 def _figures(sheet, summaries: list[str]) -> dict:
@@ -337,10 +259,15 @@ def _check_merges(job) -> None:
         for part in package.namelist():
             if part.startswith("xl/worksheets/") and part.endswith(".xml"):
                 for first_column, first_row, last_column, last_row in MERGE_REF.findall(package.read(part)):
-                    cells += (abs(_column_number(last_column) - _column_number(first_column)) + 1) * (abs(int(last_row) - int(first_row)) + 1)
+                    cells += (abs(_column_number(last_column) - _column_number(first_column)) + 1) * (
+                        abs(int(last_row) - int(first_row)) + 1
+                    )
     if cells > MAX_MERGED_CELLS:
-        raise ReaderError("FILE_TOO_LARGE", f"{job.name} merges {cells:,} cells; workbooks merging more than {MAX_MERGED_CELLS:,} are refused, "
-                                            "since reading them would stall the server. Unmerge the large ranges and save it again.")
+        raise ReaderError(
+            "FILE_TOO_LARGE",
+            f"{job.name} merges {cells:,} cells; workbooks merging more than {MAX_MERGED_CELLS:,} are refused, "
+            "since reading them would stall the server. Unmerge the large ranges and save it again.",
+        )
 
 
 def _extract(job) -> dict:
@@ -352,7 +279,11 @@ def _extract(job) -> dict:
         try:  # openpyxl refuses a whole workbook for one damaged chart or picture: read the sheets without them
             book, without_drawings = openpyxl.load_workbook(without(job, "xl/drawings/"), data_only=True), True
         except Exception as error:  # noqa: BLE001 - as above
-            raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as a spreadsheet ({type(error).__name__}). Save it again from Excel or LibreOffice.") from None
+            raise ReaderError(
+                "CORRUPT_FILE",
+                f"{job.name} is damaged and cannot be opened as a spreadsheet "
+                f"({type(error).__name__}). Save it again from Excel or LibreOffice.",
+            ) from None
     try:
         formulas = _formulas(job.path)
     except Exception:  # noqa: BLE001 - the values are already read; only the check for missing results is lost
@@ -362,11 +293,20 @@ def _extract(job) -> dict:
     if missing:
         try:
             book = openpyxl.load_workbook(ooxml_copy(job, recalculate=True), data_only=True)
-            recalculated, missing, without_drawings = True, {}, False  # LibreOffice's copy has what it could read of the charts
+            recalculated, missing, without_drawings = (
+                True,
+                {},
+                False,
+            )  # LibreOffice's copy has what it could read of the charts
         except ReaderError as error:
             not_calculated = error.message
     sheets = [_sheet(book[name], book, missing) for name in book.sheetnames]
-    return {"sheets": sheets, "recalculated": recalculated, "not_calculated": not_calculated, "without_drawings": without_drawings}
+    return {
+        "sheets": sheets,
+        "recalculated": recalculated,
+        "not_calculated": not_calculated,
+        "without_drawings": without_drawings,
+    }
 
 
 def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
@@ -374,8 +314,11 @@ def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
     if not any(sheets[page.number - 1]["drawable"] for page in pages):
         return
     if any(sheet["cut"] for sheet in sheets):
-        job.warnings.append(f"{job.name} has sheets too large to draw, so it has no sheet images; the text has their first {MAX_SHEET_ROWS} rows "
-                            f"and {MAX_SHEET_COLUMNS} columns.")
+        job.warnings.append(
+            f"{job.name} has sheets too large to draw, so it has no sheet "
+            f"images; the text has their first {MAX_SHEET_ROWS} rows "
+            f"and {MAX_SHEET_COLUMNS} columns."
+        )
         return
     pdf = office_pdf(job)
     if pdf is None:
@@ -390,7 +333,10 @@ def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
             raise
         drawn_pages, drawn = 0, []  # fewer pages than the sheets selected
     if drawn_pages != len(sheets):
-        job.warnings.append(f"LibreOffice drew {drawn_pages or 'too few'} pages for the {len(sheets)} sheets of {job.name}, so its sheets have no images.")
+        job.warnings.append(
+            f"LibreOffice drew {drawn_pages or 'too few'} pages for the {len(sheets)} "
+            f"sheets of {job.name}, so its sheets have no images."
+        )
         return
     job.warnings += drawing.warnings
     for page, drawn_page in zip(pages, drawn):
@@ -414,11 +360,19 @@ def sheet_pages(job) -> tuple[int, list[Page]]:
         job.services.store.put_json(job.sha256, EXTRACTED, extracted)
     sheets = extracted["sheets"]
     if extracted["recalculated"]:
-        job.warnings.append(f"{job.name} was saved without the results of its formulas (as files written by programs often are); LibreOffice calculated them.")
+        job.warnings.append(
+            f"{job.name} was saved without the results of its formulas (as "
+            "files written by programs often are); LibreOffice calculated them."
+        )
     if extracted["not_calculated"]:
-        job.warnings.append(f"{job.name} was saved without the results of its formulas, so formulas are shown instead: {extracted['not_calculated']}")
+        job.warnings.append(
+            f"{job.name} was saved without the results of its formulas, so "
+            f"formulas are shown instead: {extracted['not_calculated']}"
+        )
     if extracted["without_drawings"]:
-        job.warnings.append(f"The charts and pictures of {job.name} are damaged and were left out; its sheets are read.")
+        job.warnings.append(
+            f"The charts and pictures of {job.name} are damaged and were left out; its sheets are read."
+        )
     numbers = job.select(len(sheets))
     for number in numbers:
         if sheets[number - 1]["cut"]:
@@ -427,7 +381,10 @@ def sheet_pages(job) -> tuple[int, list[Page]]:
     for page in pages:
         sheet = sheets[page.number - 1]
         if sheet.get("figures_lost"):
-            job.warnings.append(f"The pictures and charts of sheet {page.number} of {job.name} could not be placed ({sheet['figures_lost']}); its cells are read.")
+            job.warnings.append(
+                f"The pictures and charts of sheet {page.number} of {job.name} "
+                f"could not be placed ({sheet['figures_lost']}); its cells are read."
+            )
         if sheet["drawable"]:
             job.figures[page.number] = [_for_ocr(figure) for figure in sheet["figures"]]
             page.figures = [Figure.of(f) for f in sheet["figures"]]

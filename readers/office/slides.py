@@ -22,8 +22,21 @@ from ..markup.markdown import counter, heading, join_blocks, link, list_item, on
 from ..markup.tables import markdown_table
 from ..models import Figure, Page
 from ..pdf.pages import read_pdf_pages
-from .drawings import GRAPHIC_CHART, GRAPHIC_CHARTEX, GRAPHIC_DIAGRAM, MC, A, R, chosen, external_target, graphic_chart, graphic_smartart, part_root, picture_placeholder
-from .libreoffice import office_pdf
+from ..render.libreoffice import office_pdf
+from .drawings import (
+    GRAPHIC_CHART,
+    GRAPHIC_CHARTEX,
+    GRAPHIC_DIAGRAM,
+    MC,
+    A,
+    R,
+    chosen,
+    external_target,
+    graphic_chart,
+    graphic_smartart,
+    part_root,
+    picture_placeholder,
+)
 from .shapes import slide_figures
 
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
@@ -35,7 +48,13 @@ MODERN_COMMENTS = "http://schemas.microsoft.com/office/2018/10/relationships/com
 MODERN_AUTHORS = "http://schemas.microsoft.com/office/2018/10/relationships/authors"
 TITLE_TYPES = ("title", "ctrTitle")
 BODY_TYPES = (None, "body", "obj")  # placeholders whose text is bulleted by the master's body style
-NUMBER_STYLES = {"arabic": "decimal", "alphaLc": "lowerLetter", "alphaUc": "upperLetter", "romanLc": "lowerRoman", "romanUc": "upperRoman"}
+NUMBER_STYLES = {
+    "arabic": "decimal",
+    "alphaLc": "lowerLetter",
+    "alphaUc": "upperLetter",
+    "romanLc": "lowerRoman",
+    "romanUc": "upperRoman",
+}
 BULLET_KINDS = (f"{A}buNone", f"{A}buAutoNum", f"{A}buChar", f"{A}buBlip")
 
 
@@ -43,7 +62,7 @@ def _number_marker(scheme: str, number: int) -> str:
     """PowerPoint's auto-number scheme ("arabicPeriod", "alphaLcParenR", ...) applied to ``number``."""
     base = next((key for key in NUMBER_STYLES if scheme.startswith(key)), "arabic")
     value = counter(number, NUMBER_STYLES[base])
-    rest = scheme[len(base):]
+    rest = scheme[len(base) :]
     if rest.startswith("ParenBoth"):
         return f"({value})"
     if rest.startswith("ParenR"):
@@ -130,7 +149,9 @@ def text_frame_blocks(shape, part, master) -> list[tuple[str, bool]]:
     for paragraph in body.findall(f"{A}p"):
         text = _runs_markdown(paragraph, part).strip()
         ppr = paragraph.find(f"{A}pPr")
-        level = min(int(ppr.get("lvl", "0")), 8) if ppr is not None and ppr.get("lvl", "0").isdigit() else 0  # PowerPoint's nine levels
+        level = (
+            min(int(ppr.get("lvl", "0")), 8) if ppr is not None and ppr.get("lvl", "0").isdigit() else 0
+        )  # PowerPoint's nine levels
         if not text:
             continue
         kind = bullets.kind(paragraph, level)
@@ -142,7 +163,9 @@ def text_frame_blocks(shape, part, master) -> list[tuple[str, bool]]:
         elif kind.tag == f"{A}buAutoNum":
             start = kind.get("startAt", "1")
             counters[level] = counters.get(level, (int(start) if start.isdigit() else 1) - 1) + 1
-            blocks.append((list_item(level, _number_marker(kind.get("type", "arabicPeriod"), counters[level]), text), True))
+            blocks.append(
+                (list_item(level, _number_marker(kind.get("type", "arabicPeriod"), counters[level]), text), True)
+            )
         else:
             counters.pop(level, None)
             blocks.append((list_item(level, "-", text), True))
@@ -228,12 +251,18 @@ def _shapes_text(shapes, tree, part, master) -> list[str]:
     """Each shape's Markdown in reading order, top to bottom then left to right (so one shape's
     list stays apart from the next one's); a shape that fails is named instead."""
     items = [(_position(shape._element), shape._element, shape) for shape in shapes]
-    items += [(_position(next((c for c in alt.iter() if c.tag in (f"{P}graphicFrame", f"{P}sp", f"{P}pic")), alt)), alt, None)
-              for alt in (tree.findall(f"{MC}AlternateContent") if tree is not None else [])]
+    items += [
+        (_position(next((c for c in alt.iter() if c.tag in (f"{P}graphicFrame", f"{P}sp", f"{P}pic")), alt)), alt, None)
+        for alt in (tree.findall(f"{MC}AlternateContent") if tree is not None else [])
+    ]
     texts = []
     for _, element, shape in sorted(items, key=lambda item: item[0]):
         try:
-            texts.append(join_blocks(shape_blocks(shape, part, master) if shape is not None else _alternate_blocks(element, part, master)))
+            texts.append(
+                join_blocks(
+                    shape_blocks(shape, part, master) if shape is not None else _alternate_blocks(element, part, master)
+                )
+            )
         except Exception as error:  # one shape that cannot be read costs only that shape
             name = shape.name if shape is not None else "content"
             texts.append(f"[Shape “{name}” could not be read: {type(error).__name__}: {error}]")
@@ -283,7 +312,11 @@ class _Comments:
     @staticmethod
     def _modern_text(element) -> str:
         body = element.find(f"{P188}txBody")
-        return one_line(" ".join("".join(t.text or "" for t in p.iter(f"{A}t")) for p in body.iter(f"{A}p"))) if body is not None else ""
+        return (
+            one_line(" ".join("".join(t.text or "" for t in p.iter(f"{A}t")) for p in body.iter(f"{A}p")))
+            if body is not None
+            else ""
+        )
 
 
 def slide_text(slide, comments: _Comments) -> str:
@@ -312,7 +345,11 @@ def slide_pages(job) -> tuple[int, list[Page]]:
         deck = Presentation(job.path)
         slides = list(deck.slides)
     except (PackageNotFoundError, InvalidXmlError, KeyError, ValueError, SyntaxError) as error:
-        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as a PowerPoint deck ({type(error).__name__}). Save it again from PowerPoint.") from None
+        raise ReaderError(
+            "CORRUPT_FILE",
+            f"{job.name} is damaged and cannot be opened as a PowerPoint "
+            f"deck ({type(error).__name__}). Save it again from PowerPoint.",
+        ) from None
     comments = _Comments(deck)
     pdf = office_pdf(job) if job.images else None
     if pdf is not None:
@@ -328,11 +365,16 @@ def slide_pages(job) -> tuple[int, list[Page]]:
         try:
             page.text = slide_text(slide, comments)
         except Exception as error:  # one slide that cannot be read costs only that slide
-            job.warnings.append(f"Slide {page.number} of {job.name} could not be read ({type(error).__name__}: {error}).")
+            job.warnings.append(
+                f"Slide {page.number} of {job.name} could not be read ({type(error).__name__}: {error})."
+            )
             page.text = f"[This slide could not be read: {type(error).__name__}]"
         try:
             job.figures[page.number] = slide_figures(slide, deck.slide_width or 1, deck.slide_height or 1)
         except Exception as error:  # its figures are lost, not its text
-            job.warnings.append(f"The pictures of slide {page.number} of {job.name} could not be placed ({type(error).__name__}: {error}).")
+            job.warnings.append(
+                f"The pictures of slide {page.number} of {job.name} could "
+                f"not be placed ({type(error).__name__}: {error})."
+            )
         page.figures = [Figure.of(f) for f in job.figures[page.number]]
     return count, pages

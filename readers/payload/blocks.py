@@ -63,12 +63,15 @@ def _is_table_start(text: str, lines: list[tuple[int, int, bool]], index: int) -
 
 
 def _paragraph_blocks(text: str, lines: list[tuple[int, int, bool]], markdown: bool) -> list[Block]:
-    """The blocks of one paragraph (lines with no blank line between): its heading lines, its tables, its runs of text."""
+    """The blocks of one paragraph (lines with no blank line between): its heading lines, its
+    tables, its runs of text."""
     blocks, index = [], 0
 
     def special(at: int) -> bool:
         start, end, code = lines[at]
-        return (markdown and not code and HEADING.match(text[start:end]) is not None) or _is_table_start(text, lines, at)
+        return (markdown and not code and HEADING.match(text[start:end]) is not None) or _is_table_start(
+            text, lines, at
+        )
 
     while index < len(lines):
         start, end, code = lines[index]
@@ -78,9 +81,21 @@ def _paragraph_blocks(text: str, lines: list[tuple[int, int, bool]], markdown: b
             index += 1
         elif _is_table_start(text, lines, index):
             last = index + 2
-            while last < len(lines) and not lines[last][2] and text[lines[last][0]:lines[last][1]].lstrip().startswith("|"):
+            while (
+                last < len(lines)
+                and not lines[last][2]
+                and text[lines[last][0] : lines[last][1]].lstrip().startswith("|")
+            ):
                 last += 1
-            blocks.append(Block("table", start, lines[last - 1][1], head=lines[index + 1][1], rows=[line[:2] for line in lines[index + 2:last]]))
+            blocks.append(
+                Block(
+                    "table",
+                    start,
+                    lines[last - 1][1],
+                    head=lines[index + 1][1],
+                    rows=[line[:2] for line in lines[index + 2 : last]],
+                )
+            )
             index = last
         else:
             last = index + 1
@@ -97,13 +112,21 @@ def _charts(text: str, blocks: list[Block]) -> list[Block]:
     index = 0
     while index < len(blocks):
         block = blocks[index]
-        if block.kind == "text" and CHART.match(text[block.start:block.end]) and "\n" not in text[block.start:block.end]:
+        if (
+            block.kind == "text"
+            and CHART.match(text[block.start : block.end])
+            and "\n" not in text[block.start : block.end]
+        ):
             chart = Block("chart", block.start, block.end, head=block.end)
             if index + 1 < len(blocks) and blocks[index + 1].kind == "table":
                 table = blocks[index + 1]
                 chart.head, chart.rows, chart.end = table.head, table.rows, table.end
                 index += 1
-            while index + 1 < len(blocks) and blocks[index + 1].kind == "text" and CHART_NOTE.match(text[blocks[index + 1].start:blocks[index + 1].end]):
+            while (
+                index + 1 < len(blocks)
+                and blocks[index + 1].kind == "text"
+                and CHART_NOTE.match(text[blocks[index + 1].start : blocks[index + 1].end])
+            ):
                 index += 1
                 chart.notes.append((blocks[index].start, blocks[index].end))
                 chart.end = blocks[index].end
@@ -183,9 +206,11 @@ def _line_cuts(text: str, start: int, end: int, all_lines: bool) -> list[Span]:
 def finer(text: str, start: int, end: int, all_lines: bool) -> list[Span]:
     """``text[start:end]`` cut at its strongest boundaries: lines (``all_lines``: every line, as in
     a text file; else before list items), else sentences, else words; [] for a single word."""
-    for pieces in (lambda: _cut(text, start, end, _line_cuts(text, start, end, all_lines)),
-                   lambda: sentences(text, start, end),
-                   lambda: [match.span() for match in WORD.finditer(text, start, end)]):
+    for pieces in (
+        lambda: _cut(text, start, end, _line_cuts(text, start, end, all_lines)),
+        lambda: sentences(text, start, end),
+        lambda: [match.span() for match in WORD.finditer(text, start, end)],
+    ):
         found = pieces()
         if len(found) > 1:
             return found

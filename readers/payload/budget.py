@@ -16,8 +16,8 @@ the model): the pieces are made with ``dataclasses.replace``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 from ..errors import ReaderError
 from ..kinds import kind_of
@@ -38,8 +38,11 @@ def parse_cursor(value: str) -> Cursor:
     """A cursor as an answer gave it ("12:3456", or "12" for the start of page 12)."""
     match = CURSOR.fullmatch(value or "")
     if match is None or int(match[1]) < 1:
-        raise ReaderError("INVALID_QUERY", f"The cursor {value!r} is not one an answer gave: it is a page and a character offset, "
-                                           "like \"12:3456\". Pass the cursor from the last answer as it is, or use page_start.")
+        raise ReaderError(
+            "INVALID_QUERY",
+            f"The cursor {value!r} is not one an answer gave: it is a page and a character offset, "
+            'like "12:3456". Pass the cursor from the last answer as it is, or use page_start.',
+        )
     return Cursor(int(match[1]), int(match[2] or 0))
 
 
@@ -82,9 +85,12 @@ def piece(page, start: int, end: int, last: bool):
 def _check_offset(reading, page, offset: int) -> None:
     content, unit = page.content, kind_of(reading.kind).unit
     if not (offset == 0 or offset == len(content) or (0 < offset < len(content) and content[offset - 1] == "\n")):
-        raise ReaderError("INVALID_QUERY", f"The cursor {page.number}:{offset} does not point to the start of a line of {unit} {page.number} of "
-                                           f"{reading.name} ({len(content):,} characters as read now). Pass it with the same file and page_end "
-                                           f"as the call that gave it, or read from page_start={page.number}.")
+        raise ReaderError(
+            "INVALID_QUERY",
+            f"The cursor {page.number}:{offset} does not point to the start of a line of {unit} {page.number} of "
+            f"{reading.name} ({len(content):,} characters as read now). Pass it with the same file and page_end "
+            f"as the call that gave it, or read from page_start={page.number}.",
+        )
 
 
 def _cuts(page, offset: int) -> tuple[list[int], list[int]]:
@@ -92,9 +98,15 @@ def _cuts(page, offset: int) -> tuple[list[int], list[int]]:
     the end of a piece; the end of the content, before the visual block and image, counts as both."""
     content = page.content
     lines = [index for index in range(offset + 1, len(content)) if content[index] == "\n"]
-    paragraphs = [index for index in lines if content[index + 1:index + 2] == "\n"
-                  and not content[content.rfind("\n", 0, index) + 1:index].startswith("#")]
-    if (page.description or page.image) and len(content) > offset:  # the content alone, its visual block and image in the next piece
+    paragraphs = [
+        index
+        for index in lines
+        if content[index + 1 : index + 2] == "\n"
+        and not content[content.rfind("\n", 0, index) + 1 : index].startswith("#")
+    ]
+    if (page.description or page.image) and len(
+        content
+    ) > offset:  # the content alone, its visual block and image in the next piece
         lines.append(len(content))
         paragraphs.append(len(content))
     return paragraphs, lines
@@ -116,15 +128,26 @@ def _too_small(reading, page, offset: int, max_tokens: int, total: Callable) -> 
     content, unit = page.content, kind_of(reading.kind).unit
     if offset >= len(content.rstrip("\n")):
         need = total([piece(page, offset, len(content), True)])
-        what = (f"{unit} {page.number}'s visual content (its description or its image) takes {need:,} tokens with the {unit}'s label, "
-                "and it is never cut")
+        what = (
+            f"{unit} {page.number}'s visual content (its description or its "
+            f"image) takes {need:,} tokens with the {unit}'s label, "
+            "and it is never cut"
+        )
     else:
         end = content.find("\n", offset + 1)
         end = len(content) if end < 0 else end
-        need = total([piece(page, offset, end, end == len(content) and not (page.description or page.image))])  # the line without the visual block
+        need = total(
+            [piece(page, offset, end, end == len(content) and not (page.description or page.image))]
+        )  # the line without the visual block
         row = "a table row" if content[offset:end].lstrip("\n").startswith("|") else "a line"
-        what = f"{unit} {page.number} goes on with {row} of {need:,} tokens (with the {unit}'s label), and {row} is never cut"
-    return ReaderError("INVALID_QUERY", f"max_tokens={max_tokens:,} is too small for {reading.name}: {what}. Raise max_tokens to at least {need:,}.")
+        what = (
+            f"{unit} {page.number} goes on with {row} of {need:,} tokens (with "
+            f"the {unit}'s label), and {row} is never cut"
+        )
+    return ReaderError(
+        "INVALID_QUERY",
+        f"max_tokens={max_tokens:,} is too small for {reading.name}: {what}. Raise max_tokens to at least {need:,}.",
+    )
 
 
 def fit(reading, max_tokens: int, start: Cursor | None = None, count: Callable = default_count) -> Fitted:
@@ -142,13 +165,17 @@ def fit(reading, max_tokens: int, start: Cursor | None = None, count: Callable =
     head = piece(first, offset, len(first.content), True)
     if total([head]) > max_tokens:
         paragraphs, lines = _cuts(first, offset)
-        fits = lambda end: total([piece(first, offset, end, False)]) <= max_tokens  # noqa: E731
+        fits = lambda end: total([piece(first, offset, end, False)]) <= max_tokens
         end = _last_fitting(paragraphs, fits) or _last_fitting(lines, fits)
         if end is None:
             raise _too_small(reading, first, offset, max_tokens, total)
         part = piece(first, offset, end, False)
-        return Fitted(replace(reading, pages=[part]), total([part]), Cursor(first.number, min(end + 1, len(first.content))),
-                      Cursor(first.number, offset))
+        return Fitted(
+            replace(reading, pages=[part]),
+            total([part]),
+            Cursor(first.number, min(end + 1, len(first.content))),
+            Cursor(first.number, offset),
+        )
     low, high, taken = 2, len(pages), 1
     while low <= high:  # the most whole pages after the first that still fit
         middle = (low + high) // 2
@@ -157,5 +184,9 @@ def fit(reading, max_tokens: int, start: Cursor | None = None, count: Callable =
         else:
             high = middle - 1
     chosen = [head, *pages[1:taken]]
-    return Fitted(replace(reading, pages=chosen), total(chosen), Cursor(pages[taken].number) if taken < len(pages) else None,
-                  Cursor(first.number, offset))
+    return Fitted(
+        replace(reading, pages=chosen),
+        total(chosen),
+        Cursor(pages[taken].number) if taken < len(pages) else None,
+        Cursor(first.number, offset),
+    )

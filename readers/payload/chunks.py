@@ -43,12 +43,18 @@ from .tokens import text_tokens
 
 MIN_TOKENS = 16  # the least max_tokens: a short heading path and a word
 ROOM_FOR_A_WORD = 8  # tokens a chunk must have for its content after its heading path and overlap
-MARKDOWN_FILES = (".md", ".markdown", ".mdx", ".ipynb")  # text files whose "#" lines are headings (a notebook is shown as Markdown)
+MARKDOWN_FILES = (
+    ".md",
+    ".markdown",
+    ".mdx",
+    ".ipynb",
+)  # text files whose "#" lines are headings (a notebook is shown as Markdown)
 
 
 @dataclass
 class Box:
-    """A figure a chunk holds: its page and its box (left, top, right, bottom, fractions of the page from its top left)."""
+    """A figure a chunk holds: its page and its box (left, top, right, bottom, fractions of the
+    page from its top left)."""
 
     page: int
     box: tuple[float, float, float, float]
@@ -80,7 +86,7 @@ class Chunk:
     @property
     def content(self) -> str:
         """The text without its heading path and overlap: this chunk's own part of the reading."""
-        return self.text[len(self.context) + (2 if self.context else 0) + len(self.overlap):]
+        return self.text[len(self.context) + (2 if self.context else 0) + len(self.overlap) :]
 
 
 def check_sizes(max_tokens, overlap_tokens) -> None:
@@ -90,10 +96,16 @@ def check_sizes(max_tokens, overlap_tokens) -> None:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ReaderError("INVALID_QUERY", f"{name} must be a whole number of tokens, not {value!r}.")
     if max_tokens < MIN_TOKENS:
-        raise ReaderError("INVALID_QUERY", f"A chunk of {max_tokens} tokens cannot hold a heading and a word; give at least {MIN_TOKENS} tokens.")
+        raise ReaderError(
+            "INVALID_QUERY",
+            f"A chunk of {max_tokens} tokens cannot hold a heading and a word; give at least {MIN_TOKENS} tokens.",
+        )
     if not 0 <= overlap_tokens <= max_tokens // 2:
-        raise ReaderError("INVALID_QUERY", f"An overlap of {overlap_tokens} tokens does not go with chunks of {max_tokens}: "
-                                           f"give 0 to {max_tokens // 2} (at most half a chunk).")
+        raise ReaderError(
+            "INVALID_QUERY",
+            f"An overlap of {overlap_tokens} tokens does not go with chunks of {max_tokens}: "
+            f"give 0 to {max_tokens // 2} (at most half a chunk).",
+        )
 
 
 class Headings:
@@ -115,10 +127,13 @@ class Headings:
             context = "\n".join(f"{'#' * level} {title}" for level, title, *_ in path)
             tokens = text_tokens(context + "\n\n") if context else 0
             if self.max_tokens - tokens - self.overlap_tokens < ROOM_FOR_A_WORD:
-                raise ReaderError("INVALID_QUERY", f"A chunk of {self.max_tokens} tokens cannot hold the heading path "
-                                                   f"{' › '.join(title for _, title, *_ in path)!r} ({tokens} tokens)"
-                                                   f"{' and the overlap' if self.overlap_tokens else ''} and a word after it; "
-                                                   f"give at least {tokens + self.overlap_tokens + ROOM_FOR_A_WORD} tokens.")
+                raise ReaderError(
+                    "INVALID_QUERY",
+                    f"A chunk of {self.max_tokens} tokens cannot hold the heading path "
+                    f"{' › '.join(title for _, title, *_ in path)!r} ({tokens} tokens)"
+                    f"{' and the overlap' if self.overlap_tokens else ''} and a word after it; "
+                    f"give at least {tokens + self.overlap_tokens + ROOM_FOR_A_WORD} tokens.",
+                )
             self._groups[key] = Group(self.section, tuple(title for _, title, *_ in path), context, tokens)
         return self._groups[key]
 
@@ -156,7 +171,8 @@ class Headings:
 
 
 def _markdown(page, name: str) -> bool:
-    """Whether a page's ``#`` lines are headings: a reader's Markdown, or a Markdown text file's lines (not a log's or a script's)."""
+    """Whether a page's ``#`` lines are headings: a reader's Markdown, or a Markdown text file's lines
+    (not a log's or a script's)."""
     return page.line is None or PurePosixPath(page.section or name).suffix.lower() in MARKDOWN_FILES
 
 
@@ -187,8 +203,18 @@ def _runs(reading) -> tuple[Source, list[list]]:
 def _description(page, position: int, group: Group) -> Unit:
     text = page.description.strip()
     captions = [figure.caption for figure in page.figures if figure.caption]
-    return Unit("figure", Source(text), 0, len(text), group, position, all_lines=True, pages=(page.number,),
-                caption="; ".join(captions) or None, boxes=tuple(Box(page.number, figure.box) for figure in page.figures))
+    return Unit(
+        "figure",
+        Source(text),
+        0,
+        len(text),
+        group,
+        position,
+        all_lines=True,
+        pages=(page.number,),
+        caption="; ".join(captions) or None,
+        boxes=tuple(Box(page.number, figure.box) for figure in page.figures),
+    )
 
 
 def _document_units(reading, packer: Packer, headings: Headings) -> list[Unit]:
@@ -214,10 +240,23 @@ def _document_units(reading, packer: Packer, headings: Headings) -> list[Unit]:
             elif block.kind == "chart":
                 number = source.page_numbers(block.start, block.start + 1)[0]
                 drawn = charts[number].pop(0) if charts[number] else None
-                figures.append(text_unit("figure", block.start, block.end, False, table=block, caption=drawn.caption if drawn else None,
-                                         boxes=(Box(number, drawn.box),) if drawn else ()))
+                figures.append(
+                    text_unit(
+                        "figure",
+                        block.start,
+                        block.end,
+                        False,
+                        table=block,
+                        caption=drawn.caption if drawn else None,
+                        boxes=(Box(number, drawn.box),) if drawn else (),
+                    )
+                )
             else:
-                packer.place(text_unit(block.kind, block.start, block.end, text_file, table=block if block.kind == "table" else None))
+                packer.place(
+                    text_unit(
+                        block.kind, block.start, block.end, text_file, table=block if block.kind == "table" else None
+                    )
+                )
         for page in pages:
             if page.description:
                 figures.append(_description(page, end, headings.use()))
@@ -228,13 +267,17 @@ def _document_units(reading, packer: Packer, headings: Headings) -> list[Unit]:
 def _transcript_units(reading, headings: Headings) -> list[Unit]:
     """A recording's segments (or its text, when it has none), each with its times."""
     transcript = reading.transcript
-    segments = [(segment.start, segment.end, segment.text.strip()) for segment in transcript.segments if segment.text.strip()]
+    segments = [
+        (segment.start, segment.end, segment.text.strip()) for segment in transcript.segments if segment.text.strip()
+    ]
     if not segments and transcript.text.strip():
         segments = [(0.0, transcript.duration, transcript.text.strip())]
     source = Source(" ".join(text for _, _, text in segments))
     units, position, group = [], 0, headings.group()
     for start, end, text in segments:
-        units.append(Unit("transcript", source, position, position + len(text), group, position, times=(start, end), pages=()))
+        units.append(
+            Unit("transcript", source, position, position + len(text), group, position, times=(start, end), pages=())
+        )
         position += len(text) + 1
     return units
 
@@ -245,16 +288,45 @@ def _chunk(reading, number: int, draft: Draft) -> Chunk:
     pages = sorted({page for unit in units for page in unit.page_numbers()})
     lines = None
     if all(unit.source.pages and unit.times is None for unit in units):
-        found = [(unit.source.line_at(unit.start), unit.source.line_at(max(unit.end - 1, unit.start))) for unit in units]
+        found = [
+            (unit.source.line_at(unit.start), unit.source.line_at(max(unit.end - 1, unit.start))) for unit in units
+        ]
         if all(first_line is not None for first_line, _ in found):
             lines = (min(line for line, _ in found), max(line for _, line in found))
     times = [unit.times for unit in units if unit.times]
     span = (min(start for start, _ in times), max(end for _, end in times)) if times else None
-    kind = first.kind if first.kind in ("figure", "transcript") else "table" if any(unit.kind == "table" for unit in units) else "text"
-    return Chunk(number=number, kind=kind, text=draft.text, tokens=draft.tokens, pages=pages, headings=list(first.group.headings),
-                 section=first.group.section, lines=lines, start=span[0] if span else None, end=span[1] if span else None,
-                 citation=source(reading.name, reading.kind, reading.page_count, section=first.group.section, pages=pages, lines=lines, span=span),
-                 caption=first.caption, boxes=list(first.boxes), context=first.group.context, overlap=draft.overlap)
+    kind = (
+        first.kind
+        if first.kind in ("figure", "transcript")
+        else "table"
+        if any(unit.kind == "table" for unit in units)
+        else "text"
+    )
+    return Chunk(
+        number=number,
+        kind=kind,
+        text=draft.text,
+        tokens=draft.tokens,
+        pages=pages,
+        headings=list(first.group.headings),
+        section=first.group.section,
+        lines=lines,
+        start=span[0] if span else None,
+        end=span[1] if span else None,
+        citation=source(
+            reading.name,
+            reading.kind,
+            reading.page_count,
+            section=first.group.section,
+            pages=pages,
+            lines=lines,
+            span=span,
+        ),
+        caption=first.caption,
+        boxes=list(first.boxes),
+        context=first.group.context,
+        overlap=draft.overlap,
+    )
 
 
 def reading_chunks(reading, max_tokens: int = 512, overlap_tokens: int = 0) -> list[Chunk]:

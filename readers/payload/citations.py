@@ -4,7 +4,7 @@ share: ``report.pdf, p. 12``, ``deck.pptx, slides 3–4``, ``bundle.zip › docs
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..kinds import KINDS, kind_of
 
@@ -30,8 +30,16 @@ def _numbers(pages: list[int]) -> str:
     return ", ".join(f"{run[0]}–{run[-1]}" if len(run) > 1 else f"{run[0]}" for run in runs)
 
 
-def source(name: str, kind: str, page_count: int, *, section: str | None = None, pages: Iterable[int] = (),
-           lines: tuple[int, int] | None = None, span: tuple[float, float] | None = None) -> str:
+def source(
+    name: str,
+    kind: str,
+    page_count: int,
+    *,
+    section: str | None = None,
+    pages: Iterable[int] = (),
+    lines: tuple[int, int] | None = None,
+    span: tuple[float, float] | None = None,
+) -> str:
     """``report.pdf, pp. 3–4``: the file (and the member of an archive or e-mail, ``section``), then
     the times of a recording (``span``), else the lines of a text file, else the pages — named by the
     kind's unit, and left out for a file of one page that is not a paged document."""

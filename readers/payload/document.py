@@ -54,8 +54,11 @@ class Limit:
 
 
 LIMITS = {
-    "anthropic": Limit(100, 32 * MB, "Anthropic takes at most 100 PDF pages (600 on models with a 1M-token context window) "
-                                     "and 32 MB in one request"),
+    "anthropic": Limit(
+        100,
+        32 * MB,
+        "Anthropic takes at most 100 PDF pages (600 on models with a 1M-token context window) and 32 MB in one request",
+    ),
     "openai": Limit(100, 32 * MB, "OpenAI takes at most 100 PDF pages and 32 MB of files in one request"),
 }
 
@@ -65,20 +68,30 @@ def limit_problem(provider: str, pages: int, request_bytes: int, what: str) -> s
     provider's limit and what to do, or None when it is within it."""
     limit = LIMITS[provider]
     if pages > limit.pages:
-        return (f"{what} is {pages} PDF pages; {limit.rule}. Ask for at most {limit.pages} pages and send the rest in another request.")
+        return (
+            f"{what} is {pages} PDF pages; {limit.rule}. Ask for at most {limit.pages} "
+            "pages and send the rest in another request."
+        )
     if request_bytes > limit.request_bytes:
-        return (f"{what} is {request_bytes / MB:.1f} MB as base64 in the request; {limit.rule}. Ask for fewer pages (a smaller range), "
-                "or send its text and page images instead.")
+        return (
+            f"{what} is {request_bytes / MB:.1f} MB as base64 in the request; "
+            f"{limit.rule}. Ask for fewer pages (a smaller range), "
+            "or send its text and page images instead."
+        )
     return None
 
 
 def _pages_named(reading) -> str:
-    """"pages 3-5 of 12", "slide 2 of 6", "4 pages": what the PDF holds, in the reading's unit."""
+    """ "pages 3-5 of 12", "slide 2 of 6", "4 pages": what the PDF holds, in the reading's unit."""
     unit = reading.label.lower()
     first, last = reading.pages[0].number, reading.pages[-1].number
     if first == 1 and last == reading.page_count:
         return f"{last} {unit}{'s' if last > 1 else ''}"
-    return f"{unit} {first} of {reading.page_count}" if first == last else f"{unit}s {first}-{last} of {reading.page_count}"
+    return (
+        f"{unit} {first} of {reading.page_count}"
+        if first == last
+        else f"{unit}s {first}-{last} of {reading.page_count}"
+    )
 
 
 def _header(reading) -> str:
@@ -97,20 +110,30 @@ def document_pdf(reading) -> bytes:
     """
     source = reading.pdf
     if source is None:
-        why = ("its PDF is made with its page images: read it with read_file(..., images=True); if it was, the PDF could not be made "
-               "(see the reading's warnings: LibreOffice or Chromium is missing or failed)"
-               if kind_of(reading.kind).paged else "only PDFs, and Word, PowerPoint, spreadsheet and web-page files rendered to PDF, have one")
-        raise ReaderError("UNSUPPORTED_FORMAT", f"{reading.name} has no PDF to send as itself: {why}. Send its text or page images "
-                                                "instead (without document).")
+        why = (
+            "its PDF is made with its page images: read it with read_file(..., "
+            "images=True); if it was, the PDF could not be made "
+            "(see the reading's warnings: LibreOffice or Chromium is missing or failed)"
+            if kind_of(reading.kind).paged
+            else "only PDFs, and Word, PowerPoint, spreadsheet and web-page files rendered to PDF, have one"
+        )
+        raise ReaderError(
+            "UNSUPPORTED_FORMAT",
+            f"{reading.name} has no PDF to send as itself: {why}. Send its text or page images "
+            "instead (without document).",
+        )
     first, last = reading.pages[0].number, reading.pages[-1].number
     store = Store(source.cache_dir)
     name = f"document-{first:04d}-{last:04d}.pdf"
     data = store.get_bytes(reading.sha256, name)
     if data is None:
         if not source.path.is_file():
-            raise ReaderError("FILE_NOT_FOUND", f"The PDF of {reading.name} is no longer on disk (a temporary upload or a cleared cache). "
-                                                "Read the file again.")
-        from ..pdf.render import cut_pages
+            raise ReaderError(
+                "FILE_NOT_FOUND",
+                f"The PDF of {reading.name} is no longer on disk (a temporary upload or a cleared cache). "
+                "Read the file again.",
+            )
+        from ..pdf.pool import cut_pages
 
         data = cut_pages(source.path, first, last, reading.name)
         store.put_bytes(reading.sha256, name, data)
@@ -128,8 +151,13 @@ def document_parts(reading, provider: str) -> list[dict]:
         encoded = base64.b64encode(document_pdf(reading)).decode("ascii")
         header = {"type": "text", "text": _header(reading)}
         if provider == "openai":
-            part = {"type": "file", "file": {"filename": f"{Path(reading.name).stem or 'document'}.pdf",
-                                             "file_data": f"data:application/pdf;base64,{encoded}"}}
+            part = {
+                "type": "file",
+                "file": {
+                    "filename": f"{Path(reading.name).stem or 'document'}.pdf",
+                    "file_data": f"data:application/pdf;base64,{encoded}",
+                },
+            }
         else:
             part = {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": encoded}}
         parts = [header, part]

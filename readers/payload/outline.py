@@ -7,8 +7,8 @@ same pages read twice: for a text-only model and for a multimodal one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import PurePosixPath
-from typing import Callable
 
 from ..markup.tables import table_rows
 from .blocks import parse
@@ -36,14 +36,22 @@ def table_summary(table: str) -> str:
 
 
 def figure_summary(figure) -> dict:
-    return {key: value for key, value in (("kind", figure.kind), ("caption", figure.caption), ("chart", figure.chart)) if value}
+    return {
+        key: value
+        for key, value in (("kind", figure.kind), ("caption", figure.caption), ("chart", figure.chart))
+        if value
+    }
 
 
-def outline_pages(text_only, multimodal, count: Callable = default_count) -> tuple[list[dict], list[tuple[int, int, str]]]:
+def outline_pages(
+    text_only, multimodal, count: Callable = default_count
+) -> tuple[list[dict], list[tuple[int, int, str]]]:
     """Each page of the two readings of the same pages as a row of the outline, and its headings
     as (page, level, title)."""
     rows, found = [], []
-    for page, text_tokens, image_tokens in zip(text_only.pages, page_tokens(text_only, count), page_tokens(multimodal, count)):
+    for page, text_tokens, image_tokens in zip(
+        text_only.pages, page_tokens(text_only, count), page_tokens(multimodal, count)
+    ):
         row = {"number": page.number, "text_only": text_tokens, "multimodal": image_tokens}
         if page.section:
             row["section"] = page.section
@@ -56,6 +64,12 @@ def outline_pages(text_only, multimodal, count: Callable = default_count) -> tup
         if page.error:
             row["error"] = page.error
         rows.append(row)
-        markdown = page.line is None or PurePosixPath(page.section or text_only.name).suffix.lower() in MARKDOWN_FILES  # not a script's comments
-        found += [(page.number, block.level, block.title) for block in parse(page.text, 0, len(page.text), markdown) if block.kind == "heading"]
+        markdown = (
+            page.line is None or PurePosixPath(page.section or text_only.name).suffix.lower() in MARKDOWN_FILES
+        )  # not a script's comments
+        found += [
+            (page.number, block.level, block.title)
+            for block in parse(page.text, 0, len(page.text), markdown)
+            if block.kind == "heading"
+        ]
     return rows, found

@@ -38,7 +38,11 @@ class Source:
         self.text = text
         self.pages = list(pages)  # (start, end, page) in order
         self.starts = [start for start, _, _ in self.pages]
-        self.newlines = [match.start() for match in re.finditer("\n", text)] if any(page.line is not None for *_, page in self.pages) else []
+        self.newlines = (
+            [match.start() for match in re.finditer("\n", text)]
+            if any(page.line is not None for *_, page in self.pages)
+            else []
+        )
 
     def _page_at(self, offset: int) -> int:
         return max(bisect.bisect_right(self.starts, offset) - 1, 0)
@@ -47,7 +51,7 @@ class Source:
         if not self.pages:
             return ()
         first, last = self._page_at(start), self._page_at(max(end - 1, start))
-        return tuple(page.number for _, _, page in self.pages[first:last + 1])
+        return tuple(page.number for _, _, page in self.pages[first : last + 1])
 
     def line_at(self, offset: int) -> int | None:
         page_start, _, page = self.pages[self._page_at(offset)]
@@ -81,10 +85,18 @@ class Unit:
 
     @property
     def text(self) -> str:
-        return self.source.text[self.start:self.end]
+        return self.source.text[self.start : self.end]
 
-    def piece(self, start: int, end: int, **changes) -> "Unit":
-        values = {**self.__dict__, "start": start, "end": end, "at": self.at + start - self.start, "table": None, "head": 0, **changes}
+    def piece(self, start: int, end: int, **changes) -> Unit:
+        values = {
+            **self.__dict__,
+            "start": start,
+            "end": end,
+            "at": self.at + start - self.start,
+            "table": None,
+            "head": 0,
+            **changes,
+        }
         return Unit(**values)
 
     def page_numbers(self) -> tuple[int, ...]:
@@ -95,7 +107,7 @@ def gap(before: Unit, after: Unit) -> str:
     """What stands between two pieces joined in a chunk: the space between them in the reading, or
     a blank line when something stood between them (a chart lifted out, a page's description)."""
     if before.source is after.source and before.end <= after.start:
-        between = before.source.text[before.end:after.start]
+        between = before.source.text[before.end : after.start]
         if not between.strip():
             return between
     return "\n\n"
@@ -134,7 +146,8 @@ class Packer:
         self.table_ids = 0
 
     def _continues(self, first: Unit) -> bool:
-        """Whether a chunk starting with ``first`` repeats the end of the last one: text after text under one heading."""
+        """Whether a chunk starting with ``first`` repeats the end of the last one: text after text
+        under one heading."""
         if not self.overlap_tokens or not self.drafts or first.kind not in TEXTUAL:
             return False
         last = self.drafts[-1].units[-1]
@@ -146,7 +159,11 @@ class Packer:
     def _cost(self, unit: Unit, after: Unit | None) -> int:
         if after is None:
             return text_tokens(f"{unit.header}\n{unit.text}" if unit.header else unit.text)
-        return text_tokens(gap(after, unit) + (f"{unit.header}\n" if unit.header and after.table_id != unit.table_id else "") + unit.text)
+        return text_tokens(
+            gap(after, unit)
+            + (f"{unit.header}\n" if unit.header and after.table_id != unit.table_id else "")
+            + unit.text
+        )
 
     def _fits(self, unit: Unit) -> bool:
         if not self.current:
@@ -188,7 +205,7 @@ class Packer:
         later row repeats the head; a chart's notes follow."""
         self.table_ids += 1
         table, text = unit.table, unit.source.text
-        head = text[table.start:table.head]
+        head = text[table.start : table.head]
         rows = [unit.piece(table.start, table.rows[0][1], table_id=self.table_ids, head=table.head)]
         rows += [unit.piece(start, end, header=head, table_id=self.table_ids) for start, end in table.rows[1:]]
         return rows + [unit.piece(start, end) for start, end in table.notes]
@@ -214,7 +231,7 @@ class Packer:
         """``unit`` cut at its next boundary. A table's rows are never cut while they fit alone: the
         head comes apart from the first row, and a row too long to go under its header goes without it."""
         if unit.head:
-            header = unit.source.text[unit.start:unit.head]
+            header = unit.source.text[unit.start : unit.head]
             return [unit.piece(unit.start, unit.head), unit.piece(unit.head + 1, unit.end, header=header)]
         if unit.header:
             return [unit.piece(unit.start, unit.end, header="")]
@@ -247,18 +264,24 @@ class Packer:
         while index and units[index - 1].kind in TEXTUAL:
             index -= 1
         text = compose(units[index:])
-        starts = [position for position in range(len(text)) if not text[position].isspace() and (position == 0 or text[position - 1].isspace())]
+        starts = [
+            position
+            for position in range(len(text))
+            if not text[position].isspace() and (position == 0 or text[position - 1].isspace())
+        ]
         low, high = 0, len(starts)
         while low < high:  # the earliest word start whose tail fits
             middle = (low + high) // 2
-            if text_tokens(text[starts[middle]:]) <= self.overlap_tokens:
+            if text_tokens(text[starts[middle] :]) <= self.overlap_tokens:
                 high = middle
             else:
                 low = middle + 1
         if low == len(starts):
             return ""
         start = starts[low]
-        sentence = next((match.end(1) for match in SENTENCE_END.finditer(text, max(start - 8, 0)) if match.end(1) >= start), None)
+        sentence = next(
+            (match.end(1) for match in SENTENCE_END.finditer(text, max(start - 8, 0)) if match.end(1) >= start), None
+        )
         if sentence is not None and sentence < len(text):  # a whole sentence reads better than the end of one
             start = sentence
         return text[start:] + gap(units[-1], first)

@@ -26,22 +26,34 @@ def compile_query(query: str, is_regex: bool) -> regex.Pattern:
     """The pattern for ``query``; ``ReaderError`` (``INVALID_QUERY``) with a sentence for an empty,
     overlong or invalid one."""
     if not isinstance(query, str) or not query.strip():
-        raise ReaderError("INVALID_QUERY", "The query is empty: give the words to find, or a regular expression with regex set to true.")
+        raise ReaderError(
+            "INVALID_QUERY",
+            "The query is empty: give the words to find, or a regular expression with regex set to true.",
+        )
     if len(query) > MAX_QUERY_CHARS:
-        raise ReaderError("INVALID_QUERY", f"The query is {len(query):,} characters long; give at most {MAX_QUERY_CHARS}.")
+        raise ReaderError(
+            "INVALID_QUERY", f"The query is {len(query):,} characters long; give at most {MAX_QUERY_CHARS}."
+        )
     if not is_regex:
-        return regex.compile(r"\s+".join(regex.escape(word) for word in query.split()), regex.IGNORECASE | regex.VERSION0)
+        return regex.compile(
+            r"\s+".join(regex.escape(word) for word in query.split()), regex.IGNORECASE | regex.VERSION0
+        )
     try:
         return regex.compile(query, regex.MULTILINE | regex.VERSION0)
     except (regex.error, ValueError, OverflowError) as error:
-        raise ReaderError("INVALID_QUERY", f"The regular expression {query!r} is not valid: {error}. Correct it, or set regex to false "
-                                           "to find the words as written.") from None
+        raise ReaderError(
+            "INVALID_QUERY",
+            f"The regular expression {query!r} is not valid: {error}. Correct it, or set regex to false "
+            "to find the words as written.",
+        ) from None
 
 
 @dataclass
 class Hit:
     line: int  # the number of the line where the match starts
-    context: str  # the lines round it, each numbered, ":" after the number of a line the match is on, "-" after one round it
+    context: (
+        str  # the lines round it, each numbered, ":" after the number of a line the match is on, "-" after one round it
+    )
 
 
 class Search:
@@ -58,7 +70,9 @@ class Search:
         lines = text.split("\n")
         found: list[Hit] = []
         try:
-            for match in self.pattern.finditer(text, concurrent=True, timeout=max(0.01, self.deadline - time.monotonic())):
+            for match in self.pattern.finditer(
+                text, concurrent=True, timeout=max(0.01, self.deadline - time.monotonic())
+            ):
                 if match.end() == match.start():
                     continue
                 top = bisect.bisect_right(starts, match.start()) - 1
@@ -66,10 +80,15 @@ class Search:
                     continue
                 bottom = bisect.bisect_right(starts, match.end() - 1) - 1
                 shown = range(max(0, top - self.context), min(len(lines), bottom + self.context + 1))
-                context = "\n".join(f"{first_line + index}{':' if top <= index <= bottom else '-'}{lines[index]}" for index in shown)
+                context = "\n".join(
+                    f"{first_line + index}{':' if top <= index <= bottom else '-'}{lines[index]}" for index in shown
+                )
                 found.append(Hit(first_line + top, context))
         except TimeoutError:
-            raise ReaderError("INVALID_QUERY", f"The regular expression {self.pattern.pattern!r} took over {self.seconds:g} s "
-                                               f"(it had reached {where}): it backtracks too much (nested repeats such as (a+)+). "
-                                               "Simplify it, or search for words.") from None
+            raise ReaderError(
+                "INVALID_QUERY",
+                f"The regular expression {self.pattern.pattern!r} took over {self.seconds:g} s "
+                f"(it had reached {where}): it backtracks too much (nested repeats such as (a+)+). "
+                "Simplify it, or search for words.",
+            ) from None
         return found

@@ -51,14 +51,24 @@ def _cell_lines(chars: list[dict]) -> list[tuple[float, float, str]]:
     for line in text_lines(chars):
         words = line_words(line)
         if words:
-            lines.append((words[0]["base"], max(char["size"] for char in line), " ".join(word["text"] for word in words)))
+            lines.append(
+                (words[0]["base"], max(char["size"] for char in line), " ".join(word["text"] for word in words))
+            )
     return lines
 
 
 def _split(cells: list[list[dict] | None]) -> list[list[str | None]]:
     """One ruled row as one row, or as one row per record when its lines line up across cells."""
-    found = sorted((base, size, index, text) for index, chars in enumerate(cells) if chars for base, size, text in _cell_lines(chars))
-    whole = [None if chars is None else "\n".join(text for _, _, index, text in found if index == column) for column, chars in enumerate(cells)]
+    found = sorted(
+        (base, size, index, text)
+        for index, chars in enumerate(cells)
+        if chars
+        for base, size, text in _cell_lines(chars)
+    )
+    whole = [
+        None if chars is None else "\n".join(text for _, _, index, text in found if index == column)
+        for column, chars in enumerate(cells)
+    ]
     if not found:
         return [whole]
     tolerance = LINE_EMS * median(size for _, size, _, _ in found)
@@ -77,7 +87,8 @@ def _split(cells: list[list[dict] | None]) -> list[list[str | None]]:
         return [whole]
     starts = [max((start for start in shared if start <= number), default=shared[0]) for number in range(len(clusters))]
     rows = {start: ["" if chars is not None else None for chars in cells] for start in shared}
-    # Each shared baseline starts a record; a line on its own belongs to the record above it (to the first, above them all).
+    # Each shared baseline starts a record; a line on its own belongs to the record above it (to the
+    # first, above them all).
     for number, cluster in enumerate(clusters):
         row = rows[starts[number]]
         for index, text in cluster:
@@ -86,7 +97,8 @@ def _split(cells: list[list[dict] | None]) -> list[list[str | None]]:
 
 
 def _covered(box, starts: list[float]) -> list[int]:
-    """The indices of the grid lines in ``starts`` (column lefts or row tops) that fall in the span ``box`` = (start, end)."""
+    """The indices of the grid lines in ``starts`` (column lefts or row tops) that fall in the span
+    ``box`` = (start, end)."""
     return [index for index, start in enumerate(starts) if box[0] - 1 <= start < box[1] - 1]
 
 
@@ -110,17 +122,27 @@ def ruled_rows(table) -> list[list[str]]:
     tops = sorted({round(box[1], 1) for box in table.cells})
     columns = {box: _covered((box[0], box[2]), lefts) for box in table.cells}
     spans = {box: _covered((box[1], box[3]), tops) for box in table.cells}
-    covering = {(row, column): box for box in table.cells if len(columns[box]) < len(lefts) for row in spans[box] for column in columns[box]}
+    covering = {
+        (row, column): box
+        for box in table.cells
+        if len(columns[box]) < len(lefts)
+        for row in spans[box]
+        for column in columns[box]
+    }
     texts: dict = {}
     rows: list[list[str | None]] = []
     whole = True  # no ruled row was split into records: row numbers are the grid's
     turns: Counter = Counter()
     bbox = table.bbox  # pdfplumber works a table's and a row's box out anew on each use
-    inside = sorted((char for char in table.page.chars if _inside(char, bbox)), key=lambda char: (char["top"] + char["bottom"]) / 2)
+    inside = sorted(
+        (char for char in table.page.chars if _inside(char, bbox)), key=lambda char: (char["top"] + char["bottom"]) / 2
+    )
     middles = [(char["top"] + char["bottom"]) / 2 for char in inside]
     for row in table.rows:  # each row's characters, from those between its top and bottom
         box = row.bbox
-        chars = [char for char in inside[bisect_left(middles, box[1]):bisect_left(middles, box[3])] if _inside(char, box)]
+        chars = [
+            char for char in inside[bisect_left(middles, box[1]) : bisect_left(middles, box[3])] if _inside(char, box)
+        ]
         turns.update(_turn(char) for char in chars)
         records = _split([None if box is None else [char for char in chars if _inside(char, box)] for box in row.cells])
         if len(records) == 1:
@@ -129,11 +151,17 @@ def ruled_rows(table) -> list[list[str]]:
         rows += records
     if not whole or len(rows) != len(tops):
         return rows
-    rows = [[texts.get(covering.get((number, column))) if cell is None else cell for column, cell in enumerate(row)] for number, row in enumerate(rows)]
+    rows = [
+        [texts.get(covering.get((number, column))) if cell is None else cell for column, cell in enumerate(row)]
+        for number, row in enumerate(rows)
+    ]
     turn = turns.most_common(1)[0][0] if turns else 0
     if turn:  # a table turned 90°: the page's columns are its rows
         count = len(rows)
-        return [[rows[count - 1 - j][i] if turn > 0 else rows[j][len(rows[0]) - 1 - i] for j in range(count)] for i in range(len(rows[0]))]
+        return [
+            [rows[count - 1 - j][i] if turn > 0 else rows[j][len(rows[0]) - 1 - i] for j in range(count)]
+            for i in range(len(rows[0]))
+        ]
     depth = _header_rows(table, rows, columns, spans)
     if depth < 2:
         return rows

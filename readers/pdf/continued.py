@@ -26,7 +26,9 @@ def _kinds(cells: list[str]) -> list[str]:
     return ["" if not cell.strip() else "number" if NUMBER.fullmatch(cell.strip()) else "text" for cell in cells]
 
 
-def continued_tables(texts: dict[int, str], tables: dict[int, list[str]]) -> tuple[dict[int, str], dict[int, list[str]]]:
+def continued_tables(
+    texts: dict[int, str], tables: dict[int, list[str]]
+) -> tuple[dict[int, str], dict[int, list[str]]]:
     """``texts`` and ``tables`` (page number to Markdown, and to the page's Markdown tables) with each
     table that continues one at the end of the page before marked, and given its header if it has none."""
     texts, tables = dict(texts), {number: list(found) for number, found in tables.items()}
@@ -48,6 +50,6 @@ def continued_tables(texts: dict[int, str], tables: dict[int, list[str]]) -> tup
                 continue
             lines = first.split("\n")
             table = "\n".join([last.split("\n")[0], lines[1], lines[0], *lines[2:]])
-        texts[number] = f"*(continued from page {number - 1})*\n\n{table}{text[len(first):]}"
+        texts[number] = f"*(continued from page {number - 1})*\n\n{table}{text[len(first) :]}"
         tables[number] = [table if found == first else found for found in tables.get(number, [])]
     return texts, tables

@@ -30,22 +30,40 @@ def _lines(glyphs: list[tuple]) -> list[list[tuple]]:
         for line in lines:
             last, tallest = line[-1], max(box[3] - box[1] for box in line)
             overlap, shorter = min(last[3], glyph[3]) - max(last[1], glyph[1]), min(height, last[3] - last[1])
-            if overlap > BAND * shorter and shorter >= SIZES * max(height, last[3] - last[1]) and -KERN * tallest <= glyph[0] - last[2] <= WORD_SPACE * tallest:
+            if (
+                overlap > BAND * shorter
+                and shorter >= SIZES * max(height, last[3] - last[1])
+                and -KERN * tallest <= glyph[0] - last[2] <= WORD_SPACE * tallest
+            ):
                 line.append(glyph)
                 break
         else:
             lines.append([glyph])
-    return [line for line in lines if len(line) >= MIN_GLYPHS and max(b[2] - b[0] for b in line) >= VARIED * min(b[2] - b[0] for b in line)]
+    return [
+        line
+        for line in lines
+        if len(line) >= MIN_GLYPHS and max(b[2] - b[0] for b in line) >= VARIED * min(b[2] - b[0] for b in line)
+    ]
 
 
-def drawn_text(shapes: list[tuple[float, float, float, float]], chars: list[tuple[float, float, float, float]]) -> list[tuple[float, float, float, float]]:
+def drawn_text(
+    shapes: list[tuple[float, float, float, float]], chars: list[tuple[float, float, float, float]]
+) -> list[tuple[float, float, float, float]]:
     """The boxes (x0, top, x1, bottom) of the blocks of words drawn as outlines among the filled
     ``shapes`` of a page, none of whose ``chars`` (boxes) stands inside them."""
     glyphs = [box for box in shapes if box[3] - box[1] >= MIN_HEIGHT and box[2] - box[0] <= WIDEST * (box[3] - box[1])]
     blocks: list[list[tuple]] = []
     for line in sorted((union(line) for line in _lines(glyphs)), key=lambda box: box[1]):
-        block = next((block for block in blocks if line[1] - block[-1][3] < LEADING * (height := max(line[3] - line[1], block[-1][3] - block[-1][1]))
-                      and line[0] < block[-1][2] + height and block[-1][0] < line[2] + height), None)
+        block = next(
+            (
+                block
+                for block in blocks
+                if line[1] - block[-1][3] < LEADING * (height := max(line[3] - line[1], block[-1][3] - block[-1][1]))
+                and line[0] < block[-1][2] + height
+                and block[-1][0] < line[2] + height
+            ),
+            None,
+        )
         if block is None:
             blocks.append([line])
         else:

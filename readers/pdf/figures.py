@@ -42,7 +42,9 @@ WORDS_DENSITY = 10 / (72 * 72)  # characters per square point: the text layer co
 OCR_DPI = 300
 UPSCALE_BELOW = 150  # dpi: a coarser raster is read at twice its resolution
 OCR_MAX_SIDE = 3600  # pixels: a whole A4 or Letter page at 300 dpi
-CAPTION = re.compile(r"(figure|fig\.|chart|diagram|graph|table|image|photo|illustration|exhibit|map|plate|abbildung|abb\.)\s*\S", re.I)
+CAPTION = re.compile(
+    r"(figure|fig\.|chart|diagram|graph|table|image|photo|illustration|exhibit|map|plate|abbildung|abb\.)\s*\S", re.I
+)
 
 
 def _clusters(boxes: list, gap: float) -> list[list[int]]:
@@ -97,9 +99,11 @@ def _caption(box, lines: list[dict]) -> str | None:
         return None
     index = best[1]
     parts = [lines[index]["text"]]
-    for line in lines[index + 1:index + 3]:  # a caption may run on for a line or two
+    for line in lines[index + 1 : index + 3]:  # a caption may run on for a line or two
         previous = lines[index + len(parts) - 1]
-        if line["top"] - previous["bottom"] > 0.6 * (previous["bottom"] - previous["top"]) or CAPTION.match(line["text"]):
+        if line["top"] - previous["bottom"] > 0.6 * (previous["bottom"] - previous["top"]) or CAPTION.match(
+            line["text"]
+        ):
             break
         parts.append(line["text"])
     return " ".join(parts)
@@ -107,8 +111,14 @@ def _caption(box, lines: list[dict]) -> str | None:
 
 def _ocr_dpi(box, images: list[dict]) -> int:
     """The dpi to render a figure at for OCR (see the module's docstring), within ``OCR_MAX_SIDE``."""
-    native = [image["srcsize"][0] * 72 / (image["x1"] - image["x0"]) for image in images  # a damaged /Width (a name) says nothing
-              if image["x1"] > image["x0"] and image.get("srcsize") and isinstance(image["srcsize"][0], (int, float)) and centre_in(box_of(image), [box])]
+    native = [
+        image["srcsize"][0] * 72 / (image["x1"] - image["x0"])
+        for image in images  # a damaged /Width (a name) says nothing
+        if image["x1"] > image["x0"]
+        and image.get("srcsize")
+        and isinstance(image["srcsize"][0], (int, float))
+        and centre_in(box_of(image), [box])
+    ]
     dpi = float(OCR_DPI)
     if native:
         finest = max(native)
@@ -128,13 +138,28 @@ def find_figures(page, table_boxes: list) -> list[dict]:
     if not page.chars:
         if not (images or page.curves or page.rects or page.lines):
             return []  # a blank page: nothing to read or to describe
-        return [{"kind": "scan", "box": [0.0, 0.0, 1.0, 1.0], "caption": None, "has_text": False, "dpi": _ocr_dpi(whole, images)}]
+        return [
+            {
+                "kind": "scan",
+                "box": [0.0, 0.0, 1.0, 1.0],
+                "caption": None,
+                "has_text": False,
+                "dpi": _ocr_dpi(whole, images),
+            }
+        ]
     # What stands off the page (a bleed, a parked object) is not seen: only the part on it counts.
-    clip = lambda box: (max(box[0], whole[0]), max(box[1], whole[1]), min(box[2], whole[2]), min(box[3], whole[3]))  # noqa: E731
+    clip = lambda box: (max(box[0], whole[0]), max(box[1], whole[1]), min(box[2], whole[2]), min(box[3], whole[3]))
     found = [("picture", box) for box in _merged([clip(box_of(image)) for image in images]) if _big_enough(box)]
-    tables = [(x0 - TABLE_MARGIN, top_ - TABLE_MARGIN, x1 + TABLE_MARGIN, bottom + TABLE_MARGIN) for x0, top_, x1, bottom in table_boxes]
+    tables = [
+        (x0 - TABLE_MARGIN, top_ - TABLE_MARGIN, x1 + TABLE_MARGIN, bottom + TABLE_MARGIN)
+        for x0, top_, x1, bottom in table_boxes
+    ]
     vector = [box_of(obj) for obj in (*page.curves, *page.rects, *page.lines)]
-    vector = [box for box in vector if (box[2] - box[0]) * (box[3] - box[1]) < BACKGROUND_SHARE * width * height and not centre_in(box, tables)]
+    vector = [
+        box
+        for box in vector
+        if (box[2] - box[0]) * (box[3] - box[1]) < BACKGROUND_SHARE * width * height and not centre_in(box, tables)
+    ]
     filled = [box_of(obj) for obj in (*page.curves, *page.rects) if obj.get("fill")]
     shapes = [box for box in filled if not centre_in(box, tables)]
     words = drawn_text(shapes, [box_of(char) for char in page.chars]) if shapes else []
@@ -142,12 +167,20 @@ def find_figures(page, table_boxes: list) -> list[dict]:
     vector = [box for box in vector if not centre_in(box, words)]
     clusters = [(len(group), union([vector[i] for i in group])) for group in _clusters(vector, GAP)]
     for count, box in clusters:
-        if count >= MIN_DRAWING_OBJECTS and _big_enough(clip(box)) and not any(near(box, other, 0) for kind, other in found if kind == "picture"):
+        if (
+            count >= MIN_DRAWING_OBJECTS
+            and _big_enough(clip(box))
+            and not any(near(box, other, 0) for kind, other in found if kind == "picture")
+        ):
             # A chart's legend keys stand apart from its plot: small shapes near it are part of it.
-            box = union([box, *(other for _, other in clusters if not _big_enough(other) and near(box, other, LEGEND_REACH))])
+            box = union(
+                [box, *(other for _, other in clusters if not _big_enough(other) and near(box, other, LEGEND_REACH))]
+            )
             # A chart without gridlines can be two clusters, its data over its axes: one drawing.
             overlapping = [item for item in found if item[0] == "drawing" and near(box, item[1], 0)]
-            found = [item for item in found if item not in overlapping] + [("drawing", clip(union([box, *(other for _, other in overlapping)])))]
+            found = [item for item in found if item not in overlapping] + [
+                ("drawing", clip(union([box, *(other for _, other in overlapping)])))
+            ]
     if not found:
         return []
     lines = page.extract_text_lines(strip=True, return_chars=False)
@@ -155,13 +188,23 @@ def find_figures(page, table_boxes: list) -> list[dict]:
     for kind, box in sorted(found, key=lambda item: (round(item[1][1]), item[1][0])):
         area = (box[2] - box[0]) * (box[3] - box[1])
         # A chart's labels stand just outside its lines: count them with the drawing.
-        inside = sum(1 for char in page.chars if (near(box_of(char), box, LABEL_GAP) if kind == "drawing" else centre_in(box_of(char), [box])))
-        figures.append({
-            "kind": kind,
-            "box": [round((box[0] - left) / width, 4), round((box[1] - top) / height, 4),
-                    round((box[2] - left) / width, 4), round((box[3] - top) / height, 4)],
-            "caption": _caption(box, lines),
-            "has_text": inside >= (1 if kind == "drawing" else WORDS_DENSITY * area),
-            "dpi": _ocr_dpi(box, images),
-        })
+        inside = sum(
+            1
+            for char in page.chars
+            if (near(box_of(char), box, LABEL_GAP) if kind == "drawing" else centre_in(box_of(char), [box]))
+        )
+        figures.append(
+            {
+                "kind": kind,
+                "box": [
+                    round((box[0] - left) / width, 4),
+                    round((box[1] - top) / height, 4),
+                    round((box[2] - left) / width, 4),
+                    round((box[3] - top) / height, 4),
+                ],
+                "caption": _caption(box, lines),
+                "has_text": inside >= (1 if kind == "drawing" else WORDS_DENSITY * area),
+                "dpi": _ocr_dpi(box, images),
+            }
+        )
     return figures

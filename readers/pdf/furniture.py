@@ -33,25 +33,37 @@ EDGE = "\ue001"  # a private-use mark round an edge line, until the pages read a
 EDGE_MARK = re.compile(f"{EDGE}(.*?){EDGE}", re.S)
 EDGE_BAND = 0.12  # of the page's height: how near the top or bottom an edge line stands
 EDGE_LINES = 2  # lines at each edge that may be furniture (a header and a date, a footer and a page number)
-HEADING_SIZE = re.compile("[\ue000-\uf8ff][0-9.]*[\ue000-\uf8ff]")  # a heading mark carries the line's size: not the line's digits
+HEADING_SIZE = re.compile(
+    "[\ue000-\uf8ff][0-9.]*[\ue000-\uf8ff]"
+)  # a heading mark carries the line's size: not the line's digits
 NUMBER = re.compile(r"\d+")
 FURNITURE = "\ue002"  # a private-use mark round a line told as furniture on its page alone
 FURNITURE_MARK = re.compile(f"{FURNITURE}(.*?){FURNITURE}")
-PIECE_EMS = 2.0  # a gap this wide (in ems of the words' size) parts a line into pieces: a running title and its page number
+PIECE_EMS = (
+    2.0  # a gap this wide (in ems of the words' size) parts a line into pieces: a running title and its page number
+)
 SMALLER = 0.95  # of the body text's size: smaller type than the body's
-APART = 1.0  # line heights of empty space between a line and the body: a bare number on such a line is no table's last row
+APART = (
+    1.0  # line heights of empty space between a line and the body: a bare number on such a line is no table's last row
+)
 MARGIN_NUMBERS = 5  # increasing numbers in a column, at the least, to be line numbers
 MARGIN_GAP = 0.5  # ems between line numbers and the text beside them, at the least
 
 _ROMAN = r"(?=[ivxl])(?:xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
-BARE_NUMBER = re.compile(rf"[-–—]?\s*(?:\d{{1,4}}(?:\s*/\s*\d{{1,4}})?|{_ROMAN})\s*[-–—]?", re.I)  # 3, 3 / 12, - 3 -, iii
+BARE_NUMBER = re.compile(
+    rf"[-–—]?\s*(?:\d{{1,4}}(?:\s*/\s*\d{{1,4}})?|{_ROMAN})\s*[-–—]?", re.I
+)  # 3, 3 / 12, - 3 -, iii
 _ATOMS = [
     r"(?:page|p\.|pg\.?)\s*\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?",  # Page 3, Page 3 of 12, p. 3
-    r"(?:p/n|part\s+(?:no\.?|number)|doc(?:ument)?\.?\s*(?:no\.?|number|id|code))\s*[:#]?\s*[\w./-]*\d[\w./-]*",  # P/N 119-036
+    # P/N 119-036
+    r"(?:p/n|part\s+(?:no\.?|number)|doc(?:ument)?\.?\s*(?:no\.?|number|id|code))\s*[:#]?\s*[\w./-]*\d[\w./-]*",
     r"(?:rev(?:ision)?\.?|version|ver\.)\s*[:#]?\s*(?:[a-z]?\d[\w.-]*|[a-z]\b)",  # Revision: 2.4, Rev. B
 ]
 _ATOM = "(?:" + "|".join(_ATOMS) + ")"
-_STAMP = r"(?:this\s+(?:content|article|document|file|pdf)\s+(?:was\s+)?)?downloaded\s+(?:from|by|on|at)\b.*|download\s+date\b.*"
+_STAMP = (
+    r"(?:this\s+(?:content|article|document|file|pdf)\s+(?:was\s+)?)?downloaded\s+(?:from|by|on|at)\b.*"
+    r"|download\s+date\b.*"
+)
 FURNITURE_TEXT = re.compile(rf"{_STAMP}|{_ATOM}(?:\s*[|·•,;]?\s*{_ATOM})*", re.I)
 
 
@@ -91,7 +103,9 @@ def _pieces(line: list[dict]) -> list[list[dict]]:
     return pieces
 
 
-def band_furniture(lines: list[list[dict]], top: float, bottom: float, body: float, body_font: str) -> tuple[set[int], list[str], list[str]]:
+def band_furniture(
+    lines: list[list[dict]], top: float, bottom: float, body: float, body_font: str
+) -> tuple[set[int], list[str], list[str]]:
     """The furniture a page shows on its own, in the top and bottom bands of its ``lines`` (words
     with their box, text, size and font; top to bottom, each left to right): the ids of its
     words, and its pieces' texts at the top and at the bottom."""
@@ -103,15 +117,25 @@ def band_furniture(lines: list[list[dict]], top: float, bottom: float, body: flo
         if not at_top and min(word["top"] for word in line) < bottom - band:
             continue
         # the line next to it towards the page's middle: a bare number close to it may be a table's last row
-        inner = lines[index + 1] if at_top and index + 1 < len(lines) else lines[index - 1] if not at_top and index else None
+        inner = (
+            lines[index + 1]
+            if at_top and index + 1 < len(lines)
+            else lines[index - 1]
+            if not at_top and index
+            else None
+        )
         upper, lower = (line, inner) if at_top else (inner, line)
         height = max(word["bottom"] for word in line) - min(word["top"] for word in line)
-        apart = inner is None or min(word["top"] for word in lower) - max(word["bottom"] for word in upper) > APART * height
+        apart = (
+            inner is None or min(word["top"] for word in lower) - max(word["bottom"] for word in upper) > APART * height
+        )
         pieces = _pieces(line)
         for piece in pieces:
             text = _text(piece)
             bare = BARE_NUMBER.fullmatch(text) is not None
-            if (FURNITURE_TEXT.fullmatch(text) or (bare and (len(pieces) == 1 or apart))) and _set_apart(piece, body, body_font):
+            if (FURNITURE_TEXT.fullmatch(text) or (bare and (len(pieces) == 1 or apart))) and _set_apart(
+                piece, body, body_font
+            ):
                 taken.update(id(word) for word in piece)
                 found[0 if at_top else 1].append(text)
     return taken, *found
@@ -128,13 +152,18 @@ def margin_numbers(words: list[dict], body: float, body_font: str) -> tuple[list
     left, right = min(word["x0"] for word in others), max(word["x1"] for word in others)
     taken: set[int] = set()
     found = []
-    for outside in (lambda word: word["x1"] < left - MARGIN_GAP * word["size"], lambda word: word["x0"] > right + MARGIN_GAP * word["size"]):
+    for outside in (
+        lambda word: word["x1"] < left - MARGIN_GAP * word["size"],
+        lambda word: word["x0"] > right + MARGIN_GAP * word["size"],
+    ):
         column = sorted((word for word in numbers if outside(word)), key=lambda word: word["top"])
         if len(column) < MARGIN_NUMBERS or not _set_apart(column, body, body_font):
             continue
         values = [int(word["text"]) for word in column]
         em = max(word["size"] for word in column)
-        aligned = any(max(word[edge] for word in column) - min(word[edge] for word in column) <= em for edge in ("x0", "x1"))
+        aligned = any(
+            max(word[edge] for word in column) - min(word[edge] for word in column) <= em for edge in ("x0", "x1")
+        )
         if aligned and all(a < b for a, b in zip(values, values[1:])):
             taken.update(id(word) for word in column)
             found.append(f"Line numbers {values[0]}\u2013{values[-1]}")
@@ -168,10 +197,15 @@ def without_furniture(texts: dict[int, str]) -> tuple[dict[int, str], dict[int, 
     on most of the pages read; every other edge line is unmarked and keeps its place."""
     seen: dict[str, dict[int, str]] = defaultdict(dict)
     for number, text in texts.items():
-        for line in EDGE_MARK.findall(text) + FURNITURE_MARK.findall(text):  # a page number told on one page counts on the others
+        for line in EDGE_MARK.findall(text) + FURNITURE_MARK.findall(
+            text
+        ):  # a page number told on one page counts on the others
             seen[_key(line)].setdefault(number, line)
-    repeated = {key for key, pages in seen.items()
-                if len(pages) >= 2 and 2 * len(pages) > len(texts) and _counts_pages(sorted(pages.items()))}
+    repeated = {
+        key
+        for key, pages in seen.items()
+        if len(pages) >= 2 and 2 * len(pages) > len(texts) and _counts_pages(sorted(pages.items()))
+    }
     result, furniture = {}, {}
     for number, text in texts.items():
         lines = text.split("\n")
@@ -184,7 +218,8 @@ def without_furniture(texts: dict[int, str]) -> tuple[dict[int, str], dict[int, 
             else:
                 kept.append(line)
         text = EDGE_MARK.sub(r"\1", "\n".join(kept))
-        # A line left out leaves the blank lines round it, or none where it ended a paragraph; a page's text has no blank runs of its own.
+        # A line left out leaves the blank lines round it, or none where it ended a paragraph; a
+        # page's text has no blank runs of its own.
         result[number] = re.sub(r"\n{3,}", "\n\n", text).strip("\n") if apart else text
         furniture[number] = apart
     return result, furniture

@@ -16,7 +16,7 @@ the structure, from geometry alone (``python -m bench readers`` measures its cos
    it may be a header stacked over rows: ``readers.pdf.unruled``); else its lines are read row by row.
 3. **Lines and paragraphs.** Words on a line are joined in order; a gap between lines larger
    than ``PARAGRAPH_GAP`` line heights starts a paragraph. Headings are lines set larger than the
-   page's body text (``#`` from 1.5 times its size, ``##`` from 1.15) or a short bold line standing
+   page's body text or a short bold line standing
    alone (``###``); bulleted lines become ``-`` items; words under a link annotation become
    ``[text](url)``; tables stand where they are on the page.
 
@@ -40,9 +40,10 @@ from statistics import median
 
 from ..markup.tables import markdown_table
 from .boxes import box_of, centre_in, near
-from .charts import grouped_labels, read_chart
+from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP
 from .furniture import band_furniture, edge_line, edge_words, furniture_line, margin_numbers
+from .headings import HEADING_RATIO, heading_mark
 from .unruled import ALIGNED_ROWS, HEADER_ROWS, common, gaps, in_columns, item_lines, two_sided, unruled_table
 from .words import page_words, set_upright, text_lines
 
@@ -51,11 +52,6 @@ GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wide
 PROSE_CHARS = 25
 PARAGRAPH_GAP = 0.6
 BAND_BREAK = 2.5  # line heights of empty space that part one band from the next
-HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
-HEADING_CHARS = 120
-LEVEL_STEP = 0.9
-HEADING = "\ue000"  # a private-use mark around a heading's size, until the pages read are ranked
-HEADING_MARK = re.compile(f"{HEADING}([0-9.]+){HEADING}")
 BOLD = re.compile(r"bold|black|heavy|semibold|demi|medi", re.I)
 BULLET = re.compile(r"^[•◦▪▫‣●○■□►▶–—*·]\s*")
 CID = re.compile(r"^\(cid:\d+\)$")
@@ -117,8 +113,11 @@ def _aligned_rows(columns: list[list[dict]]) -> int:
 
 
 def _over_columns(slab: list[dict], left: float) -> bool:
-    """A short line of words that all stand right of ``left`` (a table's first column): a heading over its columns, maybe."""
-    return all(item.get("block") is None and item["x0"] >= left for item in slab) and all(_chars(line) < PROSE_CHARS for line in item_lines(slab))
+    """A short line of words that all stand right of ``left`` (a table's first column): a heading
+    over its columns, maybe."""
+    return all(item.get("block") is None and item["x0"] >= left for item in slab) and all(
+        _chars(line) < PROSE_CHARS for line in item_lines(slab)
+    )
 
 
 def _order(items: list[dict], width: float) -> list:
@@ -155,16 +154,16 @@ def _order(items: list[dict], width: float) -> list:
             top -= 1
         if top:
             flow(sum(slabs[:top], []))
-        table = unruled_table(slabs[top:first], slabs[first:last + 1], width)
+        table = unruled_table(slabs[top:first], slabs[first : last + 1], width)
         if table:
             if table[0]:
                 flow(table[0])
             flowing = False
             blocks.append(("table", table[1]))
         else:
-            flow(sum(slabs[top:last + 1], []))
+            flow(sum(slabs[top : last + 1], []))
         if last + 1 < len(slabs):
-            flow(sum(slabs[last + 1:], []))
+            flow(sum(slabs[last + 1 :], []))
     return blocks
 
 
@@ -182,29 +181,6 @@ def _linked(line: list[dict]) -> str:
             parts.append(f"[{' '.join(run)}]({link})" if link else run[0])
             run = []
     return " ".join(parts)
-
-
-def _heading(line: list[dict], body: float, alone: bool) -> str | None:
-    """A heading mark carrying the line's size, which ``heading_levels`` turns into ``#``s; or None."""
-    words = [item for item in line if item.get("block") is None]
-    if not words:
-        return None
-    size = max(item["size"] for item in words)
-    text = " ".join(item["text"] for item in words)
-    larger = size >= HEADING_RATIO * body and len(text) <= HEADING_CHARS
-    bold = alone and all(item["bold"] for item in words) and size >= 0.95 * body and len(text) <= HEADING_CHARS and not text.endswith((".", ":", ","))
-    return f"{HEADING}{size:.1f}{HEADING}" if larger or bold else None
-
-
-def heading_levels(texts: list[str]) -> list[str]:
-    """``texts`` with each heading mark made ``#``, ``##`` or ``###`` by the size of its line
-    against every heading size in ``texts`` (the pages read): the largest is ``#``."""
-    levels, level, top = {}, 0, 0.0
-    for size in sorted({float(size) for text in texts for size in HEADING_MARK.findall(text)}, reverse=True):
-        if not level or size < LEVEL_STEP * top:  # sizes within a tenth of each other are one level (20 and 22 pt)
-            level, top = level + 1, size
-        levels[f"{size:.1f}"] = "#" * min(level, 3)
-    return [HEADING_MARK.sub(lambda match: levels[match.group(1)], text) for text in texts]
 
 
 def _render(blocks: list, body: float, tables: list[str]) -> str:
@@ -226,7 +202,7 @@ def _render(blocks: list, body: float, tables: list[str]) -> str:
                     continue
             groups.append([line])
         for group in groups:
-            marks = [_heading(line, body, len(group) == 1) for line in group]
+            marks = [heading_mark(line, body, len(group) == 1) for line in group]
             lines: list[str] = []
             for index, (line, mark) in enumerate(zip(group, marks)):
                 text = _linked(line)
@@ -238,7 +214,13 @@ def _render(blocks: list, body: float, tables: list[str]) -> str:
                         lines = []
                     paragraphs.append(_marked(f"{mark} {text}", line, body))
                 else:
-                    lines.append(_marked(BULLET.sub("- ", text, count=1) if BULLET.match(text) and len(text) > 2 else text, line, body))
+                    lines.append(
+                        _marked(
+                            BULLET.sub("- ", text, count=1) if BULLET.match(text) and len(text) > 2 else text,
+                            line,
+                            body,
+                        )
+                    )
             if lines:
                 paragraphs.append("\n".join(lines))
     return "\n\n".join(p for p in paragraphs if p.strip())
@@ -266,7 +248,11 @@ def _rotated_lines(chars: list[dict]) -> list[str]:
             run.sort(key=lambda c: -c["bottom"] if up else c["top"])
             text, previous = "", None
             for char in run:
-                gap = 0.0 if previous is None else (previous["top"] - char["bottom"] if up else char["top"] - previous["bottom"])
+                gap = (
+                    0.0
+                    if previous is None
+                    else (previous["top"] - char["bottom"] if up else char["top"] - previous["bottom"])
+                )
                 text += (" " if gap > 0.15 * char["size"] and not text.endswith(" ") else "") + char["text"]
                 previous = char
             if text.strip():
@@ -284,7 +270,12 @@ def _unmapped(chars: list[dict], pdfium_page, origin: tuple[float, float]) -> tu
         for char in chars:
             if CID.match(char["text"]):
                 # pdfminer gives such a glyph no width: ask pdfium for the character at its start, and its width.
-                index = textpage.get_index(char["x0"] + origin[0] + 0.5, (char["y0"] + char["y1"]) / 2 + origin[1], char["size"] / 2, char["size"] / 2)
+                index = textpage.get_index(
+                    char["x0"] + origin[0] + 0.5,
+                    (char["y0"] + char["y1"]) / 2 + origin[1],
+                    char["size"] / 2,
+                    char["size"] / 2,
+                )
                 known = index is not None and index >= 0  # pypdfium2 answers None or -1 when no character is there
                 found = textpage.get_text_range(index, 1) if known else ""
                 right = textpage.get_charbox(index)[2] - origin[0] if known else char["x0"] + char["size"] / 2
@@ -301,7 +292,9 @@ def _unmapped(chars: list[dict], pdfium_page, origin: tuple[float, float]) -> tu
     return kept, dropped
 
 
-def _figure_items(words: list[dict], figures: list[dict], page, turned: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:
+def _figure_items(
+    words: list[dict], figures: list[dict], page, turned: list[dict]
+) -> tuple[list[dict], list[dict], list[dict]]:
     """The words outside figures, and one item per figure holding the words inside it where the
     figure stands: a drawing rebuilt as a chart is its table (``readers.pdf.charts``; the figure
     dict gets its ``chart`` summary), and the ``turned`` characters beside it are its value axis'
@@ -309,8 +302,14 @@ def _figure_items(words: list[dict], figures: list[dict], page, turned: list[dic
     labels); other figures' words are read row by row. The turned characters no chart took are
     returned last."""
     left, top, width, height = float(page.bbox[0]), float(page.bbox[1]), float(page.width), float(page.height)
-    boxes = [((left + x0 * width, top + y0 * height, left + x1 * width, top + y1 * height), LABEL_GAP if figure["kind"] == "drawing" else 0.0)
-             for figure in figures for x0, y0, x1, y1 in [figure["box"]]]
+    boxes = [
+        (
+            (left + x0 * width, top + y0 * height, left + x1 * width, top + y1 * height),
+            LABEL_GAP if figure["kind"] == "drawing" else 0.0,
+        )
+        for figure in figures
+        for x0, y0, x1, y1 in [figure["box"]]
+    ]
     inside: list[list[dict]] = [[] for _ in boxes]
     outside = []
     for word in words:
@@ -321,13 +320,23 @@ def _figure_items(words: list[dict], figures: list[dict], page, turned: list[dic
     while grown:  # a label runs on: the next word on its line belongs to it too ("Small" then "business")
         grown = False
         for word in list(outside):
-            owner = next((labels for labels in inside for label in labels
-                          if _overlap(word, label) and min(abs(word["x0"] - label["x1"]), abs(label["x0"] - word["x1"])) < label["size"]), None)
+            owner = next(
+                (
+                    labels
+                    for labels in inside
+                    for label in labels
+                    if _overlap(word, label)
+                    and min(abs(word["x0"] - label["x1"]), abs(label["x0"] - word["x1"])) < label["size"]
+                ),
+                None,
+            )
             if owner is not None:
                 owner.append(word)
                 outside.remove(word)
                 grown = True
-    for index, labels in enumerate(inside):  # prose over a picture (an OCRed scan, a backdrop) is the page's text, not labels
+    for index, labels in enumerate(
+        inside
+    ):  # prose over a picture (an OCRed scan, a backdrop) is the page's text, not labels
         if labels and _is_prose(labels):
             outside += labels
             inside[index] = []
@@ -340,28 +349,41 @@ def _figure_items(words: list[dict], figures: list[dict], page, turned: list[dic
             # An axis title may stand a little farther out than the ticks: the chart may claim it.
             reach = [word for word in outside if near(box_of(word), box, CHART_REACH)]
             chart = read_chart(page, box, labels + reach)
-            if chart is not None:  # its data where it stands; words near it that are none of its labels stay in the prose
+            if (
+                chart is not None
+            ):  # its data where it stands; words near it that are none of its labels stay in the prose
                 title = [char for char in turned if _beside(char, box)]
                 turned = [char for char in turned if not _beside(char, box)]
                 chart.value_title = " ".join(_rotated_lines(title)) or None
                 block, figure["chart"] = chart.markdown(), chart.summary
                 candidates = labels + reach
                 claimed = {id(candidates[index]) for index in chart.labels_used}
-                outside = [word for word in outside if id(word) not in claimed] + [word for word in labels if id(word) not in claimed]
+                outside = [word for word in outside if id(word) not in claimed] + [
+                    word for word in labels if id(word) not in claimed
+                ]
                 labels = [word for word in candidates if id(word) in claimed]
             else:
                 block = grouped_labels(labels, page, box) or None
         x0, y0, x1, y1 = box  # the item stands where the figure and its labels do, so the page's flow goes round it
-        items.append({"x0": min(x0, *(w["x0"] for w in labels)), "x1": max(x1, *(w["x1"] for w in labels)),
-                      "top": min(y0, *(w["top"] for w in labels)), "bottom": max(y1, *(w["bottom"] for w in labels)),
-                      "text": "", "block": block or "\n".join(_linked(line) for line in item_lines(labels))})
+        items.append(
+            {
+                "x0": min(x0, *(w["x0"] for w in labels)),
+                "x1": max(x1, *(w["x1"] for w in labels)),
+                "top": min(y0, *(w["top"] for w in labels)),
+                "bottom": max(y1, *(w["bottom"] for w in labels)),
+                "text": "",
+                "block": block or "\n".join(_linked(line) for line in item_lines(labels)),
+            }
+        )
     return outside, items, turned
 
 
 def _beside(char: dict, box) -> bool:
     """A turned character left or right of a chart's drawing, level with it: its value axis' title."""
     level = char["top"] < box[3] and char["bottom"] > box[1]
-    return level and (box[0] - CHART_REACH <= char["x1"] <= box[0] + 2 or box[2] - 2 <= char["x0"] <= box[2] + CHART_REACH)
+    return level and (
+        box[0] - CHART_REACH <= char["x1"] <= box[0] + 2 or box[2] - 2 <= char["x0"] <= box[2] + CHART_REACH
+    )
 
 
 def _items(words: list[dict], links: list[dict]) -> list[dict]:
@@ -372,11 +394,23 @@ def _items(words: list[dict], links: list[dict]) -> list[dict]:
         if not word["text"]:
             continue
         x, y = (word["x0"] + word["x1"]) / 2, (word["top"] + word["bottom"]) / 2
-        link = next((link["uri"] for link in links if link["x0"] <= x <= link["x1"] and link["top"] <= y <= link["bottom"]), None)
-        items.append({"x0": word["x0"], "x1": word["x1"], "top": word["top"], "bottom": word["bottom"], "text": word["text"],
-                      "size": max(char["size"] for char in word["chars"]), "link": link,
-                      "font": Counter(char.get("fontname") for char in word["chars"]).most_common(1)[0][0],
-                      "bold": all(BOLD.search(char.get("fontname") or "") for char in word["chars"])})
+        link = next(
+            (link["uri"] for link in links if link["x0"] <= x <= link["x1"] and link["top"] <= y <= link["bottom"]),
+            None,
+        )
+        items.append(
+            {
+                "x0": word["x0"],
+                "x1": word["x1"],
+                "top": word["top"],
+                "bottom": word["bottom"],
+                "text": word["text"],
+                "size": max(char["size"] for char in word["chars"]),
+                "link": link,
+                "font": Counter(char.get("fontname") for char in word["chars"]).most_common(1)[0][0],
+                "bold": all(BOLD.search(char.get("fontname") or "") for char in word["chars"]),
+            }
+        )
     return items
 
 
@@ -397,7 +431,9 @@ def _turned_text(chars: list[dict], page, tables: list[str]) -> list[str]:
     return parts
 
 
-def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict], pdfium_page) -> tuple[str, int, list[str]]:
+def page_markdown(
+    page, tables: list[tuple[tuple, str]], figures: list[dict], pdfium_page
+) -> tuple[str, int, list[str]]:
     """The Markdown of a pdfplumber ``page`` whose ``tables`` are ``(bbox, markdown)`` pairs and
     whose ``figures`` are ``readers.figures`` dicts, the number of glyphs that could not be mapped
     to text, and the tables without rules found. ``pdfium_page`` is the same page in pdfium."""
@@ -414,13 +450,23 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict], pd
     words, numbered = margin_numbers(words, body, body_font)
     items, labels, turned = _figure_items(words, figures, page, [char for char in chars if not char["upright"]])
     page_top, page_bottom = float(page.bbox[1]), float(page.bbox[3])
-    taken, heads, feet = band_furniture(item_lines(items), page_top, page_bottom, body, body_font) if items else (set(), [], [])
+    taken, heads, feet = (
+        band_furniture(item_lines(items), page_top, page_bottom, body, body_font) if items else (set(), [], [])
+    )
     items = [item for item in items if id(item) not in taken]
     edges = edge_words(item_lines(items), page_top, page_bottom) if items else set()
     for word in items:
         word["edge"] = id(word) in edges
-    items += labels + [{"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown} for (x0, top, x1, bottom), markdown in tables]
+    items += labels + [
+        {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown}
+        for (x0, top, x1, bottom), markdown in tables
+    ]
     unruled: list[str] = []
     text = _render(_order(items, GUTTER_EMS * body), body, unruled) if items else ""
-    parts = [*map(furniture_line, heads), text, *_turned_text(turned, page, unruled), *map(furniture_line, feet + numbered)]
+    parts = [
+        *map(furniture_line, heads),
+        text,
+        *_turned_text(turned, page, unruled),
+        *map(furniture_line, feet + numbered),
+    ]
     return "\n\n".join(part for part in parts if part), dropped, unruled

@@ -24,13 +24,14 @@ from pdfminer.pdftypes import dict_value, int_value, list_value
 from ..errors import ReaderError
 from ..markup.tables import markdown_table
 from ..models import Figure, Page
+from ..render.pdfium import checked_page_count, encode_png
 from .cells import ruled_rows
 from .continued import continued_tables
 from .figures import find_figures
 from .furniture import without_furniture
-from .layout import heading_levels, page_markdown
+from .headings import heading_levels
+from .layout import page_markdown
 from .pool import batches, discard_pool, executor, time_limit, worker_died
-from .render import checked_page_count, encode_png
 from .spelling import joined_words, plain
 
 EXTRACTION_VERSION = 10  # part of each cached page's name: raise it when extraction changes, so old entries miss
@@ -80,20 +81,36 @@ def is_table(rows: list[list]) -> bool:
 
 def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int | None) -> dict:
     page = pdfplumber.page.Page(pdf, pdfminer_page, page_number=number)
-    tables = [(table.bbox, plain(markdown)) for table in page.find_tables() if is_table(rows := ruled_rows(table)) and (markdown := markdown_table(rows))]
-    figures = [{**figure, "caption": figure["caption"] and plain(figure["caption"])} for figure in find_figures(page, [bbox for bbox, _ in tables])]
+    tables = [
+        (table.bbox, plain(markdown))
+        for table in page.find_tables()
+        if is_table(rows := ruled_rows(table)) and (markdown := markdown_table(rows))
+    ]
+    figures = [
+        {**figure, "caption": figure["caption"] and plain(figure["caption"])}
+        for figure in find_figures(page, [bbox for bbox, _ in tables])
+    ]
     pdfium_page = document[number - 1]  # pdfium loads the page anew on each index: once, for text and render
     try:
         text, unmapped, unruled = page_markdown(page, tables, figures, pdfium_page)
         has_text = bool(page.chars)
         page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
-        bitmap = pdfium_page.render(scale=dpi / 72, rev_byteorder=True) if dpi else None  # RGB order: no BGR swap before encoding
+        bitmap = (
+            pdfium_page.render(scale=dpi / 72, rev_byteorder=True) if dpi else None
+        )  # RGB order: no BGR swap before encoding
     finally:
         pdfium_page.close()
     text = plain(text)
     found = [markdown for _, markdown in tables] + [plain(markdown) for markdown in unruled]
-    return {"number": number, "text": text, "tables": sorted(found, key=text.find), "has_text": has_text, "unmapped": unmapped,
-            "figures": figures, "png": encode_png(bitmap.to_pil()) if bitmap else None}
+    return {
+        "number": number,
+        "text": text,
+        "tables": sorted(found, key=text.find),
+        "has_text": has_text,
+        "unmapped": unmapped,
+        "figures": figures,
+        "png": encode_png(bitmap.to_pil()) if bitmap else None,
+    }
 
 
 def _failed(number: int, error: Exception) -> dict:
@@ -129,7 +146,6 @@ def extract_pages(path: str, numbers: list[int], dpi: int | None) -> list[dict]:
     return results
 
 
-
 def _submit(pdf_path: Path, numbers: list[int], dpi: int | None) -> tuple[Executor, list]:
     """Submit the batches. A pool that broke while idle (a worker was killed) is replaced once."""
     for attempt in range(2):
@@ -150,19 +166,27 @@ def _extract(job, pdf_path: Path, numbers: list[int], dpi: int | None):
         for future in as_completed(futures):
             yield from future.result()
     except BrokenProcessPool:
-        raise worker_died(pool, f"A PDF worker process stopped while reading {job.name}: the file may be damaged, or the machine ran out of memory. Try again; if it fails again, the file is the cause.") from None
+        raise worker_died(
+            pool,
+            f"A PDF worker process stopped while reading {job.name}: the "
+            "file may be damaged, or the machine ran out of memory. Try "
+            "again; if it fails again, the file is the cause.",
+        ) from None
     finally:
         for future in futures:
             future.cancel()
 
 
-def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True) -> tuple[int, list[Page]]:
+def read_pdf_pages(
+    job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True
+) -> tuple[int, list[Page]]:
     """Read the selected pages of ``pdf_path``; ``cache_key`` is the content hash entries go under.
     ``render=False`` makes no page images (a page read before keeps the one it has in the cache).
 
     ``text_from_pdf=False`` when the caller takes the text from elsewhere (a deck's slides, a web
-    page's HTML), so what the PDF's text layer lacks (all of it, or glyphs with no map) is not reported. Reports ``job.progress("rendered", done, total)`` as pages come from the cache or a worker.
-    """
+    page's HTML), so what the PDF's text layer lacks (all of it, or glyphs with no map) is not
+    reported. Reports ``job.progress("rendered", done, total)`` as pages come from the cache or a
+    worker."""
     store, dpi = job.services.store, job.settings.render_dpi
     meta = store.get_json(cache_key, "pdf.json")
     if meta is None:
@@ -178,7 +202,9 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
     job.progress("rendered", len(found), len(numbers))
     failed: dict[int, str] = {}
     missing = [n for n in numbers if n not in found]
-    for done, result in enumerate(_extract(job, pdf_path, missing, dpi if render else None) if missing else (), len(found) + 1):
+    for done, result in enumerate(
+        _extract(job, pdf_path, missing, dpi if render else None) if missing else (), len(found) + 1
+    ):
         number = result["number"]
         if "error" in result:
             failed[number] = result["error"]
@@ -190,7 +216,11 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
             found[number] = {**result, "png": png}
         job.progress("rendered", done, len(numbers))
     if not found:
-        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged: none of its pages could be read ({failed[numbers[0]]}). Export or download it again.")
+        raise ReaderError(
+            "CORRUPT_FILE",
+            f"{job.name} is damaged: none of its pages could be read ({failed[numbers[0]]}). "
+            "Export or download it again.",
+        )
     texts, furniture = without_furniture({number: entry["text"] for number, entry in found.items()})
     texts = dict(zip(texts, joined_words(heading_levels(list(texts.values())))))
     texts, tables = continued_tables(texts, {number: entry["tables"] for number, entry in found.items()})
@@ -202,15 +232,28 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
             continue
         entry = found[number]
         if text_from_pdf and not entry["has_text"] and entry["figures"]:  # not a blank page
-            job.warnings.append(f"Page {number} has no text layer (a scan or a picture); its content reaches a text-only model only through the visual description.")
+            job.warnings.append(
+                f"Page {number} has no text layer (a scan or a picture); its "
+                "content reaches a text-only model only through the visual description."
+            )
         if text_from_pdf and entry["unmapped"]:
             count = entry["unmapped"]
-            job.warnings.append(f"Page {number} of {job.name}: {count} {'character' if count == 1 else 'characters'} could not be read and "
-                                f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text).")
+            job.warnings.append(
+                f"Page {number} of {job.name}: {count} {'character' if count == 1 else 'characters'} "
+                "could not be read and "
+                f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text)."
+            )
         job.figures[number] = entry["figures"]
         figures = [Figure.of(f) for f in entry["figures"]]
-        pages.append(Page(number=number, text=texts[number], tables=tables[number], image=entry["png"], figures=figures,
-                          furniture=furniture[number] if text_from_pdf else []))
+        pages.append(
+            Page(
+                number=number,
+                text=texts[number],
+                tables=tables[number],
+                image=entry["png"],
+                figures=figures,
+                furniture=furniture[number] if text_from_pdf else [],
+            )
+        )
     job.pdf = pdf_path
     return meta["page_count"], pages
-

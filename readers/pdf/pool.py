@@ -14,11 +14,14 @@ import resource
 import signal
 import threading
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from multiprocessing import get_context
+from pathlib import Path
 
 from ..errors import ReaderError
+from ..render.pdfium import pages_pdf, render_figures
 
 WORKERS = min(4, os.cpu_count() or 1)  # a worker peaks near 150 MB on the bench pages; four bound that on big machines
 WORKER_MEMORY = 4 << 30  # the most data one worker may hold: far above any honest page
@@ -57,7 +60,6 @@ def time_limit(seconds: float):
             signal.setitimer(signal.ITIMER_REAL, max(outer_delay - (time.monotonic() - started), 0.001), outer_interval)
 
 
-
 def batches(numbers: list[int]) -> list[list[int]]:
     """Guided scheduling: large batches first (each opens the file once, which costs tens of ms
     on a big PDF), single pages last (so the workers finish together)."""
@@ -79,7 +81,9 @@ def _start_worker() -> None:
     except (OSError, AttributeError):
         pass
     _, hard = resource.getrlimit(resource.RLIMIT_DATA)
-    resource.setrlimit(resource.RLIMIT_DATA, (WORKER_MEMORY if hard == resource.RLIM_INFINITY else min(WORKER_MEMORY, hard), hard))
+    resource.setrlimit(
+        resource.RLIMIT_DATA, (WORKER_MEMORY if hard == resource.RLIM_INFINITY else min(WORKER_MEMORY, hard), hard)
+    )
 
 
 def executor() -> Executor:
@@ -137,3 +141,39 @@ def worker_died(pool: Executor | None, message: str) -> ReaderError:
     return ReaderError("RENDER_FAILED", message)
 
 
+def figure_images(job, wanted: dict[int, list[dict]]):
+    """Yield ``(page number, [PNG bytes or error text per figure])`` for the figures in ``wanted``
+    (page number to figure dicts) of the job's PDF, rendered by the worker pool as they finish."""
+    futures = {}
+    try:
+        pool = executor()
+        futures = {
+            pool.submit(render_figures, str(job.pdf), number, figures): number for number, figures in wanted.items()
+        }
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    except BrokenProcessPool:
+        raise worker_died(
+            pool, f"A PDF worker process stopped while rendering the figures of {job.name}. Try again."
+        ) from None
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+def cut_pages(pdf_path: Path, first: int, last: int, name: str) -> bytes:
+    """Pages ``first``-``last`` of ``pdf_path`` as a PDF of their own, made by the worker pool
+    (pdfium is not safe to call from several threads). Raises ``RENDER_FAILED`` if it cannot be made."""
+    pool = executor()
+    try:
+        return pool.submit(pages_pdf, str(pdf_path), first, last).result()
+    except BrokenProcessPool:
+        raise worker_died(
+            pool, f"A PDF worker process stopped while cutting pages {first}-{last} of {name}. Try again."
+        ) from None
+    except Exception as error:  # pdfium's own errors on a damaged file
+        raise ReaderError(
+            "RENDER_FAILED",
+            f"Pages {first}-{last} of {name} could not be copied into a PDF of their own "
+            f"({type(error).__name__}: {error}).",
+        ) from None

@@ -27,7 +27,9 @@ ODD_SPACES = "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009
 PLAIN = str.maketrans({**LIGATURES, **dict.fromkeys(ODD_SPACES, " ")})
 LETTERS = r"[^\W\d_]+"
 HYPHENS = "-\u2010"  # the hyphen-minus and the hyphen; a non-breaking hyphen (U+2011) breaks no word
-BROKEN = re.compile(rf"({LETTERS})([{HYPHENS}{SOFT_HYPHEN}])\n({LETTERS}\S*)( +|(?=\n)|$)")  # a word, broken; the next line's first word
+BROKEN = re.compile(
+    rf"({LETTERS})([{HYPHENS}{SOFT_HYPHEN}])\n({LETTERS}\S*)( +|(?=\n)|$)"
+)  # a word, broken; the next line's first word
 COMPOUND = re.compile(rf"({LETTERS})[{HYPHENS}](?=({LETTERS}))")  # each pair of a hyphenated word, within a line
 
 
@@ -49,7 +51,9 @@ def word_list() -> frozenset[str]:
     if not vocabulary.is_file():
         return frozenset()
     entries = vocabulary.read_text(encoding="utf-8").split("\n")
-    return frozenset(entry[1:] for entry in entries if entry.startswith("\u0120") and entry[1:].isalpha() and entry[1:].islower())
+    return frozenset(
+        entry[1:] for entry in entries if entry.startswith("\u0120") and entry[1:].isalpha() and entry[1:].islower()
+    )
 
 
 def _one_word(left: str, right: str) -> bool:
@@ -74,9 +78,13 @@ def joined_words(texts: list[str]) -> list[str]:
         left, hyphen, following, space = match.groups()
         right = re.match(LETTERS, following).group()
         keep = hyphen != SOFT_HYPHEN and (
-            not _one_word(left, right) or f"{left}-{right}".casefold() in compounds
-            or (not known(left + right) and known(left) and known(right)))
+            not _one_word(left, right)
+            or f"{left}-{right}".casefold() in compounds
+            or (not known(left + right) and known(left) and known(right))
+        )
         end = "\n" if space else ""  # the next line's other words stay on it
         return f"{left}{hyphen if keep else ''}{following}{end}"
 
-    return [BROKEN.sub(mend, text).replace(SOFT_HYPHEN, "") for text in texts]  # one before a paragraph's or a column's break mends nothing
+    return [
+        BROKEN.sub(mend, text).replace(SOFT_HYPHEN, "") for text in texts
+    ]  # one before a paragraph's or a column's break mends nothing

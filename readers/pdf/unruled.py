@@ -34,7 +34,9 @@ def gaps(items: list[dict], left: float, right: float, width: float) -> list[tup
     return found
 
 
-def common(strips: list[tuple[float, float]], others: list[tuple[float, float]], width: float) -> list[tuple[float, float]]:
+def common(
+    strips: list[tuple[float, float]], others: list[tuple[float, float]], width: float
+) -> list[tuple[float, float]]:
     """The strips of at least ``width`` that lie in both lists."""
     return [(max(a, c), min(b, d)) for a, b in strips for c, d in others if min(b, d) - max(a, c) >= width]
 
@@ -50,7 +52,12 @@ def item_lines(items: list[dict]) -> list[list[dict]]:
     lines: list[list[dict]] = []
     for item in sorted(items, key=lambda i: (i["top"] + i["bottom"]) / 2):
         centre = (item["top"] + item["bottom"]) / 2
-        if lines and item.get("block") is None and lines[-1][0].get("block") is None and lines[-1][0]["top"] <= centre <= lines[-1][0]["bottom"]:
+        if (
+            lines
+            and item.get("block") is None
+            and lines[-1][0].get("block") is None
+            and lines[-1][0]["top"] <= centre <= lines[-1][0]["bottom"]
+        ):
             lines[-1].append(item)
         else:
             lines.append([item])
@@ -76,7 +83,13 @@ def _joined(rows: list[list[str]]) -> list[list[str]]:
         above = joined[-1] if joined and len(row) == len(joined[-1]) else None
         if above and len(filled) == 1 and filled[0] > 0 and above[filled[0]]:
             above[filled[0]] += f"\n{row[filled[0]]}"
-        elif above and filled[:1] == [0] and row[0][:1].islower() and above[0] and (len(filled) == 1 or not any(above[1:])):
+        elif (
+            above
+            and filled[:1] == [0]
+            and row[0][:1].islower()
+            and above[0]
+            and (len(filled) == 1 or not any(above[1:]))
+        ):
             above[0] += f" {row[0]}"
             above[1:] = [old or new for old, new in zip(above[1:], row[1:])]
         else:
@@ -110,7 +123,9 @@ def _spanned(phrase: list[dict], extents: list[tuple[float, float]], gutters: li
     x0, x1 = phrase[0]["x0"], phrase[-1]["x1"]
     middle = (x0 + x1) / 2
     spanned = {index for index, (left, right) in enumerate(extents) if x0 < right and left < x1}
-    spanned |= {side for index, (start, end) in enumerate(gutters) if start <= middle <= end for side in (index, index + 1)}
+    spanned |= {
+        side for index, (start, end) in enumerate(gutters) if start <= middle <= end for side in (index, index + 1)
+    }
     return sorted(spanned)
 
 
@@ -130,10 +145,17 @@ def _column_gutters(rows: list[list[dict]], width: float) -> tuple[list[tuple[fl
         crossed = set()
         for index in fewer:
             over = [phrase for phrase in phrases[index] if phrase[0]["x0"] < gap[1] and gap[0] < phrase[-1]["x1"]]
-            if any(abs((phrase[0]["x0"] + phrase[-1]["x1"] - gap[0] - gap[1]) / 2) <= max(width, (gap[1] - gap[0]) / 4) for phrase in over):
+            if any(
+                abs((phrase[0]["x0"] + phrase[-1]["x1"] - gap[0] - gap[1]) / 2) <= max(width, (gap[1] - gap[0]) / 4)
+                for phrase in over
+            ):
                 crossed.add(index)
             elif over:  # words that only reach into the strip narrow it
-                gap = max(common([gap], gaps(rows[index], gap[0], gap[1], width), width), key=lambda strip: strip[1] - strip[0], default=None)
+                gap = max(
+                    common([gap], gaps(rows[index], gap[0], gap[1], width), width),
+                    key=lambda strip: strip[1] - strip[0],
+                    default=None,
+                )
                 if gap is None:
                     break
         if gap is not None and crossed and len(crossed) <= len(rows) // 3:
@@ -144,7 +166,9 @@ def _column_gutters(rows: list[list[dict]], width: float) -> tuple[list[tuple[fl
     return sorted(gutters), crossing
 
 
-def _spread(line: list[dict], extents: list[tuple[float, float]], gutters: list[tuple[float, float]], width: float) -> list[str]:
+def _spread(
+    line: list[dict], extents: list[tuple[float, float]], gutters: list[tuple[float, float]], width: float
+) -> list[str]:
     """A line's cells when its words cross gutters: each run of words in every column it spans,
     but one across them all (a section's name within the table) in the first."""
     cells: list[list[str]] = [[] for _ in extents]
@@ -155,7 +179,9 @@ def _spread(line: list[dict], extents: list[tuple[float, float]], gutters: list[
     return [" ".join(parts) for parts in cells]
 
 
-def unruled_table(above: list[list[dict]], slabs: list[list[dict]], width: float) -> tuple[list[dict], list[list[str]]] | None:
+def unruled_table(
+    above: list[list[dict]], slabs: list[list[dict]], width: float
+) -> tuple[list[dict], list[list[str]]] | None:
     """A table without rules from ``slabs`` (rows with words on both sides of a gutter) and the
     slabs ``above`` them that may be its stacked header; ``width`` is the narrowest gutter.
 
@@ -168,22 +194,35 @@ def unruled_table(above: list[list[dict]], slabs: list[list[dict]], width: float
     # The rows at the top that cross a gutter and leave the first column (the labels) empty are a
     # header stacked over the header row; a row lower down that crosses one holds a spanning cell.
     cut = 0
-    while cut < min(HEADER_ROWS, len(rows) - ALIGNED_ROWS) and cut in crossing and all(item["x1"] > gutters[0][0] + 0.5 for item in rows[cut]):
+    while (
+        cut < min(HEADER_ROWS, len(rows) - ALIGNED_ROWS)
+        and cut in crossing
+        and all(item["x1"] > gutters[0][0] + 0.5 for item in rows[cut])
+    ):
         cut += 1
     plain = [row for index, row in enumerate(rows[cut:], cut) if index not in crossing]
-    extents = [(min(item["x0"] for item in column), max(item["x1"] for item in column)) if column else (math.inf, -math.inf)
-               for column in in_columns(sum(plain, []), gutters)]  # where each column's words stand; an empty one nowhere
-    cells = [_spread(line, extents, gutters, width) if index in crossing else [" ".join(item["text"] for item in cell) for cell in in_columns(line, gutters)]
-             for index, row in enumerate(rows[cut:], cut) for line in item_lines(row)]
+    extents = [
+        (min(item["x0"] for item in column), max(item["x1"] for item in column)) if column else (math.inf, -math.inf)
+        for column in in_columns(sum(plain, []), gutters)
+    ]  # where each column's words stand; an empty one nowhere
+    cells = [
+        _spread(line, extents, gutters, width)
+        if index in crossing
+        else [" ".join(item["text"] for item in cell) for cell in in_columns(line, gutters)]
+        for index, row in enumerate(rows[cut:], cut)
+        for line in item_lines(row)
+    ]
     if len(cells) < ALIGNED_ROWS:
         return None
     # A line above that neither spans columns nor fills two ("Invoice 1042" over the amounts) is no
     # header: it and the lines above it are read before the table.
     phrases = [_phrases(sorted(slab, key=lambda item: item["x0"]), width) for slab in above]
-    stray = [index for index, found in enumerate(phrases) if len(found) < 2 and len(_spanned(found[0], extents, gutters)) < 2]
+    stray = [
+        index for index, found in enumerate(phrases) if len(found) < 2 and len(_spanned(found[0], extents, gutters)) < 2
+    ]
     if stray:
-        table = unruled_table(above[stray[-1] + 1:], slabs, width)
-        return table and (sum(above[:stray[-1] + 1], []) + table[0], table[1])
+        table = unruled_table(above[stray[-1] + 1 :], slabs, width)
+        return table and (sum(above[: stray[-1] + 1], []) + table[0], table[1])
     before: list[dict] = []
     stacked: list[list[str]] = [[] for _ in cells[0]]
     for line in item_lines(sum(rows[:cut], [])):

@@ -23,8 +23,12 @@ from statistics import median
 from pdfplumber.utils import extract_words
 from pdfplumber.utils.text import LIGATURES
 
-WORD_EMS = 0.1  # letters sit within a few hundredths of an em of their usual spacing; the narrowest word space is about 0.2 em
-LINE_EMS = 0.3  # of the size: tops this close are one line (pdfplumber's 3 pt at 10 pt), and so are baselines in a table's row
+WORD_EMS = (
+    0.1  # letters sit within a few hundredths of an em of their usual spacing; the narrowest word space is about 0.2 em
+)
+LINE_EMS = (
+    0.3  # of the size: tops this close are one line (pdfplumber's 3 pt at 10 pt), and so are baselines in a table's row
+)
 SKEW_SHARPER = 1.1  # how much better lines must line up at a slope than level for the page to be straightened
 SKEW_CHARS = 50  # fewer characters are too few to measure a slope on
 SKEW_SAMPLE = 150  # characters enough to measure it on: a denser page is sampled
@@ -61,9 +65,15 @@ def _letter_gap(line: list[dict]) -> float:
 
 
 def _word(chars: list[dict], base: float) -> dict:
-    return {"text": "".join(LIGATURES.get(char["text"], char["text"]) for char in chars), "chars": chars, "base": base,
-            "x0": min(char["x0"] for char in chars), "x1": max(char["x1"] for char in chars),
-            "top": min(char["top"] for char in chars), "bottom": max(char["bottom"] for char in chars)}
+    return {
+        "text": "".join(LIGATURES.get(char["text"], char["text"]) for char in chars),
+        "chars": chars,
+        "base": base,
+        "x0": min(char["x0"] for char in chars),
+        "x1": max(char["x1"] for char in chars),
+        "top": min(char["top"] for char in chars),
+        "bottom": max(char["bottom"] for char in chars),
+    }
 
 
 def line_words(line: list[dict]) -> list[dict]:
@@ -103,8 +113,12 @@ def _slope(chars: list[dict]) -> float:
     """How far the page's lines fall per point to the right (a scan's text layer, a page printed or
     scanned askew), or 0 when they are level: the slope, to a tenth of a degree within 5°, at which
     the characters' baselines gather on the fewest rows (tried every half degree, then round the best)."""
-    sample = chars[::max(1, len(chars) // SKEW_SAMPLE)]
-    points = [(char["x0"], baseline(char)) for char in sample if char["text"].strip() and abs(char["matrix"][1]) <= 0.1 * abs(char["matrix"][0])]
+    sample = chars[:: max(1, len(chars) // SKEW_SAMPLE)]
+    points = [
+        (char["x0"], baseline(char))
+        for char in sample
+        if char["text"].strip() and abs(char["matrix"][1]) <= 0.1 * abs(char["matrix"][0])
+    ]
     if len(points) < SKEW_CHARS:
         return 0.0
     best = max(range(-10, 11), key=lambda half: _sharpness(points, math.tan(math.radians(half / 2))))
@@ -125,16 +139,33 @@ def straightened(chars: list[dict]) -> list[dict]:
         a, b, c, d, e, f = char["matrix"]
         base = baseline(char) - slope * char["x0"]
         height = char["bottom"] + char["y0"]  # the page's height, as the character's box gives it
-        if abs(b) <= 1e-3 * abs(a) or abs(b) > 0.1 * abs(a):  # level glyphs on a falling line, or text turned on purpose
+        if abs(b) <= 1e-3 * abs(a) or abs(b) > 0.1 * abs(
+            a
+        ):  # level glyphs on a falling line, or text turned on purpose
             size, top, right, matrix = char["size"], char["top"] - slope * char["x0"], char["x1"], (a, b, c, d)
             descent = char["bottom"] - baseline(char)
         else:
             scale = math.hypot(a, b)
             size = (char["height"] - char["adv"] * abs(b) / scale) / (abs(a) / scale)
-            top, right, matrix, descent = base - 0.8 * size, char["x0"] + char["adv"], (scale, 0.0, 0.0, scale), 0.2 * size
+            top, right, matrix, descent = (
+                base - 0.8 * size,
+                char["x0"] + char["adv"],
+                (scale, 0.0, 0.0, scale),
+                0.2 * size,
+            )
         bottom = base + descent
-        moved.append({**char, "top": top, "bottom": bottom, "x1": right, "y0": height - bottom, "y1": height - top, "size": size,
-                      "matrix": (*matrix, e, height - base)})
+        moved.append(
+            {
+                **char,
+                "top": top,
+                "bottom": bottom,
+                "x1": right,
+                "y0": height - bottom,
+                "y1": height - top,
+                "size": size,
+                "matrix": (*matrix, e, height - base),
+            }
+        )
     return moved
 
 

@@ -17,9 +17,9 @@ import hashlib
 import json
 import logging
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from tinydb import TinyDB, where
 from tinydb.storages import Storage
@@ -59,7 +59,12 @@ class _AtomicJSONStorage(Storage):
         except ValueError as error:
             aside = self.path.with_name(f"{self.path.name}.corrupt-{time.time_ns()}")
             self.path.replace(aside)
-            log.warning("The description cache file %s could not be read (%s); moved it to %s and started it afresh.", self.path, error, aside.name)
+            log.warning(
+                "The description cache file %s could not be read (%s); moved it to %s and started it afresh.",
+                self.path,
+                error,
+                aside.name,
+            )
             return None
         return tables
 

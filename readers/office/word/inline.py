@@ -14,7 +14,19 @@ import re
 from contextlib import contextmanager
 
 from ...markup.markdown import link, one_line
-from ..drawings import GRAPHIC_CHART, GRAPHIC_CHARTEX, GRAPHIC_DIAGRAM, MC, A, R, chosen, external_target, graphic_chart, graphic_smartart, picture_placeholder
+from ..drawings import (
+    GRAPHIC_CHART,
+    GRAPHIC_CHARTEX,
+    GRAPHIC_DIAGRAM,
+    MC,
+    A,
+    R,
+    chosen,
+    external_target,
+    graphic_chart,
+    graphic_smartart,
+    picture_placeholder,
+)
 from .blocks import Block
 from .styles import W, is_on
 
@@ -83,7 +95,9 @@ class Inline:
                 inner = Text()
                 self.inline(child, inner, part)
                 if self._shown():  # its words already went into any comment's quote
-                    text.add(link("".join(inner.markdown), external_target(part, child.get(f"{R}id"))), "".join(inner.plain))
+                    text.add(
+                        link("".join(inner.markdown), external_target(part, child.get(f"{R}id"))), "".join(inner.plain)
+                    )
                 text.after += inner.after
                 text.notes += inner.notes
                 text.pictures += inner.pictures
@@ -143,7 +157,9 @@ class Inline:
                 if kind == "begin":
                     self.fields.append({"instr": "", "result": False})
                 elif kind == "separate" and self.fields:
-                    self.fields[-1].update(result=self._result_shown(self.fields[-1]), text=text, start=len(text.markdown))
+                    self.fields[-1].update(
+                        result=self._result_shown(self.fields[-1]), text=text, start=len(text.markdown)
+                    )
                 elif kind == "end" and self.fields:
                     field = self.fields.pop()
                     if field.get("text") is text:  # a field across paragraphs (a table of contents) stays text
@@ -202,7 +218,9 @@ class Inline:
         """A note's or comment's (Markdown on one line, plain text)."""
         with self._story():
             blocks = self.blocks(element, part) if element is not None else []
-        return " ".join(one_line(block.compact or block.markdown) for block in blocks), "".join(block.plain for block in blocks)
+        return " ".join(one_line(block.compact or block.markdown) for block in blocks), "".join(
+            block.plain for block in blocks
+        )
 
     def _comment(self, comment_id: str, text: Text) -> None:
         """The comment after the paragraph its range ends in, with the text it is on, and its
@@ -214,10 +232,20 @@ class Inline:
         if len(quoted) > QUOTE_LIMIT:
             quoted = quoted[:QUOTE_LIMIT].rsplit(" ", 1)[0] + "…"
         on = f' on "{quoted}"' if quoted else ""
-        text.after.append(Block(f"> **Comment** by {comment['author']}{on}: {self._aside(comment['element'], self.comment_part)[0]}", aside=True))
+        text.after.append(
+            Block(
+                f"> **Comment** by {comment['author']}{on}: {self._aside(comment['element'], self.comment_part)[0]}",
+                aside=True,
+            )
+        )
         for reply_id in comment["replies"]:
             reply = self.comments[reply_id]
-            text.after.append(Block(f"> **Reply** by {reply['author']}: {self._aside(reply['element'], self.comment_part)[0]}", aside=True))
+            text.after.append(
+                Block(
+                    f"> **Reply** by {reply['author']}: {self._aside(reply['element'], self.comment_part)[0]}",
+                    aside=True,
+                )
+            )
 
     def drawing(self, drawing, text: Text, part) -> None:
         properties = drawing.find(f".//{WP}docPr")

@@ -1,6 +1,6 @@
 """Word's pages: each block placed on the page where LibreOffice's PDF of the document shows it.
 
-The blocks are looked for in the render's text (``readers.markup.placement``), so page numbers
+The blocks are looked for in the render's text (``readers.render.placement``), so page numbers
 match what a person sees in Word; a paragraph or table that runs over a page break is cut where
 the page breaks (a table's parts after the first repeat its heading rows, as Word does). Each page
 is its headers, its blocks, then its footnotes and footers. Without LibreOffice the same blocks are
@@ -13,11 +13,11 @@ import re
 from dataclasses import replace
 
 from ...markup.markdown import join_blocks
-from ...markup.placement import Passage, letters, place_blocks, rendered_pages
 from ...markup.tables import markdown_table
 from ...models import Page
 from ...pdf.pages import read_pdf_pages
-from ..libreoffice import office_pdf
+from ...render.libreoffice import office_pdf
+from ...render.placement import Passage, letters, place_blocks, rendered_pages
 from .blocks import Block, Parsed
 
 RENDERED_NAME = "office-letters.v1.json"  # the rendered pages' letters; raise the version when letters() changes
@@ -33,7 +33,7 @@ def page_text(blocks: list[Block]) -> str:
 def _split_table(block: Block, page: int, breaks: list[tuple[int, int]]) -> list[tuple[Block, int]]:
     """A table that runs over page breaks, cut between rows; each part after the first starts
     with the heading rows Word repeats on every page."""
-    heading = block.rows[:block.heading_rows]
+    heading = block.rows[: block.heading_rows]
     parts, current, counted, cuts = [], [], 0, list(breaks)
     for row, count in zip(block.rows, block.row_letters):
         while cuts and counted >= cuts[0][0]:
@@ -44,8 +44,10 @@ def _split_table(block: Block, page: int, breaks: list[tuple[int, int]]) -> list
         current.append(row)
         counted += count
     parts.append((current, page))
-    return [(replace(block, markdown=markdown_table(rows)) if index == 0 else Block(markdown_table(rows)), number)
-            for index, (rows, number) in enumerate(parts)]
+    return [
+        (replace(block, markdown=markdown_table(rows)) if index == 0 else Block(markdown_table(rows)), number)
+        for index, (rows, number) in enumerate(parts)
+    ]
 
 
 def split_over_pages(block: Block, page: int, breaks: list[tuple[int, int]]) -> list[tuple[Block, int]]:
@@ -57,7 +59,12 @@ def split_over_pages(block: Block, page: int, breaks: list[tuple[int, int]]) -> 
     """
     if breaks and block.rows:
         return _split_table(block, page, breaks)
-    if not breaks or block.item or block.markdown.startswith(("#", "|")) or letters(block.markdown) != letters(block.plain):
+    if (
+        not breaks
+        or block.item
+        or block.markdown.startswith(("#", "|"))
+        or letters(block.markdown) != letters(block.plain)
+    ):
         return [(block, page)]
     pieces, words, counted = [], [], 0
     cuts = list(breaks)
@@ -68,7 +75,11 @@ def split_over_pages(block: Block, page: int, breaks: list[tuple[int, int]]) -> 
             pieces.append(("".join(words).strip(), page))
             words, page = [], cuts.pop(0)[1]
     pieces.append(("".join(words).strip(), page))
-    return [(replace(block, markdown=text) if index == 0 else Block(text), number) for index, (text, number) in enumerate(pieces) if text]
+    return [
+        (replace(block, markdown=text) if index == 0 else Block(text), number)
+        for index, (text, number) in enumerate(pieces)
+        if text
+    ]
 
 
 def _rendered(job, pdf) -> list[Passage]:
@@ -89,10 +100,19 @@ def document_pages(job, parsed: Parsed) -> tuple[int, list[Page]]:
     if pdf is None:
         return 1, [Page(number=n, text=page_text(blocks)) for n in job.select(1)]
     count, pages = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False, render=job.images)
-    placed = place_blocks([Passage(block.plain, block.pictures, block.repeated) for block in blocks], _rendered(job, pdf),
-                          parsed.edges, parsed.notes, parsed.margin_pictures)
+    placed = place_blocks(
+        [Passage(block.plain, block.pictures, block.repeated) for block in blocks],
+        _rendered(job, pdf),
+        parsed.edges,
+        parsed.notes,
+        parsed.margin_pictures,
+    )
     if placed.unmatched > max(3, placed.matchable // 5):
-        job.warnings.append(f"{placed.unmatched} of {placed.matchable} passages of {job.name} were not found in LibreOffice's rendering; they are put on the page of the passage before them, so their page numbers may be off.")
+        job.warnings.append(
+            f"{placed.unmatched} of {placed.matchable} passages of {job.name} "
+            "were not found in LibreOffice's rendering; they are put on "
+            "the page of the passage before them, so their page numbers may be off."
+        )
     on_page: dict[int, list[Block]] = {}
     for block, start, breaks in zip(blocks, placed.pages, placed.breaks):
         for piece, number in split_over_pages(block, start, breaks):

@@ -35,8 +35,10 @@ def num_pr(num) -> tuple[str | None, int | None]:
     if num is None:
         return None, None
     found_id, found_level = num.find(f"{W}numId"), num.find(f"{W}ilvl")
-    return (found_id.get(f"{W}val") if found_id is not None else None,
-            list_level(found_level.get(f"{W}val")) if found_level is not None else None)
+    return (
+        found_id.get(f"{W}val") if found_id is not None else None,
+        list_level(found_level.get(f"{W}val")) if found_level is not None else None,
+    )
 
 
 def is_on(element) -> bool:
@@ -77,9 +79,11 @@ class Numbering:
     @staticmethod
     def _level(level) -> tuple[str, str, int]:
         fmt, text, start = level.find(f"{W}numFmt"), level.find(f"{W}lvlText"), level.find(f"{W}start")
-        return (fmt.get(f"{W}val", "decimal") if fmt is not None else "decimal",
-                text.get(f"{W}val", "") if text is not None else "",
-                attribute_int(start.get(f"{W}val"), 1) if start is not None else 1)
+        return (
+            fmt.get(f"{W}val", "decimal") if fmt is not None else "decimal",
+            text.get(f"{W}val", "") if text is not None else "",
+            attribute_int(start.get(f"{W}val"), 1) if start is not None else 1,
+        )
 
     def marker(self, num_id: str, ilvl: int, style_num) -> str | None:
         """The item's marker ("-" for a bullet, "2.", "b)", "1.3" ...), or None if not a list."""

@@ -18,8 +18,8 @@ from docx.opc.exceptions import PackageNotFoundError
 
 from ...errors import ReaderError
 from ...markup.markdown import heading, list_item, one_line
-from ...markup.placement import letters
 from ...markup.tables import markdown_table
+from ...render.placement import letters
 from ..drawings import R, part_root, related_part
 from .blocks import Block, Parsed
 from .inline import Inline, Text
@@ -85,7 +85,9 @@ class _Document(Inline):
     def _notes(root, kind: str) -> dict[str, object]:
         if root is None:
             return {}
-        return {note.get(f"{W}id"): note for note in root.findall(f"{W}{kind}") if note.get(f"{W}type") in (None, "normal")}
+        return {
+            note.get(f"{W}id"): note for note in root.findall(f"{W}{kind}") if note.get(f"{W}type") in (None, "normal")
+        }
 
     def _comments(self, root) -> dict[str, dict]:
         """Comments by id: author, element, the comment whose thread they reply in, and their replies.
@@ -99,13 +101,20 @@ class _Document(Inline):
         parents = {}
         extended = self._xml(self.part, COMMENTS_EXTENDED)[1]
         if extended is not None:
-            parents = {entry.get(f"{W15}paraId"): entry.get(f"{W15}paraIdParent") for entry in extended.iter(f"{W15}commentEx")}
+            parents = {
+                entry.get(f"{W15}paraId"): entry.get(f"{W15}paraIdParent") for entry in extended.iter(f"{W15}commentEx")
+            }
             parents.pop(None, None)  # an entry naming no paragraph of its own cannot make a comment without one a reply
         comments, by_paragraph, para_ids = {}, {}, {}
         for comment in root.findall(f"{W}comment"):
             paragraphs = comment.findall(f"{W}p")
             comment_id = comment.get(f"{W}id")
-            comments[comment_id] = {"author": comment.get(f"{W}author") or "unknown", "element": comment, "parent": None, "replies": []}
+            comments[comment_id] = {
+                "author": comment.get(f"{W}author") or "unknown",
+                "element": comment,
+                "parent": None,
+                "replies": [],
+            }
             para_ids[comment_id] = paragraphs[-1].get(f"{W14}paraId") if paragraphs else None
             if para_ids[comment_id]:
                 by_paragraph.setdefault(para_ids[comment_id], comment_id)
@@ -177,11 +186,19 @@ class _Document(Inline):
             level = 1
         elif re.fullmatch(r"heading ([1-9])", name):
             level = int(name[-1])
-        marker = self.numbering.marker(num_id, ilvl, self.styles.num_id) if num_id not in (None, "0") and markdown else None
+        marker = (
+            self.numbering.marker(num_id, ilvl, self.styles.num_id) if num_id not in (None, "0") and markdown else None
+        )
         blocks = []
         if markdown:
             if level is not None:
-                blocks.append(Block(heading(level, f"{marker} {markdown}" if marker and marker != "-" else markdown), plain, pictures=pictures))
+                blocks.append(
+                    Block(
+                        heading(level, f"{marker} {markdown}" if marker and marker != "-" else markdown),
+                        plain,
+                        pictures=pictures,
+                    )
+                )
             elif marker is not None:
                 blocks.append(Block(list_item(ilvl, marker, markdown), plain, item=True, pictures=pictures))
             else:
@@ -227,15 +244,25 @@ class _Document(Inline):
                 if merge is not None and merge.get(f"{W}val", "continue") == "continue":
                     text = ""  # covered by the cell above, which holds the words
                 else:
-                    text = "<br>".join(block.compact or block.markdown.replace("\n", "<br>") for block in content if block.markdown)
+                    text = "<br>".join(
+                        block.compact or block.markdown.replace("\n", "<br>") for block in content if block.markdown
+                    )
                     plain.extend(block.plain for block in content)
                     bottom.extend(line for block in content for line in block.bottom)
                 row += [text] + [""] * (_columns(span, 1) - 1 if span is not None else 0)
             rows.append(row)
             row_plains.append("".join(plain[shown:]))
         compact = " · ".join(cell for row in rows for cell in row if cell)
-        table = Block(markdown_table(rows), "".join(plain), bottom=bottom, compact=compact, rows=rows, heading_rows=heading_rows,
-                      row_letters=[len(letters(text)) for text in row_plains], repeated="".join(row_plains[:heading_rows]))
+        table = Block(
+            markdown_table(rows),
+            "".join(plain),
+            bottom=bottom,
+            compact=compact,
+            rows=rows,
+            heading_rows=heading_rows,
+            row_letters=[len(letters(text)) for text in row_plains],
+            repeated="".join(row_plains[:heading_rows]),
+        )
         return [table, *asides]
 
     # -- headers and footers ---------------------------------------------------------------
@@ -288,7 +315,14 @@ def document_blocks(document) -> Parsed:
     if section:
         blocks.extend(_section(walker, section, None))
     blocks.extend(walker.endnote_blocks)
-    return Parsed(blocks, walker.tracked_changes, sum(walker.margin_pictures.values()), walker.edges, walker.notes, walker.unreadable)
+    return Parsed(
+        blocks,
+        walker.tracked_changes,
+        sum(walker.margin_pictures.values()),
+        walker.edges,
+        walker.notes,
+        walker.unreadable,
+    )
 
 
 def _section(walker: _Document, elements: list, sect_pr) -> list[Block]:
@@ -308,7 +342,15 @@ def open_document(job):
     try:
         document = docx.Document(str(job.path))
     except (PackageNotFoundError, KeyError, ValueError, SyntaxError) as error:
-        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged and cannot be opened as a Word document ({type(error).__name__}). Save it again from Word.") from None
+        raise ReaderError(
+            "CORRUPT_FILE",
+            f"{job.name} is damaged and cannot be opened as a Word document "
+            f"({type(error).__name__}). Save it again from Word.",
+        ) from None
     if document.element.tag != f"{W}document":  # what was left of a damaged main part is not a document
-        raise ReaderError("CORRUPT_FILE", f"{job.name} is damaged: its main part (word/document.xml) has no document left in it. Save it again from Word.")
+        raise ReaderError(
+            "CORRUPT_FILE",
+            f"{job.name} is damaged: its main part (word/document.xml) has "
+            "no document left in it. Save it again from Word.",
+        )
     return document

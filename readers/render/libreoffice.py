@@ -81,14 +81,27 @@ class _Office:
         slot = _profile_slot(profiles)
         self.lock, profile = slot if slot else (None, self.work / "profile")
         # LibreOffice's own temporary files go in our folder, so even a killed instance leaves nothing.
-        self.bridge = subprocess.Popen([UNO_PYTHON, str(BRIDGE), soffice(), profile.resolve().as_uri(), f"readlens-{self.owner}-{id(self)}"],
-                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                       start_new_session=True, env={**os.environ, "TMPDIR": str(self.work)})
-        started = self._answer(timeout, f"LibreOffice took longer than {timeout:g} s to start for {name} and was stopped (OFFICE_TIMEOUT). {why}")
+        self.bridge = subprocess.Popen(
+            [UNO_PYTHON, str(BRIDGE), soffice(), profile.resolve().as_uri(), f"readlens-{self.owner}-{id(self)}"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            start_new_session=True,
+            env={**os.environ, "TMPDIR": str(self.work)},
+        )
+        started = self._answer(
+            timeout,
+            f"LibreOffice took longer than {timeout:g} s to start for {name} and was stopped (OFFICE_TIMEOUT). {why}",
+        )
         if "ready" not in started:
             self.close()
-            missing = "; is Debian's python3-uno installed? make setup installs it" if started.get("alive") is False else ""
-            raise ReaderError("RENDER_FAILED", f"LibreOffice could not start to convert {name} ({started['error']}{missing}). {why}")
+            missing = (
+                "; is Debian's python3-uno installed? make setup installs it" if started.get("alive") is False else ""
+            )
+            raise ReaderError(
+                "RENDER_FAILED", f"LibreOffice could not start to convert {name} ({started['error']}{missing}). {why}"
+            )
         self.pid = started["ready"]
 
     def _answer(self, timeout: float, late: str) -> dict:
@@ -140,7 +153,6 @@ _office: _Office | None = None
 _lock = threading.Lock()
 
 
-
 def running_pid() -> int | None:
     """The process id of this process's LibreOffice, or None while none runs."""
     with _lock:
@@ -157,8 +169,17 @@ def shutdown() -> None:
         _office = None
 
 
-def _convert(source: Path, extension: str, convert_to: str, target: Path, timeout: float, profiles: Path, name: str, why: str,
-             failed: str = "RENDER_FAILED") -> None:
+def _convert(
+    source: Path,
+    extension: str,
+    convert_to: str,
+    target: Path,
+    timeout: float,
+    profiles: Path,
+    name: str,
+    why: str,
+    failed: str = "RENDER_FAILED",
+) -> None:
     """Convert ``source`` (shown to LibreOffice as ``document.<extension>``) with the warm
     LibreOffice through ``convert_to`` ("pdf:calc_pdf_Export:{options}") and write it to ``target``.
     ``why`` ends the error messages: what the person can still do or expect.
@@ -168,12 +189,24 @@ def _convert(source: Path, extension: str, convert_to: str, target: Path, timeou
     """
     global _office
     output_extension, filter_name, *options = convert_to.split(":", 2)
-    data = {key: value["value"] == "true" if value["type"] == "boolean" else value["value"] for key, value in json.loads(options[0]).items()} if options else {}
+    data = (
+        {
+            key: value["value"] == "true" if value["type"] == "boolean" else value["value"]
+            for key, value in json.loads(options[0]).items()
+        }
+        if options
+        else {}
+    )
     with _lock, tempfile.TemporaryDirectory(prefix="readlens-office-") as work:
         document, produced = Path(work) / f"document.{extension}", Path(work) / f"document.{output_extension}"
         os.symlink(source.resolve(), document)  # a neutral name: uploads can be named anything
-        request = {"source": str(document), "target": str(produced), "filter_name": filter_name, "options": data,
-                   "recalculate": output_extension == extension}
+        request = {
+            "source": str(document),
+            "target": str(produced),
+            "filter_name": filter_name,
+            "options": data,
+            "recalculate": output_extension == extension,
+        }
         late = f"LibreOffice took longer than {timeout:g} s to convert {name} and was stopped (OFFICE_TIMEOUT). {why}"
         for _ in range(2):  # a LibreOffice found dead is started again, once
             if _office is None or _office.owner != os.getpid() or not _office.alive():
@@ -184,7 +217,9 @@ def _convert(source: Path, extension: str, convert_to: str, target: Path, timeou
             if answer.get("alive", True):
                 break
         if "error" in answer or not produced.is_file() or produced.stat().st_size == 0:
-            raise ReaderError(failed, f"LibreOffice could not convert {name} ({answer.get('error', 'it wrote nothing')}). {why}")
+            raise ReaderError(
+                failed, f"LibreOffice could not convert {name} ({answer.get('error', 'it wrote nothing')}). {why}"
+            )
         write_atomic(target, produced.read_bytes())
 
 
@@ -193,7 +228,16 @@ def convert_to_pdf(source: Path, kind: str, target: Path, timeout: float, profil
 
     Raises ``RENDER_FAILED`` when LibreOffice fails or runs past ``timeout``.
     """
-    _convert(source, kind, KINDS[kind].pdf_filter, target, timeout, profiles, name, "Its text is still read, without page images.")
+    _convert(
+        source,
+        kind,
+        KINDS[kind].pdf_filter,
+        target,
+        timeout,
+        profiles,
+        name,
+        "Its text is still read, without page images.",
+    )
 
 
 def office_pdf(job) -> Path | None:
@@ -206,10 +250,20 @@ def office_pdf(job) -> Path | None:
     if target.is_file():
         return target
     if soffice() is None:
-        job.warnings.append(f"LibreOffice is not installed, so {job.name} has no page images and its text comes from the file itself. Install LibreOffice (make setup does) for renders.")
+        job.warnings.append(
+            f"LibreOffice is not installed, so {job.name} has no page images "
+            "and its text comes from the file itself. Install LibreOffice (make setup does) for renders."
+        )
         return None
     try:
-        convert_to_pdf(job.path, job.kind, target, job.settings.office_timeout, job.settings.cache_dir / "office-profiles", job.name)
+        convert_to_pdf(
+            job.path,
+            job.kind,
+            target,
+            job.settings.office_timeout,
+            job.settings.cache_dir / "office-profiles",
+            job.name,
+        )
     except ReaderError as error:
         job.warnings.append(error.message)
         return None
@@ -225,8 +279,20 @@ def ooxml_copy(job, recalculate: bool = False) -> Path:
         return target
     extension = job.kind if recalculate else SOURCE_EXTENSION[job.mime]
     if soffice() is None:
-        raise ReaderError("UNSUPPORTED_FORMAT", f"Reading {job.name} (.{extension}) needs LibreOffice, which is not installed. "
-                                                f"Install it (make setup does), or save the file as .{job.kind}.")
-    _convert(job.path, extension, KINDS[job.kind].ooxml_filter, target, job.settings.office_timeout, job.settings.cache_dir / "office-profiles",
-             job.name, f"The file may be damaged; open it and save it as .{job.kind}.", failed="CORRUPT_FILE")
+        raise ReaderError(
+            "UNSUPPORTED_FORMAT",
+            f"Reading {job.name} (.{extension}) needs LibreOffice, which is not installed. "
+            f"Install it (make setup does), or save the file as .{job.kind}.",
+        )
+    _convert(
+        job.path,
+        extension,
+        KINDS[job.kind].ooxml_filter,
+        target,
+        job.settings.office_timeout,
+        job.settings.cache_dir / "office-profiles",
+        job.name,
+        f"The file may be damaged; open it and save it as .{job.kind}.",
+        failed="CORRUPT_FILE",
+    )
     return target

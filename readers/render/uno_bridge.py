@@ -1,16 +1,16 @@
-"""The other end of ``readers.office.libreoffice``: one headless LibreOffice, kept warm, driven over UNO.
+"""The other end of ``readers.render.libreoffice``: one headless LibreOffice, kept warm, driven over UNO.
 
 Run by Debian's ``/usr/bin/python3``, which has LibreOffice's Python bridge (``python3-uno``); the
 project's own interpreter never loads LibreOffice's libraries. It imports nothing from ``readers``.
 
     /usr/bin/python3 uno_bridge.py SOFFICE PROFILE_URL PIPE_NAME
 
-It starts LibreOffice (in its own process group, which the reader kills on a timeout) listening
-on the UNO pipe PIPE_NAME, and prints ``{"ready": pid}`` when it answers. Then each line read from stdin is one conversion,
-``{"source", "target", "filter_name", "options", "recalculate"}``, answered by one line:
-``{"ok": true}`` or ``{"error": "...", "alive": bool}`` (``alive`` false when LibreOffice itself
-has gone, or the connection to it). At the end of stdin (the reader's process has finished or died) it closes LibreOffice.
-"""
+It starts LibreOffice (in its own process group, which the reader kills on a timeout) listening on
+the UNO pipe PIPE_NAME, and prints ``{"ready": pid}`` when it answers. Then each line read from
+stdin is one conversion, ``{"source", "target", "filter_name", "options", "recalculate"}``, answered
+by one line: ``{"ok": true}`` or ``{"error": "...", "alive": bool}`` (``alive`` false when
+LibreOffice itself has gone, or the connection to it). At the end of stdin (the reader's process has
+finished or died) it closes LibreOffice."""
 
 import json
 import subprocess
@@ -80,8 +80,12 @@ def _on_main_thread(context, office, work):
 def _convert(desktop, source, target, filter_name, options, recalculate):
     """Load ``source`` hidden, without running its macros or updating its links, and store it
     through the export filter ``filter_name`` with its ``options`` (FilterData)."""
-    document = desktop.loadComponentFromURL(uno.systemPathToFileUrl(source), "_blank", 0, (
-        _property("Hidden", True), _property("MacroExecutionMode", 0), _property("UpdateDocMode", 0)))
+    document = desktop.loadComponentFromURL(
+        uno.systemPathToFileUrl(source),
+        "_blank",
+        0,
+        (_property("Hidden", True), _property("MacroExecutionMode", 0), _property("UpdateDocMode", 0)),
+    )
     if document is None:
         raise ValueError("it could not be opened")
     try:
@@ -98,9 +102,23 @@ def _convert(desktop, source, target, filter_name, options, recalculate):
 
 def main():
     soffice, profile, pipe = sys.argv[1:4]
-    office = subprocess.Popen([soffice, "--headless", "--invisible", "--norestore", "--nologo", "--nolockcheck", "--nodefault",
-                               "--nofirststartwizard", f"-env:UserInstallation={profile}", f"--accept=pipe,name={pipe};urp;"],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    office = subprocess.Popen(
+        [
+            soffice,
+            "--headless",
+            "--invisible",
+            "--norestore",
+            "--nologo",
+            "--nolockcheck",
+            "--nodefault",
+            "--nofirststartwizard",
+            f"-env:UserInstallation={profile}",
+            f"--accept=pipe,name={pipe};urp;",
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     context = _connect(office, pipe)
     if context is None:
         print(json.dumps({"error": f"LibreOffice stopped as it started (exit code {office.returncode})"}), flush=True)
@@ -110,7 +128,7 @@ def main():
     for line in sys.stdin:
         request = json.loads(line)
         try:
-            _on_main_thread(context, office, lambda: _convert(desktop, **request))
+            _on_main_thread(context, office, lambda request=request: _convert(desktop, **request))
             reply = {"ok": True}
         except Exception as error:  # UNO raises its own types; the reader names the failure
             message = getattr(error, "Message", "") or str(error)

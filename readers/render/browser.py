@@ -133,7 +133,9 @@ class _Printer:
                             _kill_group(self.pid)  # what is left of one that crashed
                             playwright = playwright or sync_playwright().start()
                             browser, ready = None, None
-                            browser = playwright.chromium.launch(executable_path=chromium(), args=["--no-sandbox"], timeout=PRINT_TIMEOUT_MS)
+                            browser = playwright.chromium.launch(
+                                executable_path=chromium(), args=["--no-sandbox"], timeout=PRINT_TIMEOUT_MS
+                            )
                             self.pid, self.launches = _pid(browser), self.launches + 1
                         context, page = ready or _fresh_page(browser)
                         ready = None
@@ -143,7 +145,9 @@ class _Printer:
                         ready = _fresh_page(browser)  # the next page's context, made while this one is read
                         break
                     except Exception as error:  # noqa: BLE001 - Playwright's own: hung, crashed, killed, or its driver gone
-                        crashed = not isinstance(error, PlaywrightTimeout) and not (browser is not None and browser.is_connected())
+                        crashed = not isinstance(error, PlaywrightTimeout) and not (
+                            browser is not None and browser.is_connected()
+                        )
                         if browser is None:  # it could not even be launched: the driver may be gone too
                             playwright = None
                         _kill_group(self.pid)  # the next print gets a new browser

@@ -17,9 +17,9 @@ that sorts a chart-like drawing's labels into title, axis ticks, legend and labe
   turn; a wedge's share is its span, its name the legend entry of its colour or the label nearest
   its middle direction. A donut is the same with a hole.
 
-Three modules: this one (the API, the context a figure is read in, pies and the fallback),
-``chart_kinds`` (bars, lines, areas, scatter plots) and ``chart_parts`` (marks, colours, numbers,
-axes, legend, labels). ``tests/test_charts.py`` checks them on generated charts with known
+Four modules: this one (the API, the context a figure is read in, pies and the fallback),
+``kinds`` (bars, lines, areas, scatter plots), ``axes`` (value axes, legend, title) and ``parts``
+(marks, colours, numbers, labels). ``tests/test_charts.py`` checks them on generated charts with known
 numbers; ``python -m bench charts`` times them (well under a millisecond for a usual chart, a few
 for hundreds of marks).
 """
@@ -30,13 +30,30 @@ import math
 from dataclasses import dataclass, field
 from statistics import median
 
-from ..markup.charts import chart_heading, number_text
-from ..markup.tables import markdown_table
-from .chart_kinds import ANGLES, DRAWN, PRINTED, read_xy
-from .chart_parts import (Phrase, collect_marks, digit_middles, find_axes, find_legend, legend_frame, lines_of, parse_number,
-                          phrases, same_colour, superscript_power, title_of, turned_labels)
+from ...markup.charts import chart_heading, number_text
+from ...markup.tables import markdown_table
+from .axes import find_axes, find_legend, legend_frame, title_of
+from .kinds import ANGLES, DRAWN, PRINTED, read_xy
+from .parts import (
+    Phrase,
+    collect_marks,
+    digit_middles,
+    lines_of,
+    parse_number,
+    phrases,
+    same_colour,
+    superscript_power,
+    turned_labels,
+)
 
-ODD_DRAWING = (ArithmeticError, ValueError, IndexError, KeyError, TypeError, AttributeError)  # what a malformed drawing makes the readers raise
+ODD_DRAWING = (
+    ArithmeticError,
+    ValueError,
+    IndexError,
+    KeyError,
+    TypeError,
+    AttributeError,
+)  # what a malformed drawing makes the readers raise
 
 __all__ = ["Chart", "read_chart", "grouped_labels", "PRINTED", "DRAWN", "ANGLES"]
 
@@ -55,16 +72,30 @@ class Chart:
 
     def markdown(self) -> str:
         """The chart as every chart is written (``readers.markup.charts``), then how its values were obtained."""
-        cell = lambda value: "" if value is None else number_text(value) if isinstance(value, (int, float)) else value  # noqa: E731
+        cell = lambda value: "" if value is None else number_text(value) if isinstance(value, (int, float)) else value
         if self.kind in ("pie", "donut"):
             rows = [["Slice", "Share (%)"], *[[name, cell(row[0])] for name, row in zip(self.categories, self.rows)]]
         elif self.kind == "scatter":
-            rows = [["Series", self.category_title or "x", self.value_title or "y"], *[[cell(value) for value in row] for row in self.rows]]
+            rows = [
+                ["Series", self.category_title or "x", self.value_title or "y"],
+                *[[cell(value) for value in row] for row in self.rows],
+            ]
         else:
-            series = [self.value_title] if self.value_title and self.series == ["Value"] else self.series  # one series: named by its axis
-            rows = [[self.category_title or "Category", *series], *[[name, *map(cell, row)] for name, row in zip(self.categories, self.rows)]]
-        axis = f"Value axis: {self.value_title}" if self.value_title and self.series != ["Value"] and self.kind != "scatter" else ""
-        return "\n\n".join(filter(None, [chart_heading(self.title or "", [self.kind]), markdown_table(rows), axis, f"*{self.how}*"]))
+            series = (
+                [self.value_title] if self.value_title and self.series == ["Value"] else self.series
+            )  # one series: named by its axis
+            rows = [
+                [self.category_title or "Category", *series],
+                *[[name, *map(cell, row)] for name, row in zip(self.categories, self.rows)],
+            ]
+        axis = (
+            f"Value axis: {self.value_title}"
+            if self.value_title and self.series != ["Value"] and self.kind != "scatter"
+            else ""
+        )
+        return "\n\n".join(
+            filter(None, [chart_heading(self.title or "", [self.kind]), markdown_table(rows), axis, f"*{self.how}*"])
+        )
 
     @property
     def summary(self) -> str:
@@ -88,7 +119,9 @@ class _Context:
     def __init__(self, page, box, words):
         self.words, self.marks = words, collect_marks(page, box)
         # Glyphs near the box (a turned tick label runs far below and beside its plot).
-        chars = [c for c in page.chars if box[0] - 150 <= c["x0"] <= box[2] + 30 and box[1] - 30 <= c["top"] <= box[3] + 150]
+        chars = [
+            c for c in page.chars if box[0] - 150 <= c["x0"] <= box[2] + 30 and box[1] - 30 <= c["top"] <= box[3] + 150
+        ]
         self.turned = turned_labels(chars, words)
         self.junk = {i for label in self.turned for i in label.ids}  # words pdfplumber made of slanted glyphs
         self.numbers = {}
@@ -101,7 +134,9 @@ class _Context:
         self.middles = digit_middles(chars, words, self.numbers)
         self.legend = find_legend(words, self.marks, self.junk)
         self.legend_ids = {i for entry in self.legend for i in entry.ids} | self.junk
-        self.skip = {id(m) for entry in self.legend for m in entry.marks} | {id(m) for m in legend_frame(self.legend, self.marks)}
+        self.skip = {id(m) for entry in self.legend for m in entry.marks} | {
+            id(m) for m in legend_frame(self.legend, self.marks)
+        }
 
     def free(self, taken) -> list[int]:
         return [i for i in range(len(self.words)) if i not in taken and i not in self.legend_ids]
@@ -145,7 +180,9 @@ def _circumcentre(a, b, c):
     if abs(d) < 1e-6:
         return None
     sa, sb, sc = a[0] ** 2 + a[1] ** 2, b[0] ** 2 + b[1] ** 2, c[0] ** 2 + c[1] ** 2
-    return (sa * (b[1] - c[1]) + sb * (c[1] - a[1]) + sc * (a[1] - b[1])) / d, (sa * (c[0] - b[0]) + sb * (a[0] - c[0]) + sc * (b[0] - a[0])) / d
+    return (sa * (b[1] - c[1]) + sb * (c[1] - a[1]) + sc * (a[1] - b[1])) / d, (
+        sa * (c[0] - b[0]) + sb * (a[0] - c[0]) + sc * (b[0] - a[0])
+    ) / d
 
 
 def _arc_centres(mark) -> list[tuple[float, float]]:
@@ -177,7 +214,15 @@ def _arc_centres(mark) -> list[tuple[float, float]]:
 
 
 def _pie(ctx):
-    wedges = [m for m in ctx.marks if m.kind == "curve" and m.fill is not None and id(m) not in ctx.skip and min(m.w, m.h) >= 8 and len(m.pts or ()) >= 3]
+    wedges = [
+        m
+        for m in ctx.marks
+        if m.kind == "curve"
+        and m.fill is not None
+        and id(m) not in ctx.skip
+        and min(m.w, m.h) >= 8
+        and len(m.pts or ()) >= 3
+    ]
     if len(wedges) < 2:
         return None
     slices = []
@@ -197,7 +242,9 @@ def _pie(ctx):
                 start = a if start is None else start
                 span += (b - a + math.pi) % (2 * math.pi) - math.pi
         slices.append((m, abs(span), start + span / 2 if start is not None else 0.0, radius, min(dist), (cx, cy)))
-    whole = [s for s in slices if s[1] > 2 * math.pi - 0.02]  # a full disc: a donut's hole painted over a pie, or a ring
+    whole = [
+        s for s in slices if s[1] > 2 * math.pi - 0.02
+    ]  # a full disc: a donut's hole painted over a pie, or a ring
     slices = [s for s in slices if s not in whole]
     if len(slices) < 2:
         return None
@@ -221,7 +268,9 @@ def _pie(ctx):
             used |= ctx.legend_ids
     free = phrases(ctx.words, ctx.free(set()))
     usual = median(p.size for p in free) if free else 0
-    free = [p for p in free if math.hypot(p.cx - cx, p.cy - cy) <= 1.45 * radius and p.size <= usual + 0.5]  # a title is set larger
+    free = [
+        p for p in free if math.hypot(p.cx - cx, p.cy - cy) <= 1.45 * radius and p.size <= usual + 0.5
+    ]  # a title is set larger
     shares_printed = [None] * len(slices)
     numeric = [p for p in free if parse_number(p.text) is not None]
     if None in names:
@@ -239,15 +288,26 @@ def _pie(ctx):
     taken = used | {i for p in free if p.text in names for i in p.ids}
     title, ids = title_of(ctx.words, ctx.free(taken), cy - radius)
     legend = [e.name for e in ctx.legend]
-    order = sorted(range(len(slices)), key=lambda k: (legend.index(names[k]) if names[k] in legend else len(legend), slices[k][0].index))
-    return Chart(title, kind, ["Share (%)"], [names[k] for k in order], [[shares[k]] for k in order], how, taken | set(ids))
+    order = sorted(
+        range(len(slices)),
+        key=lambda k: (legend.index(names[k]) if names[k] in legend else len(legend), slices[k][0].index),
+    )
+    return Chart(
+        title, kind, ["Share (%)"], [names[k] for k in order], [[shares[k]] for k in order], how, taken | set(ids)
+    )
 
 
 def _by_direction(slices, labels: list[Phrase], used: set):
     """Each slice's label: the one whose direction from its centre is nearest the slice's middle."""
+
     def apart(a, b):
         return abs((a - b + math.pi) % (2 * math.pi) - math.pi)
-    pairs = sorted((apart(math.atan2(p.cy - s[5][1], p.cx - s[5][0]), s[2]), k, j) for k, s in enumerate(slices) for j, p in enumerate(labels))
+
+    pairs = sorted(
+        (apart(math.atan2(p.cy - s[5][1], p.cx - s[5][0]), s[2]), k, j)
+        for k, s in enumerate(slices)
+        for j, p in enumerate(labels)
+    )
     chosen, taken = {}, set()
     for gap, k, j in pairs:
         if k not in chosen and j not in taken and gap <= max(slices[k][1] / 2, math.radians(20)) + math.radians(10):
@@ -292,12 +352,20 @@ def _grouped(words, page, box) -> str:
     cats = []
     if xax is None:  # a row of words, all on one line, below everything numeric: the category axis
         rows = lines_of(words, [i for i in rest if i not in numbers])
-        lowest = [row for row in rows if len(phrases(words, row)) >= 2 and all(words[i]["top"] >= max((words[j]["bottom"] for j in numbers), default=0) - 2 for i in row)]
+        lowest = [
+            row
+            for row in rows
+            if len(phrases(words, row)) >= 2
+            and all(words[i]["top"] >= max((words[j]["bottom"] for j in numbers), default=0) - 2 for i in row)
+        ]
         cats = phrases(words, lowest[0]) if lowest else []
     cat_ids = {i for p in cats for i in p.ids}
     parts = [f"Title: {title}"] if title else []
     if xax or cats:
-        parts.append("Axis ticks (x): " + ", ".join([words[i]["text"] for _, _, i in sorted(xax.ticks)] if xax else [p.text for p in cats]))
+        parts.append(
+            "Axis ticks (x): "
+            + ", ".join([words[i]["text"] for _, _, i in sorted(xax.ticks)] if xax else [p.text for p in cats])
+        )
     if yax:
         parts.append("Axis ticks (y): " + ", ".join(words[i]["text"] for _, _, i in sorted(yax.ticks, reverse=True)))
     if legend:
@@ -307,8 +375,12 @@ def _grouped(words, page, box) -> str:
         if parse_number(p.text) is not None:
             anchor = min(cats, key=lambda c: abs(c.cx - p.cx), default=None) if cats else None
             # else a word set right over or under it, or just before it on its line
-            near = [q for q in phrases(words, [i for i in rest if i not in numbers])
-                    if (min(q.x1, p.x1) > max(q.x0, p.x0) and abs(q.cy - p.cy) < 1.6 * p.size) or (abs(q.cy - p.cy) < 0.5 * p.size and 0 <= p.x0 - q.x1 < p.size)]
+            near = [
+                q
+                for q in phrases(words, [i for i in rest if i not in numbers])
+                if (min(q.x1, p.x1) > max(q.x0, p.x0) and abs(q.cy - p.cy) < 1.6 * p.size)
+                or (abs(q.cy - p.cy) < 0.5 * p.size and 0 <= p.x0 - q.x1 < p.size)
+            ]
             anchor = anchor or min(near, key=lambda q: math.hypot(q.cx - p.cx, q.cy - p.cy), default=None)
             labels.append(f"{p.text} ({anchor.text})" if anchor else p.text)
         else:

@@ -1,5 +1,5 @@
-"""The charts read against axes, for ``charts``: bars (vertical, horizontal, grouped, stacked),
-lines, areas and scatter plots. Each reader takes the context ``charts`` builds (the figure's
+"""The charts read against axes, for ``reading``: bars (vertical, horizontal, grouped, stacked),
+lines, areas and scatter plots. Each reader takes the context ``reading`` builds (the figure's
 marks, numbers, legend) and the value axes found, and returns the chart's fields as a dict, or
 None when the marks do not make that kind of chart with confidence."""
 
@@ -9,14 +9,17 @@ import bisect
 import math
 from statistics import median
 
-from ..markup.charts import number_text
-from .chart_parts import axis_aligned, centre, find_axes, lines_of, phrases, title_of
+from ...markup.charts import number_text
+from .axes import find_axes, title_of
+from .parts import axis_aligned, centre, lines_of, phrases
 
 PRINTED = "values as printed"
 DRAWN = "values read from the drawing, ±1% of the axis"
 ANGLES = "shares from the wedges' angles"
 AGREE = 0.03  # of the axis: a printed label this far from its mark's reading is not its value
-MAX_ROWS = 250  # a table longer than this is no help to a reader: a dense curve is read at its ticks, a larger scatter refused
+MAX_ROWS = (
+    250  # a table longer than this is no help to a reader: a dense curve is read at its ticks, a larger scatter refused
+)
 DENSE = 40  # points along a numeric x axis beyond which a line is read at the axis' ticks
 STRAY_WORDS = 2  # more unexplained words than this inside the plot: a table or a diagram, not a chart
 
@@ -53,11 +56,17 @@ def read_xy(ctx):
         return None
     reach = max(m.x1 for m in data) - min(m.x0 for m in data), max(m.bottom for m in data) - min(m.top for m in data)
     large = [m for m in data if m.kind == "rect" and m.fill is not None and m.w * m.h >= 0.1 * reach[0] * reach[1]]
-    background = {id(m) for m in large if any(o is not m and o.kind != "line" and _inside(o, m) for o in data)}  # holds others
+    background = {
+        id(m) for m in large if any(o is not m and o.kind != "line" and _inside(o, m) for o in data)
+    }  # holds others
     data = [m for m in data if id(m) not in background]
     filled = [m for m in data if m.fill is not None and m.kind != "line"]
     areas = [m for m in filled if m.kind == "curve" and len(m.pts or ()) >= 4 and m.w >= 30 and not axis_aligned(m)]
-    strokes = [m for m in data if m.fill is None and m.stroke is not None and m.kind != "rect" and not axis_aligned(m) and max(m.w, m.h) >= 8]
+    strokes = [
+        m
+        for m in data
+        if m.fill is None and m.stroke is not None and m.kind != "rect" and not axis_aligned(m) and max(m.w, m.h) >= 8
+    ]
     small = [m for m in filled if max(m.w, m.h) <= 14 and min(m.w, m.h) >= 1.5]
     bars = [m for m in filled if m.kind == "rect" and id(m) not in {id(a) for a in areas}]
     big_bars = [m for m in bars if max(m.w, m.h) > 14]
@@ -65,7 +74,11 @@ def read_xy(ctx):
     taken = set(yax.ids if yax else ()) | set(xax.ids if xax else ())
     if strokes and small and yax and xax:  # markers off the line's vertices: a scatter with a trend line drawn over it
         vertices = {(round(x), round(y)) for m in strokes for x, y in m.pts or ()}
-        off = [m for m in small if not any((round(m.cx) + dx, round(m.cy) + dy) in vertices for dx in (-1, 0, 1) for dy in (-1, 0, 1))]
+        off = [
+            m
+            for m in small
+            if not any((round(m.cx) + dx, round(m.cy) + dy) in vertices for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+        ]
         if len(off) > len(small) / 2:
             return _scatter(ctx, small, yax, xax, taken) if not big_bars else None
     if (areas or strokes) and big_bars:
@@ -81,13 +94,20 @@ def read_xy(ctx):
 
 
 def _inside(inner, outer) -> bool:
-    return inner.x0 >= outer.x0 - 0.5 and inner.x1 <= outer.x1 + 0.5 and inner.top >= outer.top - 0.5 and inner.bottom <= outer.bottom + 0.5
+    return (
+        inner.x0 >= outer.x0 - 0.5
+        and inner.x1 <= outer.x1 + 0.5
+        and inner.top >= outer.top - 0.5
+        and inner.bottom <= outer.bottom + 0.5
+    )
 
 
 def _rows_below(ctx, taken, bottom, x0, x1):
     """Lines of free words below ``bottom`` across the plot's width, top to bottom."""
     words = ctx.words
-    ids = [i for i in ctx.free(taken) if words[i]["top"] >= bottom - 3 and words[i]["x1"] >= x0 and words[i]["x0"] <= x1]
+    ids = [
+        i for i in ctx.free(taken) if words[i]["top"] >= bottom - 3 and words[i]["x1"] >= x0 and words[i]["x0"] <= x1
+    ]
     return lines_of(words, ids)
 
 
@@ -95,7 +115,9 @@ def _categories(ctx, vertical, other, plot, taken, centres=()):
     """The category labels (position along the category axis, text, word ids) and the row under them."""
     words = ctx.words
     if other is not None:
-        return [(p, words[i]["text"], [i]) for p, _, i in sorted(other.ticks)], max(words[i]["bottom"] for i in other.ids)
+        return [(p, words[i]["text"], [i]) for p, _, i in sorted(other.ticks)], max(
+            words[i]["bottom"] for i in other.ids
+        )
     if vertical:
         rows = _rows_below(ctx, taken, plot.bottom, plot.x0, plot.x1)
         if not rows or words[rows[0][0]]["top"] > plot.bottom + 2.5 * (words[rows[0][0]].get("size") or 10):
@@ -106,14 +128,22 @@ def _categories(ctx, vertical, other, plot, taken, centres=()):
         for row in rows[1:]:  # a long label wraps: a line set tight under the labels, each part under one of them
             size = words[row[0]].get("size") or 10
             more = phrases(words, row)
-            if words[row[0]]["top"] - under > 0.25 * size or len(found) < 2 or not all(min(abs(f[0] - p.cx) for f in found) < 0.3 * slot for p in more):
+            if (
+                words[row[0]]["top"] - under > 0.25 * size
+                or len(found) < 2
+                or not all(min(abs(f[0] - p.cx) for f in found) < 0.3 * slot for p in more)
+            ):
                 break
             for p in more:
                 home = min(found, key=lambda f: abs(f[0] - p.cx))
                 home[1], home[2] = f"{home[1]} {p.text}", home[2] + p.ids
             under = max(words[i]["bottom"] for i in row)
         return [tuple(f) for f in found], under
-    ids = [i for i in ctx.free(taken) if words[i]["x1"] <= plot.x0 + 3 and plot.top - 4 <= centre(words[i])[1] <= plot.bottom + 4]
+    ids = [
+        i
+        for i in ctx.free(taken)
+        if words[i]["x1"] <= plot.x0 + 3 and plot.top - 4 <= centre(words[i])[1] <= plot.bottom + 4
+    ]
     found = []
     for row in lines_of(words, ids):
         last = phrases(words, row)[-1]  # the run nearest the axis
@@ -124,10 +154,13 @@ def _categories(ctx, vertical, other, plot, taken, centres=()):
 def _turned_categories(ctx, plot, centres):
     """Category labels turned on their side under the plot, each placed by its middle or by the end
     nearest the axis, whichever lines the labels up with the marks."""
-    labels = sorted((t for t in ctx.turned if t.top >= plot.bottom - 3 and t.x1 >= plot.x0 - 40 and t.x0 <= plot.x1), key=lambda t: t.end)
+    labels = sorted(
+        (t for t in ctx.turned if t.top >= plot.bottom - 3 and t.x1 >= plot.x0 - 40 and t.x0 <= plot.x1),
+        key=lambda t: t.end,
+    )
     if not labels or not centres:
         return []
-    miss = lambda spots: sum(min(abs(c - x) for x in spots) for c in centres)  # noqa: E731
+    miss = lambda spots: sum(min(abs(c - x) for x in spots) for c in centres)
     by_end = miss([t.end for t in labels]) <= miss([t.cx for t in labels])
     return [(t.end if by_end else t.cx, t.text, []) for t in labels]
 
@@ -151,8 +184,16 @@ def _finish(ctx, kind, plot, taken, series, categories, rows, how, cat_title=Non
     if len(stray) > STRAY_WORDS:
         return None
     title, ids = title_of(ctx.words, ctx.free(taken), plot.top)
-    return {"title": title, "kind": kind, "series": series, "categories": categories, "rows": rows, "how": how,
-            "labels_used": taken | set(ids) | ctx.legend_ids, "category_title": cat_title}
+    return {
+        "title": title,
+        "kind": kind,
+        "series": series,
+        "categories": categories,
+        "rows": rows,
+        "how": how,
+        "labels_used": taken | set(ids) | ctx.legend_ids,
+        "category_title": cat_title,
+    }
 
 
 def _printed(ctx, taken, anchors, across_vertical, limit):
@@ -192,15 +233,20 @@ def _printed_points(ctx, taken, points):
 
 
 def _bars(ctx, bars, yax, xax, long_rules, taken):
-    shared = lambda values: _mode(values)[1]  # noqa: E731
-    vertical = yax is not None and (xax is None or max(shared([m.bottom for m in bars]), shared([m.top for m in bars]))
-                                    >= max(shared([m.x0 for m in bars]), shared([m.x1 for m in bars])))
+    shared = lambda values: _mode(values)[1]
+    vertical = yax is not None and (
+        xax is None
+        or max(shared([m.bottom for m in bars]), shared([m.top for m in bars]))
+        >= max(shared([m.x0 for m in bars]), shared([m.x1 for m in bars]))
+    )
     val, other = (yax, xax) if vertical else (xax, yax)
     if val is None:
         return None
     spans = {id(m): (m.x0, m.x1, m.bottom, m.top) if vertical else (m.top, m.bottom, m.x0, m.x1) for m in bars}
     plot = _Plot(bars + [r for r in long_rules if (r.w > r.h) == vertical])
-    cats, under = _categories(ctx, vertical, other, plot, taken, [(spans[id(m)][0] + spans[id(m)][1]) / 2 for m in bars])
+    cats, under = _categories(
+        ctx, vertical, other, plot, taken, [(spans[id(m)][0] + spans[id(m)][1]) / 2 for m in bars]
+    )
     if not cats:
         return None
     positions = [c[0] for c in cats]
@@ -217,7 +263,7 @@ def _bars(ctx, bars, yax, xax, long_rules, taken):
     base, shared = _mode([e for m in bars for e in spans[id(m)][2:]], zero)  # where the bars start: the end they share
     if shared < 2:  # a lone bar starts at zero, or at the axis' low end
         base = min(spans[id(bars[0])][2:], key=lambda e: abs(e - zero))
-    overlap = lambda a, b: min(a[1], b[1]) - max(a[0], b[0]) > 0.5 * min(a[1] - a[0], b[1] - b[0])  # noqa: E731
+    overlap = lambda a, b: min(a[1], b[1]) - max(a[0], b[0]) > 0.5 * min(a[1] - a[0], b[1] - b[0])
     stacked = any(overlap(spans[id(a)], spans[id(b)]) for g in groups.values() for a in g for b in g if a is not b)
     reading, anchors = {}, []
     for g in groups.values():
@@ -238,10 +284,12 @@ def _bars(ctx, bars, yax, xax, long_rules, taken):
         return None
     names, index = named
     if not ctx.legend and all(len(g) == 1 for g in groups.values()):
-        names, index = [single], {key: 0 for key in index}  # one bar a category, each its own colour
+        names, index = [single], dict.fromkeys(index, 0)  # one bar a category, each its own colour
     labels = _printed(ctx, taken, anchors, vertical, 6.0)
     printed = [ctx.numbers[i] if i is not None else None for i in labels]
-    ordered = [id(m) for g in groups.values() for m in sorted(g, key=lambda m: min(abs(e - base) for e in spans[id(m)][2:]))]
+    ordered = [
+        id(m) for g in groups.values() for m in sorted(g, key=lambda m: min(abs(e - base) for e in spans[id(m)][2:]))
+    ]
     how = DRAWN
     if None not in printed and all(_agrees(val, p, reading[key]) for p, key in zip(printed, ordered)):
         reading, how = dict(zip(ordered, printed)), PRINTED
@@ -263,7 +311,7 @@ def _mode(values, prefer: float = 0.0) -> tuple[float, int]:
     buckets: dict[int, list] = {}
     for v in values:
         buckets.setdefault(round(v), []).append(v)
-    count = lambda b: len(buckets[b]) + len(buckets.get(b - 1, ())) + len(buckets.get(b + 1, ()))  # noqa: E731
+    count = lambda b: len(buckets[b]) + len(buckets.get(b - 1, ())) + len(buckets.get(b + 1, ()))
     best = max(buckets, key=lambda b: (count(b), -abs(b - prefer)))
     near = buckets[best] + buckets.get(best - 1, []) + buckets.get(best + 1, [])
     return median(near), len(near)
@@ -305,7 +353,7 @@ def _lines(ctx, marks, yax, xax, long_rules, taken, area=False):
     paths = []
     for group in shapes:
         pts = [p for m in group for p in m.pts or [(m.x0, m.bottom), (m.x1, m.top)]]
-        paths.append(pts if area else sorted(set((round(x, 2), round(y, 2)) for x, y in pts)))
+        paths.append(pts if area else sorted({(round(x, 2), round(y, 2)) for x, y in pts}))
     cats, under = _categories(ctx, True, xax, plot, taken, [x for path in paths for x, _ in path])
     if xax is not None:  # a numeric x axis: the points stand at ticks, or else at their own x
         vertices = sorted({round(x, 1) for path in paths for x, _ in path})
@@ -328,7 +376,9 @@ def _lines(ctx, marks, yax, xax, long_rules, taken, area=False):
                 row.append(None)
                 continue
             top, bottom = min(ys), max(ys)
-            row.append(yax.value(top) - (yax.value(bottom) if area and bottom < low - 1.0 else 0.0) if area else yax.value(top))
+            row.append(
+                yax.value(top) - (yax.value(bottom) if area and bottom < low - 1.0 else 0.0) if area else yax.value(top)
+            )
             anchors.append((position, top))
         rows.append(row)
     if all(v is None for row in rows for v in row):
@@ -337,12 +387,18 @@ def _lines(ctx, marks, yax, xax, long_rules, taken, area=False):
     labels = [] if area else _printed_points(ctx, taken, anchors)
     if labels and None not in labels and all(_agrees(yax, ctx.numbers[i], v) for i, v in zip(labels, flat)):
         values = iter(ctx.numbers[i] for i in labels)
-        rows, how, taken = [[next(values) if v is not None else None for v in row] for row in rows], PRINTED, taken | set(labels)
+        rows, how, taken = (
+            [[next(values) if v is not None else None for v in row] for row in rows],
+            PRINTED,
+            taken | set(labels),
+        )
     else:
         rows = [[_round(yax, v) if v is not None else None for v in row] for row in rows]
     taken = taken | {i for c in cats for i in c[2]}
     cat_title, ids = _axis_title(ctx, taken, under, plot)
-    return _finish(ctx, "area" if area else "line", plot, taken | set(ids), names, [c[1] for c in cats], rows, how, cat_title)
+    return _finish(
+        ctx, "area" if area else "line", plot, taken | set(ids), names, [c[1] for c in cats], rows, how, cat_title
+    )
 
 
 def _overlapping(marks) -> bool:
@@ -360,7 +416,7 @@ def _crossings_line(path, x: float) -> list[float]:
     if not path or x < path[0][0] - 1.5 or x > path[-1][0] + 1.5:
         return []
     k = bisect.bisect_left(path, (x, -math.inf))
-    near = min(path[max(0, k - 1):k + 1], key=lambda p: abs(p[0] - x))
+    near = min(path[max(0, k - 1) : k + 1], key=lambda p: abs(p[0] - x))
     if abs(near[0] - x) <= 1.0:
         return [near[1]]
     if 0 < k < len(path) and path[k][0] > path[k - 1][0]:
@@ -376,8 +432,10 @@ def _scatter(ctx, marks, yax, xax, taken):
     names, index = named
     if len(marks) > MAX_ROWS:
         return None
-    rows = sorted(([names[index[id(m)]], _round(xax, xax.value(m.cx)), _round(yax, yax.value(m.cy))] for m in marks),
-                  key=lambda r: (names.index(r[0]), r[1], r[2]))
+    rows = sorted(
+        ([names[index[id(m)]], _round(xax, xax.value(m.cx)), _round(yax, yax.value(m.cy))] for m in marks),
+        key=lambda r: (names.index(r[0]), r[1], r[2]),
+    )
     plot = _Plot(marks)
     plot.x0, plot.x1 = min(plot.x0, *(t[0] for t in xax.ticks)), max(plot.x1, *(t[0] for t in xax.ticks))
     plot.top, plot.bottom = min(plot.top, *(t[0] for t in yax.ticks)), max(plot.bottom, *(t[0] for t in yax.ticks))

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import io
 import threading
-from concurrent.futures import as_completed
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pypdfium2 as pdfium
 from PIL import Image
 
 from ..errors import ReaderError
-from .pool import executor, worker_died
 
 PNG_COMPRESS_LEVEL = 1  # encodes about twice as fast as the default 6, at about the same size
 PDFIUM_LOCK = threading.Lock()
@@ -45,12 +42,19 @@ def checked_page_count(path: Path, name: str) -> int:
         count = page_count(path)
     except pdfium.PdfiumError as error:
         if "password" in str(error).lower():
-            raise ReaderError("ENCRYPTED_FILE", f"{name} is password-protected. Remove the password (print or export it to a new PDF) and upload it again.") from None
-        raise ReaderError("CORRUPT_FILE", f"{name} is damaged or incomplete and cannot be opened as a PDF ({str(error).rstrip('.')}). Export or download it again.") from None
+            raise ReaderError(
+                "ENCRYPTED_FILE",
+                f"{name} is password-protected. Remove the password (print "
+                "or export it to a new PDF) and upload it again.",
+            ) from None
+        raise ReaderError(
+            "CORRUPT_FILE",
+            f"{name} is damaged or incomplete and cannot be opened as a PDF "
+            f"({str(error).rstrip('.')}). Export or download it again.",
+        ) from None
     if count == 0:
         raise ReaderError("CORRUPT_FILE", f"{name} is a PDF with no pages.")
     return count
-
 
 
 def render_figures(path: str, number: int, figures: list[dict]) -> list[bytes | str]:
@@ -66,30 +70,17 @@ def render_figures(path: str, number: int, figures: list[dict]) -> list[bytes | 
         for figure in figures:
             left, top, right, bottom = figure["box"]
             try:
-                bitmap = page.render(scale=figure["dpi"] / 72, rev_byteorder=True,
-                                     crop=(left * width, (1 - bottom) * height, (1 - right) * width, top * height))
+                bitmap = page.render(
+                    scale=figure["dpi"] / 72,
+                    rev_byteorder=True,
+                    crop=(left * width, (1 - bottom) * height, (1 - right) * width, top * height),
+                )
                 results.append(encode_png(bitmap.to_pil()))
             except Exception as error:  # pdfium's own errors: this figure is lost, not the page
                 results.append(f"{type(error).__name__}: {error}")
     finally:
         document.close()
     return results
-
-
-def figure_images(job, wanted: dict[int, list[dict]]):
-    """Yield ``(page number, [PNG bytes or error text per figure])`` for the figures in ``wanted``
-    (page number to figure dicts) of the job's PDF, rendered by the worker pool as they finish."""
-    futures = {}
-    try:
-        pool = executor()
-        futures = {pool.submit(render_figures, str(job.pdf), number, figures): number for number, figures in wanted.items()}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
-    except BrokenProcessPool:
-        raise worker_died(pool, f"A PDF worker process stopped while rendering the figures of {job.name}. Try again.") from None
-    finally:
-        for future in futures:
-            future.cancel()
 
 
 def pages_pdf(path: str, first: int, last: int) -> bytes:
@@ -103,17 +94,3 @@ def pages_pdf(path: str, first: int, last: int) -> bytes:
         cut.close()
         source.close()
     return buffer.getvalue()
-
-
-def cut_pages(pdf_path: Path, first: int, last: int, name: str) -> bytes:
-    """Pages ``first``-``last`` of ``pdf_path`` as a PDF of their own, made by the worker pool
-    (pdfium is not safe to call from several threads). Raises ``RENDER_FAILED`` if it cannot be made."""
-    pool = executor()
-    try:
-        return pool.submit(pages_pdf, str(pdf_path), first, last).result()
-    except BrokenProcessPool:
-        raise worker_died(pool, f"A PDF worker process stopped while cutting pages {first}-{last} of {name}. Try again.") from None
-    except Exception as error:  # pdfium's own errors on a damaged file
-        raise ReaderError("RENDER_FAILED", f"Pages {first}-{last} of {name} could not be copied into a PDF of their own "
-                                           f"({type(error).__name__}: {error}).") from None
-

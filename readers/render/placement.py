@@ -3,36 +3,37 @@
 A Word document's text comes from the document itself, but its pages are LibreOffice's: so each
 block (paragraph, table, ...) is looked for in the text of the rendered PDF, in order. Both sides
 are reduced to letters and digits (case-folded, ligatures and full-width forms unfolded), which
-makes the match blind to line breaks, hyphenation, spacing, bullets and punctuation. A cursor
-moves only forward: each block is looked for from the end of the block before it, by its first
-characters, else by characters from its middle or its end (a field or a tracked deletion may
-change its start), within a window, so a short or repeated passage cannot jump pages ahead. A
-short block ("Yes.", "Part 3") is looked for only just after the block before it; a block not
-found stays on the page of the block before it; a
-block that runs over a page break is told where (``Placement.breaks``), so a paragraph can be
-split between the pages it stands on. What the render shows besides the blocks — running headers and footers, footnotes, text boxes
-(drawn after the body) — is taken out of each page first, so a footnote, a header or a text box
-that shares a block's first words cannot stand in for it.
-Pictures have no text to find: a block that is only pictures goes to the first page, from the
-current one on, that still has a picture not yet accounted for (a figure pushed to the next page
-by a full page is shown there).
-``bench/bench_placement.py`` measures how often this lands on the right page.
-"""
+makes the match blind to line breaks, hyphenation, spacing, bullets and punctuation. A cursor moves
+only forward: each block is looked for from the end of the block before it, by its first characters,
+else by characters from its middle or its end (a field or a tracked deletion may change its start),
+within a window, so a short or repeated passage cannot jump pages ahead. A short block ("Yes.",
+"Part 3") is looked for only just after the block before it; a block not found stays on the page of
+the block before it; a block that runs over a page break is told where (``Placement.breaks``), so a
+paragraph can be split between the pages it stands on. What the render shows besides the blocks —
+running headers and footers, footnotes, text boxes (drawn after the body) — is taken out of each
+page first, so a footnote, a header or a text box that shares a block's first words cannot stand in
+for it. Pictures have no text to find: a block that is only pictures goes to the first page, from
+the current one on, that still has a picture not yet accounted for (a figure pushed to the next page
+by a full page is shown there). ``bench/bench_placement.py`` measures how often this lands on the
+right page."""
 
 from __future__ import annotations
 
 import bisect
+import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from ..pdf.render import PDFIUM_LOCK
+from .pdfium import PDFIUM_LOCK
 
 KEY = 32  # characters of a block looked for at a time
 MIN_KEY = 6
-SLACK = 64  # letters a block's render may be shorter than the block (a field's result, a symbol)  # shorter blocks ("Yes", "12") are too common to be placed by themselves
+# letters a block's render may be shorter than the block (a field's result, a symbol); shorter blocks
+# ("Yes", "12") are too common to be placed by themselves
+SLACK = 64
 WINDOW = 6000  # how far past the cursor (about two pages of text) a block may be found
 
 
@@ -81,7 +82,7 @@ def _find(text: str, stream: str, cursor: int) -> tuple[int, int] | None:
     limit = cursor + WINDOW + len(text)
     middle = max(0, len(text) // 2 - KEY // 2)
     for offset in dict.fromkeys([0, middle, max(0, len(text) - KEY)]):
-        key = text[offset:offset + KEY]
+        key = text[offset : offset + KEY]
         position = stream.find(key, cursor, limit)
         if position < 0:
             continue
@@ -106,7 +107,7 @@ def _breaks(text: str, repeated: str, stream: str, starts: list[int], start: int
         if repeated and stream.startswith(repeated, at):
             at += len(repeated)
             shown_again += len(repeated)
-        if 0 < before < len(text) and stream[at:at + MIN_KEY] == text[before:before + MIN_KEY]:
+        if 0 < before < len(text) and stream[at : at + MIN_KEY] == text[before : before + MIN_KEY]:
             found.append((before, index + 1))
     return found
 
@@ -121,15 +122,15 @@ def _without_margins(page: str, edges: list[str], notes: list[tuple[str, str]]) 
             trimmed = False
             for edge in edges:
                 if page.endswith(edge):
-                    page, trimmed = page[:-len(edge)], True
+                    page, trimmed = page[: -len(edge)], True
         for edge in edges:
             if page.startswith(edge):
-                page = page[len(edge):]
+                page = page[len(edge) :]
     for mark, note in notes:
         position = page.rfind(note)
         if position >= 0:
             cut = position - len(mark) if mark and page.startswith(mark, position - len(mark)) else position
-            page = page[:cut] + page[position + len(note):]
+            page = page[:cut] + page[position + len(note) :]
     return page
 
 
@@ -137,8 +138,13 @@ def _letter_set(texts) -> list[str]:
     return sorted({shown for text in texts if len(shown := letters(text)) >= MIN_KEY}, key=len, reverse=True)
 
 
-def place_blocks(blocks: list[Passage], rendered: list[Passage], edges: list[str] = (), notes: list[tuple[str, str]] = (),
-                 repeated_pictures: int = 0) -> Placement:
+def place_blocks(
+    blocks: list[Passage],
+    rendered: list[Passage],
+    edges: list[str] = (),
+    notes: list[tuple[str, str]] = (),
+    repeated_pictures: int = 0,
+) -> Placement:
     """The page of each block, given what each rendered page shows (``rendered_pages``).
 
     ``edges`` (headers, footers, text boxes) and ``notes`` (footnotes: their mark and text) are
@@ -146,7 +152,11 @@ def place_blocks(blocks: list[Passage], rendered: list[Passage], edges: list[str
     page repeats (a logo in the header), which are no block's either.
     """
     edges = _letter_set(edges)
-    notes = sorted({(letters(mark), shown) for mark, text in notes if len(shown := letters(text)) >= MIN_KEY}, key=lambda note: len(note[1]), reverse=True)
+    notes = sorted(
+        {(letters(mark), shown) for mark, text in notes if len(shown := letters(text)) >= MIN_KEY},
+        key=lambda note: len(note[1]),
+        reverse=True,
+    )
     rendered = [Passage(_without_margins(page.text, edges, notes), page.pictures) for page in rendered]
     starts, total = [], 0
     for rendered_page in rendered:
@@ -168,7 +178,9 @@ def place_blocks(blocks: list[Passage], rendered: list[Passage], edges: list[str
                 page = bisect.bisect_right(starts, start)
                 breaks[-1] = _breaks(text, letters(block.repeated), stream, starts, start, cursor)
         elif text:
-            position = stream.find(text, cursor, cursor + SLACK)  # a short heading or "Yes.": right after the block before
+            position = stream.find(
+                text, cursor, cursor + SLACK
+            )  # a short heading or "Yes.": right after the block before
             if position >= 0:
                 cursor = position + len(text)
                 page = bisect.bisect_right(starts, position)
@@ -178,3 +190,16 @@ def place_blocks(blocks: list[Passage], rendered: list[Passage], edges: list[str
             free[page - 1] = max(0, free[page - 1] - block.pictures)
         pages.append(page)
     return Placement(pages, breaks, matchable, unmatched)
+
+
+def markdown_on_pages(markdown: str, printed: list[Passage]) -> list[list[str]]:
+    """The Markdown's blocks on the printed pages (``rendered_pages``) that show them,
+    placed as a Word document's blocks are; a block not found stays on the page of the block before it."""
+    blocks = [block for block in (b.strip() for b in re.split(r"\n\s*\n", markdown)) if block]
+    shown = [
+        Passage(re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", block)) for block in blocks
+    ]  # a link's text is printed, its target is not
+    pages: list[list[str]] = [[] for _ in printed] or [[]]
+    for block, number in zip(blocks, place_blocks(shown, printed).pages):
+        pages[min(number, len(pages)) - 1].append(block)
+    return pages

@@ -1,0 +1,147 @@
+"""Numbers, dates and times in a cell's number format, as Excel shows them (``display``):
+"#,##0.00" gives "1,234.50", "d/m/yy h:mm AM/PM" gives "31/3/24 2:05 PM", a format's literal text
+and its sections (positive; negative; zero; text) kept."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+from openpyxl.styles.numbers import is_date_format
+from openpyxl.utils.datetime import from_excel
+
+LITERAL_MARK = 0xE000  # a format code's literals stand aside as private-use characters while its placeholders are read
+DATE_CODES = [
+    ("yyyy", "%Y"),
+    ("yy", "%y"),
+    ("mmmmm", "%b"),
+    ("mmmm", "%B"),
+    ("mmm", "%b"),
+    ("dddd", "%A"),
+    ("ddd", "%a"),
+    ("dd", "%d"),
+    ("d", "%-d"),
+    ("hh", "%H"),
+    ("h", "%-H"),
+    ("ss", "%S"),
+    ("s", "%-S"),
+    ("am/pm", "%p"),
+    ("a/p", "%p"),
+]
+
+
+def _sections(code: str) -> list[str]:
+    """A format code's sections (positive;negative;zero;text), splitting only outside quotes."""
+    return re.findall(r'(?:"[^"]*"|\\.|[^;"\\])+', code) or [""]
+
+
+def _literals(section: str) -> tuple[str, list[str]]:
+    """The section with its quoted and escaped literals replaced by markers, and the literals."""
+    found: list[str] = []
+
+    def keep(match: re.Match) -> str:
+        token = match.group()
+        if token.startswith("[$"):
+            text = token[2:-1].split("-")[0]  # [$€-407]: a currency symbol and a locale
+        elif token.startswith("["):
+            return ""  # [Red], [>100], [$-409] without a symbol
+        elif token.startswith("_"):
+            text = " "  # _) pads as wide as the character
+        elif token.startswith("*"):
+            return ""  # *- repeats to fill the cell
+        else:
+            text = token[1:-1] if token.startswith('"') else token[1:]
+        found.append(text)
+        return chr(LITERAL_MARK + len(found) - 1)
+
+    return re.sub(r'"[^"]*"|\\.|\[[^\]]*\]|_.|\*.', keep, section), found
+
+
+def _restore(text: str, literals: list[str]) -> str:
+    return re.sub("[\ue000-\uf8ff]", lambda m: literals[ord(m.group()) - LITERAL_MARK], text)
+
+
+def _date_text(value, code: str) -> str:
+    """A date or time in an Excel date code (m is minutes after h and before s)."""
+    lowered = code.lower()
+    twelve_hour = "am/pm" in lowered or "a/p" in lowered
+    out, index = [], 0
+    while index < len(lowered):
+        if lowered[index] == "m":
+            run = len(re.match(r"m+", lowered[index:]).group())
+            before = re.sub(r"[^a-z]", "", lowered[:index])[-1:]
+            after = re.sub(r"[^a-z]", "", lowered[index + run :])[:1]
+            minutes = run <= 2 and (before == "h" or after == "s")
+            out.append({1: "%-M" if minutes else "%-m", 2: "%M" if minutes else "%m", 3: "%b", 4: "%B"}.get(run, "%b"))
+            index += run
+            continue
+        for token, directive in DATE_CODES:
+            if lowered.startswith(token, index):
+                out.append(directive.replace("H", "I") if twelve_hour and token in ("hh", "h") else directive)
+                index += len(token)
+                break
+        else:
+            out.append(code[index].replace("%", "%%"))
+            index += 1
+    if isinstance(value, datetime.time):
+        value = datetime.datetime.combine(datetime.date(1900, 1, 1), value)
+    elif not isinstance(value, datetime.datetime):
+        value = datetime.datetime.combine(value, datetime.time())
+    return value.strftime("".join(out))
+
+
+def _number_text(value: float, section: str) -> str:
+    code, literals = _literals(section)
+    placeholder = re.search(r"[0#?][0#?,]*(?:\.[0#?]*)?(?:[eE][+-][0#]+)?|\.[0#?]+", code)
+    if placeholder is None:  # a section of literals only, e.g. "-" for zero
+        return _restore(code.replace("@", ""), literals).strip()
+    pattern = placeholder.group()
+    value *= 100 ** code.count("%")
+    mantissa = re.split(r"[eE]", pattern)[0]
+    decimals = mantissa.split(".")[1] if "." in mantissa else ""
+    if re.search(r"[eE]", pattern):
+        text = f"{value:.{len(decimals)}E}"
+    else:
+        text = f"{value:{',' if ',' in mantissa else ''}.{len(decimals)}f}"
+        optional = len(decimals) - len(decimals.rstrip("#?"))  # 0.## shows 1.5, not 1.50
+        if optional and "." in text:
+            text = re.sub(rf"0{{0,{optional}}}$", "", text).rstrip(".")
+        digits = mantissa.split(".")[0].count("0")  # 00000 shows 12 as 00012
+        text = re.sub(r"^(-?)(\d+)", lambda m: m.group(1) + m.group(2).zfill(digits), text)
+    return _restore(code[: placeholder.start()] + text + code[placeholder.end() :], literals)
+
+
+def display(value, number_format: str | None) -> str:
+    """A cell's value as the cell shows it, from its number format (the common codes of Excel)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    code = number_format or "General"
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        section, literals = _literals(_sections(code)[0])
+        if re.search(r"[ymdhs]", section, re.I):
+            return _restore(_date_text(value, section), literals)
+        return value.isoformat(sep=" ") if isinstance(value, datetime.datetime) else value.isoformat()
+    if isinstance(value, datetime.timedelta):
+        return str(value)
+    if isinstance(value, (int, float)) and code != "General" and is_date_format(code):  # a chart's cached date
+        try:
+            value = from_excel(value)
+        except (ValueError, OverflowError):
+            return str(value)
+        return display(value, code)
+    if isinstance(value, str):
+        sections = _sections(code)
+        if len(sections) < 4:
+            return value
+        section, literals = _literals(sections[3])
+        return _restore(section.replace("@", value), literals)
+    if code == "General" or code == "@":
+        return str(int(value)) if float(value).is_integer() and abs(value) < 1e15 else f"{value:.10g}"
+    sections = _sections(code)
+    if value < 0 and len(sections) > 1:
+        return _number_text(-value, sections[1])
+    if value == 0 and len(sections) > 2:
+        return _number_text(value, sections[2])
+    return _number_text(value, sections[0])

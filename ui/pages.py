@@ -1,0 +1,127 @@
+"""Each file as the page shows it: its pages side by side with their text, tables and visual
+content, or its transcript, or why it could not be read; and the status line over them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import gradio as gr
+
+from readers import Reading
+from readers.describe.vision import TEXT_ONLY
+from readers.markup.tables import markdown_table
+from readers.payload.citations import CITED_UNITS, clock
+
+from .handlers import Entry
+from .report import furniture_note, outlined_image, page_image, page_title
+
+
+def _source_line(page) -> str:
+    source = page.description_source or "description"
+    cached = "(cached)" in source
+    label = source.replace("(cached)", "").strip()
+    return f"<span class='rl-source'>Visual content from **{label}**{' · cache hit ✓' if cached else ''}</span>"
+
+
+def _show_page(reading: Reading, page, folder: Path) -> None:
+    key = f"{reading.sha256}-{page.number}"
+    label = page_title(reading, page)
+    with gr.Row(equal_height=False):
+        if page.image:
+            outlined = page.figures and reading.kind != "image"  # an image file is its own one figure
+            gr.Image(
+                outlined_image(reading, page, folder) if outlined else page_image(reading, page, folder),
+                label=f"{label} — figures outlined" if outlined else label,
+                type="filepath",
+                interactive=False,
+                scale=1,
+                key=f"{key}-image",
+                buttons=["download", "fullscreen"],
+                elem_classes="rl-render",
+            )
+        with gr.Column(scale=1):
+            gr.Textbox(
+                page.text.strip() or "(no text on this page)",
+                label=f"{label} — text",
+                lines=4,
+                max_lines=18,
+                interactive=False,
+                buttons=["copy"],
+                key=f"{key}-text",
+                elem_classes="rl-page-text",
+            )
+            if note := furniture_note(page):  # what the page shows round its text, which the text leaves out
+                gr.Markdown(note, key=f"{key}-furniture", elem_classes="rl-source")
+            for index, table in enumerate(page.tables):
+                gr.Markdown(table, key=f"{key}-table-{index}")
+            if page.description:
+                # line_breaks: OCR keeps each line of a figure as it stands, not joined into one run.
+                gr.Markdown(
+                    f"{_source_line(page)}\n\n{page.description.strip()}",
+                    container=True,
+                    line_breaks=True,
+                    key=f"{key}-description",
+                    elem_classes="rl-description",
+                )
+            elif page.description_source == TEXT_ONLY:
+                gr.Markdown(
+                    "<span class='rl-source'>No figures on this page: nothing to describe beyond its text.</span>",
+                    key=f"{key}-text-only",
+                )
+            if page.error:
+                gr.Markdown(f"⚠️ {page.error}", elem_classes="rl-error")
+
+
+def _show_transcript(entry: Entry) -> None:
+    t = entry.reading.transcript
+    if Path(entry.path).exists():
+        gr.Audio(entry.path, label=entry.name, interactive=False)
+    else:
+        gr.Markdown(
+            "The recording was deleted from the server once transcribed (public mode), so it cannot be played here."
+        )
+    gr.Markdown(
+        f"**Language:** {t.language or 'unknown'} · **Duration:** {clock(t.duration)} ({t.duration:.1f} s) · {t.source}"
+    )
+    rows = [["Time", "Text"]] + [[f"{clock(s.start)} → {clock(s.end)}", s.text.strip()] for s in t.segments]
+    gr.Markdown(markdown_table(rows) if t.segments else t.text or "(no speech found)")
+
+
+def show_entries(entries: list[Entry], folder: Path) -> None:
+    """Lay out each file: a header, its error or warnings, then its pages side by side or its audio."""
+    if not entries:
+        gr.Markdown("Upload files above (or pick an example) — reading starts at once.")
+    for entry in entries:
+        with gr.Column(elem_classes="rl-file"):
+            reading = entry.reading
+            if reading is None:
+                gr.Markdown(f"### {entry.name}")
+                gr.Markdown(
+                    f"⚠️ {entry.error}" if entry.error else "Reading…", elem_classes="rl-error" if entry.error else None
+                )
+                continue
+            unit = CITED_UNITS.get(reading.kind, "page") + "s"
+            shown = f"{len(reading.pages)} of {reading.page_count} {unit}" if reading.page_count > 1 else ""
+            gr.Markdown(f"### {entry.name}\n{' · '.join(filter(None, [reading.kind.upper(), reading.mime, shown]))}")
+            for warning in [entry.note, *reading.warnings] if entry.note else reading.warnings:
+                gr.Markdown(f"ℹ️ {warning}")
+            if reading.transcript is not None:
+                _show_transcript(entry)
+            for page in reading.pages:
+                _show_page(reading, page, folder)
+            if not entry.done:
+                gr.Markdown("Reading the remaining pages…")
+
+
+def status_line(entries: list[Entry]) -> str:
+    if not entries:
+        return ""
+    read = [e for e in entries if e.reading is not None and e.done]
+    failed = [e for e in entries if e.error]
+    pending = [e for e in entries if not e.done]
+    parts = [f"{len(read)} of {len(entries)} files read"]
+    if failed:
+        parts.append(f"⚠️ not read: {', '.join(e.name for e in failed)}")
+    if pending:
+        parts.append(f"reading {', '.join(e.name for e in pending)}…")
+    return " · ".join(parts)
