@@ -17,8 +17,14 @@ lint: setup-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# `make bench` runs every benchmark; `make bench pages tables` only those (bench/bench_<topic>.py).
+BENCH_TOPICS := $(filter-out bench,$(MAKECMDGOALS))
 bench: setup-dev
-	$(PY) -m bench
+	$(PY) -m bench $(BENCH_TOPICS)
+ifeq ($(firstword $(MAKECMDGOALS)),bench)
+$(BENCH_TOPICS):
+	@:
+endif
 
 # Mutation fuzzing of every reader (tests/fuzz.py): a random seed, printed; SEED=... replays a run,
 # COUNT=... sets its length, JOBS=... its worker processes. Broken files are saved in fuzz-failures/.

@@ -9,14 +9,16 @@ the MCP server at http://127.0.0.1:7860/gradio_api/mcp/ (Gradio prints it).
 # The PDF reader's worker processes re-import this file as "__mp_main__". They need the readers,
 # not a second app: importing Gradio and building the page there would make the first PDF wait ~9 s.
 if __name__ != "__mp_main__":
-    # The readers import what a kind needs on first use; the app imports the slow engines (openai
-    # alone takes seconds) while it starts, so the first upload does not wait for them.
-    import readers.describe.vision  # noqa: F401
+    # The readers import what a kind needs on first use; the app imports the slow libraries while
+    # it starts, so the first upload does not wait for them.
+    import av  # noqa: F401 - audio
+    import faster_whisper  # noqa: F401 - audio
+
+    import readers.describe.vision  # noqa: F401 - descriptions
+    import readers.pdf.pages  # noqa: F401 - pdfplumber and pdfium, for every paged kind
     from readers import Services, Settings
-    from readers.kinds import reader
     from ui import build_ui, launch
 
-    reader("audio"), reader("pdf")
     services = Services(Settings.from_env())
     demo = build_ui(services)
 

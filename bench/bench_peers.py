@@ -34,7 +34,7 @@ from statistics import median
 from time import perf_counter
 
 from bench.scratch import peers_python
-from readers import ReaderError, Services, Settings, read_file
+from readers import ReaderError, ReadOptions, Services, Settings, read_file
 from readers.markup.tables import markdown_table
 from readers.render import libreoffice
 from tests import fixtures
@@ -125,7 +125,7 @@ def first_page_in_app(cache: Path) -> tuple[float | None, float]:
     and to its last yield."""
     services = Services(Settings(cache_dir=cache, vision_provider="auto"))
     first, start = None, perf_counter()
-    for entries in read_uploads([str(APP_DOCX)], None, None, None, False, services):
+    for entries in read_uploads([str(APP_DOCX)], ReadOptions(multimodal=False), services):
         reading = entries[0].reading
         if first is None and reading is not None and reading.pages and reading.pages[0].image:
             first = perf_counter() - start

@@ -17,7 +17,7 @@ import json
 import signal
 import sys
 
-from . import ReaderError, Settings, read_file
+from . import ReaderError, ReadOptions, Settings, read_file
 from .payload.serialize import as_json
 
 
@@ -125,7 +125,7 @@ def batch_main(argv: list[str]) -> int:
             args.out,
             engine=engine,
             settings=settings,
-            request=Request(start, end, args.describe, args.multimodal, chunk_tokens, overlap_tokens),
+            request=Request(ReadOptions(start, end, args.describe, args.multimodal), chunk_tokens, overlap_tokens),
         )
     except (BatchError, OSError) as error:  # OSError: the output cannot be written (a read-only folder, a full disk)
         print(f"error: {error}", file=sys.stderr)
@@ -183,15 +183,8 @@ def main(argv: list[str] | None = None) -> int:
         True if args.document else args.multimodal
     )  # a PDF sent as itself carries no descriptions: none are made
     try:
-        reading = read_file(
-            args.file,
-            page_start=start,
-            page_end=end,
-            describe=args.describe,
-            multimodal=multimodal,
-            settings=settings,
-            images=args.images,
-        )
+        options = ReadOptions(start, end, args.describe, multimodal, args.images)
+        reading = read_file(args.file, options=options, settings=settings)
         parts = (
             reading.as_messages(args.format, document=args.document) if args.format in ("openai", "anthropic") else None
         )

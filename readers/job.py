@@ -1,4 +1,5 @@
-"""``Job``: one file being read, handed to its kind's reader."""
+"""``Job``: one file being read, handed to its kind's reader: what it is, what was asked for, and
+the services to use."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from pathlib import Path
 
 from .errors import ReaderError
 from .kinds import kind_of
-from .models import Page, Reading
-from .payload.document import PdfSource
+from .models import Page, PdfSource, Reading
+from .options import ReadOptions
 from .services import Services
 from .settings import Settings
 
@@ -22,16 +23,14 @@ def no_progress(stage: str, done: float, total: float) -> None:
 
 @dataclass
 class Job:
-    """One file being read: what it is, what was asked for, and the services to use.
+    """One file being read: the file (``path``, its ``name`` to show, its ``size`` and content hash,
+    its detected ``kind`` and ``mime``), the checked ``options`` (``ReadOptions.checked``, with
+    ``images`` decided), the ``services`` to use and where to report ``progress``.
 
     ``read_file`` is the injection point for containers: a ZIP's or an e-mail's reader reads each
     member through it (``readers.intake.members``), never by importing ``readers.core``.
-
-    A reader of a paged kind leaves two things for ``readers.describe``, which describes the pages
-    after it: ``pdf``, the PDF the pages were read from (the file, or LibreOffice's or Chromium's
-    print of it), and ``figures``, each page's figures as ``readers.pdf.figures`` found them (with
-    the dpi to render each at), or as the file itself gives them with their own ``image`` (a
-    deck's pictures). A reader that sets neither has its pages described whole.
+    ``warnings`` collects what the reading will say to the person; a reader returns everything else
+    it makes in its ``Reading`` (``reading()``).
     """
 
     path: Path
@@ -40,19 +39,11 @@ class Job:
     sha256: str
     kind: str
     mime: str
-    page_start: int | None
-    page_end: int | None
-    question: str | None
-    multimodal: bool
+    options: ReadOptions
     services: Services
     progress: Progress = no_progress
-    visitor: str | None = None  # who asked, for public mode's per-visitor limit on vision calls
     read_file: Callable[..., Reading] | None = None
-    hotwords: str | None = None  # names and terms an audio file's transcription should expect
-    images: bool = True  # page images are wanted: a reader whose text needs no render may leave them out
     warnings: list[str] = field(default_factory=list)
-    pdf: Path | None = None
-    figures: dict[int, list[dict]] = field(default_factory=dict)
 
     @property
     def settings(self) -> Settings:
@@ -61,7 +52,7 @@ class Job:
     def select(self, page_count: int) -> list[int]:
         """The 1-based page numbers to read, checked against ``page_count`` and ``MAX_PAGES``."""
         unit = kind_of(self.kind).unit + "s"
-        start, end = self.page_start, self.page_end
+        start, end = self.options.page_start, self.options.page_end
         for value in (start, end):
             if value is not None and not 1 <= value <= page_count:
                 raise ReaderError(
@@ -83,7 +74,16 @@ class Job:
             )
         return list(range(first, last + 1))
 
-    def reading(self, page_count: int, pages: list[Page], **extra) -> Reading:
+    def reading(
+        self,
+        page_count: int,
+        pages: list[Page],
+        pdf: Path | None = None,
+        found_figures: dict[int, list[dict]] | None = None,
+        **extra,
+    ) -> Reading:
+        """The reading of ``pages``; ``pdf`` is the PDF they come from, ``found_figures`` each page's
+        figures as the reader found them (``Reading``'s fields of those names)."""
         return Reading(
             name=self.name,
             kind=self.kind,
@@ -92,8 +92,9 @@ class Job:
             page_count=page_count,
             pages=pages,
             warnings=self.warnings,
-            question=self.question,
-            multimodal=self.multimodal,
-            pdf=PdfSource(self.pdf, self.settings.cache_dir) if self.pdf else None,
+            question=self.options.describe,
+            multimodal=self.options.multimodal,
+            pdf=PdfSource(pdf, self.settings.cache_dir) if pdf else None,
+            found_figures=found_figures or {},
             **extra,
         )

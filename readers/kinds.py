@@ -1,7 +1,7 @@
 """The one registry of kinds: what each kind of file is to ReadLens, in one place.
 
-A kind names its reader (``readers/formats/<kind>.py``, one ``read(job)`` each, imported here
-only, and only when a file of that kind is read) and says:
+A kind's reader is ``readers/formats/<kind>.py`` (one ``read(job)`` each, handed the job by
+``readers.formats.read``, which imports it only when a file of that kind is read). A kind says:
 
 - ``unit``: what it calls its pages ("page", "slide", "sheet"), in ranges, headers and citations;
 - ``visual``: its pages have images that ``readers.describe`` describes for text-only models;
@@ -18,8 +18,6 @@ them (a .doc is read as ``docx``); their MIME type says what they were.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 PPTX_MIME = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
@@ -137,8 +135,3 @@ SOURCE_EXTENSION = {mime: extension for kind in KINDS.values() for mime, extensi
 def kind_of(name: str) -> Kind:
     """The kind named ``name``; one the registry does not know (a ``Reading`` made by hand) has the defaults."""
     return KINDS.get(name) or Kind(name)
-
-
-def reader(name: str) -> Callable:
-    """The ``read(job)`` of the kind ``name``: its module is imported here, and only when needed."""
-    return importlib.import_module(f"readers.formats.{name}").read

@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
-import base64
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .kinds import kind_of
 
 if TYPE_CHECKING:
     from .payload.chunks import Chunk
-    from .payload.document import PdfSource
+
+
+@dataclass(frozen=True)
+class PdfSource:
+    """Where a reading's pages come from as a PDF: ``path`` (the file itself, or its rendering in the
+    cache) and the cache the cut copies are kept in."""
+
+    path: Path
+    cache_dir: Path
+
+
+WHOLE_PAGE = 0.8  # of the page's area: a figure this large is "whole page", not placed in a third of it
+FULL_WIDTH = 0.6  # of the page's width: a figure this wide is in no column, only a row ("top of the page")
 
 
 @dataclass
@@ -39,11 +51,11 @@ class Figure:
     def place(self) -> str:
         """Where it stands, in words: "top left of the page", "middle of the page", "whole page"."""
         left, top, right, bottom = self.box
-        if (right - left) * (bottom - top) > 0.8:
+        if (right - left) * (bottom - top) > WHOLE_PAGE:
             return "whole page"
         x, y = (left + right) / 2, (top + bottom) / 2
         row = "top" if y < 1 / 3 else "bottom" if y > 2 / 3 else "middle"
-        column = "" if right - left > 0.6 else "left" if x < 1 / 3 else "right" if x > 2 / 3 else ""
+        column = "" if right - left > FULL_WIDTH else "left" if x < 1 / 3 else "right" if x > 2 / 3 else ""
         return f"{row} {column} of the page" if column else f"{row} of the page"
 
 
@@ -52,7 +64,7 @@ class Page:
     """One page, slide, sheet or image frame; ``number`` is 1-based within the whole document.
 
     ``section`` names the file inside a container (a ZIP member, an e-mail attachment) the page
-    comes from, e.g. ``docs/report.pdf``; it is None for the container's own pages. ``line`` is,
+    comes from, e.g. ``papers/report.pdf``; it is None for the container's own pages. ``line`` is,
     for a page of a text file, the number in the file of its first line (the page's text is then
     whole lines, kept exactly as they are); None for other pages. ``furniture`` is what a PDF page
     shows round its content and its text leaves out, in the order it stands: running headers and
@@ -121,11 +133,16 @@ class Usage:
 
 @dataclass
 class Reading:
-    """What ReadLens read from one file. See DESIGN.md for the contract of each field.
+    """What ReadLens read from one file: data, and the four forms a model receives it in
+    (``as_text``, ``as_messages``, ``tokens``, ``chunks``), made by ``readers.payload``.
 
     ``pdf`` says where the pages come from as a PDF — the file itself, or the rendering LibreOffice
     or Chromium made of it, in the cache — for ``as_messages(document=True)``; None when they do not
     (images, audio, text, e-books, containers, a document LibreOffice could not render).
+    ``found_figures`` is what ``readers.describe`` reads the figures from: each page's figures as
+    its reader found them (``readers.pdf.figures``' dicts, with the dpi to render each at from
+    ``pdf``, or the file's own picture as ``image``); a page it does not name is described whole,
+    from its image. Neither is part of what a model receives.
     """
 
     name: str
@@ -140,66 +157,29 @@ class Reading:
     question: str | None = None
     multimodal: bool = False
     pdf: PdfSource | None = field(default=None, repr=False)
+    found_figures: dict[int, list[dict]] = field(default_factory=dict, repr=False)
 
     @property
     def label(self) -> str:
         return kind_of(self.kind).unit.upper()
 
-    def _header(self, page: Page) -> str:
-        if self.kind == "image":
-            return f"[IMAGE: {self.name}]" if self.page_count == 1 else f"[IMAGE: {self.name} - FRAME {page.number}]"
-        return f"[{self.label} {page.number}]"
-
-    def _visual_header(self, page: Page) -> str:
-        base = self._header(page)[1:-1]
-        query = f' (Query: "{self.question}")' if self.question else ""
-        return f"[{base} - VISUAL CONTENT{query}]"
-
-    def _page_text(self, page: Page, line_numbers: bool = False) -> str:
-        content = page.content
-        if line_numbers and page.line is not None:
-            content = "\n".join(f"{number:>6}→{line}" for number, line in enumerate(page.text.split("\n"), page.line))
-        return "\n".join(part for part in [self._header(page), content] if part)
-
-    def _visual_text(self, page: Page) -> str | None:
-        if page.description:
-            return f"{self._visual_header(page)}\n{page.description.strip()}"
-        return None
-
-    def _file_headers(self) -> list[str | None]:
-        """``[FILE: name]`` before the first page of each section of a container, else None."""
-        headers, section = [], None
-        for page in self.pages:
-            headers.append(f"[FILE: {page.section}]" if page.section and page.section != section else None)
-            section = page.section
-        return headers
-
     def as_text(self, line_numbers: bool = False) -> str:
         """What a text-only model receives: each page's text, then its visual description; a page
-        from a file inside a container is preceded by that file's ``[FILE: name]`` when it starts.
+        from a file inside a container is preceded by that file's ``[FILE: name]`` when it starts
+        (``readers.payload.text``).
 
         ``line_numbers`` prefixes each line of a text file's pages with its number in the file,
         right-aligned in six columns, then ``→`` (``cat -n`` with an arrow for its tab, as coding
         agents' read tools show files), so a model can cite and edit by line; pages that are not
         lines of a text file are unchanged.
         """
-        if self.transcript is not None:
-            t = self.transcript
-            header = f"[AUDIO: {self.name}, {t.summary}]"
-            return f"{header}\n{t.text.strip()}".strip()
-        blocks = []
-        for page, file_header in zip(self.pages, self._file_headers()):
-            if file_header:
-                blocks.append(file_header)
-            blocks.append(self._page_text(page, line_numbers))
-            visual = self._visual_text(page)
-            if visual:
-                blocks.append(visual)
-        return "\n\n".join(blocks)
+        from .payload.text import as_text
+
+        return as_text(self, line_numbers)
 
     def tokens(self, provider: str = "openai") -> int:
         """Tokens of the payload in the reading's mode (``as_messages(provider)``): each text part's
-        ``o200k_base`` count plus each image's tokens by the provider's rule (``readers.tokens``).
+        ``o200k_base`` count plus each image's tokens by the provider's rule (``readers.payload.tokens``).
         In text-only mode, for OpenAI, exactly the ``o200k_base`` count of ``as_text()``. Anthropic
         publishes no tokenizer, so its count is an estimate: its text counted with ``o200k_base``."""
         from .payload.tokens import payload_tokens
@@ -210,7 +190,7 @@ class Reading:
         """What a retriever indexes: the reading cut into chunks of at most ``max_tokens``
         ``o200k_base`` tokens (exactly), each with its heading path as context, its pages (a text
         file's lines, a recording's times) and a citation; tables cut only between rows, each
-        figure a chunk of its own (``readers/payload/chunks.py``). Made from this reading alone:
+        figure a chunk of its own (``readers.payload.chunks``). Made from this reading alone:
         nothing is read again. Raises ``ReaderError`` ``INVALID_QUERY`` for sizes that cannot work."""
         from .payload.chunks import reading_chunks
 
@@ -222,7 +202,7 @@ class Reading:
         In multimodal mode each page is a text part followed by its PNG image; otherwise the
         whole reading is one text part (``as_text()``).
 
-        ``document=True`` sends the pages as the PDF they come from (``readers/document.py``), in
+        ``document=True`` sends the pages as the PDF they come from (``readers.payload.document``), in
         either mode: a text part naming the file and its pages, then one part holding a PDF of
         exactly those pages — Anthropic ``{"type": "document", ...}``, OpenAI ``{"type": "file",
         ...}`` — and nothing after it. Raises ``ReaderError``: ``UNSUPPORTED_FORMAT`` for a reading
@@ -234,18 +214,6 @@ class Reading:
             from .payload.document import document_parts
 
             return document_parts(self, provider)
-        if not self.multimodal or self.transcript is not None:
-            return [{"type": "text", "text": self.as_text()}]
-        parts: list[dict] = []
-        for page, file_header in zip(self.pages, self._file_headers()):
-            text = "\n\n".join(filter(None, [file_header, self._page_text(page), self._visual_text(page)]))
-            parts.append({"type": "text", "text": text})
-            if page.image:
-                encoded = base64.b64encode(page.image).decode("ascii")
-                if provider == "openai":
-                    parts.append({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{encoded}"}})
-                else:
-                    parts.append(
-                        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": encoded}}
-                    )
-        return parts
+        from .payload.messages import as_messages
+
+        return as_messages(self, provider)

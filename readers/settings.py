@@ -88,36 +88,37 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: dict | None = None, env_file: str | Path = ".env") -> Settings:
-        """Build settings from ``environ`` (default: ``os.environ``) over the ``.env`` file."""
+        """Build settings from ``environ`` (default: ``os.environ``) over the ``.env`` file; what neither
+        sets keeps the default above."""
         env = {k: v for k, v in dotenv_values(env_file).items() if v is not None} if Path(env_file).is_file() else {}
         env.update(os.environ if environ is None else environ)
         get = lambda name: (env.get(name) or "").strip() or None
         return cls(
-            cache_dir=Path(get("READLENS_CACHE_DIR") or ".readlens-cache"),
-            max_file_mb=_number(env, "MAX_FILE_MB", 25),
-            max_pages=int(_number(env, "MAX_PAGES", 50)),
-            max_image_side=int(_number(env, "MAX_IMAGE_SIDE", 2048)),
-            render_dpi=int(_number(env, "RENDER_DPI", 150)),
-            office_timeout=_number(env, "OFFICE_TIMEOUT", 120),
-            multimodal=_flag(get("MODEL_MULTIMODAL"), False),
-            vision_provider=(get("VISION_PROVIDER") or "auto").lower(),
+            cache_dir=Path(get("READLENS_CACHE_DIR") or cls.cache_dir),
+            max_file_mb=_number(env, "MAX_FILE_MB", cls.max_file_mb),
+            max_pages=int(_number(env, "MAX_PAGES", cls.max_pages)),
+            max_image_side=int(_number(env, "MAX_IMAGE_SIDE", cls.max_image_side)),
+            render_dpi=int(_number(env, "RENDER_DPI", cls.render_dpi)),
+            office_timeout=_number(env, "OFFICE_TIMEOUT", cls.office_timeout),
+            multimodal=_flag(get("MODEL_MULTIMODAL"), cls.multimodal),
+            vision_provider=(get("VISION_PROVIDER") or cls.vision_provider).lower(),
             vision_api_key=get("VISION_API_KEY") or get("OPENAI_API_KEY"),
             vision_base_url=get("VISION_BASE_URL") or get("OPENAI_BASE_URL"),
-            vision_model=get("VISION_MODEL") or "gpt-4o-mini",
-            vision_timeout=_number(env, "VISION_TIMEOUT", 120),
-            vision_concurrency=max(1, int(_number(env, "VISION_CONCURRENCY", 4))),
+            vision_model=get("VISION_MODEL") or cls.vision_model,
+            vision_timeout=_number(env, "VISION_TIMEOUT", cls.vision_timeout),
+            vision_concurrency=max(1, int(_number(env, "VISION_CONCURRENCY", cls.vision_concurrency))),
             whisper_api_key=get("WHISPER_API_KEY") or get("OPENAI_API_KEY"),
             whisper_base_url=get("WHISPER_BASE_URL") or get("OPENAI_BASE_URL"),
-            whisper_model=get("WHISPER_MODEL") or "whisper-1",
-            whisper_timeout=_number(env, "WHISPER_TIMEOUT", 300),
-            use_local_whisper=_flag(get("USE_LOCAL_WHISPER"), True),
-            local_whisper_model=get("LOCAL_WHISPER_MODEL") or "tiny.en",
+            whisper_model=get("WHISPER_MODEL") or cls.whisper_model,
+            whisper_timeout=_number(env, "WHISPER_TIMEOUT", cls.whisper_timeout),
+            use_local_whisper=_flag(get("USE_LOCAL_WHISPER"), cls.use_local_whisper),
+            local_whisper_model=get("LOCAL_WHISPER_MODEL") or cls.local_whisper_model,
             whisper_language=get("WHISPER_LANGUAGE"),
             whisper_hotwords=get("WHISPER_HOTWORDS"),
-            max_audio_minutes=_number(env, "MAX_AUDIO_MINUTES", 120),
-            mcp_server=_flag(get("GRADIO_MCP_SERVER"), True),
+            max_audio_minutes=_number(env, "MAX_AUDIO_MINUTES", cls.max_audio_minutes),
+            mcp_server=_flag(get("GRADIO_MCP_SERVER"), cls.mcp_server),
             public=_flag(get("READLENS_PUBLIC"), get("SPACE_ID") is not None),  # a Hugging Face Space sets SPACE_ID
-            vision_calls_per_minute=int(_number(env, "VISION_CALLS_PER_MINUTE", 30)),
+            vision_calls_per_minute=int(_number(env, "VISION_CALLS_PER_MINUTE", cls.vision_calls_per_minute)),
         )
 
     @property

@@ -2,7 +2,7 @@
 generated with espeak-ng + ffmpeg), the OpenAI-compatible API against ``tests/fake_openai.py``
 through the real SDK, the fallback between them, the cache, progress and every bad input.
 
-The local model is loaded once per process (``readers.transcribe``), so once per test session.
+The local model is loaded once per process (``readers.describe.transcribe``), so once per test session.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from readers import ReaderError, Services, read_file
+from readers import ReaderError, ReadOptions, Services, read_file
 from tests.conftest import CORPUS, make_settings
 from tests.fixtures.audio import CODECS, KUBERNETES, SENTENCE, run, said
 from tests.model_output import assert_same_words, assert_says, words
@@ -79,7 +79,7 @@ def test_every_format_is_detected_from_bytes_and_transcribed(tmp_path, spoken, e
     # No extension: the kind must come from the bytes.
     anonymous = tmp_path / "upload"
     shutil.copy(spoken[extension], anonymous)
-    reading = read_file(anonymous, services=local(tmp_path), name=f"note.{extension}")
+    reading = read_file(anonymous, options=ReadOptions(name=f"note.{extension}"), services=local(tmp_path))
     assert reading.kind == "audio" and reading.mime.startswith("audio/")
     assert_same_words(reading.transcript.text, SENTENCE)
     assert reading.transcript.duration == pytest.approx(3.4, abs=0.5)

@@ -1,4 +1,5 @@
-"""The copied corpus is complete and unchanged: every file expected.json lists is here with its hash."""
+"""The copied corpus is complete and unchanged: every file expected.json and page-checks.json list is
+here with its hash, and named in SOURCES.md."""
 
 import hashlib
 import json
@@ -14,3 +15,12 @@ ENTRIES = json.loads((CORPUS / "expected.json").read_text())
 def test_corpus_file_is_the_original(entry):
     assert hashlib.sha256((CORPUS / entry["file"]).read_bytes()).hexdigest() == entry["sha256"]
     assert entry["file"] in (CORPUS / "SOURCES.md").read_text()
+
+
+PAGE_SOURCES = json.loads((CORPUS / "page-checks.json").read_text())["sources"]
+
+
+@pytest.mark.parametrize("file", sorted(PAGE_SOURCES))
+def test_a_page_checks_file_is_the_original(file):
+    assert hashlib.sha256((CORPUS / file).read_bytes()).hexdigest() == PAGE_SOURCES[file]["sha256"]
+    assert f"`{file}`" in (CORPUS / "SOURCES.md").read_text()

@@ -13,7 +13,8 @@ import pypdfium2 as pdfium
 import pytest
 
 from readers import Page, ReaderError, Reading, read_file
-from readers.payload.document import LIMITS, MB, PdfSource, limit_problem
+from readers.models import PdfSource
+from readers.payload.document import LIMITS, MB, limit_problem
 from readers.pdf import pool as pdf_pool
 from readers.render import libreoffice as office
 from readers.services import Services

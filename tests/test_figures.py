@@ -10,7 +10,7 @@ import sys
 import pdfplumber
 import pytest
 
-from readers import Services, read_file
+from readers import ReadOptions, Services, read_file
 from readers.pdf.figures import OCR_MAX_SIDE, find_figures
 from readers.pdf.pages import is_table
 from readers.storage.descriptions import DescriptionCache
@@ -138,7 +138,7 @@ def test_public_mode_does_not_count_ocr_against_a_visitors_limit(read_with_ocr, 
         make_settings(folder / "cache", vision_provider="ocr", public=True, vision_calls_per_minute=1),
         cache=DescriptionCache(folder / "public-descriptions"),
     )  # the renders are cached, the OCR runs again
-    reading = read_file(figures_pdf, services=public, visitor="203.0.113.9")
+    reading = read_file(figures_pdf, options=ReadOptions(visitor="203.0.113.9"), services=public)
     assert reading.usage.calls == 3 and not any(page.error for page in reading.pages)
     assert [page.description for page in reading.pages] == [page.description for page in read_with_ocr.pages]
 

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pypdfium2 as pdfium
 import pytest
 
-from readers import Services, read_file
+from readers import ReadOptions, Services, read_file
 from readers.payload.tokens import anthropic_image_tokens, png_size, text_tokens
 from tests import fixtures
 from tests.conftest import ROOT, make_settings
@@ -82,7 +82,7 @@ def test_page_boxes_treat_empty_and_zero_as_not_set(value, expected):
 
 
 def test_first_page_is_yielded_before_the_rest(tmp_path, services):
-    steps, final = last(read_uploads([upload(tmp_path, REPORT_PDF)], None, None, None, False, services))
+    steps, final = last(read_uploads([upload(tmp_path, REPORT_PDF)], ReadOptions(multimodal=False), services))
     first = steps[0][0]
     assert first.reading is not None and [p.number for p in first.reading.pages] == [1] and not first.done
     assert [p.number for p in final[0].reading.pages] == [1, 2, 3, 4] and final[0].done
@@ -102,37 +102,44 @@ def test_the_first_page_shows_before_its_description_and_the_end_is_what_read_fi
         )
     )
     path = upload(tmp_path, REPORT_PDF)
-    steps, final = last(read_uploads([path], 2, 3, None, False, services))
+    steps, final = last(read_uploads([path], ReadOptions(2, 3, multimodal=False), services))
     early = steps[0][0].reading
     assert [p.number for p in early.pages] == [2] and early.pages[0].description is None and not early.multimodal
     whole = final[0].reading
     # Page 2's pie chart is described afresh (not marked cached); page 3 is a table and text only.
     assert [p.description_source for p in whole.pages] == ["vision:test-vision", "none: text only"]
-    again = read_file(path, 2, 3, services=services, name=Path(path).name)
+    again = read_file(path, options=ReadOptions(2, 3, name=Path(path).name), services=services)
     assert again.as_text() == whole.as_text()
 
 
 def test_progress_names_the_file_and_the_stage(tmp_path, services):
     seen = []
-    list(read_uploads([upload(tmp_path, REPORT_PDF)], 2, 3, None, False, services, lambda *args: seen.append(args)))
+    list(
+        read_uploads(
+            [upload(tmp_path, REPORT_PDF)],
+            ReadOptions(2, 3, multimodal=False),
+            services,
+            lambda *args: seen.append(args),
+        )
+    )
     assert ("chart-report.pdf: pages rendered", 2, 2) in seen
 
 
 def test_a_broken_file_is_reported_and_the_others_still_read(tmp_path, services):
     paths = [broken_pdf(tmp_path), upload(tmp_path, ASSETS / "diagram.png")]
-    _, final = last(read_uploads(paths, None, None, None, False, services))
+    _, final = last(read_uploads(paths, ReadOptions(multimodal=False), services))
     broken, picture = final
     assert broken.reading is None and broken.error and "broken.pdf" in broken.error and broken.done
     assert picture.reading is not None and picture.reading.kind == "image" and picture.error is None
 
 
 def test_a_page_range_outside_the_document_is_a_readable_error(tmp_path, services):
-    _, final = last(read_uploads([upload(tmp_path, REPORT_PDF)], 9, None, None, False, services))
+    _, final = last(read_uploads([upload(tmp_path, REPORT_PDF)], ReadOptions(9, multimodal=False), services))
     assert final[0].error.startswith("Page 9 is outside chart-report.pdf")
 
 
 def test_no_files_clears_the_view(services):
-    assert list(read_uploads(None, None, None, None, False, services)) == [[]]
+    assert list(read_uploads(None, ReadOptions(multimodal=False), services)) == [[]]
 
 
 def test_estimates_cover_both_modes(tmp_path, services):
@@ -237,7 +244,7 @@ def test_text_only_payload_is_the_readings_text(tmp_path, services):
 
 def test_report_cites_every_piece_and_bundles_the_page_images(tmp_path, services):
     steps, final = last(
-        read_uploads([upload(tmp_path, REPORT_PDF), broken_pdf(tmp_path)], None, None, None, False, services)
+        read_uploads([upload(tmp_path, REPORT_PDF), broken_pdf(tmp_path)], ReadOptions(multimodal=False), services)
     )
     archive = zipfile.ZipFile(write_report(final, tmp_path / "out"))
     markdown = archive.read("report.md").decode()
@@ -279,7 +286,7 @@ def test_citations_name_sheets_and_files_inside_archives(tmp_path, services):
     with zipfile.ZipFile(bundle, "w") as archive:
         archive.write(REPORT_PDF, "reports/q4.pdf")
         archive.writestr("notes.md", "# Notes\n")
-    steps, final = last(read_uploads([upload(tmp_path, bundle)], 2, 2, None, True, services))
+    steps, final = last(read_uploads([upload(tmp_path, bundle)], ReadOptions(2, 2, multimodal=True), services))
     reading = final[0].reading
     assert citation(reading, reading.pages[0]) == "*(Source: bundle.zip › reports/q4.pdf, p. 2)*"
     markdown = report_markdown(final)[0]
@@ -288,7 +295,7 @@ def test_citations_name_sheets_and_files_inside_archives(tmp_path, services):
 
 
 def test_nothing_read_means_no_report(tmp_path, services):
-    _, final = last(read_uploads([broken_pdf(tmp_path)], None, None, None, False, services))
+    _, final = last(read_uploads([broken_pdf(tmp_path)], ReadOptions(multimodal=False), services))
     assert write_report(final, tmp_path) is None
     assert report_markdown(final)[0].startswith("# ReadLens report")
 
@@ -320,7 +327,7 @@ def test_discarding_reads_each_upload_then_deletes_it_and_keeps_its_pages(tmp_pa
         discarded.append(path)
         discard_upload(path)
 
-    _, first = last(read_uploads(paths, None, None, None, False, services, discard=discard))
+    _, first = last(read_uploads(paths, ReadOptions(multimodal=False), services, discard=discard))
     assert [(entry.name, entry.reading is not None) for entry in first] == [
         ("big.png", False),
         ("chart-report.pdf", True),
@@ -329,7 +336,7 @@ def test_discarding_reads_each_upload_then_deletes_it_and_keeps_its_pages(tmp_pa
     assert sorted(discarded) == sorted(paths) and not any(Path(path).exists() for path in paths)
     assert not Path(paths[0]).parent.exists(), "the upload's own folder goes too"
     # The visitor turns on multimodal: the deleted uploads keep what was read, and say why.
-    _, again = last(read_uploads(paths, None, None, None, True, services, previous=first, discard=discard))
+    _, again = last(read_uploads(paths, ReadOptions(multimodal=True), services, previous=first, discard=discard))
     report = next(entry for entry in again if entry.name == "chart-report.pdf")
     assert report.reading is first[1].reading and report.done
     assert report.note == (
@@ -340,7 +347,7 @@ def test_discarding_reads_each_upload_then_deletes_it_and_keeps_its_pages(tmp_pa
         entry.error for entry in first if entry.reading is None
     )
     _, elsewhere = last(
-        read_uploads(paths[1:2], None, None, None, False, services)
+        read_uploads(paths[1:2], ReadOptions(multimodal=False), services)
     )  # a deleted upload nobody read before
     assert elsewhere[0].error.startswith("broken.pdf is no longer on the server")
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from readers import Services, read_file
+from readers import ReadOptions, Services, read_file
 from readers.describe.prompts import IMAGE_PROMPT, PAGE_PROMPT
 from readers.describe.ratelimit import RateLimit
 from readers.describe.vision import LocalOCR, OpenAIVision, build_vision
@@ -333,7 +333,7 @@ def test_a_rate_limit_counts_each_visitors_calls_in_a_sliding_minute():
 def test_public_mode_limits_each_visitors_vision_calls_and_keeps_the_pages(vision, fake_openai):
     services = vision(public=True, vision_calls_per_minute=2)
     question = "What is the total?"  # every page is sent: four calls wanted
-    first = read_file(REPORT_PDF, describe=question, services=services, visitor="198.51.100.1")
+    first = read_file(REPORT_PDF, options=ReadOptions(describe=question, visitor="198.51.100.1"), services=services)
     assert len(fake_openai.calls(CHAT)) == 2 and first.usage.calls == 2
     described, refused = first.pages[:2], first.pages[2:]
     assert all(page.description and page.error is None for page in described)
@@ -345,9 +345,9 @@ def test_public_mode_limits_each_visitors_vision_calls_and_keeps_the_pages(visio
             page.error,
         ), page.error
     assert f"chart-report.pdf, page 3, 4: {refused[-1].error}" in first.warnings
-    other = read_file(REPORT_PDF, describe=question, services=services, visitor="198.51.100.2")
+    other = read_file(REPORT_PDF, options=ReadOptions(describe=question, visitor="198.51.100.2"), services=services)
     assert (other.usage.cache_hits, other.usage.calls) == (2, 2) and all(page.description for page in other.pages)
-    again = read_file(REPORT_PDF, describe=question, services=services, visitor="198.51.100.1")
+    again = read_file(REPORT_PDF, options=ReadOptions(describe=question, visitor="198.51.100.1"), services=services)
     assert again.usage.cache_hits == 4 and not any(page.error for page in again.pages), "cache hits are not calls"
     unnamed = read_file(
         REPORT_PDF, describe="And the average?", services=services

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import gradio as gr
 
-from readers import ReaderError, Reading, Services, read_file
+from readers import ReaderError, Reading, ReadOptions, Services, read_file
 from readers.describe.vision import TEXT_ONLY
 from readers.intake.names import label, safe_suffix
 from readers.payload.budget import page_tokens, parse_cursor
@@ -171,8 +171,10 @@ class Endpoints:
             elif self.discard is not None:
                 self.discard(file)
 
-    def _read(self, path: str, name: str, request: gr.Request | None, **options) -> Reading:
-        return read_file(path, services=self.services, name=name, visitor=visitor(request), **options)
+    def _read(self, path: str, name: str, request: gr.Request | None, options: ReadOptions) -> Reading:
+        """``path`` read with ``options`` under ``name``, for the visitor who sent ``request``."""
+        options = dataclasses.replace(options, name=name, visitor=visitor(request))
+        return read_file(path, options=options, services=self.services)
 
     def _require_pages(self, path: str, name: str, refusal: str) -> None:
         """Refuse audio and text before reading them (reading audio would transcribe it first)."""
@@ -232,17 +234,15 @@ class Endpoints:
             start, last = parse_cursor(cursor) if cursor else None, parse_page(page_end)
             budget = Budget(token_budget(max_tokens, mcp), start, bool(line_numbers))
             chunk_size = chunk_sizes(chunk_tokens)
-            reading = self._read(
-                path,
-                name,
-                request,
+            options = ReadOptions(
                 page_start=start.page if start else parse_page(page_start),
                 page_end=last,
                 describe=describe or None,
                 multimodal=bool(multimodal),
-                hotwords=hotwords or None,
                 images=True if document else None,
+                hotwords=hotwords or None,
             )
+            reading = self._read(path, name, request, options)
             fitted = budget.fit(reading) if budget.active else None
             answer = reading_json(fitted.reading if fitted else reading, bool(document), bool(line_numbers), chunk_size)
             if fitted:
@@ -281,7 +281,7 @@ class Endpoints:
         with self._file(file, file_base64, file_name) as (path, name):
             number = parse_page(page) or 1
             self._require_pages(path, name, "has no page image to render")
-            reading = self._read(path, name, request, page_start=number, page_end=number, multimodal=True)
+            reading = self._read(path, name, request, ReadOptions(number, number, multimodal=True))
             if not reading.pages[0].image:
                 raise gr.Error(f"Page {number} of {reading.name} has no image: {unrendered(reading)}")
             return page_image(reading, reading.pages[0], self.folder)
@@ -309,16 +309,8 @@ class Endpoints:
         with self._file(file, file_base64, file_name) as (path, name):
             number = parse_page(page) or 1
             self._require_pages(path, name, "has no visual content to describe")
-            reading = self._read(
-                path,
-                name,
-                request,
-                page_start=number,
-                page_end=number,
-                describe=question or None,
-                multimodal=False,
-                images=True,
-            )
+            options = ReadOptions(number, number, question or None, multimodal=False, images=True)
+            reading = self._read(path, name, request, options)
             found = reading.pages[0]
             if found.error:
                 raise gr.Error(found.error)
@@ -363,13 +355,13 @@ class Endpoints:
             name, text, language, duration (seconds), source (which model), segments (start, end, text).
         """
         with self._file(file, file_base64, file_name) as (path, name):
-            reading = self._read(path, name, request, hotwords=hotwords or None)
+            reading = self._read(path, name, request, ReadOptions(hotwords=hotwords or None))
             if reading.transcript is None:
                 raise gr.Error(f"{reading.name} is {reading.kind}, not audio; /transcribe reads audio files.")
             return transcript_json(reading)
 
     def _reader(self, path: str, name: str, request: gr.Request | None) -> Read:
-        return lambda start, end, **options: self._read(path, name, request, page_start=start, page_end=end, **options)
+        return lambda start, end, **chosen: self._read(path, name, request, ReadOptions(start, end, **chosen))
 
     @documented
     def outline(

@@ -9,10 +9,10 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from readers import ReaderError, Reading, Services, read_file
+from readers import ReaderError, Reading, ReadOptions, Services, read_file
 from readers.intake.detect import detect
 from readers.job import Progress
 from readers.kinds import kind_of
@@ -108,46 +108,33 @@ def visual_kind(path: str, name: str) -> str | None:
     return kind if kind_of(kind).visual or kind_of(kind).container else None
 
 
-def read_progressively(
-    path: str,
-    name: str,
-    page_start: int | None,
-    page_end: int | None,
-    question: str | None,
-    multimodal: bool,
-    services: Services,
-    progress: Progress,
-    visitor: str | None = None,
-) -> Iterator[Reading]:
+def read_progressively(path: str, options: ReadOptions, services: Services, progress: Progress) -> Iterator[Reading]:
     """Yield the first requested page as soon as it is rendered, then exactly what ``read_file`` returns,
     with page images (the app shows every page).
 
     The early reading skips descriptions (a vision call can take seconds); the whole reading takes
     that page from the cache and describes every page.
     """
-    options = {"services": services, "progress": progress, "name": name, "visitor": visitor}
-    kind = visual_kind(path, name)
+    kind = visual_kind(path, options.name)
     if kind and kind_of(kind).visual:  # audio, text and containers (read whole) have no first page worth showing early
-        first = page_start or 1
-        early = read_file(path, first, first, multimodal=True, images=True, **options)
-        early.multimodal = multimodal
+        first = options.page_start or 1
+        shown = replace(options, page_start=first, page_end=first, describe=None, multimodal=True, images=True)
+        early = read_file(path, options=shown, services=services, progress=progress)
+        early.multimodal = bool(options.multimodal)
         yield early
-    yield read_file(path, page_start, page_end, describe=question, multimodal=multimodal, images=True, **options)
+    yield read_file(path, options=replace(options, images=True), services=services, progress=progress)
 
 
 def read_uploads(
     paths: list[str] | None,
-    page_start,
-    page_end,
-    question: str | None,
-    multimodal: bool,
+    options: ReadOptions,
     services: Services,
     progress: Progress | None = None,
-    visitor: str | None = None,
     previous: list[Entry] = (),
     discard: Callable[[str], None] | None = None,
 ) -> Iterator[list[Entry]]:
-    """Read every upload in turn, yielding the whole list each time something new is on screen.
+    """Read every upload in turn with ``options`` (each under its own name), yielding the whole
+    list each time something new is on screen.
 
     Each yield is a new list of new entries, so a listener sees every step as a change. One file's
     failure is that file's entry; the others are still read. ``discard`` (public mode) deletes each
@@ -155,7 +142,6 @@ def read_uploads(
     """
     report = progress or (lambda stage, done, total: None)
     accepted, entries = triage(paths or [], services.settings.max_file_bytes)
-    start, end = parse_page(page_start), parse_page(page_end)
     earlier = {entry.path: entry for entry in previous}
     if discard is not None:
         for path in set(paths or []) - set(accepted):  # refused unread
@@ -169,9 +155,7 @@ def read_uploads(
         index = len(entries) - 1
         labelled = lambda stage, done, total, name=name: report(f"{name}: {STAGE_WORDS.get(stage, stage)}", done, total)
         try:
-            for reading in read_progressively(
-                path, name, start, end, question, multimodal, services, labelled, visitor
-            ):
+            for reading in read_progressively(path, replace(options, name=name), services, labelled):
                 entries[index] = Entry(name, path, reading)
                 yield list(entries)
             entries[index] = Entry(name, path, entries[index].reading, done=True)

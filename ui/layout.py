@@ -14,11 +14,11 @@ from pathlib import Path
 
 import gradio as gr
 
-from readers import Reading, Services, Settings
+from readers import Reading, ReadOptions, Services, Settings
 
 from .api import Endpoints
 from .chunks import chunks_tab
-from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, discard_upload, read_uploads, visitor
+from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, discard_upload, parse_page, read_uploads, visitor
 from .pages import show_entries, status_line
 from .payload import (
     DOCUMENT_NOTE,
@@ -367,18 +367,8 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
 
         def read(paths, start, end, ask, mode, current, request: gr.Request, progress=gr.Progress()):  # noqa: B008 - how Gradio asks for progress
             report = lambda desc, done, total: progress((done, total), desc=desc)
-            yield from read_uploads(
-                paths,
-                start,
-                end,
-                ask,
-                mode,
-                services,
-                report,
-                visitor(request),
-                current,
-                discard if settings.public else None,
-            )
+            options = ReadOptions(parse_page(start), parse_page(end), ask or None, mode, visitor=visitor(request))
+            yield from read_uploads(paths, options, services, report, current, discard if settings.public else None)
 
         gr.on(
             [files.change, multimodal.change, page_start.change, page_end.change, question.submit],

@@ -1,6 +1,6 @@
 """The Model payload view: exactly what the model receives, its size, and its tokens per mode.
 
-Tokens are counted by ``readers.tokens``: text exactly with OpenAI's ``o200k_base`` encoding
+Tokens are counted by ``readers.payload.tokens``: text exactly with OpenAI's ``o200k_base`` encoding
 (Anthropic's figures are estimates, marked ≈), images by each provider's published rule.
 
 A PDF sent as itself costs, by both providers' published rules, the text of each page plus the

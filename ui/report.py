@@ -79,7 +79,7 @@ def outlined_image(
 
 
 def page_title(reading: Reading, page: Page) -> str:
-    """ "Sheet 2", "Page 7 — docs/report.pdf": the page as the app and the report name it."""
+    """ "Sheet 2", "Page 7 — papers/report.pdf": the page as the app and the report name it."""
     title = f"{reading.label.capitalize()} {page.number}"
     return f"{title} — {page.section}" if page.section else title
 
@@ -87,7 +87,7 @@ def page_title(reading: Reading, page: Page) -> str:
 def citation(reading: Reading, page: Page | None = None, span: tuple[float, float] | None = None) -> str:
     """``*(Source: report.pdf, p. 12)*``, with slides, sheets, image frames, audio times, a text
     file's lines and files inside an archive or e-mail named as such
-    (``*(Source: bundle.zip › docs/a.pdf, p. 3)*``, ``*(Source: server.log, lines 95–140)*``);
+    (``*(Source: bundle.zip › papers/a.pdf, p. 3)*``, ``*(Source: server.log, lines 95–140)*``);
     the wording is ``readers.payload.citations``', which the chunks cite by too."""
     if page is None:
         return f"*(Source: {source(reading.name, reading.kind, reading.page_count, span=span)})*"

@@ -3,12 +3,13 @@ for each chunk (``CHUNK_FIELDS``, with ``--chunks``), and the read of one file i
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from ..core import read_file
 from ..errors import ReaderError
 from ..models import Reading
+from ..options import ReadOptions
 from ..payload.serialize import as_json
 from ..services import shared_services
 from ..settings import Settings
@@ -71,13 +72,11 @@ class BatchError(Exception):
 
 @dataclass(frozen=True)
 class Request:
-    """What to read from every file: ``read_file``'s arguments."""
+    """What to read from every file (``options``) and what to write of it: a record per page, or with
+    ``chunk_tokens`` one per chunk of at most that many tokens, repeating up to ``overlap_tokens``."""
 
-    page_start: int | None = None
-    page_end: int | None = None
-    describe: str | None = None
-    multimodal: bool | None = None
-    chunk_tokens: int = 0  # records of chunks of at most this many tokens instead of pages; 0: pages
+    options: ReadOptions = ReadOptions()
+    chunk_tokens: int = 0
     overlap_tokens: int = 0
 
 
@@ -190,15 +189,15 @@ def read_records(path: str, file: str, sha256: str | None, request: Request, set
     services = shared_services(settings)
 
     def read(start: int | None, end: int | None) -> Reading:
-        return read_file(path, start, end, request.describe, request.multimodal, services=services)
+        return read_file(path, options=replace(request.options, page_start=start, page_end=end), services=services)
 
     try:
         try:
-            reading = read(request.page_start, request.page_end)
+            reading = read(request.options.page_start, request.options.page_end)
         except ReaderError as error:
-            if error.code != "PAGE_OUT_OF_RANGE" or request.page_end is None:
+            if error.code != "PAGE_OUT_OF_RANGE" or request.options.page_end is None:
                 raise
-            reading = read(request.page_start, None)
+            reading = read(request.options.page_start, None)
         if request.chunk_tokens:
             return chunk_records(reading, file, request.chunk_tokens, request.overlap_tokens)
     except ReaderError as error:

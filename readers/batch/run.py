@@ -55,12 +55,16 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from ..core import check_question, hash_file
+from ..core import hash_file
 from ..errors import ReaderError
 from ..settings import Settings
 from .engines import LocalEngine, RayEngine
 from .outputs import Previous, collect, counted, only_writer, open_output, output_journal
 from .records import FAILURES_LISTED, BatchError, Request, failure_records
+
+BAR_INTERVAL = 0.1  # seconds between the progress bar's redraws on a terminal (tqdm's default)
+LOG_INTERVAL = 10  # seconds between its lines in a log file
+SIGNAL_EXIT = 128  # a run stopped by signal N exits 128 + N, as the shell reports a process it killed
 
 
 class _Stopper:
@@ -195,7 +199,7 @@ def run(
     settings = settings or Settings.from_env()
     settings = replace(settings, cache_dir=settings.cache_dir.absolute())  # the same cache from any worker's directory
     try:
-        check_question(request.describe)
+        request.options.checked(settings)  # a question, hotwords or pages no file could be read with
         if request.chunk_tokens:
             from ..payload.chunks import check_sizes  # loads the tokenizer: only for a run of chunks
 
@@ -222,7 +226,7 @@ def run(
             desc=f"Reading ({engine.name})",
             file=sys.stderr,
             dynamic_ncols=True,
-            mininterval=0.1 if sys.stderr.isatty() else 10,
+            mininterval=BAR_INTERVAL if sys.stderr.isatty() else LOG_INTERVAL,
         )  # a log file gets a line every 10 s, not every 0.1 s
         tally.started = time.monotonic()
         try:
@@ -255,5 +259,5 @@ def run(
             output.close()
     print(tally.summary(out, bool(stopper.signal)), file=sys.stderr)
     if stopper.signal:
-        return 128 + stopper.signal
+        return SIGNAL_EXIT + stopper.signal
     return 1 if tally.failed else 0

@@ -27,15 +27,18 @@ from pathlib import Path
 import numpy as np
 
 from ..pdf.figures import OCR_MAX_SIDE
+from ..versions import OCR_VERSION
 
 MODELS = ("PP-OCRv6_det_small.onnx", "PP-OCRv6_rec_small.onnx")
-READING_VERSION = 4  # raise it when how the text is read changes (turns, lines, scales), so cached results miss
 # in each cached result's key
-ENGINE_VERSION = f"rapidocr-{version('rapidocr')}/{'+'.join(MODELS)}/{OCR_MAX_SIDE}px/v{READING_VERSION}"
+ENGINE_VERSION = f"rapidocr-{version('rapidocr')}/{'+'.join(MODELS)}/{OCR_MAX_SIDE}px/v{OCR_VERSION}"
 PROBE_SIDE = 2000  # pixels: rapidocr's own longest side to detect at; a picture no larger is probed whole
 LINE_HEIGHT = 24  # pixels: a line's box this high is detected well (word recall is the same from 16 to 32 px)
 SHORT_SIDE = 736  # pixels: rapidocr enlarges a smaller picture to this short side to detect its text
 INK = 32  # grey levels from the background colour: a pixel of print
+INK_MARGIN = 16  # pixels kept round the ink found, for the boxes round its letters
+INK_MARGIN_PAST = INK_MARGIN + 4  # past the last inked pixel judged, which stands for the 4 up to the next
+SMALL_PRINT = 25  # percentile of the boxes' heights taken as the smaller print's line height
 SIDEWAYS_SHARE = 0.5  # of the boxes found, tall ones: the text runs up or down the picture
 SAMPLE_LINES = 8  # the longest lines, read both ways up to tell an upside-down picture
 SNIPPET = 10  # a sampled line is cut to its middle, this many times as wide as high: enough letters to judge
@@ -120,8 +123,8 @@ def _inked(picture: np.ndarray) -> tuple[int, int, np.ndarray] | None:
     rows, columns = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
     if not len(rows):
         return None
-    top, left = max(0, 4 * rows[0] - 16), max(0, 4 * columns[0] - 16)
-    return left, top, picture[top : 4 * rows[-1] + 20, left : 4 * columns[-1] + 20]
+    top, left = max(0, 4 * rows[0] - INK_MARGIN), max(0, 4 * columns[0] - INK_MARGIN)
+    return left, top, picture[top : 4 * rows[-1] + INK_MARGIN_PAST, left : 4 * columns[-1] + INK_MARGIN_PAST]
 
 
 def _find(picture: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
@@ -195,7 +198,7 @@ def _read(picture: np.ndarray) -> str:
         return ""
     # the scale that makes the smaller print's boxes LINE_HEIGHT px high, never finer than rapidocr's
     # own (the picture as it is, or enlarged to a short side of SHORT_SIDE), nor past OCR_MAX_SIDE
-    height = float(np.percentile([_sides(box)[1] for box in boxes], 25))
+    height = float(np.percentile([_sides(box)[1] for box in boxes], SMALL_PRINT))
     scale = min(
         LINE_HEIGHT / height, max(1.0, SHORT_SIDE / min(picture.shape[:2])), OCR_MAX_SIDE / max(picture.shape[:2])
     )

@@ -1,9 +1,7 @@
-"""What the vision model is asked. Change a prompt, bump ``PROMPT_VERSION``: cached answers to the
+"""What the vision model is asked. Change a prompt, raise ``readers.versions.PROMPT_VERSION``: cached answers to the
 old wording then miss instead of being served for the new one."""
 
 from __future__ import annotations
-
-PROMPT_VERSION = 3
 
 IMAGE_PROMPT = """Describe this image for a reader who cannot see it. Include:
 - all visible text, word for word, in reading order;

@@ -1,7 +1,7 @@
 """Descriptions of each page's visual content for text-only models.
 
 A page is described only when there is something to see beyond its text: a figure (a picture, a
-drawing, a scan; see ``readers.figures``) or a question. Other pages keep no description and say
+drawing, a scan; see ``readers.pdf.figures``) or a question. Other pages keep no description and say
 why (``description_source`` is ``"none: text only"``), and ``reading.usage.calls_saved`` counts them.
 
 Two describers: ``OpenAIVision`` (any OpenAI-compatible chat API) sends each such page with its
@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from ..errors import ReaderError
 from ..settings import Settings
 from ..storage.descriptions import cache_key
+from ..versions import PROMPT_VERSION
 from .ocr import ENGINE_VERSION, read_text
-from .prompts import PROMPT_VERSION, build_prompt
+from .prompts import build_prompt
 
 ATTEMPTS = 3
 TEXT_ONLY = "none: text only"
@@ -190,11 +191,11 @@ class OpenAIVision:
         """The pages the visitor's limit on vision calls lets through (public mode); each of the
         others keeps its text and image and says when to try again."""
         limit = job.services.vision_limit
-        if limit is None or job.visitor is None:
+        if limit is None or job.options.visitor is None:
             return pages
         allowed, refused = [], []
         for page in pages:
-            wait = limit.take(job.visitor)
+            wait = limit.take(job.options.visitor)
             if wait:
                 page.error = LIMITED.format(calls=limit.calls, seconds=math.ceil(wait))
                 refused.append(page)
@@ -236,7 +237,7 @@ class LocalOCR:
         by_number = {page.number: page for page in pages}
         done = len(pages) - len(wanted)
         job.progress("described", done, len(pages))
-        for number, images in self._images(job, by_number, wanted):
+        for number, images in self._images(reading, by_number, wanted):
             page = by_number[number]
             for index, image in zip(wanted[number], images):
                 try:
@@ -255,13 +256,13 @@ class LocalOCR:
             self._describe(page, reading, job, found, failed, cached=page.number not in wanted)
 
     @staticmethod
-    def _images(job, pages: dict, wanted: dict[int, list[int]]):
+    def _images(reading, pages: dict, wanted: dict[int, list[int]]):
         """Each wanted page's figure images: an image file is its own figure; a figure the file
         gave with its ``image`` (a deck's picture) is read as it is; a PDF's figures are rendered
         by the PDF worker pool at the dpi their finding chose."""
-        rendered = {}
+        rendered, found = {}, reading.found_figures
         for number, indices in wanted.items():
-            figures = [job.figures[number][index] for index in indices] if number in job.figures else None
+            figures = [found[number][index] for index in indices] if number in found else None
             if figures is None:
                 yield number, [pages[number].image]
             elif all("image" in figure for figure in figures):
@@ -271,7 +272,7 @@ class LocalOCR:
         if rendered:
             from ..pdf.pool import figure_images
 
-            yield from figure_images(job, rendered)
+            yield from figure_images(reading.pdf.path, reading.name, rendered)
 
     def _describe(self, page, reading, job, found: dict, failed: dict, cached: bool) -> None:
         """The page's VISUAL CONTENT: the whole page's text for an image file or a scan, else
@@ -337,7 +338,7 @@ def describe_reading(reading, job) -> None:
         return
     started = time.monotonic()
     wanted = []
-    for page in (page for page in reading.pages if page.image is not None or page.number in job.figures):
+    for page in (page for page in reading.pages if page.image is not None or page.number in reading.found_figures):
         if reading.question or page.figures:
             wanted.append(page)
         else:

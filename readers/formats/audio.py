@@ -18,11 +18,14 @@ from ..errors import ReaderError
 from ..job import Job
 from ..models import Reading, Segment, Transcript
 from ..storage.descriptions import cache_key
+from ..versions import TRANSCRIPT_VERSION
 
-TRANSCRIPT_VERSION = 1
 # Decoders disagree by a few milliseconds about where a stream ends; more than this is missing audio.
 TRUNCATION_TOLERANCE = 1.0
 WAV_SLACK_BYTES = 4096
+MP3_FIRST_FRAME = 4096  # bytes read for the Xing/Info/VBRI header: in the first frame, at most 1,441 (320 kb/s, 32 kHz)
+RIFF_HEADER = 12  # bytes: "RIFF", the size of what follows, "WAVE"
+RIFF_UNKNOWN_SIZE = 0xFFFFFFFF  # the size a streaming recorder writes when it cannot know it
 
 
 def _damaged(job: Job, detail: str) -> ReaderError:
@@ -60,7 +63,7 @@ def _mp3_states_its_length(job: Job) -> bool:
         start = handle.read(10)
         if start[:3] == b"ID3":  # skip the ID3v2 tag (it may hold cover art): its size is 4 x 7 bits
             handle.seek(10 + sum((byte & 0x7F) << (7 * (3 - index)) for index, byte in enumerate(start[6:10])))
-        first_frame = handle.read(4096)
+        first_frame = handle.read(MP3_FIRST_FRAME)
     return any(tag in first_frame for tag in (b"Xing", b"Info", b"VBRI"))
 
 
@@ -81,11 +84,11 @@ def _wav_missing_bytes(job: Job) -> int:
     by a few bytes, hence the slack.
     """
     with open(job.path, "rb") as handle:
-        header = handle.read(12)
+        header = handle.read(RIFF_HEADER)
     if header[:4] != b"RIFF" or header[8:12] != b"WAVE":
         return 0
     promised = int.from_bytes(header[4:8], "little") + 8
-    return promised - job.size if promised < 0xFFFFFFFF and promised > job.size + WAV_SLACK_BYTES else 0
+    return promised - job.size if promised < RIFF_UNKNOWN_SIZE and promised > job.size + WAV_SLACK_BYTES else 0
 
 
 def _decode(job: Job, declared: float | None) -> Audio:
@@ -129,7 +132,7 @@ def _transcribe(job: Job, declared: float | None) -> Transcript:
             TRANSCRIPT_VERSION,
             backend.source,
             language,
-            *([job.hotwords] if job.hotwords else []),
+            *([job.options.hotwords] if job.options.hotwords else []),
         )
         cached = job.services.cache.get(key)
         if cached is not None:
@@ -142,7 +145,7 @@ def _transcribe(job: Job, declared: float | None) -> Transcript:
                     audio,
                     language,
                     lambda done, audio=audio: job.progress("transcribed", done, audio.duration),
-                    job.hotwords,
+                    job.options.hotwords,
                 )
             except TranscriptionFailed as error:
                 failures.append(f"{backend.source}: {error}")

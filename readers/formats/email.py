@@ -1,7 +1,7 @@
 """E-mail, EML (RFC 822, the standard library's parser) and Outlook MSG (extract-msg): the first
 page has the headers (From, To, Cc, Date, Subject; an MSG's recipients named without an address get
 it from its recipient table) and the body (an HTML body as Markdown, in the charset it declares); then
-each attachment is read by its own type as a section, within the limits of ``readers/members.py``.
+each attachment is read by its own type as a section, within the limits of ``readers.intake.members``.
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ def read(job):
     if pdf is None:
         return job.reading(1, [Page(number=n, text=markdown) for n in job.select(1)])
     blocks = markdown_on_pages(markdown, rendered_pages(pdf))
-    count, pages = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False, render=job.images)
+    count, pages, found_figures = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False, render=job.options.images)
     for page in pages:
         page.text, page.tables = "\n\n".join(blocks[page.number - 1]) or NO_MAIN_CONTENT, []
-    return job.reading(count, pages)
+    return job.reading(count, pages, pdf, found_figures)

@@ -6,4 +6,5 @@ from ..pdf.pages import read_pdf_pages
 
 
 def read(job):
-    return job.reading(*read_pdf_pages(job, job.path, job.sha256))
+    count, pages, found_figures = read_pdf_pages(job, job.path, job.sha256)
+    return job.reading(count, pages, job.path, found_figures)

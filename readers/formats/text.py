@@ -20,9 +20,9 @@ import json
 
 from ..markup.text import decode, paginate, well_formed
 from ..models import Page
+from ..versions import TEXT_VERSION
 
-CACHE_VERSION = 1  # part of the cached names: raise it when the pages or a notebook's text change
-TEXT_NAME, PAGES_NAME = f"text.v{CACHE_VERSION}.txt", f"text-pages.v{CACHE_VERSION}.json"
+TEXT_NAME, PAGES_NAME = f"text.v{TEXT_VERSION}.txt", f"text-pages.v{TEXT_VERSION}.json"
 
 
 def notebook_text(text: str) -> str | None:

@@ -1,5 +1,5 @@
-"""ZIP archives: each member read by its own type, as a section ``[FILE: docs/report.pdf]``, with
-pages numbered across the archive (see ``readers/members.py`` for the limits).
+"""ZIP archives: each member read by its own type, as a section ``[FILE: papers/report.pdf]``, with
+pages numbered across the archive (see ``readers.intake.members`` for the limits).
 
 Folders, and the resource forks macOS adds under ``__MACOSX/``, are not members. A member that is
 encrypted or damaged is reported on its own page; the others are read.

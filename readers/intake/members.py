@@ -22,15 +22,16 @@ import tempfile
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import ReaderError, last_resort
 from ..models import Page
+from ..options import ReadOptions
 from .detect import detect
 from .names import label, safe_suffix
-from .package import MAX_INFLATED_BYTES
+from .package import MAX_INFLATED_BYTES, MB
 
 MAX_MEMBERS = 100
 MAX_NESTING = 3
@@ -86,7 +87,7 @@ def reserve(job, sizes: list[int]) -> None:
     if sum(sizes) > budget.inflated:
         raise ReaderError(
             "FILE_TOO_LARGE",
-            f"{job.name} inflates to {sum(sizes) / 1048576:,.0f} MB; at most {MAX_INFLATED_BYTES // 1048576} MB "
+            f"{job.name} inflates to {sum(sizes) / MB:,.0f} MB; at most {MAX_INFLATED_BYTES // MB} MB "
             f"are read from one archive or e-mail, nested ones included. It may be a zip bomb.",
         )
     budget.members -= len(sizes)
@@ -125,6 +126,15 @@ def _written(member: _Member):
         _place.reset(place)
 
 
+def _options(job, member: _Member, first: int, last: int, **changes) -> ReadOptions:
+    """The container's options for the member's pages ``first``-``last``: the member's own name, no
+    workspace (the member is a temporary file of ours), the hotwords as the container decided them."""
+    hotwords = job.options.hotwords or ""
+    return replace(
+        job.options, page_start=first, page_end=last, name=member.name, workspace=None, hotwords=hotwords, **changes
+    )
+
+
 def _count(job, member: _Member) -> int:
     """The member's pages: audio is one (its transcript) and is not transcribed to learn it; anything
     else is read for its first page as a multimodal model gets it but without images, so nothing is
@@ -137,17 +147,8 @@ def _count(job, member: _Member) -> int:
         except ReaderError:
             pass  # read_file says what is wrong with it
         try:
-            reading = job.read_file(
-                path,
-                1,
-                1,
-                multimodal=True,
-                services=job.services,
-                name=member.name,
-                visitor=job.visitor,
-                hotwords=job.hotwords or "",
-                images=False,
-            )
+            first = _options(job, member, 1, 1, describe=None, multimodal=True, images=False)
+            reading = job.read_file(path, options=first, services=job.services)
         except ReaderError as error:
             if error.code == "PAGE_OUT_OF_RANGE":
                 return 0
@@ -166,19 +167,8 @@ def _read_range(job, member: _Member, numbers: list[int]) -> list[Page]:
         return _not_read(member.reason, numbers)
     try:
         with _written(member) as path:
-            reading = job.read_file(
-                path,
-                numbers[0],
-                numbers[-1],
-                describe=job.question,
-                multimodal=job.multimodal,
-                services=job.services,
-                progress=job.progress,
-                name=member.name,
-                visitor=job.visitor,
-                hotwords=job.hotwords or "",
-                images=job.images,
-            )
+            own = _options(job, member, numbers[0], numbers[-1])
+            reading = job.read_file(path, options=own, services=job.services, progress=job.progress)
     except ReaderError as error:  # counted, but its range could not be read: each of those pages says why
         job.warnings.append(error.message)
         return _not_read(error.message, numbers)

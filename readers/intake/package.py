@@ -29,12 +29,16 @@ from urllib.parse import unquote
 from lxml import etree
 
 from ..errors import ReaderError
+from ..versions import PACKAGE_VERSION
 from .names import label
 
 MAX_INFLATED_BYTES = 500 * 1024 * 1024  # a package, or all the members of an archive or e-mail (readers.intake.members)
 XML_PARTS = (".xml", ".rels", ".opf", ".ncx")
-CHECKED = "package.v1.json"
+CHECKED = f"package.v{PACKAGE_VERSION}.json"
 CHUNK = 1 << 16
+MB = 1024 * 1024  # bytes in a megabyte, as the limits are told
+ZIP_LOCAL_HEADER = 30  # bytes: a ZIP local file header's fixed part, before the name (APPNOTE.TXT 4.3.7)
+ZIP_NAME_LENGTHS = slice(26, 30)  # in it: the file name's and the extra field's lengths
 SAFE = {
     "huge_tree": True,
     "resolve_entities": False,
@@ -156,15 +160,15 @@ def _inflated(path, info: zipfile.ZipInfo) -> bytes:
     stored bytes, or the deflated ones up to where the stream breaks (at most its declared size)."""
     with open(path, "rb") as handle:
         handle.seek(info.header_offset)
-        header = handle.read(30)
+        header = handle.read(ZIP_LOCAL_HEADER)
         if (
-            len(header) < 30
+            len(header) < ZIP_LOCAL_HEADER
             or header[:4] != b"PK\x03\x04"
             or info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
         ):
             return b""
-        name_length, extra_length = struct.unpack("<HH", header[26:30])
-        handle.seek(info.header_offset + 30 + name_length + extra_length)
+        name_length, extra_length = struct.unpack("<HH", header[ZIP_NAME_LENGTHS])
+        handle.seek(info.header_offset + ZIP_LOCAL_HEADER + name_length + extra_length)
         raw = handle.read(info.compress_size)
     if info.compress_type == zipfile.ZIP_STORED:
         return raw[: info.file_size]
@@ -244,8 +248,8 @@ def readable_package(job):
                 if unpacked > MAX_INFLATED_BYTES:
                     raise ReaderError(
                         "FILE_TOO_LARGE",
-                        f"{job.name} unpacks to {unpacked / 1048576:,.0f} MB "
-                        f"(the limit is {MAX_INFLATED_BYTES // 1048576} MB); "
+                        f"{job.name} unpacks to {unpacked / MB:,.0f} MB "
+                        f"(the limit is {MAX_INFLATED_BYTES // MB} MB); "
                         "it may be a zip bomb, or too large to read.",
                     )
                 parts = {info.filename for info in infos}

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from .tables import markdown_table
 
+WHOLE_BELOW = 1e15  # a whole number below this is written as one: Excel keeps 15 significant digits
+
 
 def number_text(value) -> str:
     """A value as a chart shows it: 910 not 910.0, 0.35 not 0.34999999999999998 (from a chart's
@@ -15,7 +17,7 @@ def number_text(value) -> str:
         number = float(value)
     except (TypeError, ValueError):
         return str(value)
-    if number.is_integer() and abs(number) < 1e15:
+    if number.is_integer() and abs(number) < WHOLE_BELOW:
         return str(int(number))
     return f"{number:.15g}"
 

@@ -19,13 +19,14 @@ from .text import decode
 
 MIN_TEXT_LENGTH = 5  # readability drops blocks shorter than this: its default (25) drops small data tables
 NOT_CONTENT = "//script|//style|//noscript|//template|//head"
+CHARSET_HEAD = 4096  # bytes searched for a declared charset: HTML asks for it within the first 1024
 
 
 def decode_html(data: bytes, name: str, default: str | None = None) -> str:
     """The page's text in the charset it declares (its XML declaration, which rules an XHTML file
     such as an EPUB chapter, else its <meta>), else in ``default`` (the charset its container gives,
     an e-mail's codepage), else as detected."""
-    head = data[:4096]
+    head = data[:CHARSET_HEAD]
     declared = re.match(rb"""\s*<\?xml[^>]*?encoding\s*=\s*["']([\w.:-]+)""", head) or re.search(
         rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", head, re.I
     )

@@ -1,7 +1,7 @@
 """Markdown pieces the structured readers (Word, PowerPoint) write the same way: headings, links,
 list items, list numbers as the document shows them, and joining blocks into a page.
 
-Tables are written by ``readers/tables.py``.
+Tables are written by ``readers.markup.tables``.
 """
 
 from __future__ import annotations

@@ -10,7 +10,10 @@ import re
 from openpyxl.styles.numbers import is_date_format
 from openpyxl.utils.datetime import from_excel
 
+from ..markup.charts import WHOLE_BELOW
+
 LITERAL_MARK = 0xE000  # a format code's literals stand aside as private-use characters while its placeholders are read
+TIME_ONLY_DAY = datetime.date(1900, 1, 1)  # the day a time alone is set on to be formatted: Excel's first day
 DATE_CODES = [
     ("yyyy", "%Y"),
     ("yy", "%y"),
@@ -84,7 +87,7 @@ def _date_text(value, code: str) -> str:
             out.append(code[index].replace("%", "%%"))
             index += 1
     if isinstance(value, datetime.time):
-        value = datetime.datetime.combine(datetime.date(1900, 1, 1), value)
+        value = datetime.datetime.combine(TIME_ONLY_DAY, value)
     elif not isinstance(value, datetime.datetime):
         value = datetime.datetime.combine(value, datetime.time())
     return value.strftime("".join(out))
@@ -138,7 +141,7 @@ def display(value, number_format: str | None) -> str:
         section, literals = _literals(sections[3])
         return _restore(section.replace("@", value), literals)
     if code == "General" or code == "@":
-        return str(int(value)) if float(value).is_integer() and abs(value) < 1e15 else f"{value:.10g}"
+        return str(int(value)) if float(value).is_integer() and abs(value) < WHOLE_BELOW else f"{value:.10g}"
     sections = _sections(code)
     if value < 0 and len(sections) > 1:
         return _number_text(-value, sections[1])

@@ -14,6 +14,8 @@ from .drawings import ocr_image
 
 EMU_PER_PIXEL = 9525
 DEFAULT_COLUMN_WIDTH = 8.43  # characters, Excel's default
+COLUMN_PADDING = 0.43  # characters Excel adds to baseColWidth for a column's default width (8 + 0.43)
+SHEET_COLUMNS = 16384  # columns in a sheet, A to XFD: Excel's limit
 DEFAULT_ROW_POINTS = 15.0
 
 
@@ -22,7 +24,7 @@ class _Grid:
 
     def __init__(self, sheet):
         formats = sheet.sheet_format
-        default_width = formats.defaultColWidth or ((formats.baseColWidth or 8) + 0.43)
+        default_width = formats.defaultColWidth or ((formats.baseColWidth or 8) + COLUMN_PADDING)
         self.column_default = round(7 * default_width + 5)
         self.columns: dict[int, int] = {}  # 0-based column -> its pixels, where not the default
         for dimension in sheet.column_dimensions.values():
@@ -34,7 +36,9 @@ class _Grid:
                 else None
             )
             if width is not None and dimension.min:
-                for column in range(dimension.min - 1, min(dimension.max or dimension.min, dimension.min + 16384)):
+                for column in range(
+                    dimension.min - 1, min(dimension.max or dimension.min, dimension.min + SHEET_COLUMNS)
+                ):
                     self.columns[column] = width
         self.row_default = round((formats.defaultRowHeight or DEFAULT_ROW_POINTS) * 4 / 3)
         self.rows = {

@@ -19,6 +19,7 @@ import dataclasses
 import functools
 import re
 import zipfile
+from pathlib import Path
 
 import openpyxl
 from openpyxl.utils.cell import get_column_letter, range_to_tuple
@@ -31,6 +32,7 @@ from ..markup.tables import MAX_SHEET_ROWS, markdown_table
 from ..models import Figure, Page
 from ..pdf.pages import read_pdf_pages
 from ..render.libreoffice import office_pdf, ooxml_copy
+from ..versions import WORKBOOK_VERSION
 from .drawings import chart_kind
 from .numbers import display
 from .sheet_figures import sheet_figures
@@ -38,7 +40,8 @@ from .sheet_figures import sheet_figures
 MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every row 16,384 cells wide
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
-EXTRACTED = "workbook.v6.json"  # raise the version when extraction changes, so old cache entries miss
+EXTRACTED = f"workbook.v{WORKBOOK_VERSION}.json"
+BEFORE_A = ord("A") - 1  # a column letter's byte less this counts A to Z as 1 to 26
 
 
 def _cell_text(cell, formula: str | None) -> str:
@@ -248,7 +251,7 @@ def _figures(sheet, summaries: list[str]) -> dict:
 
 
 def _column_number(letters: bytes) -> int:
-    return functools.reduce(lambda number, letter: number * 26 + letter - 64, letters.upper(), 0)
+    return functools.reduce(lambda number, letter: number * 26 + letter - BEFORE_A, letters.upper(), 0)
 
 
 def _check_merges(job) -> None:
@@ -309,25 +312,27 @@ def _extract(job) -> dict:
     }
 
 
-def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
-    """Each drawable sheet's image: its page of LibreOffice Calc's PDF (a page per sheet, hidden ones too)."""
+def _add_images(job, pages: list[Page], sheets: list[dict]) -> Path | None:
+    """Each drawable sheet's image: its page of LibreOffice Calc's PDF (a page per sheet, hidden
+    ones too); that PDF, or None when the sheets have no images."""
     if not any(sheets[page.number - 1]["drawable"] for page in pages):
-        return
+        return None
     if any(sheet["cut"] for sheet in sheets):
         job.warnings.append(
             f"{job.name} has sheets too large to draw, so it has no sheet "
             f"images; the text has their first {MAX_SHEET_ROWS} rows "
             f"and {MAX_SHEET_COLUMNS} columns."
         )
-        return
+        return None
     pdf = office_pdf(job)
     if pdf is None:
-        return
+        return None
     # The sheets read() selected (so its MAX_PAGES note is not given twice), read apart from the job:
     # what the PDF gives reaches the job only if LibreOffice drew a page per sheet.
-    drawing = dataclasses.replace(job, page_start=pages[0].number, page_end=pages[-1].number, warnings=[], figures={})
+    selected = dataclasses.replace(job.options, page_start=pages[0].number, page_end=pages[-1].number)
+    drawing = dataclasses.replace(job, options=selected, warnings=[])
     try:
-        drawn_pages, drawn = read_pdf_pages(drawing, pdf, job.sha256, text_from_pdf=False)
+        drawn_pages, drawn, _ = read_pdf_pages(drawing, pdf, job.sha256, text_from_pdf=False)
     except ReaderError as error:
         if error.code != "PAGE_OUT_OF_RANGE":
             raise
@@ -337,12 +342,12 @@ def _add_images(job, pages: list[Page], sheets: list[dict]) -> None:
             f"LibreOffice drew {drawn_pages or 'too few'} pages for the {len(sheets)} "
             f"sheets of {job.name}, so its sheets have no images."
         )
-        return
+        return None
     job.warnings += drawing.warnings
     for page, drawn_page in zip(pages, drawn):
         if sheets[page.number - 1]["drawable"] and drawn_page.image:
             page.image = drawn_page.image
-    job.pdf = pdf
+    return pdf
 
 
 def _for_ocr(figure: dict) -> dict:
@@ -352,8 +357,9 @@ def _for_ocr(figure: dict) -> dict:
     return {**figure, "image": figure["unreadable"]} if "unreadable" in figure else figure
 
 
-def sheet_pages(job) -> tuple[int, list[Page]]:
-    """The workbook's sheet count and the selected sheets' pages, from the cached extraction."""
+def sheet_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]]]:
+    """The workbook's sheet count, the selected sheets' pages (from the cached extraction), the PDF
+    their images come from and their figures as found (as ``Job.reading`` takes them)."""
     extracted = job.services.store.get_json(job.sha256, EXTRACTED)
     if extracted is None:
         extracted = _extract(job)
@@ -378,6 +384,7 @@ def sheet_pages(job) -> tuple[int, list[Page]]:
         if sheets[number - 1]["cut"]:
             job.warnings.append(f"{job.name}, sheet {number}: {sheets[number - 1]['cut']} shown.")
     pages = [Page(number=n, text=sheets[n - 1]["text"], tables=sheets[n - 1]["tables"]) for n in numbers]
+    found_figures = {}
     for page in pages:
         sheet = sheets[page.number - 1]
         if sheet.get("figures_lost"):
@@ -386,8 +393,7 @@ def sheet_pages(job) -> tuple[int, list[Page]]:
                 f"could not be placed ({sheet['figures_lost']}); its cells are read."
             )
         if sheet["drawable"]:
-            job.figures[page.number] = [_for_ocr(figure) for figure in sheet["figures"]]
+            found_figures[page.number] = [_for_ocr(figure) for figure in sheet["figures"]]
             page.figures = [Figure.of(f) for f in sheet["figures"]]
-    if job.images:
-        _add_images(job, pages, sheets)
-    return len(sheets), pages
+    pdf = _add_images(job, pages, sheets) if job.options.images else None
+    return len(sheets), pages, pdf, found_figures

@@ -11,6 +11,8 @@ read costs only that shape, named with a note; a slide that cannot be read, only
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pptx import Presentation
 from pptx.exc import InvalidXmlError, PackageNotFoundError
 from pptx.opc.constants import RELATIONSHIP_TYPE as RT
@@ -337,10 +339,10 @@ def slide_text(slide, comments: _Comments) -> str:
     return join_blocks(blocks)
 
 
-def slide_pages(job) -> tuple[int, list[Page]]:
-    """The deck's slide count and the selected slides, each with its slide's Markdown and its
-    figures from the deck (``shapes``); with images asked for (``job.images``), on the pages of
-    LibreOffice's PDF (bare pages without it)."""
+def slide_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]]]:
+    """The deck's slide count, the selected slides, the PDF they come from and their figures as
+    found (as ``Job.reading`` takes them): each slide's Markdown and its figures from the deck
+    (``shapes``); with images asked for, on the pages of LibreOffice's PDF (bare pages without it)."""
     try:
         deck = Presentation(job.path)
         slides = list(deck.slides)
@@ -351,13 +353,14 @@ def slide_pages(job) -> tuple[int, list[Page]]:
             f"deck ({type(error).__name__}). Save it again from PowerPoint.",
         ) from None
     comments = _Comments(deck)
-    pdf = office_pdf(job) if job.images else None
+    pdf = office_pdf(job) if job.options.images else None
     if pdf is not None:
-        count, pages = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False)
+        count, pages, _ = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False)
     else:
         count, pages = len(slides), [Page(number=n) for n in job.select(len(slides))]
+    found_figures = {}
     for page in pages:
-        page.tables, job.figures[page.number], page.figures = [], [], []
+        page.tables, found_figures[page.number], page.figures = [], [], []
         if page.number > len(slides):
             page.text = ""
             continue
@@ -370,11 +373,11 @@ def slide_pages(job) -> tuple[int, list[Page]]:
             )
             page.text = f"[This slide could not be read: {type(error).__name__}]"
         try:
-            job.figures[page.number] = slide_figures(slide, deck.slide_width or 1, deck.slide_height or 1)
+            found_figures[page.number] = slide_figures(slide, deck.slide_width or 1, deck.slide_height or 1)
         except Exception as error:  # its figures are lost, not its text
             job.warnings.append(
                 f"The pictures of slide {page.number} of {job.name} could "
                 f"not be placed ({type(error).__name__}: {error})."
             )
-        page.figures = [Figure.of(f) for f in job.figures[page.number]]
-    return count, pages
+        page.figures = [Figure.of(f) for f in found_figures[page.number]]
+    return count, pages, pdf, found_figures

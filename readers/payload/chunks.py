@@ -41,6 +41,7 @@ from .citations import source
 from .packing import Draft, Group, Packer, Source, Unit
 from .tokens import text_tokens
 
+CHUNK_TOKENS = 512  # the default max_tokens (Reading.chunks' too): the most many embedding models take in
 MIN_TOKENS = 16  # the least max_tokens: a short heading path and a word
 ROOM_FOR_A_WORD = 8  # tokens a chunk must have for its content after its heading path and overlap
 MARKDOWN_FILES = (
@@ -329,7 +330,7 @@ def _chunk(reading, number: int, draft: Draft) -> Chunk:
     )
 
 
-def reading_chunks(reading, max_tokens: int = 512, overlap_tokens: int = 0) -> list[Chunk]:
+def reading_chunks(reading, max_tokens: int = CHUNK_TOKENS, overlap_tokens: int = 0) -> list[Chunk]:
     """``Reading.chunks``: see this module's docstring."""
     check_sizes(max_tokens, overlap_tokens)
     packer, headings = Packer(max_tokens, overlap_tokens), Headings(max_tokens, overlap_tokens)

@@ -1,5 +1,5 @@
 """Where a piece of a reading comes from, in the one wording the export's citations and the chunks
-share: ``report.pdf, p. 12``, ``deck.pptx, slides 3–4``, ``bundle.zip › docs/a.pdf, p. 3``,
+share: ``report.pdf, p. 12``, ``deck.pptx, slides 3–4``, ``bundle.zip › papers/a.pdf, p. 3``,
 ``server.log, lines 95–140``, ``talk.wav, 0:07–0:11``."""
 
 from __future__ import annotations

@@ -38,15 +38,6 @@ MB = 1_000_000
 
 
 @dataclass(frozen=True)
-class PdfSource:
-    """Where a reading's pages come from as a PDF: ``path`` (the file itself, or its rendering in the
-    cache) and the cache the cut copies are kept in."""
-
-    path: Path
-    cache_dir: Path
-
-
-@dataclass(frozen=True)
 class Limit:
     pages: int
     request_bytes: int

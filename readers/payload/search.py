@@ -20,6 +20,7 @@ from ..errors import ReaderError
 
 MAX_QUERY_CHARS = 500
 SEARCH_SECONDS = 5.0
+LEAST_TIMEOUT = 0.01  # seconds handed to regex once the deadline has passed: a negative timeout means none to it
 
 
 def compile_query(query: str, is_regex: bool) -> regex.Pattern:
@@ -71,7 +72,7 @@ class Search:
         found: list[Hit] = []
         try:
             for match in self.pattern.finditer(
-                text, concurrent=True, timeout=max(0.01, self.deadline - time.monotonic())
+                text, concurrent=True, timeout=max(LEAST_TIMEOUT, self.deadline - time.monotonic())
             ):
                 if match.end() == match.start():
                     continue

@@ -13,6 +13,7 @@ def as_json(reading: Reading, images: bool = True) -> dict:
     and ``text``, what a text-only model receives."""
     data = asdict(reading)
     del data["pdf"]  # where the PDF is on this machine: for as_messages(document=True), not a value to share
+    del data["found_figures"]  # what describe read the figures from: the reading's pages already show them
     for page in data["pages"]:
         page["image"] = base64.b64encode(page["image"]).decode("ascii") if images and page["image"] else None
     data["text"] = reading.as_text()

@@ -31,6 +31,17 @@ from ..markup.text import well_formed
 
 PROVIDERS = ("openai", "anthropic")
 EXACT = {"openai": True, "anthropic": False}
+# OpenAI's published rule for a high-detail image (its vision guide): fit, shorten, count tiles.
+OPENAI_FIT = 2048  # px: the image is first scaled to fit a 2048 x 2048 square
+OPENAI_SHORT_SIDE = 768  # px: then its short side is scaled down to this
+OPENAI_TILE = 512  # px: the side of the square tiles it is then cut into
+OPENAI_BASE_TOKENS = 85  # tokens every image costs
+OPENAI_TILE_TOKENS = 170  # tokens each tile costs on top
+# Anthropic's published rule (its vision guide): tokens = width x height / 750, after the long side is cut.
+ANTHROPIC_LONG_SIDE = 1568  # px: a longer side is scaled down to this
+ANTHROPIC_PIXELS_PER_TOKEN = 750
+PNG_SIZE = slice(16, 24)  # IHDR's width and height: after the 8-byte signature and the chunk's length and type
+PNG_HEAD_BASE64 = 32  # base64 characters that decode to the PNG's first 24 bytes, through its size
 
 
 @functools.cache
@@ -48,16 +59,16 @@ def text_tokens(text: str) -> int:
 
 
 def openai_image_tokens(width: int, height: int) -> int:
-    scale = min(1.0, 2048 / max(width, height))
+    scale = min(1.0, OPENAI_FIT / max(width, height))
     width, height = width * scale, height * scale
-    scale = min(1.0, 768 / min(width, height))
+    scale = min(1.0, OPENAI_SHORT_SIDE / min(width, height))
     width, height = width * scale, height * scale
-    return 85 + 170 * math.ceil(width / 512) * math.ceil(height / 512)
+    return OPENAI_BASE_TOKENS + OPENAI_TILE_TOKENS * math.ceil(width / OPENAI_TILE) * math.ceil(height / OPENAI_TILE)
 
 
 def anthropic_image_tokens(width: int, height: int) -> int:
-    scale = min(1.0, 1568 / max(width, height))
-    return math.ceil(width * scale * height * scale / 750)
+    scale = min(1.0, ANTHROPIC_LONG_SIDE / max(width, height))
+    return math.ceil(width * scale * height * scale / ANTHROPIC_PIXELS_PER_TOKEN)
 
 
 IMAGE_RULES = {"openai": openai_image_tokens, "anthropic": anthropic_image_tokens}
@@ -65,13 +76,13 @@ IMAGE_RULES = {"openai": openai_image_tokens, "anthropic": anthropic_image_token
 
 def png_size(png: bytes) -> tuple[int, int]:
     """Width and height of a PNG, from its header (the IHDR chunk that must come first)."""
-    return struct.unpack(">II", png[16:24])
+    return struct.unpack(">II", png[PNG_SIZE])
 
 
 def _part_png(part: dict) -> bytes:
     """The first bytes of an image part's PNG: enough for its header."""
     data = part["image_url"]["url"].split(",", 1)[1] if part["type"] == "image_url" else part["source"]["data"]
-    return base64.b64decode(data[:32])
+    return base64.b64decode(data[:PNG_HEAD_BASE64])
 
 
 def payload_tokens(parts: list[dict], provider: str) -> tuple[int, int]:

@@ -19,7 +19,7 @@ from statistics import median
 
 from pdfplumber.utils import extract_text
 
-from .words import LINE_EMS, is_level, line_words, set_upright, text_lines
+from .words import LINE_EMS, ON_AXIS, is_level, line_words, set_upright, text_lines
 
 RECORD_CELLS = 3  # cells holding a line at every shared baseline: fewer are cells that wrap, not records
 
@@ -34,7 +34,7 @@ def _inside(char: dict, box) -> bool:
 def _turn(char: dict) -> int:
     """1 for a character turned to read up the page, -1 down it, 0 for one set along it or slanted."""
     a, b = char["matrix"][:2]
-    if not b or abs(a) > 1e-3 * abs(b):
+    if not b or abs(a) > ON_AXIS * abs(b):
         return 0
     return 1 if b > 0 else -1
 

@@ -37,7 +37,8 @@ GAP = 6.0  # points
 LABEL_GAP = 16.0  # points: text this close to a drawing is its labels (tick labels, legend, title)
 LEGEND_REACH = 48.0  # points: how far from a drawing's plot its legend keys may stand
 TABLE_MARGIN = 2.0  # points: a table's outer rules lie on its box's edge, a hair outside
-BACKGROUND_SHARE = 0.8
+PARAGRAPH_GAP = 0.6  # line heights: a wider gap between lines starts a paragraph (and ends a caption)
+BACKGROUND_SHARE = 0.8  # of the page's area: a vector object this large is its background, no figure
 WORDS_DENSITY = 10 / (72 * 72)  # characters per square point: the text layer covers the figure
 OCR_DPI = 300
 UPSCALE_BELOW = 150  # dpi: a coarser raster is read at twice its resolution
@@ -101,7 +102,7 @@ def _caption(box, lines: list[dict]) -> str | None:
     parts = [lines[index]["text"]]
     for line in lines[index + 1 : index + 3]:  # a caption may run on for a line or two
         previous = lines[index + len(parts) - 1]
-        if line["top"] - previous["bottom"] > 0.6 * (previous["bottom"] - previous["top"]) or CAPTION.match(
+        if line["top"] - previous["bottom"] > PARAGRAPH_GAP * (previous["bottom"] - previous["top"]) or CAPTION.match(
             line["text"]
         ):
             break

@@ -12,6 +12,7 @@ HEADING_MARK = re.compile(f"{HEADING}([0-9.]+){HEADING}")
 HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
 HEADING_CHARS = 120
 LEVEL_STEP = 0.9
+BOLD_HEADING_RATIO = 0.95  # a bold line alone this large against the body text (or larger) is a heading
 
 
 def heading_mark(line: list[dict], body: float, alone: bool) -> str | None:
@@ -25,7 +26,7 @@ def heading_mark(line: list[dict], body: float, alone: bool) -> str | None:
     bold = (
         alone
         and all(item["bold"] for item in words)
-        and size >= 0.95 * body
+        and size >= BOLD_HEADING_RATIO * body
         and len(text) <= HEADING_CHARS
         and not text.endswith((".", ":", ","))
     )

@@ -41,16 +41,15 @@ from statistics import median
 from ..markup.tables import markdown_table
 from .boxes import box_of, centre_in, near
 from .charts.reading import grouped_labels, read_chart
-from .figures import LABEL_GAP
+from .figures import LABEL_GAP, PARAGRAPH_GAP
 from .furniture import band_furniture, edge_line, edge_words, furniture_line, margin_numbers
 from .headings import HEADING_RATIO, heading_mark
 from .unruled import ALIGNED_ROWS, HEADER_ROWS, common, gaps, in_columns, item_lines, two_sided, unruled_table
-from .words import page_words, set_upright, text_lines
+from .words import TURNED_SPACE, page_words, set_upright, text_lines
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
 PROSE_CHARS = 25
-PARAGRAPH_GAP = 0.6
 BAND_BREAK = 2.5  # line heights of empty space that part one band from the next
 BOLD = re.compile(r"bold|black|heavy|semibold|demi|medi", re.I)
 BULLET = re.compile(r"^[•◦▪▫‣●○■□►▶–—*·]\s*")
@@ -253,7 +252,7 @@ def _rotated_lines(chars: list[dict]) -> list[str]:
                     if previous is None
                     else (previous["top"] - char["bottom"] if up else char["top"] - previous["bottom"])
                 )
-                text += (" " if gap > 0.15 * char["size"] and not text.endswith(" ") else "") + char["text"]
+                text += (" " if gap > TURNED_SPACE * char["size"] and not text.endswith(" ") else "") + char["text"]
                 previous = char
             if text.strip():
                 lines.append(" ".join(text.split()))
@@ -435,7 +434,7 @@ def page_markdown(
     page, tables: list[tuple[tuple, str]], figures: list[dict], pdfium_page
 ) -> tuple[str, int, list[str]]:
     """The Markdown of a pdfplumber ``page`` whose ``tables`` are ``(bbox, markdown)`` pairs and
-    whose ``figures`` are ``readers.figures`` dicts, the number of glyphs that could not be mapped
+    whose ``figures`` are ``readers.pdf.figures`` dicts, the number of glyphs that could not be mapped
     to text, and the tables without rules found. ``pdfium_page`` is the same page in pdfium."""
     boxes = [bbox for bbox, _ in tables]
     chars = [char for char in page.chars if not centre_in(box_of(char), boxes)] if boxes else page.chars

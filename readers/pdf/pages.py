@@ -25,6 +25,7 @@ from ..errors import ReaderError
 from ..markup.tables import markdown_table
 from ..models import Figure, Page
 from ..render.pdfium import checked_page_count, encode_png
+from ..versions import EXTRACTION_VERSION
 from .cells import ruled_rows
 from .continued import continued_tables
 from .figures import find_figures
@@ -34,8 +35,8 @@ from .layout import page_markdown
 from .pool import batches, discard_pool, executor, time_limit, worker_died
 from .spelling import joined_words, plain
 
-EXTRACTION_VERSION = 10  # part of each cached page's name: raise it when extraction changes, so old entries miss
 PAGE_TIMEOUT = 60  # seconds one page's text, tables and render may take in a worker
+TABLE_FILLED = 0.3  # of a ruled grid's cells, holding text: a table (a chart's gridlines leave most empty)
 
 
 def pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFPage]:
@@ -76,7 +77,7 @@ def is_table(rows: list[list]) -> bool:
     is refused here is not lost: its text stays in the page's text."""
     filled = [sum(1 for cell in row if cell not in (None, "")) for row in rows]
     cells = sum(len(row) for row in rows)
-    return bool(cells) and max(filled, default=0) >= 2 and sum(filled) >= 0.3 * cells
+    return bool(cells) and max(filled, default=0) >= 2 and sum(filled) >= TABLE_FILLED * cells
 
 
 def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int | None) -> dict:
@@ -179,9 +180,10 @@ def _extract(job, pdf_path: Path, numbers: list[int], dpi: int | None):
 
 def read_pdf_pages(
     job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True
-) -> tuple[int, list[Page]]:
-    """Read the selected pages of ``pdf_path``; ``cache_key`` is the content hash entries go under.
-    ``render=False`` makes no page images (a page read before keeps the one it has in the cache).
+) -> tuple[int, list[Page], dict[int, list[dict]]]:
+    """The page count of ``pdf_path``, its selected pages, and each page's figures as found (for
+    ``Reading.found_figures``); ``cache_key`` is the content hash entries go under. ``render=False``
+    makes no page images (a page read before keeps the one it has in the cache).
 
     ``text_from_pdf=False`` when the caller takes the text from elsewhere (a deck's slides, a web
     page's HTML), so what the PDF's text layer lacks (all of it, or glyphs with no map) is not
@@ -224,7 +226,7 @@ def read_pdf_pages(
     texts, furniture = without_furniture({number: entry["text"] for number, entry in found.items()})
     texts = dict(zip(texts, joined_words(heading_levels(list(texts.values())))))
     texts, tables = continued_tables(texts, {number: entry["tables"] for number, entry in found.items()})
-    pages = []
+    pages, found_figures = [], {}
     for number in numbers:
         if number in failed:
             job.warnings.append(f"Page {number} of {job.name} is damaged and could not be read ({failed[number]}).")
@@ -243,7 +245,7 @@ def read_pdf_pages(
                 "could not be read and "
                 f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text)."
             )
-        job.figures[number] = entry["figures"]
+        found_figures[number] = entry["figures"]
         figures = [Figure.of(f) for f in entry["figures"]]
         pages.append(
             Page(
@@ -255,5 +257,4 @@ def read_pdf_pages(
                 furniture=furniture[number] if text_from_pdf else [],
             )
         )
-    job.pdf = pdf_path
-    return meta["page_count"], pages
+    return meta["page_count"], pages, found_figures

@@ -26,6 +26,8 @@ from ..render.pdfium import pages_pdf, render_figures
 WORKERS = min(4, os.cpu_count() or 1)  # a worker peaks near 150 MB on the bench pages; four bound that on big machines
 WORKER_MEMORY = 4 << 30  # the most data one worker may hold: far above any honest page
 PR_SET_PDEATHSIG = 1  # prctl(2)
+ALARM_REPEAT = 0.1  # seconds: time_limit's alarm fires again this often, in case pdfminer swallowed the last one
+SOONEST_TIMER = 0.001  # seconds: a timer set before, already due, is put back this soon (0 would switch it off)
 _pool: Executor | None = None
 _pool_lock = threading.Lock()
 
@@ -48,7 +50,7 @@ def time_limit(seconds: float):
 
     previous = signal.signal(signal.SIGALRM, expire)
     started = time.monotonic()
-    outer_delay, outer_interval = signal.setitimer(signal.ITIMER_REAL, seconds, 0.1)
+    outer_delay, outer_interval = signal.setitimer(signal.ITIMER_REAL, seconds, ALARM_REPEAT)
     try:
         yield
     finally:
@@ -57,7 +59,9 @@ def time_limit(seconds: float):
         finally:
             signal.signal(signal.SIGALRM, previous)
         if outer_delay:
-            signal.setitimer(signal.ITIMER_REAL, max(outer_delay - (time.monotonic() - started), 0.001), outer_interval)
+            signal.setitimer(
+                signal.ITIMER_REAL, max(outer_delay - (time.monotonic() - started), SOONEST_TIMER), outer_interval
+            )
 
 
 def batches(numbers: list[int]) -> list[list[int]]:
@@ -141,20 +145,21 @@ def worker_died(pool: Executor | None, message: str) -> ReaderError:
     return ReaderError("RENDER_FAILED", message)
 
 
-def figure_images(job, wanted: dict[int, list[dict]]):
+def figure_images(pdf_path: Path, name: str, wanted: dict[int, list[dict]]):
     """Yield ``(page number, [PNG bytes or error text per figure])`` for the figures in ``wanted``
-    (page number to figure dicts) of the job's PDF, rendered by the worker pool as they finish."""
+    (page number to figure dicts) of ``pdf_path`` (the PDF of the file shown as ``name``), rendered
+    by the worker pool as they finish."""
     futures = {}
     try:
         pool = executor()
         futures = {
-            pool.submit(render_figures, str(job.pdf), number, figures): number for number, figures in wanted.items()
+            pool.submit(render_figures, str(pdf_path), number, figures): number for number, figures in wanted.items()
         }
         for future in as_completed(futures):
             yield futures[future], future.result()
     except BrokenProcessPool:
         raise worker_died(
-            pool, f"A PDF worker process stopped while rendering the figures of {job.name}. Try again."
+            pool, f"A PDF worker process stopped while rendering the figures of {name}. Try again."
         ) from None
     finally:
         for future in futures:

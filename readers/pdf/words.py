@@ -32,6 +32,12 @@ LINE_EMS = (
 SKEW_SHARPER = 1.1  # how much better lines must line up at a slope than level for the page to be straightened
 SKEW_CHARS = 50  # fewer characters are too few to measure a slope on
 SKEW_SAMPLE = 150  # characters enough to measure it on: a denser page is sampled
+SKEW_HALF_DEGREES = 10  # slopes tried, in half degrees either way: a page set askew by up to 5°
+SKEW_MOST = 0.1  # of a glyph's matrix, b against a (tan, about 5.7°): a steeper turn is on purpose, not a skew
+ON_AXIS = 1e-3  # of a glyph's matrix, its small term against its large one: less is square to the page (0.06°)
+ASCENT = 0.8  # of the size: a skewed glyph drawn level stands this far above its baseline (a usual font's)
+DESCENT = 0.2  # of the size: and this far below it
+TURNED_SPACE = 0.15  # of the size: a wider gap parts words in turned text, which has no line's spacing to measure
 
 
 def baseline(char: dict) -> float:
@@ -100,7 +106,7 @@ def line_words(line: list[dict]) -> list[dict]:
 def is_level(char: dict) -> bool:
     """Set along the page's width (upright or slanted as an italic), not turned: pdfminer counts
     text turned by up to 45 degrees (a chart's axis labels) upright too."""
-    return abs(char["matrix"][1]) <= 1e-3 * abs(char["matrix"][0])
+    return abs(char["matrix"][1]) <= ON_AXIS * abs(char["matrix"][0])
 
 
 def _sharpness(points: list[tuple[float, float]], slope: float) -> int:
@@ -117,11 +123,14 @@ def _slope(chars: list[dict]) -> float:
     points = [
         (char["x0"], baseline(char))
         for char in sample
-        if char["text"].strip() and abs(char["matrix"][1]) <= 0.1 * abs(char["matrix"][0])
+        if char["text"].strip() and abs(char["matrix"][1]) <= SKEW_MOST * abs(char["matrix"][0])
     ]
     if len(points) < SKEW_CHARS:
         return 0.0
-    best = max(range(-10, 11), key=lambda half: _sharpness(points, math.tan(math.radians(half / 2))))
+    best = max(
+        range(-SKEW_HALF_DEGREES, SKEW_HALF_DEGREES + 1),
+        key=lambda half: _sharpness(points, math.tan(math.radians(half / 2))),
+    )
     slopes = [math.tan(math.radians(best / 2 + tenth / 10)) for tenth in range(-4, 5)]
     found = max(slopes, key=lambda slope: _sharpness(points, slope))
     return found if _sharpness(points, found) > SKEW_SHARPER * _sharpness(points, 0.0) else 0.0
@@ -139,7 +148,7 @@ def straightened(chars: list[dict]) -> list[dict]:
         a, b, c, d, e, f = char["matrix"]
         base = baseline(char) - slope * char["x0"]
         height = char["bottom"] + char["y0"]  # the page's height, as the character's box gives it
-        if abs(b) <= 1e-3 * abs(a) or abs(b) > 0.1 * abs(
+        if abs(b) <= ON_AXIS * abs(a) or abs(b) > SKEW_MOST * abs(
             a
         ):  # level glyphs on a falling line, or text turned on purpose
             size, top, right, matrix = char["size"], char["top"] - slope * char["x0"], char["x1"], (a, b, c, d)
@@ -148,10 +157,10 @@ def straightened(chars: list[dict]) -> list[dict]:
             scale = math.hypot(a, b)
             size = (char["height"] - char["adv"] * abs(b) / scale) / (abs(a) / scale)
             top, right, matrix, descent = (
-                base - 0.8 * size,
+                base - ASCENT * size,
                 char["x0"] + char["adv"],
                 (scale, 0.0, 0.0, scale),
-                0.2 * size,
+                DESCENT * size,
             )
         bottom = base + descent
         moved.append(
@@ -175,7 +184,9 @@ def page_words(chars: list[dict]) -> list[dict]:
     measure letters along: pdfplumber's words, gaps as a share of the size."""
     chars = straightened(chars)
     words = [word for line in text_lines([char for char in chars if is_level(char)]) for word in line_words(line)]
-    slanted = extract_words([char for char in chars if not is_level(char)], x_tolerance_ratio=0.15, return_chars=True)
+    slanted = extract_words(
+        [char for char in chars if not is_level(char)], x_tolerance_ratio=TURNED_SPACE, return_chars=True
+    )
     return words + [{**word, "base": word["bottom"]} for word in slanted]
 
 

@@ -27,6 +27,9 @@ from tinydb.table import Document, Table
 
 from .files import write_atomic
 
+SHARD_DIGITS = 3  # hex digits of the key's hash naming its shard: 4096 shards
+DOC_ID_DIGITS = 15  # hex digits after them giving its TinyDB document id: 60 bits
+
 log = logging.getLogger(__name__)
 
 
@@ -80,7 +83,7 @@ class DescriptionCache:
 
     def _shard(self, key: str) -> tuple[str, int]:
         digest = hashlib.sha256(key.encode("utf-8")).hexdigest()
-        return digest[:3], int(digest[3:18], 16)
+        return digest[:SHARD_DIGITS], int(digest[SHARD_DIGITS : SHARD_DIGITS + DOC_ID_DIGITS], 16)
 
     @contextmanager
     def _table(self, shard: str) -> Iterator[Table]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from pathlib import Path
 
 from ...markup.markdown import join_blocks
 from ...markup.tables import markdown_table
@@ -18,9 +19,10 @@ from ...models import Page
 from ...pdf.pages import read_pdf_pages
 from ...render.libreoffice import office_pdf
 from ...render.placement import Passage, letters, place_blocks, rendered_pages
+from ...versions import LETTERS_VERSION
 from .blocks import Block, Parsed
 
-RENDERED_NAME = "office-letters.v1.json"  # the rendered pages' letters; raise the version when letters() changes
+RENDERED_NAME = f"office-letters.v{LETTERS_VERSION}.json"  # the rendered pages' letters
 
 
 def page_text(blocks: list[Block]) -> str:
@@ -92,14 +94,15 @@ def _rendered(job, pdf) -> list[Passage]:
     return [Passage(text, pictures) for text, pictures in cached]
 
 
-def document_pages(job, parsed: Parsed) -> tuple[int, list[Page]]:
-    """The page count and the selected pages: LibreOffice's pages with the blocks placed on
-    them, or, without LibreOffice, all the blocks on one page."""
+def document_pages(job, parsed: Parsed) -> tuple[int, list[Page], Path | None, dict[int, list[dict]]]:
+    """The page count, the selected pages, the PDF they come from and their figures as found (as
+    ``Job.reading`` takes them): LibreOffice's pages with the blocks placed on them, or, without
+    LibreOffice, all the blocks on one page."""
     blocks = parsed.blocks
     pdf = office_pdf(job)
     if pdf is None:
-        return 1, [Page(number=n, text=page_text(blocks)) for n in job.select(1)]
-    count, pages = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False, render=job.images)
+        return 1, [Page(number=n, text=page_text(blocks)) for n in job.select(1)], None, {}
+    count, pages, found_figures = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False, render=job.options.images)
     placed = place_blocks(
         [Passage(block.plain, block.pictures, block.repeated) for block in blocks],
         _rendered(job, pdf),
@@ -121,4 +124,4 @@ def document_pages(job, parsed: Parsed) -> tuple[int, list[Page]]:
         if page.error is None:
             page.text = page_text(on_page.get(page.number, []))
             page.tables = []
-    return count, pages
+    return count, pages, pdf, found_figures

@@ -6,10 +6,25 @@ from __future__ import annotations
 
 import math
 
-from .parts import Mark, Phrase, centre, lines_of, parse_number
+from .parts import PHRASE_GAP, THIN, Mark, Phrase, centre, lines_of, parse_number
 
 SWATCH_GAP = 13.0  # points: a legend name starts this close to the right of its swatch
 ALIGN = 1.6  # points: tick labels of one axis line up this closely
+# Tolerances set against the generated charts of tests/fixtures/charts.py (matplotlib, reportlab, LibreOffice).
+SPAN_SHOWN = 100  # a reading's decimals show a hundredth of its axis' span
+SPAN_FINEST = 10000  # and never resolve finer than a ten-thousandth of it
+EVEN_RELATIVE = 1e-6  # of the first step: float error allowed between steps that are even
+EVEN_ABSOLUTE = 1e-9  # and beside it, for steps near 0
+TICK_REACH = 0.75  # of a label's height (width on an x axis): its tick or gridline lies this near its middle
+SHIFT_AGREE = 0.75  # points: labels whose offsets to their ticks differ this little share one offset
+OVERLAP = 0.6  # of a label's height (width on an x axis): labels closer than this stand on each other
+FIT = 0.03  # of the labels' spread: a label further than this from the fitted line breaks the axis
+SWATCH_WIDEST = 42  # points: the widest legend swatch (a line key with its marker)
+SWATCH_SMALLEST = 2.5  # points: a patch or marker key's shorter side is at least this
+MARKER_KEY = 12  # points: a key no larger (and not flat) is a marker, which stands mid-way along its slot
+MARKER_REACH = 1.5 * SWATCH_GAP  # points: so its name may start this far right of it
+FRAME_REACH = 24  # points: a legend's frame stands no further than this outside its entries
+TITLE_WORDS = 14  # a line of more words is no chart title
 
 
 class Axis:
@@ -45,8 +60,8 @@ class Axis:
         span; never finer than a ten-thousandth of it."""
         if self.span <= 0 or self.step <= 0:
             return 1
-        most = max(0, math.ceil(-math.log10(self.span / 10000)))
-        return min(most, max(0, -math.floor(math.log10(self.step)) + 1, math.ceil(-math.log10(self.span / 100))))
+        most = max(0, math.ceil(-math.log10(self.span / SPAN_FINEST)))
+        return min(most, max(0, -math.floor(math.log10(self.step)) + 1, math.ceil(-math.log10(self.span / SPAN_SHOWN))))
 
     def read(self, pos: float) -> float:
         value = self.value(pos)
@@ -58,7 +73,9 @@ class Axis:
 def _evenly(values: list[float]) -> bool:
     steps = [b - a for a, b in zip(values, values[1:])]
     return (
-        bool(steps) and all(abs(s - steps[0]) <= 1e-6 * max(1.0, abs(steps[0])) + 1e-9 for s in steps) and steps[0] > 0
+        bool(steps)
+        and all(abs(s - steps[0]) <= EVEN_RELATIVE * max(1.0, abs(steps[0])) + EVEN_ABSOLUTE for s in steps)
+        and steps[0] > 0
     )
 
 
@@ -69,12 +86,12 @@ def _snap(vertical, found, words, rules):
     options = []
     for pos, _value, i in found:
         w = words[i]
-        half = (w["bottom"] - w["top"] if vertical else w["x1"] - w["x0"]) * 0.75
+        half = (w["bottom"] - w["top"] if vertical else w["x1"] - w["x0"]) * TICK_REACH
         near = []
         for r in rules:
-            if vertical and r.h < 1.5:
+            if vertical and r.h < THIN:
                 at, reach = r.cy, max(0.0, r.x0 - w["x1"], w["x0"] - r.x1)
-            elif not vertical and r.w < 1.5:
+            elif not vertical and r.w < THIN:
                 at, reach = r.cx, max(0.0, r.top - w["bottom"], w["top"] - r.bottom)
             else:
                 continue
@@ -84,13 +101,13 @@ def _snap(vertical, found, words, rules):
     every = [o for near in options for o in near]
     if not every:
         return found
-    shift = max(every, key=lambda o: sum(any(abs(o - p) <= 0.75 for p in near) for near in options))
-    if sum(any(abs(shift - p) <= 0.75 for p in near) for near in options) * 2 < len(found):
+    shift = max(every, key=lambda o: sum(any(abs(o - p) <= SHIFT_AGREE for p in near) for near in options))
+    if sum(any(abs(shift - p) <= SHIFT_AGREE for p in near) for near in options) * 2 < len(found):
         return found
     snapped = []
     for (pos, value, i), near in zip(found, options):
         best = min(near, key=lambda o: abs(o - shift), default=None)
-        snapped.append((pos + (best if best is not None and abs(best - shift) <= 0.75 else shift), value, i))
+        snapped.append((pos + (best if best is not None and abs(best - shift) <= SHIFT_AGREE else shift), value, i))
     return snapped
 
 
@@ -144,7 +161,7 @@ def _axis_of(vertical, group, words, numbers, rules, middles):
     sizes = [
         (words[i]["bottom"] - words[i]["top"]) if vertical else (words[i]["x1"] - words[i]["x0"]) for _, _, i in found
     ]
-    if any(b[0] - a[0] < 0.6 * min(s1, s2) for a, b, s1, s2 in zip(found, found[1:], sizes, sizes[1:])):
+    if any(b[0] - a[0] < OVERLAP * min(s1, s2) for a, b, s1, s2 in zip(found, found[1:], sizes, sizes[1:])):
         return None  # labels on top of each other are no axis
     values = [t[1] for t in found]
     if values[0] > values[-1]:
@@ -161,7 +178,7 @@ def _axis_of(vertical, group, words, numbers, rules, middles):
     axis = Axis(vertical, _snap(vertical, found, words, rules), log)
     spread = found[-1][0] - found[0][0]
     fitted = [axis.pos(v) for _, v, _ in axis.ticks]
-    if spread <= 0 or max(abs(f - t[0]) for f, t in zip(fitted, axis.ticks)) > 0.03 * spread:
+    if spread <= 0 or max(abs(f - t[0]) for f, t in zip(fitted, axis.ticks)) > FIT * spread:
         return None
     return axis
 
@@ -179,16 +196,20 @@ def find_legend(words, marks: list[Mark], taken: set) -> list[Entry]:
     small = [
         m
         for m in marks
-        if m.w <= 42
+        if m.w <= SWATCH_WIDEST
         and m.h <= 16
         and m.colour is not None
-        and (m.w >= 8 and m.h < 1.5 and m.fill is None if m.kind == "line" or m.h < 1.5 else min(m.w, m.h) >= 2.5)
+        and (
+            m.w >= 8 and m.h < THIN and m.fill is None
+            if m.kind == "line" or m.h < THIN
+            else min(m.w, m.h) >= SWATCH_SMALLEST
+        )
     ]  # a patch, a marker or a flat line
     free = [i for i in range(len(words)) if i not in taken]
     pairs = []
     for m in small:
         reach = (
-            1.5 * SWATCH_GAP if max(m.w, m.h) <= 12 and m.h >= 1.5 else SWATCH_GAP
+            MARKER_REACH if max(m.w, m.h) <= MARKER_KEY and m.h >= THIN else SWATCH_GAP
         )  # a marker key stands mid-way along its slot
         near = [
             i
@@ -216,7 +237,7 @@ def find_legend(words, marks: list[Mark], taken: set) -> list[Entry]:
                 i not in run
                 and words[i]["x0"] > last["x1"] - 0.5
                 and abs(centre(words[i])[1] - centre(last)[1]) < 2
-                and words[i]["x0"] - last["x1"] <= 0.6 * (last.get("size") or 10)
+                and words[i]["x0"] - last["x1"] <= PHRASE_GAP * (last.get("size") or 10)
                 and not any(last["x1"] <= s <= words[i]["x0"] for s in stops)
             ):
                 run.append(i)
@@ -229,7 +250,7 @@ def find_legend(words, marks: list[Mark], taken: set) -> list[Entry]:
             and o.x1 <= m.x1 + 1
             and o.top >= m.top - 4
             and o.bottom <= m.bottom + 4
-            and o.w <= 42
+            and o.w <= SWATCH_WIDEST
             and o.h <= 16
         ]
         key = (
@@ -255,10 +276,10 @@ def legend_frame(entries: list[Entry], marks: list[Mark]) -> list[Mark]:
         and m.x1 >= x1 - 1
         and m.top <= top + 1
         and m.bottom >= bottom - 1
-        and m.x0 >= x0 - 24
-        and m.x1 <= x1 + 24
-        and m.top >= top - 24
-        and m.bottom <= bottom + 24
+        and m.x0 >= x0 - FRAME_REACH
+        and m.x1 <= x1 + FRAME_REACH
+        and m.top >= top - FRAME_REACH
+        and m.bottom <= bottom + FRAME_REACH
     ]
 
 
@@ -266,7 +287,7 @@ def legend_frame(entries: list[Entry], marks: list[Mark]) -> list[Mark]:
 def title_of(words, free: list[int], above: float):
     """The chart's title: the largest-set line standing above ``above`` (the plot's top)."""
     rows = list(lines_of(words, [i for i in free if words[i]["bottom"] <= above + 1]))
-    rows = [row for row in rows if len(row) <= 14]
+    rows = [row for row in rows if len(row) <= TITLE_WORDS]
     if not rows:
         return None, []
     size = lambda row: max(words[i].get("size") or 0 for i in row)

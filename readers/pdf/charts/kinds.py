@@ -11,7 +11,7 @@ from statistics import median
 
 from ...markup.charts import number_text
 from .axes import find_axes, title_of
-from .parts import axis_aligned, centre, lines_of, phrases
+from .parts import THIN, axis_aligned, centre, lines_of, phrases
 
 PRINTED = "values as printed"
 DRAWN = "values read from the drawing, ±1% of the axis"
@@ -22,6 +22,22 @@ MAX_ROWS = (
 )
 DENSE = 40  # points along a numeric x axis beyond which a line is read at the axis' ticks
 STRAY_WORDS = 2  # more unexplained words than this inside the plot: a table or a diagram, not a chart
+# Tolerances set against the generated charts of tests/fixtures/charts.py (matplotlib, reportlab, LibreOffice).
+BACKDROP_SHARE = 0.1  # of the marks' whole extent: a filled box this large holding other marks is a backdrop
+AREA_WIDTH = 30  # points: a filled curve narrower than this is a marker, not an area
+MARKER_SIDE = 14  # points: a filled mark no larger is a marker; a rect larger is a bar
+LONG_RULE = 40  # points: a rule this long is an axis line or gridline, part of the plot
+CATEGORY_DROP = 2.5  # of the font size: category labels start this close under the plot, else they are turned
+WRAP_GAP = 0.25  # of the font size: a category label's next line is set this tight under it
+WRAP_SLOT = 0.3  # of a category slot: each part of a wrapped label stands this near its label
+TURNED_REACH = 40  # points: a turned category label may start this far left of the plot
+AXIS_TITLE_GAP = 1.5  # of the font size: an axis title stands this close under its labels
+POINT_LABEL = 0.8  # of a label's height: a data label this close to its point is its label
+BAR_SLOT = 0.6  # of a category slot: a bar further from its category's position is none of them
+STACK_GAP = 1.5  # points: a bar starts this close to the end of the one it stands on (or the base)
+BAR_LABEL_REACH = 6.0  # points past a bar's end its data label may stand (or its own size, if larger)
+CROSSING = 0.75  # points: a vertex this near the upright line is on it, a segment this narrow is upright
+LINE_END_SLACK = 1.5  # points: a line is read this far past its first and last points
 
 
 class _Plot:
@@ -55,22 +71,26 @@ def read_xy(ctx):
     if not data:
         return None
     reach = max(m.x1 for m in data) - min(m.x0 for m in data), max(m.bottom for m in data) - min(m.top for m in data)
-    large = [m for m in data if m.kind == "rect" and m.fill is not None and m.w * m.h >= 0.1 * reach[0] * reach[1]]
+    large = [
+        m for m in data if m.kind == "rect" and m.fill is not None and m.w * m.h >= BACKDROP_SHARE * reach[0] * reach[1]
+    ]
     background = {
         id(m) for m in large if any(o is not m and o.kind != "line" and _inside(o, m) for o in data)
     }  # holds others
     data = [m for m in data if id(m) not in background]
     filled = [m for m in data if m.fill is not None and m.kind != "line"]
-    areas = [m for m in filled if m.kind == "curve" and len(m.pts or ()) >= 4 and m.w >= 30 and not axis_aligned(m)]
+    areas = [
+        m for m in filled if m.kind == "curve" and len(m.pts or ()) >= 4 and m.w >= AREA_WIDTH and not axis_aligned(m)
+    ]
     strokes = [
         m
         for m in data
         if m.fill is None and m.stroke is not None and m.kind != "rect" and not axis_aligned(m) and max(m.w, m.h) >= 8
     ]
-    small = [m for m in filled if max(m.w, m.h) <= 14 and min(m.w, m.h) >= 1.5]
+    small = [m for m in filled if max(m.w, m.h) <= MARKER_SIDE and min(m.w, m.h) >= THIN]
     bars = [m for m in filled if m.kind == "rect" and id(m) not in {id(a) for a in areas}]
-    big_bars = [m for m in bars if max(m.w, m.h) > 14]
-    long_rules = [m for m in rules if max(m.w, m.h) >= 40]
+    big_bars = [m for m in bars if max(m.w, m.h) > MARKER_SIDE]
+    long_rules = [m for m in rules if max(m.w, m.h) >= LONG_RULE]
     taken = set(yax.ids if yax else ()) | set(xax.ids if xax else ())
     if strokes and small and yax and xax:  # markers off the line's vertices: a scatter with a trend line drawn over it
         vertices = {(round(x), round(y)) for m in strokes for x, y in m.pts or ()}
@@ -120,7 +140,7 @@ def _categories(ctx, vertical, other, plot, taken, centres=()):
         )
     if vertical:
         rows = _rows_below(ctx, taken, plot.bottom, plot.x0, plot.x1)
-        if not rows or words[rows[0][0]]["top"] > plot.bottom + 2.5 * (words[rows[0][0]].get("size") or 10):
+        if not rows or words[rows[0][0]]["top"] > plot.bottom + CATEGORY_DROP * (words[rows[0][0]].get("size") or 10):
             return _turned_categories(ctx, plot, centres), plot.bottom
         found = [[p.cx, p.text, p.ids] for p in phrases(words, rows[0])]
         under = max(words[i]["bottom"] for i in rows[0])
@@ -129,9 +149,9 @@ def _categories(ctx, vertical, other, plot, taken, centres=()):
             size = words[row[0]].get("size") or 10
             more = phrases(words, row)
             if (
-                words[row[0]]["top"] - under > 0.25 * size
+                words[row[0]]["top"] - under > WRAP_GAP * size
                 or len(found) < 2
-                or not all(min(abs(f[0] - p.cx) for f in found) < 0.3 * slot for p in more)
+                or not all(min(abs(f[0] - p.cx) for f in found) < WRAP_SLOT * slot for p in more)
             ):
                 break
             for p in more:
@@ -155,7 +175,7 @@ def _turned_categories(ctx, plot, centres):
     """Category labels turned on their side under the plot, each placed by its middle or by the end
     nearest the axis, whichever lines the labels up with the marks."""
     labels = sorted(
-        (t for t in ctx.turned if t.top >= plot.bottom - 3 and t.x1 >= plot.x0 - 40 and t.x0 <= plot.x1),
+        (t for t in ctx.turned if t.top >= plot.bottom - 3 and t.x1 >= plot.x0 - TURNED_REACH and t.x0 <= plot.x1),
         key=lambda t: t.end,
     )
     if not labels or not centres:
@@ -168,7 +188,7 @@ def _turned_categories(ctx, plot, centres):
 def _axis_title(ctx, taken, bottom, plot):
     """The line just under the lower axis' labels: that axis' title."""
     rows = _rows_below(ctx, taken, bottom + 1, plot.x0, plot.x1)
-    if rows and ctx.words[rows[0][0]]["top"] - bottom <= 1.5 * (ctx.words[rows[0][0]].get("size") or 10):
+    if rows and ctx.words[rows[0][0]]["top"] - bottom <= AXIS_TITLE_GAP * (ctx.words[rows[0][0]].get("size") or 10):
         return " ".join(ctx.words[i]["text"] for i in rows[0]), rows[0]
     return None, []
 
@@ -223,7 +243,7 @@ def _printed_points(ctx, taken, points):
         for i in labels:
             w = words[i]
             gap = math.hypot(max(0.0, w["x0"] - x, x - w["x1"]), max(0.0, w["top"] - y, y - w["bottom"]))
-            if gap <= 0.8 * (w["bottom"] - w["top"]):
+            if gap <= POINT_LABEL * (w["bottom"] - w["top"]):
                 pairs.append((gap, k, i))
     chosen, seen = {}, set()
     for _, k, i in sorted(pairs):
@@ -255,7 +275,7 @@ def _bars(ctx, bars, yax, xax, long_rules, taken):
     for m in bars:
         c = (spans[id(m)][0] + spans[id(m)][1]) / 2
         k = min(range(len(cats)), key=lambda k: abs(positions[k] - c))
-        if abs(positions[k] - c) > 0.6 * slot:
+        if abs(positions[k] - c) > BAR_SLOT * slot:
             return None
         groups.setdefault(k, []).append(m)
     ticks = [t[1] for t in val.ticks]
@@ -271,7 +291,7 @@ def _bars(ctx, bars, yax, xax, long_rules, taken):
         for m in sorted(g, key=lambda m: min(abs(e - base) for e in spans[id(m)][2:])):
             v0, v1 = spans[id(m)][2:]
             near, far = (v0, v1) if abs(v0 - reach) <= abs(v1 - reach) else (v1, v0)
-            if abs(near - reach) > 1.5:
+            if abs(near - reach) > STACK_GAP:
                 return None
             reach = far if stacked else base
             reading[id(m)] = val.value(far) - (val.value(near) if stacked else 0.0)
@@ -285,7 +305,7 @@ def _bars(ctx, bars, yax, xax, long_rules, taken):
     names, index = named
     if not ctx.legend and all(len(g) == 1 for g in groups.values()):
         names, index = [single], dict.fromkeys(index, 0)  # one bar a category, each its own colour
-    labels = _printed(ctx, taken, anchors, vertical, 6.0)
+    labels = _printed(ctx, taken, anchors, vertical, BAR_LABEL_REACH)
     printed = [ctx.numbers[i] if i is not None else None for i in labels]
     ordered = [
         id(m) for g in groups.values() for m in sorted(g, key=lambda m: min(abs(e - base) for e in spans[id(m)][2:]))
@@ -332,9 +352,9 @@ def _round(axis, value: float) -> float:
 
 def _crossings(pts, x: float) -> list[float]:
     """Where a polyline or polygon crosses the upright line at ``x`` (its vertices there too)."""
-    found = [py for px, py in pts if abs(px - x) <= 0.75]
+    found = [py for px, py in pts if abs(px - x) <= CROSSING]
     for (ax, ay), (bx, by) in zip(pts, pts[1:] + pts[:1]):
-        if min(ax, bx) < x < max(ax, bx) and abs(bx - ax) > 0.75:
+        if min(ax, bx) < x < max(ax, bx) and abs(bx - ax) > CROSSING:
             found.append(ay + (by - ay) * (x - ax) / (bx - ax))
     return found
 
@@ -413,7 +433,7 @@ def _overlapping(marks) -> bool:
 
 def _crossings_line(path, x: float) -> list[float]:
     """A polyline's height at ``x`` (its points sorted by x): its vertex there, or between its neighbours."""
-    if not path or x < path[0][0] - 1.5 or x > path[-1][0] + 1.5:
+    if not path or x < path[0][0] - LINE_END_SLACK or x > path[-1][0] + LINE_END_SLACK:
         return []
     k = bisect.bisect_left(path, (x, -math.inf))
     near = min(path[max(0, k - 1) : k + 1], key=lambda p: abs(p[0] - x))

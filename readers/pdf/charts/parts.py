@@ -7,9 +7,19 @@ from __future__ import annotations
 import math
 import re
 
+from ..figures import BACKGROUND_SHARE
+
 NUMBER = re.compile(r"([+-]?)[$€£¥]?([+-]?)(\d{1,3}(?:,\d{3})+|\d+)?(?:[.·](\d+)|,(\d{1,2}))?\s?(%|°|k|K|M|B|bn)?")
 SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
 SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "bn": 1e9}
+# Tolerances set against the generated charts of tests/fixtures/charts.py (matplotlib, reportlab, LibreOffice).
+THIN = 1.5  # points: a rect thinner than this is drawn as a line (a rule, a tick, a gridline, a legend's line key)
+PHRASE_GAP = 0.6  # of the font size: words on a line closer than this read as one label
+SUPERSCRIPT_SIZE = 0.85  # of the digits' size: a power set smaller than this (and higher) is a superscript
+DIGIT_MIDDLE = 0.36  # of the font size: the digits' middle above the baseline (half their height, about 0.72 em)
+UPRIGHT_SLANT = 0.02  # sine of a glyph's turn (about 1.1°): a smaller one is upright, read as a word
+BASELINE_SLACK = 0.3  # of the font size: turned glyphs whose baselines lie this close are one label
+SPACE_GAP = 0.25  # of the font size: a wider gap between turned glyphs is a word space
 
 
 class Mark:
@@ -66,7 +76,7 @@ def collect_marks(page, box, slack: float = 2.0) -> list[Mark]:
             x0, top, x1, bottom = obj["x0"], obj["top"], obj["x1"], obj["bottom"]
             if x0 < box[0] - slack or x1 > box[2] + slack or top < box[1] - slack or bottom > box[3] + slack:
                 continue
-            if (x1 - x0) * (bottom - top) >= 0.8 * area:
+            if (x1 - x0) * (bottom - top) >= BACKGROUND_SHARE * area:
                 continue
             fill = colour(obj.get("non_stroking_color")) if obj.get("fill") and kind != "line" else None
             stroke = colour(obj.get("stroking_color")) if obj.get("stroke") or kind == "line" else None
@@ -78,7 +88,7 @@ def collect_marks(page, box, slack: float = 2.0) -> list[Mark]:
                 and len({round(y) for _, y in pts}) == 2
             ):
                 this = "rect"  # a rectangle drawn as a path
-            if this == "rect" and min(x1 - x0, bottom - top) < 1.5:
+            if this == "rect" and min(x1 - x0, bottom - top) < THIN:
                 this, stroke, fill = "line", fill or stroke, None
             key = (this, round(x0 * 2), round(top * 2), round(x1 * 2), round(bottom * 2))
             old = found.get(key)
@@ -130,7 +140,7 @@ def superscript_power(word: dict, chars: list[dict]):
     if len(inside) < 3 or "".join(c["text"] for c in inside[:2]) != "10":
         return None
     power = inside[2:]
-    if all(c["size"] < 0.85 * inside[0]["size"] and c["top"] < inside[0]["top"] - 0.5 for c in power):
+    if all(c["size"] < SUPERSCRIPT_SIZE * inside[0]["size"] and c["top"] < inside[0]["top"] - 0.5 for c in power):
         exponent = parse_number("".join(c["text"] for c in power))
         if exponent is not None and exponent == int(exponent):
             return 10.0**exponent
@@ -155,7 +165,7 @@ def digit_middles(chars, words, ids) -> dict:
         if (
             first is not None and first.get("matrix") and "y1" in first
         ):  # the baseline is y1 less the glyph's ascent above it
-            found[i] = first["top"] + (first["y1"] - first["matrix"][5]) - 0.36 * first["size"]
+            found[i] = first["top"] + (first["y1"] - first["matrix"][5]) - DIGIT_MIDDLE * first["size"]
     return found
 
 
@@ -173,14 +183,14 @@ def turned_labels(chars, words) -> list[Turned]:
     for c in chars:
         a, b, _, _, e, f = c["matrix"]
         norm = math.hypot(a, b)
-        if norm == 0 or abs(b) <= 0.02 * norm:
+        if norm == 0 or abs(b) <= UPRIGHT_SLANT * norm:
             continue  # upright glyphs are read as words
         ux, uy = a / norm, b / norm
         lines.append([round(math.degrees(math.atan2(uy, ux))), -uy * e + ux * f, ux * e + uy * f, c])
     lines.sort(key=lambda t: (t[0], t[1]))
     runs: list[list] = []
     for t in lines:  # glyphs on one slanted baseline: one label
-        if runs and runs[-1][-1][0] == t[0] and abs(runs[-1][-1][1] - t[1]) <= 0.3 * t[3]["size"]:
+        if runs and runs[-1][-1][0] == t[0] and abs(runs[-1][-1][1] - t[1]) <= BASELINE_SLACK * t[3]["size"]:
             runs[-1].append(t)
         else:
             runs.append([t])
@@ -189,7 +199,7 @@ def turned_labels(chars, words) -> list[Turned]:
         run.sort(key=lambda t: t[2])
         text = run[0][3]["text"]
         for p, q in zip(run, run[1:]):
-            text += (" " if q[2] - (p[2] + p[3].get("adv", 0)) > 0.25 * q[3]["size"] else "") + q[3]["text"]
+            text += (" " if q[2] - (p[2] + p[3].get("adv", 0)) > SPACE_GAP * q[3]["size"] else "") + q[3]["text"]
         label = Turned()
         glyphs = [t[3] for t in run]
         label.text = " ".join(text.split())
@@ -240,7 +250,7 @@ def lines_of(words, ids) -> list[list[int]]:
     return [sorted(row, key=lambda i: words[i]["x0"]) for row in rows]
 
 
-def phrases(words, ids, gap: float = 0.6, stops=()) -> list[Phrase]:
+def phrases(words, ids, gap: float = PHRASE_GAP, stops=()) -> list[Phrase]:
     """Runs of words on one line closer than ``gap`` of their size, not across a ``stops`` x."""
     found = []
     for row in lines_of(words, ids):

@@ -32,7 +32,7 @@ from statistics import median
 
 from ...markup.charts import chart_heading, number_text
 from ...markup.tables import markdown_table
-from .axes import find_axes, find_legend, legend_frame, title_of
+from .axes import TITLE_WORDS, find_axes, find_legend, legend_frame, title_of
 from .kinds import ANGLES, DRAWN, PRINTED, read_xy
 from .parts import (
     Phrase,
@@ -54,6 +54,25 @@ ODD_DRAWING = (
     TypeError,
     AttributeError,
 )  # what a malformed drawing makes the readers raise
+GLYPHS_FAR = 150  # points left of and below the box: a turned tick label runs this far from its plot
+GLYPHS_NEAR = 30  # points right of and above the box where its glyphs are gathered too
+EPSILON = 1e-6  # guards a division: points in a row, or parallel normals, have no centre
+# Tolerances set against the generated charts of tests/fixtures/charts.py (matplotlib, reportlab, LibreOffice).
+ARC_CENTRES = 0.03  # of the radius: a wedge's arcs have their centres this close to their median
+ARC_SHARE = 0.6  # of a wedge's arcs: so many must share its centre, or it is no wedge
+RIM = 0.97  # of the radius: points this far out are on a wedge's rim, their angles its span
+FULL_TURN_SLACK = 0.02  # radians: a span this close to a full turn is a whole disc
+SPANS_SLACK = 3  # degrees: the wedges' spans add up to a full turn within this
+HOLE_SIZE = 0.9  # of the radius: a whole disc larger than this is no donut's hole
+HOLE_OFF_CENTRE = 0.05  # of the radius: how far a donut's hole may stand off the pie's centre
+RADIUS_SLACK = 0.05  # of the radius: how far a wedge's radius may differ from the others'
+EXPLODED = 0.3  # of the radius: how far an exploded wedge's centre may stand off the pie's
+DONUT_HOLE = 0.2  # of the radius: wedges all starting further out than this make a donut
+PIE_LABEL_REACH = 1.45  # radii from the centre within which a pie's labels stand
+SHARE_AGREE = 1.5  # percentage points: printed shares this close to the angles' are the shares
+LABEL_ANGLE = 20  # degrees: a slice's label is matched within half its span, or at least this
+LABEL_ANGLE_SLACK = 10  # degrees beyond that
+LABEL_OVER = 1.6  # of a number's size: a word set over or under it this close names it
 
 __all__ = ["Chart", "read_chart", "grouped_labels", "PRINTED", "DRAWN", "ANGLES"]
 
@@ -120,7 +139,10 @@ class _Context:
         self.words, self.marks = words, collect_marks(page, box)
         # Glyphs near the box (a turned tick label runs far below and beside its plot).
         chars = [
-            c for c in page.chars if box[0] - 150 <= c["x0"] <= box[2] + 30 and box[1] - 30 <= c["top"] <= box[3] + 150
+            c
+            for c in page.chars
+            if box[0] - GLYPHS_FAR <= c["x0"] <= box[2] + GLYPHS_NEAR
+            and box[1] - GLYPHS_NEAR <= c["top"] <= box[3] + GLYPHS_FAR
         ]
         self.turned = turned_labels(chars, words)
         self.junk = {i for label in self.turned for i in label.ids}  # words pdfplumber made of slanted glyphs
@@ -177,7 +199,7 @@ def _read(page, box, words):
 # ------------------------------------------------------------------ pies and donuts
 def _circumcentre(a, b, c):
     d = 2 * (a[0] * (b[1] - c[1]) + b[0] * (c[1] - a[1]) + c[0] * (a[1] - b[1]))
-    if abs(d) < 1e-6:
+    if abs(d) < EPSILON:
         return None
     sa, sb, sc = a[0] ** 2 + a[1] ** 2, b[0] ** 2 + b[1] ** 2, c[0] ** 2 + c[1] ** 2
     return (sa * (b[1] - c[1]) + sb * (c[1] - a[1]) + sc * (a[1] - b[1])) / d, (
@@ -202,7 +224,7 @@ def _arc_centres(mark) -> list[tuple[float, float]]:
             p0, p1, p2, p3 = last, seg[1], seg[2], seg[3]
             n0, n3 = (p0[1] - p1[1], p1[0] - p0[0]), (p3[1] - p2[1], p2[0] - p3[0])
             det = n0[0] * n3[1] - n0[1] * n3[0]
-            if abs(det) > 1e-6 * (math.hypot(*n0) * math.hypot(*n3) or 1):
+            if abs(det) > EPSILON * (math.hypot(*n0) * math.hypot(*n3) or 1):
                 t = ((p3[0] - p0[0]) * n3[1] - (p3[1] - p0[1]) * n3[0]) / det
                 found.append((p0[0] + t * n0[0], p0[1] + t * n0[1]))
             last = p3
@@ -233,30 +255,35 @@ def _pie(ctx):
         cx, cy = median(c[0] for c in own), median(c[1] for c in own)
         dist = [math.hypot(x - cx, y - cy) for x, y in m.pts]
         radius = max(dist)
-        if sum(math.hypot(x - cx, y - cy) <= 0.03 * radius for x, y in own) < 0.6 * len(own):
+        if sum(math.hypot(x - cx, y - cy) <= ARC_CENTRES * radius for x, y in own) < ARC_SHARE * len(own):
             continue  # its curves are no arcs of one circle (a backdrop, a rounded box, a logo's swoosh)
         span, start = 0.0, None
         for (p, dp), (q, dq) in zip(zip(m.pts, dist), zip(m.pts[1:], dist[1:])):
-            if dp >= 0.97 * radius and dq >= 0.97 * radius:
+            if dp >= RIM * radius and dq >= RIM * radius:
                 a, b = math.atan2(p[1] - cy, p[0] - cx), math.atan2(q[1] - cy, q[0] - cx)
                 start = a if start is None else start
                 span += (b - a + math.pi) % (2 * math.pi) - math.pi
         slices.append((m, abs(span), start + span / 2 if start is not None else 0.0, radius, min(dist), (cx, cy)))
     whole = [
-        s for s in slices if s[1] > 2 * math.pi - 0.02
+        s for s in slices if s[1] > 2 * math.pi - FULL_TURN_SLACK
     ]  # a full disc: a donut's hole painted over a pie, or a ring
     slices = [s for s in slices if s not in whole]
     if len(slices) < 2:
         return None
     radius = median(s[3] for s in slices)
     cx, cy = median(s[5][0] for s in slices), median(s[5][1] for s in slices)
-    if any(w[3] > 0.9 * radius or math.hypot(w[5][0] - cx, w[5][1] - cy) > 0.05 * radius for w in whole):
+    if any(
+        w[3] > HOLE_SIZE * radius or math.hypot(w[5][0] - cx, w[5][1] - cy) > HOLE_OFF_CENTRE * radius for w in whole
+    ):
         return None
-    if any(abs(s[3] - radius) > 0.05 * radius or math.hypot(s[5][0] - cx, s[5][1] - cy) > 0.3 * radius for s in slices):
+    if any(
+        abs(s[3] - radius) > RADIUS_SLACK * radius or math.hypot(s[5][0] - cx, s[5][1] - cy) > EXPLODED * radius
+        for s in slices
+    ):
         return None
-    if abs(sum(s[1] for s in slices) - 2 * math.pi) > math.radians(3):
+    if abs(sum(s[1] for s in slices) - 2 * math.pi) > math.radians(SPANS_SLACK):
         return None
-    kind = "donut" if whole or min(s[4] for s in slices) > 0.2 * radius else "pie"
+    kind = "donut" if whole or min(s[4] for s in slices) > DONUT_HOLE * radius else "pie"
     used: set[int] = set()
     names = [None] * len(slices)
     if ctx.legend:
@@ -269,7 +296,7 @@ def _pie(ctx):
     free = phrases(ctx.words, ctx.free(set()))
     usual = median(p.size for p in free) if free else 0
     free = [
-        p for p in free if math.hypot(p.cx - cx, p.cy - cy) <= 1.45 * radius and p.size <= usual + 0.5
+        p for p in free if math.hypot(p.cx - cx, p.cy - cy) <= PIE_LABEL_REACH * radius and p.size <= usual + 0.5
     ]  # a title is set larger
     shares_printed = [None] * len(slices)
     numeric = [p for p in free if parse_number(p.text) is not None]
@@ -283,7 +310,7 @@ def _pie(ctx):
         used |= {i for p in numeric for i in p.ids}
     shares = [round(100 * s[1] / sum(t[1] for t in slices), 1) for s in slices]
     how = ANGLES
-    if None not in shares_printed and all(abs(a - b) <= 1.5 for a, b in zip(shares, shares_printed)):
+    if None not in shares_printed and all(abs(a - b) <= SHARE_AGREE for a, b in zip(shares, shares_printed)):
         shares, how = shares_printed, PRINTED
     taken = used | {i for p in free if p.text in names for i in p.ids}
     title, ids = title_of(ctx.words, ctx.free(taken), cy - radius)
@@ -310,7 +337,11 @@ def _by_direction(slices, labels: list[Phrase], used: set):
     )
     chosen, taken = {}, set()
     for gap, k, j in pairs:
-        if k not in chosen and j not in taken and gap <= max(slices[k][1] / 2, math.radians(20)) + math.radians(10):
+        if (
+            k not in chosen
+            and j not in taken
+            and gap <= max(slices[k][1] / 2, math.radians(LABEL_ANGLE)) + math.radians(LABEL_ANGLE_SLACK)
+        ):
             chosen[k] = j
             taken.add(j)
     if len(chosen) < len(slices):
@@ -346,7 +377,9 @@ def _grouped(words, page, box) -> str:
     if rest:  # the top line, set larger than the labels (or alone)
         rows = lines_of(words, rest)
         usual = median(w.get("size") or 0 for w in words)
-        if len(rows[0]) <= 14 and (len(rows) == 1 or max(words[i].get("size") or 0 for i in rows[0]) > usual + 0.5):
+        if len(rows[0]) <= TITLE_WORDS and (
+            len(rows) == 1 or max(words[i].get("size") or 0 for i in rows[0]) > usual + 0.5
+        ):
             title, title_ids = " ".join(words[i]["text"] for i in rows[0]), rows[0]
     rest = [i for i in rest if i not in title_ids]
     cats = []
@@ -378,7 +411,7 @@ def _grouped(words, page, box) -> str:
             near = [
                 q
                 for q in phrases(words, [i for i in rest if i not in numbers])
-                if (min(q.x1, p.x1) > max(q.x0, p.x0) and abs(q.cy - p.cy) < 1.6 * p.size)
+                if (min(q.x1, p.x1) > max(q.x0, p.x0) and abs(q.cy - p.cy) < LABEL_OVER * p.size)
                 or (abs(q.cy - p.cy) < 0.5 * p.size and 0 <= p.x0 - q.x1 < p.size)
             ]
             anchor = anchor or min(near, key=lambda q: math.hypot(q.cx - p.cx, q.cy - p.cy), default=None)

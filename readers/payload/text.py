@@ -1,0 +1,59 @@
+"""What a text-only model receives (``Reading.as_text``), and the text of each page in the other
+forms (``readers.payload.messages``):
+
+    [FILE: papers/report.pdf]        before the first page of a file inside a container
+    [PAGE 7]                         [SLIDE 2], [SHEET 1], [IMAGE: name.png], [IMAGE: name.gif - FRAME 3]
+    <the page's text, tables as Markdown>
+
+    [PAGE 7 - VISUAL CONTENT]        with (Query: "...") after a question
+    <its description>
+
+A recording is ``[AUDIO: name, 12.3 s, en]`` over its transcript.
+"""
+
+from __future__ import annotations
+
+
+def header(reading, page) -> str:
+    """``[PAGE 7]``, ``[SLIDE 2]``, ``[IMAGE: name.png]``: what stands over a page's text."""
+    if reading.kind == "image":
+        return (
+            f"[IMAGE: {reading.name}]" if reading.page_count == 1 else f"[IMAGE: {reading.name} - FRAME {page.number}]"
+        )
+    return f"[{reading.label} {page.number}]"
+
+
+def page_text(reading, page, line_numbers: bool = False) -> str:
+    """The page's header and content; ``line_numbers`` numbers a text file's lines (``as_text``)."""
+    content = page.content
+    if line_numbers and page.line is not None:
+        content = "\n".join(f"{number:>6}→{line}" for number, line in enumerate(page.text.split("\n"), page.line))
+    return "\n".join(part for part in [header(reading, page), content] if part)
+
+
+def visual_text(reading, page) -> str | None:
+    """The page's description under ``[PAGE 7 - VISUAL CONTENT]`` (with the question asked), or None."""
+    if not page.description:
+        return None
+    query = f' (Query: "{reading.question}")' if reading.question else ""
+    return f"[{header(reading, page)[1:-1]} - VISUAL CONTENT{query}]\n{page.description.strip()}"
+
+
+def file_headers(reading) -> list[str | None]:
+    """``[FILE: name]`` before the first page of each section of a container, else None."""
+    headers, section = [], None
+    for page in reading.pages:
+        headers.append(f"[FILE: {page.section}]" if page.section and page.section != section else None)
+        section = page.section
+    return headers
+
+
+def as_text(reading, line_numbers: bool = False) -> str:
+    """``Reading.as_text``: each page's text, then its visual description; a recording's transcript."""
+    if reading.transcript is not None:
+        transcript = reading.transcript
+        return f"[AUDIO: {reading.name}, {transcript.summary}]\n{transcript.text.strip()}".strip()
+    blocks = []
+    for page, file_header in zip(reading.pages, file_headers(reading)):
+        blocks += [file_header, page_text(reading, page, line_numbers), visual_text(reading, page)]
+    return "\n\n".join(block for block in blocks if block)
