@@ -1,6 +1,7 @@
 """The page checks of ``tests/corpus/page-checks.json``: what a text-only model should receive from
 pages of real PDFs, written from each page's render. ``bench/bench_pages.py`` scores ReadLens and
-markitdown on all of them.
+markitdown on all of them; ``tests/test_real_pdfs.py`` holds ReadLens to the checks each mended
+defect is about.
 
 Four kinds of check, on a page's text as the model receives it (its visual content included):
 

@@ -37,16 +37,15 @@ def services(tmp_path_factory):
 def test_stamps_codes_and_page_numbers_on_a_page_read_alone_are_kept_apart(manual, services):
     reading = read_file(manual, 1, 1, services=services)
     page = reading.pages[0]
-    assert page.furniture == [furniture.STAMP, furniture.DOCUMENT_CODE, furniture.PAGE_NUMBER]
-    assert page.text.startswith(furniture.RUNNING_TITLE + "\n\n# Replacing the pump seal"), (
-        "a running title alone is no known furniture"
-    )
+    assert page.furniture == [furniture.STAMP, furniture.RUNNING_HEAD, furniture.PAGE_NUMBER]
+    assert page.text.startswith("# Replacing the pump seal"), "the running title beside the code goes with it"
     assert all(step in page.text for step in furniture.SEAL_STEPS)
     assert page.text.endswith(f"{furniture.CAPTION}\n\n{furniture.FOOTNOTE}"), (
         "the caption and the footnote at the foot stay"
     )
     for text in (page.text, reading.as_text()):
         assert "Downloaded" not in text and "P/N" not in text and "Revision" not in text and "- 3 -" not in text
+        assert furniture.RUNNING_TITLE not in text
 
 
 def test_line_numbers_in_the_margin_are_furniture_and_a_tables_last_row_stays(manual, services):
@@ -63,7 +62,7 @@ def test_furniture_is_shown_under_the_text_and_written_in_the_export(manual, ser
     reading = read_file(manual, services=services)
     entries = [Entry("manual.pdf", reading=reading, done=True)]
     markdown = report_markdown(entries)[0]
-    first = f"Page furniture: {furniture.STAMP} \u00b7 {furniture.DOCUMENT_CODE} \u00b7 {furniture.PAGE_NUMBER}"
+    first = f"Page furniture: {furniture.STAMP} \u00b7 {furniture.RUNNING_HEAD} \u00b7 {furniture.PAGE_NUMBER}"
     assert f"{furniture.FOOTNOTE}\n\n*(Source: manual.pdf, p. 1)*\n\n{first}\n\n### Page 2" in markdown
     assert markdown.count("Page furniture:") == 2 and markdown.count(furniture.STAMP) == 1
     with gr.Blocks() as demo:

@@ -6,28 +6,38 @@ every chunk; so are a download stamp ("Downloaded from … at 6:14"), a document
 119-036", "Revision: 2.4") and the line numbers in a margin. They are not thrown away: they go to
 ``page.furniture``, and the prose never holds them.
 
-Extraction tells some of them on the page alone: a piece of a line in the top or bottom band
-(``band_furniture``; pieces are parted by a gap of ``PIECE_EMS``) set smaller than the body text
-or in another font, that reads as a page number ("Page 3 of 12", "3", "- 3 -", "iii"), a download
-stamp or a document code, and a column of increasing numbers in a margin, set smaller or in
-another font (``margin_numbers``). A bare number counts only alone on its line, or on a line that
-stands apart from the body: the last row of a table stays. Such lines leave the page's flow and
+Extraction tells most of them on the page alone (``band_furniture``), as a reader does: by where
+a line stands, how it is set and what it says. From each edge inwards, while every line so far was
+furniture, a line within ``RUNNING_BAND`` of the edge is furniture as a whole when it holds a page
+number, a stamp ("Downloaded from … at 6:14", "Download date: …", "Digitized by …"), a browser's
+print date, a notice ("© …", "Published by …", "Use subject to …"), a journal's line ("March 2014 |
+Volume 8 | Issue 3") or a link standing apart, beside a few words (a running title and its page
+number: "10 Row and Column Access Control Support in IBM DB2 for i"); or when it is a running head:
+a few words in at most two pieces that read as no sentence and no amount, apart from the body and
+set smaller (at the foot, another font will do), and no line of a paragraph or a footnote. Within
+``EDGE_BAND``, a piece of any line (pieces are parted by a gap of ``PIECE_EMS``) is furniture when
+it reads as a page number ("Page 3 of 12", "3", "- 3 -", "iii", "7-45") or a document code set
+apart from the body; a bare number counts only alone on its line, or on a line that stands apart
+from the body: the last row of a table stays. A column of increasing numbers in a margin, set
+smaller or in another font, is line numbers (``margin_numbers``); a line or two turned on their
+side in the margin are a stamp (``readers.pdf.layout``). Such lines leave the page's flow and
 stand marked (``furniture_line``) at the start or the end of its text. Content at the edge (a
-footnote, a caption, a table's last row) reads as none of these, and stays.
+footnote, a caption, a table's last row or header, a slide's own link) reads as none of these, and
+stays.
 
 Other lines at the edge are told by repetition: extraction marks the lines standing at the page's
 top or bottom edge (``edge_words``, ``edge_line``); ``without_furniture`` then compares the marked
 lines of all the pages read: a line found on most of them is furniture, any other keeps its
 place. Digits are made equal for the comparison, but a line that differs only in them is
 furniture only if one of its numbers counts the pages (the page's number, give or take a fixed
-offset) and the others stay the same: a page's last line "Subtotal 12.40" is data. A page read
-alone has nothing to compare with and keeps those lines.
+offset) and the others stay the same: a page's last line "Subtotal 12.40" is data.
 """
 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
+from statistics import median
 
 EDGE = "\ue001"  # a private-use mark round an edge line, until the pages read are compared
 EDGE_MARK = re.compile(f"{EDGE}(.*?){EDGE}", re.S)
@@ -51,10 +61,11 @@ MARGIN_GAP = 0.5  # ems between line numbers and the text beside them, at the le
 
 _ROMAN = r"(?=[ivxl])(?:xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
 BARE_NUMBER = re.compile(
-    rf"[-–—]?\s*(?:\d{{1,4}}(?:\s*/\s*\d{{1,4}})?|{_ROMAN})\s*[-–—]?", re.I
-)  # 3, 3 / 12, - 3 -, iii
+    rf"[-–—]?\s*(?:\d{{1,5}}(?:\s*/\s*\d{{1,4}})?|\d{{1,3}}[-–]\d{{1,4}}|{_ROMAN})\s*[-–—]?", re.I
+)  # 3, 3 / 12, - 3 -, iii, a chapter's page 7-45
+_PAGE = r"(?:page|p\s?a\s?g\s?e|página|pagina|seite|p\.|pg\.?)\s*\|?\s*\d{1,5}(?:\s*(?:of|de|di|von|/)\s*\d{1,5})?"
 _ATOMS = [
-    r"(?:page|p\.|pg\.?)\s*\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?",  # Page 3, Page 3 of 12, p. 3
+    _PAGE,  # Page 3, Page 3 of 12, p. 3, Página 12 de 14, P a g e | 23
     # P/N 119-036
     r"(?:p/n|part\s+(?:no\.?|number)|doc(?:ument)?\.?\s*(?:no\.?|number|id|code))\s*[:#]?\s*[\w./-]*\d[\w./-]*",
     r"(?:rev(?:ision)?\.?|version|ver\.)\s*[:#]?\s*(?:[a-z]?\d[\w.-]*|[a-z]\b)",  # Revision: 2.4, Rev. B
@@ -62,9 +73,33 @@ _ATOMS = [
 _ATOM = "(?:" + "|".join(_ATOMS) + ")"
 _STAMP = (
     r"(?:this\s+(?:content|article|document|file|pdf)\s+(?:was\s+)?)?downloaded\s+(?:from|by|on|at)\b.*"
-    r"|download\s+date\b.*"
+    r"|download\s+date\b.*|digitized\s+by\b.*"
 )
-FURNITURE_TEXT = re.compile(rf"{_STAMP}|{_ATOM}(?:\s*[|·•,;]?\s*{_ATOM})*", re.I)
+_URL = r"(?:source:\s*)?(?:https?://|www\.)\S+(?:\s+\d{1,4}\s*/\s*\d{1,4})?"  # a link alone, with a print's 1/34
+_PRINTED = r"\d{1,2}/\d{1,2}/\d{2,4},?\s+\d{1,2}:\d{2}(?:\s*[ap]m)?"  # a browser's print: 10/1/24, 3:42 PM
+_NOTICE = r"(?:©|\(c\)\s|copyright\b|all\s+rights\s+reserved|published\s+by\b|use\s+subject\s+to\b).*"
+_JOURNAL = r"[^|]+(?:\s\|\s[^|]+){2,}"  # March 2014 | Volume 8 | Issue 3 | e2748
+FURNITURE_TEXT = re.compile(rf"{_STAMP}|{_URL}|{_PRINTED}|{_NOTICE}|{_JOURNAL}|{_ATOM}(?:\s*[|·•,;]?\s*{_ATOM})*", re.I)
+# what is furniture at the page's edge whatever its type; a document code is only when set apart
+# (a manual's cover names its part number as content)
+EDGE_TEXT = re.compile(rf"{_STAMP}|{_PRINTED}|{_NOTICE}|{_JOURNAL}|{_PAGE}(?:\s*[|·•,;]?\s*{_PAGE})*", re.I)
+LINK_ALONE = re.compile(_URL, re.I)  # a link alone at the edge, apart from the body (a slide's own link is content)
+PAGE_AT_END = re.compile(rf"^{_PAGE}\b|\b{_PAGE}$", re.I)  # "ANEXO I-A-1 Página 12 de 14"
+LINK = re.compile(r"https?://|www\.", re.I)
+FOOTNOTE = re.compile(r"^(?:\d{1,2}|[*†‡§¶])\s+\S")  # "1 Torque values …", "* Called …": a note, not furniture
+SENTENCE_END = re.compile(r"[.!?:;][\"'’”)\]]*$")
+WORDLIKE = re.compile(r"[^\W\d_]{2}")  # a running head has words: a brace or a dash alone is content
+AMOUNT = re.compile(r"\d[\d,]*\.\d{2}\b|\b\d{1,3}(?:,\d{3})+\b")  # 1,204.50: a total or a balance is data
+# Measured on real pages: a running head stands within 15% of its edge (LNCS papers' at 12–13%), is
+# a line of a few words (a book's or a report's title, a chapter), never a sentence, and is set
+# apart from the body (smaller, or in another font) with space between.
+RUNNING_BAND = 0.15  # of the page's height
+RUNNING_WORDS = 14
+RUNNING_PIECES = 2  # a title on the left, a chapter on the right
+SAME_SIZE = 0.5  # points: lines this close in size are set alike
+# words, at most, of a line beside its page number or a stamp ("Federal Register / Vol. 85, No. 152 /
+# Thursday, August 6, 2020 / Proposed Rules  47699"), or of a publisher's line with its link
+LINKED_WORDS = 25
 
 
 def edge_words(lines: list[list[dict]], top: float, bottom: float) -> set[int]:
@@ -103,42 +138,122 @@ def _pieces(line: list[dict]) -> list[list[dict]]:
     return pieces
 
 
+def _apart(line: list[dict], inner: list[dict] | None, at_top: bool) -> bool:
+    """Space of ``APART`` line heights or more between ``line`` and the line next to it towards the
+    page's middle (or nothing there)."""
+    if inner is None:
+        return True
+    upper, lower = (line, inner) if at_top else (inner, line)
+    height = max(word["bottom"] for word in line) - min(word["top"] for word in line)
+    return min(word["top"] for word in lower) - max(word["bottom"] for word in upper) > APART * height
+
+
+def _in_band(line: list[dict], at_top: bool, top: float, bottom: float, share: float) -> bool:
+    band = share * (bottom - top)
+    return max(w["bottom"] for w in line) <= top + band if at_top else min(w["top"] for w in line) >= bottom - band
+
+
+def _page_number(
+    pieces: list[list[dict]],
+    numbers: list[list[dict]],
+    inner: list[dict] | None,
+    apart: bool,
+    outermost: bool,
+    body: float,
+    body_font: str,
+) -> bool:
+    """Whether the one bare number among a line's ``pieces`` is its page number: on the outermost
+    line; else alone on its line, or on a line apart from the body, and set apart (a table's last
+    row, next to the body and with numbers of its own, stays)."""
+    numbered = len(pieces) > 1 and pieces[0] is numbers[0] and inner and NUMBER.fullmatch(inner[0]["text"])
+    if len(numbers) != 1 or numbered:
+        return False  # one number alone; a line's number beside the next line's is a transcript's numbering
+    return outermost or ((len(pieces) == 1 or apart) and _set_apart(numbers[0], body, body_font))
+
+
+def _continues(line: list[dict], lines: list[list[dict]], at_top: bool) -> bool:
+    """Whether ``line`` goes on from (or into) a line of its own type just inside it, on the same
+    column: the last line of a footnote beside a column of body text."""
+    height = max(word["bottom"] for word in line) - min(word["top"] for word in line)
+    left, right = min(word["x0"] for word in line), max(word["x1"] for word in line)
+    size, font = median(word["size"] for word in line), Counter(word["font"] for word in line).most_common(1)[0][0]
+    for other in lines:
+        if other is line or abs(median(word["size"] for word in other) - size) > SAME_SIZE:
+            continue
+        if Counter(word["font"] for word in other).most_common(1)[0][0] != font:
+            continue
+        upper, lower = (line, other) if at_top else (other, line)
+        gap = min(word["top"] for word in lower) - max(word["bottom"] for word in upper)
+        overlap = min(right, max(w["x1"] for w in other)) > max(left, min(w["x0"] for w in other))
+        if overlap and 0 <= gap <= APART * height:
+            return True
+    return False
+
+
+def _running(
+    line: list[dict],
+    lines: list[list[dict]],
+    parts: list[list[dict]],
+    apart: bool,
+    at_top: bool,
+    body: float,
+    body_font: str,
+) -> bool:
+    """Whether the outermost ``line`` (nothing but furniture between it and the page's edge) is
+    furniture as a whole: a few words beside a piece told as furniture (a running title and its page
+    number, a print's date and the page's title); a repository's or publisher's line with its link;
+    or a running head, a few words set apart from the body that read as no sentence."""
+    text = _text(line)
+    words = len(text.split())
+    if parts:
+        return words <= LINKED_WORDS or FURNITURE_TEXT.fullmatch(text) is not None
+    smaller = median(word["size"] for word in line) < SMALLER * body
+    if FOOTNOTE.match(text) and smaller and (len(line) < 2 or line[0]["font"] == line[1]["font"]):
+        return False  # a note's marker is set as its note; a running foot's page number stands out
+    if PAGE_AT_END.search(text) or (apart and LINK.search(text)):
+        return words <= LINKED_WORDS
+    if len(_pieces(line)) > RUNNING_PIECES or _continues(line, lines, at_top):
+        return False  # words in columns (a table's header at the top of a page), or a paragraph's line
+    other_font = Counter(word["font"] for word in line).most_common(1)[0][0] != body_font
+    set_apart = smaller or (other_font and not at_top)
+    reads_as_data = SENTENCE_END.search(text) or AMOUNT.search(text) or not WORDLIKE.search(text)
+    return (apart or (smaller and other_font)) and words <= RUNNING_WORDS and not reads_as_data and set_apart
+
+
 def band_furniture(
     lines: list[list[dict]], top: float, bottom: float, body: float, body_font: str
 ) -> tuple[set[int], list[str], list[str]]:
-    """The furniture a page shows on its own, in the top and bottom bands of its ``lines`` (words
-    with their box, text, size and font; top to bottom, each left to right): the ids of its
-    words, and its pieces' texts at the top and at the bottom."""
-    band = EDGE_BAND * (bottom - top)
+    """The furniture a page shows on its own, at the top and the bottom of its ``lines`` (words
+    with their box, text, size and font; top to bottom, each left to right): the ids of its words,
+    and its texts at the top and at the bottom, in the order they stand.
+
+    From each edge inwards, while every line so far was furniture, a line within ``RUNNING_BAND``
+    may be furniture as a whole (``_running``); within ``EDGE_BAND`` a piece of any line is furniture
+    when it reads as such: a page number, a stamp, a link, a notice, a document code."""
     taken: set[int] = set()
-    found: tuple[list[str], list[str]] = ([], [])
-    for index, line in enumerate(lines):
-        at_top = max(word["bottom"] for word in line) <= top + band
-        if not at_top and min(word["top"] for word in line) < bottom - band:
-            continue
-        # the line next to it towards the page's middle: a bare number close to it may be a table's last row
-        inner = (
-            lines[index + 1]
-            if at_top and index + 1 < len(lines)
-            else lines[index - 1]
-            if not at_top and index
-            else None
-        )
-        upper, lower = (line, inner) if at_top else (inner, line)
-        height = max(word["bottom"] for word in line) - min(word["top"] for word in line)
-        apart = (
-            inner is None or min(word["top"] for word in lower) - max(word["bottom"] for word in upper) > APART * height
-        )
-        pieces = _pieces(line)
-        for piece in pieces:
-            text = _text(piece)
-            bare = BARE_NUMBER.fullmatch(text) is not None
-            if (FURNITURE_TEXT.fullmatch(text) or (bare and (len(pieces) == 1 or apart))) and _set_apart(
-                piece, body, body_font
-            ):
-                taken.update(id(word) for word in piece)
-                found[0 if at_top else 1].append(text)
-    return taken, *found
+    found: dict[bool, list[list[str]]] = {True: [], False: []}  # each line's pieces, from the edge inwards
+    for at_top, ordered in ((True, lines), (False, lines[::-1])):
+        outermost = True
+        for index, line in enumerate(ordered):
+            if not _in_band(line, at_top, top, bottom, RUNNING_BAND if outermost else EDGE_BAND):
+                break
+            inner = ordered[index + 1] if index + 1 < len(ordered) else None
+            apart, pieces = _apart(line, inner, at_top), _pieces(line)
+            numbers = [piece for piece in pieces if BARE_NUMBER.fullmatch(_text(piece))]
+            parts = [
+                piece
+                for piece in pieces
+                if (outermost and (EDGE_TEXT.fullmatch(_text(piece)) or (apart and LINK_ALONE.fullmatch(_text(piece)))))
+                or (FURNITURE_TEXT.fullmatch(_text(piece)) and _set_apart(piece, body, body_font))
+                or (piece in numbers and _page_number(pieces, numbers, inner, apart, outermost, body, body_font))
+            ]
+            if outermost and _running(line, lines, parts, apart, at_top, body, body_font):
+                parts = [line]
+            outermost = outermost and parts == [line]
+            taken.update(id(word) for piece in parts for word in piece)
+            found[at_top].append([_text(piece) for piece in parts])
+    heads, feet = found[True], found[False][::-1]
+    return taken, [text for line in heads for text in line], [text for line in feet for text in line]
 
 
 def margin_numbers(words: list[dict], body: float, body_font: str) -> tuple[list[dict], list[str]]:

@@ -42,7 +42,7 @@ from ..markup.tables import markdown_table
 from .boxes import box_of, centre_in, near
 from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP, PARAGRAPH_GAP
-from .furniture import band_furniture, edge_line, edge_words, furniture_line, margin_numbers
+from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, furniture_line, margin_numbers
 from .headings import HEADING_RATIO, heading_mark
 from .unruled import ALIGNED_ROWS, HEADER_ROWS, common, gaps, in_columns, item_lines, two_sided, unruled_table
 from .words import TURNED_SPACE, page_words, set_upright, text_lines
@@ -232,8 +232,9 @@ def _marked(text: str, line: list[dict], body: float) -> str:
     return edge_line(text) if edge else text
 
 
-def _rotated_lines(chars: list[dict]) -> list[str]:
-    """Runs of text turned on their side, each read in its own direction (up or down the page)."""
+def _rotated_lines(chars: list[dict]) -> list[tuple[str, float]]:
+    """Runs of text turned on their side, each read in its own direction (up or down the page), with
+    the middle of its run across the page."""
     lines = []
     for up in (True, False):
         runs: list[tuple[float, list[dict]]] = []
@@ -243,7 +244,7 @@ def _rotated_lines(chars: list[dict]) -> list[str]:
                 runs[-1][1].append(char)
             else:
                 runs.append((centre, [char]))
-        for _, run in runs:
+        for centre, run in runs:
             run.sort(key=lambda c: -c["bottom"] if up else c["top"])
             text, previous = "", None
             for char in run:
@@ -255,7 +256,7 @@ def _rotated_lines(chars: list[dict]) -> list[str]:
                 text += (" " if gap > TURNED_SPACE * char["size"] and not text.endswith(" ") else "") + char["text"]
                 previous = char
             if text.strip():
-                lines.append(" ".join(text.split()))
+                lines.append((" ".join(text.split()), centre))
     return lines
 
 
@@ -353,7 +354,7 @@ def _figure_items(
             ):  # its data where it stands; words near it that are none of its labels stay in the prose
                 title = [char for char in turned if _beside(char, box)]
                 turned = [char for char in turned if not _beside(char, box)]
-                chart.value_title = " ".join(_rotated_lines(title)) or None
+                chart.value_title = " ".join(text for text, _ in _rotated_lines(title)) or None
                 block, figure["chart"] = chart.markdown(), chart.summary
                 candidates = labels + reach
                 claimed = {id(candidates[index]) for index in chart.labels_used}
@@ -413,21 +414,26 @@ def _items(words: list[dict], links: list[dict]) -> list[dict]:
     return items
 
 
-def _turned_text(chars: list[dict], page, tables: list[str]) -> list[str]:
+def _turned_text(chars: list[dict], page, tables: list[str], text_span: tuple[float, float]) -> tuple[list, list]:
     """Text turned on its side: a line or two (an arXiv sidebar) as lines in their own direction;
-    more (a table or a page set in landscape) read upright, with the page's own layout."""
-    parts = []
+    more (a table or a page set in landscape) read upright, with the page's own layout. A line or
+    two in the margin beside the page's upright text (``text_span``, its left and right) is a
+    stamp or a code set sideways ("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021"): furniture, the second
+    list."""
+    parts, furniture = [], []
     for up in (True, False):
         run = [char for char in chars if (char["matrix"][1] > 0) == up]
         turned = [set_upright(char, up, float(page.bbox[2]), float(page.bbox[3])) for char in run]
         if len(text_lines(turned)) < ALIGNED_ROWS:
-            parts += _rotated_lines(run)
+            for text, centre in _rotated_lines(run):
+                aside = not text_span[0] <= centre <= text_span[1] and len(text.split()) <= RUNNING_WORDS
+                (furniture if aside else parts).append(text)
             continue
         items = _items(page_words(turned), [])
         if items:
             body = Counter(round(item["size"], 1) for item in items).most_common(1)[0][0]
             parts.append(_render(_order(items, GUTTER_EMS * body), body, tables))
-    return parts
+    return parts, furniture
 
 
 def page_markdown(
@@ -462,10 +468,7 @@ def page_markdown(
     ]
     unruled: list[str] = []
     text = _render(_order(items, GUTTER_EMS * body), body, unruled) if items else ""
-    parts = [
-        *map(furniture_line, heads),
-        text,
-        *_turned_text(turned, page, unruled),
-        *map(furniture_line, feet + numbered),
-    ]
+    words_span = (min(w["x0"] for w in words), max(w["x1"] for w in words)) if words else (0.0, float(page.width))
+    sideways, aside = _turned_text(turned, page, unruled, words_span)
+    parts = [*map(furniture_line, heads), text, *sideways, *map(furniture_line, feet + numbered + aside)]
     return "\n\n".join(part for part in parts if part), dropped, unruled

@@ -1,0 +1,65 @@
+"""Real PDFs read right: each mended defect held to the hand-written checks of the real pages that
+showed it (``tests/corpus/page-checks.json``, written from each page's render; ``tests.page_checks``
+scores them). ``make bench pages`` scores every check, beside markitdown."""
+
+from __future__ import annotations
+
+import pytest
+
+from readers import Services, read_file
+from tests.conftest import CORPUS, make_settings
+from tests.page_checks import described, entries, evaluate, split_pages
+
+PAGES = {(entry.file, entry.page): entry for entry in entries()}
+
+
+@pytest.fixture(scope="module")
+def services(tmp_path_factory) -> Services:
+    """As a new user reads: local OCR describes figures and scans."""
+    return Services(make_settings(tmp_path_factory.mktemp("real-pdfs"), vision_provider="ocr"))
+
+
+def failing(file: str, page: int, services: Services, kinds: tuple[str, ...] = ()) -> list[str]:
+    """The checks of ``file``'s page ``page`` (of ``kinds``, or all) that ReadLens fails, read as the
+    checks say: the page alone, or with the pages before it."""
+    entry = PAGES[(file, page)]
+    first = page if entry.alone else 1
+    text = split_pages(read_file(CORPUS / file, first, page, services=services).as_text()).get(page)
+    return [
+        f"{described(check)}: {why}".rstrip(": ")
+        for check in entry.checks
+        if (not kinds or check["kind"] in kinds) and not (result := evaluate(check, text))[0]
+        for why in [result[1]]
+    ]
+
+
+@pytest.mark.parametrize(
+    "file, page",
+    [
+        ("olmocr/ff4f7dad78081cff727d19ab51c181d4a661_pg1.pdf", 1),  # a repository's cover: its service line, a stamp
+        ("olmocr/ffaac214730d2b8c2ec842e3618ccb9c4259_pg1.pdf", 1),  # another's "Download date"
+        ("olmocr/ff0f0b22c55d8b90dd77d153f48e144fc9db_pg2.pdf", 1),  # a journal's footer with its page number
+        ("olmocr/multi_column_miss.pdf", 1),  # a download stamp, a running head, the journal's address
+        ("olmocr/edgar.pdf", 1),  # a browser's print: its date and title, the address and 1/34
+        ("pdfplumber/scotus-transcript-p1.pdf", 1),  # a transcript's head and foot, its line numbers kept
+        ("docling/redp5110_sampled.pdf", 8),  # a book's running foot beside its page number
+        ("docling/redp5110_sampled.pdf", 10),
+        ("docling/2305.03393v1-pg9.pdf", 1),  # a paper's running head
+        ("unstructured/layout-parser-paper-fast.pdf", 1),  # arXiv's stamp, turned up the margin
+        ("olmocr/ff3d6e051903fe5ca9bc172ece14964c5632_pg1.pdf", 1),  # a download stamp, turned
+        ("camelot/campaign_donors.pdf", 1),  # "ANEXO I-A-1 Página 12 de 14"
+    ],
+)
+def test_a_page_read_alone_keeps_its_furniture_apart(file, page, services):
+    assert failing(file, page, services, ("absent",)) == []
+
+
+def test_content_at_the_edge_stays(services):
+    """What stands at an edge and is no furniture: a transcript's first line beside its line number,
+    a table's header at the top of a page, a manual cover's part number, a footnote's last line."""
+    assert failing("pdfplumber/scotus-transcript-p1.pdf", 1, services, ("present",)) == []
+    assert failing("olmocr/fff590bed29a2854ac1f874dad5752ede1aa_pg1.pdf", 1, services, ("present",)) == []
+    olmo = read_file(CORPUS / "olmocr/olmo2-pg4.pdf", services=services).pages[0]
+    assert olmo.furniture == ["4"] and "Source Type Tokens Words Bytes Docs" in olmo.text
+    korean = read_file(CORPUS / "docling/normal_4pages.pdf", 3, 3, services=services).pages[0]
+    assert korean.furniture == [] and korean.text.endswith("지도록 순보험료를 계산하는 것을 의미함")
