@@ -63,3 +63,29 @@ def test_content_at_the_edge_stays(services):
     assert olmo.furniture == ["4"] and "Source Type Tokens Words Bytes Docs" in olmo.text
     korean = read_file(CORPUS / "docling/normal_4pages.pdf", 3, 3, services=services).pages[0]
     assert korean.furniture == [] and korean.text.endswith("지도록 순보험료를 계산하는 것을 의미함")
+
+
+def test_text_as_typed_accents_composed_and_no_space_before_a_full_stop(services):
+    """TeX draws "Ján Mináč" as "Ja´n Mina´cˇ" (an accent glyph over each letter), and the caption's
+    bold label and its regular text stand on one baseline at different heights ("OLMo 2.")."""
+    assert failing("olmocr/math_2503_04086.pdf", 1, services) == []
+    assert failing("olmocr/olmo2-pg4.pdf", 1, services, ("present", "absent", "order")) == []
+
+
+def test_headings_from_real_evidence(services):
+    """A numbered section title stays whole ("1 Introduction", "2.1.1 Pretraining data" in bold at
+    the body's size); an OCR layer, whose line sizes wander with the scan, makes no headings."""
+    for file in ("unstructured/fr_olap.pdf", "unstructured/layout-parser-paper-fast.pdf"):
+        assert failing(file, 1, services, ("order",)) == []
+    for file in ("olmocr/small_page_size.pdf", "olmocr/horribleocr.pdf"):
+        text = read_file(CORPUS / file, services=services).pages[0].text
+        assert [line for line in text.split("\n") if line.startswith("#")] == [], file
+
+
+@pytest.mark.parametrize(
+    "file", ["docling/right_to_left_01.pdf", "olmocr/ff3d6e051903fe5ca9bc172ece14964c5632_pg1.pdf"]
+)
+def test_arabic_and_persian_read_in_the_order_they_are_read(file, services):
+    """PDFs draw right-to-left text as it is seen, in presentation forms: it comes out as it is read,
+    in its letters, a run of Latin inside it ("R و Python") in its own order."""
+    assert failing(file, 1, services, ("present", "order")) == []

@@ -1,30 +1,43 @@
-"""Headings of a PDF page: a line set larger than the page's body text, or a short bold line
-standing alone, is marked with its size (``heading_mark``) while the page is laid out; once the
-pages read are compared, the sizes become ``#``, ``##`` and ``###`` (``heading_levels``), the
-largest first."""
+"""Headings of a PDF page, from the evidence a reader uses: a line set larger than the page's body
+text, or a short bold line standing alone (or numbered as a section and leading its paragraph), is
+marked with its size (``heading_mark``) while the page is laid out; once the pages read are
+compared, the sizes become ``#``, ``##`` and ``###`` (``heading_levels``), the largest first. A line's
+size is its words' middle one, so one glyph set large makes no heading; over a scan, whose OCR layer
+sizes each line by its box, a heading is set half as large again as the body."""
 
 from __future__ import annotations
 
 import re
+from statistics import median
 
 HEADING = "\ue000"  # a private-use mark around a heading's size, until the pages read are ranked
 HEADING_MARK = re.compile(f"{HEADING}([0-9.]+){HEADING}")
 HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
+# An OCR layer over a scan gives each line the size of its box on the scan: sizes wander by a
+# fifth either way (measured on real book scans), so only a line half as large again is a heading.
+SCAN_HEADING_RATIO = 1.5
 HEADING_CHARS = 120
 LEVEL_STEP = 0.9
+ALPHANUMERIC = re.compile(r"[^\W_]")
+SECTION_NUMBER = re.compile(r"(?:\d+\.)*\d+\.?\s+\S")  # 2.1.1 Pretraining data, 3. Results
 BOLD_HEADING_RATIO = 0.95  # a bold line alone this large against the body text (or larger) is a heading
 
 
-def heading_mark(line: list[dict], body: float, alone: bool) -> str | None:
-    """A heading mark carrying the line's size, which ``heading_levels`` turns into ``#``s; or None."""
+def heading_mark(
+    line: list[dict], body: float, alone: bool, leads: bool = False, ratio: float = HEADING_RATIO
+) -> str | None:
+    """A heading mark carrying the line's size, which ``heading_levels`` turns into ``#``s; or None:
+    a line set larger than the body text, or a bold line standing ``alone`` (or, numbered as a
+    section, leading a paragraph in plain type: "2.1.1 Pretraining data"). ``ratio``: how much larger
+    a heading is set (``SCAN_HEADING_RATIO`` for an OCR layer, whose line sizes follow the scan)."""
     words = [item for item in line if item.get("block") is None]
-    if not words:
-        return None
-    size = max(item["size"] for item in words)
+    if not any(ALPHANUMERIC.search(item["text"]) for item in words):
+        return None  # a rule drawn with dashes
+    size = median(item["size"] for item in words)  # one glyph set large (an OCR layer's dash) makes no heading
     text = " ".join(item["text"] for item in words)
-    larger = size >= HEADING_RATIO * body and len(text) <= HEADING_CHARS
+    larger = size >= ratio * body and len(text) <= HEADING_CHARS
     bold = (
-        alone
+        (alone or (leads and SECTION_NUMBER.match(text) is not None))
         and all(item["bold"] for item in words)
         and size >= BOLD_HEADING_RATIO * body
         and len(text) <= HEADING_CHARS

@@ -43,13 +43,14 @@ from .boxes import box_of, centre_in, near
 from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP, PARAGRAPH_GAP
 from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, furniture_line, margin_numbers
-from .headings import HEADING_RATIO, heading_mark
+from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, heading_mark
 from .unruled import ALIGNED_ROWS, HEADER_ROWS, common, gaps, in_columns, item_lines, two_sided, unruled_table
-from .words import TURNED_SPACE, page_words, set_upright, text_lines
+from .words import TURNED_SPACE, page_words, reads_right_to_left, set_upright, text_lines
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
 PROSE_CHARS = 25
+SCANNED_AREA = 0.9  # of the page: a picture this large under the text is a scan, the text its OCR layer
 BAND_BREAK = 2.5  # line heights of empty space that part one band from the next
 BOLD = re.compile(r"bold|black|heavy|semibold|demi|medi", re.I)
 BULLET = re.compile(r"^[•◦▪▫‣●○■□►▶–—*·]\s*")
@@ -59,6 +60,10 @@ LEFT_OUT = "\u200b"
 
 def _overlap(a, b) -> bool:
     return a["top"] < b["bottom"] and b["top"] < a["bottom"]
+
+
+def _area(box) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])
 
 
 def _slabs(items: list[dict]) -> list[list[dict]]:
@@ -92,7 +97,11 @@ def _bands(items: list[dict], width: float) -> list[tuple[list[list[dict]], list
                 bands[-1] = (bands[-1][0] + [slab], shared)
                 continue
         bands.append(([slab], strips))
-    return [(slabs, [gap for gap in strips if any(two_sided(slab, gap) for slab in slabs)]) for slabs, strips in bands]
+    # a gutter has text on both sides on two lines at least: one line's wide gap ("1   Introduction") is no column's
+    return [
+        (slabs, [gap for gap in strips if sum(two_sided(slab, gap) for slab in slabs) >= min(2, len(slabs))])
+        for slabs, strips in bands
+    ]
 
 
 def _chars(line: list[dict]) -> int:
@@ -134,7 +143,7 @@ def _order(items: list[dict], width: float) -> list:
 
     for slabs, gutters in _bands(items, width):
         members = sum(slabs, [])
-        if not gutters:
+        if not gutters or len(item_lines(members)) == 1:  # one line is read across: "2.1.1   Pretraining data"
             flow(members)
             continue
         columns = [column for column in in_columns(members, gutters) if column]
@@ -167,7 +176,10 @@ def _order(items: list[dict], width: float) -> list:
 
 
 def _linked(line: list[dict]) -> str:
-    """The line's words, with runs under one link as ``[text](url)``."""
+    """The line's words, with runs under one link as ``[text](url)``; a line in a right-to-left
+    script from its right."""
+    if reads_right_to_left([item for item in line if item.get("block") is None]):
+        line = line[::-1]
     parts: list[str] = []
     run: list[str] = []
     for index, item in enumerate(line):
@@ -182,8 +194,9 @@ def _linked(line: list[dict]) -> str:
     return " ".join(parts)
 
 
-def _render(blocks: list, body: float, tables: list[str]) -> str:
-    """The blocks as Markdown; each table without rules is also added to ``tables``."""
+def _render(blocks: list, body: float, tables: list[str], ratio: float = HEADING_RATIO) -> str:
+    """The blocks as Markdown; each table without rules is also added to ``tables``; a heading is
+    set ``ratio`` times the body text's size."""
     paragraphs: list[str] = []
     for block in blocks:
         if isinstance(block, tuple):
@@ -201,7 +214,11 @@ def _render(blocks: list, body: float, tables: list[str]) -> str:
                     continue
             groups.append([line])
         for group in groups:
-            marks = [heading_mark(line, body, len(group) == 1) for line in group]
+            plain_after = len(group) > 1 and not all(item.get("bold") for item in group[1])
+            marks = [
+                heading_mark(line, body, len(group) == 1, not index and plain_after, ratio)
+                for index, line in enumerate(group)
+            ]
             lines: list[str] = []
             for index, (line, mark) in enumerate(zip(group, marks)):
                 text = _linked(line)
@@ -449,6 +466,9 @@ def page_markdown(
     upright = [char for char in chars if char["upright"]]
     sizes = Counter(round(char["size"], 1) for char in upright if char["text"].strip())
     body = sizes.most_common(1)[0][0] if sizes else 10.0
+    scanned = any(_area(figure["box"]) >= SCANNED_AREA for figure in figures if figure["kind"] in ("picture", "scan"))
+    if scanned and sizes:  # an OCR layer's sizes wander with the scan: its body size is their middle
+        body = median(sizes.elements())
     fonts = Counter(char.get("fontname") for char in upright if char["text"].strip())
     body_font = fonts.most_common(1)[0][0] if fonts else None
     words = _items(page_words(upright), [link for link in page.hyperlinks if link.get("uri")])
@@ -467,7 +487,8 @@ def page_markdown(
         for (x0, top, x1, bottom), markdown in tables
     ]
     unruled: list[str] = []
-    text = _render(_order(items, GUTTER_EMS * body), body, unruled) if items else ""
+    ratio = SCAN_HEADING_RATIO if scanned else HEADING_RATIO
+    text = _render(_order(items, GUTTER_EMS * body), body, unruled, ratio) if items else ""
     words_span = (min(w["x0"] for w in words), max(w["x1"] for w in words)) if words else (0.0, float(page.width))
     sideways, aside = _turned_text(turned, page, unruled, words_span)
     parts = [*map(furniture_line, heads), text, *sideways, *map(furniture_line, feet + numbered + aside)]

@@ -12,11 +12,19 @@ rows are set tight, and sit higher or lower with each font's descent.
 
 A page printed or scanned askew (a scan's text layer follows the scan) is read as if it were
 square (``straightened``): its lines would otherwise run into the ones below them.
+
+Text as typed: a spacing accent drawn over a letter (TeX's "Ja´n Mina´cˇ") is set on it, composed
+("Ján Mináč", ``with_accents``); a run in another font on the same baseline is on the same line
+whatever its top, so a bold label and its text keep their punctuation ("OLMo 2."); and Arabic or
+Hebrew, drawn left to right as it is seen, comes in the order it is read, in its letters
+(``logical``, ``reads_right_to_left``).
 """
 
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from collections import Counter
 from statistics import median
 
@@ -37,6 +45,27 @@ SKEW_MOST = 0.1  # of a glyph's matrix, b against a (tan, about 5.7°): a steepe
 ON_AXIS = 1e-3  # of a glyph's matrix, its small term against its large one: less is square to the page (0.06°)
 ASCENT = 0.8  # of the size: a skewed glyph drawn level stands this far above its baseline (a usual font's)
 DESCENT = 0.2  # of the size: and this far below it
+RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic, their presentation forms
+PRESENTATION = re.compile("[\ufb50-\ufdff\ufe70-\ufeff]")  # Arabic letters' contextual shapes
+SAME_BASELINE = 0.1  # points: characters this close in baseline stand on one line, whatever their tops
+# spacing accents as TeX and old fonts draw them beside their letter, and the combining marks they stand for
+SPACING_ACCENTS = {
+    "\u00b4": "\u0301",  # ´ acute
+    "`": "\u0300",  # grave
+    "\u02c6": "\u0302",  # ˆ circumflex
+    "^": "\u0302",
+    "\u00a8": "\u0308",  # ¨ diaeresis
+    "\u02c7": "\u030c",  # ˇ caron
+    "\u02dc": "\u0303",  # ˜ tilde
+    "~": "\u0303",
+    "\u00af": "\u0304",  # ¯ macron
+    "\u02d8": "\u0306",  # ˘ breve
+    "\u02d9": "\u0307",  # ˙ dot above
+    "\u02da": "\u030a",  # ˚ ring above
+    "\u00b8": "\u0327",  # ¸ cedilla
+    "\u02db": "\u0328",  # ˛ ogonek
+    "\u02dd": "\u030b",  # ˝ double acute
+}
 TURNED_SPACE = 0.15  # of the size: a wider gap parts words in turned text, which has no line's spacing to measure
 
 
@@ -46,17 +75,45 @@ def baseline(char: dict) -> float:
 
 
 def text_lines(chars: list[dict]) -> list[list[dict]]:
-    """Upright ``chars`` grouped into lines by their tops, top to bottom, each left to right. Tops,
-    as pdfplumber groups them: a superscript's top is level with its line's, its baseline is not."""
+    """Upright ``chars`` grouped into lines by their tops, top to bottom, each left to right, their
+    spacing accents set on their letters (``with_accents``). Tops, as pdfplumber groups them: a
+    superscript's top is level with its line's, its baseline is not; and a run in another font on the
+    same baseline (a bold caption's label before its regular text) is on the same line, whatever its
+    top."""
     lines: list[list[dict]] = []
-    last = None
+    last, base = None, None
     for char in sorted(chars, key=lambda char: char["top"]):
-        if lines and char["top"] - last <= LINE_EMS * char["size"]:
+        if lines and (char["top"] - last <= LINE_EMS * char["size"] or abs(baseline(char) - base) <= SAME_BASELINE):
             lines[-1].append(char)
         else:
             lines.append([char])
+            base = baseline(char)
         last = char["top"]
-    return [sorted(line, key=lambda char: char["x0"]) for line in lines]
+    return [with_accents(sorted(line, key=lambda char: char["x0"])) for line in lines]
+
+
+def with_accents(line: list[dict]) -> list[dict]:
+    """``line`` (left to right) with each spacing accent that stands over a letter beside it set on
+    that letter, composed: LaTeX draws "Ján Mináč" as "Ja´n Mina´cˇ", an accent glyph over a letter."""
+    composed: list[dict] = []
+    for index, char in enumerate(line):
+        mark = SPACING_ACCENTS.get(char["text"])
+        if mark:
+            centre = (char["x0"] + char["x1"]) / 2
+            after = line[index + 1] if index + 1 < len(line) else None
+            for neighbour, at in ((composed[-1] if composed else None, -1), (after, 1)):
+                if neighbour and neighbour["text"].isalpha() and neighbour["x0"] <= centre <= neighbour["x1"]:
+                    letter = {**neighbour, "text": unicodedata.normalize("NFC", neighbour["text"] + mark)}
+                    if at < 0:
+                        composed[-1] = letter
+                    else:
+                        line[index + 1] = letter
+                    break
+            else:
+                composed.append(char)
+            continue
+        composed.append(char)
+    return composed
 
 
 def _gap(left: dict, right: dict) -> float:
@@ -70,9 +127,33 @@ def _letter_gap(line: list[dict]) -> float:
     return min(0.0, median(gaps)) if gaps else 0.0
 
 
+def logical(glyphs: list[str]) -> str:
+    """A word from its glyphs' texts, left to right as it is seen. A right-to-left script (Arabic,
+    Hebrew), which PDFs draw left to right as it is seen, comes in the order it is read: its runs
+    from the right, the glyphs of a right-to-left run from the right too (a run of Latin letters or
+    digits inside it keeps its own order), each presentation form (an Arabic letter's shape at the
+    start, middle or end of a word) as its letter."""
+    if not any(RIGHT_TO_LEFT.search(glyph) for glyph in glyphs):
+        return "".join(glyphs)
+    runs: list[list[str]] = []
+    for glyph in glyphs:
+        rtl = bool(RIGHT_TO_LEFT.search(glyph))
+        if runs and bool(RIGHT_TO_LEFT.search(runs[-1][0])) == rtl:
+            runs[-1].append(glyph)
+        else:
+            runs.append([glyph])
+    text = "".join("".join(run[::-1] if RIGHT_TO_LEFT.search(run[0]) else run) for run in runs[::-1])
+    return "".join(unicodedata.normalize("NFKC", c) if PRESENTATION.match(c) else c for c in text)
+
+
+def reads_right_to_left(words: list[dict]) -> bool:
+    """Whether most of a line's words are in a right-to-left script: its words are read from the right."""
+    return 2 * sum(1 for word in words if RIGHT_TO_LEFT.search(word["text"])) > len(words)
+
+
 def _word(chars: list[dict], base: float) -> dict:
     return {
-        "text": "".join(LIGATURES.get(char["text"], char["text"]) for char in chars),
+        "text": logical([LIGATURES.get(char["text"], char["text"]) for char in chars]),
         "chars": chars,
         "base": base,
         "x0": min(char["x0"] for char in chars),
