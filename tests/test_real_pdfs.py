@@ -8,6 +8,7 @@ import pytest
 
 from readers import Services, read_file
 from tests.conftest import CORPUS, make_settings
+from tests.model_output import assert_says
 from tests.page_checks import described, entries, evaluate, split_pages
 
 PAGES = {(entry.file, entry.page): entry for entry in entries()}
@@ -72,6 +73,14 @@ def test_text_as_typed_accents_composed_and_no_space_before_a_full_stop(services
     assert failing("olmocr/olmo2-pg4.pdf", 1, services, ("present", "absent", "order")) == []
 
 
+def test_glyphs_struck_twice_read_once_and_a_large_title_on_its_own_line(services):
+    """A Redbook fakes bold by drawing each glyph twice a hair apart ("EENNFFOORRCCEEDD"); its
+    cover sets "Redpaper" large just under an author's name, whose line it must not swallow."""
+    pages = read_file(CORPUS / "docling/redp5110_sampled.pdf", 1, 11, services=services).pages
+    assert "ENFORCED FOR ALL ACCESS" in pages[9].text and "Signed on as ALICE" in pages[10].text
+    assert "Kent Milligan" in pages[0].text.splitlines()
+
+
 def test_headings_from_real_evidence(services):
     """A numbered section title stays whole ("1 Introduction", "2.1.1 Pretraining data" in bold at
     the body's size); an OCR layer, whose line sizes wander with the scan, makes no headings."""
@@ -89,3 +98,38 @@ def test_arabic_and_persian_read_in_the_order_they_are_read(file, services):
     """PDFs draw right-to-left text as it is seen, in presentation forms: it comes out as it is read,
     in its letters, a run of Latin inside it ("R و Python") in its own order."""
     assert failing(file, 1, services, ("present", "order")) == []
+
+
+def test_statements_tables_without_rules_split_into_rows_and_columns(services):
+    """A ledger boxed as one cell under a ruled header (the Senate's expenditures) is split at its
+    baselines and under the header's columns; a surname that runs on into the next column keeps the
+    columns of the other rows (campaign donors); a title over the table is read before it (health)."""
+    for file in ("pdfplumber/senate-expenditures.pdf", "camelot/campaign_donors.pdf"):
+        assert failing(file, 1, services) == [], file
+    health = read_file(CORPUS / "camelot/health.pdf", services=services).pages[0]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in health.text.splitlines()]
+    assert ["Gujarat", "26,328,400", "6,922,900", "12,664,000", "42,000", "45,957,300", "455,860", "46,413,160"] in rows
+    assert health.text.startswith("# Table: 5 Public Health Outlay 2012-13 (Budget Estimates)")
+
+
+def test_a_table_is_never_made_of_prose(services):
+    """A Redbook's back cover boxes its prose in a grid, and a syntax diagram boxes its notes: both
+    are read as text, no table row longer than a sentence or two; a ballot's grid of candidate lists,
+    long cells of short lines, stays a table."""
+    assert failing("docling/redp5110_sampled.pdf", 18, services) == []
+    for page in read_file(CORPUS / "docling/redp5110_sampled.pdf", services=services).pages:
+        longest = max((len(row.split()) for table in page.tables for row in table.splitlines()), default=0)
+        assert longest <= 60, f"page {page.number}: a table row of {longest} words"
+    assert failing("pdfplumber/la-precinct-bulletin-2014-p1.pdf", 1, services) == []
+    assert read_file(CORPUS / "pdfplumber/la-precinct-bulletin-2014-p1.pdf", services=services).pages[0].tables
+
+
+def test_titles_drawn_as_outlines_are_read_by_ocr(services):
+    """An annual report's cover draws its logo's slogan as outlines, set in small print under a rule;
+    local OCR reads it into the visual block. Its title, set in a font that declares a deep descent,
+    stays a line of its own, not mixed with the lines under it."""
+    page = read_file(CORPUS / "unstructured/reliance.pdf", 1, 1, services=services).pages[0]
+    assert "# We Care" in page.text.splitlines()
+    assert failing("unstructured/reliance.pdf", 1, services, ("order",)) == []
+    assert [figure.kind for figure in page.figures].count("drawn text") == 2  # the logo; the cover's icons
+    assert_says(page.description, "Reliance", "Industries Limited", "Growth is Life")

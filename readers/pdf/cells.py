@@ -5,7 +5,9 @@ its rows (a ledger, a statistics sheet ruled every fifth row) comes back as one 
 each hold a whole column: a 1,000-word row. So each cell's words are read here
 (``readers.pdf.words``, not pdfplumber's fixed 3 pt tolerance) line by line, and such a row is
 split at its lines' baselines when they line up across its cells. A line that fills one cell
-alone, not the first, goes on that cell's text in the row above (a description that wraps).
+alone, not the first, goes on that cell's text in the row above (a description that wraps). A
+ledger's body boxed as one cell under a ruled header (the Senate's expenditure reports) is parted
+under the header's columns first, each run of words to the column it starts in.
 
 A cell that spans columns or rows is repeated in each, a header stacked over rows is merged into
 one row, and a table turned 90° on the page (its text reading up or down) is turned back.
@@ -13,12 +15,13 @@ one row, and a table turned 90° on the page (its text reading up or down) is tu
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from statistics import median
 
 from pdfplumber.utils import extract_text
 
+from .unruled import GUTTER_EMS
 from .words import LINE_EMS, ON_AXIS, is_level, line_words, set_upright, text_lines
 
 RECORD_CELLS = 3  # cells holding a line at every shared baseline: fewer are cells that wrap, not records
@@ -96,6 +99,39 @@ def _split(cells: list[list[dict] | None]) -> list[list[str | None]]:
     return [rows[start] for start in shared]
 
 
+def _parted(chars: list[dict], edges: list[float]) -> list[list[dict]]:
+    """A cell's characters parted into the columns it spans, which start at ``edges``: each run of
+    words on a line (closer than a gutter) goes to the column it starts in, so a description that
+    runs on past its column's rule stays in it, and an amount set right goes to its own."""
+    columns: list[list[dict]] = [[] for _ in edges]
+    for line in text_lines(chars):
+        column, end = 0, None
+        for char in line:
+            if char["text"].strip() and (end is None or char["x0"] - end > GUTTER_EMS * char["size"]):
+                column = max(0, bisect_right(edges, char["x0"] + 0.5) - 1)
+            if char["text"].strip():
+                end = char["x1"]
+            columns[column].append(char)
+    return columns
+
+
+def _records(row, chars: list[dict], lefts: list[float], columns: dict) -> list[list[str | None]]:
+    """One ruled row's cells, as one row or one per record (``_split``). A cell spanning columns
+    whose lines line up as records under them (a ledger's body boxed as one cell under a ruled
+    header) is parted into those columns first."""
+    cells = [None if box is None else [char for char in chars if _inside(char, box)] for box in row.cells]
+    records = _split(cells)
+    if len(records) > 1 or not any(box and len(columns[box]) > 1 for box in row.cells):
+        return records
+    parted: list[list[dict] | None] = list(cells)
+    for box, inside in zip(row.cells, cells):
+        if box and len(columns[box]) > 1:
+            for column, part in zip(columns[box], _parted(inside, [lefts[index] for index in columns[box]])):
+                parted[column] = part
+    split = _split(parted)
+    return split if len(split) > 1 else records
+
+
 def _covered(box, starts: list[float]) -> list[int]:
     """The indices of the grid lines in ``starts`` (column lefts or row tops) that fall in the span
     ``box`` = (start, end)."""
@@ -131,32 +167,35 @@ def ruled_rows(table) -> list[list[str]]:
     }
     texts: dict = {}
     rows: list[list[str | None]] = []
-    whole = True  # no ruled row was split into records: row numbers are the grid's
+    numbers: list[int | None] = []  # each row's in the grid; None for a record split from one
     turns: Counter = Counter()
     bbox = table.bbox  # pdfplumber works a table's and a row's box out anew on each use
     inside = sorted(
         (char for char in table.page.chars if _inside(char, bbox)), key=lambda char: (char["top"] + char["bottom"]) / 2
     )
     middles = [(char["top"] + char["bottom"]) / 2 for char in inside]
-    for row in table.rows:  # each row's characters, from those between its top and bottom
+    for number, row in enumerate(table.rows):  # each row's characters, from those between its top and bottom
         box = row.bbox
         chars = [
             char for char in inside[bisect_left(middles, box[1]) : bisect_left(middles, box[3])] if _inside(char, box)
         ]
         turns.update(_turn(char) for char in chars)
-        records = _split([None if box is None else [char for char in chars if _inside(char, box)] for box in row.cells])
+        records = _records(row, chars, lefts, columns)
         if len(records) == 1:
             texts.update((box, text) for box, text in zip(row.cells, records[0]) if box is not None)
-        whole = whole and len(records) == 1
+        numbers += [number] if len(records) == 1 else [None] * len(records)
         rows += records
-    if not whole or len(rows) != len(tops):
+    if len(table.rows) != len(tops):
         return rows
     rows = [
-        [texts.get(covering.get((number, column))) if cell is None else cell for column, cell in enumerate(row)]
-        for number, row in enumerate(rows)
+        [
+            texts.get(covering.get((number, column))) if cell is None and number is not None else cell
+            for column, cell in enumerate(row)
+        ]
+        for number, row in zip(numbers, rows)
     ]
     turn = turns.most_common(1)[0][0] if turns else 0
-    if turn:  # a table turned 90°: the page's columns are its rows
+    if turn and None not in numbers:  # a table turned 90°: the page's columns are its rows
         count = len(rows)
         return [
             [rows[count - 1 - j][i] if turn > 0 else rows[j][len(rows[0]) - 1 - i] for j in range(count)]

@@ -13,8 +13,9 @@ from __future__ import annotations
 from .boxes import centre_in, union
 
 MIN_GLYPHS = 3
-MIN_HEIGHT = 6.0  # points: smaller shapes are dots, ticks, the dot of an i
-WIDEST = 1.6  # a glyph is at most this many times as wide as it is high (an M, a W)
+MIN_HEIGHT = 4.0  # points: smaller shapes are dots, ticks, the dot of an i
+WIDEST = 2.0  # a glyph is at most this many times as wide as it is high (an M, a W; an m at its x-height)
+NARROWEST = 0.05  # and at least this share of its height (a thin l): a box's border is narrower
 BAND = 0.5  # of the shorter glyph's height: how much two glyphs of one line overlap in height
 SIZES = 0.4  # a glyph is at least this share of its neighbour's height (an x next to a T), and they of its
 WORD_SPACE = 0.8  # of the line's height: the widest gap between two glyphs of one line
@@ -51,7 +52,11 @@ def drawn_text(
 ) -> list[tuple[float, float, float, float]]:
     """The boxes (x0, top, x1, bottom) of the blocks of words drawn as outlines among the filled
     ``shapes`` of a page, none of whose ``chars`` (boxes) stands inside them."""
-    glyphs = [box for box in shapes if box[3] - box[1] >= MIN_HEIGHT and box[2] - box[0] <= WIDEST * (box[3] - box[1])]
+    glyphs = [
+        box
+        for box in shapes
+        if box[3] - box[1] >= MIN_HEIGHT and NARROWEST <= (box[2] - box[0]) / (box[3] - box[1]) <= WIDEST
+    ]
     blocks: list[list[tuple]] = []
     for line in sorted((union(line) for line in _lines(glyphs)), key=lambda box: box[1]):
         block = next(

@@ -44,18 +44,26 @@ from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP, PARAGRAPH_GAP
 from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, furniture_line, margin_numbers
 from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, heading_mark
-from .unruled import ALIGNED_ROWS, HEADER_ROWS, common, gaps, in_columns, item_lines, two_sided, unruled_table
-from .words import TURNED_SPACE, page_words, reads_right_to_left, set_upright, text_lines
+from .unruled import (
+    ALIGNED_ROWS,
+    GUTTER_EMS,
+    HEADER_ROWS,
+    common,
+    gaps,
+    in_columns,
+    item_lines,
+    two_sided,
+    unruled_table,
+)
+from .words import DESCENT, LEFT_OUT, TURNED_SPACE, mapped, page_words, reads_right_to_left, set_upright, text_lines
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
-GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
 PROSE_CHARS = 25
 SCANNED_AREA = 0.9  # of the page: a picture this large under the text is a scan, the text its OCR layer
+HANGING_LINES = 3  # body sizes a word's box may reach below a usual descent before it is cut back to one
 BAND_BREAK = 2.5  # line heights of empty space that part one band from the next
 BOLD = re.compile(r"bold|black|heavy|semibold|demi|medi", re.I)
 BULLET = re.compile(r"^[•◦▪▫‣●○■□►▶–—*·]\s*")
-CID = re.compile(r"^\(cid:\d+\)$")
-LEFT_OUT = "\u200b"
 
 
 def _overlap(a, b) -> bool:
@@ -277,38 +285,6 @@ def _rotated_lines(chars: list[dict]) -> list[tuple[str, float]]:
     return lines
 
 
-def _unmapped(chars: list[dict], pdfium_page, origin: tuple[float, float]) -> tuple[list[dict], int]:
-    """Each ``(cid:N)`` char with the text pdfium reads at its place, or left out; and how many were left out."""
-    if not any(CID.match(char["text"]) for char in chars):
-        return chars, 0
-    textpage = pdfium_page.get_textpage()
-    kept, dropped = [], 0
-    try:
-        for char in chars:
-            if CID.match(char["text"]):
-                # pdfminer gives such a glyph no width: ask pdfium for the character at its start, and its width.
-                index = textpage.get_index(
-                    char["x0"] + origin[0] + 0.5,
-                    (char["y0"] + char["y1"]) / 2 + origin[1],
-                    char["size"] / 2,
-                    char["size"] / 2,
-                )
-                known = index is not None and index >= 0  # pypdfium2 answers None or -1 when no character is there
-                found = textpage.get_text_range(index, 1) if known else ""
-                right = textpage.get_charbox(index)[2] - origin[0] if known else char["x0"] + char["size"] / 2
-                placed = {**char, "x1": max(char["x1"], right)}
-                if len(found) == 1 and found.isprintable() and not found.isspace():
-                    kept.append({**placed, "text": found})
-                else:  # left out, but its place kept by a zero-width space, so the word around it stays one word
-                    kept.append({**placed, "text": LEFT_OUT})
-                    dropped += 1
-                continue
-            kept.append(char)
-    finally:
-        textpage.close()
-    return kept, dropped
-
-
 def _figure_items(
     words: list[dict], figures: list[dict], page, turned: list[dict]
 ) -> tuple[list[dict], list[dict], list[dict]]:
@@ -462,7 +438,7 @@ def page_markdown(
     boxes = [bbox for bbox, _ in tables]
     chars = [char for char in page.chars if not centre_in(box_of(char), boxes)] if boxes else page.chars
     origin = (float(page.mediabox[0]), float(page.mediabox[1]))
-    chars, dropped = _unmapped(chars, pdfium_page, origin)
+    chars, dropped = mapped(chars, pdfium_page, origin)
     upright = [char for char in chars if char["upright"]]
     sizes = Counter(round(char["size"], 1) for char in upright if char["text"].strip())
     body = sizes.most_common(1)[0][0] if sizes else 10.0
@@ -471,7 +447,11 @@ def page_markdown(
         body = median(sizes.elements())
     fonts = Counter(char.get("fontname") for char in upright if char["text"].strip())
     body_font = fonts.most_common(1)[0][0] if fonts else None
-    words = _items(page_words(upright), [link for link in page.hyperlinks if link.get("uri")])
+    words = page_words(upright)
+    for word in words:  # a display title in a font with a deep descent (Poppins) would hang over the lines under it
+        usual = word["base"] + DESCENT * max(char["size"] for char in word["chars"])
+        word["bottom"] = usual if word["bottom"] - usual > HANGING_LINES * body else word["bottom"]
+    words = _items(words, [link for link in page.hyperlinks if link.get("uri")])
     words, numbered = margin_numbers(words, body, body_font)
     items, labels, turned = _figure_items(words, figures, page, [char for char in chars if not char["upright"]])
     page_top, page_bottom = float(page.bbox[1]), float(page.bbox[3])
@@ -489,7 +469,8 @@ def page_markdown(
     unruled: list[str] = []
     ratio = SCAN_HEADING_RATIO if scanned else HEADING_RATIO
     text = _render(_order(items, GUTTER_EMS * body), body, unruled, ratio) if items else ""
-    words_span = (min(w["x0"] for w in words), max(w["x1"] for w in words)) if words else (0.0, float(page.width))
-    sideways, aside = _turned_text(turned, page, unruled, words_span)
+    spans = [(w["x0"], w["x1"]) for w in words] + [(box[0], box[2]) for box in boxes]
+    text_span = (min(x0 for x0, _ in spans), max(x1 for _, x1 in spans)) if spans else (0.0, float(page.width))
+    sideways, aside = _turned_text(turned, page, unruled, text_span)
     parts = [*map(furniture_line, heads), text, *sideways, *map(furniture_line, feet + numbered + aside)]
     return "\n\n".join(part for part in parts if part), dropped, unruled

@@ -34,9 +34,14 @@ from .headings import heading_levels
 from .layout import page_markdown
 from .pool import batches, discard_pool, executor, time_limit, worker_died
 from .spelling import joined_words, plain
+from .words import struck_once
 
 PAGE_TIMEOUT = 60  # seconds one page's text, tables and render may take in a worker
 TABLE_FILLED = 0.3  # of a ruled grid's cells, holding text: a table (a chart's gridlines leave most empty)
+# a table's cell with more words than this, in lines this long on average, is a paragraph in a box; real tables'
+# longest cells hold 30 to 50 words, and a long cell of short lines (a ballot's list of names) is still a cell
+CELL_WORDS = 60
+PROSE_LINE_WORDS = 6
 
 
 def pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFPage]:
@@ -73,15 +78,30 @@ def pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFPa
 
 
 def is_table(rows: list[list]) -> bool:
-    """A chart's gridlines also make a grid of cells, but a mostly empty one. A sparse grid that
-    is refused here is not lost: its text stays in the page's text."""
+    """A chart's gridlines also make a grid of cells, but a mostly empty one; and boxes drawn round
+    prose (a back cover's columns, a figure's callouts) make cells that hold paragraphs beside
+    others (a row of notes alone under a table is its own). A grid refused here is not lost: its
+    text stays in the page's text, where a table without rules may still be found in it."""
     filled = [sum(1 for cell in row if cell not in (None, "")) for row in rows]
     cells = sum(len(row) for row in rows)
-    return bool(cells) and max(filled, default=0) >= 2 and sum(filled) >= TABLE_FILLED * cells
+    sparse = not cells or max(filled, default=0) < 2 or sum(filled) < TABLE_FILLED * cells
+    boxed_prose = any(_is_prose(str(cell)) for row, count in zip(rows, filled) if count > 1 for cell in row if cell)
+    return not sparse and not boxed_prose
+
+
+def _is_prose(cell: str) -> bool:
+    words = len(cell.split())
+    return words > CELL_WORDS and words >= PROSE_LINE_WORDS * len(cell.splitlines())
 
 
 def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int | None) -> dict:
-    page = pdfplumber.page.Page(pdf, pdfminer_page, page_number=number)
+    whole = pdfplumber.page.Page(pdf, pdfminer_page, page_number=number)
+    kept = {id(char) for char in struck_once(whole.chars)}
+    page = (
+        whole.filter(lambda obj: obj["object_type"] != "char" or id(obj) in kept)
+        if len(kept) < len(whole.chars)
+        else whole
+    )
     tables = [
         (table.bbox, plain(markdown))
         for table in page.find_tables()
@@ -96,6 +116,7 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         text, unmapped, unruled = page_markdown(page, tables, figures, pdfium_page)
         has_text = bool(page.chars)
         page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
+        whole.close()
         bitmap = (
             pdfium_page.render(scale=dpi / 72, rev_byteorder=True) if dpi else None
         )  # RGB order: no BGR swap before encoding

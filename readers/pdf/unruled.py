@@ -10,16 +10,23 @@ columns they span, so a gutter is the strip every row leaves empty, or one that 
 cells than most cross only with words centred on it. The crossing rows at the top are merged
 into one header row: each heading goes into every column it spans, top to bottom ("Year Ended
 December 31, 2023"); a crossing row lower down has its spanning cell repeated in each column. A
-heading over the whole width is a title, read before the table.
+heading over the whole width is a title, read before the table; so is a first line that crosses
+the gutters all the rows under it share, off their middles ("Table: 5   Public Health Outlay …").
+A cell that runs on into the next column (a surname too long for its own) does not merge the two:
+a strip all but a few rows leave empty, before a column whose words start on one edge in most
+rows, is a gutter too, and a word that crosses it stays in the column it starts in.
 """
 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from statistics import median
 
 ALIGNED_ROWS = 3  # rows a table without rules has at least
 HEADER_ROWS = 3  # rows a header may be stacked over
+OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
+GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
 
 
 def gaps(items: list[dict], left: float, right: float, width: float) -> list[tuple[float, float]]:
@@ -65,11 +72,12 @@ def item_lines(items: list[dict]) -> list[list[dict]]:
 
 
 def in_columns(items: list[dict], gutters: list[tuple[float, float]]) -> list[list[dict]]:
-    """``items`` parted by ``gutters``, left to right: one list per column, empty ones too."""
-    edges = [gap[0] for gap in gutters] + [float("inf")]
+    """``items`` parted by ``gutters``, left to right: one list per column, empty ones too. A word
+    that runs on across a gutter stays in the column it starts in."""
+    edges = [gap[1] for gap in gutters] + [float("inf")]
     columns: list[list[dict]] = [[] for _ in edges]
     for item in items:
-        columns[next(index for index, edge in enumerate(edges) if item["x1"] <= edge + 0.5)].append(item)
+        columns[next(index for index, edge in enumerate(edges) if item["x0"] < edge - 0.5)].append(item)
     return columns
 
 
@@ -129,11 +137,33 @@ def _spanned(phrase: list[dict], extents: list[tuple[float, float]], gutters: li
     return sorted(spanned)
 
 
+def _overrun(rows: list[list[dict]], width: float, gutters: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Strips all but a few rows leave empty, before a column whose words start on one edge in most
+    rows: the few run a long cell on into that column, as a surname too long for its column does."""
+    allowed = int(OVERRUN_ROWS * len(rows))
+    starts = sorted(item["x0"] for row in rows for item in row)
+    found: list[tuple[float, float]] = []
+    for edge in sorted({round(start) for start in starts}):
+        if not allowed or bisect_right(starts, edge + 1) - bisect_left(starts, edge - 1) < len(rows) / 2:
+            continue
+        crossing = {n for n, row in enumerate(rows) if any(i["x0"] < edge - 1 < i["x1"] + width for i in row)}
+        clear = [item for n, row in enumerate(rows) if n not in crossing for item in row]
+        before = [item["x1"] for item in clear if item["x0"] < edge - 1]
+        after = [item["x0"] for item in clear if item["x0"] >= edge - 1]
+        if not crossing or len(crossing) > allowed or not before or not after:
+            continue
+        strip = (max(before), min(after))
+        if not any(min(strip[1], end) > max(strip[0], start) for start, end in gutters + found):
+            found.append(strip)
+    return found
+
+
 def _column_gutters(rows: list[list[dict]], width: float) -> tuple[list[tuple[float, float]], set[int]]:
     """The gutters of a table's ``rows`` and the rows that cross one: the strips every row leaves
     empty, and those that rows with fewer cells than most cross only with words centred on them
     (a heading, or a cell spanning the columns on both sides), a third of the rows at most."""
     strict = _gutters(rows, width)
+    strict = sorted(strict + _overrun(rows, width, strict))
     phrases = [_phrases(sorted(row, key=lambda item: item["x0"]), width) for row in rows]
     usual = median(len(found) for found in phrases)
     fewer = [index for index, found in enumerate(phrases) if len(found) < usual]
@@ -189,6 +219,11 @@ def unruled_table(
     that are none) and its rows, the first its header; or None when the slabs make no table."""
     rows = above + slabs
     gutters, crossing = _column_gutters(rows, width)
+    if len(rows) > ALIGNED_ROWS and len(_column_gutters(rows[1:], width)[0]) > len(gutters):
+        # A first line that crosses gutters all the rows under it share, off their middles, is no
+        # row: a title over the table ("Table: 5   Public Health Outlay …   (Rs. in 000)").
+        table = unruled_table(above[1:], slabs, width) if above else unruled_table([], slabs[1:], width)
+        return table and (rows[0] + table[0], table[1])
     if not gutters:
         return None
     # The rows at the top that cross a gutter and leave the first column (the labels) empty are a

@@ -17,7 +17,8 @@ Text as typed: a spacing accent drawn over a letter (TeX's "Ja´n Mina´cˇ") is
 ("Ján Mináč", ``with_accents``); a run in another font on the same baseline is on the same line
 whatever its top, so a bold label and its text keep their punctuation ("OLMo 2."); and Arabic or
 Hebrew, drawn left to right as it is seen, comes in the order it is read, in its letters
-(``logical``, ``reads_right_to_left``).
+(``logical``, ``reads_right_to_left``). A glyph struck twice a hair apart to fake a bold is read
+once (``struck_once``), and one pdfminer cannot map (``(cid:N)``) is asked of pdfium (``mapped``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import unicodedata
 from collections import Counter
 from statistics import median
 
+import numpy as np
 from pdfplumber.utils import extract_words
 from pdfplumber.utils.text import LIGATURES
 
@@ -67,6 +69,28 @@ SPACING_ACCENTS = {
     "\u02dd": "\u030b",  # ˝ double acute
 }
 TURNED_SPACE = 0.15  # of the size: a wider gap parts words in turned text, which has no line's spacing to measure
+CID = re.compile(r"^\(cid:\d+\)$")  # pdfminer's name for a glyph it cannot map to text
+LEFT_OUT = "\u200b"  # stands for a glyph neither pdfminer nor pdfium can map
+RESTRUCK = 0.1  # of the size: the same glyph drawn again this close is one glyph struck twice (a bold faked)
+
+
+def struck_once(chars: list[dict]) -> list[dict]:
+    """``chars`` without the second strokes of a glyph drawn twice, a hair apart, to make it look
+    bold or shadowed: "EENNFFOORRCCEEDD" is read "ENFORCED". The glyphs are sorted by what they are,
+    then by row (in steps of the nearness) and place along it: a second stroke follows its first."""
+    if len(chars) < 2:
+        return chars
+    glyph = np.array([hash((c["text"], c.get("fontname"), c["size"], c["upright"])) for c in chars])
+    x = np.array([c["x0"] for c in chars])
+    top = np.array([c["top"] for c in chars])
+    near = RESTRUCK * np.array([c["size"] for c in chars]) + 1e-9
+    order = np.lexsort((x, np.floor(top / near), glyph))
+    x, top, near, glyph = x[order], top[order], near[order], glyph[order]
+    again = (glyph[1:] == glyph[:-1]) & (np.abs(x[1:] - x[:-1]) <= near[1:]) & (np.abs(top[1:] - top[:-1]) <= near[1:])
+    if not again.any():
+        return chars
+    dropped = {int(order[index + 1]) for index in np.flatnonzero(again) if chars[order[index + 1]]["text"].strip()}
+    return [char for index, char in enumerate(chars) if index not in dropped]
 
 
 def baseline(char: dict) -> float:
@@ -79,16 +103,18 @@ def text_lines(chars: list[dict]) -> list[list[dict]]:
     spacing accents set on their letters (``with_accents``). Tops, as pdfplumber groups them: a
     superscript's top is level with its line's, its baseline is not; and a run in another font on the
     same baseline (a bold caption's label before its regular text) is on the same line, whatever its
-    top."""
+    top. A large glyph whose top stands below a small one's bottom is on a line of its own (a cover's
+    title under its authors' names)."""
     lines: list[list[dict]] = []
     last, base = None, None
     for char in sorted(chars, key=lambda char: char["top"]):
-        if lines and (char["top"] - last <= LINE_EMS * char["size"] or abs(baseline(char) - base) <= SAME_BASELINE):
+        near = last and char["top"] - last["top"] <= LINE_EMS * char["size"] and char["top"] < last["bottom"]
+        if lines and (near or abs(baseline(char) - base) <= SAME_BASELINE):
             lines[-1].append(char)
         else:
             lines.append([char])
             base = baseline(char)
-        last = char["top"]
+        last = char
     return [with_accents(sorted(line, key=lambda char: char["x0"])) for line in lines]
 
 
@@ -280,3 +306,35 @@ def set_upright(char: dict, up: bool, width: float, height: float) -> dict:
     else:
         box = {"x0": char["top"], "x1": char["bottom"], "top": width - char["x1"], "bottom": width - char["x0"]}
     return {**char, **box, "y0": 0.0, "matrix": (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), "upright": True}
+
+
+def mapped(chars: list[dict], pdfium_page, origin: tuple[float, float]) -> tuple[list[dict], int]:
+    """Each ``(cid:N)`` char with the text pdfium reads at its place, or left out; and how many were left out."""
+    if not any(CID.match(char["text"]) for char in chars):
+        return chars, 0
+    textpage = pdfium_page.get_textpage()
+    kept, dropped = [], 0
+    try:
+        for char in chars:
+            if CID.match(char["text"]):
+                # pdfminer gives such a glyph no width: ask pdfium for the character at its start, and its width.
+                index = textpage.get_index(
+                    char["x0"] + origin[0] + 0.5,
+                    (char["y0"] + char["y1"]) / 2 + origin[1],
+                    char["size"] / 2,
+                    char["size"] / 2,
+                )
+                known = index is not None and index >= 0  # pypdfium2 answers None or -1 when no character is there
+                found = textpage.get_text_range(index, 1) if known else ""
+                right = textpage.get_charbox(index)[2] - origin[0] if known else char["x0"] + char["size"] / 2
+                placed = {**char, "x1": max(char["x1"], right)}
+                if len(found) == 1 and found.isprintable() and not found.isspace():
+                    kept.append({**placed, "text": found})
+                else:  # left out, but its place kept by a zero-width space, so the word around it stays one word
+                    kept.append({**placed, "text": LEFT_OUT})
+                    dropped += 1
+                continue
+            kept.append(char)
+    finally:
+        textpage.close()
+    return kept, dropped
