@@ -21,20 +21,21 @@ from statistics import median
 
 from pdfplumber.utils import extract_text
 
+from .records import Char
 from .unruled import GUTTER_EMS
 from .words import LINE_EMS, ON_AXIS, is_level, line_words, set_upright, text_lines
 
 RECORD_CELLS = 3  # cells holding a line at every shared baseline: fewer are cells that wrap, not records
 
 
-def _inside(char: dict, box) -> bool:
+def _inside(char: Char, box) -> bool:
     """pdfplumber's own test: the character's centre is in the box, its right and bottom edges left
     out, so a character on the rule between two cells is in one of them (``figures.centre_in`` takes both)."""
     x, y = (char["x0"] + char["x1"]) / 2, (char["top"] + char["bottom"]) / 2
     return box[0] <= x < box[2] and box[1] <= y < box[3]
 
 
-def _turn(char: dict) -> int:
+def _turn(char: Char) -> int:
     """1 for a character turned to read up the page, -1 down it, 0 for one set along it or slanted."""
     a, b = char["matrix"][:2]
     if not b or abs(a) > ON_AXIS * abs(b):
@@ -42,7 +43,7 @@ def _turn(char: dict) -> int:
     return 1 if b > 0 else -1
 
 
-def _cell_lines(chars: list[dict]) -> list[tuple[float, float, str]]:
+def _cell_lines(chars: list[Char]) -> list[tuple[float, float, str]]:
     """The cell's lines as (baseline, size, text); text turned 90° is read as if the page were turned
     with it, text slanted is one line, as pdfplumber reads it."""
     turns = {_turn(char) for char in chars}
@@ -60,7 +61,7 @@ def _cell_lines(chars: list[dict]) -> list[tuple[float, float, str]]:
     return lines
 
 
-def _split(cells: list[list[dict] | None]) -> list[list[str | None]]:
+def _split(cells: list[list[Char] | None]) -> list[list[str | None]]:
     """One ruled row as one row, or as one row per record when its lines line up across cells."""
     found = sorted(
         (base, size, index, text)
@@ -99,11 +100,11 @@ def _split(cells: list[list[dict] | None]) -> list[list[str | None]]:
     return [rows[start] for start in shared]
 
 
-def _parted(chars: list[dict], edges: list[float]) -> list[list[dict]]:
+def _parted(chars: list[Char], edges: list[float]) -> list[list[Char]]:
     """A cell's characters parted into the columns it spans, which start at ``edges``: each run of
     words on a line (closer than a gutter) goes to the column it starts in, so a description that
     runs on past its column's rule stays in it, and an amount set right goes to its own."""
-    columns: list[list[dict]] = [[] for _ in edges]
+    columns: list[list[Char]] = [[] for _ in edges]
     for line in text_lines(chars):
         column, end = 0, None
         for char in line:
@@ -115,7 +116,7 @@ def _parted(chars: list[dict], edges: list[float]) -> list[list[dict]]:
     return columns
 
 
-def _records(row, chars: list[dict], lefts: list[float], columns: dict) -> list[list[str | None]]:
+def _records(row, chars: list[Char], lefts: list[float], columns: dict) -> list[list[str | None]]:
     """One ruled row's cells, as one row or one per record (``_split``). A cell spanning columns
     whose lines line up as records under them (a ledger's body boxed as one cell under a ruled
     header) is parted into those columns first."""
@@ -123,7 +124,7 @@ def _records(row, chars: list[dict], lefts: list[float], columns: dict) -> list[
     records = _split(cells)
     if len(records) > 1 or not any(box and len(columns[box]) > 1 for box in row.cells):
         return records
-    parted: list[list[dict] | None] = list(cells)
+    parted: list[list[Char] | None] = list(cells)
     for box, inside in zip(row.cells, cells):
         if box and len(columns[box]) > 1:
             for column, part in zip(columns[box], _parted(inside, [lefts[index] for index in columns[box]])):

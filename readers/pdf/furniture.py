@@ -39,6 +39,8 @@ import re
 from collections import Counter, defaultdict
 from statistics import median
 
+from .records import Item
+
 EDGE = "\ue001"  # a private-use mark round an edge line, until the pages read are compared
 EDGE_MARK = re.compile(f"{EDGE}(.*?){EDGE}", re.S)
 EDGE_BAND = 0.12  # of the page's height: how near the top or bottom an edge line stands
@@ -102,7 +104,7 @@ SAME_SIZE = 0.5  # points: lines this close in size are set alike
 LINKED_WORDS = 25
 
 
-def edge_words(lines: list[list[dict]], top: float, bottom: float) -> set[int]:
+def edge_words(lines: list[list[Item]], top: float, bottom: float) -> set[int]:
     """The ids of the words on the first and last ``EDGE_LINES`` of ``lines`` (a page's lines,
     top to bottom) that stand within ``EDGE_BAND`` of the page's top or bottom edge."""
     band = EDGE_BAND * (bottom - top)
@@ -119,16 +121,16 @@ def furniture_line(text: str) -> str:
     return f"{FURNITURE}{text}{FURNITURE}"
 
 
-def _text(words: list[dict]) -> str:
+def _text(words: list[Item]) -> str:
     return " ".join(word["text"] for word in words)
 
 
-def _set_apart(words: list[dict], body: float, body_font: str) -> bool:
+def _set_apart(words: list[Item], body: float, body_font: str | None) -> bool:
     """Set smaller than the body text, or in another font."""
     return max(word["size"] for word in words) < SMALLER * body or all(word["font"] != body_font for word in words)
 
 
-def _pieces(line: list[dict]) -> list[list[dict]]:
+def _pieces(line: list[Item]) -> list[list[Item]]:
     """A line's words (left to right) parted where a gap is ``PIECE_EMS`` wide."""
     pieces = [[line[0]]]
     for left, right in zip(line, line[1:]):
@@ -138,7 +140,7 @@ def _pieces(line: list[dict]) -> list[list[dict]]:
     return pieces
 
 
-def _apart(line: list[dict], inner: list[dict] | None, at_top: bool) -> bool:
+def _apart(line: list[Item], inner: list[Item] | None, at_top: bool) -> bool:
     """Space of ``APART`` line heights or more between ``line`` and the line next to it towards the
     page's middle (or nothing there)."""
     if inner is None:
@@ -148,19 +150,19 @@ def _apart(line: list[dict], inner: list[dict] | None, at_top: bool) -> bool:
     return min(word["top"] for word in lower) - max(word["bottom"] for word in upper) > APART * height
 
 
-def _in_band(line: list[dict], at_top: bool, top: float, bottom: float, share: float) -> bool:
+def _in_band(line: list[Item], at_top: bool, top: float, bottom: float, share: float) -> bool:
     band = share * (bottom - top)
     return max(w["bottom"] for w in line) <= top + band if at_top else min(w["top"] for w in line) >= bottom - band
 
 
 def _page_number(
-    pieces: list[list[dict]],
-    numbers: list[list[dict]],
-    inner: list[dict] | None,
+    pieces: list[list[Item]],
+    numbers: list[list[Item]],
+    inner: list[Item] | None,
     apart: bool,
     outermost: bool,
     body: float,
-    body_font: str,
+    body_font: str | None,
 ) -> bool:
     """Whether the one bare number among a line's ``pieces`` is its page number: on the outermost
     line; else alone on its line, or on a line apart from the body, and set apart (a table's last
@@ -171,7 +173,7 @@ def _page_number(
     return outermost or ((len(pieces) == 1 or apart) and _set_apart(numbers[0], body, body_font))
 
 
-def _continues(line: list[dict], lines: list[list[dict]], at_top: bool) -> bool:
+def _continues(line: list[Item], lines: list[list[Item]], at_top: bool) -> bool:
     """Whether ``line`` goes on from (or into) a line of its own type just inside it, on the same
     column: the last line of a footnote beside a column of body text."""
     height = max(word["bottom"] for word in line) - min(word["top"] for word in line)
@@ -191,13 +193,13 @@ def _continues(line: list[dict], lines: list[list[dict]], at_top: bool) -> bool:
 
 
 def _running(
-    line: list[dict],
-    lines: list[list[dict]],
-    parts: list[list[dict]],
+    line: list[Item],
+    lines: list[list[Item]],
+    parts: list[list[Item]],
     apart: bool,
     at_top: bool,
     body: float,
-    body_font: str,
+    body_font: str | None,
 ) -> bool:
     """Whether the outermost ``line`` (nothing but furniture between it and the page's edge) is
     furniture as a whole: a few words beside a piece told as furniture (a running title and its page
@@ -221,7 +223,7 @@ def _running(
 
 
 def band_furniture(
-    lines: list[list[dict]], top: float, bottom: float, body: float, body_font: str
+    lines: list[list[Item]], top: float, bottom: float, body: float, body_font: str | None
 ) -> tuple[set[int], list[str], list[str]]:
     """The furniture a page shows on its own, at the top and the bottom of its ``lines`` (words
     with their box, text, size and font; top to bottom, each left to right): the ids of its words,
@@ -256,7 +258,7 @@ def band_furniture(
     return taken, [text for line in heads for text in line], [text for line in feet for text in line]
 
 
-def margin_numbers(words: list[dict], body: float, body_font: str) -> tuple[list[dict], list[str]]:
+def margin_numbers(words: list[Item], body: float, body_font: str | None) -> tuple[list[Item], list[str]]:
     """``words`` without the line numbers in the page's left or right margin, and what those were
     ("Line numbers 1–52"): a column of ``MARGIN_NUMBERS`` or more numbers, increasing down the
     page, aligned, beyond every other word's edge, set smaller than the body text or in another font."""

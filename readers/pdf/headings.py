@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from statistics import median
 
+from .records import Item
+
 HEADING = "\ue000"  # a private-use mark around a heading's size, until the pages read are ranked
 HEADING_MARK = re.compile(f"{HEADING}([0-9.]+){HEADING}")
 HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
@@ -24,7 +26,7 @@ BOLD_HEADING_RATIO = 0.95  # a bold line alone this large against the body text 
 
 
 def heading_mark(
-    line: list[dict], body: float, alone: bool, leads: bool = False, ratio: float = HEADING_RATIO
+    line: list[Item], body: float, alone: bool, leads: bool = False, ratio: float = HEADING_RATIO
 ) -> str | None:
     """A heading mark carrying the line's size, which ``heading_levels`` turns into ``#``s; or None:
     a line set larger than the body text, or a bold line standing ``alone`` (or, numbered as a

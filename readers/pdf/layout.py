@@ -44,6 +44,7 @@ from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP, PARAGRAPH_GAP
 from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, furniture_line, margin_numbers
 from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, heading_mark
+from .records import Boxed, Char, Item, Word
 from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
@@ -66,7 +67,7 @@ BOLD = re.compile(r"bold|black|heavy|semibold|demi|medi", re.I)
 BULLET = re.compile(r"^[•◦▪▫‣●○■□►▶–—*·]\s*")
 
 
-def _overlap(a, b) -> bool:
+def _overlap(a: Boxed, b: Boxed) -> bool:
     return a["top"] < b["bottom"] and b["top"] < a["bottom"]
 
 
@@ -74,9 +75,9 @@ def _area(box) -> float:
     return (box[2] - box[0]) * (box[3] - box[1])
 
 
-def _slabs(items: list[dict]) -> list[list[dict]]:
+def _slabs(items: list[Item]) -> list[list[Item]]:
     """Items grouped into runs that overlap vertically, top to bottom."""
-    slabs: list[list[dict]] = []
+    slabs: list[list[Item]] = []
     bottom = None
     for item in sorted(items, key=lambda i: i["top"]):
         if slabs and item["top"] < bottom - 0.5:
@@ -88,13 +89,13 @@ def _slabs(items: list[dict]) -> list[list[dict]]:
     return slabs
 
 
-def _bands(items: list[dict], width: float) -> list[tuple[list[list[dict]], list[tuple[float, float]]]]:
+def _bands(items: list[Item], width: float) -> list[tuple[list[list[Item]], list[tuple[float, float]]]]:
     """Consecutive slabs that share an empty strip: each band's slabs, and its gutters (shared
     strips with text on both sides somewhere in the band). A band starts afresh after a vertical
     gap of more than ``BAND_BREAK`` lines: a footer stands apart from the columns above it."""
     left, right = min(i["x0"] for i in items), max(i["x1"] for i in items)
     line = median(item["bottom"] - item["top"] for item in items)
-    bands: list[tuple[list[list[dict]], list[tuple[float, float]]]] = []
+    bands: list[tuple[list[list[Item]], list[tuple[float, float]]]] = []
     for slab in _slabs(items):
         strips = gaps(slab, left, right, width)
         if bands:
@@ -112,23 +113,23 @@ def _bands(items: list[dict], width: float) -> list[tuple[list[list[dict]], list
     ]
 
 
-def _chars(line: list[dict]) -> int:
+def _chars(line: list[Item]) -> int:
     return sum(len(item["text"]) + 1 for item in line)
 
 
-def _is_prose(column: list[dict]) -> bool:
+def _is_prose(column: list[Item]) -> bool:
     if any(item.get("block") is not None for item in column):
         return True
     return median(_chars(line) for line in item_lines(column)) >= PROSE_CHARS
 
 
-def _aligned_rows(columns: list[list[dict]]) -> int:
+def _aligned_rows(columns: list[list[Item]]) -> int:
     """Rows where two or more columns have a line starting at the same height."""
     starts = Counter(round(line[0]["top"]) for column in columns for line in item_lines(column))
     return sum(1 for count in starts.values() if count >= 2)
 
 
-def _over_columns(slab: list[dict], left: float) -> bool:
+def _over_columns(slab: list[Item], left: float) -> bool:
     """A short line of words that all stand right of ``left`` (a table's first column): a heading
     over its columns, maybe."""
     return all(item.get("block") is None and item["x0"] >= left for item in slab) and all(
@@ -136,12 +137,12 @@ def _over_columns(slab: list[dict], left: float) -> bool:
     )
 
 
-def _order(items: list[dict], width: float) -> list:
+def _order(items: list[Item], width: float) -> list:
     """Blocks in reading order: lists of lines (paragraph material) and ``("table", rows)``."""
     blocks: list = []
     flowing = False  # the last block is lines of a band without gutters: the next such band continues it
 
-    def flow(members: list[dict]) -> None:
+    def flow(members: list[Item]) -> None:
         nonlocal flowing
         if flowing:
             blocks[-1] = item_lines(sum(blocks[-1], []) + members)
@@ -183,7 +184,7 @@ def _order(items: list[dict], width: float) -> list:
     return blocks
 
 
-def _linked(line: list[dict]) -> str:
+def _linked(line: list[Item]) -> str:
     """The line's words, with runs under one link as ``[text](url)``; a line in a right-to-left
     script from its right."""
     if reads_right_to_left([item for item in line if item.get("block") is None]):
@@ -211,7 +212,7 @@ def _render(blocks: list, body: float, tables: list[str], ratio: float = HEADING
             paragraphs.append(markdown_table(block[1]))
             tables.append(paragraphs[-1])
             continue
-        groups: list[list[list[dict]]] = []
+        groups: list[list[list[Item]]] = []
         for line in block:
             if groups:
                 previous = groups[-1][-1]
@@ -250,19 +251,19 @@ def _render(blocks: list, body: float, tables: list[str], ratio: float = HEADING
     return "\n\n".join(p for p in paragraphs if p.strip())
 
 
-def _marked(text: str, line: list[dict], body: float) -> str:
+def _marked(text: str, line: list[Item], body: float) -> str:
     """A line at the page's edge, marked until the pages read are compared (``readers.pdf.furniture``);
     one set larger than the body text is a title, never a running header."""
     edge = all(item.get("edge") for item in line) and max(item["size"] for item in line) < HEADING_RATIO * body
     return edge_line(text) if edge else text
 
 
-def _rotated_lines(chars: list[dict]) -> list[tuple[str, float]]:
+def _rotated_lines(chars: list[Char]) -> list[tuple[str, float]]:
     """Runs of text turned on their side, each read in its own direction (up or down the page), with
     the middle of its run across the page."""
     lines = []
     for up in (True, False):
-        runs: list[tuple[float, list[dict]]] = []
+        runs: list[tuple[float, list[Char]]] = []
         for char in sorted((c for c in chars if (c["matrix"][1] > 0) == up), key=lambda c: (c["x0"] + c["x1"]) / 2):
             centre = (char["x0"] + char["x1"]) / 2
             if runs and abs(runs[-1][0] - centre) <= char["size"] / 2:
@@ -286,8 +287,8 @@ def _rotated_lines(chars: list[dict]) -> list[tuple[str, float]]:
 
 
 def _figure_items(
-    words: list[dict], figures: list[dict], page, turned: list[dict]
-) -> tuple[list[dict], list[dict], list[dict]]:
+    words: list[Item], figures: list[dict], page, turned: list[Char]
+) -> tuple[list[Item], list[Item], list[Char]]:
     """The words outside figures, and one item per figure holding the words inside it where the
     figure stands: a drawing rebuilt as a chart is its table (``readers.pdf.charts``; the figure
     dict gets its ``chart`` summary), and the ``turned`` characters beside it are its value axis'
@@ -303,8 +304,8 @@ def _figure_items(
         for figure in figures
         for x0, y0, x1, y1 in [figure["box"]]
     ]
-    inside: list[list[dict]] = [[] for _ in boxes]
-    outside = []
+    inside: list[list[Item]] = [[] for _ in boxes]
+    outside: list[Item] = []
     for word in words:
         box = box_of(word)
         index = next((i for i, (figure, gap) in enumerate(boxes) if near(box, figure, gap)), None)
@@ -333,7 +334,7 @@ def _figure_items(
         if labels and _is_prose(labels):
             outside += labels
             inside[index] = []
-    items = []
+    items: list[Item] = []
     for figure, (box, _), labels in zip(figures, boxes, inside):
         if not labels:
             continue
@@ -371,7 +372,7 @@ def _figure_items(
     return outside, items, turned
 
 
-def _beside(char: dict, box) -> bool:
+def _beside(char: Char, box) -> bool:
     """A turned character left or right of a chart's drawing, level with it: its value axis' title."""
     level = char["top"] < box[3] and char["bottom"] > box[1]
     return level and (
@@ -379,9 +380,9 @@ def _beside(char: dict, box) -> bool:
     )
 
 
-def _items(words: list[dict], links: list[dict]) -> list[dict]:
-    """Layout items of pdfplumber-style ``words``: box, text, size, font, boldness and the link they stand under."""
-    items = []
+def _items(words: list[Word], links: list[dict]) -> list[Item]:
+    """Layout items of ``words``: box, text, size, font, boldness and the link they stand under."""
+    items: list[Item] = []
     for word in words:
         word["text"] = word["text"].replace(LEFT_OUT, "")
         if not word["text"]:
@@ -407,7 +408,7 @@ def _items(words: list[dict], links: list[dict]) -> list[dict]:
     return items
 
 
-def _turned_text(chars: list[dict], page, tables: list[str], text_span: tuple[float, float]) -> tuple[list, list]:
+def _turned_text(chars: list[Char], page, tables: list[str], text_span: tuple[float, float]) -> tuple[list, list]:
     """Text turned on its side: a line or two (an arXiv sidebar) as lines in their own direction;
     more (a table or a page set in landscape) read upright, with the page's own layout. A line or
     two in the margin beside the page's upright text (``text_span``, its left and right) is a
@@ -447,11 +448,11 @@ def page_markdown(
         body = median(sizes.elements())
     fonts = Counter(char.get("fontname") for char in upright if char["text"].strip())
     body_font = fonts.most_common(1)[0][0] if fonts else None
-    words = page_words(upright)
-    for word in words:  # a display title in a font with a deep descent (Poppins) would hang over the lines under it
+    found = page_words(upright)
+    for word in found:  # a display title in a font with a deep descent (Poppins) would hang over the lines under it
         usual = word["base"] + DESCENT * max(char["size"] for char in word["chars"])
         word["bottom"] = usual if word["bottom"] - usual > HANGING_LINES * body else word["bottom"]
-    words = _items(words, [link for link in page.hyperlinks if link.get("uri")])
+    words = _items(found, [link for link in page.hyperlinks if link.get("uri")])
     words, numbered = margin_numbers(words, body, body_font)
     items, labels, turned = _figure_items(words, figures, page, [char for char in chars if not char["upright"]])
     page_top, page_bottom = float(page.bbox[1]), float(page.bbox[3])
@@ -460,8 +461,8 @@ def page_markdown(
     )
     items = [item for item in items if id(item) not in taken]
     edges = edge_words(item_lines(items), page_top, page_bottom) if items else set()
-    for word in items:
-        word["edge"] = id(word) in edges
+    for item in items:
+        item["edge"] = id(item) in edges
     items += labels + [
         {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown}
         for (x0, top, x1, bottom), markdown in tables

@@ -1,7 +1,8 @@
 """Tables without rules: columns found from the empty strips (gutters) their rows share.
 
-Words are items with a box (``x0``, ``x1``, ``top``, ``bottom``) and ``text``; ``readers.pdf.layout``
-groups them into slabs (runs that overlap vertically) and hands a table's slabs here.
+Words are layout items (``readers.pdf.records.Item``) with a box (``x0``, ``x1``, ``top``, ``bottom``) and
+``text``; ``readers.pdf.layout`` groups them into slabs (runs that overlap vertically) and hands a table's
+slabs here.
 
 A financial statement or a paper stacks its header over two or three rows and centres a heading
 over the columns it spans ("Year Ended / December 31," over "2023 2022"); a cell in the body may
@@ -23,13 +24,15 @@ import math
 from bisect import bisect_left, bisect_right
 from statistics import median
 
+from .records import Item
+
 ALIGNED_ROWS = 3  # rows a table without rules has at least
 HEADER_ROWS = 3  # rows a header may be stacked over
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
 
 
-def gaps(items: list[dict], left: float, right: float, width: float) -> list[tuple[float, float]]:
+def gaps(items: list[Item], left: float, right: float, width: float) -> list[tuple[float, float]]:
     """The vertical strips of at least ``width`` between ``left`` and ``right`` that no item covers."""
     found, edge = [], left
     for item in sorted(items, key=lambda i: i["x0"]):
@@ -48,15 +51,15 @@ def common(
     return [(max(a, c), min(b, d)) for a, b in strips for c, d in others if min(b, d) - max(a, c) >= width]
 
 
-def two_sided(slab: list[dict], gap: tuple[float, float]) -> bool:
+def two_sided(slab: list[Item], gap: tuple[float, float]) -> bool:
     """Items of ``slab`` stand on both sides of ``gap``."""
     return any(item["x1"] <= gap[0] + 0.5 for item in slab) and any(item["x0"] >= gap[1] - 0.5 for item in slab)
 
 
-def item_lines(items: list[dict]) -> list[list[dict]]:
+def item_lines(items: list[Item]) -> list[list[Item]]:
     """Items grouped into lines (vertical centres within the line), each sorted left to right; an
     item that stands for a block (a table, a figure) is a line of its own."""
-    lines: list[list[dict]] = []
+    lines: list[list[Item]] = []
     for item in sorted(items, key=lambda i: (i["top"] + i["bottom"]) / 2):
         centre = (item["top"] + item["bottom"]) / 2
         if (
@@ -71,11 +74,11 @@ def item_lines(items: list[dict]) -> list[list[dict]]:
     return [sorted(line, key=lambda i: i["x0"]) for line in lines]
 
 
-def in_columns(items: list[dict], gutters: list[tuple[float, float]]) -> list[list[dict]]:
+def in_columns(items: list[Item], gutters: list[tuple[float, float]]) -> list[list[Item]]:
     """``items`` parted by ``gutters``, left to right: one list per column, empty ones too. A word
     that runs on across a gutter stays in the column it starts in."""
     edges = [gap[1] for gap in gutters] + [float("inf")]
-    columns: list[list[dict]] = [[] for _ in edges]
+    columns: list[list[Item]] = [[] for _ in edges]
     for item in items:
         columns[next(index for index, edge in enumerate(edges) if item["x0"] < edge - 0.5)].append(item)
     return columns
@@ -105,7 +108,7 @@ def _joined(rows: list[list[str]]) -> list[list[str]]:
     return joined
 
 
-def _gutters(slabs: list[list[dict]], width: float) -> list[tuple[float, float]]:
+def _gutters(slabs: list[list[Item]], width: float) -> list[tuple[float, float]]:
     """The strips every slab leaves empty, with words on both sides in at least one of them."""
     items = sum(slabs, [])
     left, right = min(i["x0"] for i in items), max(i["x1"] for i in items)
@@ -115,9 +118,9 @@ def _gutters(slabs: list[list[dict]], width: float) -> list[tuple[float, float]]
     return [gap for gap in shared if any(two_sided(slab, gap) for slab in slabs)]
 
 
-def _phrases(line: list[dict], width: float) -> list[list[dict]]:
+def _phrases(line: list[Item], width: float) -> list[list[Item]]:
     """A line's words in runs closer than a gutter: one heading each."""
-    runs: list[list[dict]] = []
+    runs: list[list[Item]] = []
     for item in line:
         if runs and item["x0"] - runs[-1][-1]["x1"] < width:
             runs[-1].append(item)
@@ -126,7 +129,7 @@ def _phrases(line: list[dict], width: float) -> list[list[dict]]:
     return runs
 
 
-def _spanned(phrase: list[dict], extents: list[tuple[float, float]], gutters: list[tuple[float, float]]) -> list[int]:
+def _spanned(phrase: list[Item], extents: list[tuple[float, float]], gutters: list[tuple[float, float]]) -> list[int]:
     """The columns a heading spans: those its words overlap, and both sides of a gutter its middle stands in."""
     x0, x1 = phrase[0]["x0"], phrase[-1]["x1"]
     middle = (x0 + x1) / 2
@@ -137,7 +140,7 @@ def _spanned(phrase: list[dict], extents: list[tuple[float, float]], gutters: li
     return sorted(spanned)
 
 
-def _overrun(rows: list[list[dict]], width: float, gutters: list[tuple[float, float]]) -> list[tuple[float, float]]:
+def _overrun(rows: list[list[Item]], width: float, gutters: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """Strips all but a few rows leave empty, before a column whose words start on one edge in most
     rows: the few run a long cell on into that column, as a surname too long for its column does."""
     allowed = int(OVERRUN_ROWS * len(rows))
@@ -158,7 +161,7 @@ def _overrun(rows: list[list[dict]], width: float, gutters: list[tuple[float, fl
     return found
 
 
-def _column_gutters(rows: list[list[dict]], width: float) -> tuple[list[tuple[float, float]], set[int]]:
+def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[float, float]], set[int]]:
     """The gutters of a table's ``rows`` and the rows that cross one: the strips every row leaves
     empty, and those that rows with fewer cells than most cross only with words centred on them
     (a heading, or a cell spanning the columns on both sides), a third of the rows at most."""
@@ -197,7 +200,7 @@ def _column_gutters(rows: list[list[dict]], width: float) -> tuple[list[tuple[fl
 
 
 def _spread(
-    line: list[dict], extents: list[tuple[float, float]], gutters: list[tuple[float, float]], width: float
+    line: list[Item], extents: list[tuple[float, float]], gutters: list[tuple[float, float]], width: float
 ) -> list[str]:
     """A line's cells when its words cross gutters: each run of words in every column it spans,
     but one across them all (a section's name within the table) in the first."""
@@ -210,8 +213,8 @@ def _spread(
 
 
 def unruled_table(
-    above: list[list[dict]], slabs: list[list[dict]], width: float
-) -> tuple[list[dict], list[list[str]]] | None:
+    above: list[list[Item]], slabs: list[list[Item]], width: float
+) -> tuple[list[Item], list[list[str]]] | None:
     """A table without rules from ``slabs`` (rows with words on both sides of a gutter) and the
     slabs ``above`` them that may be its stacked header; ``width`` is the narrowest gutter.
 
@@ -258,7 +261,7 @@ def unruled_table(
     if stray:
         table = unruled_table(above[stray[-1] + 1 :], slabs, width)
         return table and (sum(above[: stray[-1] + 1], []) + table[0], table[1])
-    before: list[dict] = []
+    before: list[Item] = []
     stacked: list[list[str]] = [[] for _ in cells[0]]
     for line in item_lines(sum(rows[:cut], [])):
         for phrase in _phrases(line, width):

@@ -33,6 +33,8 @@ import numpy as np
 from pdfplumber.utils import extract_words
 from pdfplumber.utils.text import LIGATURES
 
+from .records import Boxed, Char, Item, Word
+
 WORD_EMS = (
     0.1  # letters sit within a few hundredths of an em of their usual spacing; the narrowest word space is about 0.2 em
 )
@@ -74,7 +76,7 @@ LEFT_OUT = "\u200b"  # stands for a glyph neither pdfminer nor pdfium can map
 RESTRUCK = 0.1  # of the size: the same glyph drawn again this close is one glyph struck twice (a bold faked)
 
 
-def struck_once(chars: list[dict]) -> list[dict]:
+def struck_once(chars: list[Char]) -> list[Char]:
     """``chars`` without the second strokes of a glyph drawn twice, a hair apart, to make it look
     bold or shadowed: "EENNFFOORRCCEEDD" is read "ENFORCED". The glyphs are sorted by what they are,
     then by row (in steps of the nearness) and place along it: a second stroke follows its first."""
@@ -93,19 +95,19 @@ def struck_once(chars: list[dict]) -> list[dict]:
     return [char for index, char in enumerate(chars) if index not in dropped]
 
 
-def baseline(char: dict) -> float:
+def baseline(char: Char) -> float:
     """The character's baseline, from the page's top: its box's bottom less the font's descent."""
     return char["bottom"] - (char["matrix"][5] - char["y0"])
 
 
-def text_lines(chars: list[dict]) -> list[list[dict]]:
+def text_lines(chars: list[Char]) -> list[list[Char]]:
     """Upright ``chars`` grouped into lines by their tops, top to bottom, each left to right, their
     spacing accents set on their letters (``with_accents``). Tops, as pdfplumber groups them: a
     superscript's top is level with its line's, its baseline is not; and a run in another font on the
     same baseline (a bold caption's label before its regular text) is on the same line, whatever its
     top. A large glyph whose top stands below a small one's bottom is on a line of its own (a cover's
     title under its authors' names)."""
-    lines: list[list[dict]] = []
+    lines: list[list[Char]] = []
     last, base = None, None
     for char in sorted(chars, key=lambda char: char["top"]):
         near = last and char["top"] - last["top"] <= LINE_EMS * char["size"] and char["top"] < last["bottom"]
@@ -118,10 +120,10 @@ def text_lines(chars: list[dict]) -> list[list[dict]]:
     return [with_accents(sorted(line, key=lambda char: char["x0"])) for line in lines]
 
 
-def with_accents(line: list[dict]) -> list[dict]:
+def with_accents(line: list[Char]) -> list[Char]:
     """``line`` (left to right) with each spacing accent that stands over a letter beside it set on
     that letter, composed: LaTeX draws "Ján Mináč" as "Ja´n Mina´cˇ", an accent glyph over a letter."""
-    composed: list[dict] = []
+    composed: list[Char] = []
     for index, char in enumerate(line):
         mark = SPACING_ACCENTS.get(char["text"])
         if mark:
@@ -129,7 +131,7 @@ def with_accents(line: list[dict]) -> list[dict]:
             after = line[index + 1] if index + 1 < len(line) else None
             for neighbour, at in ((composed[-1] if composed else None, -1), (after, 1)):
                 if neighbour and neighbour["text"].isalpha() and neighbour["x0"] <= centre <= neighbour["x1"]:
-                    letter = {**neighbour, "text": unicodedata.normalize("NFC", neighbour["text"] + mark)}
+                    letter: Char = {**neighbour, "text": unicodedata.normalize("NFC", neighbour["text"] + mark)}
                     if at < 0:
                         composed[-1] = letter
                     else:
@@ -142,11 +144,11 @@ def with_accents(line: list[dict]) -> list[dict]:
     return composed
 
 
-def _gap(left: dict, right: dict) -> float:
+def _gap(left: Char, right: Char) -> float:
     return (right["x0"] - left["x1"]) / max(left["size"], 1.0)
 
 
-def _letter_gap(line: list[dict]) -> float:
+def _letter_gap(line: list[Char]) -> float:
     """The line's usual gap between two letters, in ems; never wider than none, so a line of
     one-letter words still parts them."""
     gaps = [_gap(left, right) for left, right in zip(line, line[1:]) if left["text"].strip() and right["text"].strip()]
@@ -172,12 +174,12 @@ def logical(glyphs: list[str]) -> str:
     return "".join(unicodedata.normalize("NFKC", c) if PRESENTATION.match(c) else c for c in text)
 
 
-def reads_right_to_left(words: list[dict]) -> bool:
+def reads_right_to_left(words: list[Item]) -> bool:
     """Whether most of a line's words are in a right-to-left script: its words are read from the right."""
     return 2 * sum(1 for word in words if RIGHT_TO_LEFT.search(word["text"])) > len(words)
 
 
-def _word(chars: list[dict], base: float) -> dict:
+def _word(chars: list[Char], base: float) -> Word:
     return {
         "text": logical([LIGATURES.get(char["text"], char["text"]) for char in chars]),
         "chars": chars,
@@ -189,12 +191,12 @@ def _word(chars: list[dict], base: float) -> dict:
     }
 
 
-def line_words(line: list[dict]) -> list[dict]:
+def line_words(line: list[Char]) -> list[Word]:
     """The words of one line of characters (``text_lines``), left to right."""
     cut = _letter_gap(line) + WORD_EMS
     base = median(baseline(char) for char in line)
-    words: list[dict] = []
-    current: list[dict] = []
+    words: list[Word] = []
+    current: list[Char] = []
     for char in line:
         if not char["text"].strip():
             if current:
@@ -210,7 +212,7 @@ def line_words(line: list[dict]) -> list[dict]:
     return words
 
 
-def is_level(char: dict) -> bool:
+def is_level(char: Char) -> bool:
     """Set along the page's width (upright or slanted as an italic), not turned: pdfminer counts
     text turned by up to 45 degrees (a chart's axis labels) upright too."""
     return abs(char["matrix"][1]) <= ON_AXIS * abs(char["matrix"][0])
@@ -222,7 +224,7 @@ def _sharpness(points: list[tuple[float, float]], slope: float) -> int:
     return sum(count * count for count in Counter(round(y - x * slope) for x, y in points).values())
 
 
-def _slope(chars: list[dict]) -> float:
+def _slope(chars: list[Char]) -> float:
     """How far the page's lines fall per point to the right (a scan's text layer, a page printed or
     scanned askew), or 0 when they are level: the slope, to a tenth of a degree within 5°, at which
     the characters' baselines gather on the fewest rows (tried every half degree, then round the best)."""
@@ -243,14 +245,14 @@ def _slope(chars: list[dict]) -> float:
     return found if _sharpness(points, found) > SKEW_SHARPER * _sharpness(points, 0.0) else 0.0
 
 
-def straightened(chars: list[dict]) -> list[dict]:
+def straightened(chars: list[Char]) -> list[Char]:
     """``chars`` as if their page were set square: each moved up or down by the page's slope
     (``_slope``) at its place, and a glyph turned by that slope drawn level, with its advance as
     its width. Lines that fall across the page would otherwise run into the line below."""
     slope = _slope(chars)
     if not slope:
         return chars
-    moved = []
+    moved: list[Char] = []
     for char in chars:
         a, b, c, d, e, f = char["matrix"]
         base = baseline(char) - slope * char["x0"]
@@ -285,7 +287,7 @@ def straightened(chars: list[dict]) -> list[dict]:
     return moved
 
 
-def page_words(chars: list[dict]) -> list[dict]:
+def page_words(chars: list[Char]) -> list[Word]:
     """The words of upright ``chars``: each with its box, text, characters and baseline (``base``),
     on a page set askew as if it were square (``straightened``). Text set at a slant has no line to
     measure letters along: pdfplumber's words, gaps as a share of the size."""
@@ -297,10 +299,11 @@ def page_words(chars: list[dict]) -> list[dict]:
     return words + [{**word, "base": word["bottom"]} for word in slanted]
 
 
-def set_upright(char: dict, up: bool, width: float, height: float) -> dict:
+def set_upright(char: Char, up: bool, width: float, height: float) -> Char:
     """A character of text turned 90° (reading ``up`` the page, or down it) placed as it stands on
     the ``width`` by ``height`` page turned so that it reads left to right: its box moved, its
     baseline its box's bottom."""
+    box: Boxed
     if up:
         box = {"x0": height - char["bottom"], "x1": height - char["top"], "top": char["x0"], "bottom": char["x1"]}
     else:
@@ -308,12 +311,13 @@ def set_upright(char: dict, up: bool, width: float, height: float) -> dict:
     return {**char, **box, "y0": 0.0, "matrix": (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), "upright": True}
 
 
-def mapped(chars: list[dict], pdfium_page, origin: tuple[float, float]) -> tuple[list[dict], int]:
+def mapped(chars: list[Char], pdfium_page, origin: tuple[float, float]) -> tuple[list[Char], int]:
     """Each ``(cid:N)`` char with the text pdfium reads at its place, or left out; and how many were left out."""
     if not any(CID.match(char["text"]) for char in chars):
         return chars, 0
     textpage = pdfium_page.get_textpage()
-    kept, dropped = [], 0
+    kept: list[Char] = []
+    dropped = 0
     try:
         for char in chars:
             if CID.match(char["text"]):
@@ -327,7 +331,7 @@ def mapped(chars: list[dict], pdfium_page, origin: tuple[float, float]) -> tuple
                 known = index is not None and index >= 0  # pypdfium2 answers None or -1 when no character is there
                 found = textpage.get_text_range(index, 1) if known else ""
                 right = textpage.get_charbox(index)[2] - origin[0] if known else char["x0"] + char["size"] / 2
-                placed = {**char, "x1": max(char["x1"], right)}
+                placed: Char = {**char, "x1": max(char["x1"], right)}
                 if len(found) == 1 and found.isprintable() and not found.isspace():
                     kept.append({**placed, "text": found})
                 else:  # left out, but its place kept by a zero-width space, so the word around it stays one word

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from ..records import Item
 from .parts import PHRASE_GAP, THIN, Mark, Phrase, centre, lines_of, parse_number
 
 SWATCH_GAP = 13.0  # points: a legend name starts this close to the right of its swatch
@@ -79,7 +80,7 @@ def _evenly(values: list[float]) -> bool:
     )
 
 
-def _snap(vertical, found, words, rules):
+def _snap(vertical, found, words: list[Item], rules):
     """Each tick label's position moved onto its tick mark or gridline: the offset most labels share
     (a label's box sits a little off its tick, the same for all), so an axis line beside the last
     label does not pull it."""
@@ -111,7 +112,7 @@ def _snap(vertical, found, words, rules):
     return snapped
 
 
-def find_axes(words, numbers: dict, rules: list[Mark], middles=None):
+def find_axes(words: list[Item], numbers: dict, rules: list[Mark], middles=None):
     """The best vertical and horizontal numeric axes among ``numbers`` ({word index: value});
     ``middles`` gives a label's vertical middle better than its box does (see ``digit_middles``)."""
     best: dict = {True: None, False: None}
@@ -151,7 +152,7 @@ def find_axes(words, numbers: dict, rules: list[Mark], middles=None):
     return best[True], best[False]
 
 
-def _axis_of(vertical, group, words, numbers, rules, middles):
+def _axis_of(vertical, group, words: list[Item], numbers, rules, middles):
     if len(group) < 3:
         return None
     found = sorted(
@@ -191,7 +192,7 @@ class Entry:
         self.name, self.colour, self.shape, self.marks, self.ids, self.box = name, colour_, shape, marks, ids, box
 
 
-def find_legend(words, marks: list[Mark], taken: set) -> list[Entry]:
+def find_legend(words: list[Item], marks: list[Mark], taken: set) -> list[Entry]:
     """Legend entries: a small swatch (patch, line or marker) with a name starting just right of it."""
     small = [
         m
@@ -284,7 +285,7 @@ def legend_frame(entries: list[Entry], marks: list[Mark]) -> list[Mark]:
 
 
 # ------------------------------------------------------------------ loose labels
-def title_of(words, free: list[int], above: float):
+def title_of(words: list[Item], free: list[int], above: float):
     """The chart's title: the largest-set line standing above ``above`` (the plot's top)."""
     rows = list(lines_of(words, [i for i in free if words[i]["bottom"] <= above + 1]))
     rows = [row for row in rows if len(row) <= TITLE_WORDS]

@@ -10,6 +10,7 @@ import math
 from statistics import median
 
 from ...markup.charts import number_text
+from ..records import Item
 from .axes import find_axes, title_of
 from .parts import THIN, axis_aligned, centre, lines_of, phrases
 
@@ -45,7 +46,7 @@ class _Plot:
         self.x0, self.x1 = min(m.x0 for m in marks), max(m.x1 for m in marks)
         self.top, self.bottom = min(m.top for m in marks), max(m.bottom for m in marks)
 
-    def holds(self, word, slack=1.0) -> bool:
+    def holds(self, word: Item, slack=1.0) -> bool:
         x, y = centre(word)
         return self.x0 - slack <= x <= self.x1 + slack and self.top - slack <= y <= self.bottom + slack
 

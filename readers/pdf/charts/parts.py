@@ -8,6 +8,7 @@ import math
 import re
 
 from ..figures import BACKGROUND_SHARE
+from ..records import Boxed, Char, Item
 
 NUMBER = re.compile(r"([+-]?)[$€£¥]?([+-]?)(\d{1,3}(?:,\d{3})+|\d+)?(?:[.·](\d+)|,(\d{1,2}))?\s?(%|°|k|K|M|B|bn)?")
 SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
@@ -122,7 +123,7 @@ def parse_number(text: str):
     return sign * float(digits) * SCALE.get(match.group(6) or "", 1.0)
 
 
-def superscript_power(word: dict, chars: list[dict]):
+def superscript_power(word: Item, chars: list[Char]):
     """10 raised to a power set small and high after it (a log axis' "10²"), or None."""
     if not word["text"].startswith("10") or len(word["text"]) < 3:
         return None
@@ -147,7 +148,7 @@ def superscript_power(word: dict, chars: list[dict]):
     return None
 
 
-def digit_middles(chars, words, ids) -> dict:
+def digit_middles(chars: list[Char], words: list[Item], ids) -> dict:
     """The middle height of each number's digits: its baseline less 0.36 of its size. A tick label is
     centred on its tick by its digits, while its box runs from the font's descent to its ascent,
     which sits it up to half a line off (4 pt in LibreOffice's charts)."""
@@ -178,7 +179,7 @@ class Turned:
     cx = property(lambda self: (self.x0 + self.x1) / 2)
 
 
-def turned_labels(chars, words) -> list[Turned]:
+def turned_labels(chars: list[Char], words: list[Item]) -> list[Turned]:
     lines: list[list] = []
     for c in chars:
         a, b, _, _, e, f = c["matrix"]
@@ -219,7 +220,7 @@ def turned_labels(chars, words) -> list[Turned]:
     return found
 
 
-def centre(word) -> tuple[float, float]:
+def centre(word: Boxed) -> tuple[float, float]:
     return (word["x0"] + word["x1"]) / 2, (word["top"] + word["bottom"]) / 2
 
 
@@ -228,7 +229,7 @@ class Phrase:
 
     __slots__ = ("text", "x0", "x1", "top", "bottom", "size", "ids")
 
-    def __init__(self, words, ids):
+    def __init__(self, words: list[Item], ids):
         self.ids = list(ids)
         self.text = " ".join(words[i]["text"] for i in self.ids)
         self.x0, self.x1 = min(words[i]["x0"] for i in self.ids), max(words[i]["x1"] for i in self.ids)
@@ -239,7 +240,7 @@ class Phrase:
     cy = property(lambda self: (self.top + self.bottom) / 2)
 
 
-def lines_of(words, ids) -> list[list[int]]:
+def lines_of(words: list[Item], ids) -> list[list[int]]:
     """Word indices grouped into lines (vertical centres within the line), top to bottom, left to right."""
     rows: list[list[int]] = []
     for i in sorted(ids, key=lambda i: centre(words[i])[1]):
@@ -250,7 +251,7 @@ def lines_of(words, ids) -> list[list[int]]:
     return [sorted(row, key=lambda i: words[i]["x0"]) for row in rows]
 
 
-def phrases(words, ids, gap: float = PHRASE_GAP, stops=()) -> list[Phrase]:
+def phrases(words: list[Item], ids, gap: float = PHRASE_GAP, stops=()) -> list[Phrase]:
     """Runs of words on one line closer than ``gap`` of their size, not across a ``stops`` x."""
     found = []
     for row in lines_of(words, ids):

@@ -32,6 +32,7 @@ from statistics import median
 
 from ...markup.charts import chart_heading, number_text
 from ...markup.tables import markdown_table
+from ..records import Item
 from .axes import TITLE_WORDS, find_axes, find_legend, legend_frame, title_of
 from .kinds import ANGLES, DRAWN, PRINTED, read_xy
 from .parts import (
@@ -125,7 +126,7 @@ class Chart:
         return f"{self.kind}, {count} series"
 
 
-def read_chart(page, box, words) -> Chart | None:
+def read_chart(page, box, words: list[Item]) -> Chart | None:
     """The chart drawn in ``box`` (x0, top, x1, bottom) of a pdfplumber ``page``, read with its
     labels ``words`` (dicts with x0, x1, top, bottom, text, size); None unless read with confidence."""
     try:
@@ -135,7 +136,7 @@ def read_chart(page, box, words) -> Chart | None:
 
 
 class _Context:
-    def __init__(self, page, box, words):
+    def __init__(self, page, box, words: list[Item]):
         self.words, self.marks = words, collect_marks(page, box)
         # Glyphs near the box (a turned tick label runs far below and beside its plot).
         chars = [
@@ -186,7 +187,7 @@ class _Context:
         return names, found
 
 
-def _read(page, box, words):
+def _read(page, box, words: list[Item]):
     if not words:
         return None
     ctx = _Context(page, box, words)
@@ -351,7 +352,7 @@ def _by_direction(slices, labels: list[Phrase], used: set):
 
 
 # ------------------------------------------------------------------ fallback
-def grouped_labels(words, page=None, box=None) -> str:
+def grouped_labels(words: list[Item], page=None, box=None) -> str:
     """A chart-like drawing's labels sorted into title, axis ticks, legend and labels; a number
     standing over a category is written with it. With ``page`` and ``box`` the legend is found
     by its swatches. "" when there are no words, or neither a value axis nor a legend among them,
@@ -362,7 +363,7 @@ def grouped_labels(words, page=None, box=None) -> str:
         return ""
 
 
-def _grouped(words, page, box) -> str:
+def _grouped(words: list[Item], page, box) -> str:
     if not words:
         return ""
     numbers = {i: v for i, w in enumerate(words) if (v := parse_number(w["text"])) is not None}
