@@ -34,7 +34,8 @@ def main(runs: str, *paths: str) -> None:
                 start = time.perf_counter()
                 markdown = converter.convert(path).markdown
                 seconds.append(time.perf_counter() - start)
-        except Exception as error:  # noqa: BLE001 - a file markitdown cannot convert is a result, not the end of the run
+        # A file markitdown cannot convert is a result, not the end of the run.
+        except Exception as error:  # noqa: BLE001
             answer[path] = {"error": why(error)}
             continue
         answer[path] = {"seconds": statistics.median(seconds), "chars": len(markdown), "markdown": markdown}

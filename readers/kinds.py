@@ -70,7 +70,9 @@ KINDS = {
             paged=True,
             mimes=(PPTX_MIME,),
             legacy={PPT_MIME: "ppt", "application/vnd.oasis.opendocument.presentation": "odp"},
-            pdf_filter='pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"},"ExportNotesPages":{"type":"boolean","value":"false"}}',
+            pdf_filter="pdf:impress_pdf_Export:"
+            '{"ExportHiddenSlides":{"type":"boolean","value":"true"},'
+            '"ExportNotesPages":{"type":"boolean","value":"false"}}',
             ooxml_filter="pptx:Impress MS PowerPoint 2007 XML",
         ),
         # A workbook's PDF: one page per sheet, as large as the sheet's used range (hidden sheets too, in order).

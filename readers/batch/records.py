@@ -204,7 +204,8 @@ def read_records(path: str, file: str, sha256: str | None, request: Request, set
         return failure_records(file, sha256, error.code, error.message, bool(request.chunk_tokens))
     except KeyboardInterrupt:
         return None
-    except Exception as error:  # noqa: BLE001 - a bug costs this file only; its type, never its text (it may hold a key)
+    # A bug costs this file only; its type, never its text (it may hold a key).
+    except Exception as error:  # noqa: BLE001
         return failure_records(
             file,
             sha256,

@@ -94,7 +94,8 @@ def read(job):
     _check_encryption(job)
     try:
         book = epub.read_epub(str(job.path), options={"ignore_ncx": True})
-    except Exception as error:  # noqa: BLE001 - ebooklib raises EpubException, KeyError, XML errors... on a damaged book
+    # ebooklib raises EpubException, KeyError, XML errors... on a damaged book.
+    except Exception as error:  # noqa: BLE001
         raise ReaderError(
             "CORRUPT_FILE",
             f"{job.name} is damaged and cannot be opened as an EPUB ({type(error).__name__}). "

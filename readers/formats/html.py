@@ -33,7 +33,8 @@ def _printed(job, html: str):
         return None
     try:
         browser.print_page(html, target)
-    except Exception as error:  # noqa: BLE001 - Playwright raises its own Error and TimeoutError; the text is still read
+    # Playwright raises its own Error and TimeoutError; the text is still read.
+    except Exception as error:  # noqa: BLE001
         job.warnings.append(
             f"Chromium could not print {job.name} ({type(error).__name__}), "
             "so it has no page images; its text is still read."

@@ -154,7 +154,8 @@ def _ole_mime(path: Path, name: str) -> str:
         try:
             with open(path, "rb") as handle:
                 locked = msoffcrypto.OfficeFile(handle).is_encrypted()
-        except Exception:  # noqa: BLE001 - msoffcrypto raises its own types on files it cannot parse; LibreOffice will say more
+        # msoffcrypto raises its own types on files it cannot parse; LibreOffice will say more.
+        except Exception:  # noqa: BLE001
             locked = False
         if locked:
             raise _encrypted(name)

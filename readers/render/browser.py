@@ -144,7 +144,8 @@ class _Printer:
                         context.close()
                         ready = _fresh_page(browser)  # the next page's context, made while this one is read
                         break
-                    except Exception as error:  # noqa: BLE001 - Playwright's own: hung, crashed, killed, or its driver gone
+                    # Playwright's own: hung, crashed, killed, or its driver gone.
+                    except Exception as error:  # noqa: BLE001
                         crashed = not isinstance(error, PlaywrightTimeout) and not (
                             browser is not None and browser.is_connected()
                         )
