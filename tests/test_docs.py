@@ -105,3 +105,13 @@ def test_a_broken_name_is_seen():
     assert dotted_problem("readers.pdf.pages.no_such_function") == "readers.pdf.pages has no no_such_function"
     assert path_problem("readers/document.py") == "no file readers/document.py"
     assert path_problem("readers/pdf/") is None
+
+
+@pytest.mark.parametrize("source", _sources(), ids=lambda path: str(path.relative_to(ROOT)))
+def test_every_file_stays_small_and_every_line_short(source):
+    """The house's measures, which ruff does not hold: no file over 500 lines, and no line over 120
+    characters, a line that ends in a ``noqa`` comment included."""
+    lines = source.read_text().splitlines()
+    assert len(lines) <= 500, f"{source.name} has {len(lines)} lines: split it by what its parts hold"
+    long = [(number, len(line)) for number, line in enumerate(lines, 1) if len(line) > 120]
+    assert not long, f"{source.name}: lines over 120 characters (line, length): {long}"
