@@ -16,6 +16,9 @@ one rather than through its whole pipeline:
    reading a few of its lines both ways up. Only a turned picture is turned and detected again.
 4. Each line is cut from the full-size picture and recognised: detecting at a smaller scale costs
    the reading no sharpness.
+5. A space the recogniser left out between two letters of Latin script ("TOTAL DUE:99.50", "1Msamples";
+   it does so after punctuation and digits, and more often as the box round a line varies a little)
+   is put back where the line's ink has a gap as wide as a space.
 """
 
 from __future__ import annotations
@@ -43,6 +46,9 @@ SIDEWAYS_SHARE = 0.5  # of the boxes found, tall ones: the text runs up or down 
 SAMPLE_LINES = 8  # the longest lines, read both ways up to tell an upside-down picture
 SNIPPET = 10  # a sampled line is cut to its middle, this many times as wide as high: enough letters to judge
 MIN_SCORE = 0.5  # a recognised line scoring lower is noise (rapidocr's own text_score)
+# of a line box's height: a gap in the ink this wide between two letters is a space. On 16 scanned pages and
+# 22 invoices, 0.2 split "118" and "Call", 0.4 left "301234" joined; 0.3 split no word and joined none.
+SPACE_GAP = 0.3
 _engine = None
 _lock = threading.Lock()
 
@@ -107,11 +113,39 @@ class _Engine:
         return self.crop(picture, np.array(box, np.float32))
 
     def read(self, lines: list[np.ndarray]) -> tuple[list[str], list[float]]:
-        """Each cut line's text and its score (0 to 1), in batches of similar widths."""
+        """Each cut line's text, with the spaces its ink shows (``_spaced``), and its score (0 to 1),
+        in batches of similar widths."""
         if not lines:
             return [], []
-        found = self.recogniser(self.batch(img=lines))
-        return list(found.txts), list(found.scores)
+        found = self.recogniser(self.batch(img=lines, return_word_box=True))
+        return [_spaced(*read) for read in zip(lines, found.txts, found.word_results)], list(found.scores)
+
+
+def _spaced(line: np.ndarray, text: str, where) -> str:
+    """``text`` read from ``line`` with a space put between two letters of Latin script that stand
+    ``SPACE_GAP`` of the line's height apart or more. ``where`` is the recogniser's: the column of
+    each letter that is not a space (``word_cols``) out of the ``line_txt_len`` across the line."""
+    columns = [column for word in where.word_cols for column in word]
+    letters = [index for index, char in enumerate(text) if not char.isspace()]
+    if not columns or len(columns) != len(letters):
+        return text
+    height, width = line.shape[:2]
+    grey = line.mean(axis=2)
+    background = np.median(np.concatenate([grey[0], grey[-1]]))
+    blank = ~(np.abs(grey - background) > INK).any(axis=0)
+    step = width / where.line_txt_len
+    gaps = []
+    for (left, right), (start, end) in zip(zip(letters, letters[1:]), zip(columns, columns[1:])):
+        if right == left + 1 and text[left].isascii() and text[right].isascii():
+            run = longest = 0
+            for empty in blank[int(start * step) : int((end + 1) * step)]:
+                run = run + 1 if empty else 0
+                longest = max(longest, run)
+            if longest >= SPACE_GAP * height:
+                gaps.append(right)
+    for index in reversed(gaps):
+        text = text[:index] + " " + text[index:]
+    return text
 
 
 def _inked(picture: np.ndarray) -> tuple[int, int, np.ndarray] | None:
