@@ -19,6 +19,8 @@ from PIL import Image
 
 from readers import ReaderError, read_file
 from readers.intake.members import MAX_MEMBERS
+from readers.markup.html import decode_html, html_markdown
+from readers.markup.text import PAGE_CHARS
 from readers.office import sheets
 from readers.office.numbers import display
 from readers.render.placement import Passage, letters, markdown_on_pages
@@ -243,13 +245,37 @@ def test_markdown_blocks_go_to_the_page_that_prints_them():
     ]
 
 
-def test_without_chromium_a_web_page_is_one_page_with_a_warning(tmp_path, monkeypatch):
+def test_without_chromium_a_web_page_asked_with_images_is_its_text_with_a_warning(tmp_path, monkeypatch):
     from readers.render import browser
 
     monkeypatch.setattr(browser, "chromium", lambda: None)
-    reading = read_file(fixtures.web_page(tmp_path / "page.html"), services=Services(make_settings(tmp_path / "cache")))
+    services = Services(make_settings(tmp_path / "cache"))
+    reading = read_file(fixtures.web_page(tmp_path / "page.html"), services=services, images=True)
     assert reading.page_count == 1 and reading.pages[0].image is None and "| Germany | 320,000 |" in reading.as_text()
     assert any("Chromium is not installed" in warning for warning in reading.warnings)
+
+
+def test_a_web_page_read_as_text_only_is_not_printed_but_paged_at_its_blocks(tmp_path):
+    """Text only, the Markdown is the reading: no print (which costs 20 times the reading), pages of
+    whole blocks, a heading on the page of what it heads, and one line that says so."""
+    services = Services(make_settings(tmp_path / "cache"))
+    reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=services)
+    assert not services.store.path(reading.sha256, "printed.pdf").exists() and reading.pdf is None
+    texts = [page.text for page in reading.pages]
+    assert reading.page_count == len(texts) > 5
+    blocks = [[block for block in text.split("\n\n") if not block.startswith("#")] for text in texts]
+    assert all(len(text) <= PAGE_CHARS or len(held) == 1 for text, held in zip(texts, blocks)), [
+        len(text) for text in texts
+    ]  # a page within the budget, or one block (under its headings) longer than a page
+    assert not any(text.splitlines()[-1].startswith("#") for text in texts[:-1])  # no heading left at a page's foot
+    source = CORPUS / "docling/formats/wiki_duck.html"
+    whole = html_markdown(decode_html(source.read_bytes(), source.name), main_content=True)
+    assert " ".join(texts).split() == whole.split()  # every word, in order, none cut in two
+    assert [warning for warning in reading.warnings if "without printing it" in warning] == [
+        reading.warnings[0]
+    ] and "Ask for page images" in reading.warnings[0]
+    printed = read_file(CORPUS / "docling/formats/wiki_duck.html", services=services, images=True)
+    assert printed.pdf is not None and not any("without printing it" in warning for warning in printed.warnings)
 
 
 def test_archive_pages_carry_their_member_and_are_numbered_across_the_archive(tmp_path):

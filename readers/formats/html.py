@@ -1,16 +1,23 @@
-"""Web pages (HTML, XHTML): the main content as Markdown, on the pages the browser prints.
+"""Web pages (HTML, XHTML): the main content as Markdown, paged as a long text is, or on the pages
+the browser prints when page images are wanted.
 
-The main content as Markdown (``readers.markup.html``); the page printed to PDF by headless
-Chromium (``readers.render.browser``), nothing fetched; the printed pages are the reading's pages,
-each with its image and the Markdown blocks placed on it (``readers.render.placement``, as Word's
-are). A printed page that shows none of the main content (only navigation, a sidebar, a list of
-languages) says so in one line, so its block is never empty and the page numbers stay the print's,
-the same as its image's. Without Chromium the Markdown is one page, with a warning.
+The main content as Markdown (``readers.markup.html``). Read without page images (text only, no
+question, no vision model that looks at whole pages) the page is not printed: its Markdown is cut
+into pages at block boundaries (``readers.markup.markdown.markdown_pages``), which costs a
+fraction of printing, and the reading says so in one line. With page images the page is printed
+to PDF by headless Chromium (``readers.render.browser``), nothing fetched; the printed pages are
+the reading's pages, each with its image and the Markdown blocks placed on it
+(``readers.render.placement``, as Word's are). A printed page that shows none of the main content
+(only navigation, a sidebar, a list of languages) says so in one line, so its block is never empty
+and the page numbers stay the print's, the same as its image's. Without Chromium the Markdown is
+paged as without images, with a warning.
 """
 
 from __future__ import annotations
 
 from ..markup.html import decode_html, html_markdown
+from ..markup.markdown import markdown_pages
+from ..markup.text import PAGE_CHARS
 from ..models import Page
 from ..pdf.pages import read_pdf_pages
 from ..render import browser
@@ -28,7 +35,7 @@ def _printed(job, html: str):
     if browser.chromium() is None:
         job.warnings.append(
             f"Chromium is not installed, so {job.name} has no page images "
-            "and its text is one page. Install it (make setup does)."
+            "and its text is paged at its blocks. Install it (make setup does)."
         )
         return None
     try:
@@ -46,9 +53,16 @@ def _printed(job, html: str):
 def read(job):
     html = decode_html(job.path.read_bytes(), job.name)
     markdown = html_markdown(html, main_content=True)
-    pdf = _printed(job, html)
+    if not job.options.images:
+        job.warnings.append(
+            f"{job.name} was read without printing it: its pages are its text cut at block boundaries "
+            f"(about {PAGE_CHARS:,} characters each), not the pages a browser prints. Ask for page images "
+            "to read it on its printed pages."
+        )
+    pdf = _printed(job, html) if job.options.images else None
     if pdf is None:
-        return job.reading(1, [Page(number=n, text=markdown) for n in job.select(1)])
+        texts = markdown_pages(markdown, PAGE_CHARS)
+        return job.reading(len(texts), [Page(number=n, text=texts[n - 1]) for n in job.select(len(texts))])
     blocks = markdown_on_pages(markdown, rendered_pages(pdf))
     count, pages, found_figures = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False, render=job.options.images)
     for page in pages:

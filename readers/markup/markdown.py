@@ -6,7 +6,11 @@ Tables are written by ``readers.markup.tables``.
 
 from __future__ import annotations
 
+import re
+
 MAX_LIST_NUMBER = 32767  # the largest number Word and PowerPoint start or count a list at
+FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")  # a fenced code block's first and last line
+HEADING_LINE = re.compile(r"#{1,6}[ \t]")
 LIST_INDENT = "   "  # enough for a nested item to belong to "1. " as well as to "- "
 ROMAN = [
     (1000, "m"),
@@ -97,3 +101,35 @@ def join_blocks(blocks: list[tuple[str, bool]]) -> str:
         out.append(text)
         previous_item = is_item
     return "".join(out)
+
+
+def markdown_pages(markdown: str, size: int) -> list[str]:
+    """``markdown`` cut into pages of at most ``size`` characters at block boundaries (blank lines
+    outside a fenced code block), as a long text file is paged: no block is cut (one longer than a
+    page has a page of its own), and a heading goes to the page of the block under it."""
+    blocks: list[str] = []
+    lines: list[str] = []
+    fence = None
+    for line in markdown.split("\n"):
+        if fence and line.lstrip().startswith(fence):
+            fence = None
+        elif not fence and FENCE.match(line):
+            fence = FENCE.match(line).group(1)
+        if line.strip() or fence:
+            lines.append(line)
+        elif lines:
+            blocks.append("\n".join(lines))
+            lines = []
+    if lines:
+        blocks.append("\n".join(lines))
+    pages: list[list[str]] = [[]]
+    for block in blocks:
+        page = pages[-1]
+        full = sum(len(text) + 2 for text in page) + len(block) > size
+        if full and not all(HEADING_LINE.match(text) for text in page):
+            held = []  # the headings at the page's foot go over with the block they stand over
+            while HEADING_LINE.match(page[-1]):
+                held.insert(0, page.pop())
+            pages.append(held)
+        pages[-1].append(block)
+    return ["\n\n".join(page) for page in pages]

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..markup.markdown import FENCE
+
 HEADING = re.compile(r"(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
-FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")
 TABLE_RULE = re.compile(r"\|?[ \t]*:?-{3,}:?[ \t]*(\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$")
 # The line over a chart's table (readers.markup.charts.chart_heading), and what a rebuilt chart says under it.
 CHART = re.compile(r"Chart(: .+)? \((.+ )?chart\)$")
