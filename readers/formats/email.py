@@ -50,7 +50,7 @@ def _eml(job) -> tuple[Page, list[tuple[str, bytes]]]:
     for subtype in ("html", "plain"):
         part = message.get_body(preferencelist=(subtype,))
         if part is not None:
-            bodies[subtype] = _part_text(part, job.name)
+            bodies[subtype] = _part_text(part, job)
     attachments = []
     for index, part in enumerate(message.iter_attachments(), 1):
         if part.get_content_type() == "message/rfc822":  # a forwarded e-mail: read as an .eml of its own
@@ -65,8 +65,8 @@ def _eml(job) -> tuple[Page, list[tuple[str, bytes]]]:
     ), attachments
 
 
-def _part_text(part, name: str) -> str:
-    return decode(part.get_payload(decode=True) or b"", name, part.get_content_charset())
+def _part_text(part, job) -> str:
+    return decode(part.get_payload(decode=True) or b"", job.name, job.warnings, part.get_content_charset())
 
 
 def _msg(job) -> tuple[Page, list[tuple[str, bytes]]]:
@@ -90,7 +90,7 @@ def _msg(job) -> tuple[Page, list[tuple[str, bytes]]]:
             "Date": str(message.date or ""),
             "Subject": message.subject or "",
         }
-        html = _msg_html(message, job.name)
+        html = _msg_html(message, job)
         attachments = []
         for index, attachment in enumerate(message.attachments, 1):
             name = attachment.longFilename or attachment.shortFilename or f"attachment-{index}"
@@ -131,7 +131,7 @@ def _with_addresses(field: str | None, recipients) -> str:
     return "; ".join(entry for entry in entries if entry)
 
 
-def _msg_html(message, name: str) -> str | None:
+def _msg_html(message, job) -> str | None:
     """The HTML body in the charset it declares, else in the message's codepage (PR_INTERNET_CPID,
     the charset Outlook stores both bodies in); None when its bytes are text in no charset, so that
     the plain body stands in."""
@@ -143,7 +143,7 @@ def _msg_html(message, name: str) -> str | None:
     except (UnknownCodepageError, UnsupportedEncodingError):  # no codepage, or one Python cannot decode: the bytes tell
         codepage = None
     try:
-        return decode_html(html, name, codepage)
+        return decode_html(html, job.name, job.warnings, codepage)
     except ReaderError:
         return None
 

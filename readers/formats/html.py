@@ -43,7 +43,7 @@ def _printed(job, html: str):
 
 
 def read(job):
-    html = decode_html(job.path.read_bytes(), job.name)
+    html = decode_html(job.path.read_bytes(), job.name, job.warnings)
     markdown = html_markdown(html, main_content=True)
     pdf = _printed(job, html)
     if pdf is None:

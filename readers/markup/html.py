@@ -22,7 +22,7 @@ NOT_CONTENT = "//script|//style|//noscript|//template|//head"
 CHARSET_HEAD = 4096  # bytes searched for a declared charset: HTML asks for it within the first 1024
 
 
-def decode_html(data: bytes, name: str, default: str | None = None) -> str:
+def decode_html(data: bytes, name: str, warnings: list[str], default: str | None = None) -> str:
     """The page's text in the charset it declares (its XML declaration, which rules an XHTML file
     such as an EPUB chapter, else its <meta>), else in ``default`` (the charset its container gives,
     an e-mail's codepage), else as detected."""
@@ -35,7 +35,7 @@ def decode_html(data: bytes, name: str, default: str | None = None) -> str:
         ("utf-16", "utf-32")
     ):  # found as ASCII bytes, so the file is not in it: HTML's rule reads UTF-8
         charset = "utf-8"
-    return decode(data, name, charset)
+    return decode(data, name, warnings, charset)
 
 
 def html_markdown(html: str, main_content: bool = False) -> str:
