@@ -1,0 +1,75 @@
+"""Hostile input read within bounds of time and memory, measured in a process of its own: what
+would be cut or refused says so, and the rest of the file is still read."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from readers import read_file
+from tests import fixtures
+from tests.conftest import BOUNDED_SECONDS, ROOT
+
+# Peak memory a reading may add to its process, well above what the bounded readers need (tens of
+# MB) and far below what the faults took (gigabytes).
+MEMORY_MB = 400
+# The child is held to this much address space, so that a fault fails the test and spares the machine.
+ADDRESS_SPACE = 2 << 30
+
+READ = """
+import json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
+from readers import ReaderError, Services, read_file
+from tests.conftest import make_settings
+from pathlib import Path
+services = Services(make_settings(Path(sys.argv[2])))
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:
+    reading = read_file(sys.argv[1], services=services)
+    result = {{"pages": [page.text for page in reading.pages], "warnings": reading.warnings}}
+except ReaderError as error:
+    result = {{"code": error.code, "message": error.message}}
+result["grew_mb"] = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024
+print(json.dumps(result))
+"""
+
+
+def read_measured(path, tmp_path) -> dict:
+    """``path`` read in a process of its own: its pages' text and warnings (or its error's code and
+    message) and how many MB its peak memory grew while reading."""
+    done = subprocess.run(
+        [sys.executable, "-c", READ.format(limit=ADDRESS_SPACE), str(path), str(tmp_path / "cache")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=BOUNDED_SECONDS,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_email_headers_are_cut_before_they_are_parsed(tmp_path):
+    """A Subject of 50,000 encoded words (700 KB) once passed 8 GB; a To line of 200,000 addresses
+    (4.8 MB) did not finish in 300 s."""
+    result = read_measured(fixtures.header_bomb_mail(tmp_path / "bomb.eml"), tmp_path)
+    assert result["grew_mb"] < MEMORY_MB, result["grew_mb"]
+    text = result["pages"][0]
+    to, subject = text.split("\n")[1], text.split("\n")[3]
+    assert to.startswith("To: user0@example.org, user1@example.org, user2@example.org") and to.endswith("@example.org")
+    assert subject.startswith("Subject: cafécafé") and len(subject) < 16_384
+    assert text.endswith("The body is still read.")
+    assert result["warnings"] == [
+        "bomb.eml: its To header has 4,688,888 characters; only its first 16,384 were read "
+        "(the rest of the e-mail is read as usual).",
+        "bomb.eml: its Subject header has 1,099,999 characters; only its first 16,384 were read "
+        "(the rest of the e-mail is read as usual).",
+    ]
+
+
+def test_an_email_header_nested_past_the_parser_shows_as_written(tmp_path, services):
+    """Comments in 5,000 parentheses made the whole e-mail refused; only that header is lost."""
+    path = tmp_path / "parens.eml"
+    path.write_text(f"From: a@example.org\nTo: {'(' * 5000}b@example.org\nSubject: Parens\n\nStill read.\n")
+    text = read_file(path, services=services).pages[0].text
+    assert text.startswith("From: a@example.org\nTo: ((((") and text.endswith("Subject: Parens\n\nStill read.")
