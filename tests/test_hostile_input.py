@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import zipfile
 
 from readers import read_file
 from tests import fixtures
@@ -73,3 +74,21 @@ def test_an_email_header_nested_past_the_parser_shows_as_written(tmp_path, servi
     path.write_text(f"From: a@example.org\nTo: {'(' * 5000}b@example.org\nSubject: Parens\n\nStill read.\n")
     text = read_file(path, services=services).pages[0].text
     assert text.startswith("From: a@example.org\nTo: ((((") and text.endswith("Subject: Parens\n\nStill read.")
+
+
+def test_a_zip_member_past_the_file_limit_is_refused_before_it_is_inflated(tmp_path, services, monkeypatch):
+    """A 100 MB member of a 100 KB archive was inflated to disk, and only then refused by its size."""
+    path = fixtures.zip_bomb(tmp_path / "bomb.zip", unpacked_mb=100)
+    with zipfile.ZipFile(path, "a") as bundle:
+        bundle.writestr("notes.txt", "The small member is read.")
+    real_open, inflated = zipfile.ZipFile.open, []
+
+    def recording(self, name, *args, **kwargs):
+        inflated.append(getattr(name, "filename", name))
+        return real_open(self, name, *args, **kwargs)
+
+    monkeypatch.setattr(zipfile.ZipFile, "open", recording)
+    pages = read_file(path, services=services).pages
+    assert [page.section for page in pages] == ["zeros.txt", "notes.txt"] and "zeros.txt" not in inflated
+    assert pages[0].error == "zeros.txt inflates to 100.0 MB inside bomb.zip; the limit is 25 MB (MAX_FILE_MB)."
+    assert pages[1].text == "The small member is read."
