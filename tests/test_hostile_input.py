@@ -92,3 +92,12 @@ def test_a_zip_member_past_the_file_limit_is_refused_before_it_is_inflated(tmp_p
     assert [page.section for page in pages] == ["zeros.txt", "notes.txt"] and "zeros.txt" not in inflated
     assert pages[0].error == "zeros.txt inflates to 100.0 MB inside bomb.zip; the limit is 25 MB (MAX_FILE_MB)."
     assert pages[1].text == "The small member is read."
+
+
+def test_a_large_image_is_scaled_down_with_one_decoded_copy(tmp_path):
+    """A 99-megapixel PNG of 385 KB took 1.28 GB: copied whole to be turned upright, and again to
+    be scaled. Now its decoded pixels (4 bytes each) and little beside them."""
+    result = read_measured(fixtures.pixel_bomb_png(tmp_path / "poster.png"), tmp_path)
+    decoded_mb = 9950 * 9950 * 4 >> 20
+    assert result["pages"] == ["ImageSize: 9950x9950\nFormat: PNG"] and result["warnings"] == []
+    assert result["grew_mb"] < decoded_mb + 100, (result["grew_mb"], decoded_mb)
