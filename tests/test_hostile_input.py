@@ -101,3 +101,23 @@ def test_a_large_image_is_scaled_down_with_one_decoded_copy(tmp_path):
     decoded_mb = 9950 * 9950 * 4 >> 20
     assert result["pages"] == ["ImageSize: 9950x9950\nFormat: PNG"] and result["warnings"] == []
     assert result["grew_mb"] < decoded_mb + 100, (result["grew_mb"], decoded_mb)
+
+
+SUBSET = """<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE html [
+  <!ENTITY pond "the village pond">
+  <!ELEMENT note ANY>
+]>
+<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Spring</title></head>
+<body><h1>Spring</h1><p>Ducklings hatch in April on &pond;.</p></body></html>"""
+
+
+def test_a_doctypes_internal_subset_is_no_text(tmp_path, services):
+    """lxml's HTML parser ended the DOCTYPE at its first ">": "]>" and the title became text."""
+    page = tmp_path / "spring.xhtml"
+    page.write_text(SUBSET, encoding="utf-8")
+    assert read_file(page, services=services).pages[0].text == "# Spring\n\nDucklings hatch in April on &pond;."
+    source = fixtures.catalogued_ebook(tmp_path / "pond.epub")
+    book = fixtures.damaged_part(source, tmp_path / "subset.epub", "OEBPS/spring.xhtml", SUBSET.encode())
+    text = read_file(book, services=services).as_text()
+    assert "# Spring\n\nDucklings hatch in April on &pond;." in text and "]>" not in text

@@ -42,6 +42,9 @@ def html_markdown(html: str, main_content: bool = False) -> str:
     """Markdown of ``html``: with ``main_content``, only what readability finds is the page's
     content, under the page's title; otherwise everything but scripts and styles."""
     html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html)  # XHTML's declaration: lxml refuses it in a decoded string
+    # A DOCTYPE with an internal subset (<!DOCTYPE html [ <!ENTITY …> ]>): lxml's HTML parser ends it
+    # at its first ">", and the rest ("]>") became text. Its entities are never expanded.
+    html = re.sub(r"\A\s*<!DOCTYPE[^\[>]*\[.*?\]\s*>", "", html, count=1, flags=re.I | re.S)
     title = ""
     if main_content:
         try:
