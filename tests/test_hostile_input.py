@@ -121,3 +121,26 @@ def test_a_doctypes_internal_subset_is_no_text(tmp_path, services):
     book = fixtures.damaged_part(source, tmp_path / "subset.epub", "OEBPS/spring.xhtml", SUBSET.encode())
     text = read_file(book, services=services).as_text()
     assert "# Spring\n\nDucklings hatch in April on &pond;." in text and "]>" not in text
+
+
+def test_a_multipart_nested_in_another_is_opened_not_read_as_an_empty_file(tmp_path, services):
+    """A multipart inside a multipart was taken for an attachment: an empty "attachment-1" page."""
+    deep = read_file(fixtures.nested_mail(tmp_path / "deep.eml", 200), services=services)
+    assert [page.text for page in deep.pages] == ["From: a@example.org\nTo: b@example.org\nSubject: Deep\n\nHello."]
+    assert deep.warnings == []
+    path = tmp_path / "nested.eml"
+    path.write_text(
+        "From: a@example.org\nTo: b@example.org\nSubject: Figures\nMIME-Version: 1.0\n"
+        'Content-Type: multipart/mixed; boundary="outer"\n\n--outer\n'
+        'Content-Type: multipart/mixed; boundary="inner"\n\n--inner\n'
+        "Content-Type: text/plain\n\nThe figures are attached.\n--inner\n"
+        "Content-Type: text/plain\n\nA second note, not the body.\n--inner\n"
+        'Content-Type: text/csv\nContent-Disposition: attachment; filename="figures.csv"\n\nyear,count\n2024,7\n'
+        "--inner--\n--outer--\n"
+    )
+    pages = read_file(path, services=services).pages
+    assert pages[0].text.endswith("Attachments: attachment-1.txt, figures.csv\n\nThe figures are attached.")
+    assert [(page.section, page.text or page.tables[0]) for page in pages[1:]] == [
+        ("attachment-1.txt", "A second note, not the body."),
+        ("figures.csv", "| year | count |\n|---|---|\n| 2024 | 7 |"),
+    ]

@@ -77,13 +77,14 @@ def _eml(job) -> tuple[Page, list[tuple[str, bytes]]]:
             "CORRUPT_FILE",
             f"{job.name} does not look like an e-mail: it has none of the headers From, To, Date or Subject.",
         )
-    bodies = {}
+    bodies, shown = {}, []
     for subtype in ("html", "plain"):
         part = message.get_body(preferencelist=(subtype,))
         if part is not None:
             bodies[subtype] = _part_text(part, job)
+            shown.append(part)
     attachments = []
-    for index, part in enumerate(message.iter_attachments(), 1):
+    for index, part in enumerate(_attachment_parts(message, shown), 1):
         if part.get_content_type() == "message/rfc822":  # a forwarded e-mail: read as an .eml of its own
             inner = part.get_payload(0) if part.is_multipart() else part.get_content()
             data = inner.as_bytes() if isinstance(inner, EmailMessage) else bytes(inner)
@@ -94,6 +95,24 @@ def _eml(job) -> tuple[Page, list[tuple[str, bytes]]]:
     return _message_page(
         headers, bodies.get("html"), bodies.get("plain"), [name for name, _ in attachments]
     ), attachments
+
+
+def _attachment_parts(message: EmailMessage, shown: list) -> list:
+    """The parts ``iter_attachments`` gives, with a multipart among them (a mixed part nested in
+    another: a multipart is no file) opened in its place, one level at a time, to its own
+    attachments and the body it holds unless that body is one ``shown`` as the message's."""
+    found, pending = [], list(message.iter_attachments())[::-1]
+    while pending:
+        part = pending.pop()
+        if part.get_content_maintype() != "multipart":
+            found.append(part)
+            continue
+        inner = list(part.iter_attachments())
+        body = part.get_body(preferencelist=("html", "plain"))
+        if body is not None and not any(body is other for other in shown):
+            inner.insert(0, body)
+        pending.extend(inner[::-1])
+    return found
 
 
 def _header(message: EmailMessage, name: str) -> str:
