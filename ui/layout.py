@@ -367,7 +367,13 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
 
         def read(paths, start, end, ask, mode, current, request: gr.Request, progress=gr.Progress()):  # noqa: B008 - how Gradio asks for progress
             report = lambda desc, done, total: progress((done, total), desc=desc)
-            options = ReadOptions(parse_page(start), parse_page(end), ask or None, mode, visitor=visitor(request))
+            options = ReadOptions(
+                parse_page(start),
+                parse_page(end),
+                ask or None,
+                mode,
+                visitor=visitor(request, settings.forwarded_allow_ips),
+            )
             yield from read_uploads(paths, options, services, report, current, discard if settings.public else None)
 
         gr.on(
