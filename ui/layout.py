@@ -13,6 +13,8 @@ import tempfile
 from pathlib import Path
 
 import gradio as gr
+from gradio.exceptions import InvalidPathError
+from gradio.route_utils import GradioMultiPartParser
 
 from readers import Reading, ReadOptions, Services, Settings
 
@@ -53,14 +55,54 @@ CSS = """
 """
 
 
+NOT_UPLOADED = (
+    "That file was not uploaded to this app: send the file itself (upload it, or send its bytes as file_base64). "
+    "A path on the server is never read."
+)
+
+
+class App(gr.Blocks):
+    """The app's Blocks: Gradio's refusal of a file reference that was not uploaded names the
+    path it resolved (a relative one against the server's working directory); a client gets
+    ``NOT_UPLOADED`` instead."""
+
+    async def preprocess_data(self, *args, **kwargs):
+        try:
+            return await super().preprocess_data(*args, **kwargs)
+        except InvalidPathError:
+            raise gr.Error(NOT_UPLOADED) from None
+
+
+def _clean_cut_uploads() -> None:
+    """Make Gradio remove an upload's temporary file when the client goes before the upload ends:
+    it removes it only after a refusal of its own, and a cut-off upload left its part behind in
+    the upload folder (a partial or 0-byte ``tmp…`` file), never to be deleted."""
+    parse = GradioMultiPartParser.parse
+    if getattr(parse, "cleans_cut_uploads", False):
+        return
+
+    async def parse_and_clean(self):
+        try:
+            return await parse(self)
+        except BaseException:  # the client gone (ClientDisconnect), or anything else before the upload ended
+            for file in self._files_to_close_on_error:
+                file.close()
+                Path(file.name).unlink(missing_ok=True)
+            raise
+
+    parse_and_clean.cleans_cut_uploads = True
+    GradioMultiPartParser.parse = parse_and_clean
+
+
 def launch_options(settings: Settings) -> dict:
     """What ``launch()`` needs besides host and port: the server's upload limit and the look.
 
     The server takes files up to twice the reading limit, so a file somewhat over it still
     arrives and is refused by name while the rest of its batch is read; the browser refuses
-    anything bigger before sending it, naming it too. show_error lets Gradio's own refusals
-    (a path that was not uploaded) reach clients as sentences; the handlers already turn every
-    other exception into a gr.Error without its text.
+    anything bigger before sending it, naming it too. show_error lets Gradio's own refusals (a
+    request that is no valid call) reach clients as sentences, a path that was not uploaded as
+    ``NOT_UPLOADED`` (``App``); the handlers already turn every other exception into a gr.Error
+    without its text.
     """
     return {
         "max_file_size": UPLOAD_LIMIT_FACTOR * settings.max_file_bytes,
@@ -79,6 +121,7 @@ def launch(demo: gr.Blocks, settings: Settings) -> None:
     as base64 (4/3 of its size) may take: the limit is raised so that, as with uploads, a file up
     to twice MAX_FILE_MB arrives and is refused by name, and a bigger request is refused whole.
     """
+    _clean_cut_uploads()
     demo.launch(prevent_thread_lock=True, **launch_options(settings))
     if demo.mcp_server_obj is not None:
         demo.mcp_server_obj.manager.asgi_app.max_body_size = (
@@ -232,7 +275,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
     atexit.register(shutil.rmtree, folder, True)
     private = {"api_visibility": "private"}
 
-    with gr.Blocks(title="ReadLens", delete_cache=(3600, 86400)) as demo:
+    with App(title="ReadLens", delete_cache=(3600, 86400)) as demo:
         gr.Markdown(
             "# ReadLens\nSee every file the way your model will: the text, the tables, each page as an image, "
             "and — for models that cannot see — a description of its visuals."
