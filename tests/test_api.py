@@ -34,7 +34,7 @@ from tests.test_ui_server import (
     stop,
 )
 from tests.vectors import CORPUS_VECTORS, check_text
-from ui.layout import NOT_UPLOADED
+from ui.server import NOT_UPLOADED
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 ENDPOINTS = {"/read_file", "/render_page", "/describe", "/transcribe", "/outline", "/find"}
@@ -355,12 +355,17 @@ def test_a_server_path_is_never_read(app, client):
         assert "root:" not in result and "/tmp" not in result and "readlens-run" not in result
 
 
-def test_an_upload_cut_off_by_its_client_leaves_no_file_behind(app):
-    """Gradio removed an upload's temporary file only after a refusal of its own: a client gone
-    mid-upload left its part (0 bytes, or as far as it came) in the upload folder for good."""
+def test_an_upload_read_refused_or_cut_off_leaves_no_file_behind(app, client, tmp_path):
+    """Gradio's File left an empty temporary file in the upload folder for each file it was given,
+    and removed an upload's part only after a refusal of its own: a client gone mid-upload left it
+    (0 bytes, or as far as it came) for good."""
     uploads = app.temp / "gradio"
     strays = lambda: [path for path in uploads.iterdir() if path.is_file()]  # finished uploads go to subfolders
-    assert strays() == []
+    over = tmp_path / "over-again.pdf"
+    over.write_bytes(REPORT_PDF.read_bytes() + b"0" * (MAX_FILE_MB * 1024 * 1024))
+    with pytest.raises(AppError, match="over-again.pdf is 5.0 MB"):
+        read(client, over)
+    assert read(client, REPORT_PDF, page_end=1)["pages"] and strays() == []
     address = urlparse(app.url)
     part = b'--cut\r\nContent-Disposition: form-data; name="files"; filename="big.pdf"\r\n\r\n%PDF-1.7\n'
     with socket.create_connection((address.hostname, address.port)) as connection:

@@ -13,8 +13,6 @@ import tempfile
 from pathlib import Path
 
 import gradio as gr
-from gradio.exceptions import InvalidPathError
-from gradio.route_utils import GradioMultiPartParser
 
 from readers import Reading, ReadOptions, Services, Settings
 
@@ -33,6 +31,7 @@ from .payload import (
     usage_line,
 )
 from .report import write_document_payload, write_payload, write_report
+from .server import App, mend_uploads
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
@@ -55,45 +54,6 @@ CSS = """
 """
 
 
-NOT_UPLOADED = (
-    "That file was not uploaded to this app: send the file itself (upload it, or send its bytes as file_base64). "
-    "A path on the server is never read."
-)
-
-
-class App(gr.Blocks):
-    """The app's Blocks: Gradio's refusal of a file reference that was not uploaded names the
-    path it resolved (a relative one against the server's working directory); a client gets
-    ``NOT_UPLOADED`` instead."""
-
-    async def preprocess_data(self, *args, **kwargs):
-        try:
-            return await super().preprocess_data(*args, **kwargs)
-        except InvalidPathError:
-            raise gr.Error(NOT_UPLOADED) from None
-
-
-def _clean_cut_uploads() -> None:
-    """Make Gradio remove an upload's temporary file when the client goes before the upload ends:
-    it removes it only after a refusal of its own, and a cut-off upload left its part behind in
-    the upload folder (a partial or 0-byte ``tmp…`` file), never to be deleted."""
-    parse = GradioMultiPartParser.parse
-    if getattr(parse, "cleans_cut_uploads", False):
-        return
-
-    async def parse_and_clean(self):
-        try:
-            return await parse(self)
-        except BaseException:  # the client gone (ClientDisconnect), or anything else before the upload ended
-            for file in self._files_to_close_on_error:
-                file.close()
-                Path(file.name).unlink(missing_ok=True)
-            raise
-
-    parse_and_clean.cleans_cut_uploads = True
-    GradioMultiPartParser.parse = parse_and_clean
-
-
 def launch_options(settings: Settings) -> dict:
     """What ``launch()`` needs besides host and port: the server's upload limit and the look.
 
@@ -101,7 +61,7 @@ def launch_options(settings: Settings) -> dict:
     arrives and is refused by name while the rest of its batch is read; the browser refuses
     anything bigger before sending it, naming it too. show_error lets Gradio's own refusals (a
     request that is no valid call) reach clients as sentences, a path that was not uploaded as
-    ``NOT_UPLOADED`` (``App``); the handlers already turn every other exception into a gr.Error
+    ``ui.server.NOT_UPLOADED``; the handlers already turn every other exception into a gr.Error
     without its text.
     """
     return {
@@ -121,7 +81,6 @@ def launch(demo: gr.Blocks, settings: Settings) -> None:
     as base64 (4/3 of its size) may take: the limit is raised so that, as with uploads, a file up
     to twice MAX_FILE_MB arrives and is refused by name, and a bigger request is refused whole.
     """
-    _clean_cut_uploads()
     demo.launch(prevent_thread_lock=True, **launch_options(settings))
     if demo.mcp_server_obj is not None:
         demo.mcp_server_obj.manager.asgi_app.max_body_size = (
@@ -271,6 +230,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
     """The ReadLens app over one ``Services`` (one cache, one vision client, one transcriber per process)."""
     services = services or Services(Settings.from_env())
     settings = services.settings
+    mend_uploads()
     folder = Path(tempfile.mkdtemp(prefix="readlens-app-"))
     atexit.register(shutil.rmtree, folder, True)
     private = {"api_visibility": "private"}
