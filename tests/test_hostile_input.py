@@ -4,6 +4,7 @@ would be cut or refused says so, and the rest of the file is still read."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -18,8 +19,10 @@ from tests.conftest import BOUNDED_SECONDS, ROOT
 # Peak memory a reading may add to its process, well above what the bounded readers need (tens of
 # MB) and far below what the faults took (gigabytes).
 MEMORY_MB = 400
-# The child is held to this much address space, so that a fault fails the test and spares the machine.
-ADDRESS_SPACE = 2 << 30
+# The child is held to this much address space, so that a fault fails the test and spares the
+# machine; its math libraries run one thread, so that what it reserves is the same on any machine.
+ADDRESS_SPACE = 4 << 30
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 READ = """
 import json, resource, sys
@@ -45,6 +48,7 @@ def read_measured(path, tmp_path) -> dict:
     done = subprocess.run(
         [sys.executable, "-c", READ.format(limit=ADDRESS_SPACE), str(path), str(tmp_path / "cache")],
         cwd=ROOT,
+        env={**os.environ, **ONE_THREAD},
         capture_output=True,
         text=True,
         timeout=BOUNDED_SECONDS,
