@@ -5,6 +5,7 @@ Every name here is documented in ``.env.example``. Real environment variables wi
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,6 +72,8 @@ class Settings:
     mcp_server: bool = True
     public: bool = False
     vision_calls_per_minute: int = 30
+    # the proxies whose X-Forwarded-For names the visitor: addresses, networks, "private" or "*"
+    forwarded_allow_ips: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.vision_provider not in VISION_PROVIDERS:
@@ -80,6 +83,14 @@ class Settings:
         for name in POSITIVE:
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name.upper()} must be more than 0, not {getattr(self, name)!r}")
+        for entry in self.forwarded_allow_ips:
+            if entry not in ("*", "private"):
+                try:
+                    ipaddress.ip_network(entry, strict=False)
+                except ValueError:
+                    raise ValueError(
+                        f"FORWARDED_ALLOW_IPS takes addresses, networks, private or *, not {entry!r}"
+                    ) from None
         if self.whisper_hotwords and len(self.whisper_hotwords) > MAX_HOTWORDS_CHARS:
             raise ValueError(
                 f"WHISPER_HOTWORDS is {len(self.whisper_hotwords):,} characters "
@@ -119,6 +130,11 @@ class Settings:
             mcp_server=_flag(get("GRADIO_MCP_SERVER"), cls.mcp_server),
             public=_flag(get("READLENS_PUBLIC"), get("SPACE_ID") is not None),  # a Hugging Face Space sets SPACE_ID
             vision_calls_per_minute=int(_number(env, "VISION_CALLS_PER_MINUTE", cls.vision_calls_per_minute)),
+            forwarded_allow_ips=tuple(  # a Space's proxy stands on a private address
+                entry.strip()
+                for entry in (get("FORWARDED_ALLOW_IPS") or ("private" if get("SPACE_ID") else "")).split(",")
+                if entry.strip()
+            ),
         )
 
     @property

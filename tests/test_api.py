@@ -5,9 +5,12 @@ from __future__ import annotations
 import base64
 import json
 import shutil
+import socket
+import time
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import urlparse
 
 import httpx
 import pypdfium2 as pdfium
@@ -18,7 +21,7 @@ from PIL import Image
 
 from readers.payload.tokens import text_tokens
 from tests import fixtures
-from tests.conftest import CORPUS, ROOT
+from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT
 from tests.model_output import assert_same_words, assert_says
 from tests.test_ui_server import (
     ARTIFACTS,
@@ -31,6 +34,7 @@ from tests.test_ui_server import (
     stop,
 )
 from tests.vectors import CORPUS_VECTORS, check_text
+from ui.server import NOT_UPLOADED
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 ENDPOINTS = {"/read_file", "/render_page", "/describe", "/transcribe", "/outline", "/find"}
@@ -338,15 +342,44 @@ def test_a_bad_file_comes_back_as_its_readers_message(client, tmp_path):
 def test_a_server_path_is_never_read(app, client):
     with pytest.raises(AppError):
         client.predict("/etc/passwd", None, None, "", False, api_name="/read_file")
-    # Past the client, straight to the server: a file reference that was not uploaded is refused.
-    file_data = {"path": "/etc/passwd", "meta": {"_type": "gradio.FileData"}}
-    event = httpx.post(
-        f"{app.url}gradio_api/call/read_file",
-        json={"data": [file_data, None, None, "", False, False, False, "", "", "", None, "", 0]},
-    ).json()
-    result = httpx.get(f"{app.url}gradio_api/call/read_file/{event['event_id']}", timeout=30).text
-    assert "event: error" in result and "not uploaded by a user" in result
-    assert "root:" not in result
+    # Past the client, straight to the server: a file reference that was not uploaded is refused,
+    # without the path Gradio resolved it to (a relative one named the server's working directory).
+    for path in ("/etc/passwd", "report.pdf", "../report.pdf"):
+        file_data = {"path": path, "meta": {"_type": "gradio.FileData"}}
+        event = httpx.post(
+            f"{app.url}gradio_api/call/read_file",
+            json={"data": [file_data, None, None, "", False, False, False, "", "", "", None, "", 0]},
+        ).json()
+        result = httpx.get(f"{app.url}gradio_api/call/read_file/{event['event_id']}", timeout=30).text
+        assert "event: error" in result and json.dumps(NOT_UPLOADED) in result
+        assert "root:" not in result and "/tmp" not in result and "readlens-run" not in result
+
+
+def test_an_upload_read_refused_or_cut_off_leaves_no_file_behind(app, client, tmp_path):
+    """Gradio's File left an empty temporary file in the upload folder for each file it was given,
+    and removed an upload's part only after a refusal of its own: a client gone mid-upload left it
+    (0 bytes, or as far as it came) for good."""
+    uploads = app.temp / "gradio"
+    strays = lambda: [path for path in uploads.iterdir() if path.is_file()]  # finished uploads go to subfolders
+    over = tmp_path / "over-again.pdf"
+    over.write_bytes(REPORT_PDF.read_bytes() + b"0" * (MAX_FILE_MB * 1024 * 1024))
+    with pytest.raises(AppError, match="over-again.pdf is 5.0 MB"):
+        read(client, over)
+    assert read(client, REPORT_PDF, page_end=1)["pages"] and strays() == []
+    address = urlparse(app.url)
+    part = b'--cut\r\nContent-Disposition: form-data; name="files"; filename="big.pdf"\r\n\r\n%PDF-1.7\n'
+    with socket.create_connection((address.hostname, address.port)) as connection:
+        connection.sendall(
+            b"POST /gradio_api/upload HTTP/1.1\r\nHost: app\r\nContent-Type: multipart/form-data; boundary=cut\r\n"
+            b"Content-Length: %d\r\n\r\n%s" % (60 << 20, part + b"0" * 4096)
+        )
+        deadline = time.monotonic() + BOUNDED_SECONDS
+        while not strays() and time.monotonic() < deadline:  # the part has reached the server
+            time.sleep(0.05)
+        assert strays(), "the upload had begun"
+    while strays() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert strays() == []
 
 
 def test_six_clients_reading_different_files_at_once_are_all_served(app, tmp_path):

@@ -130,3 +130,14 @@ def test_page_numbers_told_on_some_pages_alone_count_towards_the_others(tmp_path
     pages = read_file(path, services=services).pages
     assert [page.furniture for page in pages] == [[str(page.number)] for page in pages]
     assert [page.text for page in pages] == furniture.CHAPTER_LINES
+
+
+def test_repetition_never_takes_a_pages_whole_body(tmp_path, services):
+    """Each page of a form says what the others say but for its number: read together, its lines
+    once were all taken for running headers, and pages 1-3 had no text while page 7 alone had its."""
+    path = furniture.form_pages_pdf(tmp_path / "form.pdf")
+    together = read_file(path, 1, 3, services=services).pages
+    for page in together + read_file(path, 7, 7, services=services).pages:
+        n = page.number
+        lines = [f"Inspection record {n}", f"Unit {n} was checked and sealed.", f"Inspector signature for unit {n}"]
+        assert page.text == "\n\n".join(lines) and page.furniture == [f"Page {n} of 8"]

@@ -63,7 +63,13 @@ def start(tmp_path_factory, label: str, environment: dict[str, str]):
 @pytest.fixture(scope="module")
 def public(tmp_path_factory):
     app, process = start(
-        tmp_path_factory, "public", {"READLENS_PUBLIC": "true", "VISION_CALLS_PER_MINUTE": str(CALLS_PER_MINUTE)}
+        tmp_path_factory,
+        "public",
+        {  # the tests stand for a proxy on the loopback address, naming each visitor in X-Forwarded-For
+            "READLENS_PUBLIC": "true",
+            "VISION_CALLS_PER_MINUTE": str(CALLS_PER_MINUTE),
+            "FORWARDED_ALLOW_IPS": "127.0.0.1",
+        },
     )
     yield app
     stop(process)

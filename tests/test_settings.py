@@ -69,3 +69,21 @@ def test_whisper_hotwords_are_read_and_held_to_the_limit(tmp_path):
     )
     with pytest.raises(ValueError, match="WHISPER_HOTWORDS is 501 characters long; give at most 500."):
         Settings.from_env({"WHISPER_HOTWORDS": "x" * 501}, env_file=tmp_path / "none")
+
+
+@pytest.mark.parametrize(
+    "environ, proxies",
+    [
+        ({}, ()),
+        ({"SPACE_ID": "someone/readlens"}, ("private",)),
+        ({"FORWARDED_ALLOW_IPS": "127.0.0.1, 10.0.0.0/8"}, ("127.0.0.1", "10.0.0.0/8")),
+        ({"SPACE_ID": "someone/readlens", "FORWARDED_ALLOW_IPS": "10.1.2.3"}, ("10.1.2.3",)),
+    ],
+)
+def test_proxies_are_trusted_only_as_configured_or_on_a_space(tmp_path, environ, proxies):
+    assert Settings.from_env(environ, env_file=tmp_path / "none").forwarded_allow_ips == proxies
+
+
+def test_a_proxy_that_is_no_address_names_the_setting(tmp_path):
+    with pytest.raises(ValueError, match="FORWARDED_ALLOW_IPS takes addresses, networks, private or \\*, not 'proxy'"):
+        Settings.from_env({"FORWARDED_ALLOW_IPS": "proxy"}, env_file=tmp_path / "none")

@@ -174,3 +174,28 @@ def test_the_command_line_numbers_the_lines_of_the_pages_asked_for(tmp_path):
     assert result.stdout.startswith(f"[PAGE 3]\n{whole.pages[2].line:>6}→{fixtures.log_line(whole.pages[2].line)}\n")
     refused = command_line(path, "--line-numbers", "--format", "json", cache=tmp_path / "cli")
     assert refused.returncode == 2 and "--line-numbers goes with --format text" in refused.stderr
+
+
+def test_utf8_with_a_few_bad_bytes_stays_utf8_and_says_how_many_were_replaced(tmp_path):
+    """A stray byte pair in a long UTF-8 log once made the whole file read as ISO-8859-10 ("cafÃĐ")."""
+    lines = [f"2024-01-01 12:00:{n % 60:02d} café served to order {n}" for n in range(20_000)]
+    data = "\n".join(lines).encode("utf-8")
+    middle = data.index(b"\n", len(data) // 2)
+    path = tmp_path / "orders.log"
+    path.write_bytes(data[:middle] + b"\xff\xfe" + data[middle:])
+    reading = read_file(path, services=unlimited(tmp_path))
+    text = "\n".join(page.text for page in reading.pages)
+    assert text.count("café") == 20_000 and "Ã" not in text and text.count("\ufffd") == 2
+    assert reading.warnings == ["orders.log is UTF-8 text but for 2 bytes not valid in it, each replaced by \ufffd."]
+    renamed = tmp_path / "copy.log"  # the same bytes again: the cached text, and the warning with this name
+    renamed.write_bytes(path.read_bytes())
+    assert read_file(renamed, 1, 1, services=unlimited(tmp_path)).warnings == [
+        reading.warnings[0].replace("orders.log", "copy.log")
+    ]
+
+
+def test_a_legacy_charset_is_still_detected(tmp_path):
+    path = tmp_path / "menu.txt"
+    path.write_bytes("\n".join(f"Le café numéro {n} est fermé le lundi." for n in range(200)).encode("latin-1"))
+    reading = read_file(path, services=unlimited(tmp_path))
+    assert "Le café numéro 7 est fermé le lundi." in reading.pages[0].text and reading.warnings == []

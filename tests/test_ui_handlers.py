@@ -353,19 +353,25 @@ def test_discarding_reads_each_upload_then_deletes_it_and_keeps_its_pages(tmp_pa
 
 
 @pytest.mark.parametrize(
-    "host, forwarded, expected",
+    "host, forwarded, proxies, expected",
     [
-        ("8.8.4.4", "", "8.8.4.4"),
-        ("8.8.4.4", "198.51.100.1", "8.8.4.4"),
-        ("10.0.0.2", "198.51.100.1, 10.0.0.9", "198.51.100.1"),
-        ("127.0.0.1", "", "127.0.0.1"),
-        ("127.0.0.1", "198.51.100.1", "198.51.100.1"),
-        ("testclient", "198.51.100.1", "testclient"),
+        ("8.8.4.4", "", (), "8.8.4.4"),
+        ("8.8.4.4", "198.51.100.1", ("private",), "8.8.4.4"),
+        ("10.0.0.2", "198.51.100.1, 10.0.0.9", ("private",), "198.51.100.1"),
+        ("10.0.0.2", "1.1.1.1, 9.9.9.9, 10.0.0.9", ("private",), "9.9.9.9"),  # 1.1.1.1: what the client sent
+        ("10.0.0.2", "198.51.100.1", ("10.0.0.0/24",), "198.51.100.1"),
+        ("10.0.0.2", "10.0.0.5", ("*",), "10.0.0.5"),
+        ("127.0.0.1", "", ("127.0.0.1",), "127.0.0.1"),
+        ("127.0.0.1", "198.51.100.1", ("127.0.0.1",), "198.51.100.1"),
+        ("127.0.0.1", "198.51.100.1", (), "127.0.0.1"),  # a direct client: its header is not believed
+        ("10.0.0.2", "198.51.100.1", (), "10.0.0.2"),
+        ("testclient", "198.51.100.1", ("private",), "testclient"),
     ],
 )
-def test_a_visitor_is_its_address_or_the_one_its_proxy_forwards(host, forwarded, expected):
+def test_a_visitor_is_its_address_or_the_one_a_trusted_proxy_forwards(host, forwarded, proxies, expected):
+    """A client that sent a new X-Forwarded-For with each request once had a new vision allowance each time."""
     request = SimpleNamespace(
         client=SimpleNamespace(host=host), headers={"x-forwarded-for": forwarded} if forwarded else {}
     )
-    assert visitor(request) == expected
-    assert visitor(None) is None
+    assert visitor(request, proxies) == expected
+    assert visitor(None, proxies) is None

@@ -173,7 +173,9 @@ class Endpoints:
 
     def _read(self, path: str, name: str, request: gr.Request | None, options: ReadOptions) -> Reading:
         """``path`` read with ``options`` under ``name``, for the visitor who sent ``request``."""
-        options = dataclasses.replace(options, name=name, visitor=visitor(request))
+        options = dataclasses.replace(
+            options, name=name, visitor=visitor(request, self.services.settings.forwarded_allow_ips)
+        )
         return read_file(path, options=options, services=self.services)
 
     def _require_pages(self, path: str, name: str, refusal: str) -> None:

@@ -178,17 +178,31 @@ def _gone(name: str, path: str, before: Entry | None) -> Entry:
     )
 
 
-def visitor(request) -> str | None:
+def visitor(request, proxies: tuple[str, ...]) -> str | None:
     """Who is asking, for public mode's per-visitor limit (None outside a request): the client's
-    address, or, when that is a proxy on a private or loopback address (a Space's; Gradio's own MCP
-    server calling the app), the first address in its X-Forwarded-For."""
+    address; or, when that is one of the trusted ``proxies`` (``FORWARDED_ALLOW_IPS``: a Space's
+    proxy, Gradio's own MCP server calling the app), the address its X-Forwarded-For names last that
+    is no trusted proxy. Each proxy adds the address it was reached from at the end; what stands
+    before is whatever the client sent, so a direct client's header is never believed."""
     if request is None or request.client is None:
         return None
-    host, forwarded = request.client.host, request.headers.get("x-forwarded-for", "")
-    with contextlib.suppress(ValueError):
-        if forwarded and ipaddress.ip_address(host).is_private:
-            return forwarded.split(",")[0].strip()
-    return host
+    host = request.client.host
+    if not _trusted(host, proxies):
+        return host
+    hops = [hop.strip() for hop in request.headers.get("x-forwarded-for", "").split(",") if hop.strip()]
+    return next((hop for hop in reversed(hops) if not _trusted(hop, proxies)), hops[0] if hops else host)
+
+
+def _trusted(address: str, proxies: tuple[str, ...]) -> bool:
+    if "*" in proxies:
+        return True
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:  # no address (Starlette's test client says "testclient")
+        return False
+    return any(
+        ip.is_private if entry == "private" else ip in ipaddress.ip_network(entry, strict=False) for entry in proxies
+    )
 
 
 def discard_upload(path: str) -> None:

@@ -31,6 +31,7 @@ from .payload import (
     usage_line,
 )
 from .report import write_document_payload, write_payload, write_report
+from .server import App, mend_uploads
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
@@ -58,9 +59,10 @@ def launch_options(settings: Settings) -> dict:
 
     The server takes files up to twice the reading limit, so a file somewhat over it still
     arrives and is refused by name while the rest of its batch is read; the browser refuses
-    anything bigger before sending it, naming it too. show_error lets Gradio's own refusals
-    (a path that was not uploaded) reach clients as sentences; the handlers already turn every
-    other exception into a gr.Error without its text.
+    anything bigger before sending it, naming it too. show_error lets Gradio's own refusals (a
+    request that is no valid call) reach clients as sentences, a path that was not uploaded as
+    ``ui.server.NOT_UPLOADED``; the handlers already turn every other exception into a gr.Error
+    without its text.
     """
     return {
         "max_file_size": UPLOAD_LIMIT_FACTOR * settings.max_file_bytes,
@@ -228,11 +230,12 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
     """The ReadLens app over one ``Services`` (one cache, one vision client, one transcriber per process)."""
     services = services or Services(Settings.from_env())
     settings = services.settings
+    mend_uploads()
     folder = Path(tempfile.mkdtemp(prefix="readlens-app-"))
     atexit.register(shutil.rmtree, folder, True)
     private = {"api_visibility": "private"}
 
-    with gr.Blocks(title="ReadLens", delete_cache=(3600, 86400)) as demo:
+    with App(title="ReadLens", delete_cache=(3600, 86400)) as demo:
         gr.Markdown(
             "# ReadLens\nSee every file the way your model will: the text, the tables, each page as an image, "
             "and — for models that cannot see — a description of its visuals."
@@ -376,7 +379,13 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
             progress=gr.Progress(),  # noqa: B008 - how Gradio asks for progress
         ):
             report = lambda desc, done, total: progress((done, total), desc=desc)
-            options = ReadOptions(parse_page(start), parse_page(end), ask or None, mode, visitor=visitor(request))
+            options = ReadOptions(
+                parse_page(start),
+                parse_page(end),
+                ask or None,
+                mode,
+                visitor=visitor(request, settings.forwarded_allow_ips),
+            )
             yield from read_uploads(paths, options, services, report, current, discard if settings.public else None)
 
         gr.on(

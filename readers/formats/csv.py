@@ -39,7 +39,7 @@ def _dialect(text: str, tab_separated: bool) -> type[csv.Dialect]:
 
 
 def read(job):
-    text = decode(job.path.read_bytes(), job.name)
+    text = decode(job.path.read_bytes(), job.name, job.warnings)
     rows = csv.reader(io.StringIO(text, newline=""), _dialect(text, job.mime == "text/tab-separated-values"))
     shown, total = [], 0
     try:

@@ -85,7 +85,7 @@ def _catalogue(book) -> list[str]:
 def _chapter_html(item, job) -> str:
     data = item.content  # the bytes as stored: get_content() re-renders the chapter from a UTF-8 guess
     try:
-        return decode_html(data, f"{job.name} ({item.get_name()})")
+        return decode_html(data, f"{job.name} ({item.get_name()})", job.warnings)
     except ReaderError:  # bytes in no charset known: what UTF-8 makes of them keeps the chapter's readable part
         return data.decode("utf-8", errors="replace")
 

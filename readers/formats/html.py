@@ -51,7 +51,7 @@ def _printed(job, html: str):
 
 
 def read(job):
-    html = decode_html(job.path.read_bytes(), job.name)
+    html = decode_html(job.path.read_bytes(), job.name, job.warnings)
     markdown = html_markdown(html, main_content=True)
     if not job.options.images:
         job.warnings.append(

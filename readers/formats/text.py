@@ -10,8 +10,8 @@ and editors give. A page holds whole lines; a line longer than a page is cut int
 ``[line 1234 continued from the previous page]``). Each page's ``line`` is the number in the
 file of its first line.
 
-The first read of a file decodes it once, stores its text as UTF-8 and the pages' byte offsets in
-the disk cache by content hash; every later read, whatever its pages, reads only their bytes.
+The first read of a file decodes it once, stores its text as UTF-8, the pages' byte offsets and what
+decoding warned in the disk cache by content hash; every later read, whatever its pages, reads only their bytes.
 """
 
 from __future__ import annotations
@@ -61,8 +61,8 @@ def _page(data: bytes, number: int, first: int, cut_before: int, cut_after: int)
     return Page(number=number, text=text, line=first)
 
 
-def _text(job) -> str:
-    text = decode(job.path.read_bytes(), job.name).replace("\r\n", "\n")
+def _text(job, warnings: list[str]) -> str:
+    text = decode(job.path.read_bytes(), job.name, warnings).replace("\r\n", "\n")
     if job.path.suffix.lower() == ".ipynb":
         text = notebook_text(text) or text
     return text
@@ -70,13 +70,17 @@ def _text(job) -> str:
 
 def read(job):
     store = job.services.store
-    pages = store.get_json(job.sha256, PAGES_NAME)
+    index = store.get_json(job.sha256, PAGES_NAME)
     cached = store.path(job.sha256, TEXT_NAME)
-    if pages is None or not cached.is_file():
-        text = _text(job)
+    if index is None or not cached.is_file():
+        warnings: list[str] = []
+        text = _text(job, warnings)
         store.put_bytes(job.sha256, TEXT_NAME, text.encode("utf-8"))
-        pages = paginate(text)
-        store.put_json(job.sha256, PAGES_NAME, pages)
+        # what decoding said, for every later read too, which may name the same bytes otherwise
+        index = {"pages": paginate(text), "name": job.name, "warnings": warnings}
+        store.put_json(job.sha256, PAGES_NAME, index)
+    pages = index["pages"]
+    job.warnings += [job.name + w.removeprefix(index["name"]) for w in index["warnings"]]
     numbers = job.select(len(pages))
     chosen = [pages[number - 1] for number in numbers]
     start = chosen[0][0]

@@ -2,7 +2,9 @@
 pages numbered across the archive (see ``readers.intake.members`` for the limits).
 
 Folders, and the resource forks macOS adds under ``__MACOSX/``, are not members. A member that is
-encrypted or damaged is reported on its own page; the others are read.
+encrypted or damaged, or whose declared size is past ``MAX_FILE_MB``, is reported on its own page
+(the last before any of it is inflated: zipfile inflates no more than a member declares); the
+others are read.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import zipfile
 from ..errors import ReaderError
 from ..intake.members import container, read_members, reserve
 from ..intake.names import label
-from ..intake.package import DAMAGED_ZIP
+from ..intake.package import DAMAGED_ZIP, MB
 
 
 def _writer(job, archive: zipfile.ZipFile, info: zipfile.ZipInfo):
@@ -23,6 +25,12 @@ def _writer(job, archive: zipfile.ZipFile, info: zipfile.ZipInfo):
                 "ENCRYPTED_FILE",
                 f"{label(info.filename)} is encrypted inside {job.name}. Extract "
                 "it with its password and upload it on its own.",
+            )
+        if info.file_size > job.settings.max_file_bytes:  # refused before a byte of it is inflated
+            raise ReaderError(
+                "FILE_TOO_LARGE",
+                f"{label(info.filename)} inflates to {info.file_size / MB:.1f} MB inside {job.name}; the limit is "
+                f"{job.settings.max_file_mb:g} MB (MAX_FILE_MB).",
             )
         try:
             with archive.open(info) as member:  # zipfile stops at the declared size and checks the CRC

@@ -22,7 +22,7 @@ NOT_CONTENT = "//script|//style|//noscript|//template|//head"
 CHARSET_HEAD = 4096  # bytes searched for a declared charset: HTML asks for it within the first 1024
 
 
-def decode_html(data: bytes, name: str, default: str | None = None) -> str:
+def decode_html(data: bytes, name: str, warnings: list[str], default: str | None = None) -> str:
     """The page's text in the charset it declares (its XML declaration, which rules an XHTML file
     such as an EPUB chapter, else its <meta>), else in ``default`` (the charset its container gives,
     an e-mail's codepage), else as detected."""
@@ -35,13 +35,16 @@ def decode_html(data: bytes, name: str, default: str | None = None) -> str:
         ("utf-16", "utf-32")
     ):  # found as ASCII bytes, so the file is not in it: HTML's rule reads UTF-8
         charset = "utf-8"
-    return decode(data, name, charset)
+    return decode(data, name, warnings, charset)
 
 
 def html_markdown(html: str, main_content: bool = False) -> str:
     """Markdown of ``html``: with ``main_content``, only what readability finds is the page's
     content, under the page's title; otherwise everything but scripts and styles."""
     html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html)  # XHTML's declaration: lxml refuses it in a decoded string
+    # A DOCTYPE with an internal subset (<!DOCTYPE html [ <!ENTITY …> ]>): lxml's HTML parser ends it
+    # at its first ">", and the rest ("]>") became text. Its entities are never expanded.
+    html = re.sub(r"\A\s*<!DOCTYPE[^\[>]*\[.*?\]\s*>", "", html, count=1, flags=re.I | re.S)
     title = ""
     if main_content:
         try:

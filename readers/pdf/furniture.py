@@ -308,10 +308,26 @@ def _counts_pages(found: list[tuple[int, str]]) -> bool:
     return counting or len({line for _, line in found}) == 1
 
 
+def _parted(lines: list[str], repeated: set[str]) -> tuple[list[str], list[str]]:
+    """``lines`` parted into those kept and the furniture's texts: the lines marked as furniture on
+    their page, and the edge lines whose key is ``repeated``."""
+    kept, apart = [], []
+    for line in lines:
+        edge = EDGE_MARK.fullmatch(line)
+        marked = FURNITURE_MARK.fullmatch(line) or (edge if edge and _key(edge.group(1)) in repeated else None)
+        if marked:
+            apart.append(" ".join(HEADING_SIZE.sub("", marked.group(1)).split()))
+        else:
+            kept.append(line)
+    return kept, apart
+
+
 def without_furniture(texts: dict[int, str]) -> tuple[dict[int, str], dict[int, list[str]]]:
     """``texts`` (page number: the page's text) without their furniture, and each page's furniture
     in the order it stands: the lines marked as such on their page, and the edge lines that repeat
-    on most of the pages read; every other edge line is unmarked and keeps its place."""
+    on most of the pages read, unless they are all the page holds (each page of a form or a generated
+    report says what the others say but for its number); every other edge line is unmarked and
+    keeps its place."""
     seen: dict[str, dict[int, str]] = defaultdict(dict)
     for number, text in texts.items():
         for line in EDGE_MARK.findall(text) + FURNITURE_MARK.findall(
@@ -325,15 +341,9 @@ def without_furniture(texts: dict[int, str]) -> tuple[dict[int, str], dict[int, 
     }
     result, furniture = {}, {}
     for number, text in texts.items():
-        lines = text.split("\n")
-        kept, apart = [], []
-        for line in lines:
-            edge = EDGE_MARK.fullmatch(line)
-            marked = FURNITURE_MARK.fullmatch(line) or (edge if edge and _key(edge.group(1)) in repeated else None)
-            if marked:
-                apart.append(" ".join(HEADING_SIZE.sub("", marked.group(1)).split()))
-            else:
-                kept.append(line)
+        kept, apart = _parted(text.split("\n"), repeated)
+        if not any(line.strip() for line in kept):  # repetition never takes a page's whole body (a form's pages)
+            kept, apart = _parted(text.split("\n"), set())
         text = EDGE_MARK.sub(r"\1", "\n".join(kept))
         # A line left out leaves the blank lines round it, or none where it ended a paragraph; a
         # page's text has no blank runs of its own.
