@@ -108,8 +108,7 @@ GENERATED_VECTORS = [
         "structured.docx",
         "docx",
         [
-            "[PAGE 1]\nHeader: ACME Corp — Confidential",
-            "# Quarterly report",
+            "[PAGE 1]\n# Quarterly report",
             "# Summary",
             "## Plans",
             "### Regional detail",
@@ -127,7 +126,6 @@ GENERATED_VECTORS = [
             "| South and West | 950 | 990 |",
             "[PAGE 2]\n[Picture: The Python logo]\n\nFigure 1: The logo of the language",
             "[PAGE 3]\n# Outlook",
-            "Footer: Quarterly report, page",
             "Chart: Share of costs (pie chart)",
             "| Salaries | 0.62 |",
             "Diagram: Steps\n- Plan\n   - Research",

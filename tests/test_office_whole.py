@@ -25,3 +25,26 @@ def test_strict_document_properties_get_their_hyphenated_transitional_names():
     assert b"purl.oclc.org" not in relationships
     assert b"/officeDocument/2006/relationships/extended-properties" in relationships
     assert b"/officeDocument/2006/relationships/officeDocument" in relationships
+
+
+def test_word_first_page_header_and_footer_on_the_first_page_only(shared_services):
+    reading = read_file(FORMATS / "docx_page_header_footer_first_page.docx", services=shared_services)
+    assert [page.furniture for page in reading.pages] == [
+        ["FIRST PAGE HEADER (page 1 only)", "FIRST PAGE FOOTER (page 1 only)"],
+        ["REGULAR HEADER (page 2 onward)", "REGULAR FOOTER (page 2 onward)"],
+    ]
+    assert "HEADER" not in reading.as_text() and "FOOTER" not in reading.as_text()
+    assert reading.pages[1].text == "## Page 2\n\nThis is body text on page 2."
+
+
+def test_word_furniture_follows_sections_first_pages_and_even_pages():
+    """A section starting a page brings its first-page lines there; one starting within a page
+    (a continuous break) has its lines from the next page on; even pages use the even ones."""
+    from readers.office.word.blocks import Block, Margins
+    from readers.office.word.pages import furniture
+
+    one = Margins({"default": "One", "even": "One even", "first": "One title"}, {}, True)
+    two = Margins({"default": "Two", "even": "Two even", "first": "Two title"}, {"default": "Foot"}, False)
+    on_page = {1: [Block("a", margins=one)], 2: [Block("b")], 3: [Block("c"), Block("d", margins=two)], 4: []}
+    assert furniture(on_page, 4, even_and_odd=True) == {1: ["One title"], 2: ["One even"], 3: ["One"], 4: ["Two even"]}
+    assert furniture(on_page, 4, even_and_odd=False)[4] == ["Two", "Foot"]

@@ -5,8 +5,9 @@ The document's XML is walked in reading order into Markdown blocks: headings (by
 so localized and custom heading styles count), lists numbered as Word numbers them, links as
 ``[text](url)``, tables in place (merged cells once), footnotes (at the end of their page) and
 endnotes, comments (author and text, after what they comment on), text boxes, pictures as
-``[Picture: alt text]``, charts and SmartArt text, field results (never field codes), and each
-section's headers and footers once. Tracked changes read as accepted, with a warning.
+``[Picture: alt text]``, charts and SmartArt text, field results (never field codes); each
+page's header and footer, as its section has them, are the page's furniture. Tracked changes read
+as accepted, with a warning.
 
 Each block is then placed on the page where LibreOffice's PDF shows it, so page numbers match
 what a person sees in Word. Without LibreOffice the same blocks are one page.

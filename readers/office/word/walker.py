@@ -4,8 +4,8 @@ Headings (by outline level, so localized and custom heading styles count), lists
 numbers them (``styles``), tables in place (a merged cell's words once, the rows Word repeats on
 each page marked), paragraphs with what their runs hold (``inline``: links, footnotes and
 endnotes, comments, text boxes, pictures, charts, SmartArt, field results), and each section's
-headers and footers once. Tracked changes read as accepted, and are noted so the reader can warn.
-A damaged part, paragraph or table costs only what it holds.
+headers and footers by type (first page, even pages, the others). Tracked changes read as
+accepted, and are noted so the reader can warn. A damaged part, paragraph or table costs only what it holds.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ...markup.markdown import heading, list_item, one_line
 from ...markup.tables import markdown_table
 from ...render.placement import letters
 from ..drawings import R, part_root, related_part
-from .blocks import Block, Parsed
+from .blocks import Block, Margins, Parsed
 from .inline import Inline, Text
 from .styles import BODY_LEVEL, Numbering, Styles, W, attribute_int, is_on, num_pr
 
@@ -58,7 +58,7 @@ class _Document(Inline):
         self.footnote_count = 0
         self.endnote_blocks: list[Block] = []
         self.tracked_changes = False
-        self.shown_headers: set[str] = set()
+        self.margin_lines: dict[str, str] = {}  # each header and footer part's line, by part name
         self.in_margin = False  # walking a header or footer
         self.margin_pictures = {"header": 0, "footer": 0}  # the most any one header (footer) shows
         self.edges: list[str] = []  # what the render shows around the blocks: headers, footers, text boxes
@@ -267,53 +267,61 @@ class _Document(Inline):
 
     # -- headers and footers ---------------------------------------------------------------
 
-    def header_footer(self, sect_pr, kind: str) -> list[str]:
-        """The section's headers (or footers) not shown before, each as one line."""
-        out = []
+    def header_footer(self, sect_pr, kind: str) -> dict[str, str]:
+        """The section's own headers (or footers) by type (``first``, ``even``, ``default``), each as
+        one line; a part several sections share is read once."""
+        out = {}
         for reference in sect_pr.findall(f"{W}{kind}Reference") if sect_pr is not None else []:
             target = related_part(self.part, reference.get(f"{R}id"))
             if target is None:
                 continue
-            root = self._part_xml(target)
-            if root is None:
-                continue
-            self.in_margin = True
-            try:
-                with self._story():
-                    blocks = self.blocks(root, target)
-            finally:
-                self.in_margin = False
-            self.margin_pictures[kind] = max(self.margin_pictures[kind], sum(block.pictures for block in blocks))
-            self.edges.append("".join(block.plain for block in blocks))
-            line = " ".join(one_line(block.compact or block.markdown) for block in blocks if block.markdown)
-            if any(char.isalnum() for char in line) and line not in self.shown_headers:
-                self.shown_headers.add(line)
-                out.append(f"{kind.capitalize()}: {line}")
+            name = str(target.partname)
+            if name not in self.margin_lines:
+                self.margin_lines[name] = self._margin_line(target, kind)
+            out[reference.get(f"{W}type", "default")] = self.margin_lines[name]
         return out
+
+    def _margin_line(self, target, kind: str) -> str:
+        """A header's or footer's text on one line ("" when it shows no words)."""
+        root = self._part_xml(target)
+        if root is None:
+            return ""
+        self.in_margin = True
+        try:
+            with self._story():
+                blocks = self.blocks(root, target)
+        finally:
+            self.in_margin = False
+        self.margin_pictures[kind] = max(self.margin_pictures[kind], sum(block.pictures for block in blocks))
+        self.edges.append("".join(block.plain for block in blocks))
+        line = " ".join(one_line(block.compact or block.markdown) for block in blocks if block.markdown)
+        return line if any(char.isalnum() for char in line) else ""
 
 
 def document_blocks(document) -> Parsed:
     """Every block of the document in reading order.
 
-    Each section's headers go on its first block's page top, its footers on that page's bottom.
+    Each section's first block carries the section's headers and footers (``Margins``), which
+    page assembly puts in the furniture of the pages the section is on.
     """
     walker = _Document(document)
     body = document.element.body
     blocks: list[Block] = []
     section: list = []
+    margins = Margins({}, {}, False)
     for child in body:
         if child.tag == f"{W}sectPr":
-            blocks.extend(_section(walker, section, child))
+            margins = _section(walker, section, child, margins, blocks)
             section = []
             continue
         section.append(child)
         ppr = child.find(f"{W}pPr") if child.tag == f"{W}p" else None
         sect_pr = ppr.find(f"{W}sectPr") if ppr is not None else None
         if sect_pr is not None:
-            blocks.extend(_section(walker, section, sect_pr))
+            margins = _section(walker, section, sect_pr, margins, blocks)
             section = []
     if section:
-        blocks.extend(_section(walker, section, None))
+        _section(walker, section, None, margins, blocks)
     blocks.extend(walker.endnote_blocks)
     return Parsed(
         blocks,
@@ -322,19 +330,33 @@ def document_blocks(document) -> Parsed:
         walker.edges,
         walker.notes,
         walker.unreadable,
+        _even_and_odd(document),
     )
 
 
-def _section(walker: _Document, elements: list, sect_pr) -> list[Block]:
-    headers = walker.header_footer(sect_pr, "header")
-    footers = walker.header_footer(sect_pr, "footer")
+def _section(walker: _Document, elements: list, sect_pr, previous: Margins, out: list[Block]) -> Margins:
+    """The section's blocks added to ``out``, the first carrying its headers and footers (those
+    it does not define are ``previous``'s); returns them for the next section."""
+    margins = Margins(
+        {**previous.headers, **walker.header_footer(sect_pr, "header")},
+        {**previous.footers, **walker.header_footer(sect_pr, "footer")},
+        sect_pr is not None and is_on(sect_pr.find(f"{W}titlePg")),
+    )
     blocks = walker.blocks(elements)
-    if (headers or footers) and not blocks:
+    if not blocks and (any(margins.headers.values()) or any(margins.footers.values())):
         blocks = [Block("")]
     if blocks:
-        blocks[0].top[:0] = headers
-        blocks[0].bottom.extend(footers)
-    return blocks
+        blocks[0].margins = margins
+    out.extend(blocks)
+    return margins
+
+
+def _even_and_odd(document) -> bool:
+    """Whether even pages have headers and footers of their own (the settings' evenAndOddHeaders)."""
+    try:
+        return bool(document.settings.odd_and_even_pages_header_footer)
+    except Exception:  # a damaged settings part: one header for every page
+        return False
 
 
 def open_document(job):
