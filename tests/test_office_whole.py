@@ -48,3 +48,24 @@ def test_word_furniture_follows_sections_first_pages_and_even_pages():
     on_page = {1: [Block("a", margins=one)], 2: [Block("b")], 3: [Block("c"), Block("d", margins=two)], 4: []}
     assert furniture(on_page, 4, even_and_odd=True) == {1: ["One title"], 2: ["One even"], 3: ["One"], 4: ["Two even"]}
     assert furniture(on_page, 4, even_and_odd=False)[4] == ["Two", "Foot"]
+
+
+def test_word_equations_are_latex_inline_and_displayed(shared_services):
+    text = read_file(FORMATS / "equations.docx", services=shared_services).as_text()
+    assert "this is an inline equation: $A=\\pi r^{2}$." in text
+    assert "- Second item with equations: $E=mc^{2}$ and $F=ma$ are physics formulas." in text
+    assert "\n$$\\left(1+x\\right)^{n}=1+\\frac{nx}{1!}+\\frac{n\\left(n-1\\right)x^{2}}{2!}+\\ldots$$\n" in text
+    assert "\n$$\\bigcup_{n=1}^{m} \\left(X_{n}\\cap Y_{n}\\right)$$\n" in text
+    assert "$$\\oint\\frac{dy}{dx}$$" in text and "\\underbrace{S\\cdot T\\cdot G\\cdot(x+y+z)}" in text
+
+
+def test_word_equation_in_a_table_cell_stays_inline(shared_services):
+    text = read_file(FORMATS / "table_with_equations.docx", services=shared_services).as_text()
+    assert "| The next cell has another equation | $x=\\frac{-b\\pm\\sqrt{b^{2}-4ac}}{2a}$ |" in text
+
+
+def test_word_equations_group_a_fraction_base_and_stand_apart_in_one_paragraph(shared_services):
+    fraction = read_file(FORMATS / "omml_frac_superscript.docx", services=shared_services).as_text()
+    assert fraction.endswith("\n\n$${\\frac{(x-c)}{v}}^{2}$$")
+    three = read_file(FORMATS / "omml_multi_equation_paragraph.docx", services=shared_services).as_text()
+    assert three.endswith("\n\n$$a=b$$\n\n$$c=d$$\n\n$$e=f$$")

@@ -2,7 +2,7 @@
 
 Text as Word shows it: hidden runs and deleted text left out, a field's result and never its code
 (a page number in a header or footer, right on one page only, is left out too), HYPERLINK fields
-and hyperlinks as ``[text](url)``, math as its text. What hangs on a paragraph is collected as it
+and hyperlinks as ``[text](url)``, equations as LaTeX (``math``). What hangs on a paragraph is collected as it
 is met: footnote and endnote marks with their notes, comments with the text they are on and their
 replies, text boxes, pictures as ``[Picture: alt text]``, charts and SmartArt (read by
 ``readers.office.drawings``), old-style VML shapes.
@@ -28,6 +28,7 @@ from ..drawings import (
     picture_placeholder,
 )
 from .blocks import Block
+from .math import latex
 from .styles import W, is_on
 
 WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
@@ -48,6 +49,7 @@ class Text:
         self.after: list[Block] = []  # text boxes, comments, charts: blocks after the paragraph
         self.notes: list[str] = []  # footnote definitions for the bottom of the page
         self.pictures = 0
+        self.math: list[str] = []  # its equations, as LaTeX
 
     def add(self, markdown: str, plain: str = "") -> None:
         self.markdown.append(markdown)
@@ -116,8 +118,15 @@ class Inline:
                 self.open_comments[child.get(f"{W}id")] = []
             elif tag == f"{W}commentRangeEnd":
                 pass  # the quote ends at the comment's reference mark
-            elif tag in (f"{M}oMath", f"{M}oMathPara"):
-                self._emit(text, "".join(node.text or "" for node in child.iter(f"{M}t")))
+            elif tag == f"{M}oMathPara":
+                self.inline(child, text, part)
+            elif tag == f"{M}oMath":
+                formula = latex(child)
+                if formula and self._shown():
+                    text.math.append(formula)
+                self._emit(
+                    text, f"${formula}$" if formula else "", "".join(node.text or "" for node in child.iter(f"{M}t"))
+                )
             elif tag == f"{W}sdt":
                 content = child.find(f"{W}sdtContent")
                 self.inline(content if content is not None else child, text, part)

@@ -178,6 +178,10 @@ class _Document(Inline):
         text = Text()
         self.inline(p, text, part)
         markdown, plain, pictures = "".join(text.markdown).strip(), "".join(text.plain), text.pictures
+        compact = ""
+        if text.math and "".join(markdown.split()) == "".join(f"${formula}$" for formula in text.math).replace(" ", ""):
+            # equations standing alone are displayed, each on its own; inline where a table cell holds them
+            compact, markdown = markdown, "\n\n".join(f"$${formula}$$" for formula in text.math)
         name = self.styles.name(style_id).lower()
         level = None
         if outline is not None and outline < BODY_LEVEL:
@@ -202,7 +206,7 @@ class _Document(Inline):
             elif marker is not None:
                 blocks.append(Block(list_item(ilvl, marker, markdown), plain, item=True, pictures=pictures))
             else:
-                blocks.append(Block(markdown, plain, pictures=pictures))
+                blocks.append(Block(markdown, plain, pictures=pictures, compact=compact))
         elif text.notes or text.after:
             blocks.append(Block("", plain))
         if blocks:
