@@ -69,3 +69,17 @@ def test_word_equations_group_a_fraction_base_and_stand_apart_in_one_paragraph(s
     assert fraction.endswith("\n\n$${\\frac{(x-c)}{v}}^{2}$$")
     three = read_file(FORMATS / "omml_multi_equation_paragraph.docx", services=shared_services).as_text()
     assert three.endswith("\n\n$$a=b$$\n\n$$c=d$$\n\n$$e=f$$")
+
+
+def test_word_one_cell_table_is_a_box_its_content_stands_as_it_is(shared_services):
+    text = read_file(FORMATS / "tablecell.docx", services=shared_services).as_text()
+    assert "[PAGE 1]\n- Hello world1\n- Hello2\n\nSome text before\n\n" in text
+    assert "\n\n| Tab1 | Tab2 | Tab3 |\n|---|---|---|\n| A | B | C |\n| D | E | F |\n\nSome text after" in text
+
+
+def test_word_nested_tables_follow_their_table_marked_in_their_cells(shared_services):
+    text = read_file(FORMATS / "docx_rich_cells.docx", services=shared_services).as_text()
+    row = "| [table 1, below] | Rich cell<br>A nested table<br>[table 2, below] |"
+    nested = "| A | B | C |\n|---|---|---|\n| Cell 1 | Cell 2 | Cell 3 |"
+    one, two = "Table 1, in the table above:", "Table 2, in the table above:"
+    assert f"{row}\n\n{one}\n\n{nested}\n\n{two}\n\n{nested}\n\nAfter table" in text

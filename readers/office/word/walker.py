@@ -11,6 +11,7 @@ accepted, and are noted so the reader can warn. A damaged part, paragraph or tab
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import docx
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
@@ -58,6 +59,7 @@ class _Document(Inline):
         self.footnote_count = 0
         self.endnote_blocks: list[Block] = []
         self.tracked_changes = False
+        self.nested_tables = 0  # tables in a table's cell, numbered in the document
         self.margin_lines: dict[str, str] = {}  # each header and footer part's line, by part name
         self.in_margin = False  # walking a header or footer
         self.margin_pictures = {"header": 0, "footer": 0}  # the most any one header (footer) shows
@@ -226,48 +228,61 @@ class _Document(Inline):
                 yield from _Document._children(child, tag)
 
     def table(self, tbl, part) -> list[Block]:
-        """The table as Markdown: a merged cell's words in its first cell, the cells it covers empty."""
-        rows, plain, bottom, asides, row_plains, heading_rows = [], [], [], [], [], 0
+        """The table as Markdown: a merged cell's words in its first cell, the cells it covers
+        empty; a table in a cell after the table, its place in the cell marked. A table of one
+        cell is a box round its content, which stands as it is."""
+        cells, asides, heading_rows = [], [], 0  # each row's cells: their blocks and the columns they span
         for tr in self._children(tbl, f"{W}tr"):
             trpr = tr.find(f"{W}trPr")
             if trpr is not None and trpr.find(f"{W}del") is not None:
                 self.tracked_changes = True
                 continue
-            if heading_rows == len(rows) and trpr is not None and is_on(trpr.find(f"{W}tblHeader")):
+            if heading_rows == len(cells) and trpr is not None and is_on(trpr.find(f"{W}tblHeader")):
                 heading_rows += 1
             before = trpr.find(f"{W}gridBefore") if trpr is not None else None
-            row = [""] * (_columns(before, 0) if before is not None else 0)
-            shown = len(plain)
+            row = [([], 1)] * (_columns(before, 0) if before is not None else 0)
             for tc in self._children(tr, f"{W}tc"):
                 tcpr = tc.find(f"{W}tcPr")
                 span = tcpr.find(f"{W}gridSpan") if tcpr is not None else None
                 merge = tcpr.find(f"{W}vMerge") if tcpr is not None else None
                 content = self.blocks(tc, part)
                 asides += [block for block in content if block.aside]
-                content = [block for block in content if not block.aside]
                 if merge is not None and merge.get(f"{W}val", "continue") == "continue":
-                    text = ""  # covered by the cell above, which holds the words
-                else:
-                    text = "<br>".join(
-                        block.compact or block.markdown.replace("\n", "<br>") for block in content if block.markdown
-                    )
-                    plain.extend(block.plain for block in content)
-                    bottom.extend(line for block in content for line in block.bottom)
-                row += [text] + [""] * (_columns(span, 1) - 1 if span is not None else 0)
-            rows.append(row)
+                    content = []  # covered by the cell above, which holds the words
+                row.append(
+                    ([block for block in content if not block.aside], _columns(span, 1) if span is not None else 1)
+                )
+            cells.append(row)
+        if len(cells) == 1 and len(cells[0]) == 1:
+            return [*cells[0][0][0], *asides]
+        rows, plain, bottom, row_plains, nested = [], [], [], [], []
+        for row in cells:
+            shown, texts = len(plain), []
+            for content, span in row:
+                parts = []
+                for block in content:
+                    plain.append(block.plain)
+                    bottom.extend(block.bottom)
+                    if block.rows:
+                        self.nested_tables += 1
+                        parts.append(f"[table {self.nested_tables}, below]")
+                        nested += [Block(f"Table {self.nested_tables}, in the table above:"), replace(block, plain="")]
+                    elif block.markdown:
+                        parts.append(block.compact or block.markdown.replace("\n", "<br>"))
+                texts += ["<br>".join(parts)] + [""] * (span - 1)
+            rows.append(texts)
             row_plains.append("".join(plain[shown:]))
-        compact = " · ".join(cell for row in rows for cell in row if cell)
         table = Block(
             markdown_table(rows),
             "".join(plain),
             bottom=bottom,
-            compact=compact,
+            compact=" · ".join(cell for row in rows for cell in row if cell),
             rows=rows,
             heading_rows=heading_rows,
             row_letters=[len(letters(text)) for text in row_plains],
             repeated="".join(row_plains[:heading_rows]),
         )
-        return [table, *asides]
+        return [table, *nested, *asides]
 
     # -- headers and footers ---------------------------------------------------------------
 
