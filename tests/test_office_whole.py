@@ -80,6 +80,26 @@ def test_word_one_cell_table_is_a_box_its_content_stands_as_it_is(shared_service
 def test_word_nested_tables_follow_their_table_marked_in_their_cells(shared_services):
     text = read_file(FORMATS / "docx_rich_cells.docx", services=shared_services).as_text()
     row = "| [table 1, below] | Rich cell<br>A nested table<br>[table 2, below] |"
-    nested = "| A | B | C |\n|---|---|---|\n| Cell 1 | Cell 2 | Cell 3 |"
-    one, two = "Table 1, in the table above:", "Table 2, in the table above:"
-    assert f"{row}\n\n{one}\n\n{nested}\n\n{two}\n\n{nested}\n\nAfter table" in text
+    one = "Table 1, in the table above:\n\n| A | B | C |\n|---|---|---|\n| *Cell 1* | Cell 2 | **Cell 3** |"
+    two = "Table 2, in the table above:\n\n| A | B | C |\n|---|---|---|\n| Cell 1 | ***Cell 2*** | Cell 3 |"
+    assert f"{row}\n\n{one}\n\n{two}\n\nAfter table" in text
+
+
+def test_word_bold_and_italic_are_markdown_emphasis(shared_services):
+    pages = read_file(FORMATS / "unit_test_formatting.docx", services=shared_services).pages
+    assert pages[0].text.startswith("*italic*\n\n**bold**\n\nunderline\n\n")
+    assert "\n\n[***italic and bold hyperlink***](https://github.com/DS4SD/docling)\n\n" in pages[0].text
+    assert "- Some *italic* **bold** underline\n   - Nested *italic* **bold**" in pages[0].text
+    rich = read_file(FORMATS / "docx_rich_cells.docx", services=shared_services).as_text()
+    assert "| This is simple text with **bold**, strikethrough and *italic* formatting with x2 and H2O |" in rich
+
+
+def test_emphasis_joins_runs_alike_and_keeps_spaces_outside_its_marks():
+    from readers.office.word.inline import EMPHASIS, EMPHASIS_END, emphasised
+
+    def run(kind, words):
+        return f"{EMPHASIS}{kind}{words}{EMPHASIS_END}"
+
+    markdown = "Say " + run("b", "very ") + run("b", "loud") + " " + run("b", "words") + ", " + run("i", " soft ") + "!"
+    assert emphasised(markdown) == "Say **very loud words**,  *soft* !"
+    assert emphasised(markdown, shown=False) == "Say very loud words,  soft !"

@@ -40,6 +40,35 @@ PAGE_FIELDS = ("PAGE", "NUMPAGES", "SECTIONPAGES")  # in a header or footer they
 FIELD_HYPERLINK = re.compile(r'^\s*HYPERLINK\s+"([^"]*)"')  # an internal link (HYPERLINK \l "bookmark") stays text
 
 
+EMPHASIS, EMPHASIS_END = "\ue000", "\ue001"  # round a bold or italic run's words until the paragraph is whole
+MARKS = {"b": "**", "i": "*", "e": "***"}  # bold, italic, both
+
+
+def emphasised(markdown: str, shown: bool = True) -> str:
+    """A paragraph's Markdown with its bold and italic runs as ``**bold**`` and ``*italic*``
+    (or, not ``shown``, as plain words): neighbouring runs alike are one, and the spaces at an
+    emphasis's ends stand outside its marks, as Markdown needs them."""
+    if EMPHASIS not in markdown:
+        return markdown
+    segments = []  # [emphasis, words]
+    for index, piece in enumerate(re.split(f"{EMPHASIS}|{EMPHASIS_END}", markdown)):
+        kind = piece[:1] if index % 2 and piece[:1] in MARKS else ""
+        words = piece[1:] if kind else piece
+        if segments and (kind == segments[-1][0] or not words.strip()):
+            segments[-1][1] += words  # the same emphasis, or only spaces between
+        elif words:
+            segments.append([kind, words])
+    out = []
+    for kind, words in segments:
+        core = words.strip()
+        if kind and core and shown:
+            start = words[: len(words) - len(words.lstrip())]
+            out.append(f"{start}{MARKS[kind]}{core}{MARKS[kind]}{words[len(start) + len(core) :]}")
+        else:
+            out.append(words)
+    return "".join(out)
+
+
 class Text:
     """The inline content of one paragraph: Markdown, plain text, and what hangs on it."""
 
@@ -70,7 +99,7 @@ def _outside_boxes(shape, tag: str):
 class Inline:
     """The inline half of the document walker (``walker._Document``), which provides the state it
     reads and adds to: ``fields`` (open complex fields, outermost first), ``open_comments``, the
-    notes and comments by id with the parts they live in, ``tracked_changes``, ``in_margin``,
+    notes and comments by id with the parts they live in, ``tracked_changes``, ``in_margin``, ``emphasis``,
     ``notes`` and ``endnote_blocks``, and ``blocks()`` for the stories a run holds (text boxes,
     notes, comments)."""
 
@@ -154,13 +183,20 @@ class Inline:
         rpr = r.find(f"{W}rPr")
         if rpr is not None and is_on(rpr.find(f"{W}vanish")):
             return  # hidden text: Word does not show it
-        self.run_content(r, text, part)
+        bold = rpr is not None and is_on(rpr.find(f"{W}b"))
+        italic = rpr is not None and is_on(rpr.find(f"{W}i"))
+        self.emphasis = "e" if bold and italic else "b" if bold else "i" if italic else ""
+        try:
+            self.run_content(r, text, part)
+        finally:
+            self.emphasis = ""
 
     def run_content(self, r, text: Text, part) -> None:
         for child in r:
             tag = child.tag
             if tag == f"{W}t":
-                self._emit(text, child.text or "")
+                words = (child.text or "").replace(EMPHASIS, "").replace(EMPHASIS_END, "")
+                self._emit(text, f"{EMPHASIS}{self.emphasis}{words}{EMPHASIS_END}" if self.emphasis else words, words)
             elif tag == f"{W}fldChar":
                 kind = child.get(f"{W}fldCharType")
                 if kind == "begin":

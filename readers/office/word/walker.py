@@ -23,7 +23,7 @@ from ...markup.tables import markdown_table
 from ...render.placement import letters
 from ..drawings import R, part_root, related_part
 from .blocks import Block, Margins, Parsed
-from .inline import Inline, Text
+from .inline import Inline, Text, emphasised
 from .styles import BODY_LEVEL, Numbering, Styles, W, attribute_int, is_on, num_pr
 
 W14 = "{http://schemas.microsoft.com/office/word/2010/wordml}"
@@ -62,6 +62,7 @@ class _Document(Inline):
         self.nested_tables = 0  # tables in a table's cell, numbered in the document
         self.margin_lines: dict[str, str] = {}  # each header and footer part's line, by part name
         self.in_margin = False  # walking a header or footer
+        self.emphasis = ""  # the run being walked is bold ("b"), italic ("i") or both ("e")
         self.margin_pictures = {"header": 0, "footer": 0}  # the most any one header (footer) shows
         self.edges: list[str] = []  # what the render shows around the blocks: headers, footers, text boxes
         self.notes: list[tuple[str, str]] = []  # and footnotes (their mark, their text)
@@ -179,11 +180,6 @@ class _Document(Inline):
         ilvl = ilvl or 0
         text = Text()
         self.inline(p, text, part)
-        markdown, plain, pictures = "".join(text.markdown).strip(), "".join(text.plain), text.pictures
-        compact = ""
-        if text.math and "".join(markdown.split()) == "".join(f"${formula}$" for formula in text.math).replace(" ", ""):
-            # equations standing alone are displayed, each on its own; inline where a table cell holds them
-            compact, markdown = markdown, "\n\n".join(f"$${formula}$$" for formula in text.math)
         name = self.styles.name(style_id).lower()
         level = None
         if outline is not None and outline < BODY_LEVEL:
@@ -192,6 +188,13 @@ class _Document(Inline):
             level = 1
         elif re.fullmatch(r"heading ([1-9])", name):
             level = int(name[-1])
+        # a heading, a header or a footer is emphasised as a whole already
+        markdown = emphasised("".join(text.markdown), level is None and not self.in_margin).strip()
+        plain, pictures = "".join(text.plain), text.pictures
+        compact = ""
+        if text.math and "".join(markdown.split()) == "".join(f"${formula}$" for formula in text.math).replace(" ", ""):
+            # equations standing alone are displayed, each on its own; inline where a table cell holds them
+            compact, markdown = markdown, "\n\n".join(f"$${formula}$$" for formula in text.math)
         marker = (
             self.numbering.marker(num_id, ilvl, self.styles.num_id) if num_id not in (None, "0") and markdown else None
         )
