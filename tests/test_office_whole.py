@@ -103,3 +103,17 @@ def test_emphasis_joins_runs_alike_and_keeps_spaces_outside_its_marks():
     markdown = "Say " + run("b", "very ") + run("b", "loud") + " " + run("b", "words") + ", " + run("i", " soft ") + "!"
     assert emphasised(markdown) == "Say **very loud words**,  *soft* !"
     assert emphasised(markdown, shown=False) == "Say very loud words,  soft !"
+
+
+def test_sheet_comments_are_read_notes_and_threads_with_their_authors(shared_services):
+    text = read_file(FORMATS / "xlsx_comments.xlsx", services=shared_services).pages[0].text
+    comments = [
+        ("John Reviewer", 'A1 ("Python is great")', "Why Python specifically?"),
+        ("Jane Editor", 'B2 ("Machine learning libraries")', "Which libraries are you referring to?"),
+        ("Jane Smith (JS)", 'F7 ("80")', "Minimum number of saltwater ducks"),
+        ("Jane Smith (JS)", 'G12 ("310")', "Maximum number of ducks"),
+    ]
+    lines = [f"> **Comment** by {author} on {cell}: {words}" for author, cell, words in comments]
+    lines.insert(3, "> **Reply** by Marcus Sterling (MS): I never thought it would be so low")
+    assert text.endswith("\n\n".join(lines))
+    assert "Threaded comment" not in text and "tc={" not in text

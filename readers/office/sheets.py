@@ -5,11 +5,11 @@ tables (one per block of rows between empty rows) of the values a person sees: a
 computed value, numbers and dates in the cell's number format, merged cells' value in every cell
 they span, links with their targets; then each chart, worded as Word's and PowerPoint's are
 (``drawings``: "Chart: title (kind chart)" over its series) with the values of the cells it points
-at. A sheet longer than ``MAX_SHEET_ROWS`` rows or wider than ``MAX_SHEET_COLUMNS`` is cut, and
-says so; a workbook that merges more than ``MAX_MERGED_CELLS`` cells is refused. Page images are
-LibreOffice Calc's PDF, one page per sheet. Formulas saved without their results (files written
-by libraries) are recalculated by LibreOffice. The extraction is cached by content hash, so a
-workbook is parsed once.
+at; and the sheet's comments (``sheet_comments``). A sheet longer than ``MAX_SHEET_ROWS`` rows or
+wider than ``MAX_SHEET_COLUMNS`` is cut, and says so; a workbook that merges more than
+``MAX_MERGED_CELLS`` cells is refused. Page images are LibreOffice Calc's PDF, one page per sheet.
+Formulas saved without their results (files written by libraries) are recalculated by
+LibreOffice. The extraction is cached by content hash, so a workbook is parsed once.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from ..render.libreoffice import office_pdf, ooxml_copy
 from ..versions import WORKBOOK_VERSION
 from .drawings import chart_kind
 from .numbers import display
+from .sheet_comments import comment_lines, threads
 from .sheet_figures import sheet_figures
 
 MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every row 16,384 cells wide
@@ -177,8 +178,8 @@ def _formulas(path) -> dict[tuple[str, int, int], str]:
         book.close()
 
 
-def _sheet(sheet, book, formulas: dict) -> dict:
-    """One sheet's page: heading, hidden note, tables, charts; and whether it can be drawn."""
+def _sheet(sheet, book, formulas: dict, threads: dict) -> dict:
+    """One sheet's page: heading, hidden note, tables, charts, comments; and whether it can be drawn."""
     lines, tables = [f"# {sheet.title}"], []
     if sheet.sheet_state != "visible":
         lines.append("(hidden sheet)")
@@ -230,6 +231,9 @@ def _sheet(sheet, book, formulas: dict) -> dict:
     empty = len(lines) == 1 + (sheet.sheet_state != "visible") and not tables
     if empty:
         lines.append("(empty sheet)")
+    comments = comment_lines(sheet, threads) if isinstance(sheet, Worksheet) else []
+    if comments:
+        lines.append("\n" + "\n\n".join(comments))
     return {
         "text": "\n".join(lines),
         "tables": tables,
@@ -303,7 +307,11 @@ def _extract(job) -> dict:
             )  # LibreOffice's copy has what it could read of the charts
         except ReaderError as error:
             not_calculated = error.message
-    sheets = [_sheet(book[name], book, missing) for name in book.sheetnames]
+    try:
+        by_id = threads(job.path)
+    except Exception:  # noqa: BLE001 - damaged threaded comments: their notices are read as notes
+        by_id = {}
+    sheets = [_sheet(book[name], book, missing, by_id) for name in book.sheetnames]
     return {
         "sheets": sheets,
         "recalculated": recalculated,
