@@ -141,7 +141,7 @@ GENERATED_VECTORS = [
             "[pricing page](https://example.com/pricing)",
             "a) Hire",
             "c) Ship",
-            "| Item | Cost | |",
+            "| Item | Cost | Cost |",
             "| Servers | 4,000 | 5,000 |",
             "Chart: Revenue by region (3-D bar chart)",
             "| Category | 2025 | 2026 |",

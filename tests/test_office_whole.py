@@ -117,3 +117,18 @@ def test_sheet_comments_are_read_notes_and_threads_with_their_authors(shared_ser
     lines.insert(3, "> **Reply** by Marcus Sterling (MS): I never thought it would be so low")
     assert text.endswith("\n\n".join(lines))
     assert "Threaded comment" not in text and "tc={" not in text
+
+
+def test_slide_boxes_side_by_side_read_left_to_right(shared_services):
+    """powerpoint_sample slide 3: five text boxes in a row, the rightmost starting as high as the
+    first; it is read last, not second."""
+    text = read_file(CORPUS / "docling/powerpoint_sample.pptx", 3, 3, services=shared_services).pages[0].text
+    firsts = ["1. List item4", "- I1", "Some info:", "Maybe a list?", "- l1"]
+    assert [text.index(first) for first in firsts] == sorted(text.index(first) for first in firsts)
+
+
+def test_slide_table_merged_cells_repeated_in_every_cell_they_span(shared_services):
+    text = read_file(CORPUS / "docling/powerpoint_sample.pptx", 1, 1, services=shared_services).pages[0].text
+    assert "|  | Class1 | Class1 | Class1 | Class2 | Class2 | Class2 |" in text
+    assert "| R3 | False |  |  |  | False |  |\n| R3 |  | True |  | True |  |  |\n| R4 |" in text
+    assert text.count("| R4 |") == 3

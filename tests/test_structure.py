@@ -234,7 +234,8 @@ def test_deck_smartart_groups_and_merged_cells(deck, services):
         "> **Comment** by Ada Lovelace: Are both teams hired yet?\n\n> "
         "**Reply** by Grace Hopper: Both teams start in May."
     )
-    assert "| Item | Cost |  |\n|---|---|---|\n| Servers | 4,000 | 5,000 |\n|  | 900 | 950 |" in reading.pages[1].text
+    merged = "| Item | Cost | Cost |\n|---|---|---|\n| Servers | 4,000 | 5,000 |\n| Servers | 900 | 950 |"
+    assert merged in reading.pages[1].text
     assert all(page.tables == [] for page in reading.pages)  # tables stand in the text, once
 
 
@@ -290,7 +291,7 @@ def test_deck_corpus_shapes_python_pptx_cannot_type_still_read(services):
         and "Monthly active users: 4.2M" in reading.pages[1].text
     )
     sample = read_file(CORPUS / "docling/powerpoint_sample.pptx", services=services).as_text()
-    assert sample.count("A merged with B") == 1 and sample.count("Class1") == 1
+    assert sample.count("A merged with B") == 2 and sample.count("Class1") == 3  # in every cell they span
 
 
 @needs_office
