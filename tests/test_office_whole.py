@@ -132,3 +132,10 @@ def test_slide_table_merged_cells_repeated_in_every_cell_they_span(shared_servic
     assert "|  | Class1 | Class1 | Class1 | Class2 | Class2 | Class2 |" in text
     assert "| R3 | False |  |  |  | False |  |\n| R3 |  | True |  | True |  |  |\n| R4 |" in text
     assert text.count("| R4 |") == 3
+
+
+def test_word_table_borders_are_no_drawing(shared_services):
+    """A document that draws no shape, chart or diagram has no vector drawing on its pages: the
+    render's rules round tablecell.docx's tables are borders, not a figure to describe."""
+    reading = read_file(FORMATS / "tablecell.docx", services=shared_services)
+    assert reading.pages[0].figures == [] and "VISUAL CONTENT" not in reading.as_text()

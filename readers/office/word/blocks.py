@@ -58,3 +58,4 @@ class Parsed:
     notes: list[tuple[str, str]]  # and footnotes (their mark, their text)
     unreadable: list[str]  # parts that could not be read
     even_and_odd: bool = False  # even pages have headers and footers of their own
+    drawn: bool = False  # the document draws shapes, text boxes, charts or diagrams (not only pictures)

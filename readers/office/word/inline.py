@@ -35,6 +35,7 @@ WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
 M = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
 V = "{urn:schemas-microsoft-com:vml}"
 GRAPHIC_PICTURE = "http://schemas.openxmlformats.org/drawingml/2006/picture"
+VML_SHAPES = {f"{V}{name}" for name in ("shape", "rect", "roundrect", "oval", "line", "polyline", "arc", "curve")}
 QUOTE_LIMIT = 80  # characters of commented text quoted with a comment
 PAGE_FIELDS = ("PAGE", "NUMPAGES", "SECTIONPAGES")  # in a header or footer they differ on every page
 FIELD_HYPERLINK = re.compile(r'^\s*HYPERLINK\s+"([^"]*)"')  # an internal link (HYPERLINK \l "bookmark") stays text
@@ -100,7 +101,7 @@ class Inline:
     """The inline half of the document walker (``walker._Document``), which provides the state it
     reads and adds to: ``fields`` (open complex fields, outermost first), ``open_comments``, the
     notes and comments by id with the parts they live in, ``tracked_changes``, ``in_margin``, ``emphasis``,
-    ``notes`` and ``endnote_blocks``, and ``blocks()`` for the stories a run holds (text boxes,
+    ``notes``, ``endnote_blocks`` and ``drawn``, and ``blocks()`` for the stories a run holds (text boxes,
     notes, comments)."""
 
     def _shown(self) -> bool:
@@ -293,6 +294,8 @@ class Inline:
             )
 
     def drawing(self, drawing, text: Text, part) -> None:
+        if any(data.get("uri") != GRAPHIC_PICTURE for data in drawing.iter(f"{A}graphicData")):
+            self.drawn = True  # a shape, text box, chart or diagram: drawn on the page as vectors
         properties = drawing.find(f".//{WP}docPr")
         alt = one_line((properties.get("descr") or properties.get("title") or "") if properties is not None else "")
         for box in _outside_boxes(drawing, f"{W}txbxContent"):
@@ -313,6 +316,11 @@ class Inline:
 
     def vml(self, element, text: Text, part) -> None:
         """Old-style (VML) shapes: text boxes and pictures with their alt text."""
+        if any(
+            shape.tag in VML_SHAPES and (shape.tag != f"{V}shape" or shape.find(f"{V}imagedata") is None)
+            for shape in element.iter()
+        ):
+            self.drawn = True  # a shape drawn as vectors, not a picture in a frame
         for box in _outside_boxes(element, f"{W}txbxContent"):
             text.after.extend(self.blocks(box, part))
         for image in _outside_boxes(element, f"{V}imagedata"):

@@ -122,6 +122,13 @@ def document_pages(job, parsed: Parsed) -> tuple[int, list[Page], Path | None, d
         shown = furniture({1: blocks}, 1, parsed.even_and_odd)[1]
         return 1, [Page(number=n, text=page_text(blocks), furniture=shown) for n in job.select(1)], None, {}
     count, pages, found_figures = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False, render=job.options.images)
+    if not parsed.drawn:  # vector drawings on its pages are its tables' borders and rules, no figures
+        found_figures = {
+            number: [figure for figure in found if figure["kind"] != "drawing"]
+            for number, found in found_figures.items()
+        }
+        for page in pages:
+            page.figures = [figure for figure in page.figures if figure.kind != "drawing"]
     placed = place_blocks(
         [Passage(block.plain, block.pictures, block.repeated) for block in blocks],
         _rendered(job, pdf),

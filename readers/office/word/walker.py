@@ -62,6 +62,7 @@ class _Document(Inline):
         self.nested_tables = 0  # tables in a table's cell, numbered in the document
         self.margin_lines: dict[str, str] = {}  # each header and footer part's line, by part name
         self.in_margin = False  # walking a header or footer
+        self.drawn = False  # the document draws shapes, text boxes, charts or diagrams
         self.emphasis = ""  # the run being walked is bold ("b"), italic ("i") or both ("e")
         self.margin_pictures = {"header": 0, "footer": 0}  # the most any one header (footer) shows
         self.edges: list[str] = []  # what the render shows around the blocks: headers, footers, text boxes
@@ -353,6 +354,7 @@ def document_blocks(document) -> Parsed:
         walker.notes,
         walker.unreadable,
         _even_and_odd(document),
+        walker.drawn,
     )
 
 
