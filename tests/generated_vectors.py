@@ -122,7 +122,7 @@ GENERATED_VECTORS = [
             "> **Reply** by Grace Hopper: The March board meeting.",
             "Hiring resumes in April for engineering.",
             "Boxed quote: growth is steady.",
-            "| Region | First half | |",
+            "| Region | First half | First half |",
             "| South and West | 950 | 990 |",
             "[PAGE 2]\n[Picture: The Python logo]\n\nFigure 1: The logo of the language",
             "[PAGE 3]\n# Outlook",

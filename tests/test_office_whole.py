@@ -139,3 +139,14 @@ def test_word_table_borders_are_no_drawing(shared_services):
     render's rules round tablecell.docx's tables are borders, not a figure to describe."""
     reading = read_file(FORMATS / "tablecell.docx", services=shared_services)
     assert reading.pages[0].figures == [] and "VISUAL CONTENT" not in reading.as_text()
+
+
+def test_word_merged_cells_fill_every_cell_they_span(shared_services):
+    text = read_file(FORMATS / "word_tables.docx", services=shared_services).as_text()
+    assert "| Cell 1.0 | Merged Cell 1.1 1.2 | Merged Cell 1.1 1.2 | Cell 1.3 |" in text
+    assert (
+        "| Cell 1.0 | Merged Cell 1.1 2.1 | Cell 1.2 |\n| Cell 2.0 | Merged Cell 1.1 2.1 | Cell 2.2 |\n"
+        "| Cell 3.0 | Merged Cell 3.1 4.1 | Cell 3.2 |\n| Cell 4.0 | Merged Cell 3.1 4.1 | Cell 4.2 |"
+    ) in text
+    down = "| Cell 4.0 | Merged Cell 3.1 4.1 | Cell 4.2 |  | Merged Cell 4.4 5.4 |\n|  |  |  |  | Merged Cell 4.4 5.4 |"
+    assert down in text

@@ -1,11 +1,12 @@
 """The Word document walker: the document's XML, in reading order, into Markdown blocks.
 
 Headings (by outline level, so localized and custom heading styles count), lists numbered as Word
-numbers them (``styles``), tables in place (a merged cell's words once, the rows Word repeats on
-each page marked), paragraphs with what their runs hold (``inline``: links, footnotes and
-endnotes, comments, text boxes, pictures, charts, SmartArt, field results), and each section's
-headers and footers by type (first page, even pages, the others). Tracked changes read as
-accepted, and are noted so the reader can warn. A damaged part, paragraph or table costs only what it holds.
+numbers them (``styles``), tables in place (a merged cell's words in every cell it spans, a table
+in a cell after its table, the rows Word repeats on each page marked), paragraphs with what their
+runs hold (``inline``: emphasis, links, footnotes and endnotes, comments, text boxes, pictures,
+charts, SmartArt, field results, equations), and each section's headers and footers by type
+(first page, even pages, the others). Tracked changes read as accepted, and are noted so the
+reader can warn. A damaged part, paragraph or table costs only what it holds.
 """
 
 from __future__ import annotations
@@ -232,10 +233,10 @@ class _Document(Inline):
                 yield from _Document._children(child, tag)
 
     def table(self, tbl, part) -> list[Block]:
-        """The table as Markdown: a merged cell's words in its first cell, the cells it covers
-        empty; a table in a cell after the table, its place in the cell marked. A table of one
-        cell is a box round its content, which stands as it is."""
-        cells, asides, heading_rows = [], [], 0  # each row's cells: their blocks and the columns they span
+        """The table as Markdown: a merged cell's words in every cell it spans, across and down (its
+        text for placement once); a table in a cell after the table, its place in the cell marked.
+        A table of one cell is a box round its content, which stands as it is."""
+        cells, asides, heading_rows = [], [], 0  # each row's cells: their blocks, the columns they span, covered
         for tr in self._children(tbl, f"{W}tr"):
             trpr = tr.find(f"{W}trPr")
             if trpr is not None and trpr.find(f"{W}del") is not None:
@@ -244,25 +245,27 @@ class _Document(Inline):
             if heading_rows == len(cells) and trpr is not None and is_on(trpr.find(f"{W}tblHeader")):
                 heading_rows += 1
             before = trpr.find(f"{W}gridBefore") if trpr is not None else None
-            row = [([], 1)] * (_columns(before, 0) if before is not None else 0)
+            row = [([], 1, False)] * (_columns(before, 0) if before is not None else 0)
             for tc in self._children(tr, f"{W}tc"):
                 tcpr = tc.find(f"{W}tcPr")
                 span = tcpr.find(f"{W}gridSpan") if tcpr is not None else None
                 merge = tcpr.find(f"{W}vMerge") if tcpr is not None else None
                 content = self.blocks(tc, part)
                 asides += [block for block in content if block.aside]
-                if merge is not None and merge.get(f"{W}val", "continue") == "continue":
-                    content = []  # covered by the cell above, which holds the words
-                row.append(
-                    ([block for block in content if not block.aside], _columns(span, 1) if span is not None else 1)
-                )
+                covered = merge is not None and merge.get(f"{W}val", "continue") == "continue"  # by the cell above
+                kept = [] if covered else [block for block in content if not block.aside]
+                row.append((kept, _columns(span, 1) if span is not None else 1, covered))
             cells.append(row)
         if len(cells) == 1 and len(cells[0]) == 1:
             return [*cells[0][0][0], *asides]
         rows, plain, bottom, row_plains, nested = [], [], [], [], []
         for row in cells:
             shown, texts = len(plain), []
-            for content, span in row:
+            for content, span, covered in row:
+                if covered:
+                    above = rows[-1] if rows else []
+                    texts += [above[len(texts)] if len(texts) < len(above) else ""] * span
+                    continue
                 parts = []
                 for block in content:
                     plain.append(block.plain)
@@ -273,14 +276,14 @@ class _Document(Inline):
                         nested += [Block(f"Table {self.nested_tables}, in the table above:"), replace(block, plain="")]
                     elif block.markdown:
                         parts.append(block.compact or block.markdown.replace("\n", "<br>"))
-                texts += ["<br>".join(parts)] + [""] * (span - 1)
+                texts += ["<br>".join(parts)] * span
             rows.append(texts)
             row_plains.append("".join(plain[shown:]))
         table = Block(
             markdown_table(rows),
             "".join(plain),
             bottom=bottom,
-            compact=" · ".join(cell for row in rows for cell in row if cell),
+            compact=" · ".join(dict.fromkeys(cell for row in rows for cell in row if cell)),
             rows=rows,
             heading_rows=heading_rows,
             row_letters=[len(letters(text)) for text in row_plains],
