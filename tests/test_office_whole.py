@@ -150,3 +150,12 @@ def test_word_merged_cells_fill_every_cell_they_span(shared_services):
     ) in text
     down = "| Cell 4.0 | Merged Cell 3.1 4.1 | Cell 4.2 |  | Merged Cell 4.4 5.4 |\n|  |  |  |  | Merged Cell 4.4 5.4 |"
     assert down in text
+
+
+def test_sheet_tables_side_by_side_are_two_tables(shared_services):
+    """xlsx_01 sheet 2: a table in A–D and one in G–I (rows 4–8), two empty columns apart."""
+    page = read_file(FORMATS / "xlsx_01.xlsx", 2, 2, services=shared_services).pages[0]
+    left = "| col-1 | col-2 | col-3 | col-4 |\n|---|---|---|---|\n| 1 | 2 | 3 | 4 |"
+    right = "| col-1 | col-2 | col-3 |\n|---|---|---|\n| 1 | 2 | 3 |\n| 2 | 4 | 6 |\n| 3 | 6 | 9 |\n| 4 | 8 | 12 |"
+    assert page.tables[0].startswith(left) and page.tables[0].endswith("| 8 | 16 | 24 | 32 |")
+    assert page.tables[1] == right
