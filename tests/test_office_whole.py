@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import re
 import zipfile
 
-from readers import read_file
+import pytest
+
+from readers import ReaderError, read_file
 from readers.intake.strict import transitional
 from tests.conftest import CORPUS
 
@@ -159,3 +162,17 @@ def test_sheet_tables_side_by_side_are_two_tables(shared_services):
     right = "| col-1 | col-2 | col-3 |\n|---|---|---|\n| 1 | 2 | 3 |\n| 2 | 4 | 6 |\n| 3 | 6 | 9 |\n| 4 | 8 | 12 |"
     assert page.tables[0].startswith(left) and page.tables[0].endswith("| 8 | 16 | 24 | 32 |")
     assert page.tables[1] == right
+
+
+def test_word_document_without_a_body_is_corrupt(tmp_path, services):
+    """A damaged main part whose w:body is gone (found by tests/fuzz.py) is refused, not a TypeError."""
+    damaged = tmp_path / "bodiless.docx"
+    with zipfile.ZipFile(FORMATS / "unit_test_formatting.docx") as source, zipfile.ZipFile(damaged, "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == "word/document.xml":
+                data = re.sub(rb"<w:body>.*</w:body>", b"", data, flags=re.S)
+            target.writestr(info, data)
+    with pytest.raises(ReaderError) as error:
+        read_file(damaged, services=services)
+    assert error.value.code == "CORRUPT_FILE" and "no document left in it" in error.value.message

@@ -396,7 +396,7 @@ def open_document(job):
             f"{job.name} is damaged and cannot be opened as a Word document "
             f"({type(error).__name__}). Save it again from Word.",
         ) from None
-    if document.element.tag != f"{W}document":  # what was left of a damaged main part is not a document
+    if document.element.tag != f"{W}document" or document.element.body is None:  # what was left is no document
         raise ReaderError(
             "CORRUPT_FILE",
             f"{job.name} is damaged: its main part (word/document.xml) has "
