@@ -34,7 +34,9 @@ from .styles import W, is_on
 WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
 M = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
 V = "{urn:schemas-microsoft-com:vml}"
-GRAPHIC_PICTURE = "http://schemas.openxmlformats.org/drawingml/2006/picture"
+GRAPHIC_PICTURE = PICTURE = "http://schemas.openxmlformats.org/drawingml/2006/picture"
+PIC = f"{{{PICTURE}}}"
+GRAPHIC_GROUP = "http://schemas.microsoft.com/office/word/2010/wordprocessingGroup"
 VML_SHAPES = {f"{V}{name}" for name in ("shape", "rect", "roundrect", "oval", "line", "polyline", "arc", "curve")}
 QUOTE_LIMIT = 80  # characters of commented text quoted with a comment
 PAGE_FIELDS = ("PAGE", "NUMPAGES", "SECTIONPAGES")  # in a header or footer they differ on every page
@@ -304,6 +306,11 @@ class Inline:
             uri = data.get("uri")
             if uri == GRAPHIC_PICTURE:
                 self._picture(text, picture_placeholder(data, part, alt))
+            elif uri == GRAPHIC_GROUP:  # a group's pictures stand in it as pic:pic, each with its own alt text
+                for picture in _outside_boxes(data, f"{PIC}pic"):
+                    own = picture.find(f"{PIC}nvPicPr/{PIC}cNvPr")
+                    own = one_line((own.get("descr") or own.get("title") or "") if own is not None else "")
+                    self._picture(text, picture_placeholder(picture, part, own or alt))
             elif uri in (GRAPHIC_CHART, GRAPHIC_CHARTEX):
                 text.after.append(Block(graphic_chart(data, part, f"Chart “{alt}”" if alt else "Chart")))
             elif uri == GRAPHIC_DIAGRAM:
@@ -312,7 +319,7 @@ class Inline:
     def _picture(self, text: Text, placeholder: str) -> None:
         if self._shown():
             text.pictures += 1
-        self._emit(text, placeholder, "")
+        self._emit(text, f"{placeholder} ", "")  # apart from the words after it (a paragraph's end is trimmed)
 
     def vml(self, element, text: Text, part) -> None:
         """Old-style (VML) shapes: text boxes and pictures with their alt text."""

@@ -191,7 +191,8 @@ class _Document(Inline):
         elif re.fullmatch(r"heading ([1-9])", name):
             level = int(name[-1])
         # a heading, a header or a footer is emphasised as a whole already
-        markdown = emphasised("".join(text.markdown), level is None and not self.in_margin).strip()
+        markdown = emphasised("".join(text.markdown), level is None and not self.in_margin)
+        markdown = re.sub(r"[ \t]+\n", "\n", markdown).strip()  # no spaces at a line's end (after a picture)
         plain, pictures = "".join(text.plain), text.pictures
         compact = ""
         if text.math and "".join(markdown.split()) == "".join(f"${formula}$" for formula in text.math).replace(" ", ""):
