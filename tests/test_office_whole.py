@@ -181,6 +181,6 @@ def test_word_document_without_a_body_is_corrupt(tmp_path, services):
 def test_word_pictures_in_a_group_each_read_apart_from_the_words(shared_services):
     text = read_file(FORMATS / "docx_grouped_images.docx", services=shared_services).pages[0].text
     assert (
-        "[Picture: A cartoon duck holding a paper AI-generated content may be incorrect.] [Picture: Docling] "
+        "[Picture: A cartoon duck holding a paper] [Picture: Docling] "
         "There are 2 pictures grouped together\n\n[Picture: Docling Java] [Picture: Docling] There are 2" in text
     )
