@@ -184,3 +184,10 @@ def test_word_pictures_in_a_group_each_read_apart_from_the_words(shared_services
         "[Picture: A cartoon duck holding a paper] [Picture: Docling] "
         "There are 2 pictures grouped together\n\n[Picture: Docling Java] [Picture: Docling] There are 2" in text
     )
+
+
+def test_strict_workbook_reads_like_transitional(shared_services):
+    """A Strict OOXML workbook from another project's tests: its cells and its comment."""
+    page = read_file(CORPUS / "excel-streaming-reader/numbers.strict.xlsx", 1, 1, services=shared_services).pages[0]
+    assert '> **Comment** by Person1 on B1 ("Irish"): Gaeilge' in page.text
+    assert "| 3 | trí | तीन (tīn) |" in page.tables[0]
