@@ -45,6 +45,7 @@ FIELD_HYPERLINK = re.compile(r'^\s*HYPERLINK\s+"([^"]*)"')  # an internal link (
 
 EMPHASIS, EMPHASIS_END = "\ue000", "\ue001"  # round a bold or italic run's words until the paragraph is whole
 MARKS = {"b": "**", "i": "*", "e": "***"}  # bold, italic, both
+SCRIPTS = {"superscript": "sup", "subscript": "sub"}  # raised and lowered runs, as HTML Markdown keeps: x<sup>2</sup>
 
 
 def emphasised(markdown: str, shown: bool = True) -> str:
@@ -102,7 +103,7 @@ def _outside_boxes(shape, tag: str):
 class Inline:
     """The inline half of the document walker (``walker._Document``), which provides the state it
     reads and adds to: ``fields`` (open complex fields, outermost first), ``open_comments``, the
-    notes and comments by id with the parts they live in, ``tracked_changes``, ``in_margin``, ``emphasis``,
+    notes and comments by id with the parts they live in, ``tracked_changes``, ``in_margin``, ``emphasis``, ``script``,
     ``notes``, ``endnote_blocks`` and ``drawn``, and ``blocks()`` for the stories a run holds (text boxes,
     notes, comments)."""
 
@@ -189,16 +190,20 @@ class Inline:
         bold = rpr is not None and is_on(rpr.find(f"{W}b"))
         italic = rpr is not None and is_on(rpr.find(f"{W}i"))
         self.emphasis = "e" if bold and italic else "b" if bold else "i" if italic else ""
+        vertical = rpr.find(f"{W}vertAlign") if rpr is not None else None
+        self.script = SCRIPTS.get(vertical.get(f"{W}val")) if vertical is not None else None
         try:
             self.run_content(r, text, part)
         finally:
-            self.emphasis = ""
+            self.emphasis, self.script = "", None
 
     def run_content(self, r, text: Text, part) -> None:
         for child in r:
             tag = child.tag
             if tag == f"{W}t":
                 words = (child.text or "").replace(EMPHASIS, "").replace(EMPHASIS_END, "")
+                if self.script and words.strip():
+                    words = f"<{self.script}>{words}</{self.script}>"
                 self._emit(text, f"{EMPHASIS}{self.emphasis}{words}{EMPHASIS_END}" if self.emphasis else words, words)
             elif tag == f"{W}fldChar":
                 kind = child.get(f"{W}fldCharType")

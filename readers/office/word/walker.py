@@ -64,6 +64,7 @@ class _Document(Inline):
         self.margin_lines: dict[str, str] = {}  # each header and footer part's line, by part name
         self.in_margin = False  # walking a header or footer
         self.drawn = False  # the document draws shapes, text boxes, charts or diagrams
+        self.script = None  # the run being walked is raised ("sup") or lowered ("sub")
         self.emphasis = ""  # the run being walked is bold ("b"), italic ("i") or both ("e")
         self.margin_pictures = {"header": 0, "footer": 0}  # the most any one header (footer) shows
         self.edges: list[str] = []  # what the render shows around the blocks: headers, footers, text boxes
@@ -193,6 +194,7 @@ class _Document(Inline):
         # a heading, a header or a footer is emphasised as a whole already
         markdown = emphasised("".join(text.markdown), level is None and not self.in_margin)
         markdown = re.sub(r"[ \t]+\n", "\n", markdown).strip()  # no spaces at a line's end (after a picture)
+        markdown = markdown.replace("</sup><sup>", "").replace("</sub><sub>", "")  # raised runs side by side are one
         plain, pictures = "".join(text.plain), text.pictures
         compact = ""
         if text.math and "".join(markdown.split()) == "".join(f"${formula}$" for formula in text.math).replace(" ", ""):
