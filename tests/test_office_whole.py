@@ -192,3 +192,19 @@ def test_strict_workbook_reads_like_transitional(shared_services):
     page = read_file(CORPUS / "excel-streaming-reader/numbers.strict.xlsx", 1, 1, services=shared_services).pages[0]
     assert '> **Comment** by Person1 on B1 ("Irish"): Gaeilge' in page.text
     assert "| 3 | trí | तीन (tīn) |" in page.tables[0]
+
+
+def test_deck_whose_slide_lost_its_content_type_is_corrupt(tmp_path, services):
+    """A slide part the content types no longer name (a truncated [Content_Types].xml, found by
+    tests/fuzz.py) is no slide to python-pptx: the deck is refused with a sentence, not an AttributeError."""
+    damaged = tmp_path / "untyped.pptx"
+    with zipfile.ZipFile(CORPUS / "python-pptx/tbl-cell.pptx") as source, zipfile.ZipFile(damaged, "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == "[Content_Types].xml":
+                data = re.sub(rb'<Override PartName="/ppt/slides/slide1.xml"[^>]*/>', b"", data)
+            target.writestr(info, data)
+    with pytest.raises(ReaderError) as error:
+        read_file(damaged, services=services)
+    assert error.value.code == "CORRUPT_FILE"
+    assert "cannot be opened as a PowerPoint deck (AttributeError)" in error.value.message

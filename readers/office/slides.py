@@ -370,8 +370,8 @@ def slide_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]
     (``shapes``); with images asked for, on the pages of LibreOffice's PDF (bare pages without it)."""
     try:
         deck = Presentation(job.path)
-        slides = list(deck.slides)
-    except (PackageNotFoundError, InvalidXmlError, KeyError, ValueError, SyntaxError) as error:
+        slides = list(deck.slides)  # AttributeError: a slide's part lost its content type, so is no slide
+    except (PackageNotFoundError, InvalidXmlError, KeyError, ValueError, SyntaxError, AttributeError) as error:
         raise ReaderError(
             "CORRUPT_FILE",
             f"{job.name} is damaged and cannot be opened as a PowerPoint "
