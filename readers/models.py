@@ -68,8 +68,8 @@ class Page:
     for a page of a text file, the number in the file of its first line (the page's text is then
     whole lines, kept exactly as they are); None for other pages. ``furniture`` is what a PDF page
     shows round its content and its text leaves out, in the order it stands: running headers and
-    footers, page numbers, download stamps, document codes, line numbers ("Line numbers 1–52");
-    a text-only model never receives it.
+    footers, page numbers, download stamps, document codes, line numbers ("Line numbers 1–52"),
+    or a Word page's header and footer; a text-only model never receives it.
     """
 
     number: int

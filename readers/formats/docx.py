@@ -2,11 +2,13 @@
 document itself, the pages from LibreOffice's render (``readers.office.word``).
 
 The document's XML is walked in reading order into Markdown blocks: headings (by outline level,
-so localized and custom heading styles count), lists numbered as Word numbers them, links as
-``[text](url)``, tables in place (merged cells once), footnotes (at the end of their page) and
-endnotes, comments (author and text, after what they comment on), text boxes, pictures as
-``[Picture: alt text]``, charts and SmartArt text, field results (never field codes), and each
-section's headers and footers once. Tracked changes read as accepted, with a warning.
+so localized and custom heading styles count), lists numbered as Word numbers them, bold and
+italic as emphasis, links as ``[text](url)``, tables in place (a merged cell's words in every cell
+it spans; a table in a cell after its table), equations as LaTeX, footnotes (at the end of their
+page) and endnotes, comments (author and text, after what they comment on), text boxes, pictures
+as ``[Picture: alt text]``, charts and SmartArt text, field results (never field codes); each
+page's header and footer, as its section has them, are the page's furniture. Tracked changes read
+as accepted, with a warning.
 
 Each block is then placed on the page where LibreOffice's PDF shows it, so page numbers match
 what a person sees in Word. Without LibreOffice the same blocks are one page.

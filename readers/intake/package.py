@@ -31,6 +31,7 @@ from lxml import etree
 from ..errors import ReaderError
 from ..versions import PACKAGE_VERSION
 from .names import label
+from .strict import is_strict, transitional
 
 MAX_INFLATED_BYTES = 500 * 1024 * 1024  # a package, or all the members of an archive or e-mail (readers.intake.members)
 XML_PARTS = (".xml", ".rels", ".opf", ".ncx")
@@ -205,11 +206,14 @@ def _salvaged_xml(data: bytes) -> bytes | None:
     return salvaged
 
 
-def _repair(archive: zipfile.ZipFile, damaged: set[str], dropped: set[str] = frozenset()) -> bytes:
+def _repair(
+    archive: zipfile.ZipFile, damaged: set[str], dropped: set[str] = frozenset(), strict: bool = False
+) -> bytes:
     """The package again, each damaged part replaced by what can be read of it: its inflated
     bytes, and of XML the elements a recovering parser finds in them. An XML part with nothing
     left is left out, as are the ``dropped`` parts; the content types and relationships keep
-    their whole entries only (none to a part left out)."""
+    their whole entries only (none to a part left out). A ``strict`` package's XML parts say
+    the Transitional names (``readers.intake.strict``)."""
     salvaged: dict[str, bytes | None] = {}
     for name in damaged:
         data = _inflated(archive.filename, archive.getinfo(name))
@@ -223,6 +227,8 @@ def _repair(archive: zipfile.ZipFile, damaged: set[str], dropped: set[str] = fro
             if info.filename not in parts:
                 continue
             data = salvaged[info.filename] if info.filename in salvaged else archive.read(info)
+            if strict and _is_xml(info.filename):
+                data = transitional(data)
             structure = _structure(info.filename)
             if structure is not None:
                 data = _rebuilt(_recovered(data), structure, info.filename, parts)
@@ -235,9 +241,10 @@ def _repair(archive: zipfile.ZipFile, damaged: set[str], dropped: set[str] = fro
 
 
 def readable_package(job):
-    """The path to read the job's package from: the file itself, or a repaired copy of it (with a
-    warning naming the damaged parts). Raises ``CORRUPT_FILE`` when it is no zip that can be
-    opened, ``FILE_TOO_LARGE`` when it inflates past ``MAX_INFLATED_BYTES``."""
+    """The path to read the job's package from: the file itself, or a copy of it repaired (with a
+    warning naming the damaged parts) or, for Strict OOXML, given Transitional names. Raises
+    ``CORRUPT_FILE`` when it is no zip that can be opened, ``FILE_TOO_LARGE`` when it inflates past
+    ``MAX_INFLATED_BYTES``."""
     store = job.services.store
     checked = store.get_json(job.sha256, CHECKED)
     if checked is None:
@@ -254,18 +261,20 @@ def readable_package(job):
                     )
                 parts = {info.filename for info in infos}
                 damaged = sorted({info.filename for info in infos if _damaged(archive, info, parts)})
-                if damaged:
-                    store.put_bytes(job.sha256, f"repaired.{job.kind}", _repair(archive, set(damaged)))
+                root = "_rels/.rels"
+                strict = root in parts and root not in damaged and is_strict(archive.read(root))
+                if damaged or strict:
+                    store.put_bytes(job.sha256, f"repaired.{job.kind}", _repair(archive, set(damaged), strict=strict))
         except DAMAGED_ZIP as error:
             raise ReaderError(
                 "CORRUPT_FILE",
                 f"{job.name} is damaged: its zip structure cannot be read ({error}). Save or export it again.",
             ) from None
-        checked = {"damaged": damaged}
+        checked = {"damaged": damaged, "strict": strict}
         store.put_json(job.sha256, CHECKED, checked)
     damaged = checked["damaged"]
     if not damaged:
-        return job.path
+        return store.path(job.sha256, f"repaired.{job.kind}") if checked["strict"] else job.path
     shown = ", ".join(label(name) for name in damaged[:SHOWN_PARTS]) + (
         f" and {len(damaged) - SHOWN_PARTS} more" if len(damaged) > SHOWN_PARTS else ""
     )

@@ -17,6 +17,7 @@ choice an mc:AlternateContent shows.
 from __future__ import annotations
 
 import io
+import re
 
 from lxml import etree
 from PIL import Image
@@ -256,11 +257,20 @@ def smartart_lines(part) -> list[str]:
     return lines
 
 
+# what Office ends the alt text it generates with ("Description automatically generated", "AI-generated content …")
+GENERATED_ALT = re.compile(
+    r"\s*(?:Description automatically generated(?: with (?:high|medium|low) confidence)?|AI-generated content may be "
+    r"incorrect)\.?\s*$"
+)
+
+
 def picture_placeholder(picture, part, alt: str) -> str:
     """``[Picture: alt text]`` for a picture element (p:pic, pic:pic), saying so when its image is
-    missing from the package, since the page then shows nothing there."""
+    missing from the package, since the page then shows nothing there. The notice Office ends the
+    alt text it writes itself with is no description, and is left out."""
     blip = picture.find(f".//{A}blip")
     rel_id = (blip.get(f"{R}embed") or blip.get(f"{R}link")) if blip is not None else None
+    alt = GENERATED_ALT.sub("", alt)
     text = f"Picture: {alt}" if alt else "Picture"
     return f"[{text}]" if rel_id and rel_id in part.rels else f"[{text} — its image is missing from the file]"
 

@@ -1,15 +1,16 @@
 """Spreadsheets (XLSX, XLSM; XLS and ODS arrive as LibreOffice's XLSX copy): a page per sheet.
 
 Each page is the sheet's name as a heading, whether it is hidden, and its used range as Markdown
-tables (one per block of rows between empty rows) of the values a person sees: a formula's
-computed value, numbers and dates in the cell's number format, merged cells' value in every cell
-they span, links with their targets; then each chart, worded as Word's and PowerPoint's are
-(``drawings``: "Chart: title (kind chart)" over its series) with the values of the cells it points
-at. A sheet longer than ``MAX_SHEET_ROWS`` rows or wider than ``MAX_SHEET_COLUMNS`` is cut, and
-says so; a workbook that merges more than ``MAX_MERGED_CELLS`` cells is refused. Page images are
-LibreOffice Calc's PDF, one page per sheet. Formulas saved without their results (files written
-by libraries) are recalculated by LibreOffice. The extraction is cached by content hash, so a
-workbook is parsed once.
+tables (one per block of rows between empty rows, and per table where tables stand side by side)
+of the values a person sees: a formula's computed value, numbers and dates in the cell's number
+format, merged cells' value in every cell they span, links with their targets; then each chart,
+worded as Word's and PowerPoint's are (``drawings``: "Chart: title (kind chart)" over its series)
+with the values of the cells it points at; and the sheet's comments (``sheet_comments``). A sheet
+longer than ``MAX_SHEET_ROWS`` rows or wider than ``MAX_SHEET_COLUMNS`` is cut, and says so; a
+workbook that merges more than ``MAX_MERGED_CELLS`` cells is refused. Page images are LibreOffice
+Calc's PDF, one page per sheet. Formulas saved without their results (files written by libraries)
+are recalculated by LibreOffice. The extraction is cached by content hash, so a workbook is
+parsed once.
 """
 
 from __future__ import annotations
@@ -35,9 +36,11 @@ from ..render.libreoffice import office_pdf, ooxml_copy
 from ..versions import WORKBOOK_VERSION
 from .drawings import chart_kind
 from .numbers import display
+from .sheet_comments import comment_lines, threads
 from .sheet_figures import sheet_figures
 
 MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every row 16,384 cells wide
+SIDE_GAP = 2  # empty columns that part two tables side by side (one is a spacer within a table)
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
 EXTRACTED = f"workbook.v{WORKBOOK_VERSION}.json"
@@ -54,16 +57,32 @@ def _cell_text(cell, formula: str | None) -> str:
 
 
 def _blocks(grid: list[list[str]]) -> list[list[list[str]]]:
-    """Runs of rows between empty rows, each trimmed to its own used columns."""
+    """Runs of rows between empty rows, each trimmed to its own used columns and parted where
+    tables stand side by side (``_side_by_side``)."""
     blocks, current = [], []
     for row in grid + [[]]:
         if any(row):
             current.append(row)
         elif current:
-            used = [i for i in range(max(len(r) for r in current)) if any(i < len(r) and r[i] for r in current)]
-            blocks.append([[row[i] if i < len(row) else "" for i in range(used[0], used[-1] + 1)] for row in current])
+            blocks += _side_by_side(current)
             current = []
     return blocks
+
+
+def _side_by_side(rows: list[list[str]]) -> list[list[list[str]]]:
+    """A run of rows as its tables: one, trimmed to its used columns, or, where ``SIDE_GAP`` or more
+    empty columns part them, each side read again as a sheet of its own (left to right)."""
+    used = [i for i in range(max(len(row) for row in rows)) if any(i < len(row) and row[i] for row in rows)]
+    sides = [[used[0], used[0]]]
+    for column in used[1:]:
+        if column - sides[-1][1] > SIDE_GAP:
+            sides.append([column, column])
+        else:
+            sides[-1][1] = column
+    parts = [
+        [[row[i] if i < len(row) else "" for i in range(first, last + 1)] for row in rows] for first, last in sides
+    ]
+    return parts if len(parts) == 1 else [block for part in parts for block in _blocks(part)]
 
 
 def _block_markdown(block: list[list[str]]) -> tuple[str, str]:
@@ -177,8 +196,8 @@ def _formulas(path) -> dict[tuple[str, int, int], str]:
         book.close()
 
 
-def _sheet(sheet, book, formulas: dict) -> dict:
-    """One sheet's page: heading, hidden note, tables, charts; and whether it can be drawn."""
+def _sheet(sheet, book, formulas: dict, threads: dict) -> dict:
+    """One sheet's page: heading, hidden note, tables, charts, comments; and whether it can be drawn."""
     lines, tables = [f"# {sheet.title}"], []
     if sheet.sheet_state != "visible":
         lines.append("(hidden sheet)")
@@ -230,6 +249,9 @@ def _sheet(sheet, book, formulas: dict) -> dict:
     empty = len(lines) == 1 + (sheet.sheet_state != "visible") and not tables
     if empty:
         lines.append("(empty sheet)")
+    comments = comment_lines(sheet, threads) if isinstance(sheet, Worksheet) else []
+    if comments:
+        lines.append("\n" + "\n\n".join(comments))
     return {
         "text": "\n".join(lines),
         "tables": tables,
@@ -303,7 +325,11 @@ def _extract(job) -> dict:
             )  # LibreOffice's copy has what it could read of the charts
         except ReaderError as error:
             not_calculated = error.message
-    sheets = [_sheet(book[name], book, missing) for name in book.sheetnames]
+    try:
+        by_id = threads(job.path)
+    except Exception:  # noqa: BLE001 - damaged threaded comments: their notices are read as notes
+        by_id = {}
+    sheets = [_sheet(book[name], book, missing, by_id) for name in book.sheetnames]
     return {
         "sheets": sheets,
         "recalculated": recalculated,

@@ -3,7 +3,7 @@ pages of LibreOffice's PDF when page images are asked for.
 
 Per slide: the title as ``#``, then the shapes top to bottom, left to right (a group's shapes
 together, where the group stands): text with its bullets, numbers and levels as a Markdown list,
-links as ``[text](url)``, tables (a merged cell's words once), charts of any plot type as a table
+links as ``[text](url)``, tables (a merged cell's words in every cell it spans), charts of any plot type as a table
 of their series and SmartArt text as a nested list (both read by ``drawings``), pictures as
 ``[Picture: alt text]``; then the slide's comments and the speaker notes. A shape that cannot be
 read costs only that shape, named with a note; a slide that cannot be read, only that slide.
@@ -175,13 +175,18 @@ def text_frame_blocks(shape, part, master) -> list[tuple[str, bool]]:
 
 
 def _table(graphic_frame, part) -> str:
-    """The table as Markdown: a merged cell's words in its first cell, the cells it covers empty."""
+    """The table as Markdown: a merged cell's words in every cell it spans, so each row and column
+    reads whole (a row label merged down several rows labels each of them)."""
     rows = []
     for tr in graphic_frame.iter(f"{A}tr"):
         row = []
         for tc in tr.findall(f"{A}tc"):
-            if tc.get("hMerge") in ("1", "true") or tc.get("vMerge") in ("1", "true"):
-                row.append("")
+            if tc.get("vMerge") in ("1", "true"):  # covered by the cell above (which may span columns too)
+                above = rows[-1] if rows else []
+                row.append(above[len(row)] if len(row) < len(above) else "")
+                continue
+            if tc.get("hMerge") in ("1", "true"):  # covered by the cell on its left
+                row.append(row[-1] if row else "")
                 continue
             body = tc.find(f"{A}txBody")
             paragraphs = [_runs_markdown(p, part).strip() for p in body.findall(f"{A}p")] if body is not None else []
@@ -212,14 +217,34 @@ def _alt_text(element) -> str:
     return one_line((properties.get("descr") or properties.get("title") or "") if properties is not None else "")
 
 
-def _position(element) -> tuple[int, int]:
-    offset = element.find(f"./*/{A}xfrm/{A}off")
-    if offset is None:
-        offset = element.find(f"./{P}xfrm/{A}off")
+def _position(element) -> tuple[int, int, int]:
+    """A shape's top, left and height (EMU), from its own frame."""
+    frame = element.find(f"./*/{A}xfrm")
+    if frame is None:
+        frame = element.find(f"./{P}xfrm")
+    offset = frame.find(f"{A}off") if frame is not None else None
+    extent = frame.find(f"{A}ext") if frame is not None else None
     try:
-        return (int(offset.get("y", "0")), int(offset.get("x", "0"))) if offset is not None else (0, 0)
+        top, left = (int(offset.get("y", "0")), int(offset.get("x", "0"))) if offset is not None else (0, 0)
+        return top, left, max(int(extent.get("cy", "0")), 0) if extent is not None else 0
     except ValueError:  # a damaged position: the shape is still read, first
-        return (0, 0)
+        return 0, 0, 0
+
+
+def _reading_order(items: list) -> list:
+    """Shapes (``(position, ...)``) as a person reads them: in rows top to bottom, each row left to
+    right. A shape starting above the middle of the row's first shape (the shorter of the two) is
+    in its row, so boxes set side by side read left to right even when one stands a little higher."""
+    rows: list[list] = []
+    for item in sorted(items, key=lambda item: item[0][:2]):
+        top, _, height = item[0]
+        if rows:
+            first_top, _, first_height = rows[-1][0][0]
+            if top < first_top + min(height, first_height) / 2:
+                rows[-1].append(item)
+                continue
+        rows.append([item])
+    return [item for row in rows for item in sorted(row, key=lambda item: (item[0][1], item[0][0]))]
 
 
 def shape_blocks(shape, part, master) -> list[tuple[str, bool]]:
@@ -250,15 +275,15 @@ def _alternate_blocks(element, part, master) -> list[tuple[str, bool]]:
 
 
 def _shapes_text(shapes, tree, part, master) -> list[str]:
-    """Each shape's Markdown in reading order, top to bottom then left to right (so one shape's
-    list stays apart from the next one's); a shape that fails is named instead."""
+    """Each shape's Markdown in reading order (``_reading_order``; one shape's list stays apart
+    from the next one's); a shape that fails is named instead."""
     items = [(_position(shape._element), shape._element, shape) for shape in shapes]
     items += [
         (_position(next((c for c in alt.iter() if c.tag in (f"{P}graphicFrame", f"{P}sp", f"{P}pic")), alt)), alt, None)
         for alt in (tree.findall(f"{MC}AlternateContent") if tree is not None else [])
     ]
     texts = []
-    for _, element, shape in sorted(items, key=lambda item: item[0]):
+    for _, element, shape in _reading_order(items):
         try:
             texts.append(
                 join_blocks(
@@ -345,8 +370,8 @@ def slide_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]
     (``shapes``); with images asked for, on the pages of LibreOffice's PDF (bare pages without it)."""
     try:
         deck = Presentation(job.path)
-        slides = list(deck.slides)
-    except (PackageNotFoundError, InvalidXmlError, KeyError, ValueError, SyntaxError) as error:
+        slides = list(deck.slides)  # AttributeError: a slide's part lost its content type, so is no slide
+    except (PackageNotFoundError, InvalidXmlError, KeyError, ValueError, SyntaxError, AttributeError) as error:
         raise ReaderError(
             "CORRUPT_FILE",
             f"{job.name} is damaged and cannot be opened as a PowerPoint "

@@ -18,7 +18,6 @@ class Block:
     markdown: str
     plain: str = ""
     item: bool = False
-    top: list[str] = field(default_factory=list)
     bottom: list[str] = field(default_factory=list)
     pictures: int = 0
     compact: str = ""  # a table's cells on one line, for a header or a cell that holds it
@@ -27,6 +26,25 @@ class Block:
     heading_rows: int = 0  # rows Word repeats at the top of each page the table runs onto
     repeated: str = ""  # the text of those rows
     aside: bool = False  # a comment: it stays outside the table cell it was made in
+    margins: Margins | None = None  # on a section's first block: the section's headers and footers
+
+
+@dataclass
+class Margins:
+    """A section's headers and footers, each one line, by the pages they stand on (their type):
+    ``first`` on the section's first page when it has a title page, ``even`` on even pages when
+    the document tells even from odd, ``default`` on the others. A type a section does not define
+    is its previous section's, as in Word."""
+
+    headers: dict[str, str]
+    footers: dict[str, str]
+    title_page: bool
+
+    def lines(self, first: bool, even: bool) -> list[str]:
+        """The header and footer of a page: the section's first page or not, an even page (in a
+        document that tells even from odd) or not."""
+        kind = "first" if first and self.title_page else "even" if even else "default"
+        return [line for line in (self.headers.get(kind), self.footers.get(kind)) if line]
 
 
 @dataclass
@@ -39,3 +57,5 @@ class Parsed:
     edges: list[str]  # text the render shows around the blocks: headers, footers, text boxes
     notes: list[tuple[str, str]]  # and footnotes (their mark, their text)
     unreadable: list[str]  # parts that could not be read
+    even_and_odd: bool = False  # even pages have headers and footers of their own
+    drawn: bool = False  # the document draws shapes, text boxes, charts or diagrams (not only pictures)

@@ -2,7 +2,7 @@
 
 Text as Word shows it: hidden runs and deleted text left out, a field's result and never its code
 (a page number in a header or footer, right on one page only, is left out too), HYPERLINK fields
-and hyperlinks as ``[text](url)``, math as its text. What hangs on a paragraph is collected as it
+and hyperlinks as ``[text](url)``, equations as LaTeX (``math``). What hangs on a paragraph is collected as it
 is met: footnote and endnote marks with their notes, comments with the text they are on and their
 replies, text boxes, pictures as ``[Picture: alt text]``, charts and SmartArt (read by
 ``readers.office.drawings``), old-style VML shapes.
@@ -28,15 +28,49 @@ from ..drawings import (
     picture_placeholder,
 )
 from .blocks import Block
+from .math import latex
 from .styles import W, is_on
 
 WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
 M = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
 V = "{urn:schemas-microsoft-com:vml}"
-GRAPHIC_PICTURE = "http://schemas.openxmlformats.org/drawingml/2006/picture"
+GRAPHIC_PICTURE = PICTURE = "http://schemas.openxmlformats.org/drawingml/2006/picture"
+PIC = f"{{{PICTURE}}}"
+GRAPHIC_GROUP = "http://schemas.microsoft.com/office/word/2010/wordprocessingGroup"
+VML_SHAPES = {f"{V}{name}" for name in ("shape", "rect", "roundrect", "oval", "line", "polyline", "arc", "curve")}
 QUOTE_LIMIT = 80  # characters of commented text quoted with a comment
 PAGE_FIELDS = ("PAGE", "NUMPAGES", "SECTIONPAGES")  # in a header or footer they differ on every page
 FIELD_HYPERLINK = re.compile(r'^\s*HYPERLINK\s+"([^"]*)"')  # an internal link (HYPERLINK \l "bookmark") stays text
+
+
+EMPHASIS, EMPHASIS_END = "\ue000", "\ue001"  # round a bold or italic run's words until the paragraph is whole
+MARKS = {"b": "**", "i": "*", "e": "***"}  # bold, italic, both
+SCRIPTS = {"superscript": "sup", "subscript": "sub"}  # raised and lowered runs, as HTML Markdown keeps: x<sup>2</sup>
+
+
+def emphasised(markdown: str, shown: bool = True) -> str:
+    """A paragraph's Markdown with its bold and italic runs as ``**bold**`` and ``*italic*``
+    (or, not ``shown``, as plain words): neighbouring runs alike are one, and the spaces at an
+    emphasis's ends stand outside its marks, as Markdown needs them."""
+    if EMPHASIS not in markdown:
+        return markdown
+    segments = []  # [emphasis, words]
+    for index, piece in enumerate(re.split(f"{EMPHASIS}|{EMPHASIS_END}", markdown)):
+        kind = piece[:1] if index % 2 and piece[:1] in MARKS else ""
+        words = piece[1:] if kind else piece
+        if segments and (kind == segments[-1][0] or not words.strip()):
+            segments[-1][1] += words  # the same emphasis, or only spaces between
+        elif words:
+            segments.append([kind, words])
+    out = []
+    for kind, words in segments:
+        core = words.strip()
+        if kind and core and shown:
+            start = words[: len(words) - len(words.lstrip())]
+            out.append(f"{start}{MARKS[kind]}{core}{MARKS[kind]}{words[len(start) + len(core) :]}")
+        else:
+            out.append(words)
+    return "".join(out)
 
 
 class Text:
@@ -48,6 +82,7 @@ class Text:
         self.after: list[Block] = []  # text boxes, comments, charts: blocks after the paragraph
         self.notes: list[str] = []  # footnote definitions for the bottom of the page
         self.pictures = 0
+        self.math: list[str] = []  # its equations, as LaTeX
 
     def add(self, markdown: str, plain: str = "") -> None:
         self.markdown.append(markdown)
@@ -68,8 +103,8 @@ def _outside_boxes(shape, tag: str):
 class Inline:
     """The inline half of the document walker (``walker._Document``), which provides the state it
     reads and adds to: ``fields`` (open complex fields, outermost first), ``open_comments``, the
-    notes and comments by id with the parts they live in, ``tracked_changes``, ``in_margin``,
-    ``notes`` and ``endnote_blocks``, and ``blocks()`` for the stories a run holds (text boxes,
+    notes and comments by id with the parts they live in, ``tracked_changes``, ``in_margin``, ``emphasis``, ``script``,
+    ``notes``, ``endnote_blocks`` and ``drawn``, and ``blocks()`` for the stories a run holds (text boxes,
     notes, comments)."""
 
     def _shown(self) -> bool:
@@ -116,8 +151,15 @@ class Inline:
                 self.open_comments[child.get(f"{W}id")] = []
             elif tag == f"{W}commentRangeEnd":
                 pass  # the quote ends at the comment's reference mark
-            elif tag in (f"{M}oMath", f"{M}oMathPara"):
-                self._emit(text, "".join(node.text or "" for node in child.iter(f"{M}t")))
+            elif tag == f"{M}oMathPara":
+                self.inline(child, text, part)
+            elif tag == f"{M}oMath":
+                formula = latex(child)
+                if formula and self._shown():
+                    text.math.append(formula)
+                self._emit(
+                    text, f"${formula}$" if formula else "", "".join(node.text or "" for node in child.iter(f"{M}t"))
+                )
             elif tag == f"{W}sdt":
                 content = child.find(f"{W}sdtContent")
                 self.inline(content if content is not None else child, text, part)
@@ -145,13 +187,24 @@ class Inline:
         rpr = r.find(f"{W}rPr")
         if rpr is not None and is_on(rpr.find(f"{W}vanish")):
             return  # hidden text: Word does not show it
-        self.run_content(r, text, part)
+        bold = rpr is not None and is_on(rpr.find(f"{W}b"))
+        italic = rpr is not None and is_on(rpr.find(f"{W}i"))
+        self.emphasis = "e" if bold and italic else "b" if bold else "i" if italic else ""
+        vertical = rpr.find(f"{W}vertAlign") if rpr is not None else None
+        self.script = SCRIPTS.get(vertical.get(f"{W}val")) if vertical is not None else None
+        try:
+            self.run_content(r, text, part)
+        finally:
+            self.emphasis, self.script = "", None
 
     def run_content(self, r, text: Text, part) -> None:
         for child in r:
             tag = child.tag
             if tag == f"{W}t":
-                self._emit(text, child.text or "")
+                words = (child.text or "").replace(EMPHASIS, "").replace(EMPHASIS_END, "")
+                if self.script and words.strip():
+                    words = f"<{self.script}>{words}</{self.script}>"
+                self._emit(text, f"{EMPHASIS}{self.emphasis}{words}{EMPHASIS_END}" if self.emphasis else words, words)
             elif tag == f"{W}fldChar":
                 kind = child.get(f"{W}fldCharType")
                 if kind == "begin":
@@ -248,6 +301,8 @@ class Inline:
             )
 
     def drawing(self, drawing, text: Text, part) -> None:
+        if any(data.get("uri") != GRAPHIC_PICTURE for data in drawing.iter(f"{A}graphicData")):
+            self.drawn = True  # a shape, text box, chart or diagram: drawn on the page as vectors
         properties = drawing.find(f".//{WP}docPr")
         alt = one_line((properties.get("descr") or properties.get("title") or "") if properties is not None else "")
         for box in _outside_boxes(drawing, f"{W}txbxContent"):
@@ -256,6 +311,11 @@ class Inline:
             uri = data.get("uri")
             if uri == GRAPHIC_PICTURE:
                 self._picture(text, picture_placeholder(data, part, alt))
+            elif uri == GRAPHIC_GROUP:  # a group's pictures stand in it as pic:pic, each with its own alt text
+                for picture in _outside_boxes(data, f"{PIC}pic"):
+                    own = picture.find(f"{PIC}nvPicPr/{PIC}cNvPr")
+                    own = one_line((own.get("descr") or own.get("title") or "") if own is not None else "")
+                    self._picture(text, picture_placeholder(picture, part, own or alt))
             elif uri in (GRAPHIC_CHART, GRAPHIC_CHARTEX):
                 text.after.append(Block(graphic_chart(data, part, f"Chart “{alt}”" if alt else "Chart")))
             elif uri == GRAPHIC_DIAGRAM:
@@ -264,10 +324,15 @@ class Inline:
     def _picture(self, text: Text, placeholder: str) -> None:
         if self._shown():
             text.pictures += 1
-        self._emit(text, placeholder, "")
+        self._emit(text, f"{placeholder} ", "")  # apart from the words after it (a paragraph's end is trimmed)
 
     def vml(self, element, text: Text, part) -> None:
         """Old-style (VML) shapes: text boxes and pictures with their alt text."""
+        if any(
+            shape.tag in VML_SHAPES and (shape.tag != f"{V}shape" or shape.find(f"{V}imagedata") is None)
+            for shape in element.iter()
+        ):
+            self.drawn = True  # a shape drawn as vectors, not a picture in a frame
         for box in _outside_boxes(element, f"{W}txbxContent"):
             text.after.extend(self.blocks(box, part))
         for image in _outside_boxes(element, f"{V}imagedata"):

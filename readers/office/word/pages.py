@@ -3,8 +3,9 @@
 The blocks are looked for in the render's text (``readers.render.placement``), so page numbers
 match what a person sees in Word; a paragraph or table that runs over a page break is cut where
 the page breaks (a table's parts after the first repeat its heading rows, as Word does). Each page
-is its headers, its blocks, then its footnotes and footers. Without LibreOffice the same blocks are
-one page.
+is its blocks then its footnotes; its headers and footers, those of the section it is in (the
+first-page ones on a section's first page), are its furniture. Without LibreOffice the same blocks
+are one page.
 """
 
 from __future__ import annotations
@@ -26,10 +27,27 @@ RENDERED_NAME = f"office-letters.v{LETTERS_VERSION}.json"  # the rendered pages'
 
 
 def page_text(blocks: list[Block]) -> str:
-    """The Markdown of one page: headers, the blocks, then footnotes and footers."""
-    top = [(line, False) for block in blocks for line in block.top]
+    """The Markdown of one page: the blocks, then their footnotes."""
     bottom = [(line, False) for block in blocks for line in block.bottom]
-    return join_blocks(top + [(block.markdown, block.item) for block in blocks] + bottom)
+    return join_blocks([(block.markdown, block.item) for block in blocks] + bottom)
+
+
+def furniture(on_page: dict[int, list[Block]], count: int, even_and_odd: bool) -> dict[int, list[str]]:
+    """Each page's header and footer: those of the section the page starts in, the first-page
+    ones on the page a section starts on. A section that starts within a page (a continuous
+    break) has its headers from the next page on."""
+    out, current, starting = {}, None, None
+    for number in range(1, count + 1):
+        first = False
+        for index, block in enumerate(on_page.get(number, [])):
+            if block.margins is not None and index == 0:
+                current, first = block.margins, True
+            elif block.margins is not None:
+                starting = block.margins
+        out[number] = current.lines(first, even_and_odd and number % 2 == 0) if current is not None else []
+        if starting is not None:
+            current, starting = starting, None
+    return out
 
 
 def _split_table(block: Block, page: int, breaks: list[tuple[int, int]]) -> list[tuple[Block, int]]:
@@ -101,8 +119,16 @@ def document_pages(job, parsed: Parsed) -> tuple[int, list[Page], Path | None, d
     blocks = parsed.blocks
     pdf = office_pdf(job)
     if pdf is None:
-        return 1, [Page(number=n, text=page_text(blocks)) for n in job.select(1)], None, {}
+        shown = furniture({1: blocks}, 1, parsed.even_and_odd)[1]
+        return 1, [Page(number=n, text=page_text(blocks), furniture=shown) for n in job.select(1)], None, {}
     count, pages, found_figures = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False, render=job.options.images)
+    if not parsed.drawn:  # vector drawings on its pages are its tables' borders and rules, no figures
+        found_figures = {
+            number: [figure for figure in found if figure["kind"] != "drawing"]
+            for number, found in found_figures.items()
+        }
+        for page in pages:
+            page.figures = [figure for figure in page.figures if figure.kind != "drawing"]
     placed = place_blocks(
         [Passage(block.plain, block.pictures, block.repeated) for block in blocks],
         _rendered(job, pdf),
@@ -120,8 +146,10 @@ def document_pages(job, parsed: Parsed) -> tuple[int, list[Page], Path | None, d
     for block, start, breaks in zip(blocks, placed.pages, placed.breaks):
         for piece, number in split_over_pages(block, start, breaks):
             on_page.setdefault(number, []).append(piece)
+    margins = furniture(on_page, count, parsed.even_and_odd)
     for page in pages:
         if page.error is None:
             page.text = page_text(on_page.get(page.number, []))
             page.tables = []
+            page.furniture = margins[page.number]
     return count, pages, pdf, found_figures

@@ -1,16 +1,18 @@
 """The Word document walker: the document's XML, in reading order, into Markdown blocks.
 
 Headings (by outline level, so localized and custom heading styles count), lists numbered as Word
-numbers them (``styles``), tables in place (a merged cell's words once, the rows Word repeats on
-each page marked), paragraphs with what their runs hold (``inline``: links, footnotes and
-endnotes, comments, text boxes, pictures, charts, SmartArt, field results), and each section's
-headers and footers once. Tracked changes read as accepted, and are noted so the reader can warn.
-A damaged part, paragraph or table costs only what it holds.
+numbers them (``styles``), tables in place (a merged cell's words in every cell it spans, a table
+in a cell after its table, the rows Word repeats on each page marked), paragraphs with what their
+runs hold (``inline``: emphasis, links, footnotes and endnotes, comments, text boxes, pictures,
+charts, SmartArt, field results, equations), and each section's headers and footers by type
+(first page, even pages, the others). Tracked changes read as accepted, and are noted so the
+reader can warn. A damaged part, paragraph or table costs only what it holds.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import docx
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
@@ -21,8 +23,8 @@ from ...markup.markdown import heading, list_item, one_line
 from ...markup.tables import markdown_table
 from ...render.placement import letters
 from ..drawings import R, part_root, related_part
-from .blocks import Block, Parsed
-from .inline import Inline, Text
+from .blocks import Block, Margins, Parsed
+from .inline import Inline, Text, emphasised
 from .styles import BODY_LEVEL, Numbering, Styles, W, attribute_int, is_on, num_pr
 
 W14 = "{http://schemas.microsoft.com/office/word/2010/wordml}"
@@ -58,8 +60,12 @@ class _Document(Inline):
         self.footnote_count = 0
         self.endnote_blocks: list[Block] = []
         self.tracked_changes = False
-        self.shown_headers: set[str] = set()
+        self.nested_tables = 0  # tables in a table's cell, numbered in the document
+        self.margin_lines: dict[str, str] = {}  # each header and footer part's line, by part name
         self.in_margin = False  # walking a header or footer
+        self.drawn = False  # the document draws shapes, text boxes, charts or diagrams
+        self.script = None  # the run being walked is raised ("sup") or lowered ("sub")
+        self.emphasis = ""  # the run being walked is bold ("b"), italic ("i") or both ("e")
         self.margin_pictures = {"header": 0, "footer": 0}  # the most any one header (footer) shows
         self.edges: list[str] = []  # what the render shows around the blocks: headers, footers, text boxes
         self.notes: list[tuple[str, str]] = []  # and footnotes (their mark, their text)
@@ -177,7 +183,6 @@ class _Document(Inline):
         ilvl = ilvl or 0
         text = Text()
         self.inline(p, text, part)
-        markdown, plain, pictures = "".join(text.markdown).strip(), "".join(text.plain), text.pictures
         name = self.styles.name(style_id).lower()
         level = None
         if outline is not None and outline < BODY_LEVEL:
@@ -186,6 +191,15 @@ class _Document(Inline):
             level = 1
         elif re.fullmatch(r"heading ([1-9])", name):
             level = int(name[-1])
+        # a heading, a header or a footer is emphasised as a whole already
+        markdown = emphasised("".join(text.markdown), level is None and not self.in_margin)
+        markdown = re.sub(r"[ \t]+\n", "\n", markdown).strip()  # no spaces at a line's end (after a picture)
+        markdown = markdown.replace("</sup><sup>", "").replace("</sub><sub>", "")  # raised runs side by side are one
+        plain, pictures = "".join(text.plain), text.pictures
+        compact = ""
+        if text.math and "".join(markdown.split()) == "".join(f"${formula}$" for formula in text.math).replace(" ", ""):
+            # equations standing alone are displayed, each on its own; inline where a table cell holds them
+            compact, markdown = markdown, "\n\n".join(f"$${formula}$$" for formula in text.math)
         marker = (
             self.numbering.marker(num_id, ilvl, self.styles.num_id) if num_id not in (None, "0") and markdown else None
         )
@@ -202,7 +216,7 @@ class _Document(Inline):
             elif marker is not None:
                 blocks.append(Block(list_item(ilvl, marker, markdown), plain, item=True, pictures=pictures))
             else:
-                blocks.append(Block(markdown, plain, pictures=pictures))
+                blocks.append(Block(markdown, plain, pictures=pictures, compact=compact))
         elif text.notes or text.after:
             blocks.append(Block("", plain))
         if blocks:
@@ -222,98 +236,121 @@ class _Document(Inline):
                 yield from _Document._children(child, tag)
 
     def table(self, tbl, part) -> list[Block]:
-        """The table as Markdown: a merged cell's words in its first cell, the cells it covers empty."""
-        rows, plain, bottom, asides, row_plains, heading_rows = [], [], [], [], [], 0
+        """The table as Markdown: a merged cell's words in every cell it spans, across and down (its
+        text for placement once); a table in a cell after the table, its place in the cell marked.
+        A table of one cell is a box round its content, which stands as it is."""
+        cells, asides, heading_rows = [], [], 0  # each row's cells: their blocks, the columns they span, covered
         for tr in self._children(tbl, f"{W}tr"):
             trpr = tr.find(f"{W}trPr")
             if trpr is not None and trpr.find(f"{W}del") is not None:
                 self.tracked_changes = True
                 continue
-            if heading_rows == len(rows) and trpr is not None and is_on(trpr.find(f"{W}tblHeader")):
+            if heading_rows == len(cells) and trpr is not None and is_on(trpr.find(f"{W}tblHeader")):
                 heading_rows += 1
             before = trpr.find(f"{W}gridBefore") if trpr is not None else None
-            row = [""] * (_columns(before, 0) if before is not None else 0)
-            shown = len(plain)
+            row = [([], 1, False)] * (_columns(before, 0) if before is not None else 0)
             for tc in self._children(tr, f"{W}tc"):
                 tcpr = tc.find(f"{W}tcPr")
                 span = tcpr.find(f"{W}gridSpan") if tcpr is not None else None
                 merge = tcpr.find(f"{W}vMerge") if tcpr is not None else None
                 content = self.blocks(tc, part)
                 asides += [block for block in content if block.aside]
-                content = [block for block in content if not block.aside]
-                if merge is not None and merge.get(f"{W}val", "continue") == "continue":
-                    text = ""  # covered by the cell above, which holds the words
-                else:
-                    text = "<br>".join(
-                        block.compact or block.markdown.replace("\n", "<br>") for block in content if block.markdown
-                    )
-                    plain.extend(block.plain for block in content)
-                    bottom.extend(line for block in content for line in block.bottom)
-                row += [text] + [""] * (_columns(span, 1) - 1 if span is not None else 0)
-            rows.append(row)
+                covered = merge is not None and merge.get(f"{W}val", "continue") == "continue"  # by the cell above
+                kept = [] if covered else [block for block in content if not block.aside]
+                row.append((kept, _columns(span, 1) if span is not None else 1, covered))
+            cells.append(row)
+        if len(cells) == 1 and len(cells[0]) == 1:
+            return [*cells[0][0][0], *asides]
+        rows, plain, bottom, row_plains, nested = [], [], [], [], []
+        for row in cells:
+            shown, texts = len(plain), []
+            for content, span, covered in row:
+                if covered:
+                    above = rows[-1] if rows else []
+                    texts += [above[len(texts)] if len(texts) < len(above) else ""] * span
+                    continue
+                parts = []
+                for block in content:
+                    plain.append(block.plain)
+                    bottom.extend(block.bottom)
+                    if block.rows:
+                        self.nested_tables += 1
+                        parts.append(f"[table {self.nested_tables}, below]")
+                        nested += [Block(f"Table {self.nested_tables}, in the table above:"), replace(block, plain="")]
+                    elif block.markdown:
+                        parts.append(block.compact or block.markdown.replace("\n", "<br>"))
+                texts += ["<br>".join(parts)] * span
+            rows.append(texts)
             row_plains.append("".join(plain[shown:]))
-        compact = " · ".join(cell for row in rows for cell in row if cell)
         table = Block(
             markdown_table(rows),
             "".join(plain),
             bottom=bottom,
-            compact=compact,
+            compact=" · ".join(dict.fromkeys(cell for row in rows for cell in row if cell)),
             rows=rows,
             heading_rows=heading_rows,
             row_letters=[len(letters(text)) for text in row_plains],
             repeated="".join(row_plains[:heading_rows]),
         )
-        return [table, *asides]
+        return [table, *nested, *asides]
 
     # -- headers and footers ---------------------------------------------------------------
 
-    def header_footer(self, sect_pr, kind: str) -> list[str]:
-        """The section's headers (or footers) not shown before, each as one line."""
-        out = []
+    def header_footer(self, sect_pr, kind: str) -> dict[str, str]:
+        """The section's own headers (or footers) by type (``first``, ``even``, ``default``), each as
+        one line; a part several sections share is read once."""
+        out = {}
         for reference in sect_pr.findall(f"{W}{kind}Reference") if sect_pr is not None else []:
             target = related_part(self.part, reference.get(f"{R}id"))
             if target is None:
                 continue
-            root = self._part_xml(target)
-            if root is None:
-                continue
-            self.in_margin = True
-            try:
-                with self._story():
-                    blocks = self.blocks(root, target)
-            finally:
-                self.in_margin = False
-            self.margin_pictures[kind] = max(self.margin_pictures[kind], sum(block.pictures for block in blocks))
-            self.edges.append("".join(block.plain for block in blocks))
-            line = " ".join(one_line(block.compact or block.markdown) for block in blocks if block.markdown)
-            if any(char.isalnum() for char in line) and line not in self.shown_headers:
-                self.shown_headers.add(line)
-                out.append(f"{kind.capitalize()}: {line}")
+            name = str(target.partname)
+            if name not in self.margin_lines:
+                self.margin_lines[name] = self._margin_line(target, kind)
+            out[reference.get(f"{W}type", "default")] = self.margin_lines[name]
         return out
+
+    def _margin_line(self, target, kind: str) -> str:
+        """A header's or footer's text on one line ("" when it shows no words)."""
+        root = self._part_xml(target)
+        if root is None:
+            return ""
+        self.in_margin = True
+        try:
+            with self._story():
+                blocks = self.blocks(root, target)
+        finally:
+            self.in_margin = False
+        self.margin_pictures[kind] = max(self.margin_pictures[kind], sum(block.pictures for block in blocks))
+        self.edges.append("".join(block.plain for block in blocks))
+        line = " ".join(one_line(block.compact or block.markdown) for block in blocks if block.markdown)
+        return line if any(char.isalnum() for char in line) else ""
 
 
 def document_blocks(document) -> Parsed:
     """Every block of the document in reading order.
 
-    Each section's headers go on its first block's page top, its footers on that page's bottom.
+    Each section's first block carries the section's headers and footers (``Margins``), which
+    page assembly puts in the furniture of the pages the section is on.
     """
     walker = _Document(document)
     body = document.element.body
     blocks: list[Block] = []
     section: list = []
+    margins = Margins({}, {}, False)
     for child in body:
         if child.tag == f"{W}sectPr":
-            blocks.extend(_section(walker, section, child))
+            margins = _section(walker, section, child, margins, blocks)
             section = []
             continue
         section.append(child)
         ppr = child.find(f"{W}pPr") if child.tag == f"{W}p" else None
         sect_pr = ppr.find(f"{W}sectPr") if ppr is not None else None
         if sect_pr is not None:
-            blocks.extend(_section(walker, section, sect_pr))
+            margins = _section(walker, section, sect_pr, margins, blocks)
             section = []
     if section:
-        blocks.extend(_section(walker, section, None))
+        _section(walker, section, None, margins, blocks)
     blocks.extend(walker.endnote_blocks)
     return Parsed(
         blocks,
@@ -322,19 +359,34 @@ def document_blocks(document) -> Parsed:
         walker.edges,
         walker.notes,
         walker.unreadable,
+        _even_and_odd(document),
+        walker.drawn,
     )
 
 
-def _section(walker: _Document, elements: list, sect_pr) -> list[Block]:
-    headers = walker.header_footer(sect_pr, "header")
-    footers = walker.header_footer(sect_pr, "footer")
+def _section(walker: _Document, elements: list, sect_pr, previous: Margins, out: list[Block]) -> Margins:
+    """The section's blocks added to ``out``, the first carrying its headers and footers (those
+    it does not define are ``previous``'s); returns them for the next section."""
+    margins = Margins(
+        {**previous.headers, **walker.header_footer(sect_pr, "header")},
+        {**previous.footers, **walker.header_footer(sect_pr, "footer")},
+        sect_pr is not None and is_on(sect_pr.find(f"{W}titlePg")),
+    )
     blocks = walker.blocks(elements)
-    if (headers or footers) and not blocks:
+    if not blocks and (any(margins.headers.values()) or any(margins.footers.values())):
         blocks = [Block("")]
     if blocks:
-        blocks[0].top[:0] = headers
-        blocks[0].bottom.extend(footers)
-    return blocks
+        blocks[0].margins = margins
+    out.extend(blocks)
+    return margins
+
+
+def _even_and_odd(document) -> bool:
+    """Whether even pages have headers and footers of their own (the settings' evenAndOddHeaders)."""
+    try:
+        return bool(document.settings.odd_and_even_pages_header_footer)
+    except Exception:  # a damaged settings part: one header for every page
+        return False
 
 
 def open_document(job):
@@ -347,7 +399,7 @@ def open_document(job):
             f"{job.name} is damaged and cannot be opened as a Word document "
             f"({type(error).__name__}). Save it again from Word.",
         ) from None
-    if document.element.tag != f"{W}document":  # what was left of a damaged main part is not a document
+    if document.element.tag != f"{W}document" or document.element.body is None:  # what was left is no document
         raise ReaderError(
             "CORRUPT_FILE",
             f"{job.name} is damaged: its main part (word/document.xml) has "
