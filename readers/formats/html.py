@@ -1,11 +1,12 @@
-"""Web pages (HTML, XHTML): the main content as Markdown, on the pages the browser prints.
+"""Web pages (HTML, XHTML): the page less its chrome as Markdown, on the pages the browser prints.
 
-The main content as Markdown (``readers.markup.html``); the page printed to PDF by headless
-Chromium (``readers.render.browser``), nothing fetched; the printed pages are the reading's pages,
-each with its image and the Markdown blocks placed on it (``readers.render.placement``, as Word's
-are). A printed page that shows none of the main content (only navigation, a sidebar, a list of
-languages) says so in one line, so its block is never empty and the page numbers stay the print's,
-the same as its image's. Without Chromium the Markdown is one page, with a warning.
+The page less its chrome (navigation, banners, sidebars) as Markdown (``readers.markup.html``);
+the page printed to PDF by headless Chromium (``readers.render.browser``), nothing fetched; the
+printed pages are the reading's pages, each with its image and the Markdown blocks placed on it
+(``readers.render.placement``, as Word's are). A printed page that shows none of the main content
+(only navigation, a sidebar, a list of languages) says so in one line, so its block is never empty
+and the page numbers stay the print's, the same as its image's. Without Chromium the Markdown is
+one page, with a warning.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """HTML as Markdown: the one HTML-to-Markdown step (web pages, feeds, EPUB chapters, e-mail bodies).
 
-readability-lxml finds a page's main content (leaving out navigation, sidebars, scripts, styles
-and cookie banners) and markdownify writes it as Markdown: headings, lists, tables, links with
-their targets.
+A web page is read whole but for its chrome (navigation, banners, sidebars, cookie notices:
+``readers.markup.chrome``), and markdownify writes it as Markdown in document order: headings,
+lists, code, links with their targets, and tables with every row, their spans carried
+(``readers.markup.html_tables``).
 """
 
 from __future__ import annotations
@@ -11,14 +12,13 @@ import re
 
 import lxml.html
 from lxml.etree import ParserError
-from markdownify import markdownify
-from readability import Document
-from readability.readability import Unparseable
+from markdownify import MarkdownConverter
 
+from .chrome import drop_chrome
+from .html_tables import table_markdown
 from .text import decode
 
-MIN_TEXT_LENGTH = 5  # readability drops blocks shorter than this: its default (25) drops small data tables
-NOT_CONTENT = "//script|//style|//noscript|//template|//head"
+NOT_CONTENT = "//script|//style|//noscript|//template|//head|//*[@hidden]"  # never shown
 CHARSET_HEAD = 4096  # bytes searched for a declared charset: HTML asks for it within the first 1024
 
 
@@ -38,32 +38,70 @@ def decode_html(data: bytes, name: str, default: str | None = None) -> str:
     return decode(data, name, charset)
 
 
-def html_markdown(html: str, main_content: bool = False) -> str:
-    """Markdown of ``html``: with ``main_content``, only what readability finds is the page's
-    content, under the page's title; otherwise everything but scripts and styles."""
-    html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html)  # XHTML's declaration: lxml refuses it in a decoded string
-    title = ""
-    if main_content:
-        try:
-            document = Document(html, min_text_length=MIN_TEXT_LENGTH)
-            html, title = document.summary(html_partial=True), document.short_title()
-        except (Unparseable, ParserError, ValueError):  # nothing readability can score: keep the whole page
-            pass
-    try:
-        tree = lxml.html.fromstring(html)
-    except (ParserError, ValueError):
-        return ""
+class _Converter(MarkdownConverter):
+    """markdownify, with tables written by ``table_markdown`` (spans, header rows, captions, nested tables)."""
+
+    def process_tag(self, node, parent_tags=None):
+        if node.name == "table":
+            return f"\n\n{table_markdown(node, self._cell, parent_tags or set())}\n\n"
+        return super().process_tag(node, parent_tags)
+
+    def _cell(self, cell, parent_tags) -> str:
+        return super().process_tag(cell, {*parent_tags, "table", "tr", "_inline"})
+
+    def convert_td(self, el, text, parent_tags):
+        return text.strip()
+
+    convert_th = convert_caption = convert_td
+
+    def convert_figure(self, el, text, parent_tags):
+        return text if "_inline" in parent_tags else f"\n\n{text.strip()}\n\n"
+
+    def _once(kind: set[str], convert):
+        """An emphasis inside the same emphasis (``<b><strong>``, ``<s><del>``) is marked once, not twice."""
+
+        def implementation(self, el, text, parent_tags):
+            return text if kind & parent_tags else convert(self, el, text, parent_tags)
+
+        return implementation
+
+    convert_b = convert_strong = _once({"b", "strong"}, MarkdownConverter.convert_b)
+    convert_em = convert_i = _once({"em", "i"}, MarkdownConverter.convert_em)
+    convert_del = convert_s = _once({"del", "s"}, MarkdownConverter.convert_del)
+    del _once
+
+
+def _body(html: str, main_content: bool):
+    """The page's body without scripts and styles; with ``main_content``, without its chrome
+    too (or whole, when it is all chrome), and the page's title."""
+    tree = lxml.html.document_fromstring(html)
+    title = " ".join((tree.findtext(".//title") or "").split())
     for element in tree.xpath(NOT_CONTENT):
         element.drop_tree()
-    for link in tree.iter("a"):
+    body = tree.find("body") if tree.find("body") is not None else tree
+    if main_content and not drop_chrome(body):
+        return _body(html, main_content=False)[0], title
+    return body, title
+
+
+def html_markdown(html: str, main_content: bool = False) -> str:
+    """Markdown of ``html``: with ``main_content``, a web page less its chrome, under the page's
+    title when no heading of its own names it; otherwise everything but scripts and styles."""
+    html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html)  # XHTML's declaration: lxml refuses it in a decoded string
+    try:
+        body, title = _body(html, main_content)
+    except (ParserError, ValueError):
+        return ""
+    for link in body.iter("a"):
         link.attrib.pop("title", None)  # a link's tooltip repeats its text at the cost of tokens
-    for image in tree.iter("img"):
+    for image in body.iter("img"):
         if image.get("src", "").startswith("data:"):
             image.set("src", "")  # inline image data is pixels, not text
-    markdown = markdownify(
-        lxml.html.tostring(tree, encoding="unicode"), heading_style="ATX", bullets="-", table_infer_header=True
-    )
+    converter = _Converter(
+        heading_style="ATX", bullets="-", wrap=True, wrap_width=None
+    )  # wrap: source line breaks are spaces
+    markdown = converter.convert(lxml.html.tostring(body, encoding="unicode"))
     markdown = re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+\n", "\n", markdown)).strip()  # <br> leaves two trailing spaces
-    if title and not re.search(r"^# ", markdown, re.M):
+    if main_content and title and not re.search(r"^# ", markdown, re.M):
         markdown = f"# {title}\n\n{markdown}"
     return markdown

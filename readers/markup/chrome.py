@@ -1,0 +1,85 @@
+"""A web page's chrome: what frames the content rather than being it, told from the page's own structure.
+
+Chrome is what the page marks as such: navigation (``<nav>``, ``role=navigation``), a search box
+(``role=search``), sidebars (``<aside>`` or ``role=complementary`` outside the article), the site's
+banner and footer (a ``<header>`` or ``<footer>`` that belongs to the page, not to an article or a
+section, as ARIA's banner and contentinfo do; ``role=banner``, ``role=contentinfo``), a skip link
+in the body itself, cookie and consent banners (a dialog, or an element whose id or class says
+cookie or consent), and a block that is nearly all links (a menu or a link farm) outside
+``<main>`` and ``<article>`` or in their header or footer (a language menu beside the title). Everything
+else is content and is kept, in document order. A page whose every part is chrome by these rules
+(a page that is one menu) is read whole, so its reading is never empty.
+"""
+
+from __future__ import annotations
+
+import re
+
+CHROME_TAGS = {"nav"}
+CHROME_ROLES = {"navigation", "search", "banner", "contentinfo", "dialog", "alertdialog"}
+SIDEBAR_TAGS = {"aside"}
+SIDEBAR_ROLES = {"complementary"}
+PAGE_EDGE_TAGS = {"header", "footer"}  # the page's own banner and footer; an article's or a section's are content
+CONTENT_ROOTS = {"main", "article"}  # inside these, only what is marked as chrome is chrome
+SECTIONING = {"article", "aside", "main", "nav", "section"}
+COOKIE = re.compile(r"cookie|consent|gdpr", re.I)
+LINK_BLOCKS = {"div", "ul", "ol", "section", "table", "p"}
+MIN_LINKS = 10  # a block needs this many links before its link density can call it a menu
+LINK_DENSITY = 0.8  # share of a block's letters that are link text for the block to be a menu
+
+
+def _text_length(element) -> int:
+    return len("".join((element.text_content() or "").split()))
+
+
+def _link_dense(element) -> bool:
+    """A menu or a link farm: many links and little else; never a block that holds the page's title."""
+    links = element.xpath(".//a[@href]")
+    if len(links) < MIN_LINKS or element.xpath(".//h1"):
+        return False
+    total = _text_length(element)
+    return total > 0 and sum(_text_length(link) for link in links) >= LINK_DENSITY * total
+
+
+def _chrome(element, where: set[str]) -> bool:
+    """Whether ``element`` is chrome; ``where`` says what it stands in: ``content`` (a main or an
+    article), ``section`` (any sectioning element, whose header or footer is its own), ``edge``
+    (such a header or footer, where a block of links is a navigation aid)."""
+    tag = element.tag if isinstance(element.tag, str) else ""
+    role = (element.get("role") or "").strip().lower()
+    if tag in CHROME_TAGS or role in CHROME_ROLES:
+        return True
+    if (tag in SIDEBAR_TAGS or role in SIDEBAR_ROLES) and "content" not in where:
+        return True
+    if tag in PAGE_EDGE_TAGS and "section" not in where:
+        return True
+    if tag == "a" and element.getparent().tag == "body" and (element.get("href") or "").startswith("#"):
+        return True  # a skip link ("Jump to content") standing in the body itself
+    if COOKIE.search(f"{element.get('id') or ''} {element.get('class') or ''}"):
+        return True
+    return tag in LINK_BLOCKS and ("content" not in where or "edge" in where) and _link_dense(element)
+
+
+def _chrome_elements(element, where: frozenset = frozenset()) -> list:
+    found = []
+    for child in element:
+        if not isinstance(child.tag, str):
+            continue
+        if _chrome(child, where):
+            found.append(child)
+            continue
+        inside = {
+            "content": child.tag in CONTENT_ROOTS or (child.get("role") or "").lower() == "main",
+            "section": child.tag in SECTIONING,
+            "edge": child.tag in PAGE_EDGE_TAGS,
+        }
+        found += _chrome_elements(child, where | {name for name, yes in inside.items() if yes})
+    return found
+
+
+def drop_chrome(body) -> bool:
+    """Take the chrome out of ``body`` (an lxml element); False when nothing is left that shows
+    (no text, no picture, no table): the page is its chrome, and the caller reads it whole."""
+    for element in _chrome_elements(body):
+        element.drop_tree()
+    return _text_length(body) > 0 or bool(body.xpath(".//img|.//table"))

@@ -1,0 +1,96 @@
+"""HTML tables as Markdown tables: every row in order, spans carried, captions, nested tables kept.
+
+A table's rows are its header rows (``<thead>``) first, then its body rows, then its footer rows
+(``<tfoot>``), as a browser shows them; the first of them is the Markdown table's header row. A
+cell that spans rows or columns (``rowspan``, ``colspan``) is written in every row and column it
+covers, so each row reads whole and no value shifts into its neighbour's column. The caption is a
+line above the table. A table inside a cell would break its row, so it is written after the table
+that holds it, under a line saying which row and column it stands in, and the cell says so.
+"""
+
+from __future__ import annotations
+
+from bs4 import Tag
+
+from .tables import markdown_table
+
+MAX_COLSPAN = 1000  # HTML's own limit
+SECTIONS = ("thead", "tbody", "tfoot")
+
+
+def _span(cell: Tag, name: str, limit: int) -> int:
+    value = str(cell.get(name) or "1").strip()
+    if not value.isdigit():
+        return 1
+    number = int(value)
+    return limit if number == 0 and name == "rowspan" else max(1, min(number, limit))
+
+
+def _rows(table: Tag) -> list[Tag]:
+    """The table's own rows in the order a browser shows them: header, body, footer."""
+    order = {"thead": [], "tbody": [], "tfoot": []}
+    for child in table.find_all(recursive=False):
+        if child.name == "tr":
+            order["tbody"].append(child)
+        elif child.name in SECTIONS:
+            order[child.name] += child.find_all("tr", recursive=False)
+    return order["thead"] + order["tbody"] + order["tfoot"]
+
+
+def _grid(rows: list[list[tuple[str, int, int]]]) -> list[list[str]]:
+    """Rows of (text, rowspan, colspan) cells laid out as a browser does, each span's text in every
+    slot it covers. A row that holds nothing but the start of spans going down (a row header
+    alone in its row, ``<tr><th rowspan=6>2025</th></tr>``) is not a row of its own: its labels
+    are in the rows below."""
+    slots: dict[tuple[int, int], tuple[str, tuple[int, int]]] = {}  # (row, column): (text, its cell's first slot)
+    width = 0
+    for r, cells in enumerate(rows):
+        c = 0
+        for text, rowspan, colspan in cells:
+            while (r, c) in slots:
+                c += 1
+            for dr in range(min(rowspan, len(rows) - r)):
+                for dc in range(colspan):
+                    slots[(r + dr, c + dc)] = (text, (r, c))
+            c += colspan
+            width = max(width, c)
+    grid = []
+    for r in range(len(rows)):
+        labels_only = r + 1 < len(rows) and all(
+            (r, c) not in slots or not slots[(r, c)][0] or slots.get((r + 1, c)) == slots[(r, c)] for c in range(width)
+        )
+        if not labels_only:
+            grid.append([slots[(r, c)][0] if (r, c) in slots else "" for c in range(width)])
+    return grid
+
+
+def _table(table: Tag, cell_markdown, parent_tags, nested: list[list[str]], name: str) -> str:
+    """``table`` alone as Markdown; each table in its cells is numbered and added to ``nested``
+    (its heading line and its Markdown), those in its own cells after it."""
+    caption = table.find("caption", recursive=False)
+    rows, trs = [], _rows(table)
+    for r, tr in enumerate(trs):
+        cells = []
+        for cell in tr.find_all(["td", "th"], recursive=False):
+            for inner in cell.find_all("table"):
+                if inner.find_parent("table") is not table:
+                    continue  # a table in a nested table goes with that one
+                number = len(nested) + 1
+                entry = [f"Table {number}, in row {r + 1}, cell {len(cells) + 1} of {name}:"]
+                nested.append(entry)
+                entry.append(_table(inner, cell_markdown, parent_tags, nested, f"table {number}"))
+                inner.replace_with(f" (table {number} below) ")
+            spans = _span(cell, "rowspan", len(trs) - r), _span(cell, "colspan", MAX_COLSPAN)
+            cells.append((cell_markdown(cell, parent_tags), *spans))
+        rows.append(cells)
+    caption_text = " ".join(cell_markdown(caption, parent_tags).split()) if caption else ""
+    return "\n\n".join(part for part in (caption_text, markdown_table(_grid(rows))) if part)
+
+
+def table_markdown(table: Tag, cell_markdown, parent_tags) -> str:
+    """``table`` (a BeautifulSoup tag) as Markdown, then the tables in its cells; ``cell_markdown(cell,
+    parent_tags)`` writes a cell's content (the converter's own inline Markdown), ``parent_tags`` as
+    markdownify passes them."""
+    nested: list[list[str]] = []
+    markdown = _table(table, cell_markdown, parent_tags, nested, "the table above")
+    return "\n\n".join([markdown, *(part for entry in nested for part in entry if part)])
