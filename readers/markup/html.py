@@ -54,8 +54,9 @@ class _Converter(MarkdownConverter):
 
     convert_th = convert_caption = convert_td
 
-    def convert_figure(self, el, text, parent_tags):
-        return text if "_inline" in parent_tags else f"\n\n{text.strip()}\n\n"
+    # blocks markdownify would run into their neighbours' text
+    convert_aside = convert_footer = convert_header = convert_main = convert_nav = MarkdownConverter.convert_div
+    convert_address = convert_details = convert_summary = convert_figure = MarkdownConverter.convert_div
 
     def _once(kind: set[str], convert):
         """An emphasis inside the same emphasis (``<b><strong>``, ``<s><del>``) is marked once, not twice."""

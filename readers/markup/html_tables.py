@@ -3,7 +3,8 @@
 A table's rows are its header rows (``<thead>``) first, then its body rows, then its footer rows
 (``<tfoot>``), as a browser shows them; the first of them is the Markdown table's header row. A
 cell that spans rows or columns (``rowspan``, ``colspan``) is written in every row and column it
-covers, so each row reads whole and no value shifts into its neighbour's column. The caption is a
+covers, so each row reads whole and no value shifts into its neighbour's column; only a cell as
+wide as the table (a title row) is written once. The caption is a
 line above the table. A table inside a cell would break its row, so it is written after the table
 that holds it, under a line saying which row and column it stands in, and the cell says so.
 """
@@ -39,10 +40,10 @@ def _rows(table: Tag) -> list[Tag]:
 
 def _grid(rows: list[list[tuple[str, int, int]]]) -> list[list[str]]:
     """Rows of (text, rowspan, colspan) cells laid out as a browser does, each span's text in every
-    slot it covers. A row that holds nothing but the start of spans going down (a row header
-    alone in its row, ``<tr><th rowspan=6>2025</th></tr>``) is not a row of its own: its labels
-    are in the rows below."""
-    slots: dict[tuple[int, int], tuple[str, tuple[int, int]]] = {}  # (row, column): (text, its cell's first slot)
+    slot it covers, except a cell as wide as the table (a title row), which is written once. A row
+    that holds nothing but the start of spans going down (a row header alone in its row,
+    ``<tr><th rowspan=6>2025</th></tr>``) is not a row of its own: its labels are in the rows below."""
+    slots: dict[tuple[int, int], tuple[str, int, int, int]] = {}  # (row, column): text, its cell's first slot, width
     width = 0
     for r, cells in enumerate(rows):
         c = 0
@@ -51,7 +52,7 @@ def _grid(rows: list[list[tuple[str, int, int]]]) -> list[list[str]]:
                 c += 1
             for dr in range(min(rowspan, len(rows) - r)):
                 for dc in range(colspan):
-                    slots[(r + dr, c + dc)] = (text, (r, c))
+                    slots[(r + dr, c + dc)] = (text, r, c, colspan)
             c += colspan
             width = max(width, c)
     grid = []
@@ -60,8 +61,15 @@ def _grid(rows: list[list[tuple[str, int, int]]]) -> list[list[str]]:
             (r, c) not in slots or not slots[(r, c)][0] or slots.get((r + 1, c)) == slots[(r, c)] for c in range(width)
         )
         if not labels_only:
-            grid.append([slots[(r, c)][0] if (r, c) in slots else "" for c in range(width)])
+            grid.append([_shown(slots.get((r, c)), c, width) for c in range(width)])
     return grid
+
+
+def _shown(slot, column: int, width: int) -> str:
+    if slot is None:
+        return ""
+    text, _, first, colspan = slot
+    return "" if colspan >= width and column != first else text
 
 
 def _table(table: Tag, cell_markdown, parent_tags, nested: list[list[str]], name: str) -> str:

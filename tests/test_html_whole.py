@@ -1,0 +1,170 @@
+"""Web pages read whole (issue 31): docling's own HTML test files keep every heading, list, code
+block and table, in order; tables keep their header rows and captions, spans are carried to every
+row and column they cover, nested tables follow their table; only the page's chrome is left out."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from readers import read_file
+from readers.markup.html import html_markdown
+from tests.conftest import CORPUS
+
+HTML = CORPUS / "docling/formats"
+NO_MAIN_CONTENT = "(no main content on this printed page"
+
+
+def _text(name: str, services) -> str:
+    """Every printed page's text of a corpus page, joined."""
+    reading = read_file(HTML / name, services=services)
+    assert reading.kind == "html"
+    return "\n\n".join(page.text for page in reading.pages)
+
+
+def _tables(markdown: str) -> list[list[list[str]]]:
+    """The Markdown tables in ``markdown``, each as its rows of cells (the separator row left out)."""
+    tables = []
+    for block in re.split(r"\n\s*\n", markdown):
+        lines = [line for line in block.split("\n") if line.startswith("|")]
+        if lines and len(lines) == len(block.strip().split("\n")):
+            tables.append(
+                [[cell.strip() for cell in line.strip("|").split(" | ")] for line in lines if "---" not in line]
+            )
+    return tables
+
+
+def _valid(table: list[list[str]]) -> bool:
+    return len({len(row) for row in table}) == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("hyperlink_02.html", ["## [Home](/home.html)"]),
+        (
+            "hyperlink_03.html",
+            [
+                "- [My Section](#)",
+                "[A sub page](/home2.html)",
+                "This is my [Homepage](/home.html)",
+                "- List item inner",
+                "- More text [with some links](/some_links.html) and more text.",
+                "- [My organisation](#)",
+            ],
+        ),
+    ],
+)
+def test_a_page_that_is_only_menus_is_read_whole_not_said_empty(name, expected, shared_services):
+    text = _text(name, shared_services)
+    assert NO_MAIN_CONTENT not in text
+    for piece in expected:
+        assert piece in text
+
+
+def test_blocks_inside_list_items_keep_the_headings_and_items_around_them(shared_services):
+    text = _text("html_nested_block_in_list_item.html", shared_services)
+    headings = re.findall(r"^## (.+)$", text, re.M)
+    assert headings == [
+        "Ordered list with inline elements",
+        "Ordered list with paragraph blocks",
+        "Nested list in divs",
+    ]
+    for n in range(1, 5):
+        assert f"{n}. Step {n} text" in text
+    assert "First paragraph block" in text and "Second paragraph block" in text
+    assert "  - Nested detail 1\n  - Nested detail 2" in text  # the DITA-style list stays nested in its item
+
+
+def test_code_snippets_keep_the_last_list_and_its_code_and_not_the_hidden_block(shared_services):
+    text = _text("html_code_snippets.html", shared_services)
+    assert "Prefetch the models:\n\n- Use the `docling-tools models download` utility:" in text
+    assert "$ docling-tools models download-hf-repo ds4sd/SmolDocling-256M-preview" in text
+    assert "`docling.utils.model_downloader.download_models()`" in text
+    assert text.count("$ docling-tools") == 1  # the <pre hidden> copy is never shown, so never read
+
+
+def test_rowspan_and_colspan_are_carried_to_every_slot_under_the_page_heading(shared_services):
+    text = _text("example_04.html", shared_services)
+    assert text.startswith("# Data Table with Rowspan and Colspan")
+    (table,) = _tables(text)
+    assert table[0] == ["Header 1", "Header 2 & 3 (colspan)", "Header 2 & 3 (colspan)"]
+    assert table[2] == ["Row 1 & 2, Col 1 (rowspan)", "Row 2, Col 2 & 3 (colspan)", "Row 2, Col 2 & 3 (colspan)"]
+    assert all(_valid(table) for table in _tables(text))
+
+
+def test_pivot_tables_all_three_with_the_year_and_quarter_on_every_row(shared_services):
+    text = _text("example_08.html", shared_services)
+    assert re.findall(r"^## (.+)$", text, re.M) == [
+        "Pivot table with with 1 row header",
+        "Pivot table with 2 row headers",
+        "Equivalent pivot table",
+    ]
+    tables = _tables(text)
+    assert [len(table) for table in tables] == [6, 6, 6]  # a header and five months each: no row of labels alone
+    assert tables[0][1] == ["2025", "January", "$134", "$162"]
+    assert tables[1][5] == tables[2][5] == ["2025", "Q2", "May", "$280", "$120"]
+    assert all(_valid(table) for table in tables)
+
+
+def test_rich_cells_keep_all_four_tables_their_header_rows_captions_and_the_nested_one(shared_services):
+    text = _text("html_rich_table_cells.html", shared_services)
+    for caption in ("Basic duck facts", "Duck family tree (simplified)", "Duck‑related actions"):
+        assert f"\n{caption}\n\n| " in text
+    tables = _tables(text)
+    assert len(tables) == 5 and all(_valid(table) for table in tables)
+    assert tables[0][:2] == [["Name", "Habitat", "Comment"], ["Wood Duck", "", "Often seen near ponds."]]
+    assert ["Teal", "- Pond - Marsh - Riverbank", "1. Fly south in winter 2. Build nest on ground"] in tables[0]
+    assert ["Quack", "(table 1 below)"] in tables[2]
+    assert "Table 1, in row 4, cell 2 of the table above:" in text
+    assert tables[3] == [["Type", "Sound"], ["Short", "“quak”"], ["Long", "“quaaaaaack”"]]
+    assert tables[4][0] == ["Name", "Description", "Image"] and len(tables[4]) == 5
+
+
+def test_tables_nested_three_deep_each_follow_the_table_that_holds_them(shared_services):
+    text = _text("table_06.html", shared_services)
+    tables = _tables(text)
+    assert [table[0] for table in tables] == [["A", "B"], ["A1", "B1", "C1"], ["I", "II"], ["E1", "E2"]]
+    assert all(_valid(table) for table in tables)  # no table is written inside a cell as pipe text
+    assert tables[0][1] == ["(table 1 below)", "2..."]
+    assert "Table 2, in row 2, cell 2 of table 1:" in text and "Table 3, in row 3, cell 2 of table 2:" in text
+    assert text.index("Table 3,") < text.index("After table")
+
+
+def test_the_same_emphasis_nested_is_marked_once(shared_services):
+    text = _text("formatting.html", shared_services)
+    assert "**strong + bold mixed**" in text and "****" not in text
+    assert "*italic + emphasis together*" in text and "**italic + emphasis together**" not in text
+    assert "~~double strikethrough (s + del)~~" in text and "~~~~" not in text
+
+
+def test_wikipedia_keeps_its_infobox_and_leaves_its_chrome_out(shared_services):
+    text = _text("wiki_duck.html", shared_services)
+    assert "| [Scientific classification](/wiki/Taxonomy_(biology)) [Edit this classification](" in text  # the taxobox
+    assert "| Duck |  |\n|---|---|\n| [Bufflehead](/wiki/Bufflehead) (*Bucephala albeola*) |  |" in text  # once
+    for chrome in ("Jump to content", "Acèh", "Edit links", "Authority control databases", "Privacy policy"):
+        assert chrome not in text  # a skip link, the language menu beside the title, role=navigation, the footer
+    assert "## Etymology" in text and "## See also" in text
+
+
+def _page(body: str) -> str:
+    return html_markdown(f"<html><head><title>Pond</title></head><body>{body}</body></html>", main_content=True)
+
+
+def test_chrome_is_what_the_page_marks_as_chrome_and_an_articles_own_header_and_aside_are_content():
+    markdown = _page(
+        '<header><a href="/">Site</a></header><nav><a href="/a">A</a></nav>'
+        '<div id="cookie-banner">We use cookies</div><div role="search">Search</div>'
+        "<main><article><header><h1>Teal</h1><p>By Ada</p></header><p>Teal dabble.</p>"
+        "<aside>Fact: teal are small.</aside><footer>Filed under ducks</footer></article></main>"
+        "<aside>Other birds</aside><footer>Copyright</footer>"
+    )
+    assert markdown == "# Teal\n\nBy Ada\n\nTeal dabble.\n\nFact: teal are small.\n\nFiled under ducks"
+
+
+def test_a_block_of_links_outside_the_article_is_a_menu_and_links_in_prose_are_not():
+    links = "".join(f'<li><a href="/p/{n}">Pond {n}</a></li>' for n in range(12))
+    prose = " ".join(f'<a href="/d/{n}">duck {n}</a> swims in a pond all year.' for n in range(12))
+    markdown = _page(f"<div><ul>{links}</ul></div><div><h1>Ponds</h1><p>{prose}</p></div>")
+    assert "Pond 3" not in markdown and "[duck 3](/d/3) swims" in markdown
