@@ -10,7 +10,7 @@ import pytest
 
 from readers import read_file
 from readers.markup.html import html_markdown
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, ROOT
 
 HTML = CORPUS / "docling/formats"
 NO_MAIN_CONTENT = "(no main content on this printed page"
@@ -168,3 +168,10 @@ def test_a_block_of_links_outside_the_article_is_a_menu_and_links_in_prose_are_n
     prose = " ".join(f'<a href="/d/{n}">duck {n}</a> swims in a pond all year.' for n in range(12))
     markdown = _page(f"<div><ul>{links}</ul></div><div><h1>Ponds</h1><p>{prose}</p></div>")
     assert "Pond 3" not in markdown and "[duck 3](/d/3) swims" in markdown
+
+
+def test_the_example_web_page_is_read_without_its_menu_sidebar_footer_and_cookie_notice():
+    markdown = html_markdown((ROOT / "assets" / "web-page.html").read_text(encoding="utf-8"), main_content=True)
+    assert markdown.startswith("# Quarterly update: sales up in every region\n\nSales grew in **every quarter")
+    assert markdown.endswith("1. Open two offices in the South.\n2. Hire a support team for small businesses.")
+    assert "| North | 120 | 135 | 150 | 170 |" in markdown

@@ -1,7 +1,7 @@
 """A web page's chrome: what frames the content rather than being it, told from the page's own structure.
 
 Chrome is what the page marks as such: navigation (``<nav>``, ``role=navigation``), a search box
-(``role=search``), sidebars (``<aside>`` or ``role=complementary`` outside the article), the site's
+(``role=search``), sidebars (``<aside>`` or ``role=complementary`` outside an ``<article>``), the site's
 banner and footer (a ``<header>`` or ``<footer>`` that belongs to the page, not to an article or a
 section, as ARIA's banner and contentinfo do; ``role=banner``, ``role=contentinfo``), a skip link
 in the body itself, cookie and consent banners (a dialog, or an element whose id or class says
@@ -43,13 +43,14 @@ def _link_dense(element) -> bool:
 
 def _chrome(element, where: set[str]) -> bool:
     """Whether ``element`` is chrome; ``where`` says what it stands in: ``content`` (a main or an
-    article), ``section`` (any sectioning element, whose header or footer is its own), ``edge``
-    (such a header or footer, where a block of links is a navigation aid)."""
+    article), ``article`` (whose own aside is a box of its content, not a sidebar), ``section`` (any
+    sectioning element, whose header or footer is its own), ``edge`` (such a header or footer,
+    where a block of links is a navigation aid)."""
     tag = element.tag if isinstance(element.tag, str) else ""
     role = (element.get("role") or "").strip().lower()
     if tag in CHROME_TAGS or role in CHROME_ROLES:
         return True
-    if (tag in SIDEBAR_TAGS or role in SIDEBAR_ROLES) and "content" not in where:
+    if (tag in SIDEBAR_TAGS or role in SIDEBAR_ROLES) and "article" not in where:
         return True
     if tag in PAGE_EDGE_TAGS and "section" not in where:
         return True
@@ -72,6 +73,7 @@ def _chrome_elements(element, where: frozenset = frozenset()) -> list:
             "content": child.tag in CONTENT_ROOTS or (child.get("role") or "").lower() == "main",
             "section": child.tag in SECTIONING,
             "edge": child.tag in PAGE_EDGE_TAGS,
+            "article": child.tag == "article",
         }
         found += _chrome_elements(child, where | {name for name, yes in inside.items() if yes})
     return found
