@@ -175,3 +175,16 @@ def test_the_example_web_page_is_read_without_its_menu_sidebar_footer_and_cookie
     assert markdown.startswith("# Quarterly update: sales up in every region\n\nSales grew in **every quarter")
     assert markdown.endswith("1. Open two offices in the South.\n2. Hire a support team for small businesses.")
     assert "| North | 120 | 135 | 150 | 170 |" in markdown
+
+
+def test_spans_that_would_lay_out_millions_of_cells_give_each_cell_once():
+    rows = "".join(f'<tr><td rowspan="1000" colspan="1000">x{n}</td></tr>' for n in range(300))
+    markdown = html_markdown(f"<table>{rows}</table>")
+    assert markdown.split("\n") == ["| x0 |", "|---|", *(f"| x{n} |" for n in range(1, 300))]
+
+
+def test_a_table_too_large_even_without_spans_keeps_its_first_rows_and_says_so():
+    rows = "".join(f"<tr><td>r{n}</td></tr>" for n in range(300)) + "<tr>" + "<td>w</td>" * 5000 + "</tr>"
+    markdown = html_markdown(f"<table>{rows}</table>")
+    assert markdown.endswith("\n\n(rows 1–200 of 301 shown: the table has over 1,000,000 cells)")
+    assert "| r199 |" in markdown and "r200" not in markdown

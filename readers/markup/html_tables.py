@@ -16,6 +16,7 @@ from bs4 import Tag
 from .tables import markdown_table
 
 MAX_COLSPAN = 1000  # HTML's own limit
+MAX_CELLS = 1_000_000  # cells a table's layout may hold (a thousand rows of a thousand columns)
 SECTIONS = ("thead", "tbody", "tfoot")
 
 
@@ -38,12 +39,10 @@ def _rows(table: Tag) -> list[Tag]:
     return order["thead"] + order["tbody"] + order["tfoot"]
 
 
-def _grid(rows: list[list[tuple[str, int, int]]]) -> list[list[str]]:
-    """Rows of (text, rowspan, colspan) cells laid out as a browser does, each span's text in every
-    slot it covers, except a cell as wide as the table (a title row), which is written once. A row
-    that holds nothing but the start of spans going down (a row header alone in its row,
-    ``<tr><th rowspan=6>2025</th></tr>``) is not a row of its own: its labels are in the rows below."""
-    slots: dict[tuple[int, int], tuple[str, int, int, int]] = {}  # (row, column): text, its cell's first slot, width
+def _layout(rows: list[list[tuple[str, int, int]]]):
+    """The slots each cell covers, (row, column): (text, its first row, its first column, its
+    width), and the table's width; None past ``MAX_CELLS``."""
+    slots: dict[tuple[int, int], tuple[str, int, int, int]] = {}
     width = 0
     for r, cells in enumerate(rows):
         c = 0
@@ -51,10 +50,35 @@ def _grid(rows: list[list[tuple[str, int, int]]]) -> list[list[str]]:
             while (r, c) in slots:
                 c += 1
             for dr in range(min(rowspan, len(rows) - r)):
-                for dc in range(colspan):
-                    slots[(r + dr, c + dc)] = (text, r, c, colspan)
+                slots.update({(r + dr, c + dc): (text, r, c, colspan) for dc in range(colspan)})
+                if len(slots) > MAX_CELLS:
+                    return None
             c += colspan
             width = max(width, c)
+    return (slots, width) if len(rows) * width <= MAX_CELLS else None
+
+
+def _grid(rows: list[list[tuple[str, int, int]]]) -> tuple[list[list[str]], str]:
+    """Rows of (text, rowspan, colspan) cells laid out as a browser does, each span's text in every
+    slot it covers, except a cell as wide as the table (a title row), which is written once. A row
+    that holds nothing but the start of spans going down (a row header alone in its row,
+    ``<tr><th rowspan=6>2025</th></tr>``) is not a row of its own: its labels are in the rows below.
+
+    A table whose spans would lay out more than ``MAX_CELLS`` cells (spans in the thousands) is
+    laid out with each cell once; if it is that large even so, its first rows are kept, and the
+    note (the second value) says how many."""
+    note, laid = "", _layout(rows)
+    if laid is None:
+        rows = [[(text, 1, 1) for text, _, _ in cells] for cells in rows]
+        width = max(map(len, rows), default=0)
+        if len(rows) * width > MAX_CELLS:
+            kept = max(1, MAX_CELLS // width)
+            note, rows = (
+                f"(rows 1–{kept:,} of {len(rows):,} shown: the table has over {MAX_CELLS:,} cells)",
+                rows[:kept],
+            )
+        laid = _layout(rows)
+    slots, width = laid
     grid = []
     for r in range(len(rows)):
         labels_only = r + 1 < len(rows) and all(
@@ -62,7 +86,7 @@ def _grid(rows: list[list[tuple[str, int, int]]]) -> list[list[str]]:
         )
         if not labels_only:
             grid.append([_shown(slots.get((r, c)), c, width) for c in range(width)])
-    return grid
+    return grid, note
 
 
 def _shown(slot, column: int, width: int) -> str:
@@ -92,7 +116,8 @@ def _table(table: Tag, cell_markdown, parent_tags, nested: list[list[str]], name
             cells.append((cell_markdown(cell, parent_tags), *spans))
         rows.append(cells)
     caption_text = " ".join(cell_markdown(caption, parent_tags).split()) if caption else ""
-    return "\n\n".join(part for part in (caption_text, markdown_table(_grid(rows))) if part)
+    grid, note = _grid(rows)
+    return "\n\n".join(part for part in (caption_text, markdown_table(grid), note) if part)
 
 
 def table_markdown(table: Tag, cell_markdown, parent_tags) -> str:
