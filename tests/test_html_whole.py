@@ -4,7 +4,9 @@ row and column they cover, nested tables follow their table; only the page's chr
 
 from __future__ import annotations
 
+import inspect
 import re
+import sys
 
 import pytest
 
@@ -188,3 +190,14 @@ def test_a_table_too_large_even_without_spans_keeps_its_first_rows_and_says_so()
     markdown = html_markdown(f"<table>{rows}</table>")
     assert markdown.endswith("\n\n(rows 1–200 of 301 shown: the table has over 1,000,000 cells)")
     assert "| r199 |" in markdown and "r200" not in markdown
+
+
+def test_a_page_nested_deeper_than_the_converter_can_follow_is_read_as_its_text():
+    depth = 150  # markdownify takes three calls a level: 450 calls, past the limit set here
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 300)
+    try:
+        markdown = html_markdown(f"<p>Top of the pond.</p>{'<div>' * depth}<b>Deep</b> water{'</div>' * depth}")
+    finally:
+        sys.setrecursionlimit(limit)
+    assert markdown.startswith("Top of the pond.") and markdown.endswith("Deep water")  # its words, unformatted

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import lxml.html
+from bs4 import NavigableString
 from lxml.etree import ParserError
 from markdownify import MarkdownConverter
 
@@ -41,10 +42,12 @@ def decode_html(data: bytes, name: str, default: str | None = None) -> str:
 class _Converter(MarkdownConverter):
     """markdownify, with tables written by ``table_markdown`` (spans, header rows, captions, nested tables)."""
 
-    def process_tag(self, node, parent_tags=None):
+    def process_element(self, node, parent_tags=None):  # markdownify's own, which it calls once a level
+        if isinstance(node, NavigableString):
+            return self.process_text(node, parent_tags=parent_tags)
         if node.name == "table":
             return f"\n\n{table_markdown(node, self._cell, parent_tags or set())}\n\n"
-        return super().process_tag(node, parent_tags)
+        return self.process_tag(node, parent_tags=parent_tags)
 
     def _cell(self, cell, parent_tags) -> str:
         return super().process_tag(cell, {*parent_tags, "table", "tr", "_inline"})
@@ -101,7 +104,10 @@ def html_markdown(html: str, main_content: bool = False) -> str:
     converter = _Converter(
         heading_style="ATX", bullets="-", wrap=True, wrap_width=None
     )  # wrap: source line breaks are spaces
-    markdown = converter.convert(lxml.html.tostring(body, encoding="unicode"))
+    try:
+        markdown = converter.convert(lxml.html.tostring(body, encoding="unicode"))
+    except RecursionError:  # markdownify takes a few calls a level: a page nested hundreds deep is read as its text
+        markdown = " ".join(body.text_content().split())
     markdown = re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+\n", "\n", markdown)).strip()  # <br> leaves two trailing spaces
     if main_content and title and not re.search(r"^# ", markdown, re.M):
         markdown = f"# {title}\n\n{markdown}"
