@@ -201,3 +201,11 @@ def test_a_page_nested_deeper_than_the_converter_can_follow_is_read_as_its_text(
     finally:
         sys.setrecursionlimit(limit)
     assert markdown.startswith("Top of the pond.") and markdown.endswith("Deep water")  # its words, unformatted
+
+
+def test_a_cookie_notice_is_chrome_and_a_list_of_cookies_is_content():
+    markdown = _page(
+        '<div class="cookie-consent">We use cookies. <button>Accept</button></div>'
+        '<main><h1>Biscuits</h1><ul class="cookie-list"><li>Oat cookie</li><li>Ginger cookie</li></ul></main>'
+    )
+    assert markdown == "# Biscuits\n\n- Oat cookie\n- Ginger cookie"

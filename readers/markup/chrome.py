@@ -1,14 +1,15 @@
 """A web page's chrome: what frames the content rather than being it, told from the page's own structure.
 
 Chrome is what the page marks as such: navigation (``<nav>``, ``role=navigation``), a search box
-(``role=search``), sidebars (``<aside>`` or ``role=complementary`` outside an ``<article>``), the site's
-banner and footer (a ``<header>`` or ``<footer>`` that belongs to the page, not to an article or a
-section, as ARIA's banner and contentinfo do; ``role=banner``, ``role=contentinfo``), a skip link
-in the body itself, cookie and consent banners (a dialog, or an element whose id or class says
-cookie or consent), and a block that is nearly all links (a menu or a link farm) outside
-``<main>`` and ``<article>`` or in their header or footer (a language menu beside the title). Everything
-else is content and is kept, in document order. A page whose every part is chrome by these rules
-(a page that is one menu) is read whole, so its reading is never empty.
+(``role=search``), sidebars (``<aside>`` or ``role=complementary`` outside an ``<article>``), the
+site's banner and footer (a ``<header>`` or ``<footer>`` that belongs to the page, not to an
+article or a section, as ARIA's banner and contentinfo do; ``role=banner``, ``role=contentinfo``),
+a skip link in the body itself, cookie and consent banners (a dialog, or, outside ``<main>`` and
+``<article>``, an element whose id or class names a cookie or consent banner, notice, bar or
+popup), and a block that is nearly all links (a menu or a link farm) outside ``<main>`` and
+``<article>`` or in their header or footer (a language menu beside the title). Everything else is
+content and is kept, in document order. A page whose every part is chrome by these rules (a page
+that is one menu) is read whole, so its reading is never empty.
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ SIDEBAR_ROLES = {"complementary"}
 PAGE_EDGE_TAGS = {"header", "footer"}  # the page's own banner and footer; an article's or a section's are content
 CONTENT_ROOTS = {"main", "article"}  # inside these, only what is marked as chrome is chrome
 SECTIONING = {"article", "aside", "main", "nav", "section"}
-COOKIE = re.compile(r"cookie|consent|gdpr", re.I)
+COOKIE = re.compile(  # the names cookie and consent notices go by (a recipe's "cookie-list" is none)
+    r"(?:cookie|consent|gdpr)[-_]?(?:banner|bar|consent|notice|popup|dialog|message|wall|modal|sdk)|cookiebot|onetrust",
+    re.I,
+)
 LINK_BLOCKS = {"div", "ul", "ol", "section", "table", "p"}
 MIN_LINKS = 10  # a block needs this many links before its link density can call it a menu
 LINK_DENSITY = 0.8  # share of a block's letters that are link text for the block to be a menu
@@ -56,7 +60,7 @@ def _chrome(element, where: set[str]) -> bool:
         return True
     if tag == "a" and element.getparent().tag == "body" and (element.get("href") or "").startswith("#"):
         return True  # a skip link ("Jump to content") standing in the body itself
-    if COOKIE.search(f"{element.get('id') or ''} {element.get('class') or ''}"):
+    if "content" not in where and COOKIE.search(f"{element.get('id') or ''} {element.get('class') or ''}"):
         return True
     return tag in LINK_BLOCKS and ("content" not in where or "edge" in where) and _link_dense(element)
 
