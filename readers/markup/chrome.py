@@ -32,20 +32,37 @@ MIN_LINKS = 10  # a block needs this many links before its link density can call
 LINK_DENSITY = 0.8  # share of a block's letters that are link text for the block to be a menu
 
 
-def _text_length(element) -> int:
-    return len("".join((element.text_content() or "").split()))
+def _letters(text: str | None) -> int:
+    return len("".join(text.split())) if text else 0
 
 
-def _link_dense(element) -> bool:
+def _measure(root) -> dict:
+    """Each element's letters, letters in links, links and whether it holds an ``<h1>``, in one
+    pass from the leaves up (a block's numbers are its children's, summed)."""
+    measures = {}
+    for element in reversed(list(root.iter())):  # reversed document order: an element after all it holds
+        if not isinstance(element.tag, str):
+            continue  # a comment: its text is never shown (its tail is counted by its parent)
+        letters, in_links, links, title = _letters(element.text), 0, 0, element.tag == "h1"
+        for child in element:
+            letters += _letters(child.tail)
+            if isinstance(child.tag, str):
+                child_letters, child_in_links, child_links, child_title = measures[child]
+                letters, in_links = letters + child_letters, in_links + child_in_links
+                links, title = links + child_links, title or child_title
+        if element.tag == "a" and element.get("href") is not None:
+            in_links, links = letters, links + 1
+        measures[element] = (letters, in_links, links, title)
+    return measures
+
+
+def _link_dense(measure) -> bool:
     """A menu or a link farm: many links and little else; never a block that holds the page's title."""
-    links = element.xpath(".//a[@href]")
-    if len(links) < MIN_LINKS or element.xpath(".//h1"):
-        return False
-    total = _text_length(element)
-    return total > 0 and sum(_text_length(link) for link in links) >= LINK_DENSITY * total
+    letters, in_links, links, title = measure
+    return links >= MIN_LINKS and not title and letters > 0 and in_links >= LINK_DENSITY * letters
 
 
-def _chrome(element, where: set[str]) -> bool:
+def _chrome(element, where: set[str], measures: dict) -> bool:
     """Whether ``element`` is chrome; ``where`` says what it stands in: ``content`` (a main or an
     article), ``article`` (whose own aside is a box of its content, not a sidebar), ``section`` (any
     sectioning element, whose header or footer is its own), ``edge`` (such a header or footer,
@@ -62,15 +79,15 @@ def _chrome(element, where: set[str]) -> bool:
         return True  # a skip link ("Jump to content") standing in the body itself
     if "content" not in where and COOKIE.search(f"{element.get('id') or ''} {element.get('class') or ''}"):
         return True
-    return tag in LINK_BLOCKS and ("content" not in where or "edge" in where) and _link_dense(element)
+    return tag in LINK_BLOCKS and ("content" not in where or "edge" in where) and _link_dense(measures[element])
 
 
-def _chrome_elements(element, where: frozenset = frozenset()) -> list:
+def _chrome_elements(element, measures: dict, where: frozenset = frozenset()) -> list:
     found = []
     for child in element:
         if not isinstance(child.tag, str):
             continue
-        if _chrome(child, where):
+        if _chrome(child, where, measures):
             found.append(child)
             continue
         inside = {
@@ -79,13 +96,13 @@ def _chrome_elements(element, where: frozenset = frozenset()) -> list:
             "edge": child.tag in PAGE_EDGE_TAGS,
             "article": child.tag == "article",
         }
-        found += _chrome_elements(child, where | {name for name, yes in inside.items() if yes})
+        found += _chrome_elements(child, measures, where | {name for name, yes in inside.items() if yes})
     return found
 
 
 def drop_chrome(body) -> bool:
     """Take the chrome out of ``body`` (an lxml element); False when nothing is left that shows
     (no text, no picture, no table): the page is its chrome, and the caller reads it whole."""
-    for element in _chrome_elements(body):
+    for element in _chrome_elements(body, _measure(body)):
         element.drop_tree()
-    return _text_length(body) > 0 or bool(body.xpath(".//img|.//table"))
+    return bool(_measure(body)[body][0]) or bool(body.xpath(".//img|.//table"))
