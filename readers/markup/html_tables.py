@@ -4,9 +4,9 @@ A table's rows are its header rows (``<thead>``) first, then its body rows, then
 (``<tfoot>``), as a browser shows them; the first of them is the Markdown table's header row. A
 cell that spans rows or columns (``rowspan``, ``colspan``) is written in every row and column it
 covers, so each row reads whole and no value shifts into its neighbour's column; only a cell as
-wide as the table (a title row) is written once. The caption is a
-line above the table. A table inside a cell would break its row, so it is written after the table
-that holds it, under a line saying which row and column it stands in, and the cell says so.
+wide as the table (a title row) is written once. The caption is a line above the table. A table
+inside a cell would break its row, so the cell says ``(table 1 below)`` and the table follows the
+one that holds it, under a line naming the row and the cell it stands in.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ SECTIONS = ("thead", "tbody", "tfoot")
 
 def _span(cell: Tag, name: str, limit: int) -> int:
     value = str(cell.get(name) or "1").strip()
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()):  # "²" is a digit to Python, and no number
         return 1
     number = int(value)
     return limit if number == 0 and name == "rowspan" else max(1, min(number, limit))
