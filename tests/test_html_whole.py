@@ -209,3 +209,8 @@ def test_a_cookie_notice_is_chrome_and_a_list_of_cookies_is_content():
         '<main><h1>Biscuits</h1><ul class="cookie-list"><li>Oat cookie</li><li>Ginger cookie</li></ul></main>'
     )
     assert markdown == "# Biscuits\n\n- Oat cookie\n- Ginger cookie"
+
+
+def test_a_span_that_is_no_ascii_number_spans_one_cell():
+    markdown = html_markdown('<table><tr><td rowspan="²" colspan="١">a</td><td colspan="2px">b</td></tr></table>')
+    assert markdown == "| a | b |\n|---|---|"
