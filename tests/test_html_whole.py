@@ -18,9 +18,9 @@ HTML = CORPUS / "docling/formats"
 NO_MAIN_CONTENT = "(no main content on this printed page"
 
 
-def _text(name: str, services) -> str:
+def _text(name: str, services, folder=HTML) -> str:
     """Every printed page's text of a corpus page, joined."""
-    reading = read_file(HTML / name, services=services)
+    reading = read_file(folder / name, services=services)
     assert reading.kind == "html"
     return "\n\n".join(page.text for page in reading.pages)
 
@@ -214,3 +214,17 @@ def test_a_cookie_notice_is_chrome_and_a_list_of_cookies_is_content():
 def test_a_span_that_is_no_ascii_number_spans_one_cell():
     markdown = html_markdown('<table><tr><td rowspan="²" colspan="١">a</td><td colspan="2px">b</td></tr></table>')
     assert markdown == "| a | b |\n|---|---|"
+
+
+def test_a_blog_post_keeps_its_article_and_leaves_the_sites_menus_sidebar_and_footer_out(shared_services):
+    text = _text("test_blog.html", shared_services, CORPUS / "markitdown")
+    assert text.startswith("# Does Model and Inference Parameter Matter in LLM Applications? - A Case Study for MATH")
+    for phrase in (
+        "Large language models (LLMs) are powerful tools that can generate natural language texts for various "
+        "applications, such as chatbots, summarization, translation, and more.",
+        "an example where high cost can easily prevent a generic complex",  # markitdown's own test of this page
+        "**Tags:**",  # the article's own footer
+    ):
+        assert phrase in text
+    for chrome in ("Skip to main content", "Recent posts", "Copyright ©", "Newer Post", "Notebooks"):
+        assert chrome not in text  # a skip link, the sidebar, the site's footer, the pager, the navbar

@@ -2,19 +2,20 @@
 
 Chrome is what the page marks as such: navigation (``<nav>``, ``role=navigation``), a search box
 (``role=search``), sidebars (``<aside>`` or ``role=complementary`` outside an ``<article>``), the
-site's banner and footer (a ``<header>`` or ``<footer>`` that belongs to the page, not to an
-article or a section, as ARIA's banner and contentinfo do; ``role=banner``, ``role=contentinfo``),
-a skip link in the body itself, cookie and consent banners (a dialog, or, outside ``<main>`` and
-``<article>``, an element whose id or class names a cookie or consent banner, notice, bar or
-popup), and a block that is nearly all links (a menu or a link farm) outside ``<main>`` and
-``<article>`` or in their header or footer (a language menu beside the title). Everything else is
-content and is kept, in document order. A page whose every part is chrome by these rules (a page
-that is one menu) is read whole, so its reading is never empty.
+site's banner and footer (a ``<header>`` or ``<footer>`` that belongs to the page, not to an article
+or a section, as ARIA's banner and contentinfo do; ``role=banner``, ``role=contentinfo``), a skip
+link (a link, not in a list, to the content or into it but for a heading), cookie and consent
+banners (a dialog, or, outside ``<main>`` and ``<article>``, an element whose id or class names a
+cookie or consent banner, notice, bar or popup), and a block that is nearly all links (a menu or a
+link farm) outside ``<main>`` and ``<article>`` or in their header or footer (a language menu beside
+the title). Everything else is content and is kept, in document order. A page whose every part is
+chrome by these rules (a page that is one menu) is read whole, so its reading is never empty.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 CHROME_TAGS = {"nav"}
 CHROME_ROLES = {"navigation", "search", "banner", "contentinfo", "dialog", "alertdialog"}
@@ -23,6 +24,7 @@ SIDEBAR_ROLES = {"complementary"}
 PAGE_EDGE_TAGS = {"header", "footer"}  # the page's own banner and footer; an article's or a section's are content
 CONTENT_ROOTS = {"main", "article"}  # inside these, only what is marked as chrome is chrome
 SECTIONING = {"article", "aside", "main", "nav", "section"}
+HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 COOKIE = re.compile(  # the names cookie and consent notices go by (a recipe's "cookie-list" is none)
     r"(?:cookie|consent|gdpr)[-_]?(?:banner|bar|consent|notice|popup|dialog|message|wall|modal|sdk)|cookiebot|onetrust",
     re.I,
@@ -62,11 +64,30 @@ def _link_dense(measure) -> bool:
     return links >= MIN_LINKS and not title and letters > 0 and in_links >= LINK_DENSITY * letters
 
 
-def _chrome(element, where: set[str], measures: dict) -> bool:
+def _is_content_root(element) -> bool:
+    return element.tag in CONTENT_ROOTS or (element.get("role") or "").strip().lower() == "main"
+
+
+def _content_ids(body) -> set[str]:
+    """The ids a skip link aims at: the content (a main or an article), what holds it, and any
+    block in it but a heading (a table of contents aims at the headings)."""
+    roots = [element for element in body.iter() if isinstance(element.tag, str) and _is_content_root(element)]
+    around = [ancestor for root in roots for ancestor in root.iterancestors()]
+    within = [element for root in roots for element in root.iter() if isinstance(element.tag, str)]
+    return {element.get("id") for element in [*around, *within] if element.get("id") and element.tag not in HEADINGS}
+
+
+@dataclass
+class _Page:
+    measures: dict  # what _measure gives
+    content_ids: set[str]  # what _content_ids gives
+
+
+def _chrome(element, where: set[str], page: _Page) -> bool:
     """Whether ``element`` is chrome; ``where`` says what it stands in: ``content`` (a main or an
     article), ``article`` (whose own aside is a box of its content, not a sidebar), ``section`` (any
     sectioning element, whose header or footer is its own), ``edge`` (such a header or footer,
-    where a block of links is a navigation aid)."""
+    where a block of links is a navigation aid), ``list`` (a list item)."""
     tag = element.tag if isinstance(element.tag, str) else ""
     role = (element.get("role") or "").strip().lower()
     if tag in CHROME_TAGS or role in CHROME_ROLES:
@@ -75,34 +96,37 @@ def _chrome(element, where: set[str], measures: dict) -> bool:
         return True
     if tag in PAGE_EDGE_TAGS and "section" not in where:
         return True
-    if tag == "a" and element.getparent().tag == "body" and (element.get("href") or "").startswith("#"):
-        return True  # a skip link ("Jump to content") standing in the body itself
-    if "content" not in where and COOKIE.search(f"{element.get('id') or ''} {element.get('class') or ''}"):
+    outside = "content" not in where
+    href = element.get("href") or ""
+    if tag == "a" and outside and "list" not in where and href.startswith("#") and href[1:] in page.content_ids:
+        return True  # a skip link: "Jump to content"
+    if outside and COOKIE.search(f"{element.get('id') or ''} {element.get('class') or ''}"):
         return True
-    return tag in LINK_BLOCKS and ("content" not in where or "edge" in where) and _link_dense(measures[element])
+    return tag in LINK_BLOCKS and (outside or "edge" in where) and _link_dense(page.measures[element])
 
 
-def _chrome_elements(element, measures: dict, where: frozenset = frozenset()) -> list:
+def _chrome_elements(element, page: _Page, where: frozenset = frozenset()) -> list:
     found = []
     for child in element:
         if not isinstance(child.tag, str):
             continue
-        if _chrome(child, where, measures):
+        if _chrome(child, where, page):
             found.append(child)
             continue
         inside = {
-            "content": child.tag in CONTENT_ROOTS or (child.get("role") or "").lower() == "main",
+            "content": _is_content_root(child),
             "section": child.tag in SECTIONING,
             "edge": child.tag in PAGE_EDGE_TAGS,
             "article": child.tag == "article",
+            "list": child.tag == "li",
         }
-        found += _chrome_elements(child, measures, where | {name for name, yes in inside.items() if yes})
+        found += _chrome_elements(child, page, where | {name for name, yes in inside.items() if yes})
     return found
 
 
 def drop_chrome(body) -> bool:
     """Take the chrome out of ``body`` (an lxml element); False when nothing is left that shows
     (no text, no picture, no table): the page is its chrome, and the caller reads it whole."""
-    for element in _chrome_elements(body, _measure(body)):
+    for element in _chrome_elements(body, _Page(_measure(body), _content_ids(body))):
         element.drop_tree()
     return bool(_measure(body)[body][0]) or bool(body.xpath(".//img|.//table"))
