@@ -159,10 +159,13 @@ def test_chrome_is_what_the_page_marks_as_chrome_and_an_articles_own_header_and_
         '<header><a href="/">Site</a></header><nav><a href="/a">A</a></nav>'
         '<div id="cookie-banner">We use cookies</div><div role="search">Search</div>'
         "<main><article><header><h1>Teal</h1><p>By Ada</p></header><p>Teal dabble.</p>"
-        "<aside>Fact: teal are small.</aside><footer>Filed under ducks</footer></article></main>"
-        "<aside>Other birds</aside><footer>Copyright</footer>"
+        "<aside>Fact: teal are small.</aside><footer>Filed under ducks</footer></article>"
+        '<div role="contentinfo">Seen at 3 ponds</div></main>'
+        '<aside>Other birds</aside><footer>Copyright</footer><div role="contentinfo">Imprint</div>'
     )
-    assert markdown == "# Teal\n\nBy Ada\n\nTeal dabble.\n\nFact: teal are small.\n\nFiled under ducks"
+    assert markdown == (
+        "# Teal\n\nBy Ada\n\nTeal dabble.\n\nFact: teal are small.\n\nFiled under ducks\n\nSeen at 3 ponds"
+    )  # a role the page misuses inside its content (Bing's result captions) is content
 
 
 def test_a_block_of_links_outside_the_article_is_a_menu_and_links_in_prose_are_not():

@@ -3,13 +3,14 @@
 Chrome is what the page marks as such: navigation (``<nav>``, ``role=navigation``), a search box
 (``role=search``), sidebars (``<aside>`` or ``role=complementary`` outside an ``<article>``), the
 site's banner and footer (a ``<header>`` or ``<footer>`` that belongs to the page, not to an article
-or a section, as ARIA's banner and contentinfo do; ``role=banner``, ``role=contentinfo``), a skip
-link (a link, not in a list, to the content or into it but for a heading), cookie and consent
-banners (a dialog, or, outside ``<main>`` and ``<article>``, an element whose id or class names a
-cookie or consent banner, notice, bar or popup), and a block that is nearly all links (a menu or a
-link farm) outside ``<main>`` and ``<article>`` or in their header or footer (a language menu beside
-the title). Everything else is content and is kept, in document order. A page whose every part is
-chrome by these rules (a page that is one menu) is read whole, so its reading is never empty.
+or a section, as ARIA's banner and contentinfo do; ``role=banner``, ``role=contentinfo`` outside the
+content), a skip link (a link, not in a list, to the content or into it but for a heading), cookie
+and consent banners (a dialog, or, outside ``<main>`` and ``<article>``, an element whose id or
+class names a cookie or consent banner, notice, bar or popup), and a block that is nearly all links
+(a menu or a link farm) outside ``<main>`` and ``<article>`` or in their header or footer (a
+language menu beside the title). Everything else is content and is kept, in document order. A page
+whose every part is chrome by these rules (a page that is one menu) is read whole, so its reading is
+never empty.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import re
 from dataclasses import dataclass
 
 CHROME_TAGS = {"nav"}
-CHROME_ROLES = {"navigation", "search", "banner", "contentinfo", "dialog", "alertdialog"}
+CHROME_ROLES = {"navigation", "search", "dialog", "alertdialog"}
+PAGE_EDGE_ROLES = {"banner", "contentinfo"}  # the page's; inside its content (Bing's results) the role is misused
 SIDEBAR_TAGS = {"aside"}
 SIDEBAR_ROLES = {"complementary"}
 PAGE_EDGE_TAGS = {"header", "footer"}  # the page's own banner and footer; an article's or a section's are content
@@ -94,9 +96,9 @@ def _chrome(element, where: set[str], page: _Page) -> bool:
         return True
     if (tag in SIDEBAR_TAGS or role in SIDEBAR_ROLES) and "article" not in where:
         return True
-    if tag in PAGE_EDGE_TAGS and "section" not in where:
-        return True
     outside = "content" not in where
+    if (tag in PAGE_EDGE_TAGS and "section" not in where) or (role in PAGE_EDGE_ROLES and outside):
+        return True
     href = element.get("href") or ""
     if tag == "a" and outside and "list" not in where and href.startswith("#") and href[1:] in page.content_ids:
         return True  # a skip link: "Jump to content"
