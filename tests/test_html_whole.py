@@ -183,16 +183,16 @@ def test_the_example_web_page_is_read_without_its_menu_sidebar_footer_and_cookie
 
 
 def test_spans_that_would_lay_out_millions_of_cells_give_each_cell_once():
-    rows = "".join(f'<tr><td rowspan="1000" colspan="1000">x{n}</td></tr>' for n in range(300))
+    rows = "".join(f'<tr><td rowspan="1000" colspan="1000">x{n}</td><td>y</td></tr>' for n in range(300))
     markdown = html_markdown(f"<table>{rows}</table>")
-    assert markdown.split("\n") == ["| x0 |", "|---|", *(f"| x{n} |" for n in range(1, 300))]
+    assert markdown.split("\n") == ["| x0 | y |", "|---|---|", *(f"| x{n} | y |" for n in range(1, 300))]
 
 
 def test_a_table_too_large_even_without_spans_keeps_its_first_rows_and_says_so():
-    rows = "".join(f"<tr><td>r{n}</td></tr>" for n in range(300)) + "<tr>" + "<td>w</td>" * 5000 + "</tr>"
+    rows = "".join(f"<tr><td>r{n}</td><td>s</td></tr>" for n in range(300)) + "<tr>" + "<td>w</td>" * 5000 + "</tr>"
     markdown = html_markdown(f"<table>{rows}</table>")
     assert markdown.endswith("\n\n(rows 1–200 of 301 shown: the table has over 1,000,000 cells)")
-    assert "| r199 |" in markdown and "r200" not in markdown
+    assert "| r199 | s |" in markdown and "r200" not in markdown
 
 
 def test_a_page_nested_deeper_than_the_converter_can_follow_is_read_as_its_text():
@@ -215,8 +215,9 @@ def test_a_cookie_notice_is_chrome_and_a_list_of_cookies_is_content():
 
 
 def test_a_span_that_is_no_ascii_number_spans_one_cell():
-    markdown = html_markdown('<table><tr><td rowspan="²" colspan="١">a</td><td colspan="2px">b</td></tr></table>')
-    assert markdown == "| a | b |\n|---|---|"
+    cells = '<td rowspan="²" colspan="١">a</td><td colspan="2px">b</td>'
+    markdown = html_markdown(f"<table><tr>{cells}</tr><tr><td>c</td><td>d</td></tr></table>")
+    assert markdown == "| a | b |\n|---|---|\n| c | d |"
 
 
 def test_a_blog_post_keeps_its_article_and_leaves_the_sites_menus_sidebar_and_footer_out(shared_services):
@@ -231,3 +232,20 @@ def test_a_blog_post_keeps_its_article_and_leaves_the_sites_menus_sidebar_and_fo
         assert phrase in text
     for chrome in ("Skip to main content", "Recent posts", "Copyright ©", "Newer Post", "Notebooks"):
         assert chrome not in text  # a skip link, the sidebar, the site's footer, the pager, the navbar
+
+
+def test_a_page_laid_out_with_tables_reads_as_paragraphs_not_as_tables(shared_services):
+    text = _text("ideas-page.html", shared_services, CORPUS / "unstructured")
+    assert "|" not in text and "table 1 below" not in text  # a one-row frame and one-cell boxes are no tables
+    assert "\n\nJanuary 2023\n\n*([Someone](https://twitter.com/stef/status/1617222428727586816) fed my essays" in text
+    assert (
+        "at the frontiers of knowledge.\n\nKnowledge grows fractally. From a distance its edges look smooth" in text
+    )  # the essay's paragraphs, apart
+
+
+def test_a_table_the_page_calls_presentation_is_read_as_blocks_and_a_data_table_in_it_stays_one():
+    markdown = html_markdown(
+        '<table role="presentation"><tr><td><h2>News</h2><p>One</p></td>'
+        "<td><table><tr><td>A</td><td>B</td></tr><tr><td>1</td><td>2</td></tr></table></td></tr></table>"
+    )
+    assert markdown == "## News\n\nOne\n\n| A | B |\n|---|---|\n| 1 | 2 |"

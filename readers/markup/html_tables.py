@@ -7,6 +7,9 @@ covers, so each row reads whole and no value shifts into its neighbour's column;
 wide as the table (a title row) is written once. The caption is a line above the table. A table
 inside a cell would break its row, so the cell says ``(table 1 below)`` and the table follows the
 one that holds it, under a line naming the row and the cell it stands in.
+
+A table that only lays the page out (``is_layout``: the page says so, or it is one row or one
+column without a caption or header cells) is no table: its cells are read as blocks, in order.
 """
 
 from __future__ import annotations
@@ -26,6 +29,27 @@ def _span(cell: Tag, name: str, limit: int) -> int:
         return 1
     number = int(value)
     return limit if number == 0 and name == "rowspan" else max(1, min(number, limit))
+
+
+def is_layout(table: Tag) -> bool:
+    """A table used to lay a page out, not to hold data: one the page calls so (``role=presentation``
+    or ``none``), or, without a caption or header cells, one of a single row or a single column
+    (a page's frame, a stack of blocks, an e-mail's boxes)."""
+    if (table.get("role") or "").strip().lower() in ("presentation", "none"):
+        return True
+    rows = _rows(table)
+    if table.find("caption", recursive=False) or any(row.find("th", recursive=False) for row in rows):
+        return False
+    return len(rows) <= 1 or all(len(row.find_all(["td", "th"], recursive=False)) <= 1 for row in rows)
+
+
+def layout_cells(table: Tag) -> list[Tag]:
+    """A layout table's cells in reading order (row by row, left to right), each made a ``<div>``:
+    a block of the page, not a cell whose content is one line."""
+    cells = [cell for row in _rows(table) for cell in row.find_all(["td", "th"], recursive=False)]
+    for cell in cells:
+        cell.name = "div"
+    return cells
 
 
 def _rows(table: Tag) -> list[Tag]:
