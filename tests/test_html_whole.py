@@ -1,6 +1,6 @@
 """Web pages read whole (issue 31): docling's own HTML test files keep every heading, list, code
 block and table, in order; tables keep their header rows and captions, spans are carried to every
-row and column they cover, nested tables follow their table; only the page's chrome is left out."""
+row and column they cover, a table in a cell is one line of that cell; only the page's chrome is left out."""
 
 from __future__ import annotations
 
@@ -110,28 +110,35 @@ def test_pivot_tables_all_three_with_the_year_and_quarter_on_every_row(shared_se
     assert all(_valid(table) for table in tables)
 
 
-def test_rich_cells_keep_all_four_tables_their_header_rows_captions_and_the_nested_one(shared_services):
+def test_rich_cells_keep_all_four_tables_their_header_rows_captions_and_the_nested_one_in_its_cell(shared_services):
     text = _text("html_rich_table_cells.html", shared_services)
     for caption in ("Basic duck facts", "Duck family tree (simplified)", "Duck‑related actions"):
         assert f"\n{caption}\n\n| " in text
     tables = _tables(text)
-    assert len(tables) == 5 and all(_valid(table) for table in tables)
+    assert len(tables) == 4 and all(_valid(table) for table in tables)
     assert tables[0][:2] == [["Name", "Habitat", "Comment"], ["Wood Duck", "", "Often seen near ponds."]]
     assert ["Teal", "- Pond - Marsh - Riverbank", "1. Fly south in winter 2. Build nest on ground"] in tables[0]
-    assert ["Quack", "(table 1 below)"] in tables[2]
-    assert "Table 1, in row 4, cell 2 of the table above:" in text
-    assert tables[3] == [["Type", "Sound"], ["Short", "“quak”"], ["Long", "“quaaaaaack”"]]
-    assert tables[4][0] == ["Name", "Description", "Image"] and len(tables[4]) == 5
+    assert ["Quack", "[Type · Sound / Short · “quak” / Long · “quaaaaaack”]"] in tables[2]  # cells · rows /
+    assert tables[3][0] == ["Name", "Description", "Image"] and len(tables[3]) == 5
 
 
-def test_tables_nested_three_deep_each_follow_the_table_that_holds_them(shared_services):
+def test_tables_nested_three_deep_are_each_one_line_of_the_cell_that_holds_them(shared_services):
     text = _text("table_06.html", shared_services)
-    tables = _tables(text)
-    assert [table[0] for table in tables] == [["A", "B"], ["A1", "B1", "C1"], ["I", "II"], ["E1", "E2"]]
-    assert all(_valid(table) for table in tables)  # no table is written inside a cell as pipe text
-    assert tables[0][1] == ["(table 1 below)", "2..."]
-    assert "Table 2, in row 2, cell 2 of table 1:" in text and "Table 3, in row 3, cell 2 of table 2:" in text
-    assert text.index("Table 3,") < text.index("After table")
+    (table,) = _tables(text)
+    assert _valid(table)  # no table is written inside a cell as pipe text
+    assert table == [
+        ["A", "B"],
+        ["[A1 · B1 · C1 / D1 · [I · II / III · IV / V · [E1 · E2 / E3 · E4] / VII · VIII] · F1]", "2..."],
+    ]  # each table in brackets, so where each starts and ends is plain
+    assert text.endswith("| 2... |\n\nAfter table")
+
+
+def test_a_nested_table_keeps_its_caption_and_its_spanned_cells_once():
+    inner = '<table><caption>Calls</caption><tr><th colspan="2">Teal</th></tr><tr><td>quack</td><td>2</td></tr></table>'
+    markdown = html_markdown(
+        f"<table><tr><th>Duck</th><th>Notes</th></tr><tr><td>Teal</td><td>Loud {inner} at dawn</td></tr></table>"
+    )
+    assert markdown == "| Duck | Notes |\n|---|---|\n| Teal | Loud [Calls: Teal / quack · 2] at dawn |"
 
 
 def test_the_same_emphasis_nested_is_marked_once(shared_services):
@@ -236,7 +243,7 @@ def test_a_blog_post_keeps_its_article_and_leaves_the_sites_menus_sidebar_and_fo
 
 def test_a_page_laid_out_with_tables_reads_as_paragraphs_not_as_tables(shared_services):
     text = _text("ideas-page.html", shared_services, CORPUS / "unstructured")
-    assert "|" not in text and "table 1 below" not in text  # a one-row frame and one-cell boxes are no tables
+    assert "|" not in text and " · " not in text  # a one-row frame and one-cell boxes are no tables
     assert "\n\nJanuary 2023\n\n*([Someone](https://twitter.com/stef/status/1617222428727586816) fed my essays" in text
     assert (
         "at the frontiers of knowledge.\n\nKnowledge grows fractally. From a distance its edges look smooth" in text

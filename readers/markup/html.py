@@ -16,7 +16,7 @@ from lxml.etree import ParserError
 from markdownify import MarkdownConverter
 
 from .chrome import drop_chrome
-from .html_tables import is_layout, layout_cells, table_markdown
+from .html_tables import flat_table, is_layout, layout_cells, table_markdown
 from .text import decode
 
 NOT_CONTENT = "//script|//style|//noscript|//template|//head|//*[@hidden]"  # never shown
@@ -40,13 +40,16 @@ def decode_html(data: bytes, name: str, default: str | None = None) -> str:
 
 
 class _Converter(MarkdownConverter):
-    """markdownify, with tables written by ``table_markdown`` (spans, header rows, captions, nested tables)."""
+    """markdownify, with tables written by ``table_markdown`` (spans, header rows, captions) and a table in a
+    table's cell as one line of it (``flat_table``)."""
 
     def process_element(self, node, parent_tags=None):  # markdownify's own, which it calls once a level
         if isinstance(node, NavigableString):
             return self.process_text(node, parent_tags=parent_tags)
         if node.name == "table" and is_layout(node):
             return "".join(self.process_tag(cell, parent_tags) for cell in layout_cells(node))
+        if node.name == "table" and "table" in (parent_tags or ()):
+            return f" {flat_table(node, self._cell, parent_tags)} "  # a table in a cell: one line of it
         if node.name == "table":
             return f"\n\n{table_markdown(node, self._cell, parent_tags or set())}\n\n"
         return self.process_tag(node, parent_tags=parent_tags)

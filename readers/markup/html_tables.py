@@ -1,12 +1,12 @@
-"""HTML tables as Markdown tables: every row in order, spans carried, captions, nested tables kept.
+"""HTML tables as Markdown tables: every row in order, spans carried, captions, nested tables in their cell.
 
 A table's rows are its header rows (``<thead>``) first, then its body rows, then its footer rows
 (``<tfoot>``), as a browser shows them; the first of them is the Markdown table's header row. A
 cell that spans rows or columns (``rowspan``, ``colspan``) is written in every row and column it
 covers, so each row reads whole and no value shifts into its neighbour's column; only a cell as
 wide as the table (a title row) is written once. The caption is a line above the table. A table
-inside a cell would break its row, so the cell says ``(table 1 below)`` and the table follows the
-one that holds it, under a line naming the row and the cell it stands in.
+inside a cell would break its row as Markdown, so it is one line of that cell (``flat_table``):
+``[A1 · B1 / C1 · D1]``, cells joined by a dot and rows by a slash, in brackets.
 
 A table that only lays the page out (``is_layout``: the page says so, or it is one row or one
 column without a caption or header cells) is no table: its cells are read as blocks, in order.
@@ -120,34 +120,42 @@ def _shown(slot, column: int, width: int) -> str:
     return "" if colspan >= width and column != first else text
 
 
-def _table(table: Tag, cell_markdown, parent_tags, nested: list[list[str]], name: str) -> str:
-    """``table`` alone as Markdown; each table in its cells is numbered and added to ``nested``
-    (its heading line and its Markdown), those in its own cells after it."""
-    caption = table.find("caption", recursive=False)
+def _cells(table: Tag, cell_markdown, parent_tags) -> list[list[tuple[str, int, int]]]:
+    """The table's rows as (text, rowspan, colspan) cells; a table in a cell is read into its text
+    by the converter (``flat_table``)."""
     rows, trs = [], _rows(table)
     for r, tr in enumerate(trs):
-        cells = []
-        for cell in tr.find_all(["td", "th"], recursive=False):
-            for inner in cell.find_all("table"):
-                if inner.find_parent("table") is not table:
-                    continue  # a table in a nested table goes with that one
-                number = len(nested) + 1
-                entry = [f"Table {number}, in row {r + 1}, cell {len(cells) + 1} of {name}:"]
-                nested.append(entry)
-                entry.append(_table(inner, cell_markdown, parent_tags, nested, f"table {number}"))
-                inner.replace_with(f" (table {number} below) ")
-            spans = _span(cell, "rowspan", len(trs) - r), _span(cell, "colspan", MAX_COLSPAN)
-            cells.append((cell_markdown(cell, parent_tags), *spans))
-        rows.append(cells)
-    caption_text = " ".join(cell_markdown(caption, parent_tags).split()) if caption else ""
-    grid, note = _grid(rows)
-    return "\n\n".join(part for part in (caption_text, markdown_table(grid), note) if part)
+        rows.append(
+            [
+                (
+                    cell_markdown(cell, parent_tags),
+                    _span(cell, "rowspan", len(trs) - r),
+                    _span(cell, "colspan", MAX_COLSPAN),
+                )
+                for cell in tr.find_all(["td", "th"], recursive=False)
+            ]
+        )
+    return rows
+
+
+def _caption(table: Tag, cell_markdown, parent_tags) -> str:
+    caption = table.find("caption", recursive=False)
+    return " ".join(cell_markdown(caption, parent_tags).split()) if caption else ""
+
+
+def flat_table(table: Tag, cell_markdown, parent_tags) -> str:
+    """A table inside a table's cell as one line of that cell: its caption, then its rows, each
+    cell once, cells joined by `` · `` and rows by `` / ``, in brackets so that where it starts and
+    ends stays plain beside the cell's other text and inside another flattened table."""
+    rows = [" · ".join(text for text, _, _ in cells if text) for cells in _cells(table, cell_markdown, parent_tags)]
+    caption = _caption(table, cell_markdown, parent_tags)
+    return f"[{caption + ': ' if caption else ''}{' / '.join(row for row in rows if row)}]"
 
 
 def table_markdown(table: Tag, cell_markdown, parent_tags) -> str:
-    """``table`` (a BeautifulSoup tag) as Markdown, then the tables in its cells; ``cell_markdown(cell,
-    parent_tags)`` writes a cell's content (the converter's own inline Markdown), ``parent_tags`` as
-    markdownify passes them."""
-    nested: list[list[str]] = []
-    markdown = _table(table, cell_markdown, parent_tags, nested, "the table above")
-    return "\n\n".join([markdown, *(part for entry in nested for part in entry if part)])
+    """``table`` (a BeautifulSoup tag) as Markdown; ``cell_markdown(cell, parent_tags)`` writes a
+    cell's content (the converter's own inline Markdown, a table in it by ``flat_table``),
+    ``parent_tags`` as markdownify passes them."""
+    grid, note = _grid(_cells(table, cell_markdown, parent_tags))
+    caption = _caption(table, cell_markdown, parent_tags)
+    return "\n\n".join(part for part in (caption, markdown_table(grid), note) if part)
