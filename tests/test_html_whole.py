@@ -256,3 +256,14 @@ def test_a_table_the_page_calls_presentation_is_read_as_blocks_and_a_data_table_
         "<td><table><tr><td>A</td><td>B</td></tr><tr><td>1</td><td>2</td></tr></table></td></tr></table>"
     )
     assert markdown == "## News\n\nOne\n\n| A | B |\n|---|---|\n| 1 | 2 |"
+
+
+def test_the_title_heads_a_page_without_a_heading_unless_its_text_opens_with_it():
+    assert _page("<p>Teal dabble.</p>") == "# Pond\n\nTeal dabble."  # the page's name, which nothing else says
+    assert _page("<div><b>Pond</b> notes</div><p>Teal dabble.</p>") == "**Pond** notes\n\nTeal dabble."  # said once
+    assert _page("<h1>Ducks</h1><p>Teal.</p>") == "# Ducks\n\nTeal."
+
+
+def test_a_variable_is_italic_as_a_browser_shows_it(shared_services):
+    text = _text("html_code_snippets.html", shared_services)
+    assert "the lengths of the sides *a*, *b* and the hypotenuse *c*." in text

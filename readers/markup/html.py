@@ -75,7 +75,7 @@ class _Converter(MarkdownConverter):
         return implementation
 
     convert_b = convert_strong = _once({"b", "strong"}, MarkdownConverter.convert_b)
-    convert_em = convert_i = _once({"em", "i"}, MarkdownConverter.convert_em)
+    convert_em = convert_i = convert_var = _once({"em", "i", "var"}, MarkdownConverter.convert_em)  # var: italic
     convert_del = convert_s = _once({"del", "s"}, MarkdownConverter.convert_del)
     del _once
 
@@ -93,9 +93,15 @@ def _body(html: str, main_content: bool):
     return body, title
 
 
+def _opens_with(body, title: str) -> bool:
+    """Whether the body's text begins with ``title`` (a page whose first line is its name, unmarked)."""
+    return " ".join(body.text_content().split()).startswith(title)
+
+
 def html_markdown(html: str, main_content: bool = False) -> str:
     """Markdown of ``html``: with ``main_content``, a web page less its chrome, under the page's
-    title when no heading of its own names it; otherwise everything but scripts and styles."""
+    title when no heading of its own names it and its text does not open with it; otherwise
+    everything but scripts and styles."""
     html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html)  # XHTML's declaration: lxml refuses it in a decoded string
     try:
         body, title = _body(html, main_content)
@@ -114,6 +120,6 @@ def html_markdown(html: str, main_content: bool = False) -> str:
     except RecursionError:  # markdownify takes a few calls a level: a page nested hundreds deep is read as its text
         markdown = " ".join(body.text_content().split())
     markdown = re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+\n", "\n", markdown)).strip()  # <br> leaves two trailing spaces
-    if main_content and title and not re.search(r"^# ", markdown, re.M):
+    if main_content and title and not re.search(r"^# ", markdown, re.M) and not _opens_with(body, title):
         markdown = f"# {title}\n\n{markdown}"
     return markdown
