@@ -267,3 +267,14 @@ def test_the_title_heads_a_page_without_a_heading_unless_its_text_opens_with_it(
 def test_a_variable_is_italic_as_a_browser_shows_it(shared_services):
     text = _text("html_code_snippets.html", shared_services)
     assert "the lengths of the sides *a*, *b* and the hypotenuse *c*." in text
+
+
+def test_a_header_of_several_rows_is_one_row_of_joined_labels_under_its_title():
+    head = (
+        '<thead><tr><th colspan="3">Ducks seen</th></tr><tr><th rowspan="2">Pond</th><th colspan="2">Spring</th></tr>'
+        "<tr><th>March</th><th>April</th></tr></thead>"
+    )
+    markdown = html_markdown(f"<table>{head}<tbody><tr><td>Mill</td><td>4</td><td>7</td></tr></tbody></table>")
+    assert markdown == (
+        "Ducks seen\n\n| Pond | Spring / March | Spring / April |\n|---|---|---|\n| Mill | 4 | 7 |"
+    )  # the title over the columns once, each column named whole, the label spanning down once

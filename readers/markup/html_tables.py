@@ -1,7 +1,9 @@
 """HTML tables as Markdown tables: every row in order, spans carried, captions, nested tables in their cell.
 
 A table's rows are its header rows (``<thead>``) first, then its body rows, then its footer rows
-(``<tfoot>``), as a browser shows them; the first of them is the Markdown table's header row. A
+(``<tfoot>``), as a browser shows them; the first of them is the Markdown table's header row, or,
+when ``<thead>`` holds several, its rows joined per column (``Sales / Q1``), a heading alone in
+its row over them being a line above the table, as the caption is. A
 cell that spans rows or columns (``rowspan``, ``colspan``) is written in every row and column it
 covers, so each row reads whole and no value shifts into its neighbour's column; only a cell as
 wide as the table (a title row) is written once. The caption is a line above the table. A table
@@ -63,6 +65,12 @@ def _rows(table: Tag) -> list[Tag]:
     return order["thead"] + order["tbody"] + order["tfoot"]
 
 
+def _header_rows(table: Tag) -> int:
+    """How many rows the table's ``<thead>`` holds (at least one: the first row heads a table without it)."""
+    head = table.find("thead", recursive=False)
+    return max(1, len(head.find_all("tr", recursive=False))) if head else 1
+
+
 def _layout(rows: list[list[tuple[str, int, int]]]):
     """The slots each cell covers, (row, column): (text, its first row, its first column, its
     width), and the table's width; None past ``MAX_CELLS``."""
@@ -82,11 +90,13 @@ def _layout(rows: list[list[tuple[str, int, int]]]):
     return (slots, width) if len(rows) * width <= MAX_CELLS else None
 
 
-def _grid(rows: list[list[tuple[str, int, int]]]) -> tuple[list[list[str]], str]:
+def _grid(rows: list[list[tuple[str, int, int]]], headers: int = 1) -> tuple[list[list[str]], str]:
     """Rows of (text, rowspan, colspan) cells laid out as a browser does, each span's text in every
     slot it covers, except a cell as wide as the table (a title row), which is written once. A row
     that holds nothing but the start of spans going down (a row header alone in its row,
     ``<tr><th rowspan=6>2025</th></tr>``) is not a row of its own: its labels are in the rows below.
+    The first ``headers`` rows are one header row: each column's labels, top down, joined by `` / ``
+    (``Sales / Q1``), a label spanning down the rows named once.
 
     A table whose spans would lay out more than ``MAX_CELLS`` cells (spans in the thousands) is
     laid out with each cell once; if it is that large even so, its first rows are kept, and the
@@ -103,14 +113,24 @@ def _grid(rows: list[list[tuple[str, int, int]]]) -> tuple[list[list[str]], str]
             )
         laid = _layout(rows)
     slots, width = laid
-    grid = []
-    for r in range(len(rows)):
+    headers = min(headers, len(rows)) if headers > 1 else 0  # one header row is a row as any other
+    grid = [_joined(slots, headers, width)] if headers else []
+    for r in range(headers, len(rows)):
         labels_only = r + 1 < len(rows) and all(
             (r, c) not in slots or not slots[(r, c)][0] or slots.get((r + 1, c)) == slots[(r, c)] for c in range(width)
         )
         if not labels_only:
             grid.append([_shown(slots.get((r, c)), c, width) for c in range(width)])
     return grid, note
+
+
+def _joined(slots: dict, headers: int, width: int) -> list[str]:
+    """The first ``headers`` rows' labels joined per column, each cell once."""
+    row = []
+    for c in range(width):
+        column = [slots[(r, c)] for r in range(headers) if slots.get((r, c), ("",))[0]]
+        row.append(" / ".join(slot[0] for n, slot in enumerate(column) if slot not in column[:n]))
+    return row
 
 
 def _shown(slot, column: int, width: int) -> str:
@@ -156,6 +176,11 @@ def table_markdown(table: Tag, cell_markdown, parent_tags) -> str:
     """``table`` (a BeautifulSoup tag) as Markdown; ``cell_markdown(cell, parent_tags)`` writes a
     cell's content (the converter's own inline Markdown, a table in it by ``flat_table``),
     ``parent_tags`` as markdownify passes them."""
-    grid, note = _grid(_cells(table, cell_markdown, parent_tags))
+    rows, headers = _cells(table, cell_markdown, parent_tags), _header_rows(table)
+    titles = []
+    while headers > 1 and len(rows[0]) == 1:  # a heading over the columns' headings: the table's title
+        titles.append(rows.pop(0)[0][0])
+        headers -= 1
+    grid, note = _grid(rows, headers)
     caption = _caption(table, cell_markdown, parent_tags)
-    return "\n\n".join(part for part in (caption, markdown_table(grid), note) if part)
+    return "\n\n".join(part for part in (caption, *titles, markdown_table(grid), note) if part)
