@@ -152,9 +152,12 @@ def test_wikipedia_keeps_its_infobox_and_leaves_its_chrome_out(shared_services):
     text = _text("wiki_duck.html", shared_services)
     assert "| [Scientific classification](/wiki/Taxonomy_(biology)) [Edit this classification](" in text  # the taxobox
     assert "| Duck |  |\n|---|---|\n| [Bufflehead](/wiki/Bufflehead) (*Bucephala albeola*) |  |" in text  # once
-    for chrome in ("Jump to content", "Acèh", "Edit links", "Authority control databases", "Privacy policy"):
+    for chrome in ("Jump to content", "Acèh", "Edit links", "Birds portal", "Definitions", "Privacy policy"):
         assert chrome not in text  # a skip link, the language menu beside the title, role=navigation, the footer
     assert "## Etymology" in text and "## See also" in text
+    assert "\n| Other | - [IdRef](https://www.idref.fr/027796124) |\n" in text  # navigation that holds a table of data
+    assert "\n- [Duck breeds](/wiki/List_of_duck_breeds)\n- [Fictional ducks]" in text
+    assert "- *[Ducks at a Distance, by Rob Hines](https://gutenberg.org/ebooks/18884)*" in text  # after an empty item
 
 
 def _page(body: str) -> str:
@@ -278,3 +281,20 @@ def test_a_header_of_several_rows_is_one_row_of_joined_labels_under_its_title():
     assert markdown == (
         "Ducks seen\n\n| Pond | Spring / March | Spring / April |\n|---|---|---|\n| Mill | 4 | 7 |"
     )  # the title over the columns once, each column named whole, the label spanning down once
+
+
+def test_navigation_is_chrome_but_for_a_table_of_data_it_holds_in_the_content():
+    data = "<table><tr><th>National</th><td>France</td></tr><tr><th>Other</th><td>IdRef</td></tr></table>"
+    menu = '<div role="navigation"><table><tr><td><a href="/a">A</a></td><td><a href="/b">B</a></td></tr></table></div>'
+    markdown = _page(
+        f'<div role="navigation">{data}</div><main><p>Teal.</p>{menu}<div role="navigation">{data}</div></main>'
+    )
+    assert (
+        markdown == "# Pond\n\nTeal.\n\n| National | France |\n|---|---|\n| Other | IdRef |"
+    )  # once: outside is chrome
+
+
+def test_an_item_that_only_holds_a_list_has_no_empty_bullet(shared_services):
+    text = _text("example_07.html", shared_services)
+    assert "  - Switzerland\n      - Bern\n      - Aargau\n  - Italy" in text  # two lists in, as the page nests them
+    assert "- -" not in text

@@ -1,6 +1,7 @@
 """A web page's chrome: what frames the content rather than being it, told from the page's own structure.
 
-Chrome is what the page marks as such: navigation (``<nav>``, ``role=navigation``), a search box
+Chrome is what the page marks as such: navigation (``<nav>``, ``role=navigation``, but for a block in
+the content that holds a table of data, such as Wikipedia's authority-control box), a search box
 (``role=search``), sidebars (``<aside>`` or ``role=complementary`` outside an ``<article>``), the
 site's banner and footer (a ``<header>`` or ``<footer>`` that belongs to the page, not to an article
 or a section, as ARIA's banner and contentinfo do; ``role=banner``, ``role=contentinfo`` outside the
@@ -30,6 +31,9 @@ HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 COOKIE = re.compile(  # the names cookie and consent notices go by (a recipe's "cookie-list" is none)
     r"(?:cookie|consent|gdpr)[-_]?(?:banner|bar|consent|notice|popup|dialog|message|wall|modal|sdk)|cookiebot|onetrust",
     re.I,
+)
+DATA_ROWS = (
+    "(.|./thead|./tbody|./tfoot)/tr[td[normalize-space()] or th[normalize-space()]]"  # a table's own rows of text
 )
 LINK_BLOCKS = {"div", "ul", "ol", "section", "table", "p"}
 MIN_LINKS = 10  # a block needs this many links before its link density can call it a menu
@@ -66,6 +70,12 @@ def _link_dense(measure) -> bool:
     return links >= MIN_LINKS and not title and letters > 0 and in_links >= LINK_DENSITY * letters
 
 
+def _holds_data(element) -> bool:
+    """Whether ``element`` holds a table of data: two rows or more with a cell of text (Wikipedia's
+    authority-control box, which the page marks as navigation)."""
+    return any(len(table.xpath(DATA_ROWS)) > 1 for table in element.iter("table"))
+
+
 def _is_content_root(element) -> bool:
     return element.tag in CONTENT_ROOTS or (element.get("role") or "").strip().lower() == "main"
 
@@ -93,7 +103,7 @@ def _chrome(element, where: set[str], page: _Page) -> bool:
     tag = element.tag if isinstance(element.tag, str) else ""
     role = (element.get("role") or "").strip().lower()
     if tag in CHROME_TAGS or role in CHROME_ROLES:
-        return True
+        return not (role == "navigation" and "content" in where and _holds_data(element))
     if (tag in SIDEBAR_TAGS or role in SIDEBAR_ROLES) and "article" not in where:
         return True
     outside = "content" not in where

@@ -62,6 +62,15 @@ class _Converter(MarkdownConverter):
 
     convert_th = convert_caption = convert_td
 
+    def convert_li(self, el, text, parent_tags):
+        item = super().convert_li(el, text, parent_tags)
+        if el.find(["ul", "ol"], recursive=False) and not any(
+            (child.strip() if isinstance(child, NavigableString) else child.name not in ("ul", "ol"))
+            for child in el.children
+        ):  # an item that only holds a list (one styled without a bullet): its list one level in, no empty bullet
+            return re.sub(r"^\S+ ", lambda bullet: " " * len(bullet.group()), item)
+        return item
+
     # blocks markdownify would run into their neighbours' text
     convert_aside = convert_footer = convert_header = convert_main = convert_nav = MarkdownConverter.convert_div
     convert_address = convert_details = convert_summary = convert_figure = MarkdownConverter.convert_div
@@ -107,6 +116,8 @@ def html_markdown(html: str, main_content: bool = False) -> str:
         body, title = _body(html, main_content)
     except (ParserError, ValueError):
         return ""
+    for item in body.xpath(".//li[not(*) and not(normalize-space())]"):
+        item.drop_tree()  # an empty item shows nothing, and lxml writes it without its end tag: the next nests in it
     for link in body.iter("a"):
         link.attrib.pop("title", None)  # a link's tooltip repeats its text at the cost of tokens
     for image in body.iter("img"):
