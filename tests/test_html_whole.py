@@ -146,6 +146,11 @@ def test_the_same_emphasis_nested_is_marked_once(shared_services):
     assert "**strong + bold mixed**" in text and "****" not in text
     assert "*italic + emphasis together*" in text and "**italic + emphasis together**" not in text
     assert "~~double strikethrough (s + del)~~" in text and "~~~~" not in text
+    assert "Water is written as H₂O using sub. The mathematical expression x² + y³ uses sup." in text  # not x2 + y3
+
+
+def test_a_raised_note_or_ordinal_is_read_as_it_is():
+    assert html_markdown("<p>The 1<sup>st</sup> teal<sup>[1]</sup> of 10<sup>6</sup></p>") == "The 1st teal[1] of 10⁶"
 
 
 def test_wikipedia_keeps_its_infobox_and_leaves_its_chrome_out(shared_services):

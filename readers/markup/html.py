@@ -75,6 +75,20 @@ class _Converter(MarkdownConverter):
     convert_aside = convert_footer = convert_header = convert_main = convert_nav = MarkdownConverter.convert_div
     convert_address = convert_details = convert_summary = convert_figure = MarkdownConverter.convert_div
 
+    def _raised(script: dict[int, str]):
+        """A superscript or subscript of digits and signs as the Unicode characters for them (x², CO₂):
+        as plain digits, x2 reads as a name; any other (a note's [1], 1st) as it is."""
+
+        def implementation(self, el, text, parent_tags):
+            raised = text.strip()
+            return raised.translate(script) if raised and set(raised) <= set(map(chr, script)) else text
+
+        return implementation
+
+    convert_sup = _raised(str.maketrans("0123456789+-=()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾"))
+    convert_sub = _raised(str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎"))
+    del _raised
+
     def _once(kind: set[str], convert):
         """An emphasis inside the same emphasis (``<b><strong>``, ``<s><del>``) is marked once, not twice."""
 
