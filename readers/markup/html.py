@@ -20,6 +20,9 @@ from .html_tables import flat_table, is_layout, layout_cells, table_markdown
 from .text import decode
 
 NOT_CONTENT = "//script|//style|//noscript|//template|//head|//*[@hidden]"  # never shown
+BREAK_HINTS = str.maketrans(
+    {"\u00ad": None, "\u2011": "-"}
+)  # a soft hyphen, a non-breaking one: hints for a line break
 CHARSET_HEAD = 4096  # bytes searched for a declared charset: HTML asks for it within the first 1024
 
 
@@ -145,6 +148,7 @@ def html_markdown(html: str, main_content: bool = False) -> str:
     except RecursionError:  # markdownify takes a few calls a level: a page nested hundreds deep is read as its text
         markdown = " ".join(body.text_content().split())
     markdown = re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+\n", "\n", markdown)).strip()  # <br> leaves two trailing spaces
+    markdown = markdown.translate(BREAK_HINTS)  # Markdown has no line to break: "water‑screw" is "water-screw"
     if main_content and title and not re.search(r"^# ", markdown, re.M) and not _opens_with(body, title):
         markdown = f"# {title}\n\n{markdown}"
     return markdown
