@@ -287,6 +287,8 @@ def test_a_header_of_several_rows_is_one_row_of_joined_labels_under_its_title():
     assert markdown == (
         "Ducks seen\n\n| Pond | Spring / March | Spring / April |\n|---|---|---|\n| Mill | 4 | 7 |"
     )  # the title over the columns once, each column named whole, the label spanning down once
+    only_head = "<table><thead><tr><th>Pond</th><th>Ducks</th></tr><tr><td>Mill</td><td>4</td></tr></thead></table>"
+    assert html_markdown(only_head) == "| Pond | Ducks |\n|---|---|\n| Mill | 4 |"  # all in <thead>: rows kept apart
 
 
 def test_navigation_is_chrome_but_for_a_table_of_data_it_holds_in_the_content():

@@ -177,6 +177,7 @@ def table_markdown(table: Tag, cell_markdown, parent_tags) -> str:
     cell's content (the converter's own inline Markdown, a table in it by ``flat_table``),
     ``parent_tags`` as markdownify passes them."""
     rows, headers = _cells(table, cell_markdown, parent_tags), _header_rows(table)
+    headers = headers if headers < len(rows) else 1  # a table all in <thead> has no header to join: its rows stay
     titles = []
     while headers > 1 and len(rows[0]) == 1:  # a heading over the columns' headings: the table's title
         titles.append(rows.pop(0)[0][0])
