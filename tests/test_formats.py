@@ -269,7 +269,7 @@ def test_a_web_page_read_as_text_only_is_not_printed_but_paged_at_its_blocks(tmp
     ]  # a page within the budget, or one block (under its headings) longer than a page
     assert not any(text.splitlines()[-1].startswith("#") for text in texts[:-1])  # no heading left at a page's foot
     source = CORPUS / "docling/formats/wiki_duck.html"
-    whole = html_markdown(decode_html(source.read_bytes(), source.name), main_content=True)
+    whole = html_markdown(decode_html(source.read_bytes(), source.name, []), main_content=True)
     assert " ".join(texts).split() == whole.split()  # every word, in order, none cut in two
     assert [warning for warning in reading.warnings if "without printing it" in warning] == [
         reading.warnings[0]

@@ -1,16 +1,16 @@
-"""Web pages (HTML, XHTML): the main content as Markdown, paged as a long text is, or on the pages
-the browser prints when page images are wanted.
+"""Web pages (HTML, XHTML): the page less its chrome as Markdown, paged as a long text is, or on
+the pages the browser prints when page images are wanted.
 
-The main content as Markdown (``readers.markup.html``). Read without page images (text only, no
-question, no vision model that looks at whole pages) the page is not printed: its Markdown is cut
-into pages at block boundaries (``readers.markup.markdown.markdown_pages``), which costs a
-fraction of printing, and the reading says so in one line. With page images the page is printed
-to PDF by headless Chromium (``readers.render.browser``), nothing fetched; the printed pages are
-the reading's pages, each with its image and the Markdown blocks placed on it
-(``readers.render.placement``, as Word's are). A printed page that shows none of the main content
-(only navigation, a sidebar, a list of languages) says so in one line, so its block is never empty
-and the page numbers stay the print's, the same as its image's. Without Chromium the Markdown is
-paged as without images, with a warning.
+The page less its chrome (navigation, banners, sidebars) as Markdown (``readers.markup.html``).
+Read without page images (text only, no question, no vision model that looks at whole pages) the
+page is not printed: its Markdown is cut into pages at block boundaries
+(``readers.markup.markdown.markdown_pages``), which costs a fraction of printing, and the reading
+says so in one line. With page images the page is printed to PDF by headless Chromium
+(``readers.render.browser``), nothing fetched; the printed pages are the reading's pages, each with
+its image and the Markdown blocks placed on it (``readers.render.placement``, as Word's are). A
+printed page that shows none of the main content (only navigation, a sidebar, a list of languages)
+says so in one line, so its block is never empty and the page numbers stay the print's, the same
+as its image's. Without Chromium the Markdown is paged as without images, with a warning.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """HTML as Markdown: the one HTML-to-Markdown step (web pages, feeds, EPUB chapters, e-mail bodies).
 
-readability-lxml finds a page's main content (leaving out navigation, sidebars, scripts, styles
-and cookie banners) and markdownify writes it as Markdown: headings, lists, tables, links with
-their targets.
+A web page is read whole but for its chrome (navigation, banners, sidebars, cookie notices:
+``readers.markup.chrome``), and markdownify writes it as Markdown in document order: headings,
+lists, code, links with their targets, and tables with every row, their spans carried
+(``readers.markup.html_tables``).
 """
 
 from __future__ import annotations
@@ -10,15 +11,18 @@ from __future__ import annotations
 import re
 
 import lxml.html
+from bs4 import NavigableString
 from lxml.etree import ParserError
-from markdownify import markdownify
-from readability import Document
-from readability.readability import Unparseable
+from markdownify import MarkdownConverter
 
+from .chrome import drop_chrome
+from .html_tables import flat_table, is_layout, layout_cells, table_markdown
 from .text import decode
 
-MIN_TEXT_LENGTH = 5  # readability drops blocks shorter than this: its default (25) drops small data tables
-NOT_CONTENT = "//script|//style|//noscript|//template|//head"
+NOT_CONTENT = "//script|//style|//noscript|//template|//head|//*[@hidden]"  # never shown
+BREAK_HINTS = str.maketrans(
+    {"\u00ad": None, "\u2011": "-"}
+)  # a soft hyphen, a non-breaking one: hints for a line break
 CHARSET_HEAD = 4096  # bytes searched for a declared charset: HTML asks for it within the first 1024
 
 
@@ -38,35 +42,116 @@ def decode_html(data: bytes, name: str, warnings: list[str], default: str | None
     return decode(data, name, warnings, charset)
 
 
+class _Converter(MarkdownConverter):
+    """markdownify, with tables written by ``table_markdown`` (spans, header rows, captions) and a table in a
+    table's cell as one line of it (``flat_table``)."""
+
+    def process_element(self, node, parent_tags=None):  # markdownify's own, which it calls once a level
+        if isinstance(node, NavigableString):
+            return self.process_text(node, parent_tags=parent_tags)
+        if node.name == "table" and is_layout(node):
+            return "".join(self.process_tag(cell, parent_tags) for cell in layout_cells(node))
+        if node.name == "table" and "table" in (parent_tags or ()):
+            return f" {flat_table(node, self._cell, parent_tags)} "  # a table in a cell: one line of it
+        if node.name == "table":
+            return f"\n\n{table_markdown(node, self._cell, parent_tags or set())}\n\n"
+        return self.process_tag(node, parent_tags=parent_tags)
+
+    def _cell(self, cell, parent_tags) -> str:
+        return super().process_tag(cell, {*parent_tags, "table", "tr", "_inline"})
+
+    def convert_td(self, el, text, parent_tags):
+        return text.strip()
+
+    convert_th = convert_caption = convert_td
+
+    def convert_li(self, el, text, parent_tags):
+        item = super().convert_li(el, text, parent_tags)
+        if el.find(["ul", "ol"], recursive=False) and not any(
+            (child.strip() if isinstance(child, NavigableString) else child.name not in ("ul", "ol"))
+            for child in el.children
+        ):  # an item that only holds a list (one styled without a bullet): its list one level in, no empty bullet
+            return re.sub(r"^\S+ ", lambda bullet: " " * len(bullet.group()), item)
+        return item
+
+    # blocks markdownify would run into their neighbours' text
+    convert_aside = convert_footer = convert_header = convert_main = convert_nav = MarkdownConverter.convert_div
+    convert_address = convert_details = convert_summary = convert_figure = MarkdownConverter.convert_div
+
+    def _raised(script: dict[int, str]):
+        """A superscript or subscript of digits and signs as the Unicode characters for them (x², CO₂):
+        as plain digits, x2 reads as a name; any other (a note's [1], 1st) as it is."""
+
+        def implementation(self, el, text, parent_tags):
+            raised = text.strip()
+            return raised.translate(script) if raised and set(raised) <= set(map(chr, script)) else text
+
+        return implementation
+
+    convert_sup = _raised(str.maketrans("0123456789+-=()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾"))
+    convert_sub = _raised(str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎"))
+    del _raised
+
+    def _once(kind: set[str], convert):
+        """An emphasis inside the same emphasis (``<b><strong>``, ``<s><del>``) is marked once, not twice."""
+
+        def implementation(self, el, text, parent_tags):
+            return text if kind & parent_tags else convert(self, el, text, parent_tags)
+
+        return implementation
+
+    convert_b = convert_strong = _once({"b", "strong"}, MarkdownConverter.convert_b)
+    convert_em = convert_i = convert_var = _once({"em", "i", "var"}, MarkdownConverter.convert_em)  # var: italic
+    convert_del = convert_s = _once({"del", "s"}, MarkdownConverter.convert_del)
+    del _once
+
+
+def _body(html: str, main_content: bool):
+    """The page's body without scripts and styles; with ``main_content``, without its chrome
+    too (or whole, when it is all chrome), and the page's title."""
+    tree = lxml.html.document_fromstring(html)
+    title = " ".join((tree.findtext(".//title") or "").split())
+    for element in tree.xpath(NOT_CONTENT):
+        element.drop_tree()
+    body = tree.find("body") if tree.find("body") is not None else tree
+    if main_content and not drop_chrome(body):
+        return _body(html, main_content=False)[0], title
+    return body, title
+
+
+def _opens_with(body, title: str) -> bool:
+    """Whether the body's text begins with ``title`` (a page whose first line is its name, unmarked)."""
+    return " ".join(body.text_content().split()).startswith(title)
+
+
 def html_markdown(html: str, main_content: bool = False) -> str:
-    """Markdown of ``html``: with ``main_content``, only what readability finds is the page's
-    content, under the page's title; otherwise everything but scripts and styles."""
+    """Markdown of ``html``: with ``main_content``, a web page less its chrome, under the page's
+    title when no heading of its own names it and its text does not open with it; otherwise
+    everything but scripts and styles."""
     html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html)  # XHTML's declaration: lxml refuses it in a decoded string
     # A DOCTYPE with an internal subset (<!DOCTYPE html [ <!ENTITY …> ]>): lxml's HTML parser ends it
     # at its first ">", and the rest ("]>") became text. Its entities are never expanded.
     html = re.sub(r"\A\s*<!DOCTYPE[^\[>]*\[.*?\]\s*>", "", html, count=1, flags=re.I | re.S)
-    title = ""
-    if main_content:
-        try:
-            document = Document(html, min_text_length=MIN_TEXT_LENGTH)
-            html, title = document.summary(html_partial=True), document.short_title()
-        except (Unparseable, ParserError, ValueError):  # nothing readability can score: keep the whole page
-            pass
     try:
-        tree = lxml.html.fromstring(html)
+        body, title = _body(html, main_content)
     except (ParserError, ValueError):
         return ""
-    for element in tree.xpath(NOT_CONTENT):
-        element.drop_tree()
-    for link in tree.iter("a"):
+    for item in body.xpath(".//li[not(*) and not(normalize-space())]"):
+        item.drop_tree()  # an empty item shows nothing, and lxml writes it without its end tag: the next nests in it
+    for link in body.iter("a"):
         link.attrib.pop("title", None)  # a link's tooltip repeats its text at the cost of tokens
-    for image in tree.iter("img"):
+    for image in body.iter("img"):
         if image.get("src", "").startswith("data:"):
             image.set("src", "")  # inline image data is pixels, not text
-    markdown = markdownify(
-        lxml.html.tostring(tree, encoding="unicode"), heading_style="ATX", bullets="-", table_infer_header=True
-    )
+    converter = _Converter(
+        heading_style="ATX", bullets="-", wrap=True, wrap_width=None
+    )  # wrap: source line breaks are spaces
+    try:
+        markdown = converter.convert(lxml.html.tostring(body, encoding="unicode"))
+    except RecursionError:  # markdownify takes a few calls a level: a page nested hundreds deep is read as its text
+        markdown = " ".join(body.text_content().split())
     markdown = re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+\n", "\n", markdown)).strip()  # <br> leaves two trailing spaces
-    if title and not re.search(r"^# ", markdown, re.M):
+    markdown = markdown.translate(BREAK_HINTS)  # Markdown has no line to break: "water‑screw" is "water-screw"
+    if main_content and title and not re.search(r"^# ", markdown, re.M) and not _opens_with(body, title):
         markdown = f"# {title}\n\n{markdown}"
     return markdown

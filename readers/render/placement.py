@@ -194,8 +194,12 @@ def place_blocks(
 
 def markdown_on_pages(markdown: str, printed: list[Passage]) -> list[list[str]]:
     """The Markdown's blocks on the printed pages (``rendered_pages``) that show them,
-    placed as a Word document's blocks are; a block not found stays on the page of the block before it."""
-    blocks = [block for block in (b.strip() for b in re.split(r"\n\s*\n", markdown)) if block]
+    placed as a Word document's blocks are; a block not found stays on the page of the block before it.
+    A block keeps its indent, which nests it in the list item before it."""
+    blocks = [
+        block for block in (b.rstrip() for b in re.split(r"\n\s*\n", markdown)) if block.strip()
+    ]  # a block keeps its indent: the next paragraph of a list item, a nested list
+
     shown = [
         Passage(re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", block)) for block in blocks
     ]  # a link's text is printed, its target is not
