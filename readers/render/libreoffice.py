@@ -9,7 +9,9 @@ Each process keeps one headless LibreOffice running, started on first use and re
 costs the conversion alone, not LibreOffice's start. Conversions in one process take turns. A
 LibreOffice that has died is started again and the conversion retried once; one that runs past the
 timeout is killed with its whole process group, and the next conversion starts a new one. It is
-closed when the process exits (``shutdown``). Each instance has a profile of its own: profiles live
+closed when the process exits (``shutdown``); a process killed outright leaves none behind either
+(its bridge closes LibreOffice, and a bridge killed too, as Ray kills a worker's children, takes
+LibreOffice's process group with it). Each instance has a profile of its own: profiles live
 in a small pool under the cache directory and an instance holds its profile's lock while it runs,
 so two never share one, and none pays LibreOffice's first-start cost twice; with every slot taken,
 an instance makes a temporary profile.
