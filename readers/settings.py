@@ -29,6 +29,7 @@ def _number(env: dict, name: str, default: float) -> float:
 
 
 VISION_PROVIDERS = ("auto", "openai", "ocr", "none")
+WHISPER_DEVICES = ("auto", "cpu", "cuda")
 POSITIVE = (
     "max_file_mb",
     "max_pages",
@@ -67,6 +68,7 @@ class Settings:
     local_whisper_model: str = "tiny.en"
     whisper_language: str | None = None
     whisper_hotwords: str | None = None
+    whisper_device: str = "auto"
     max_audio_minutes: float = 120
     mcp_server: bool = True
     public: bool = False
@@ -77,6 +79,8 @@ class Settings:
             raise ValueError(
                 f"VISION_PROVIDER must be one of {', '.join(VISION_PROVIDERS)}, not {self.vision_provider!r}"
             )
+        if self.whisper_device not in WHISPER_DEVICES:
+            raise ValueError(f"WHISPER_DEVICE must be one of {', '.join(WHISPER_DEVICES)}, not {self.whisper_device!r}")
         for name in POSITIVE:
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name.upper()} must be more than 0, not {getattr(self, name)!r}")
@@ -115,6 +119,7 @@ class Settings:
             local_whisper_model=get("LOCAL_WHISPER_MODEL") or cls.local_whisper_model,
             whisper_language=get("WHISPER_LANGUAGE"),
             whisper_hotwords=get("WHISPER_HOTWORDS"),
+            whisper_device=(get("WHISPER_DEVICE") or cls.whisper_device).lower(),
             max_audio_minutes=_number(env, "MAX_AUDIO_MINUTES", cls.max_audio_minutes),
             mcp_server=_flag(get("GRADIO_MCP_SERVER"), cls.mcp_server),
             public=_flag(get("READLENS_PUBLIC"), get("SPACE_ID") is not None),  # a Hugging Face Space sets SPACE_ID
