@@ -36,6 +36,7 @@ POSITIVE = (
     "max_image_side",
     "render_dpi",
     "office_timeout",
+    "page_timeout",
     "vision_timeout",
     "whisper_timeout",
     "max_audio_minutes",
@@ -53,6 +54,7 @@ class Settings:
     max_image_side: int = 2048
     render_dpi: int = 150
     office_timeout: float = 120
+    page_timeout: float = 60
     multimodal: bool = False
     vision_provider: str = "auto"
     vision_api_key: str | None = None
@@ -104,6 +106,7 @@ class Settings:
             max_image_side=int(_number(env, "MAX_IMAGE_SIDE", cls.max_image_side)),
             render_dpi=int(_number(env, "RENDER_DPI", cls.render_dpi)),
             office_timeout=_number(env, "OFFICE_TIMEOUT", cls.office_timeout),
+            page_timeout=_number(env, "PAGE_TIMEOUT", cls.page_timeout),
             multimodal=_flag(get("MODEL_MULTIMODAL"), cls.multimodal),
             vision_provider=(get("VISION_PROVIDER") or cls.vision_provider).lower(),
             vision_api_key=get("VISION_API_KEY") or get("OPENAI_API_KEY"),

@@ -1,5 +1,7 @@
-"""The page engines under faults (issue 33): a caller's script is never run again by the PDF
-workers, through real processes."""
+"""The page engines under faults (issue 33), through real processes: a caller's script is never
+run again by the PDF workers; a page worker, Chromium's page or LibreOffice that runs out of time
+gives a warning and the text, or RENDER_FAILED with a sentence that says to try again, never
+CORRUPT_FILE."""
 
 from __future__ import annotations
 
@@ -8,7 +10,10 @@ import subprocess
 import sys
 import textwrap
 
-from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT
+import pytest
+
+from readers import ReaderError, Services, read_file
+from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT, make_settings
 
 
 def test_a_script_without_a_main_guard_runs_once_after_a_web_page_and_a_pdf(tmp_path):
@@ -33,3 +38,41 @@ def test_a_script_without_a_main_guard_runs_once_after_a_web_page_and_a_pdf(tmp_
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["#", "Hello", "1"]
     assert len((tmp_path / "runs.txt").read_text().split()) == 1, "the script ran again in a worker"
+
+
+# --- a slow engine is no damaged file: a real time-out, forced by a tiny limit -----------------
+
+
+def test_a_pdf_whose_pages_all_run_out_of_time_is_render_failed_and_says_try_again(tmp_path):
+    with pytest.raises(ReaderError) as caught:
+        read_file(CORPUS / "markitdown/test.pdf", services=Services(make_settings(tmp_path, page_timeout=0.001)))
+    assert caught.value.code == "RENDER_FAILED" and "damaged" not in caught.value.message
+    assert caught.value.message.startswith("test.pdf could not be read in time: its pages took longer than 0.001 s")
+    assert caught.value.message.endswith("The machine may be busy: try again, or raise PAGE_TIMEOUT.")
+    assert read_file(CORPUS / "markitdown/test.pdf", services=Services(make_settings(tmp_path))).pages[0].text
+
+
+def test_a_web_page_whose_render_runs_out_of_time_keeps_its_text_with_a_warning(tmp_path):
+    page = tmp_path / "blog.html"
+    page.write_text(
+        "<html><body><article><h1>Field notes</h1><p>The river rose two metres.</p></article></body></html>"
+    )
+    reading = read_file(page, services=Services(make_settings(tmp_path / "cache", page_timeout=0.001)), images=True)
+    assert reading.pages[0].text == "# Field notes\n\nThe river rose two metres."
+    assert reading.pages[0].error is None and reading.pages[0].image is None
+    assert reading.warnings == [
+        "Page 1 of blog.html has no image: its render took longer than 0.001 s (PAGE_TIMEOUT; the machine "
+        "may be busy); try again. Its text is still read."
+    ]
+
+
+def test_an_rtf_whose_conversion_runs_out_of_time_is_render_failed_and_says_try_again(tmp_path):
+    note = tmp_path / "note.rtf"
+    note.write_text(r"{\rtf1\ansi{\fonttbl\f0 Helvetica;}\f0 The boiler was serviced in May.\par}")
+    with pytest.raises(ReaderError) as caught:
+        read_file(note, services=Services(make_settings(tmp_path / "cache", office_timeout=0.01)))
+    assert caught.value.code == "RENDER_FAILED" and "damaged" not in caught.value.message
+    assert "took longer than 0.01 s" in caught.value.message
+    assert "(OFFICE_TIMEOUT): the machine may be busy. Try again, or raise OFFICE_TIMEOUT." in caught.value.message
+    reading = read_file(note, services=Services(make_settings(tmp_path / "cache")))
+    assert "The boiler was serviced in May." in reading.pages[0].text

@@ -43,19 +43,24 @@ def time_limit(seconds: float):
 
     The alarm fires again every tenth of a second until the block ends: pdfminer swallows some
     exceptions, and one raised inside a destructor is only printed, so a single alarm may be lost.
+    Others it wraps in errors of its own ("Unsupported filter" when the alarm lands while a stream
+    is inflated), which would read as damage: so the block gets a list that holds the time-out
+    once it has fired, whatever error then ends the block.
     A timer set before (pytest-timeout's, say) is put back with what remained of it."""
+    expired: list[TimeoutError] = []
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield expired
         return
 
     def expire(signum, frame):
-        raise TimeoutError(f"reading the page took longer than {seconds:g} s")
+        expired[:] = [TimeoutError(f"reading the page took longer than {seconds:g} s")]
+        raise expired[0]
 
     previous = signal.signal(signal.SIGALRM, expire)
     started = time.monotonic()
     outer_delay, outer_interval = signal.setitimer(signal.ITIMER_REAL, seconds, ALARM_REPEAT)
     try:
-        yield
+        yield expired
     finally:
         try:
             signal.setitimer(signal.ITIMER_REAL, 0)  # an alarm already on its way is raised as this call returns

@@ -61,6 +61,10 @@ def _profile_slot(root: Path):
     return None
 
 
+def _sentences(*parts: str) -> str:
+    return " ".join(part for part in parts if part)
+
+
 def _remove_stale_pipes() -> None:
     """A killed LibreOffice leaves its sockets in /tmp (a fixed place, whatever TMPDIR says):
     remove the ones nobody listens on any more."""
@@ -94,7 +98,11 @@ class _Office:
         )
         started = self._answer(
             timeout,
-            f"LibreOffice took longer than {timeout:g} s to start for {name} and was stopped (OFFICE_TIMEOUT). {why}",
+            _sentences(
+                f"LibreOffice took longer than {timeout:g} s to start for {name} and was stopped (OFFICE_TIMEOUT): "
+                "the machine may be busy. Try again, or raise OFFICE_TIMEOUT.",
+                why,
+            ),
         )
         if "ready" not in started:
             self.close()
@@ -102,7 +110,8 @@ class _Office:
                 "; is Debian's python3-uno installed? make setup installs it" if started.get("alive") is False else ""
             )
             raise ReaderError(
-                "RENDER_FAILED", f"LibreOffice could not start to convert {name} ({started['error']}{missing}). {why}"
+                "RENDER_FAILED",
+                _sentences(f"LibreOffice could not start to convert {name} ({started['error']}{missing}).", why),
             )
         self.pid = started["ready"]
 
@@ -181,13 +190,17 @@ def _convert(
     name: str,
     why: str,
     failed: str = "RENDER_FAILED",
+    damaged: str = "",
 ) -> None:
     """Convert ``source`` (shown to LibreOffice as ``document.<extension>``) with the warm
     LibreOffice through ``convert_to`` ("pdf:calc_pdf_Export:{options}") and write it to ``target``.
-    ``why`` ends the error messages: what the person can still do or expect.
+    ``why`` ends the error messages: what the person can still do or expect; ``damaged`` follows it
+    when LibreOffice, running, refused the file.
 
-    Raises ``RENDER_FAILED`` when LibreOffice runs past ``timeout`` (starting, or converting) and
-    ``failed`` when it cannot convert the file.
+    Raises ``RENDER_FAILED`` when LibreOffice runs past ``timeout`` (starting, or converting) or
+    stops while converting, even after a second try (on a busy machine or one short of memory a
+    good file can meet either, so the sentence says to try again), and ``failed`` when LibreOffice
+    answers that it cannot convert the file.
     """
     global _office
     output_extension, filter_name, *options = convert_to.split(":", 2)
@@ -209,7 +222,11 @@ def _convert(
             "options": data,
             "recalculate": output_extension == extension,
         }
-        late = f"LibreOffice took longer than {timeout:g} s to convert {name} and was stopped (OFFICE_TIMEOUT). {why}"
+        late = _sentences(
+            f"LibreOffice took longer than {timeout:g} s to convert {name} and was stopped (OFFICE_TIMEOUT): "
+            "the machine may be busy. Try again, or raise OFFICE_TIMEOUT.",
+            why,
+        )
         for _ in range(2):  # a LibreOffice found dead is started again, once
             if _office is None or _office.owner != os.getpid() or not _office.alive():
                 if _office is not None:
@@ -218,9 +235,21 @@ def _convert(
             answer = _office.convert(request, timeout, late)
             if answer.get("alive", True):
                 break
+        if not answer.get("alive", True):
+            raise ReaderError(
+                "RENDER_FAILED",
+                _sentences(
+                    f"LibreOffice stopped twice while converting {name} ({answer['error']}): the machine may be "
+                    "short of memory. Try again; if it fails again, the file is the cause.",
+                    why,
+                ),
+            )
         if "error" in answer or not produced.is_file() or produced.stat().st_size == 0:
             raise ReaderError(
-                failed, f"LibreOffice could not convert {name} ({answer.get('error', 'it wrote nothing')}). {why}"
+                failed,
+                _sentences(
+                    f"LibreOffice could not convert {name} ({answer.get('error', 'it wrote nothing')}).", why, damaged
+                ),
             )
         write_atomic(target, produced.read_bytes())
 
@@ -294,7 +323,8 @@ def ooxml_copy(job, recalculate: bool = False) -> Path:
         job.settings.office_timeout,
         job.settings.cache_dir / "office-profiles",
         job.name,
-        f"The file may be damaged; open it and save it as .{job.kind}.",
+        "",
         failed="CORRUPT_FILE",
+        damaged=f"The file may be damaged; open it and save it as .{job.kind}.",
     )
     return target
