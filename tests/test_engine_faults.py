@@ -1,14 +1,16 @@
 """The page engines under faults (issue 33), through real processes: a caller's script is never
 run again by the PDF workers; a page worker, Chromium's page or LibreOffice that runs out of time
 gives a warning and the text, or RENDER_FAILED with a sentence that says to try again, never
-CORRUPT_FILE."""
+CORRUPT_FILE; Chromium prints a page that refreshes itself and names an icon, fetching nothing."""
 
 from __future__ import annotations
 
+import http.server
 import os
 import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 
@@ -76,3 +78,42 @@ def test_an_rtf_whose_conversion_runs_out_of_time_is_render_failed_and_says_try_
     assert "(OFFICE_TIMEOUT): the machine may be busy. Try again, or raise OFFICE_TIMEOUT." in caught.value.message
     reading = read_file(note, services=Services(make_settings(tmp_path / "cache")))
     assert "The boiler was serviced in May." in reading.pages[0].text
+
+
+# --- Chromium fetches nothing and prints every page, whatever the page asks for --------------
+
+
+class _Counted(http.server.BaseHTTPRequestHandler):
+    requests: list[str] = []
+
+    def do_GET(self):
+        self.requests.append(self.path)
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_page_that_refreshes_and_names_an_icon_prints_every_time_and_fetches_nothing(tmp_path):
+    """A refresh navigated away while the page printed ("Printing failed" in up to half the prints),
+    and Chromium fetched the icon despite the refused requests."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Counted)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    address = f"http://127.0.0.1:{server.server_address[1]}"
+    services = Services(make_settings(tmp_path / "cache"))
+    try:
+        for number in range(8):
+            page = tmp_path / f"page-{number}.html"
+            page.write_text(
+                f'<html><head><meta http-equiv="refresh" content="0; url={address}/next">'
+                f'<link rel="icon" href="{address}/favicon.ico"><link rel="preconnect" href="{address}">'
+                f'<link rel="prefetch" href="{address}/later"></head>'
+                f"<body>{f'<p>Paragraph {number} of the notice board.</p>' * 30}</body></html>"
+            )
+            reading = read_file(page, services=services, images=True)
+            assert reading.pages[0].image is not None and not reading.warnings, reading.warnings
+    finally:
+        server.shutdown()
+    assert _Counted.requests == []
