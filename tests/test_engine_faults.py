@@ -1,7 +1,8 @@
 """The page engines under faults (issue 33), through real processes: a caller's script is never
 run again by the PDF workers; a page worker, Chromium's page or LibreOffice that runs out of time
 gives a warning and the text, or RENDER_FAILED with a sentence that says to try again, never
-CORRUPT_FILE; Chromium prints a page that refreshes itself and names an icon, fetching nothing."""
+CORRUPT_FILE; Chromium prints a page that refreshes itself and names an icon, fetching nothing;
+a PDF whose page tree would take minutes to walk is refused, or its walk held to a page's time."""
 
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 
 import pytest
 
 from readers import ReaderError, Services, read_file
+from readers.pdf import pages as pdf_pages
+from tests import fixtures
 from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT, make_settings
 
 
@@ -117,3 +121,31 @@ def test_a_page_that_refreshes_and_names_an_icon_prints_every_time_and_fetches_n
     finally:
         server.shutdown()
     assert _Counted.requests == []
+
+
+# --- a page tree built to be walked for minutes -----------------------------------------------
+
+
+def test_a_pdf_of_a_million_page_references_is_refused_at_once(tmp_path):
+    hostile = fixtures.page_references_pdf(tmp_path / "million.pdf", 1_000_000)
+    assert 6_000_000 <= hostile.stat().st_size < 6_100_000
+    started = time.monotonic()
+    with pytest.raises(ReaderError) as caught:
+        read_file(hostile, services=Services(make_settings(tmp_path / "cache")))
+    assert time.monotonic() - started < 5  # it took 178 s, 10 s of it in each batch of pages
+    assert caught.value.code == "FILE_TOO_LARGE"
+    assert caught.value.message == (
+        "million.pdf is a PDF of 1,000,000 pages; ReadLens reads PDFs of at most 100,000 pages. "
+        "Split it, or print the pages you need to a PDF of their own."
+    )
+
+
+def test_the_walk_down_a_long_page_list_is_held_to_a_pages_time(tmp_path):
+    """100,000 references, within the limit: pdfminer parses the list whole (seconds) to find page 1."""
+    long_list = fixtures.page_references_pdf(tmp_path / "long.pdf", 100_000)
+    started = time.monotonic()
+    (result,) = pdf_pages.extract_pages(str(long_list), [1], None, timeout=0.2)  # what a worker runs
+    assert time.monotonic() - started < 1.5
+    assert result["late"] and result["error"] == "TimeoutError: reading the page took longer than 0.2 s"
+    (result,) = pdf_pages.extract_pages(str(long_list), [100_000], None)
+    assert "The same page again" in result["text"]

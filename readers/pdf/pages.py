@@ -158,18 +158,21 @@ def _page_limit(number: int, results: list[dict], timeout: float):
 
 def extract_pages(path: str, numbers: list[int], dpi: int | None, timeout: float = Settings.page_timeout) -> list[dict]:
     """Text, Markdown tables and a PNG (none when ``dpi`` is None) for each 1-based page in
-    ``numbers``, each within ``timeout`` seconds; runs in a worker.
+    ``numbers``, each within ``timeout`` seconds (and the walk down the page tree to them too);
+    runs in a worker.
 
     A page that cannot be read comes back as ``{"number": n, "error": "...", "late": bool}``,
     ``late`` when it ran out of time.
     """
     with open(path, "rb") as stream:
+        expired = []
         try:
             pdf = pdfplumber.PDF(stream, stream_is_external=True)
-            parsed = pdfminer_pages(pdf.doc, numbers)
+            with time_limit(timeout) as expired:  # the walk to the pages, within one page's time
+                parsed = pdfminer_pages(pdf.doc, numbers)
             document = pdfium.PdfDocument(path)
         except Exception as error:  # the file is unreadable here; the caller decides what that means
-            return [_failed(number, error) for number in numbers]
+            return [_failed(number, expired[0] if expired else error) for number in numbers]
         results = []
         try:
             for number in numbers:
