@@ -17,6 +17,7 @@ import time
 import pytest
 
 from readers import ReaderError, Services, read_file
+from readers.errors import last_resort
 from readers.pdf import pages as pdf_pages
 from tests import fixtures
 from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT, make_settings
@@ -47,6 +48,16 @@ def test_a_script_without_a_main_guard_runs_once_after_a_web_page_and_a_pdf(tmp_
 
 
 # --- a slow engine is no damaged file: a real time-out, forced by a tiny limit -----------------
+
+
+def test_a_time_out_that_escapes_a_reader_is_render_failed_not_damaged():
+    with pytest.raises(ReaderError) as caught, last_resort("slow.pdf"):
+        raise TimeoutError("a step took longer than it may")
+    assert caught.value.code == "RENDER_FAILED"
+    assert caught.value.message == (
+        "slow.pdf could not be read: a step ran out of time or a process reading it stopped. "
+        "The machine may be busy; try again."
+    )
 
 
 def test_a_pdf_whose_pages_all_run_out_of_time_is_render_failed_and_says_try_again(tmp_path):
