@@ -47,10 +47,10 @@ def chromium() -> str | None:
 
 def print_page(html: str, target) -> None:
     """Print ``html`` to the PDF ``target`` with headless Chromium, JavaScript off, nothing fetched."""
-    write_atomic(target, _printer().print(inert(html)))
+    write_atomic(target, _printer().print(_inert(html)))
 
 
-def inert(html: str) -> str:
+def _inert(html: str) -> str:
     """``html`` without a refresh and without ``<link>``s other than stylesheets (see above). One
     pass, each tag ending at the next ``>``, so a page of a million unclosed tags costs its length."""
     parts, at = [], 0
