@@ -200,8 +200,8 @@ def _convert(
     Raises ``RENDER_FAILED`` when LibreOffice runs past ``timeout`` (starting, or converting) or
     stops while converting, even after a second try (on a busy machine or one short of memory a
     good file can meet either, so the sentence says to try again), and ``failed`` when LibreOffice
-    answers that it cannot convert the file.
-    """
+    answers that it cannot convert the file, twice: the second time a fresh LibreOffice (under load
+    one that had just started once answered a good RTF "it could not be opened")."""
     global _office
     output_extension, filter_name, *options = convert_to.split(":", 2)
     data = (
@@ -227,20 +227,22 @@ def _convert(
             "the machine may be busy. Try again, or raise OFFICE_TIMEOUT.",
             why,
         )
-        for _ in range(2):  # a LibreOffice found dead is started again, once
+        for attempt in (1, 2):  # a LibreOffice that died or refused the file tries once more, started afresh
             if _office is None or _office.owner != os.getpid() or not _office.alive():
                 if _office is not None:
                     _office.close(wait=False)
                 _office = _Office(profiles, timeout, name, why)
             answer = _office.convert(request, timeout, late)
-            if answer.get("alive", True):
+            if "error" not in answer and produced.is_file() and produced.stat().st_size:
                 break
+            if attempt == 1:
+                _office.close(wait=False)
         if not answer.get("alive", True):
             raise ReaderError(
                 "RENDER_FAILED",
                 _sentences(
-                    f"LibreOffice stopped twice while converting {name} ({answer['error']}): the machine may be "
-                    "short of memory. Try again; if it fails again, the file is the cause.",
+                    f"LibreOffice stopped while converting {name}, on a second try too ({answer['error']}): the "
+                    "machine may be short of memory. Try again; if it fails again, the file is the cause.",
                     why,
                 ),
             )
