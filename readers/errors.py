@@ -13,11 +13,13 @@ Only ``ui/`` turns these into Gradio messages; readers never import gradio.
 Each reader turns what its libraries raise on a damaged file into a ``ReaderError`` where it calls
 them. Should another exception still escape (a bug, or damage nobody has met yet), the guard
 ``last_resort`` logs it with its traceback (logger ``readers.core``) and raises ``CORRUPT_FILE``
-in its place, with a sentence that names neither the exception nor its text (which may hold a
-key). So ``read_file`` raises nothing but ``ReaderError``, as its contract says.
+in its place (``RENDER_FAILED`` for a time-out or a stopped worker, which is no sign of damage),
+with a sentence that names neither the exception nor its text (which may hold a key). So
+``read_file`` raises nothing but ``ReaderError``, as its contract says.
 """
 
 import logging
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 
 log = logging.getLogger("readers.core")
@@ -51,13 +53,21 @@ class ReaderError(Exception):
 
 @contextmanager
 def last_resort(name: str):
-    """Let a ``ReaderError`` through; log any other exception and raise ``CORRUPT_FILE`` in its place."""
+    """Let a ``ReaderError`` through; log any other exception and raise ``CORRUPT_FILE`` in its place,
+    or ``RENDER_FAILED`` for a time-out or a worker that stopped: on a busy machine good files meet
+    those, so that sentence says to try again rather than that the file is damaged."""
     try:
         yield
     except ReaderError:
         raise
     except Exception as error:  # noqa: BLE001 - the last-resort guard: see the module docstring
         log.exception("Reading %s failed with an unexpected %s", name, type(error).__name__)
+        if isinstance(error, (TimeoutError, BrokenProcessPool)):
+            raise ReaderError(
+                "RENDER_FAILED",
+                f"{name} could not be read: a step ran out of time or a process reading it stopped. "
+                "The machine may be busy; try again.",
+            ) from error
         raise ReaderError(
             "CORRUPT_FILE",
             f"{name} could not be read: ReadLens met something in it that it does not handle. The file may be "

@@ -30,12 +30,14 @@ def _number(env: dict, name: str, default: float) -> float:
 
 
 VISION_PROVIDERS = ("auto", "openai", "ocr", "none")
+WHISPER_DEVICES = ("auto", "cpu", "cuda")
 POSITIVE = (
     "max_file_mb",
     "max_pages",
     "max_image_side",
     "render_dpi",
     "office_timeout",
+    "page_timeout",
     "vision_timeout",
     "whisper_timeout",
     "max_audio_minutes",
@@ -53,6 +55,7 @@ class Settings:
     max_image_side: int = 2048
     render_dpi: int = 150
     office_timeout: float = 120
+    page_timeout: float = 60
     multimodal: bool = False
     vision_provider: str = "auto"
     vision_api_key: str | None = None
@@ -68,6 +71,7 @@ class Settings:
     local_whisper_model: str = "tiny.en"
     whisper_language: str | None = None
     whisper_hotwords: str | None = None
+    whisper_device: str = "auto"
     max_audio_minutes: float = 120
     mcp_server: bool = True
     public: bool = False
@@ -80,6 +84,8 @@ class Settings:
             raise ValueError(
                 f"VISION_PROVIDER must be one of {', '.join(VISION_PROVIDERS)}, not {self.vision_provider!r}"
             )
+        if self.whisper_device not in WHISPER_DEVICES:
+            raise ValueError(f"WHISPER_DEVICE must be one of {', '.join(WHISPER_DEVICES)}, not {self.whisper_device!r}")
         for name in POSITIVE:
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name.upper()} must be more than 0, not {getattr(self, name)!r}")
@@ -111,6 +117,7 @@ class Settings:
             max_image_side=int(_number(env, "MAX_IMAGE_SIDE", cls.max_image_side)),
             render_dpi=int(_number(env, "RENDER_DPI", cls.render_dpi)),
             office_timeout=_number(env, "OFFICE_TIMEOUT", cls.office_timeout),
+            page_timeout=_number(env, "PAGE_TIMEOUT", cls.page_timeout),
             multimodal=_flag(get("MODEL_MULTIMODAL"), cls.multimodal),
             vision_provider=(get("VISION_PROVIDER") or cls.vision_provider).lower(),
             vision_api_key=get("VISION_API_KEY") or get("OPENAI_API_KEY"),
@@ -126,6 +133,7 @@ class Settings:
             local_whisper_model=get("LOCAL_WHISPER_MODEL") or cls.local_whisper_model,
             whisper_language=get("WHISPER_LANGUAGE"),
             whisper_hotwords=get("WHISPER_HOTWORDS"),
+            whisper_device=(get("WHISPER_DEVICE") or cls.whisper_device).lower(),
             max_audio_minutes=_number(env, "MAX_AUDIO_MINUTES", cls.max_audio_minutes),
             mcp_server=_flag(get("GRADIO_MCP_SERVER"), cls.mcp_server),
             public=_flag(get("READLENS_PUBLIC"), get("SPACE_ID") is not None),  # a Hugging Face Space sets SPACE_ID

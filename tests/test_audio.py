@@ -310,3 +310,20 @@ def test_an_empty_recording_is_refused(tmp_path):
     with pytest.raises(ReaderError) as caught:
         read_file(empty, services=local(tmp_path))
     assert caught.value.code == "EMPTY_FILE"
+
+
+def test_a_gpu_that_fails_its_probe_leaves_whisper_on_the_cpu_with_a_warning(tmp_path):
+    """WHISPER_DEVICE=cuda on this machine, which has no GPU: CTranslate2's own failure, then the CPU."""
+    reading = read_file(JFK, services=local(tmp_path, whisper_device="cuda"))
+    assert_says(reading.transcript.text, "ask not what your country can do for you")
+    assert reading.transcript.source == "whisper:tiny.en (local)"
+    [warning] = reading.warnings
+    assert warning.startswith("jfk.flac: the local Whisper model runs on the CPU because CUDA could not be used (")
+    assert "CUDA failed with error" in warning and warning.endswith("or set WHISPER_DEVICE=cpu.")
+    cached = read_file(JFK, services=local(tmp_path, whisper_device="cuda"))
+    assert cached.transcript.text == reading.transcript.text and not cached.warnings  # no model was used
+
+
+def test_whisper_device_is_one_of_three(tmp_path):
+    with pytest.raises(ValueError, match="WHISPER_DEVICE must be one of auto, cpu, cuda, not 'gpu'"):
+        make_settings(tmp_path, whisper_device="gpu")

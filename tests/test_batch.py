@@ -455,3 +455,18 @@ def test_ray_engine_gives_the_local_engines_records(ray_cluster, local_run, fold
     assert "Reading (ray)" in ray_run.stderr and "6 files read (10 pages" in ray_run.stderr
     assert by_page(lines(tmp_path / "pages.jsonl")) == by_page(first)
     assert (tmp_path / "cache" / "files").is_dir()  # the workers wrote to the driver's cache
+
+
+def test_a_ray_run_leaves_no_libreoffice_behind(vision, tmp_path):
+    """Ray ends its workers' children with SIGKILL: the LibreOffice a worker started goes with them."""
+    (tmp_path / "docs").mkdir()
+    shutil.copy(CORPUS / "markitdown/test.docx", tmp_path / "docs/report.docx")
+    run = batch("docs", "--out", "p.jsonl", "--engine", "ray", cache=tmp_path / "cache", vision=vision, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert [record["page"] for record in lines(tmp_path / "p.jsonl")] == [1, 2, 3]
+    deadline = time.monotonic() + 10
+    while (left := subprocess.run(["pgrep", "-f", f"soffice.*{tmp_path}"], capture_output=True).stdout) and (
+        time.monotonic() < deadline
+    ):
+        time.sleep(0.2)
+    assert not left, "LibreOffice outlived the batch"

@@ -143,3 +143,15 @@ def test_without_libreoffices_python_bridge_the_error_says_what_to_install(tmp_p
     with pytest.raises(ReaderError) as caught:
         office.convert_to_pdf(SAMPLE, "docx", tmp_path / "out.pdf", 30, tmp_path / "profiles", "word_sample.docx")
     assert caught.value.code == "RENDER_FAILED" and "python3-uno" in caught.value.message and not ours(tmp_path)
+
+
+def test_libreoffice_goes_with_its_bridge_killed_as_ray_kills_a_workers_children(tmp_path):
+    profiles = tmp_path / "profiles"
+    office.convert_to_pdf(DOCX, "docx", tmp_path / "first.pdf", 120, profiles, "test.docx")
+    started = ours(profiles)
+    bridge = int(Path(f"/proc/{office.running_pid()}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    os.kill(bridge, signal.SIGKILL)  # no time to close LibreOffice: oosplash and soffice.bin would outlive it
+    deadline = time.monotonic() + BOUNDED_SECONDS
+    while ours(profiles) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(started) == 2 and not ours(profiles), "LibreOffice outlived its bridge"

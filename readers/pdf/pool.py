@@ -12,12 +12,15 @@ import ctypes
 import os
 import resource
 import signal
+import sys
 import threading
 import time
+import types
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from multiprocessing import get_context
+from multiprocessing.context import ForkServerContext, ForkServerProcess
 from pathlib import Path
 
 from ..errors import ReaderError
@@ -40,19 +43,24 @@ def time_limit(seconds: float):
 
     The alarm fires again every tenth of a second until the block ends: pdfminer swallows some
     exceptions, and one raised inside a destructor is only printed, so a single alarm may be lost.
+    Others it wraps in errors of its own ("Unsupported filter" when the alarm lands while a stream
+    is inflated), which would read as damage: so the block gets a list that holds the time-out
+    once it has fired, whatever error then ends the block.
     A timer set before (pytest-timeout's, say) is put back with what remained of it."""
+    expired: list[TimeoutError] = []
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield expired
         return
 
     def expire(signum, frame):
-        raise TimeoutError(f"reading the page took longer than {seconds:g} s")
+        expired[:] = [TimeoutError(f"reading the page took longer than {seconds:g} s")]
+        raise expired[0]
 
     previous = signal.signal(signal.SIGALRM, expire)
     started = time.monotonic()
     outer_delay, outer_interval = signal.setitimer(signal.ITIMER_REAL, seconds, ALARM_REPEAT)
     try:
-        yield
+        yield expired
     finally:
         try:
             signal.setitimer(signal.ITIMER_REAL, 0)  # an alarm already on its way is raised as this call returns
@@ -90,19 +98,42 @@ def _start_worker() -> None:
     )
 
 
+class _WorkerProcess(ForkServerProcess):
+    """A worker from the fork server that is not told the caller's main module.
+
+    multiprocessing's fork server, and every process it starts, runs the starting process's
+    ``__main__`` script again (as ``__mp_main__``) unless the script guards its work with
+    ``if __name__ == "__main__":``; a library must not run its caller's code. The workers need
+    nothing from that module (they run ``readers``' functions), so while one starts, and the fork
+    server with it, ``sys.modules["__main__"]`` is a blank module: nothing names the script. (The
+    pool starts its workers one at a time, under its own lock.)"""
+
+    @staticmethod
+    def _Popen(process_obj):
+        caller, sys.modules["__main__"] = sys.modules["__main__"], types.ModuleType("__main__")
+        try:
+            return ForkServerProcess._Popen(process_obj)
+        finally:
+            sys.modules["__main__"] = caller
+
+
+class _ForkServerContext(ForkServerContext):
+    Process = _WorkerProcess
+
+
 def executor() -> Executor:
     """The shared worker pool, started on first use.
 
     With other threads running (the app's), workers come from a fork server: a fork would copy
-    locks those threads may hold. Without them, a plain fork is safe, and it is the only start
-    method that does not re-run a script's ``__main__`` in every worker, so a script that calls
-    ``read_file`` without ``if __name__ == "__main__":`` still works.
+    locks those threads may hold, and the caller's ``__main__`` is kept from it (``_WorkerProcess``),
+    so a script that calls ``read_file`` without ``if __name__ == "__main__":`` is run once. Without
+    other threads, a plain fork is safe and quicker.
     """
     global _pool
     with _pool_lock:
         if _pool is None:
-            method = "fork" if threading.active_count() == 1 else "forkserver"
-            _pool = ProcessPoolExecutor(WORKERS, mp_context=get_context(method), initializer=_start_worker)
+            context = get_context("fork") if threading.active_count() == 1 else _ForkServerContext()
+            _pool = ProcessPoolExecutor(WORKERS, mp_context=context, initializer=_start_worker)
         return _pool
 
 

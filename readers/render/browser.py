@@ -1,6 +1,13 @@
 """Headless Chromium (Debian's, through Playwright) printing a web page to PDF, with JavaScript
 off and every request refused, so nothing is fetched while reading a file.
 
+Three guards keep it so. The page is made inert before it is printed: a ``<meta
+http-equiv="refresh">`` (which navigates away while the page prints, and the print fails) and
+every ``<link>`` but a stylesheet (icons, prefetches, preconnects, manifests: Chromium's own
+services fetch some of those outside the page's network) are taken out. The page's requests are
+aborted (``context.route``) with the context offline. And Chromium's proxy is a closed port, for
+loopback addresses too, so a request that slips past both reaches no server.
+
 One warm browser per process: Playwright's driver and Chromium start on the first print and stay,
 and each page gets a context of its own (JavaScript off, offline, every request aborted), made
 ready after the print before it. Playwright's objects belong to the thread that made them and the
@@ -16,6 +23,7 @@ from __future__ import annotations
 import atexit
 import os
 import queue
+import re
 import shutil
 import signal
 import threading
@@ -25,6 +33,11 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from ..storage.files import write_atomic
 
 PRINT_TIMEOUT_MS = 60_000
+# Every request Chromium makes itself goes to this proxy, where nothing listens (port 9, discard).
+NOWHERE = ["--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>"]
+_TAG = re.compile(r"<(meta|link)\b", re.IGNORECASE)
+_REFRESH = re.compile(r"""http-equiv\s*=\s*["']?\s*refresh""", re.IGNORECASE)
+_STYLESHEET = re.compile(r"""\brel\s*=\s*["']?\s*stylesheet\b""", re.IGNORECASE)
 CLOSE_SECONDS = 10  # for the browser and the driver to stop at shutdown, before they are killed
 
 
@@ -34,7 +47,21 @@ def chromium() -> str | None:
 
 def print_page(html: str, target) -> None:
     """Print ``html`` to the PDF ``target`` with headless Chromium, JavaScript off, nothing fetched."""
-    write_atomic(target, _printer().print(html))
+    write_atomic(target, _printer().print(_inert(html)))
+
+
+def _inert(html: str) -> str:
+    """``html`` without a refresh and without ``<link>``s other than stylesheets (see above). One
+    pass, each tag ending at the next ``>``, so a page of a million unclosed tags costs its length."""
+    parts, at = [], 0
+    while found := _TAG.search(html, at):
+        end = html.find(">", found.end()) + 1 or len(html)
+        tag = html[found.start() : end]
+        parts.append(html[at : found.start()])
+        if not (_REFRESH.search(tag) if found[1].lower() == "meta" else not _STYLESHEET.search(tag)):
+            parts.append(tag)
+        at = end
+    return "".join(parts) + html[at:]
 
 
 def browser_pid() -> int | None:
@@ -134,7 +161,7 @@ class _Printer:
                             playwright = playwright or sync_playwright().start()
                             browser, ready = None, None
                             browser = playwright.chromium.launch(
-                                executable_path=chromium(), args=["--no-sandbox"], timeout=PRINT_TIMEOUT_MS
+                                executable_path=chromium(), args=["--no-sandbox", *NOWHERE], timeout=PRINT_TIMEOUT_MS
                             )
                             self.pid, self.launches = _pid(browser), self.launches + 1
                         context, page = ready or _fresh_page(browser)

@@ -9,7 +9,9 @@ Each process keeps one headless LibreOffice running, started on first use and re
 costs the conversion alone, not LibreOffice's start. Conversions in one process take turns. A
 LibreOffice that has died is started again and the conversion retried once; one that runs past the
 timeout is killed with its whole process group, and the next conversion starts a new one. It is
-closed when the process exits (``shutdown``). Each instance has a profile of its own: profiles live
+closed when the process exits (``shutdown``); a process killed outright leaves none behind either
+(its bridge closes LibreOffice, and a bridge killed too, as Ray kills a worker's children, takes
+LibreOffice's process group with it). Each instance has a profile of its own: profiles live
 in a small pool under the cache directory and an instance holds its profile's lock while it runs,
 so two never share one, and none pays LibreOffice's first-start cost twice; with every slot taken,
 an instance makes a temporary profile.
@@ -59,6 +61,10 @@ def _profile_slot(root: Path):
     return None
 
 
+def _sentences(*parts: str) -> str:
+    return " ".join(part for part in parts if part)
+
+
 def _remove_stale_pipes() -> None:
     """A killed LibreOffice leaves its sockets in /tmp (a fixed place, whatever TMPDIR says):
     remove the ones nobody listens on any more."""
@@ -92,7 +98,11 @@ class _Office:
         )
         started = self._answer(
             timeout,
-            f"LibreOffice took longer than {timeout:g} s to start for {name} and was stopped (OFFICE_TIMEOUT). {why}",
+            _sentences(
+                f"LibreOffice took longer than {timeout:g} s to start for {name} and was stopped (OFFICE_TIMEOUT): "
+                "the machine may be busy. Try again, or raise OFFICE_TIMEOUT.",
+                why,
+            ),
         )
         if "ready" not in started:
             self.close()
@@ -100,7 +110,8 @@ class _Office:
                 "; is Debian's python3-uno installed? make setup installs it" if started.get("alive") is False else ""
             )
             raise ReaderError(
-                "RENDER_FAILED", f"LibreOffice could not start to convert {name} ({started['error']}{missing}). {why}"
+                "RENDER_FAILED",
+                _sentences(f"LibreOffice could not start to convert {name} ({started['error']}{missing}).", why),
             )
         self.pid = started["ready"]
 
@@ -179,14 +190,18 @@ def _convert(
     name: str,
     why: str,
     failed: str = "RENDER_FAILED",
+    damaged: str = "",
 ) -> None:
     """Convert ``source`` (shown to LibreOffice as ``document.<extension>``) with the warm
     LibreOffice through ``convert_to`` ("pdf:calc_pdf_Export:{options}") and write it to ``target``.
-    ``why`` ends the error messages: what the person can still do or expect.
+    ``why`` ends the error messages: what the person can still do or expect; ``damaged`` follows it
+    when LibreOffice, running, refused the file.
 
-    Raises ``RENDER_FAILED`` when LibreOffice runs past ``timeout`` (starting, or converting) and
-    ``failed`` when it cannot convert the file.
-    """
+    Raises ``RENDER_FAILED`` when LibreOffice runs past ``timeout`` (starting, or converting) or
+    stops while converting, even after a second try (on a busy machine or one short of memory a
+    good file can meet either, so the sentence says to try again), and ``failed`` when LibreOffice
+    answers that it cannot convert the file, twice: the second time a fresh LibreOffice (under load
+    one that had just started once answered a good RTF "it could not be opened")."""
     global _office
     output_extension, filter_name, *options = convert_to.split(":", 2)
     data = (
@@ -207,18 +222,36 @@ def _convert(
             "options": data,
             "recalculate": output_extension == extension,
         }
-        late = f"LibreOffice took longer than {timeout:g} s to convert {name} and was stopped (OFFICE_TIMEOUT). {why}"
-        for _ in range(2):  # a LibreOffice found dead is started again, once
+        late = _sentences(
+            f"LibreOffice took longer than {timeout:g} s to convert {name} and was stopped (OFFICE_TIMEOUT): "
+            "the machine may be busy. Try again, or raise OFFICE_TIMEOUT.",
+            why,
+        )
+        for attempt in (1, 2):  # a LibreOffice that died or refused the file tries once more, started afresh
             if _office is None or _office.owner != os.getpid() or not _office.alive():
                 if _office is not None:
                     _office.close(wait=False)
                 _office = _Office(profiles, timeout, name, why)
             answer = _office.convert(request, timeout, late)
-            if answer.get("alive", True):
+            if "error" not in answer and produced.is_file() and produced.stat().st_size:
                 break
+            if attempt == 1:
+                _office.close(wait=False)
+        if not answer.get("alive", True):
+            raise ReaderError(
+                "RENDER_FAILED",
+                _sentences(
+                    f"LibreOffice stopped while converting {name}, on a second try too ({answer['error']}): the "
+                    "machine may be short of memory. Try again; if it fails again, the file is the cause.",
+                    why,
+                ),
+            )
         if "error" in answer or not produced.is_file() or produced.stat().st_size == 0:
             raise ReaderError(
-                failed, f"LibreOffice could not convert {name} ({answer.get('error', 'it wrote nothing')}). {why}"
+                failed,
+                _sentences(
+                    f"LibreOffice could not convert {name} ({answer.get('error', 'it wrote nothing')}).", why, damaged
+                ),
             )
         write_atomic(target, produced.read_bytes())
 
@@ -292,7 +325,8 @@ def ooxml_copy(job, recalculate: bool = False) -> Path:
         job.settings.office_timeout,
         job.settings.cache_dir / "office-profiles",
         job.name,
-        f"The file may be damaged; open it and save it as .{job.kind}.",
+        "",
         failed="CORRUPT_FILE",
+        damaged=f"The file may be damaged; open it and save it as .{job.kind}.",
     )
     return target

@@ -10,9 +10,14 @@ the UNO pipe PIPE_NAME, and prints ``{"ready": pid}`` when it answers. Then each
 stdin is one conversion, ``{"source", "target", "filter_name", "options", "recalculate"}``, answered
 by one line: ``{"ok": true}`` or ``{"error": "...", "alive": bool}`` (``alive`` false when
 LibreOffice itself has gone, or the connection to it). At the end of stdin (the reader's process has
-finished or died) it closes LibreOffice."""
+finished or died) it closes LibreOffice.
+
+If the bridge itself is killed (Ray ends a worker's children with SIGKILL), a watcher it started
+first, in the same process group, sees the bridge's end of a pipe close and kills the group:
+LibreOffice (``oosplash`` and ``soffice.bin``, which outlive a killed parent) and itself."""
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -100,8 +105,23 @@ def _convert(desktop, source, target, filter_name, options, recalculate):
         document.close(True)
 
 
+# Waits for the end of its stdin (the bridge's end of a pipe, open while the bridge lives), then
+# kills its process group: the bridge's, with LibreOffice in it.
+WATCHER = "import os, signal, sys; sys.stdin.buffer.read(); os.killpg(0, signal.SIGKILL)"
+
+
+def _watch_for_our_end():
+    """Start the watcher that kills this process group once this process has ended, however it
+    ended. The pipe's write end is left open, for this process's life (LibreOffice does not
+    inherit it: Python's descriptors are not inherited)."""
+    end, _ = os.pipe()
+    subprocess.Popen([sys.executable, "-c", WATCHER], stdin=end, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(end)
+
+
 def main():
     soffice, profile, pipe = sys.argv[1:4]
+    _watch_for_our_end()
     office = subprocess.Popen(
         [
             soffice,
