@@ -24,7 +24,7 @@ from pathlib import Path
 import gradio as gr
 
 from readers import ReaderError, Reading, ReadOptions, Services, read_file
-from readers.describe.vision import TEXT_ONLY
+from readers.describe.vision import TEXT_ONLY, UNANSWERED
 from readers.intake.names import label, safe_suffix
 from readers.payload.budget import page_tokens, parse_cursor
 from readers.payload.chunks import check_sizes
@@ -314,8 +314,11 @@ class Endpoints:
             found = reading.pages[0]
             if found.error:
                 raise gr.Error(found.error)
+            unanswered = [warning for warning in reading.warnings if warning.startswith(UNANSWERED)]
             if found.description:
-                return found.description
+                return "\n\n".join([found.description, *unanswered])
+            if unanswered:
+                raise gr.Error(f"No answer for {reading.name}, page {number}: {unanswered[0]}")
             if found.image is None:
                 reason = f"page {number} has no image to describe: {unrendered(reading)}"
             elif self.services.vision is None:

@@ -19,7 +19,7 @@ from readers import Reading, ReadOptions, Services, Settings
 from .api import Endpoints
 from .chunks import chunks_tab
 from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, discard_upload, parse_page, read_uploads, visitor
-from .pages import show_entries, status_line
+from .pages import question_note, show_entries, status_line
 from .payload import (
     DOCUMENT_NOTE,
     TOKENS_NOTE,
@@ -283,6 +283,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                     submit_btn="Ask",
                     elem_id="question",
                 )
+                unanswered = gr.Markdown(visible=False, elem_id="question-note", elem_classes="rl-error")
         status = gr.Markdown(elem_id="status", min_height=28)  # room for the progress bar before anything is read
         with gr.Tabs():
             with gr.Tab("Pages", elem_id="pages-tab"):
@@ -382,10 +383,11 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
             **private,
         )
         entries.change(
-            lambda current, mode: (status_line(current), *payload_views(current, mode, folder)),
+            lambda current, mode: (status_line(current), question_note(current), *payload_views(current, mode, folder)),
             [entries, multimodal],
             [
                 status,
+                unanswered,
                 estimates,
                 text_view,
                 openai_view,

@@ -8,7 +8,7 @@ from pathlib import Path
 import gradio as gr
 
 from readers import Reading
-from readers.describe.vision import TEXT_ONLY
+from readers.describe.vision import TEXT_ONLY, UNANSWERED
 from readers.markup.tables import markdown_table
 from readers.payload.citations import CITED_UNITS, clock
 
@@ -103,7 +103,7 @@ def show_entries(entries: list[Entry], folder: Path) -> None:
             unit = CITED_UNITS.get(reading.kind, "page") + "s"
             shown = f"{len(reading.pages)} of {reading.page_count} {unit}" if reading.page_count > 1 else ""
             gr.Markdown(f"### {entry.name}\n{' · '.join(filter(None, [reading.kind.upper(), reading.mime, shown]))}")
-            for warning in [entry.note, *reading.warnings] if entry.note else reading.warnings:
+            for warning in [entry.note, *card_warnings(reading)] if entry.note else card_warnings(reading):
                 gr.Markdown(f"ℹ️ {warning}")
             if reading.transcript is not None:
                 _show_transcript(entry)
@@ -111,6 +111,20 @@ def show_entries(entries: list[Entry], folder: Path) -> None:
                 _show_page(reading, page, folder)
             if not entry.done:
                 gr.Markdown("Reading the remaining pages…")
+
+
+def card_warnings(reading: Reading) -> list[str]:
+    """A file's warnings but the unanswered question's, which ``question_note`` says once beside the question."""
+    return [warning for warning in reading.warnings if not warning.startswith(UNANSWERED)]
+
+
+def question_note(entries: list[Entry]) -> dict:
+    """The note under the Describe box: why the question was not answered (no vision model), once for all files."""
+    for entry in entries:
+        for warning in entry.reading.warnings if entry.reading else ():
+            if warning.startswith(UNANSWERED):
+                return gr.update(value=f"⚠️ {warning}", visible=True)
+    return gr.update(value="", visible=False)
 
 
 def status_line(entries: list[Entry]) -> str:
