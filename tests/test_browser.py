@@ -26,9 +26,7 @@ from tests.test_ui_server import (
     PIE_ANSWER,
     SECRET_KEY,
     UNANSWERABLE,
-    launch_app,
     running_app,
-    stop,
 )
 
 pytestmark = pytest.mark.browser
@@ -342,16 +340,6 @@ def test_cache_panel_shows_the_size_and_clears(page):
     expect(page.get_by_text("Cache at")).to_contain_text("MB")
     page.get_by_role("button", name="Clear cache").click()
     expect(page.get_by_text("Cache at")).to_contain_text("0.0 MB", timeout=WAIT_MS)
-
-
-@pytest.fixture(scope="module")
-def ocr_app(tmp_path_factory):
-    """The app as a new user starts it: nothing configured, so local OCR describes the figures."""
-    url, process = launch_app(
-        {"READLENS_CACHE_DIR": str(tmp_path_factory.mktemp("ocr-app") / "cache")}, ARTIFACTS / "app-ocr.log"
-    )
-    yield url
-    stop(process)
 
 
 def test_with_nothing_configured_figures_are_outlined_and_their_text_read_line_by_line(
