@@ -5,6 +5,8 @@ local Whisper), in Debian's Chromium at a desktop's 1440×1000 and a phone's 390
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from gradio_client import Client, handle_file
 from playwright.sync_api import Page, expect, sync_playwright
@@ -78,4 +80,32 @@ def test_an_unanswerable_question_is_said_once_beside_the_question(chromium, ocr
     page.get_by_label("Describe").fill("")
     page.get_by_label("Describe").press("Enter")
     expect(note).to_be_hidden(timeout=WAIT_MS)
+    page.close()
+
+
+def test_errors_read_as_the_api_words_them_and_the_formats_are_listed_once(chromium, ocr_app, tmp_path):
+    empty, misnamed, unknown = tmp_path / "empty.docx", tmp_path / "notes.docx", tmp_path / "data.bin"
+    empty.write_bytes(b"")
+    misnamed.write_text("Meeting notes\n\nThis is plain text, not a Word document.\n")
+    unknown.write_bytes(bytes(range(256)) * 8)
+    client = Client(ocr_app, verbose=False)
+    with pytest.raises(Exception, match=r"empty\.docx is empty \(0 bytes\)"):
+        client.predict(file=handle_file(str(empty)), api_name="/read_file")
+    warned = client.predict(file=handle_file(str(misnamed)), api_name="/read_file")
+    naming = "notes.docx is named as a .docx file, but its content is text/plain: it was read as text."
+    assert warned["kind"] == "text" and any(warning.startswith(naming) for warning in warned["warnings"])
+    page = open_app(chromium, ocr_app)
+    page.set_input_files(UPLOAD, [str(empty), str(misnamed), str(unknown)])
+    expect(page.locator("#status")).to_contain_text("1 of 3 files read", timeout=WAIT_MS)
+    expect(page.get_by_text("empty.docx is empty (0 bytes). Upload the file again")).to_be_visible()
+    expect(page.get_by_text(naming)).to_be_visible()
+    refusal = re.compile(r"data\.bin is of type \S+, which ReadLens cannot read \(see Formats ReadLens reads")
+    expect(page.get_by_text(refusal)).to_be_visible()
+    expect(page.get_by_text("inode/x-empty")).to_have_count(0)
+    formats = page.locator("#formats")
+    expect(page.get_by_text("PDF; Word (DOCX")).to_have_count(0)  # in no card, and collapsed
+    formats.get_by_text("Formats ReadLens reads").click()
+    expect(formats.get_by_text("PDF; Word (DOCX")).to_be_visible()
+    expect(page.get_by_text("PDF; Word (DOCX")).to_have_count(1)
+    shoot(page, "32-02-errors")
     page.close()

@@ -178,7 +178,11 @@ class Endpoints:
 
     def _require_pages(self, path: str, name: str, refusal: str) -> None:
         """Refuse audio and text before reading them (reading audio would transcribe it first)."""
-        if visual_kind(path, name) is None:
+        try:
+            kind = visual_kind(path, name)
+        except ReaderError:  # read_file refuses it in its own words, its checks first (an empty file is empty)
+            return
+        if kind is None:
             raise gr.Error(f"{name} is not a document or an image, so it {refusal}.")
 
     @documented

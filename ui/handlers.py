@@ -115,7 +115,10 @@ def read_progressively(path: str, options: ReadOptions, services: Services, prog
     The early reading skips descriptions (a vision call can take seconds); the whole reading takes
     that page from the cache and describes every page.
     """
-    kind = visual_kind(path, options.name)
+    try:
+        kind = visual_kind(path, options.name)
+    except ReaderError:  # read_file says why in its own words, its checks first (an empty file is empty)
+        kind = None
     if kind and kind_of(kind).visual:  # audio, text and containers (read whole) have no first page worth showing early
         first = options.page_start or 1
         shown = replace(options, page_start=first, page_end=first, describe=None, multimodal=True, images=True)

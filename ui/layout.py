@@ -15,6 +15,7 @@ from pathlib import Path
 import gradio as gr
 
 from readers import Reading, ReadOptions, Services, Settings
+from readers.intake.detect import SUPPORTED
 
 from .api import Endpoints
 from .chunks import chunks_tab
@@ -256,6 +257,8 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                     inputs=files,
                     label="Examples",
                 )
+                with gr.Accordion("Formats ReadLens reads", open=False, elem_id="formats"):
+                    gr.Markdown(f"{SUPPORTED}.")
             with gr.Column(scale=2):
                 multimodal = gr.Checkbox(
                     label="Multimodal model",

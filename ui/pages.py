@@ -9,6 +9,7 @@ import gradio as gr
 
 from readers import Reading
 from readers.describe.vision import TEXT_ONLY, UNANSWERED
+from readers.intake.detect import FORMATS_LISTED
 from readers.markup.tables import markdown_table
 from readers.payload.citations import CITED_UNITS, clock
 
@@ -97,7 +98,8 @@ def show_entries(entries: list[Entry], folder: Path) -> None:
             if reading is None:
                 gr.Markdown(f"### {entry.name}")
                 gr.Markdown(
-                    f"⚠️ {entry.error}" if entry.error else "Reading…", elem_classes="rl-error" if entry.error else None
+                    f"⚠️ {card_error(entry.error)}" if entry.error else "Reading…",
+                    elem_classes="rl-error" if entry.error else None,
                 )
                 continue
             unit = CITED_UNITS.get(reading.kind, "page") + "s"
@@ -111,6 +113,12 @@ def show_entries(entries: list[Entry], folder: Path) -> None:
                 _show_page(reading, page, folder)
             if not entry.done:
                 gr.Markdown("Reading the remaining pages…")
+
+
+def card_error(error: str) -> str:
+    """The API's sentence, with the list of formats (given once, under the upload) pointed to rather than repeated."""
+    sentence, listed, _ = error.partition(FORMATS_LISTED)
+    return f"{sentence} (see *Formats ReadLens reads*, under the upload)." if listed else error
 
 
 def card_warnings(reading: Reading) -> list[str]:
