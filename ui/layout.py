@@ -19,7 +19,18 @@ from readers.intake.detect import SUPPORTED
 
 from .api import Endpoints
 from .chunks import chunks_tab
-from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, discard_upload, parse_page, read_uploads, visitor
+from .handlers import (
+    MAX_FILES,
+    Entry,
+    backends_line,
+    cache_summary,
+    clear_cache,
+    discard_upload,
+    limits_table,
+    parse_page,
+    read_uploads,
+    visitor,
+)
 from .pages import question_note, show_entries, status_line
 from .payload import (
     DOCUMENT_NOTE,
@@ -240,6 +251,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
         )
         if settings.public:
             gr.Markdown(PUBLIC_NOTE.format(calls=settings.vision_calls_per_minute), elem_id="public-mode")
+        gr.Markdown(backends_line(services), elem_id="backends", elem_classes="rl-source")
         entries = gr.State([])
         with gr.Row():
             with gr.Column(scale=3):
@@ -350,6 +362,11 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                 )
                 report_file = gr.File(label="Report (report.md + images)", interactive=False, elem_id="report")
             chunks_tab(entries, folder, **private)
+        with gr.Accordion("Settings in force", open=False, elem_id="settings"):
+            gr.Markdown(
+                f"{backends_line(services)}\n\n{limits_table(settings)}\n\nSet them in the environment or `.env` "
+                "(see docs/configuration.md) and restart the app."
+            )
         with gr.Accordion("Cache", open=False):
             cache_info = gr.Markdown()
             if not settings.public:  # every visitor shares the cache
