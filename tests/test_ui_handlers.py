@@ -30,7 +30,6 @@ from ui.handlers import (
     triage,
     visitor,
 )
-from ui.layout import payload_views
 from ui.payload import (
     PROVIDER_NAMES,
     abbreviate,
@@ -40,6 +39,7 @@ from ui.payload import (
     message_payload,
     text_payload,
 )
+from ui.payload_tab import payload_views
 from ui.report import citation, report_markdown, write_payload, write_report
 
 ASSETS = ROOT / "assets"
