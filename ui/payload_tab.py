@@ -15,6 +15,7 @@ from readers import Reading
 from .handlers import Entry
 from .payload import (
     DOCUMENT_NOTE,
+    PROVIDER_NAMES,
     TOKENS_NOTE,
     abbreviate,
     document_payloads,
@@ -104,6 +105,22 @@ def payload_views(entries: list[Entry], multimodal: bool, folder: Path):
     )
 
 
+def _json_views(what: str, prefix: str) -> tuple[gr.Code, gr.Code]:
+    """The OpenAI and Anthropic JSON side by side, hidden until there is something to show."""
+    with gr.Row():
+        return tuple(
+            gr.Code(
+                label=f"{PROVIDER_NAMES[provider]} {what}",
+                language="json",
+                max_lines=30,
+                wrap_lines=True,
+                visible=False,
+                elem_id=f"{prefix}-{provider}",
+            )
+            for provider in ("openai", "anthropic")
+        )
+
+
 def payload_tab() -> list:
     """The tab's components, inside ``gr.Tabs``, in the order ``payload_views`` fills them."""
     with gr.Tab("Model payload", elem_id="payload-tab"):
@@ -115,42 +132,12 @@ def payload_tab() -> list:
             wrap_lines=True,
             elem_id="payload-text",
         )
-        with gr.Row():
-            openai_view = gr.Code(
-                label="OpenAI message content (images abbreviated)",
-                language="json",
-                max_lines=30,
-                wrap_lines=True,
-                visible=False,
-                elem_id="payload-openai",
-            )
-            anthropic_view = gr.Code(
-                label="Anthropic message content (images abbreviated)",
-                language="json",
-                max_lines=30,
-                wrap_lines=True,
-                visible=False,
-                elem_id="payload-anthropic",
-            )
+        openai_view, anthropic_view = _json_views("message content (images abbreviated)", "payload")
         payload_file = gr.File(label="Complete payload (with full images)", interactive=False)
         document_note = gr.Markdown(visible=False, elem_id="payload-document-note")
-        with gr.Row():
-            document_openai = gr.Code(
-                label="OpenAI message content, PDF sent as itself (base64 abbreviated)",
-                language="json",
-                max_lines=30,
-                wrap_lines=True,
-                visible=False,
-                elem_id="payload-document-openai",
-            )
-            document_anthropic = gr.Code(
-                label="Anthropic message content, PDF sent as itself (base64 abbreviated)",
-                language="json",
-                max_lines=30,
-                wrap_lines=True,
-                visible=False,
-                elem_id="payload-document-anthropic",
-            )
+        document_openai, document_anthropic = _json_views(
+            "message content, PDF sent as itself (base64 abbreviated)", "payload-document"
+        )
         document_file = gr.File(label="Complete payload with the PDFs (full base64)", interactive=False, visible=False)
     return [
         estimates,
