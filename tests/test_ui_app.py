@@ -40,6 +40,15 @@ def open_app(chromium, url: str, viewport: dict | None = None) -> Page:
     return page
 
 
+def open_tab(page: Page, name: str) -> None:
+    """Click a tab, from the "More tabs" menu where a phone's width hides it there."""
+    tab = page.get_by_role("tab", name=name)
+    if not tab.is_visible():
+        page.get_by_label("More tabs").click()
+        tab = page.locator(".overflow-dropdown button", has_text=name)
+    tab.click()
+
+
 def read_through_api(url: str, path, describe: str = "") -> dict:
     return Client(url, verbose=False).predict(file=handle_file(str(path)), describe=describe, api_name="/read_file")
 
@@ -125,4 +134,28 @@ def test_the_page_names_its_back_ends_and_the_limits_in_force(chromium, ocr_app)
     expect(limits.locator("tr", has_text="Pages read at once")).to_contain_text("50")
     assert page.evaluate(TOO_WIDE, PHONE["width"]) == []
     shoot(page, "32-03-settings-phone")
+    page.close()
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_before_an_upload_each_tab_says_what_will_appear_and_offers_the_examples(chromium, ocr_app, viewport):
+    page = open_app(chromium, ocr_app, viewport)
+    expect(page.locator("#pages-empty")).to_contain_text("Each page will appear here")
+    expect(page.locator("#pages-examples").get_by_role("button", name="Try chart-report.pdf")).to_be_visible()
+    width = (viewport or {"width": 1440})["width"]
+    assert page.evaluate(TOO_WIDE, width) == []
+    tag = "phone" if viewport else "desktop"
+    shoot(page, f"32-04-empty-pages-{tag}")
+    open_tab(page, "Model payload")
+    expect(page.locator("#estimates")).to_contain_text("What the model receives will appear here")
+    expect(page.locator("#payload-examples").get_by_role("button", name="Try sales.xlsx")).to_be_visible()
+    open_tab(page, "Chunks")
+    expect(page.locator("#chunk-summary")).to_contain_text("No chunks yet.")
+    offered = page.locator("#chunks-examples")
+    offered.get_by_role("button", name="Try chart-report.pdf").click()
+    expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+    expect(page.locator("#chunk-cards")).to_contain_text("Chunk 1")
+    expect(offered).to_be_hidden()
+    assert page.evaluate(TOO_WIDE, width) == []
+    shoot(page, f"32-04-example-chunks-{tag}")
     page.close()

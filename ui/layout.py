@@ -55,6 +55,24 @@ CSS = """
 """
 
 
+def examples_row(files: gr.File, folder: Path, elem_id: str, **private) -> gr.Row:
+    """A button for each example: what an empty tab offers; a click reads the example as an upload would,
+    from a copy in the app's folder (Gradio serves only files under it, the temporary folder or the cwd)."""
+
+    def pick(name: str) -> list[str]:
+        copy = folder / "examples" / name
+        if not copy.exists():
+            copy.parent.mkdir(exist_ok=True)
+            shutil.copyfile(ASSETS / name, copy)
+        return [str(copy)]
+
+    with gr.Row(elem_id=elem_id) as row:
+        for name in EXAMPLES:
+            button = gr.Button(f"Try {name}", size="sm", variant="secondary", min_width=120)
+            button.click(lambda name=name: pick(name), outputs=files, **private)
+    return row
+
+
 def launch_options(settings: Settings) -> dict:
     """What ``launch()`` needs besides host and port: the server's upload limit and the look.
 
@@ -214,18 +232,24 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
         with gr.Tabs():
             with gr.Tab("Pages", elem_id="pages-tab"):
 
-                @gr.render(inputs=entries, triggers=[entries.change], concurrency_limit=None)
+                @gr.render(inputs=entries, triggers=[demo.load, entries.change], concurrency_limit=None)
                 def _pages(current):
                     show_entries(current, folder)
 
-            payload_outputs = payload_tab()
+                pages_examples = examples_row(files, folder, "pages-examples", **private)
+
+            payload_examples, payload_outputs = payload_tab(
+                lambda: examples_row(files, folder, "payload-examples", **private)
+            )
             with gr.Tab("Export", elem_id="export-tab"):
                 gr.Markdown(
                     "A Markdown report of everything read — text, tables, descriptions and page images — "
                     "with a citation after every piece, as a zip with the images."
                 )
                 report_file = gr.File(label="Report (report.md + images)", interactive=False, elem_id="report")
-            chunks_tab(entries, folder, **private)
+            chunks_examples = chunks_tab(
+                entries, folder, lambda: examples_row(files, folder, "chunks-examples", **private), **private
+            )
         with gr.Accordion("Settings in force", open=False, elem_id="settings"):
             gr.Markdown(
                 f"{backends_line(services)}\n\n{limits_table(settings)}\n\nSet them in the environment or `.env` "
@@ -268,13 +292,14 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
         )
         entries.change(
             lambda current, mode: (
+                *[gr.update(visible=not current)] * 3,
                 status_line(current),
                 question_note(current),
                 write_report(current, folder) if current and all(entry.done for entry in current) else None,
                 *payload_views(current, mode, folder),
             ),
             [entries, multimodal],
-            [status, unanswered, report_file, *payload_outputs],
+            [pages_examples, payload_examples, chunks_examples, status, unanswered, report_file, *payload_outputs],
             show_progress="hidden",
             **private,
         )

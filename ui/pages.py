@@ -16,6 +16,12 @@ from readers.payload.citations import CITED_UNITS, clock
 from .handlers import Entry
 from .report import furniture_note, outlined_image, page_image, page_title
 
+EMPTY = (
+    "**Each page will appear here** once a file is read: its render on the left, figures outlined; on the "
+    "right its text, tables, tokens and the description of its visuals. Reading starts as soon as you "
+    "upload (the first page shows while the rest are read)."
+)
+
 
 def _source_line(page) -> str:
     source = page.description_source or "description"
@@ -91,7 +97,7 @@ def _show_transcript(entry: Entry) -> None:
 def show_entries(entries: list[Entry], folder: Path) -> None:
     """Lay out each file: a header, its error or warnings, then its pages side by side or its audio."""
     if not entries:
-        gr.Markdown("Upload files above (or pick an example) — reading starts at once.")
+        gr.Markdown(EMPTY, elem_id="pages-empty")
     for entry in entries:
         with gr.Column(elem_classes="rl-file"):
             reading = entry.reading

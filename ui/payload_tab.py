@@ -6,6 +6,7 @@ current mode (``ui.payload`` makes each view), and with PDFs sent as themselves.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import gradio as gr
@@ -25,6 +26,12 @@ from .payload import (
     usage_line,
 )
 from .report import write_document_payload, write_payload
+
+EMPTY = (
+    "**What the model receives will appear here** once a file is read: the text-only string (or, in "
+    "multimodal mode, the OpenAI and Anthropic message parts with each page's image), its size, and "
+    "its tokens in every mode. Upload files above, or try an example:"
+)
 
 
 def document_views(
@@ -66,7 +73,7 @@ def payload_views(entries: list[Entry], multimodal: bool, folder: Path):
     readings = [entry.reading for entry in entries if entry.reading is not None]
     if not readings:
         return (
-            "No payload yet.",
+            EMPTY,
             gr.update(value="", visible=True),
             gr.update(value="", visible=False),
             gr.update(value="", visible=False),
@@ -121,10 +128,12 @@ def _json_views(what: str, prefix: str) -> tuple[gr.Code, gr.Code]:
         )
 
 
-def payload_tab() -> list:
-    """The tab's components, inside ``gr.Tabs``, in the order ``payload_views`` fills them."""
+def payload_tab(examples: Callable[[], gr.Row]) -> tuple[gr.Row, list]:
+    """The tab's components, inside ``gr.Tabs``: the ``examples`` row it offers while empty, then the
+    components in the order ``payload_views`` fills them."""
     with gr.Tab("Model payload", elem_id="payload-tab"):
-        estimates = gr.Markdown(elem_id="estimates")
+        estimates = gr.Markdown(EMPTY, elem_id="estimates")
+        offered = examples()
         text_view = gr.Code(
             label="Text-only string — exactly what a text-only model receives",
             language="markdown",
@@ -139,7 +148,7 @@ def payload_tab() -> list:
             "message content, PDF sent as itself (base64 abbreviated)", "payload-document"
         )
         document_file = gr.File(label="Complete payload with the PDFs (full base64)", interactive=False, visible=False)
-    return [
+    return offered, [
         estimates,
         text_view,
         openai_view,
