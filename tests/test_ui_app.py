@@ -17,12 +17,20 @@ pytestmark = pytest.mark.browser
 
 PIE_QUESTION = "What are the exact percentages in the pie chart?"
 PHONE = {"width": 390, "height": 844}
-# Every visible element whose right edge passes the viewport's (a page a phone must scroll sideways);
-# Gradio's tab bar measures its tabs in a visually hidden copy, which a person never sees.
-TOO_WIDE = """width => [...document.querySelectorAll('body *')]
-  .filter(element => element.checkVisibility() && !element.closest('.visually-hidden'))
-  .filter(element => element.getBoundingClientRect().right > width + 1)
-  .map(element => `${element.tagName}.${element.className}`.slice(0, 80))"""
+# Every visible element whose right edge passes the viewport's (a page a phone must scroll sideways),
+# and the page's own width when wider. Gradio's tab bar measures its tabs in a visually hidden copy, which
+# a person never sees; what is inside a box that scrolls sideways itself (a wide table) is in view by scrolling it.
+TOO_WIDE = """width => {
+  const scrolls = element => ['auto', 'scroll'].includes(getComputedStyle(element).overflowX);
+  const inScroller = element => { for (let node = element.parentElement; node; node = node.parentElement)
+    if (scrolls(node) && node !== document.documentElement && node !== document.body) return true; return false; };
+  const wide = [...document.querySelectorAll('body *')]
+    .filter(element => element.checkVisibility() && !element.closest('.visually-hidden') && !inScroller(element))
+    .filter(element => element.getBoundingClientRect().right > width + 1)
+    .map(element => `${element.tagName}.${element.className}`.slice(0, 80));
+  const page = document.documentElement.scrollWidth;
+  return page > width ? [...wide, `page ${page} px`] : wide;
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -158,4 +166,28 @@ def test_before_an_upload_each_tab_says_what_will_appear_and_offers_the_examples
     expect(offered).to_be_hidden()
     assert page.evaluate(TOO_WIDE, width) == []
     shoot(page, f"32-04-example-chunks-{tag}")
+    page.close()
+
+
+def test_chunk_cards_wrap_and_the_token_table_keeps_its_words_on_a_phone(chromium, ocr_app, tmp_path):
+    notes = tmp_path / "long-lines.txt"
+    notes.write_text("# Notes\n\n" + " ".join(f"word{number}" for number in range(300)) + "\n")
+    page = open_app(chromium, ocr_app, PHONE)
+    page.set_input_files(UPLOAD, [str(ASSETS / "chart-report.pdf"), str(notes)])
+    expect(page.locator("#status")).to_contain_text("2 of 2 files read", timeout=WAIT_MS)
+    open_tab(page, "Chunks")
+    cards = page.locator("#chunk-cards pre")
+    expect(page.locator("#chunk-cards")).to_contain_text("word299")
+    cut = cards.evaluate_all("blocks => blocks.filter(block => block.scrollWidth > block.clientWidth + 1).length")
+    assert cut == 0  # every line wraps inside its card
+    assert page.evaluate(TOO_WIDE, PHONE["width"]) == []
+    shoot(page, "32-07-chunks-phone")
+    open_tab(page, "Model payload")
+    cells = page.locator("#estimates td")
+    expect(cells.first).to_be_visible(timeout=WAIT_MS)
+    line = cells.first.evaluate("cell => parseFloat(getComputedStyle(cell).lineHeight) || 24")
+    heights = cells.evaluate_all("cells => cells.map(cell => cell.getBoundingClientRect().height)")
+    assert max(heights) < 2 * line + 24  # one line of text a cell, padding aside: no word broken a letter a line
+    assert page.evaluate(TOO_WIDE, PHONE["width"]) == []
+    shoot(page, "32-07-tokens-phone")
     page.close()

@@ -134,7 +134,7 @@ def chunks_tab(entries: gr.State, folder: Path, examples: Callable[[], gr.Row], 
         with gr.Row():
             with gr.Column(scale=3):
                 cards = gr.Markdown(elem_id="chunk-cards")
-            with gr.Column(scale=2):
+            with gr.Column(scale=2, elem_id="chunk-side"):
                 choice = gr.Dropdown(label="Show chunk", choices=[], value=None, elem_id="chunk-choice")
                 render = gr.Image(
                     label="Its page, its boxes outlined",

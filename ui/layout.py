@@ -52,6 +52,12 @@ CSS = """
    and scale-down shows it whole (never cropped, never blown up past its pixels). */
 .rl-render .image-container {padding-top: 40px;}
 .rl-render .image-frame img {object-fit: scale-down;}
+/* A chunk's text wraps at the card's edge, never cut; the chunk's page stays in view beside the cards. */
+#chunk-cards pre, #chunk-cards pre code {white-space: pre-wrap; overflow-wrap: anywhere;}
+#chunk-side {position: sticky; top: 8px; align-self: flex-start;}
+/* The token table keeps its words whole: on a phone it scrolls sideways in its own box, the page does not. */
+#estimates table {display: block; overflow-x: auto; max-width: 100%;}
+#estimates th, #estimates td {white-space: nowrap;}
 """
 
 
