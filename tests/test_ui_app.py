@@ -191,3 +191,31 @@ def test_chunk_cards_wrap_and_the_token_table_keeps_its_words_on_a_phone(chromiu
     assert page.evaluate(TOO_WIDE, PHONE["width"]) == []
     shoot(page, "32-07-tokens-phone")
     page.close()
+
+
+def test_each_page_shows_its_text_rendered_or_raw_its_tables_once_and_its_tokens(chromium, ocr_app):
+    client = Client(ocr_app, verbose=False)
+    reading = client.predict(file=handle_file(str(ASSETS / "chart-report.pdf")), api_name="/read_file")
+    page = open_app(chromium, ocr_app)
+    page.set_input_files(UPLOAD, str(ASSETS / "chart-report.pdf"))
+    expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+    texts = page.locator(".prose.rl-rendered")
+    expect(texts).to_have_count(4)
+    expect(texts.first.locator("h1")).to_have_text("Quarterly Sales Report 2024")  # rendered: a heading, no "#"
+    expect(page.get_by_text("Page 3 — text, rendered (the model receives it raw)")).to_be_visible()
+    expect(page.locator("table").filter(has_text="Region")).to_have_count(1)  # page 3's table, rendered once
+    expect(page.locator("table").filter(has_text="Consumer")).to_have_count(1)  # the pie chart's data, rendered
+    tokens = page.locator(".prose.rl-tokens")
+    expect(tokens).to_have_count(4)
+    for shown, answered in zip(tokens.all(), reading["pages"]):
+        expect(shown).to_contain_text(f"Tokens of this page: {answered['tokens']:,} text-only")
+        expect(shown).to_contain_text("multimodal (OpenAI, with its image)")
+    shoot(page, "32-05-rendered")
+    page.get_by_label("Raw — exactly what the model receives").check()
+    raw = page.locator(".rl-raw textarea")
+    expect(raw).to_have_count(4, timeout=WAIT_MS)
+    expect(raw.first).to_have_value(re.compile(r"^# Quarterly Sales Report 2024"))
+    expect(raw.nth(2)).to_have_value(re.compile(r"\| Region \| Q1"))
+    expect(page.locator("table").filter(has_text="Region")).to_have_count(0)  # raw: the table as the model gets it
+    shoot(page, "32-05-raw")
+    page.close()

@@ -37,6 +37,7 @@ from .report import write_report
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
 UPLOAD_LIMIT_FACTOR = 2
+RENDERED, RAW = "Rendered", "Raw — exactly what the model receives"
 MCP_ENVELOPE_BYTES = 64 * 1024  # a tool call's JSON around its file_base64
 PUBLIC_NOTE = (
     "**Public mode:** each upload is deleted from the server once read, the shared cache cannot be cleared from here, "
@@ -237,10 +238,21 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
         status = gr.Markdown(elem_id="status", min_height=28)  # room for the progress bar before anything is read
         with gr.Tabs():
             with gr.Tab("Pages", elem_id="pages-tab"):
+                text_mode = gr.Radio(
+                    [RENDERED, RAW],
+                    value=RENDERED,
+                    label="Each page's text",
+                    info="The model receives the raw text (Markdown); rendered shows it as a reader sees it.",
+                    elem_id="text-mode",
+                )
 
-                @gr.render(inputs=entries, triggers=[demo.load, entries.change], concurrency_limit=None)
-                def _pages(current):
-                    show_entries(current, folder)
+                @gr.render(
+                    inputs=[entries, text_mode],
+                    triggers=[demo.load, entries.change, text_mode.change],
+                    concurrency_limit=None,
+                )
+                def _pages(current, mode):
+                    show_entries(current, folder, raw=mode == RAW)
 
                 pages_examples = examples_row(files, folder, "pages-examples", **private)
 

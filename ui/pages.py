@@ -3,6 +3,7 @@ content, or its transcript, or why it could not be read; and the status line ove
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import gradio as gr
@@ -30,7 +31,16 @@ def _source_line(page) -> str:
     return f"<span class='rl-source'>Visual content from **{label}**{' · cache hit ✓' if cached else ''}</span>"
 
 
-def _show_page(reading: Reading, page, folder: Path) -> None:
+def token_line(reading: Reading, page) -> str:
+    """The page's tokens alone, in both modes (o200k_base; an image by OpenAI's rule)."""
+    text_only, multimodal = (
+        dataclasses.replace(reading, pages=[page], multimodal=mode).tokens("openai") for mode in (False, True)
+    )
+    seen = f" · **{multimodal:,}** multimodal (OpenAI, with its image)" if page.image else ""
+    return f"Tokens of this {CITED_UNITS.get(reading.kind, 'page')}: **{text_only:,}** text-only{seen}"
+
+
+def _show_page(reading: Reading, page, folder: Path, raw: bool) -> None:
     key = f"{reading.sha256}-{page.number}"
     label = page_title(reading, page)
     with gr.Row(equal_height=False):
@@ -47,20 +57,30 @@ def _show_page(reading: Reading, page, folder: Path) -> None:
                 elem_classes="rl-render",
             )
         with gr.Column(scale=1):
-            gr.Textbox(
-                page.text.strip() or "(no text on this page)",
-                label=f"{label} — text",
-                lines=4,
-                max_lines=18,
-                interactive=False,
-                buttons=["copy"],
-                key=f"{key}-text",
-                elem_classes="rl-page-text",
-            )
+            content = page.content.strip()
+            if raw or page.line is not None:  # a text file's lines are shown as they are
+                gr.Textbox(
+                    content or "(no text on this page)",
+                    label=f"{label} — raw text, exactly as the model receives it",
+                    lines=4,
+                    max_lines=18,
+                    interactive=False,
+                    buttons=["copy"],
+                    key=f"{key}-raw",
+                    elem_classes="rl-page-text rl-raw",
+                )
+            else:
+                gr.Markdown(f"**{label} — text, rendered** (the model receives it raw)", key=f"{key}-label")
+                gr.Markdown(
+                    content or "*(no text on this page)*",
+                    container=True,
+                    max_height=480,
+                    key=f"{key}-rendered",
+                    elem_classes="rl-page-text rl-rendered",
+                )
+            gr.Markdown(token_line(reading, page), key=f"{key}-tokens", elem_classes="rl-source rl-tokens")
             if note := furniture_note(page):  # what the page shows round its text, which the text leaves out
                 gr.Markdown(note, key=f"{key}-furniture", elem_classes="rl-source")
-            for index, table in enumerate(page.tables):
-                gr.Markdown(table, key=f"{key}-table-{index}")
             if page.description:
                 # line_breaks: OCR keeps each line of a figure as it stands, not joined into one run.
                 gr.Markdown(
@@ -94,8 +114,9 @@ def _show_transcript(entry: Entry) -> None:
     gr.Markdown(markdown_table(rows) if t.segments else t.text or "(no speech found)")
 
 
-def show_entries(entries: list[Entry], folder: Path) -> None:
-    """Lay out each file: a header, its error or warnings, then its pages side by side or its audio."""
+def show_entries(entries: list[Entry], folder: Path, raw: bool = False) -> None:
+    """Lay out each file: a header, its error or warnings, then its pages side by side (their text
+    rendered, or ``raw`` as the model receives it) or its audio."""
     if not entries:
         gr.Markdown(EMPTY, elem_id="pages-empty")
     for entry in entries:
@@ -116,7 +137,7 @@ def show_entries(entries: list[Entry], folder: Path) -> None:
             if reading.transcript is not None:
                 _show_transcript(entry)
             for page in reading.pages:
-                _show_page(reading, page, folder)
+                _show_page(reading, page, folder, raw)
             if not entry.done:
                 gr.Markdown("Reading the remaining pages…")
 
