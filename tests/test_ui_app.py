@@ -11,6 +11,7 @@ import pytest
 from gradio_client import Client, handle_file
 from playwright.sync_api import Page, expect, sync_playwright
 
+from tests.conftest import CORPUS
 from tests.test_browser import ASSETS, CHROMIUM, CHROMIUM_ARGS, UPLOAD, WAIT_MS, shoot
 
 pytestmark = pytest.mark.browser
@@ -218,4 +219,32 @@ def test_each_page_shows_its_text_rendered_or_raw_its_tables_once_and_its_tokens
     expect(raw.nth(2)).to_have_value(re.compile(r"\| Region \| Q1"))
     expect(page.locator("table").filter(has_text="Region")).to_have_count(0)  # raw: the table as the model gets it
     shoot(page, "32-05-raw")
+    page.close()
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_the_file_list_jumps_to_a_page_of_a_long_document_and_removes_a_file(chromium, ocr_app, viewport):
+    long = CORPUS / "pdfplumber" / "ca-warn-report.pdf"  # 16 pages
+    page = open_app(chromium, ocr_app, viewport)
+    page.set_input_files(UPLOAD, [str(ASSETS / "chart-report.pdf"), str(long)])
+    expect(page.locator("#status")).to_contain_text("2 of 2 files read", timeout=WAIT_MS)
+    listed = page.locator("#file-list .rl-file-row")
+    expect(listed).to_have_count(2)
+    expect(listed.first).to_contain_text("chart-report.pdf · 4 pages")
+    expect(listed.last).to_contain_text("ca-warn-report.pdf · 16 pages")
+    target = page.locator("#rl-file-1-page-12")
+    expect(target).not_to_be_in_viewport()
+    box = listed.last.get_by_label("Go to page")
+    box.fill("12")
+    box.press("Enter")
+    expect(target).to_be_in_viewport(timeout=WAIT_MS)
+    expect(target).to_contain_text("Page 12")
+    width = (viewport or {"width": 1440})["width"]
+    assert page.evaluate(TOO_WIDE, width) == []
+    shoot(page, f"32-06-page-12-{'phone' if viewport else 'desktop'}")
+    listed.first.get_by_role("button", name="Remove").click()
+    expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+    expect(listed).to_have_count(1)
+    expect(page.locator(".rl-file h3", has_text="chart-report.pdf")).to_have_count(0)
+    expect(page.locator(".rl-file h3", has_text="ca-warn-report.pdf")).to_have_count(1)
     page.close()

@@ -252,7 +252,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                     concurrency_limit=None,
                 )
                 def _pages(current, mode):
-                    show_entries(current, folder, raw=mode == RAW)
+                    show_entries(current, folder, raw=mode == RAW, files=files)
 
                 pages_examples = examples_row(files, folder, "pages-examples", **private)
 

@@ -40,10 +40,10 @@ def token_line(reading: Reading, page) -> str:
     return f"Tokens of this {CITED_UNITS.get(reading.kind, 'page')}: **{text_only:,}** text-only{seen}"
 
 
-def _show_page(reading: Reading, page, folder: Path, raw: bool) -> None:
-    key = f"{reading.sha256}-{page.number}"
+def _show_page(reading: Reading, page, folder: Path, raw: bool, anchor: str | None) -> None:
+    key = f"{reading.sha256}-{page.number}-{page.section}"
     label = page_title(reading, page)
-    with gr.Row(equal_height=False):
+    with gr.Row(equal_height=False, elem_id=anchor):
         if page.image:
             outlined = page.figures and reading.kind != "image"  # an image file is its own one figure
             gr.Image(
@@ -114,13 +114,16 @@ def _show_transcript(entry: Entry) -> None:
     gr.Markdown(markdown_table(rows) if t.segments else t.text or "(no speech found)")
 
 
-def show_entries(entries: list[Entry], folder: Path, raw: bool = False) -> None:
-    """Lay out each file: a header, its error or warnings, then its pages side by side (their text
-    rendered, or ``raw`` as the model receives it) or its audio."""
+def show_entries(entries: list[Entry], folder: Path, raw: bool = False, files: gr.File | None = None) -> None:
+    """Lay out the list of files (each with a link to its card, a page box and a button that removes it
+    from ``files``), then each file: a header, its error or warnings, then its pages side by side (their
+    text rendered, or ``raw`` as the model receives it) or its audio."""
     if not entries:
         gr.Markdown(EMPTY, elem_id="pages-empty")
-    for entry in entries:
-        with gr.Column(elem_classes="rl-file"):
+    elif files is not None:
+        _file_list(entries, files)
+    for index, entry in enumerate(entries):
+        with gr.Column(elem_classes="rl-file", elem_id=f"rl-file-{index}"):
             reading = entry.reading
             if reading is None:
                 gr.Markdown(f"### {entry.name}")
@@ -136,10 +139,59 @@ def show_entries(entries: list[Entry], folder: Path, raw: bool = False) -> None:
                 gr.Markdown(f"ℹ️ {warning}")
             if reading.transcript is not None:
                 _show_transcript(entry)
+            anchored = set()
             for page in reading.pages:
-                _show_page(reading, page, folder, raw)
+                anchor = None if page.number in anchored else f"rl-file-{index}-page-{page.number}"
+                anchored.add(page.number)
+                _show_page(reading, page, folder, raw, anchor)
             if not entry.done:
                 gr.Markdown("Reading the remaining pages…")
+
+
+# Scrolls to the page a box names, in the file the box belongs to (the browser does it: no round trip);
+# again a moment later, once the renders above it that were still loading have taken their height.
+JUMP = """(number) => {{
+  const go = () => document.getElementById('rl-file-{index}-page-' + Math.round(number || 0))?.scrollIntoView();
+  go();
+  setTimeout(go, 500);
+  return number;
+}}"""
+
+
+def _file_list(entries: list[Entry], files: gr.File) -> None:
+    """One line per file: its name linking to its card, what was read, a page box for a long one, and Remove."""
+    with gr.Column(elem_id="file-list"):
+        for index, entry in enumerate(entries):
+            reading = entry.reading
+            unit = CITED_UNITS.get(reading.kind, "page") if reading else "page"
+            what = (
+                f"{len(reading.pages)} {unit}{'s' * (len(reading.pages) != 1)}"
+                if reading
+                else "not read"
+                if entry.error
+                else "reading…"
+            )
+            with gr.Row(equal_height=False, elem_classes="rl-file-row"):
+                gr.Markdown(f"[{entry.name}](#rl-file-{index}) · {what}", min_width=160, scale=3)
+                if reading and len(reading.pages) > 1:
+                    box = gr.Number(
+                        label=f"Go to {unit}",
+                        value=None,
+                        precision=0,
+                        minimum=reading.pages[0].number,
+                        maximum=reading.pages[-1].number,
+                        min_width=100,
+                        scale=1,
+                        elem_classes="rl-goto",
+                    )
+                    box.submit(None, box, None, js=JUMP.format(index=index))
+                remove = gr.Button("Remove", size="sm", variant="secondary", min_width=80, scale=0)
+                remove.click(
+                    lambda current, path=entry.path: [kept for kept in current or [] if kept != path],
+                    files,
+                    files,
+                    api_visibility="private",
+                )
 
 
 def card_error(error: str) -> str:
