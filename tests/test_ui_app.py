@@ -12,6 +12,7 @@ from gradio_client import Client, handle_file
 from playwright.sync_api import Page, expect, sync_playwright
 
 from tests.conftest import CORPUS
+from tests.fixtures.audio import KUBERNETES, said
 from tests.test_browser import ASSETS, CHROMIUM, CHROMIUM_ARGS, UPLOAD, WAIT_MS, shoot
 
 pytestmark = pytest.mark.browser
@@ -247,4 +248,19 @@ def test_the_file_list_jumps_to_a_page_of_a_long_document_and_removes_a_file(chr
     expect(listed).to_have_count(1)
     expect(page.locator(".rl-file h3", has_text="chart-report.pdf")).to_have_count(0)
     expect(page.locator(".rl-file h3", has_text="ca-warn-report.pdf")).to_have_count(1)
+    page.close()
+
+
+def test_hotwords_beside_the_controls_steer_a_recording_s_transcript(chromium, ocr_app, tmp_path):
+    recording = said(tmp_path / "standup.wav", KUBERNETES)
+    page = open_app(chromium, ocr_app, PHONE)
+    page.set_input_files(UPLOAD, str(recording))
+    transcript = page.locator("table").filter(has_text="Time")
+    expect(transcript).to_contain_text("0:00 →", timeout=WAIT_MS)
+    expect(transcript).not_to_contain_text("Kubernetes")  # tiny.en mishears the name
+    page.get_by_label("Hotwords (audio)").fill("Kubernetes")
+    page.get_by_label("Hotwords (audio)").press("Enter")
+    expect(transcript).to_contain_text("Kubernetes", timeout=WAIT_MS)
+    assert page.evaluate(TOO_WIDE, PHONE["width"]) == []
+    shoot(page, "32-08-hotwords-phone")
     page.close()

@@ -235,6 +235,13 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                     elem_id="question",
                 )
                 unanswered = gr.Markdown(visible=False, elem_id="question-note", elem_classes="rl-error")
+                hotwords = gr.Textbox(
+                    label="Hotwords (audio)",
+                    placeholder="Names and terms the recording uses, e.g. Kubernetes, ReadLens",
+                    info="Transcription expects these words and spells them so; Enter re-reads.",
+                    submit_btn="Use",
+                    elem_id="hotwords",
+                )
         status = gr.Markdown(elem_id="status", min_height=28)  # room for the progress bar before anything is read
         with gr.Tabs():
             with gr.Tab("Pages", elem_id="pages-tab"):
@@ -292,15 +299,17 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                 return
             discard_upload(path)
 
-        def read(paths, start, end, ask, mode, current, request: gr.Request, progress=gr.Progress()):  # noqa: B008 - how Gradio asks for progress
+        def read(paths, start, end, ask, mode, heard, current, request: gr.Request, progress=gr.Progress()):  # noqa: B008 - how Gradio asks for progress
             report = lambda desc, done, total: progress((done, total), desc=desc)
-            options = ReadOptions(parse_page(start), parse_page(end), ask or None, mode, visitor=visitor(request))
+            options = ReadOptions(
+                parse_page(start), parse_page(end), ask or None, mode, hotwords=heard or None, visitor=visitor(request)
+            )
             yield from read_uploads(paths, options, services, report, current, discard if settings.public else None)
 
         gr.on(
-            [files.change, multimodal.change, page_start.change, page_end.change, question.submit],
+            [files.change, multimodal.change, page_start.change, page_end.change, question.submit, hotwords.submit],
             read,
-            inputs=[files, page_start, page_end, question, multimodal, entries],
+            inputs=[files, page_start, page_end, question, multimodal, hotwords, entries],
             outputs=entries,
             show_progress_on=status,
             trigger_mode="always_last",
