@@ -5,7 +5,9 @@ local Whisper), in Debian's Chromium at a desktop's 1440×1000 and a phone's 390
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from gradio_client import Client, handle_file
@@ -263,4 +265,41 @@ def test_hotwords_beside_the_controls_steer_a_recording_s_transcript(chromium, o
     expect(transcript).to_contain_text("Kubernetes", timeout=WAIT_MS)
     assert page.evaluate(TOO_WIDE, PHONE["width"]) == []
     shoot(page, "32-08-hotwords-phone")
+    page.close()
+
+
+def test_each_file_downloads_as_markdown_and_json_and_a_search_finds_its_pages(chromium, ocr_app):
+    page = open_app(chromium, ocr_app)
+    page.set_input_files(UPLOAD, [str(ASSETS / "chart-report.pdf"), str(ASSETS / "sales.xlsx")])
+    expect(page.locator("#status")).to_contain_text("2 of 2 files read", timeout=WAIT_MS)
+    report = page.locator("#file-list .rl-file-row").first
+    with page.expect_download() as download:
+        report.get_by_role("button", name="JSON").click()
+    answer = json.loads(Path(download.value.path()).read_text())
+    assert download.value.suggested_filename == "chart-report.json"
+    api = Client(ocr_app, verbose=False).predict(
+        file=handle_file(str(ASSETS / "chart-report.pdf")), api_name="/read_file"
+    )
+    assert answer["text"] == api["text"] and [p["tokens"] for p in answer["pages"]] == [
+        p["tokens"] for p in api["pages"]
+    ]
+    with page.expect_download() as download:
+        report.get_by_role("button", name="Markdown").click()
+    markdown = Path(download.value.path()).read_text()
+    assert download.value.suggested_filename == "chart-report.md"
+    assert "## chart-report.pdf" in markdown and "*(Source: chart-report.pdf, p. 3)*" in markdown
+    assert "](images/" not in markdown and "sales.xlsx" not in markdown  # the one file, no pictures it lacks
+    search = page.get_by_label("Search the files read")
+    search.fill("Enterprise")
+    search.press("Enter")
+    results = page.locator("#search-results")
+    expect(results).to_contain_text("chart-report.pdf — 2 matching lines in pages 1-4", timeout=WAIT_MS)
+    expect(results).to_contain_text("sales.xlsx —")
+    results.get_by_role("link", name="page 2").first.click()
+    expect(page.locator("#rl-file-0-page-2")).to_be_in_viewport()
+    page.get_by_label("Regular expression").check()
+    search.fill("Q[")
+    search.press("Enter")
+    expect(results).to_contain_text("⚠️", timeout=WAIT_MS)
+    shoot(page, "32-09-downloads-and-search")
     page.close()

@@ -33,6 +33,7 @@ from .handlers import (
 from .pages import question_note, show_entries, status_line
 from .payload_tab import payload_tab, payload_views
 from .report import write_report
+from .search import search_results
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
@@ -251,6 +252,25 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                     label="Each page's text",
                     info="The model receives the raw text (Markdown); rendered shows it as a reader sees it.",
                     elem_id="text-mode",
+                )
+
+                with gr.Row():
+                    query = gr.Textbox(
+                        label="Search the files read",
+                        placeholder="A word, a phrase, or a regular expression",
+                        submit_btn="Find",
+                        scale=4,
+                        elem_id="search",
+                    )
+                    regex = gr.Checkbox(label="Regular expression", value=False, scale=1, min_width=120)
+                found = gr.Markdown(elem_id="search-results")
+                gr.on(
+                    [query.submit, regex.change, entries.change],
+                    lambda current, asked, pattern: search_results(current, asked, pattern, settings.max_pages),
+                    [entries, query, regex],
+                    found,
+                    show_progress="hidden",
+                    **private,
                 )
 
                 @gr.render(

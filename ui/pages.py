@@ -14,8 +14,9 @@ from readers.intake.detect import FORMATS_LISTED
 from readers.markup.tables import markdown_table
 from readers.payload.citations import CITED_UNITS, clock
 
+from .api import reading_json
 from .handlers import Entry
-from .report import furniture_note, outlined_image, page_image, page_title
+from .report import furniture_note, outlined_image, page_image, page_title, write_reading
 
 EMPTY = (
     "**Each page will appear here** once a file is read: its render on the left, figures outlined; on the "
@@ -121,7 +122,7 @@ def show_entries(entries: list[Entry], folder: Path, raw: bool = False, files: g
     if not entries:
         gr.Markdown(EMPTY, elem_id="pages-empty")
     elif files is not None:
-        _file_list(entries, files)
+        _file_list(entries, files, folder)
     for index, entry in enumerate(entries):
         with gr.Column(elem_classes="rl-file", elem_id=f"rl-file-{index}"):
             reading = entry.reading
@@ -158,8 +159,9 @@ JUMP = """(number) => {{
 }}"""
 
 
-def _file_list(entries: list[Entry], files: gr.File) -> None:
-    """One line per file: its name linking to its card, what was read, a page box for a long one, and Remove."""
+def _file_list(entries: list[Entry], files: gr.File, folder: Path) -> None:
+    """One line per file: its name linking to its card, what was read, a page box for a long one, its
+    reading to download as Markdown and as the API's JSON, and Remove."""
     with gr.Column(elem_id="file-list"):
         for index, entry in enumerate(entries):
             reading = entry.reading
@@ -185,6 +187,10 @@ def _file_list(entries: list[Entry], files: gr.File) -> None:
                         elem_classes="rl-goto",
                     )
                     box.submit(None, box, None, js=JUMP.format(index=index))
+                if reading and entry.done:
+                    markdown, answer = write_reading(entry, reading_json(reading), folder)
+                    gr.DownloadButton("Markdown", markdown, size="sm", min_width=90, scale=0, elem_classes="rl-md")
+                    gr.DownloadButton("JSON", answer, size="sm", min_width=70, scale=0, elem_classes="rl-json")
                 remove = gr.Button("Remove", size="sm", variant="secondary", min_width=80, scale=0)
                 remove.click(
                     lambda current, path=entry.path: [kept for kept in current or [] if kept != path],
