@@ -97,7 +97,8 @@ def test_an_unanswerable_question_is_said_once_beside_the_question(chromium, ocr
     expect(note).to_contain_text("cannot answer questions")
     expect(note).to_contain_text(PIE_QUESTION)
     expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
-    expect(page.get_by_text("VISION_BASE_URL")).to_have_count(1)  # beside the question, in no page and no card
+    expect(note.get_by_text("VISION_BASE_URL")).to_have_count(1)  # beside the question, once
+    expect(page.locator(".rl-file").get_by_text("VISION_BASE_URL")).to_have_count(0)  # in no page and no card
     expect(text_only).to_have_text(row)  # the same size, characters and tokens: 397, not 747
     shoot(page, "32-01-unanswerable-question")
     page.get_by_label("Describe").fill("")

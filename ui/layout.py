@@ -254,15 +254,14 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                     elem_id="text-mode",
                 )
 
-                with gr.Row():
+                with gr.Group():
                     query = gr.Textbox(
                         label="Search the files read",
                         placeholder="A word, a phrase, or a regular expression",
                         submit_btn="Find",
-                        scale=4,
                         elem_id="search",
                     )
-                    regex = gr.Checkbox(label="Regular expression", value=False, scale=1, min_width=120)
+                    regex = gr.Checkbox(label="Regular expression", value=False)
                 found = gr.Markdown(elem_id="search-results")
                 gr.on(
                     [query.submit, regex.change, entries.change],
