@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .errors import ReaderError, last_resort
 from .formats import read
-from .intake.detect import detect
+from .intake.detect import detect, misnamed
 from .intake.package import readable_package
 from .job import Job, Progress, no_progress
 from .kinds import SOURCE_EXTENSION, kind_of
@@ -129,6 +129,8 @@ def _read(path: str | os.PathLike, options: ReadOptions, services: Services, pro
             progress,
             read_file,
         )
+        if warning := misnamed(shown, detected):
+            job.warnings.append(warning)
         if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with the OOXML reader
             job.path = ooxml_copy(job)
         if kind_of(job.kind).package:

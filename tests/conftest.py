@@ -53,6 +53,18 @@ def app():
 
 
 @pytest.fixture(scope="module")
+def ocr_app(tmp_path_factory):
+    """The app as a new user starts it: nothing configured, so local OCR describes the figures."""
+    from tests.test_ui_server import ARTIFACTS, launch_app, stop
+
+    url, process = launch_app(
+        {"READLENS_CACHE_DIR": str(tmp_path_factory.mktemp("ocr-app") / "cache")}, ARTIFACTS / "app-ocr.log"
+    )
+    yield url
+    stop(process)
+
+
+@pytest.fixture(scope="module")
 def client(app):
     """A ``gradio_client`` of ``app``."""
     from gradio_client import Client

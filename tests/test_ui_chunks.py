@@ -32,8 +32,11 @@ def test_cards_and_summary_line_come_from_the_reading_held(shared_services):
         chunk.tokens <= 40 for _, found in entry_chunks(entries, 40)[0] for chunk in found
     )
     assert smaller.startswith(f"{len(again['choices'])} chunks")
-    assert chunk_views(entries, 3)[0].startswith("No chunks yet") and "at least 16 tokens" in chunk_views(entries, 3)[0]
-    assert summary_line([]) == "No chunks yet: upload a file."
+    assert (
+        chunk_views(entries, 3)[0].startswith("**No chunks yet.**")
+        and "at least 16 tokens" in chunk_views(entries, 3)[0]
+    )
+    assert summary_line([]).startswith("**No chunks yet.** Once a file is read")
 
 
 def test_a_figure_chunk_shows_its_page_with_its_box_outlined(tmp_path, shared_services):

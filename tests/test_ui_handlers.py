@@ -21,6 +21,7 @@ from tests.conftest import ROOT, make_settings
 from ui.handlers import (
     MAX_FILES,
     Entry,
+    backends_line,
     cache_summary,
     clear_cache,
     discard_upload,
@@ -29,7 +30,6 @@ from ui.handlers import (
     triage,
     visitor,
 )
-from ui.layout import payload_views
 from ui.payload import (
     PROVIDER_NAMES,
     abbreviate,
@@ -39,6 +39,7 @@ from ui.payload import (
     message_payload,
     text_payload,
 )
+from ui.payload_tab import payload_views
 from ui.report import citation, report_markdown, write_payload, write_report
 
 ASSETS = ROOT / "assets"
@@ -375,3 +376,14 @@ def test_a_visitor_is_its_address_or_the_one_a_trusted_proxy_forwards(host, forw
     )
     assert visitor(request, proxies) == expected
     assert visitor(None, proxies) is None
+
+
+def test_the_backends_line_names_the_vision_model_and_never_its_key(tmp_path):
+    key = "sk-never-shown-3b1f"
+    services = Services(
+        make_settings(tmp_path, vision_provider="openai", vision_base_url="http://127.0.0.1:9/v1", vision_api_key=key)
+    )
+    line = backends_line(services)
+    assert "vision model **gpt-4o-mini** at http://127.0.0.1:9/v1" in line and key not in line
+    assert "whisper:tiny.en (local)" in line
+    assert backends_line(Services(make_settings(tmp_path))).startswith("**Descriptions:** none (`VISION_PROVIDER")

@@ -24,7 +24,7 @@ from pathlib import Path
 import gradio as gr
 
 from readers import ReaderError, Reading, ReadOptions, Services, read_file
-from readers.describe.vision import TEXT_ONLY
+from readers.describe.vision import TEXT_ONLY, UNANSWERED
 from readers.intake.names import label, safe_suffix
 from readers.payload.budget import page_tokens, parse_cursor
 from readers.payload.chunks import check_sizes
@@ -180,7 +180,11 @@ class Endpoints:
 
     def _require_pages(self, path: str, name: str, refusal: str) -> None:
         """Refuse audio and text before reading them (reading audio would transcribe it first)."""
-        if visual_kind(path, name) is None:
+        try:
+            kind = visual_kind(path, name)
+        except ReaderError:  # read_file refuses it in its own words, its checks first (an empty file is empty)
+            return
+        if kind is None:
             raise gr.Error(f"{name} is not a document or an image, so it {refusal}.")
 
     @documented
@@ -316,8 +320,11 @@ class Endpoints:
             found = reading.pages[0]
             if found.error:
                 raise gr.Error(found.error)
+            unanswered = [warning for warning in reading.warnings if warning.startswith(UNANSWERED)]
             if found.description:
-                return found.description
+                return "\n\n".join([found.description, *unanswered])
+            if unanswered:
+                raise gr.Error(f"No answer for {reading.name}, page {number}: {unanswered[0]}")
             if found.image is None:
                 reason = f"page {number} has no image to describe: {unrendered(reading)}"
             elif self.services.vision is None:

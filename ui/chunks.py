@@ -7,6 +7,7 @@ The handlers are plain functions; ``chunks_tab`` only lays out the components an
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 
 import gradio as gr
@@ -18,6 +19,10 @@ from .handlers import Entry
 from .report import REPORT_CHUNK_TOKENS, outlined_image, page_image
 
 FENCE = "````"  # a chunk's text may hold ``` itself
+EMPTY = (
+    "**No chunks yet.** Once a file is read, what a retriever indexes appears here: one card per chunk "
+    "with its tokens, pages and heading path, and beside it the chunk's page. Upload files above, or try an example:"
+)
 
 
 def entry_chunks(entries: list[Entry], max_tokens) -> tuple[list[tuple[Entry, list[Chunk]]], list[str]]:
@@ -52,7 +57,7 @@ def summary_line(found: list[tuple[Entry, list[Chunk]]]) -> str:
     """ "8 chunks · largest 72 tokens · 1 table kept whole"."""
     chunks = [chunk for _, entry_chunks_ in found for chunk in entry_chunks_]
     if not chunks:
-        return "No chunks yet: upload a file."
+        return EMPTY
     whole = sum(tables_kept_whole(entry.reading, entry_chunks_) for entry, entry_chunks_ in found)
     return (
         f"{len(chunks)} chunk{'s' * (len(chunks) != 1)} · largest {max(chunk.tokens for chunk in chunks)} tokens · "
@@ -109,8 +114,9 @@ def chunk_image(entries: list[Entry], max_tokens, choice: str | None, folder: Pa
     return outlined_image(entry.reading, page, folder, marks, tag=f"chunk-{digest}")
 
 
-def chunks_tab(entries: gr.State, folder: Path, **private) -> None:
-    """The tab's components, inside ``gr.Tabs``, re-chunked when the entries or the limit change."""
+def chunks_tab(entries: gr.State, folder: Path, examples: Callable[[], gr.Row], **private) -> gr.Row:
+    """The tab's components, inside ``gr.Tabs``, re-chunked when the entries or the limit change; returns
+    the ``examples`` row it offers while empty."""
     with gr.Tab("Chunks", elem_id="chunks-tab"):
         limit = gr.Number(
             label="Token limit",
@@ -123,11 +129,12 @@ def chunks_tab(entries: gr.State, folder: Path, **private) -> None:
                 "tokens, from the reading already made."
             ),
         )
-        summary = gr.Markdown(elem_id="chunk-summary")
+        summary = gr.Markdown(EMPTY, elem_id="chunk-summary")
+        offered = examples()
         with gr.Row():
             with gr.Column(scale=3):
                 cards = gr.Markdown(elem_id="chunk-cards")
-            with gr.Column(scale=2):
+            with gr.Column(scale=2, elem_id="chunk-side"):
                 choice = gr.Dropdown(label="Show chunk", choices=[], value=None, elem_id="chunk-choice")
                 render = gr.Image(
                     label="Its page, its boxes outlined",
@@ -151,3 +158,4 @@ def chunks_tab(entries: gr.State, folder: Path, **private) -> None:
         show_progress="hidden",
         **private,
     )
+    return offered

@@ -16,6 +16,7 @@ from readers import ReaderError, Reading, ReadOptions, Services, read_file
 from readers.intake.detect import detect
 from readers.job import Progress
 from readers.kinds import kind_of
+from readers.markup.tables import markdown_table
 
 MAX_FILES = 10
 STAGE_WORDS = {
@@ -115,7 +116,10 @@ def read_progressively(path: str, options: ReadOptions, services: Services, prog
     The early reading skips descriptions (a vision call can take seconds); the whole reading takes
     that page from the cache and describes every page.
     """
-    kind = visual_kind(path, options.name)
+    try:
+        kind = visual_kind(path, options.name)
+    except ReaderError:  # read_file says why in its own words, its checks first (an empty file is empty)
+        kind = None
     if kind and kind_of(kind).visual:  # audio, text and containers (read whole) have no first page worth showing early
         first = options.page_start or 1
         shown = replace(options, page_start=first, page_end=first, describe=None, multimodal=True, images=True)
@@ -229,3 +233,37 @@ def clear_cache(services: Services) -> str:
     services.store.clear()
     services.cache.clear()
     return cache_summary(services)
+
+
+def backends_line(services: Services) -> str:
+    """The status line of what describes and transcribes here, and how to change it (never a key)."""
+    settings, vision = services.settings, services.vision
+    if vision is None:
+        described = "none (`VISION_PROVIDER=none`): pages are not described"
+    elif vision.answers_questions:
+        described = f"vision model **{vision.model}** at {settings.vision_base_url or 'OpenAI'}"
+    else:
+        described = (
+            "**local OCR** (rapidocr), which reads the text in figures but answers no question — "
+            "set `VISION_BASE_URL` and `VISION_MODEL` for a vision model"
+        )
+    heard = " then ".join(f"**{backend.source}**" for backend in services.transcriber.backends)
+    return f"**Descriptions:** {described} · **Audio:** {heard} (`LOCAL_WHISPER_MODEL`, `WHISPER_BASE_URL`)"
+
+
+def limits_table(settings) -> str:
+    """The limits in force, each with the setting that changes it, as Markdown."""
+    rows = [
+        ("Files at once", f"{MAX_FILES}", "(fixed)"),
+        ("Size of a file", f"{settings.max_file_mb:g} MB", "`MAX_FILE_MB`"),
+        ("Pages read at once", f"{settings.max_pages}", "`MAX_PAGES`"),
+        ("Longest side of a page image", f"{settings.max_image_side} px", "`MAX_IMAGE_SIDE`"),
+        ("Page renders", f"{settings.render_dpi} dpi", "`RENDER_DPI`"),
+        ("Longest recording", f"{settings.max_audio_minutes:g} minutes", "`MAX_AUDIO_MINUTES`"),
+        ("Vision calls at once", f"{settings.vision_concurrency}", "`VISION_CONCURRENCY`"),
+    ]
+    if settings.public:
+        rows.append(
+            ("Vision calls a minute per visitor", f"{settings.vision_calls_per_minute}", "`VISION_CALLS_PER_MINUTE`")
+        )
+    return markdown_table([["Limit", "In force", "Setting"], *rows])

@@ -14,28 +14,32 @@ from pathlib import Path
 
 import gradio as gr
 
-from readers import Reading, ReadOptions, Services, Settings
+from readers import ReadOptions, Services, Settings
+from readers.intake.detect import SUPPORTED
 
 from .api import Endpoints
 from .chunks import chunks_tab
-from .handlers import MAX_FILES, Entry, cache_summary, clear_cache, discard_upload, parse_page, read_uploads, visitor
-from .pages import show_entries, status_line
-from .payload import (
-    DOCUMENT_NOTE,
-    TOKENS_NOTE,
-    abbreviate,
-    document_payloads,
-    estimate_table,
-    message_payload,
-    text_payload,
-    usage_line,
+from .handlers import (
+    MAX_FILES,
+    backends_line,
+    cache_summary,
+    clear_cache,
+    discard_upload,
+    limits_table,
+    parse_page,
+    read_uploads,
+    visitor,
 )
-from .report import write_document_payload, write_payload, write_report
+from .pages import question_note, show_entries, status_line
+from .payload_tab import payload_tab, payload_views
+from .report import write_report
+from .search import search_results
 from .server import App, mend_uploads
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
 UPLOAD_LIMIT_FACTOR = 2
+RENDERED, RAW = "Rendered", "Raw — exactly what the model receives"
 MCP_ENVELOPE_BYTES = 64 * 1024  # a tool call's JSON around its file_base64
 PUBLIC_NOTE = (
     "**Public mode:** each upload is deleted from the server once read, the shared cache cannot be cleared from here, "
@@ -51,7 +55,31 @@ CSS = """
    and scale-down shows it whole (never cropped, never blown up past its pixels). */
 .rl-render .image-container {padding-top: 40px;}
 .rl-render .image-frame img {object-fit: scale-down;}
+/* A chunk's text wraps at the card's edge, never cut; the chunk's page stays in view beside the cards. */
+#chunk-cards pre, #chunk-cards pre code {white-space: pre-wrap; overflow-wrap: anywhere;}
+#chunk-side {position: sticky; top: 8px; align-self: flex-start;}
+/* The token table keeps its words whole: on a phone it scrolls sideways in its own box, the page does not. */
+#estimates table {display: block; overflow-x: auto; max-width: 100%;}
+#estimates th, #estimates td {white-space: nowrap;}
 """
+
+
+def examples_row(files: gr.File, folder: Path, elem_id: str, **private) -> gr.Row:
+    """A button for each example: what an empty tab offers; a click reads the example as an upload would,
+    from a copy in the app's folder (Gradio serves only files under it, the temporary folder or the cwd)."""
+
+    def pick(name: str) -> list[str]:
+        copy = folder / "examples" / name
+        if not copy.exists():
+            copy.parent.mkdir(exist_ok=True)
+            shutil.copyfile(ASSETS / name, copy)
+        return [str(copy)]
+
+    with gr.Row(elem_id=elem_id) as row:
+        for name in EXAMPLES:
+            button = gr.Button(f"Try {name}", size="sm", variant="secondary", min_width=120)
+            button.click(lambda name=name: pick(name), outputs=files, **private)
+    return row
 
 
 def launch_options(settings: Settings) -> dict:
@@ -87,85 +115,6 @@ def launch(demo: gr.Blocks, settings: Settings) -> None:
             UPLOAD_LIMIT_FACTOR * settings.max_file_bytes * 4 // 3 + MCP_ENVELOPE_BYTES
         )
     demo.block_thread()
-
-
-def document_views(
-    readings: list[Reading], folder: Path, done: bool, payloads: dict[str, list[dict]], problems: list[str]
-):
-    """The third form, PDFs sent as themselves (``document_payloads``): a note (what is sent, what
-    cannot be), the OpenAI and Anthropic JSON, and the download; hidden when no file has a PDF."""
-    if not any(reading.pdf for reading in readings):
-        return (
-            gr.update(visible=False),
-            gr.update(visible=False),
-            gr.update(visible=False),
-            gr.update(value=None, visible=False),
-        )
-    others = [reading.name for reading in readings if not reading.pdf]
-    lines = [
-        "**PDF sent as itself** — each file that has a PDF as one document "
-        "part of exactly the pages read, after a line naming them."
-    ]
-    if others:
-        lines.append(
-            f"{', '.join(others)} {'has no PDF and is' if len(others) == 1 else 'have no PDF and are'} "
-            "sent as page images."
-        )
-    lines += [f"⚠️ {problem}" for problem in problems]
-    views = [
-        gr.update(value=abbreviate(payloads[provider]), visible=True)
-        if provider in payloads
-        else gr.update(value="", visible=False)
-        for provider in ("openai", "anthropic")
-    ]
-    download = write_document_payload(payloads, folder) if done else None
-    return gr.update(value="\n\n".join(lines), visible=True), *views, gr.update(value=download, visible=bool(payloads))
-
-
-def payload_views(entries: list[Entry], multimodal: bool, folder: Path):
-    """Estimate table, the text-only string, the OpenAI and Anthropic JSON, the two downloads, then the
-    PDF-document form's note, JSON and download."""
-    readings = [entry.reading for entry in entries if entry.reading is not None]
-    if not readings:
-        return (
-            "No payload yet.",
-            gr.update(value="", visible=True),
-            gr.update(value="", visible=False),
-            gr.update(value="", visible=False),
-            None,
-            None,
-            *document_views([], folder, False, {}, []),
-        )
-    note = TOKENS_NOTE
-    if multimodal:
-        note += (
-            " In multimodal mode pages are described only to answer a question, "
-            "so the text-only row counts no descriptions until you switch."
-        )
-    if any(reading.pdf for reading in readings):
-        note += f" {DOCUMENT_NOTE}"
-    payloads, problems = document_payloads(readings)  # cuts and encodes the PDFs: once for the table and the views
-    table = f"{estimate_table(readings, multimodal, payloads)}\n\n{usage_line(readings)}\n\n{note}"
-    done = all(entry.done for entry in entries)
-    downloads = (write_payload(readings, multimodal, folder), write_report(entries, folder)) if done else (None, None)
-    documents = document_views(readings, folder, done, payloads, problems)
-    if multimodal:
-        return (
-            table,
-            gr.update(visible=False),
-            gr.update(value=abbreviate(message_payload(readings, "openai")), visible=True),
-            gr.update(value=abbreviate(message_payload(readings, "anthropic")), visible=True),
-            *downloads,
-            *documents,
-        )
-    return (
-        table,
-        gr.update(value=text_payload(readings), visible=True),
-        gr.update(visible=False),
-        gr.update(visible=False),
-        *downloads,
-        *documents,
-    )
 
 
 def _api(endpoints: Endpoints) -> None:
@@ -242,6 +191,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
         )
         if settings.public:
             gr.Markdown(PUBLIC_NOTE.format(calls=settings.vision_calls_per_minute), elem_id="public-mode")
+        gr.Markdown(backends_line(services), elem_id="backends", elem_classes="rl-source")
         entries = gr.State([])
         with gr.Row():
             with gr.Column(scale=3):
@@ -259,6 +209,8 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                     inputs=files,
                     label="Examples",
                 )
+                with gr.Accordion("Formats ReadLens reads", open=False, elem_id="formats"):
+                    gr.Markdown(f"{SUPPORTED}.")
             with gr.Column(scale=2):
                 multimodal = gr.Checkbox(
                     label="Multimodal model",
@@ -286,69 +238,70 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                     submit_btn="Ask",
                     elem_id="question",
                 )
+                unanswered = gr.Markdown(visible=False, elem_id="question-note", elem_classes="rl-error")
+                hotwords = gr.Textbox(
+                    label="Hotwords (audio)",
+                    placeholder="Names and terms the recording uses, e.g. Kubernetes, ReadLens",
+                    info="Transcription expects these words and spells them so; Enter re-reads.",
+                    submit_btn="Use",
+                    elem_id="hotwords",
+                )
         status = gr.Markdown(elem_id="status", min_height=28)  # room for the progress bar before anything is read
         with gr.Tabs():
             with gr.Tab("Pages", elem_id="pages-tab"):
-
-                @gr.render(inputs=entries, triggers=[entries.change], concurrency_limit=None)
-                def _pages(current):
-                    show_entries(current, folder)
-
-            with gr.Tab("Model payload", elem_id="payload-tab"):
-                estimates = gr.Markdown(elem_id="estimates")
-                text_view = gr.Code(
-                    label="Text-only string — exactly what a text-only model receives",
-                    language="markdown",
-                    max_lines=30,
-                    wrap_lines=True,
-                    elem_id="payload-text",
+                text_mode = gr.Radio(
+                    [RENDERED, RAW],
+                    value=RENDERED,
+                    label="Each page's text",
+                    info="The model receives the raw text (Markdown); rendered shows it as a reader sees it.",
+                    elem_id="text-mode",
                 )
-                with gr.Row():
-                    openai_view = gr.Code(
-                        label="OpenAI message content (images abbreviated)",
-                        language="json",
-                        max_lines=30,
-                        wrap_lines=True,
-                        visible=False,
-                        elem_id="payload-openai",
+
+                with gr.Group():
+                    query = gr.Textbox(
+                        label="Search the files read",
+                        placeholder="A word, a phrase, or a regular expression",
+                        submit_btn="Find",
+                        elem_id="search",
                     )
-                    anthropic_view = gr.Code(
-                        label="Anthropic message content (images abbreviated)",
-                        language="json",
-                        max_lines=30,
-                        wrap_lines=True,
-                        visible=False,
-                        elem_id="payload-anthropic",
-                    )
-                payload_file = gr.File(label="Complete payload (with full images)", interactive=False)
-                document_note = gr.Markdown(visible=False, elem_id="payload-document-note")
-                with gr.Row():
-                    document_openai = gr.Code(
-                        label="OpenAI message content, PDF sent as itself (base64 abbreviated)",
-                        language="json",
-                        max_lines=30,
-                        wrap_lines=True,
-                        visible=False,
-                        elem_id="payload-document-openai",
-                    )
-                    document_anthropic = gr.Code(
-                        label="Anthropic message content, PDF sent as itself (base64 abbreviated)",
-                        language="json",
-                        max_lines=30,
-                        wrap_lines=True,
-                        visible=False,
-                        elem_id="payload-document-anthropic",
-                    )
-                document_file = gr.File(
-                    label="Complete payload with the PDFs (full base64)", interactive=False, visible=False
+                    regex = gr.Checkbox(label="Regular expression", value=False)
+                found = gr.Markdown(elem_id="search-results")
+                gr.on(
+                    [query.submit, regex.change, entries.change],
+                    lambda current, asked, pattern: search_results(current, asked, pattern, settings.max_pages),
+                    [entries, query, regex],
+                    found,
+                    show_progress="hidden",
+                    **private,
                 )
+
+                @gr.render(
+                    inputs=[entries, text_mode],
+                    triggers=[demo.load, entries.change, text_mode.change],
+                    concurrency_limit=None,
+                )
+                def _pages(current, mode):
+                    show_entries(current, folder, raw=mode == RAW, files=files)
+
+                pages_examples = examples_row(files, folder, "pages-examples", **private)
+
+            payload_examples, payload_outputs = payload_tab(
+                lambda: examples_row(files, folder, "payload-examples", **private)
+            )
             with gr.Tab("Export", elem_id="export-tab"):
                 gr.Markdown(
                     "A Markdown report of everything read — text, tables, descriptions and page images — "
                     "with a citation after every piece, as a zip with the images."
                 )
                 report_file = gr.File(label="Report (report.md + images)", interactive=False, elem_id="report")
-            chunks_tab(entries, folder, **private)
+            chunks_examples = chunks_tab(
+                entries, folder, lambda: examples_row(files, folder, "chunks-examples", **private), **private
+            )
+        with gr.Accordion("Settings in force", open=False, elem_id="settings"):
+            gr.Markdown(
+                f"{backends_line(services)}\n\n{limits_table(settings)}\n\nSet them in the environment or `.env` "
+                "(see docs/configuration.md) and restart the app."
+            )
         with gr.Accordion("Cache", open=False):
             cache_info = gr.Markdown()
             if not settings.public:  # every visitor shares the cache
@@ -374,6 +327,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
             end,
             ask,
             mode,
+            heard,
             current,
             request: gr.Request,
             progress=gr.Progress(),  # noqa: B008 - how Gradio asks for progress
@@ -384,14 +338,15 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                 parse_page(end),
                 ask or None,
                 mode,
+                hotwords=heard or None,
                 visitor=visitor(request, settings.forwarded_allow_ips),
             )
             yield from read_uploads(paths, options, services, report, current, discard if settings.public else None)
 
         gr.on(
-            [files.change, multimodal.change, page_start.change, page_end.change, question.submit],
+            [files.change, multimodal.change, page_start.change, page_end.change, question.submit, hotwords.submit],
             read,
-            inputs=[files, page_start, page_end, question, multimodal, entries],
+            inputs=[files, page_start, page_end, question, multimodal, hotwords, entries],
             outputs=entries,
             show_progress_on=status,
             trigger_mode="always_last",
@@ -400,21 +355,15 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
             **private,
         )
         entries.change(
-            lambda current, mode: (status_line(current), *payload_views(current, mode, folder)),
+            lambda current, mode: (
+                *[gr.update(visible=not current)] * 3,
+                status_line(current),
+                question_note(current),
+                write_report(current, folder) if current and all(entry.done for entry in current) else None,
+                *payload_views(current, mode, folder),
+            ),
             [entries, multimodal],
-            [
-                status,
-                estimates,
-                text_view,
-                openai_view,
-                anthropic_view,
-                payload_file,
-                report_file,
-                document_note,
-                document_openai,
-                document_anthropic,
-                document_file,
-            ],
+            [pages_examples, payload_examples, chunks_examples, status, unanswered, report_file, *payload_outputs],
             show_progress="hidden",
             **private,
         )

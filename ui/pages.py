@@ -3,17 +3,26 @@ content, or its transcript, or why it could not be read; and the status line ove
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import gradio as gr
 
 from readers import Reading
-from readers.describe.vision import TEXT_ONLY
+from readers.describe.vision import TEXT_ONLY, UNANSWERED
+from readers.intake.detect import FORMATS_LISTED
 from readers.markup.tables import markdown_table
 from readers.payload.citations import CITED_UNITS, clock
 
+from .api import reading_json
 from .handlers import Entry
-from .report import furniture_note, outlined_image, page_image, page_title
+from .report import furniture_note, outlined_image, page_image, page_title, write_reading
+
+EMPTY = (
+    "**Each page will appear here** once a file is read: its render on the left, figures outlined; on the "
+    "right its text, tables, tokens and the description of its visuals. Reading starts as soon as you "
+    "upload (the first page shows while the rest are read)."
+)
 
 
 def _source_line(page) -> str:
@@ -23,10 +32,19 @@ def _source_line(page) -> str:
     return f"<span class='rl-source'>Visual content from **{label}**{' · cache hit ✓' if cached else ''}</span>"
 
 
-def _show_page(reading: Reading, page, folder: Path) -> None:
-    key = f"{reading.sha256}-{page.number}"
+def token_line(reading: Reading, page) -> str:
+    """The page's tokens alone, in both modes (o200k_base; an image by OpenAI's rule)."""
+    text_only, multimodal = (
+        dataclasses.replace(reading, pages=[page], multimodal=mode).tokens("openai") for mode in (False, True)
+    )
+    seen = f" · **{multimodal:,}** multimodal (OpenAI, with its image)" if page.image else ""
+    return f"Tokens of this {CITED_UNITS.get(reading.kind, 'page')}: **{text_only:,}** text-only{seen}"
+
+
+def _show_page(reading: Reading, page, folder: Path, raw: bool, anchor: str | None) -> None:
+    key = f"{reading.sha256}-{page.number}-{page.section}"
     label = page_title(reading, page)
-    with gr.Row(equal_height=False):
+    with gr.Row(equal_height=False, elem_id=anchor):
         if page.image:
             outlined = page.figures and reading.kind != "image"  # an image file is its own one figure
             gr.Image(
@@ -40,20 +58,30 @@ def _show_page(reading: Reading, page, folder: Path) -> None:
                 elem_classes="rl-render",
             )
         with gr.Column(scale=1):
-            gr.Textbox(
-                page.text.strip() or "(no text on this page)",
-                label=f"{label} — text",
-                lines=4,
-                max_lines=18,
-                interactive=False,
-                buttons=["copy"],
-                key=f"{key}-text",
-                elem_classes="rl-page-text",
-            )
+            content = page.content.strip()
+            if raw or page.line is not None:  # a text file's lines are shown as they are
+                gr.Textbox(
+                    content or "(no text on this page)",
+                    label=f"{label} — raw text, exactly as the model receives it",
+                    lines=4,
+                    max_lines=18,
+                    interactive=False,
+                    buttons=["copy"],
+                    key=f"{key}-raw",
+                    elem_classes="rl-page-text rl-raw",
+                )
+            else:
+                gr.Markdown(f"**{label} — text, rendered** (the model receives it raw)", key=f"{key}-label")
+                gr.Markdown(
+                    content or "*(no text on this page)*",
+                    container=True,
+                    max_height=480,
+                    key=f"{key}-rendered",
+                    elem_classes="rl-page-text rl-rendered",
+                )
+            gr.Markdown(token_line(reading, page), key=f"{key}-tokens", elem_classes="rl-source rl-tokens")
             if note := furniture_note(page):  # what the page shows round its text, which the text leaves out
                 gr.Markdown(note, key=f"{key}-furniture", elem_classes="rl-source")
-            for index, table in enumerate(page.tables):
-                gr.Markdown(table, key=f"{key}-table-{index}")
             if page.description:
                 # line_breaks: OCR keeps each line of a figure as it stands, not joined into one run.
                 gr.Markdown(
@@ -87,30 +115,109 @@ def _show_transcript(entry: Entry) -> None:
     gr.Markdown(markdown_table(rows) if t.segments else t.text or "(no speech found)")
 
 
-def show_entries(entries: list[Entry], folder: Path) -> None:
-    """Lay out each file: a header, its error or warnings, then its pages side by side or its audio."""
+def show_entries(entries: list[Entry], folder: Path, raw: bool = False, files: gr.File | None = None) -> None:
+    """Lay out the list of files (each with a link to its card, a page box and a button that removes it
+    from ``files``), then each file: a header, its error or warnings, then its pages side by side (their
+    text rendered, or ``raw`` as the model receives it) or its audio."""
     if not entries:
-        gr.Markdown("Upload files above (or pick an example) — reading starts at once.")
-    for entry in entries:
-        with gr.Column(elem_classes="rl-file"):
+        gr.Markdown(EMPTY, elem_id="pages-empty")
+    elif files is not None:
+        _file_list(entries, files, folder)
+    for index, entry in enumerate(entries):
+        with gr.Column(elem_classes="rl-file", elem_id=f"rl-file-{index}"):
             reading = entry.reading
             if reading is None:
                 gr.Markdown(f"### {entry.name}")
                 gr.Markdown(
-                    f"⚠️ {entry.error}" if entry.error else "Reading…", elem_classes="rl-error" if entry.error else None
+                    f"⚠️ {card_error(entry.error)}" if entry.error else "Reading…",
+                    elem_classes="rl-error" if entry.error else None,
                 )
                 continue
             unit = CITED_UNITS.get(reading.kind, "page") + "s"
             shown = f"{len(reading.pages)} of {reading.page_count} {unit}" if reading.page_count > 1 else ""
             gr.Markdown(f"### {entry.name}\n{' · '.join(filter(None, [reading.kind.upper(), reading.mime, shown]))}")
-            for warning in [entry.note, *reading.warnings] if entry.note else reading.warnings:
+            for warning in [entry.note, *card_warnings(reading)] if entry.note else card_warnings(reading):
                 gr.Markdown(f"ℹ️ {warning}")
             if reading.transcript is not None:
                 _show_transcript(entry)
+            anchored = set()
             for page in reading.pages:
-                _show_page(reading, page, folder)
+                anchor = None if page.number in anchored else f"rl-file-{index}-page-{page.number}"
+                anchored.add(page.number)
+                _show_page(reading, page, folder, raw, anchor)
             if not entry.done:
                 gr.Markdown("Reading the remaining pages…")
+
+
+# Scrolls to the page a box names, in the file the box belongs to (the browser does it: no round trip);
+# again a moment later, once the renders above it that were still loading have taken their height.
+JUMP = """(number) => {{
+  const go = () => document.getElementById('rl-file-{index}-page-' + Math.round(number || 0))?.scrollIntoView();
+  go();
+  setTimeout(go, 500);
+  return number;
+}}"""
+
+
+def _file_list(entries: list[Entry], files: gr.File, folder: Path) -> None:
+    """One line per file: its name linking to its card, what was read, a page box for a long one, its
+    reading to download as Markdown and as the API's JSON, and Remove."""
+    with gr.Column(elem_id="file-list"):
+        for index, entry in enumerate(entries):
+            reading = entry.reading
+            unit = CITED_UNITS.get(reading.kind, "page") if reading else "page"
+            what = (
+                f"{len(reading.pages)} {unit}{'s' * (len(reading.pages) != 1)}"
+                if reading
+                else "not read"
+                if entry.error
+                else "reading…"
+            )
+            with gr.Row(equal_height=False, elem_classes="rl-file-row"):
+                gr.Markdown(f"[{entry.name}](#rl-file-{index}) · {what}", min_width=160, scale=3)
+                if reading and len(reading.pages) > 1:
+                    box = gr.Number(
+                        label=f"Go to {unit}",
+                        value=None,
+                        precision=0,
+                        minimum=reading.pages[0].number,
+                        maximum=reading.pages[-1].number,
+                        min_width=100,
+                        scale=1,
+                        elem_classes="rl-goto",
+                    )
+                    box.submit(None, box, None, js=JUMP.format(index=index))
+                if reading and entry.done:
+                    markdown, answer = write_reading(entry, reading_json(reading), folder)
+                    gr.DownloadButton("Markdown", markdown, size="sm", min_width=90, scale=0, elem_classes="rl-md")
+                    gr.DownloadButton("JSON", answer, size="sm", min_width=70, scale=0, elem_classes="rl-json")
+                remove = gr.Button("Remove", size="sm", variant="secondary", min_width=80, scale=0)
+                remove.click(
+                    lambda current, path=entry.path: [kept for kept in current or [] if kept != path],
+                    files,
+                    files,
+                    api_visibility="private",
+                )
+
+
+def card_error(error: str) -> str:
+    """The API's sentence, with the list of formats (given once, under the upload) pointed to rather than repeated."""
+    sentence, listed, _ = error.partition(FORMATS_LISTED)
+    return f"{sentence} (see *Formats ReadLens reads*, under the upload)." if listed else error
+
+
+def card_warnings(reading: Reading) -> list[str]:
+    """A file's warnings but the unanswered question's, which ``question_note`` says once beside the question."""
+    return [warning for warning in reading.warnings if not warning.startswith(UNANSWERED)]
+
+
+def question_note(entries: list[Entry]) -> dict:
+    """The note under the Describe box: why the question was not answered (no vision model), once for all files."""
+    for entry in entries:
+        for warning in entry.reading.warnings if entry.reading else ():
+            if warning.startswith(UNANSWERED):
+                return gr.update(value=f"⚠️ {warning}", visible=True)
+    return gr.update(value="", visible=False)
 
 
 def status_line(entries: list[Entry]) -> str:

@@ -109,10 +109,11 @@ def furniture_note(page: Page) -> str | None:
     return f"Page furniture: {' · '.join(page.furniture)}" if page.furniture else None
 
 
-def _page_section(reading: Reading, page: Page, images: dict[str, bytes]) -> list[str]:
+def _page_section(reading: Reading, page: Page, images: dict[str, bytes] | None) -> list[str]:
+    """A page's part of the report; with no ``images`` to collect, its picture is left out."""
     cite = citation(reading, page)
     lines = [f"### {page_title(reading, page)}"]
-    if page.image:
+    if page.image and images is not None:
         image_name = f"images/{reading.sha256[:12]}-{stem(reading.name)}-{page.number}.png"
         images[image_name] = page.image
         lines += [f"![{reading.name}, {reading.label.lower()} {page.number}]({image_name})", cite]
@@ -131,9 +132,10 @@ def _page_section(reading: Reading, page: Page, images: dict[str, bytes]) -> lis
     return lines
 
 
-def report_markdown(entries: list[Entry]) -> tuple[str, dict[str, bytes]]:
-    """The report's Markdown and the images it links to (zip path → PNG bytes)."""
-    lines, images = ["# ReadLens report"], {}
+def report_markdown(entries: list[Entry], pictures: bool = True) -> tuple[str, dict[str, bytes]]:
+    """The report's Markdown and the images it links to (zip path → PNG bytes); without ``pictures``
+    (a file's own Markdown, downloaded alone) it links none."""
+    lines, images = ["# ReadLens report"], {} if pictures else None
     for entry in entries:
         lines.append(f"## {entry.name}")
         reading = entry.reading
@@ -154,7 +156,18 @@ def report_markdown(entries: list[Entry]) -> tuple[str, dict[str, bytes]]:
             continue
         for page in reading.pages:
             lines += _page_section(reading, page, images)
-    return "\n\n".join(lines) + "\n", images
+    return "\n\n".join(lines) + "\n", images or {}
+
+
+def write_reading(entry: Entry, answer: dict, folder: Path) -> tuple[str, str]:
+    """One file's reading as Markdown (the report's words, without pictures) and as ``answer``, the
+    API's JSON: the two downloads beside the file's name."""
+    markdown = report_markdown([entry], pictures=False)[0].encode()
+    data = json.dumps(answer, ensure_ascii=False, indent=1).encode()
+    name = stem(entry.name)
+    return _write_once(folder / "readings", f"{name}.md", markdown), _write_once(
+        folder / "readings", f"{name}.json", data
+    )
 
 
 def chunks_jsonl(entries: list[Entry], max_tokens: int = REPORT_CHUNK_TOKENS) -> str:

@@ -31,8 +31,9 @@ LIMITED = (
     "Not described: each visitor may ask the vision model {calls} times a minute here (public mode). "
     "Try again in {seconds} s; the page's text is here already."
 )
+UNANSWERED = "Not answered: local OCR reads text but cannot answer questions"
 OCR_CANNOT_ANSWER = (
-    'Local OCR reads text but cannot answer questions such as "{question}". To ask about the '
+    UNANSWERED + ' such as "{question}", so the pages are described as without it. To ask about the '
     "visual content, configure a vision model: set VISION_BASE_URL (for example "
     "http://localhost:11434/v1 for Ollama) and VISION_MODEL, and VISION_API_KEY if the service needs one."
 )
@@ -53,6 +54,7 @@ class OpenAIVision:
     """
 
     sees_pages = True  # it is sent whole page images, so a reading it describes needs them
+    answers_questions = True
 
     def __init__(self, settings: Settings):
         import openai  # here, not at the top: a reading that describes nothing need not load the SDK (its 700 modules)
@@ -217,6 +219,7 @@ class LocalOCR:
     """
 
     source = "ocr"
+    answers_questions = False
 
     def describe_pages(self, reading, job, pages: list) -> None:
         cache, usage = job.services.cache, reading.usage
@@ -306,8 +309,6 @@ class LocalOCR:
                 blocks.append(
                     f"{head}, text found in it by OCR:\n{text}" if text else f"{head}: no text found in it by OCR."
                 )
-        if reading.question:
-            blocks.append(OCR_CANNOT_ANSWER.format(question=reading.question))
         if errors:
             page.error = (
                 f"Local OCR could not read {', '.join(errors)}. The page's text and its other figures are kept."
@@ -331,11 +332,17 @@ def build_vision(settings: Settings) -> OpenAIVision | LocalOCR | None:
 
 def describe_reading(reading, job) -> None:
     """Fill ``description`` and ``description_source`` (or ``error``) of each page that has figures,
-    or of every page when a question was asked, and ``reading.usage``: pages rendered, or whose
+    or of every page when a question was asked of a describer that answers questions (local OCR
+    does not: it warns once and reads as without the question), and ``reading.usage``: pages rendered, or whose
     reader gave their figures without a render (a deck's)."""
     vision = job.services.vision
     if vision is None:
         return
+    if reading.question and not vision.answers_questions:  # said once; the payload stays as without the question
+        job.warnings.append(OCR_CANNOT_ANSWER.format(question=reading.question))
+        reading.question = None
+        if reading.multimodal:
+            return
     started = time.monotonic()
     wanted = []
     for page in (page for page in reading.pages if page.image is not None or page.number in reading.found_figures):

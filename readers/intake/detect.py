@@ -81,6 +81,25 @@ SUPPORTED = (
 )
 
 
+# What a name promises, for the warning when the content is something else; the text kinds among
+# them tell each other apart by name, so only a text file named as a binary format (or the
+# reverse) is named.
+KIND_BY_SUFFIX = {
+    **dict.fromkeys((".pdf",), "pdf"),
+    **dict.fromkeys((".docx", ".doc", ".odt", ".rtf"), "docx"),
+    **dict.fromkeys((".pptx", ".ppt", ".odp"), "pptx"),
+    **dict.fromkeys((".xlsx", ".xlsm", ".xls", ".ods"), "xlsx"),
+    **dict.fromkeys((".epub",), "epub"),
+    **dict.fromkeys((".zip",), "zip"),
+    **dict.fromkeys((".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff"), "image"),
+    **dict.fromkeys((".wav", ".mp3", ".m4a", ".flac", ".ogg", ".webm"), "audio"),
+    **dict.fromkeys((".txt", ".md", ".json", ".csv", ".tsv", ".html", ".htm", ".eml", ".msg"), "text"),
+}
+TEXT_KINDS = {"text", "csv", "html", "feed", "email"}
+
+FORMATS_LISTED = ". Supported: "  # where an unsupported file's sentence ends and the list begins
+
+
 @dataclass(frozen=True)
 class Detected:
     kind: str  # the reader: a name in readers.kinds.KINDS ("pdf", "docx", "audio", ...)
@@ -88,7 +107,9 @@ class Detected:
 
 
 def _unsupported(name: str, what: str) -> ReaderError:
-    return ReaderError("UNSUPPORTED_FORMAT", f"{name} is {what}, which ReadLens cannot read. Supported: {SUPPORTED}.")
+    return ReaderError(
+        "UNSUPPORTED_FORMAT", f"{name} is {what}, which ReadLens cannot read{FORMATS_LISTED}{SUPPORTED}."
+    )
 
 
 def _encrypted(name: str) -> ReaderError:
@@ -204,3 +225,15 @@ def detect(path: Path, name: str) -> Detected:
     if kind is None:
         raise _unsupported(name, f"of type {mime}")
     return Detected(kind, CANONICAL_MIME.get(mime, mime))
+
+
+def misnamed(name: str, detected: Detected) -> str | None:
+    """A warning when ``name``'s extension promises another kind of file than its content is, naming both."""
+    suffix = Path(name).suffix.lower()
+    promised = KIND_BY_SUFFIX.get(suffix)
+    if promised is None or promised == detected.kind or {promised, detected.kind} <= TEXT_KINDS:
+        return None
+    return (
+        f"{name} is named as a {suffix} file, but its content is {detected.mime}: it was read as "
+        f"{detected.kind}. Rename it to match, or check that it is the file you meant."
+    )

@@ -8,7 +8,9 @@ measures it per page):
   side and ``MIN_AREA`` in all, so rules, bullets and small logos are left out;
 - a **drawing** is a cluster of at least ``MIN_DRAWING_OBJECTS`` vector objects, each within
   ``GAP`` of another, outside the page's tables and past the same size floor; a rectangle that
-  covers most of the page is its background, not a drawing;
+  covers most of the page is its background, not a drawing, and a filled rectangle with text on it
+  and nothing that is a drawing of its own is a panel of text (a web page's bar, sidebar, footer
+  and cookie banner; a shaded box in a PDF), not a drawing either;
 - **drawn text** is words drawn as filled outlines with no characters behind them (a poster's
   title, a logo's slogan: ``readers.pdf.drawn_text``); its shapes are not also a drawing;
 - a page with no text layer is one **scan**.
@@ -39,6 +41,7 @@ LEGEND_REACH = 48.0  # points: how far from a drawing's plot its legend keys may
 TABLE_MARGIN = 2.0  # points: a table's outer rules lie on its box's edge, a hair outside
 PARAGRAPH_GAP = 0.6  # line heights: a wider gap between lines starts a paragraph (and ends a caption)
 BACKGROUND_SHARE = 0.8  # of the page's area: a vector object this large is its background, no figure
+PANEL_SHARE = 0.9  # of a cluster's box: a filled rectangle this large is the background of a panel of text
 WORDS_DENSITY = 10 / (72 * 72)  # characters per square point: the text layer covers the figure
 OCR_DPI = 300
 UPSCALE_BELOW = 150  # dpi: a coarser raster is read at twice its resolution
@@ -74,6 +77,26 @@ def _clusters(boxes: list, gap: float) -> list[list[int]]:
     for i in range(len(boxes)):
         groups.setdefault(root(i), []).append(i)
     return list(groups.values())
+
+
+def _panel(objects: list, box, chars: list) -> bool:
+    """Whether a cluster is a panel of text rather than a drawing: one filled rectangle paints nearly
+    all of its box, text stands on it, and what else it holds (a link's underline, a list's bullets,
+    a small button) makes no drawing of its own. A web page's bar, sidebar, footer and cookie banner
+    print so, as does a shaded box of text in a PDF; a chart on a filled plot area keeps its bars."""
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    backs = [
+        index
+        for index, (rect, filled) in enumerate(objects)
+        if filled and (rect[2] - rect[0]) * (rect[3] - rect[1]) >= PANEL_SHARE * area
+    ]
+    if not backs or not any(centre_in(char, [box]) for char in chars):
+        return False
+    rest = [rect for index, (rect, _) in enumerate(objects) if index != backs[0]]
+    return not any(
+        len(group) >= MIN_DRAWING_OBJECTS and _big_enough(union([rest[i] for i in group]))
+        for group in _clusters(rest, GAP)
+    )
 
 
 def _big_enough(box) -> bool:
@@ -155,22 +178,26 @@ def find_figures(page, table_boxes: list) -> list[dict]:
         (x0 - TABLE_MARGIN, top_ - TABLE_MARGIN, x1 + TABLE_MARGIN, bottom + TABLE_MARGIN)
         for x0, top_, x1, bottom in table_boxes
     ]
-    vector = [box_of(obj) for obj in (*page.curves, *page.rects, *page.lines)]
+    solid = {id(rect) for rect in page.rects if rect.get("fill")}
+    vector = [(box_of(obj), id(obj) in solid) for obj in (*page.curves, *page.rects, *page.lines)]
     vector = [
-        box
-        for box in vector
+        (box, filled)
+        for box, filled in vector
         if (box[2] - box[0]) * (box[3] - box[1]) < BACKGROUND_SHARE * width * height and not centre_in(box, tables)
     ]
     filled = [box_of(obj) for obj in (*page.curves, *page.rects) if obj.get("fill")]
     shapes = [box for box in filled if not centre_in(box, tables)]
     words = drawn_text(shapes, [box_of(char) for char in page.chars]) if shapes else []
     found += [("drawn text", clip(box)) for box in words]
-    vector = [box for box in vector if not centre_in(box, words)]
-    clusters = [(len(group), union([vector[i] for i in group])) for group in _clusters(vector, GAP)]
-    for count, box in clusters:
+    vector = [(box, filled) for box, filled in vector if not centre_in(box, words)]
+    groups = _clusters([box for box, _ in vector], GAP)
+    clusters = [(len(group), union([vector[i][0] for i in group])) for group in groups]
+    chars = [box_of(char) for char in page.chars]
+    for group, (count, box) in zip(groups, clusters):
         if (
             count >= MIN_DRAWING_OBJECTS
             and _big_enough(clip(box))
+            and not _panel([vector[i] for i in group], box, chars)
             and not any(near(box, other, 0) for kind, other in found if kind == "picture")
         ):
             # A chart's legend keys stand apart from its plot: small shapes near it are part of it.
