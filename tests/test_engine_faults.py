@@ -84,6 +84,11 @@ def test_a_web_page_whose_render_runs_out_of_time_keeps_its_text_with_a_warning(
 
 
 def test_an_rtf_whose_conversion_runs_out_of_time_is_render_failed_and_says_try_again(tmp_path):
+    """The warm LibreOffice is killed in the middle of the conversion; it leaves no lock file beside
+    the document (which made every later read of it "damaged"), and the next read reads it."""
+    warm = tmp_path / "warm.rtf"
+    warm.write_text(r"{\rtf1\ansi The office is warm.\par}")
+    read_file(warm, services=Services(make_settings(tmp_path / "warm")))
     note = tmp_path / "note.rtf"
     note.write_text(r"{\rtf1\ansi{\fonttbl\f0 Helvetica;}\f0 The boiler was serviced in May.\par}")
     with pytest.raises(ReaderError) as caught:
@@ -91,6 +96,7 @@ def test_an_rtf_whose_conversion_runs_out_of_time_is_render_failed_and_says_try_
     assert caught.value.code == "RENDER_FAILED" and "damaged" not in caught.value.message
     assert "took longer than 0.01 s" in caught.value.message
     assert "(OFFICE_TIMEOUT): the machine may be busy. Try again, or raise OFFICE_TIMEOUT." in caught.value.message
+    assert not list(tmp_path.glob(".~lock*"))
     reading = read_file(note, services=Services(make_settings(tmp_path / "cache")))
     assert "The boiler was serviced in May." in reading.pages[0].text
 

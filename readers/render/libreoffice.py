@@ -214,7 +214,13 @@ def _convert(
     )
     with _lock, tempfile.TemporaryDirectory(prefix="readlens-office-") as work:
         document, produced = Path(work) / f"document.{extension}", Path(work) / f"document.{output_extension}"
-        os.symlink(source.resolve(), document)  # a neutral name: uploads can be named anything
+        # A neutral name (uploads can be named anything), and a link, not a symlink: LibreOffice follows
+        # a symlink to the file and takes its lock beside it, where a killed instance left ".~lock.<name>#"
+        # and every later one refused the file as damaged; a link's lock stays in this folder.
+        try:
+            os.link(source.resolve(), document)
+        except OSError:  # another file system, or one without links
+            shutil.copyfile(source, document)
         request = {
             "source": str(document),
             "target": str(produced),
