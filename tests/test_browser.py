@@ -1,6 +1,6 @@
 """The page in a real browser: Debian's Chromium driven by Playwright, against ``python app.py``.
 
-Screenshots go to ``tests/artifacts/`` for a person to look at.
+Screenshots go to the artifacts folder (``ARTIFACTS``, made when the first is taken) for a person to look at.
 """
 
 from __future__ import annotations
@@ -209,7 +209,7 @@ def assert_render_shown_whole(page: Page, img, name: str) -> None:
         (max(1, shown.width // TILE), max(1, shown.height // TILE)), Image.BOX
     )
     assert tiles.getextrema()[1] < TILE_DIFFERENCE, (
-        f"what the page shows of {name} is not the render (see tests/artifacts/{name}.png)"
+        f"what the page shows of {name} is not the render (see {ARTIFACTS / name}.png)"
     )
 
 
