@@ -121,6 +121,12 @@ class _Engine:
         return [_spaced(*read) for read in zip(lines, found.txts, found.word_results)], list(found.scores)
 
 
+def _in_number(text: str, index: int) -> bool:
+    """A decimal point, a thousands comma or a time's colon at ``index``, between two digits: 11435.7,
+    12:30. Print in a CJK font sets it as wide as a space."""
+    return text[index] in ".,:" and text[index - 1 : index].isdigit() and text[index + 1 : index + 2].isdigit()
+
+
 def _spaced(line: np.ndarray, text: str, where) -> str:
     """``text`` read from ``line`` with a space put between two letters of Latin script that stand
     ``SPACE_GAP`` of the line's height apart or more. ``where`` is the recogniser's: the column of
@@ -136,7 +142,7 @@ def _spaced(line: np.ndarray, text: str, where) -> str:
     step = width / where.line_txt_len
     gaps = []
     for (left, right), (start, end) in zip(zip(letters, letters[1:]), zip(columns, columns[1:])):
-        if right == left + 1 and text[left].isascii() and text[right].isascii():
+        if right == left + 1 and text[left].isascii() and text[right].isascii() and not _in_number(text, left):
             run = longest = 0
             for empty in blank[int(start * step) : int((end + 1) * step)]:
                 run = run + 1 if empty else 0
