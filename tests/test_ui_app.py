@@ -236,6 +236,8 @@ def test_the_file_list_jumps_to_a_page_of_a_long_document_and_removes_a_file(chr
     expect(listed).to_have_count(2)
     expect(listed.first).to_contain_text("chart-report.pdf · 4 pages")
     expect(listed.last).to_contain_text("ca-warn-report.pdf · 16 pages")
+    lines = page.locator("#file-list .rl-name a").evaluate_all("links => links.map(l => l.getClientRects().length)")
+    assert lines == [1, 1]  # each name on one line, never squeezed a letter a line beside its buttons
     target = page.locator("#rl-file-1-page-12")
     expect(target).not_to_be_in_viewport()
     box = listed.last.get_by_label("Go to page")
@@ -342,6 +344,7 @@ def test_a_transcript_row_plays_the_recording_from_its_start(chromium, ocr_app, 
     page.set_input_files(UPLOAD, str(recording))
     rows = page.locator(".rl-transcript tbody tr")
     expect(rows).to_have_count(len(segments), timeout=WAIT_MS)
+    expect(page.locator("#file-list")).to_contain_text("recording.wav · a recording of 0:09")  # not "0 pages"
     second = rows.nth(1)
     expect(second.get_by_role("button")).to_have_text(re.compile(r"^0:0\d → 0:0\d$"))
     player = page.locator("#rl-player-0")

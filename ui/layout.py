@@ -58,6 +58,10 @@ CSS = """
 /* A chunk's text wraps at the card's edge, never cut; the chunk's page stays in view beside the cards. */
 #chunk-cards pre, #chunk-cards pre code {white-space: pre-wrap; overflow-wrap: anywhere;}
 #chunk-side {position: sticky; top: 8px; align-self: flex-start;}
+/* A file's line: its name never squeezed to a letter a line; on a phone its buttons go under it. */
+#file-list .rl-file-row {flex-wrap: wrap; align-items: center;}
+#file-list .rl-name {flex: 1 1 12rem; min-width: 12rem !important;}
+@media (max-width: 640px) {#file-list .rl-name {flex-basis: 100%;}}
 /* A card shows its page when clicked: it says so by its cursor and outline; the one shown stays marked. */
 .rl-card {border: 1px solid var(--border-color-primary); border-radius: 8px; padding: 4px 12px; margin: 8px 0;
           cursor: pointer;}

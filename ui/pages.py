@@ -211,15 +211,16 @@ def _file_list(entries: list[Entry], files: gr.File, folder: Path) -> None:
         for index, entry in enumerate(entries):
             reading = entry.reading
             unit = CITED_UNITS.get(reading.kind, "page") if reading else "page"
-            what = (
-                f"{len(reading.pages)} {unit}{'s' * (len(reading.pages) != 1)}"
-                if reading
-                else "not read"
-                if entry.error
-                else "reading…"
-            )
+            if reading is None:
+                what = "not read" if entry.error else "reading…"
+            elif reading.transcript is not None:
+                what = f"a recording of {clock(reading.transcript.duration)}"
+            else:
+                what = f"{len(reading.pages)} {unit}{'s' * (len(reading.pages) != 1)}"
             with gr.Row(equal_height=False, elem_classes="rl-file-row"):
-                gr.Markdown(f"[{entry.name}](#rl-file-{index}) · {what}", min_width=160, scale=3)
+                gr.Markdown(
+                    f"[{entry.name}](#rl-file-{index}) · {what}", min_width=160, scale=3, elem_classes="rl-name"
+                )
                 if reading and len(reading.pages) > 1:
                     first, last = reading.pages[0].number, reading.pages[-1].number
                     box = gr.Textbox(
