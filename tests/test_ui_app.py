@@ -236,9 +236,13 @@ def test_the_file_list_jumps_to_a_page_of_a_long_document_and_removes_a_file(chr
     expect(listed).to_have_count(2)
     expect(listed.first).to_contain_text("chart-report.pdf · 4 pages")
     expect(listed.last).to_contain_text("ca-warn-report.pdf · 16 pages")
+    lines = page.locator("#file-list .rl-name a").evaluate_all("links => links.map(l => l.getClientRects().length)")
+    assert lines == [1, 1]  # each name on one line, never squeezed a letter a line beside its buttons
     target = page.locator("#rl-file-1-page-12")
     expect(target).not_to_be_in_viewport()
     box = listed.last.get_by_label("Go to page")
+    expect(box).to_have_value("")  # empty until typed in, not "0"
+    expect(box).to_have_attribute("placeholder", "1–16")
     box.fill("12")
     box.press("Enter")
     expect(target).to_be_in_viewport(timeout=WAIT_MS)
@@ -318,4 +322,72 @@ def test_a_web_page_s_bars_sidebar_footer_and_cookie_banner_are_not_drawings(chr
     open_tab(page, "Model payload")
     expect(page.locator("#estimates")).to_contain_text("0 calls made")
     shoot(page, "32-10-web-page")
+    page.close()
+
+
+# The media element a file's player plays: Gradio's waveform player plays one in a shadow root; the plain
+# <audio> beside it is hidden and has no source.
+PLAYING = """player => {
+  const nodes = [player, ...player.querySelectorAll('*')].map(node => node.shadowRoot || node);
+  const media = nodes.flatMap(node => [...node.querySelectorAll('audio, video')]).find(media => media.currentSrc);
+  return media && media.readyState >= 1 ? {time: media.currentTime, paused: media.paused} : null;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_a_transcript_row_plays_the_recording_from_its_start(chromium, ocr_app, viewport):
+    recording = ASSETS / "recording.wav"
+    segments = Client(ocr_app, verbose=False).predict(file=handle_file(str(recording)), api_name="/transcribe")[
+        "segments"
+    ]
+    page = open_app(chromium, ocr_app, viewport)
+    page.set_input_files(UPLOAD, str(recording))
+    rows = page.locator(".rl-transcript tbody tr")
+    expect(rows).to_have_count(len(segments), timeout=WAIT_MS)
+    expect(page.locator("#file-list")).to_contain_text("recording.wav · a recording of 0:09")  # not "0 pages"
+    second = rows.nth(1)
+    expect(second.get_by_role("button")).to_have_text(re.compile(r"^0:0\d → 0:0\d$"))
+    player = page.locator("#rl-player-0")
+    expect(player).to_be_attached()
+    page.wait_for_function(f"({PLAYING})(document.getElementById('rl-player-0')) !== null", timeout=WAIT_MS)
+    assert player.evaluate(PLAYING) == {"time": 0, "paused": True}
+    second.click()
+    expect(second).to_have_class(re.compile("rl-playing"))  # the row being spoken is marked
+    heard = player.evaluate(PLAYING)
+    start = segments[1]["start"]
+    assert not heard["paused"] and start - 0.1 <= heard["time"] < start + 1.5, (heard, start)
+    expect(rows.first).not_to_have_class(re.compile("rl-playing"))
+    width = (viewport or {"width": 1440})["width"]
+    assert page.evaluate(TOO_WIDE, width) == []
+    shoot(page, f"32-11-transcript-seek-{'phone' if viewport else 'desktop'}")
+    page.close()
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_a_chunk_card_clicked_shows_its_page_beside_it(chromium, ocr_app, viewport):
+    page = open_app(chromium, ocr_app, viewport)
+    page.set_input_files(UPLOAD, str(ASSETS / "chart-report.pdf"))
+    expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+    open_tab(page, "Chunks")
+    cards = page.locator("#chunk-cards .rl-card")
+    figure = cards.filter(has_text="· figure ·").first
+    render = page.locator("#chunk-render img")
+    expect(render).to_have_count(0)
+    figure.click()
+    expect(render).to_have_attribute("src", re.compile("chunk-"), timeout=WAIT_MS)  # its box outlined
+    expect(render).to_be_in_viewport()  # beside the cards, or on a phone brought into view under them
+    if viewport is None:
+        expect(figure).to_be_in_viewport()  # the page scrolls not away from the card clicked
+    expect(page.locator("#chunk-choice input")).to_have_value(re.compile(r"chart-report\.pdf · chunk \d+ \(figure\)"))
+    expect(page.locator("#chunk-cards .rl-chosen")).to_have_count(1)
+    expect(figure).to_have_class(re.compile("rl-chosen"))
+    width = (viewport or {"width": 1440})["width"]
+    assert page.evaluate(TOO_WIDE, width) == []
+    shoot(page, f"32-12-chunk-card-{'phone' if viewport else 'desktop'}")
+    first = cards.first  # a text chunk: its page as it is, nothing outlined
+    first.click()
+    expect(render).not_to_have_attribute("src", re.compile("chunk-"), timeout=WAIT_MS)
+    expect(first).to_have_class(re.compile("rl-chosen"))
+    expect(figure).not_to_have_class(re.compile("rl-chosen"))
+    expect(page.locator("#chunk-choice input")).to_have_value("chart-report.pdf · chunk 1 (text)")
     page.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from PIL import Image
 
 from readers import read_file
@@ -21,11 +23,17 @@ def test_cards_and_summary_line_come_from_the_reading_held(shared_services):
     assert (
         summary == f"{len(chunks)} chunks · largest {max(chunk.tokens for chunk in chunks)} tokens · 1 table kept whole"
     )
-    assert cards.count("**Chunk ") == len(chunks) == len(choice["choices"]) and cards.startswith("### chart-report.pdf")
-    assert card(chunks[0]).startswith(
-        f"**Chunk 1** · text · {chunks[0].tokens} tokens · p. 1 · Quarterly Sales Report 2024\n\n````text\n"
+    assert cards.count("<strong>Chunk ") == len(chunks) == len(choice["choices"])
+    assert cards.startswith("<h3>chart-report.pdf</h3>")
+    assert card(chunks[0], "0:1").startswith(
+        '<div class="rl-card" data-choice="0:1" tabindex="0" title="Show its page"><p><strong>Chunk 1</strong> · '
+        f"text · {chunks[0].tokens} tokens · p. 1 · Quarterly Sales Report 2024</p><pre><code>"
     )
-    assert chunks[0].text in cards and choice["choices"][1] == ("chart-report.pdf · chunk 2 (figure)", "0:2")
+    assert html.escape(chunks[0].text) in cards and choice["choices"][1] == (
+        "chart-report.pdf · chunk 2 (figure)",
+        "0:2",
+    )
+    assert 'data-choice="0:2"' in cards  # a card names its chunk as the dropdown does
     # a smaller limit re-chunks: more chunks, none over it; a limit chunks cannot have is said, not raised
     smaller, _, again = chunk_views(entries, 40.0)
     assert len(again["choices"]) > len(chunks) and all(

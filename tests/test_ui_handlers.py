@@ -15,6 +15,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from readers import ReadOptions, Services, read_file
+from readers.models import Segment
 from readers.payload.tokens import anthropic_image_tokens, png_size, text_tokens
 from tests import fixtures
 from tests.conftest import ROOT, make_settings
@@ -30,6 +31,7 @@ from ui.handlers import (
     triage,
     visitor,
 )
+from ui.pages import transcript_table
 from ui.payload import (
     PROVIDER_NAMES,
     abbreviate,
@@ -387,3 +389,13 @@ def test_the_backends_line_names_the_vision_model_and_never_its_key(tmp_path):
     assert "vision model **gpt-4o-mini** at http://127.0.0.1:9/v1" in line and key not in line
     assert "whisper:tiny.en (local)" in line
     assert backends_line(Services(make_settings(tmp_path))).startswith("**Descriptions:** none (`VISION_PROVIDER")
+
+
+def test_a_transcript_s_rows_play_its_player_and_with_the_recording_deleted_play_nothing():
+    segments = [Segment(0.0, 6.2, "Turns <every> page into text."), Segment(6.2, 8.5, "Sales went up.")]
+    playing = transcript_table(segments, "rl-player-0")
+    assert 'data-player="rl-player-0"' in playing and 'data-start="6.20" data-end="8.50"' in playing
+    assert playing.count('<button type="button" class="rl-seek" title="Play from 0:06">0:06 → 0:08</button>') == 1
+    assert "Turns &lt;every&gt; page" in playing  # what was said, never markup
+    deleted = transcript_table(segments, None)  # public mode: the recording went once transcribed
+    assert "<button" not in deleted and "data-start" not in deleted and "<td>0:06 → 0:08</td>" in deleted

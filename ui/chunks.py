@@ -7,6 +7,7 @@ The handlers are plain functions; ``chunks_tab`` only lays out the components an
 from __future__ import annotations
 
 import hashlib
+import html
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,7 +19,6 @@ from readers.payload.chunks import MIN_TOKENS, Chunk, check_sizes
 from .handlers import Entry
 from .report import REPORT_CHUNK_TOKENS, outlined_image, page_image
 
-FENCE = "````"  # a chunk's text may hold ``` itself
 EMPTY = (
     "**No chunks yet.** Once a file is read, what a retriever indexes appears here: one card per chunk "
     "with its tokens, pages and heading path, and beside it the chunk's page. Upload files above, or try an example:"
@@ -65,29 +65,50 @@ def summary_line(found: list[tuple[Entry, list[Chunk]]]) -> str:
     )
 
 
-def card(chunk: Chunk) -> str:
-    """One chunk as Markdown: number, kind, tokens, where (pages, lines or times, by its citation) and
-    heading path, then its text."""
+def card(chunk: Chunk, choice: str) -> str:
+    """One chunk as HTML, ``choice`` ("entry index:chunk number") in its ``data-choice``: number, kind, tokens,
+    where (pages, lines or times, by its citation) and heading path, then its text."""
     where = chunk.citation.split(", ", 1)[1] if ", " in chunk.citation else chunk.citation
     heading = " › ".join(chunk.headings) or "(no heading)"
     return (
-        f"**Chunk {chunk.number}** · {chunk.kind} · {chunk.tokens} tokens · {where} · {heading}\n\n"
-        f"{FENCE}text\n{chunk.text}\n{FENCE}"
+        f'<div class="rl-card" data-choice="{choice}" tabindex="0" title="Show its page">'
+        f"<p><strong>Chunk {chunk.number}</strong> · {chunk.kind} · {chunk.tokens} tokens · "
+        f"{html.escape(where)} · {html.escape(heading)}</p><pre><code>{html.escape(chunk.text)}</code></pre></div>"
     )
 
 
+# A card clicked (or Enter on it) names its chunk to the server, which sets "Show chunk" to it.
+PICK = """element.addEventListener('click', event => {
+  const card = event.target.closest('[data-choice]');
+  if (card && !getSelection().toString()) trigger('click', {choice: card.dataset.choice});
+});
+element.addEventListener('keydown', event => {
+  if (event.key === 'Enter' && event.target.dataset.choice) trigger('click', {choice: event.target.dataset.choice});
+});"""
+# The card of the chunk shown is marked, whichever way it was chosen; where less than half the render is in
+# view (on a phone it sits under the cards), it is brought into view.
+MARK = """(choice) => {
+  document.querySelectorAll('#chunk-cards .rl-card').forEach(card =>
+    card.classList.toggle('rl-chosen', card.dataset.choice === choice));
+  const render = document.getElementById('chunk-render'), box = render.getBoundingClientRect();
+  const seen = Math.min(box.bottom, innerHeight) - Math.max(box.top, 0);
+  if (choice && seen < Math.min(box.height, innerHeight) / 2) render.scrollIntoView({block: 'start'});
+  return choice;
+}"""
+
+
 def chunk_views(entries: list[Entry], max_tokens) -> tuple[str, str, dict]:
-    """The summary line, the cards (Markdown) and the dropdown update naming each chunk."""
+    """The summary line, the cards (HTML) and the dropdown update naming each chunk."""
     found, problems = entry_chunks(entries, max_tokens)
     summary = "\n\n".join([summary_line(found), *(f"> {problem}" for problem in problems)])
     parts, choices = [], []
     for index, (entry, chunks) in enumerate(found):
-        parts.append(f"### {entry.name}")
-        parts += [card(chunk) for chunk in chunks]
+        parts.append(f"<h3>{html.escape(entry.name)}</h3>")
+        parts += [card(chunk, f"{index}:{chunk.number}") for chunk in chunks]
         choices += [
             (f"{entry.name} · chunk {chunk.number} ({chunk.kind})", f"{index}:{chunk.number}") for chunk in chunks
         ]
-    return summary, "\n\n".join(parts), gr.update(choices=choices, value=None)
+    return summary, "\n".join(parts), gr.update(choices=choices, value=None)
 
 
 def chunk_image(entries: list[Entry], max_tokens, choice: str | None, folder: Path) -> str | None:
@@ -114,6 +135,11 @@ def chunk_image(entries: list[Entry], max_tokens, choice: str | None, folder: Pa
     return outlined_image(entry.reading, page, folder, marks, tag=f"chunk-{digest}")
 
 
+def picked(event: gr.EventData) -> str:
+    """The chunk a card names when clicked ("entry index:chunk number")."""
+    return event.choice
+
+
 def chunks_tab(entries: gr.State, folder: Path, examples: Callable[[], gr.Row], **private) -> gr.Row:
     """The tab's components, inside ``gr.Tabs``, re-chunked when the entries or the limit change; returns
     the ``examples`` row it offers while empty."""
@@ -133,7 +159,7 @@ def chunks_tab(entries: gr.State, folder: Path, examples: Callable[[], gr.Row], 
         offered = examples()
         with gr.Row():
             with gr.Column(scale=3):
-                cards = gr.Markdown(elem_id="chunk-cards")
+                cards = gr.HTML(elem_id="chunk-cards", js_on_load=PICK)
             with gr.Column(scale=2, elem_id="chunk-side"):
                 choice = gr.Dropdown(label="Show chunk", choices=[], value=None, elem_id="chunk-choice")
                 render = gr.Image(
@@ -151,6 +177,8 @@ def chunks_tab(entries: gr.State, folder: Path, examples: Callable[[], gr.Row], 
         show_progress="hidden",
         **private,
     )
+    cards.click(picked, None, choice, show_progress="hidden", **private)
+    choice.change(None, choice, None, js=MARK, **private)
     choice.change(
         lambda current, size, picked: chunk_image(current, size, picked, folder),
         [entries, limit, choice],

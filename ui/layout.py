@@ -58,6 +58,20 @@ CSS = """
 /* A chunk's text wraps at the card's edge, never cut; the chunk's page stays in view beside the cards. */
 #chunk-cards pre, #chunk-cards pre code {white-space: pre-wrap; overflow-wrap: anywhere;}
 #chunk-side {position: sticky; top: 8px; align-self: flex-start;}
+/* A file's line: its name never squeezed to a letter a line; on a phone its buttons go under it. */
+#file-list .rl-file-row {flex-wrap: wrap; align-items: center;}
+#file-list .rl-name {flex: 1 1 12rem; min-width: 12rem !important;}
+@media (max-width: 640px) {#file-list .rl-name {flex-basis: 100%;}}
+/* A card shows its page when clicked: it says so by its cursor and outline; the one shown stays marked. */
+.rl-card {border: 1px solid var(--border-color-primary); border-radius: 8px; padding: 4px 12px; margin: 8px 0;
+          cursor: pointer;}
+.rl-card:hover, .rl-card:focus-visible {border-color: var(--color-accent);}
+.rl-card.rl-chosen {border-color: var(--color-accent); box-shadow: 0 0 0 2px var(--color-accent-soft);}
+/* A transcript row plays the recording from its start; the row playing is marked. */
+.rl-transcript tbody tr {cursor: pointer;}
+.rl-transcript tbody tr:hover, .rl-transcript tr.rl-playing {background: var(--color-accent-soft);}
+.rl-transcript .rl-seek {white-space: nowrap; color: var(--link-text-color); text-decoration: underline;
+                         background: none; border: none; box-shadow: none; padding: 0; font: inherit; cursor: pointer;}
 /* The token table keeps its words whole: on a phone it scrolls sideways in its own box, the page does not. */
 #estimates table {display: block; overflow-x: auto; max-width: 100%;}
 #estimates th, #estimates td {white-space: nowrap;}

@@ -4,6 +4,7 @@ content, or its transcript, or why it could not be read; and the status line ove
 from __future__ import annotations
 
 import dataclasses
+import html
 from pathlib import Path
 
 import gradio as gr
@@ -11,7 +12,6 @@ import gradio as gr
 from readers import Reading
 from readers.describe.vision import TEXT_ONLY, UNANSWERED
 from readers.intake.detect import FORMATS_LISTED
-from readers.markup.tables import markdown_table
 from readers.payload.citations import CITED_UNITS, clock
 
 from .api import reading_json
@@ -100,10 +100,51 @@ def _show_page(reading: Reading, page, folder: Path, raw: bool, anchor: str | No
                 gr.Markdown(f"⚠️ {page.error}", elem_classes="rl-error")
 
 
-def _show_transcript(entry: Entry) -> None:
+# A transcript row clicked plays its file's recording from the row's start, on the media element Gradio's
+# player plays (wavesurfer's, in a shadow root; the plain <audio> beside it is hidden and has no source);
+# while it plays, the row being spoken is marked.
+SEEK = """element.addEventListener('click', event => {
+  const row = event.target.closest('tr[data-start]');
+  const block = row && document.getElementById(row.closest('[data-player]').dataset.player);
+  if (!block) return;
+  const nodes = [block, ...block.querySelectorAll('*')].map(node => node.shadowRoot || node);
+  const media = nodes.flatMap(node => [...node.querySelectorAll('audio, video')]).find(media => media.currentSrc);
+  if (!media) return;
+  const rows = [...element.querySelectorAll('tr[data-start]')];
+  if (!media.rlFollowed) {
+    media.rlFollowed = true;
+    media.addEventListener('timeupdate', () => rows.forEach(row => row.classList.toggle('rl-playing',
+      +row.dataset.start <= media.currentTime && media.currentTime < +row.dataset.end)));
+  }
+  media.currentTime = +row.dataset.start;
+  media.play();
+});"""
+
+
+def transcript_table(segments, player: str | None) -> str:
+    """The timed transcript as an HTML table whose rows play ``player`` (an element id) from their start;
+    with no player (the recording deleted), rows that play nothing."""
+
+    def row(s) -> str:
+        when, text = f"{clock(s.start)} → {clock(s.end)}", f"<td>{html.escape(s.text.strip())}</td>"
+        if player is None:
+            return f"<tr><td>{when}</td>{text}</tr>"
+        return (
+            f'<tr data-start="{s.start:.2f}" data-end="{s.end:.2f}"><td><button type="button" class="rl-seek" '
+            f'title="Play from {clock(s.start)}">{when}</button></td>{text}</tr>'
+        )
+
+    return (
+        f'<table class="rl-transcript" data-player="{player or ""}"><thead><tr><th>Time</th><th>Text</th></tr></thead>'
+        f"<tbody>{''.join(row(s) for s in segments)}</tbody></table>"
+    )
+
+
+def _show_transcript(entry: Entry, player: str) -> None:
     t = entry.reading.transcript
-    if Path(entry.path).exists():
-        gr.Audio(entry.path, label=entry.name, interactive=False)
+    playable = Path(entry.path).exists()
+    if playable:
+        gr.Audio(entry.path, label=entry.name, interactive=False, elem_id=player)
     else:
         gr.Markdown(
             "The recording was deleted from the server once transcribed (public mode), so it cannot be played here."
@@ -111,8 +152,10 @@ def _show_transcript(entry: Entry) -> None:
     gr.Markdown(
         f"**Language:** {t.language or 'unknown'} · **Duration:** {clock(t.duration)} ({t.duration:.1f} s) · {t.source}"
     )
-    rows = [["Time", "Text"]] + [[f"{clock(s.start)} → {clock(s.end)}", s.text.strip()] for s in t.segments]
-    gr.Markdown(markdown_table(rows) if t.segments else t.text or "(no speech found)")
+    if t.segments:
+        gr.HTML(transcript_table(t.segments, player if playable else None), js_on_load=SEEK)
+    else:
+        gr.Markdown(t.text or "(no speech found)")
 
 
 def show_entries(entries: list[Entry], folder: Path, raw: bool = False, files: gr.File | None = None) -> None:
@@ -139,7 +182,7 @@ def show_entries(entries: list[Entry], folder: Path, raw: bool = False, files: g
             for warning in [entry.note, *card_warnings(reading)] if entry.note else card_warnings(reading):
                 gr.Markdown(f"ℹ️ {warning}")
             if reading.transcript is not None:
-                _show_transcript(entry)
+                _show_transcript(entry, f"rl-player-{index}")
             anchored = set()
             for page in reading.pages:
                 anchor = None if page.number in anchored else f"rl-file-{index}-page-{page.number}"
@@ -149,13 +192,15 @@ def show_entries(entries: list[Entry], folder: Path, raw: bool = False, files: g
                 gr.Markdown("Reading the remaining pages…")
 
 
-# Scrolls to the page a box names, in the file the box belongs to (the browser does it: no round trip);
-# again a moment later, once the renders above it that were still loading have taken their height.
-JUMP = """(number) => {{
-  const go = () => document.getElementById('rl-file-{index}-page-' + Math.round(number || 0))?.scrollIntoView();
+# Scrolls to the page a box names (a number past the file's first or last page: that page), in the file the
+# box belongs to (the browser does it: no round trip); again a moment later, once the renders above it that
+# were still loading have taken their height. A text box: Gradio's number box shows 0 when empty.
+JUMP = """(typed) => {{
+  const number = Math.min({last}, Math.max({first}, Math.round(parseFloat(typed)) || {first}));
+  const go = () => document.getElementById('rl-file-{index}-page-' + number)?.scrollIntoView();
   go();
   setTimeout(go, 500);
-  return number;
+  return typed;
 }}"""
 
 
@@ -166,27 +211,28 @@ def _file_list(entries: list[Entry], files: gr.File, folder: Path) -> None:
         for index, entry in enumerate(entries):
             reading = entry.reading
             unit = CITED_UNITS.get(reading.kind, "page") if reading else "page"
-            what = (
-                f"{len(reading.pages)} {unit}{'s' * (len(reading.pages) != 1)}"
-                if reading
-                else "not read"
-                if entry.error
-                else "reading…"
-            )
+            if reading is None:
+                what = "not read" if entry.error else "reading…"
+            elif reading.transcript is not None:
+                what = f"a recording of {clock(reading.transcript.duration)}"
+            else:
+                what = f"{len(reading.pages)} {unit}{'s' * (len(reading.pages) != 1)}"
             with gr.Row(equal_height=False, elem_classes="rl-file-row"):
-                gr.Markdown(f"[{entry.name}](#rl-file-{index}) · {what}", min_width=160, scale=3)
+                gr.Markdown(
+                    f"[{entry.name}](#rl-file-{index}) · {what}", min_width=160, scale=3, elem_classes="rl-name"
+                )
                 if reading and len(reading.pages) > 1:
-                    box = gr.Number(
+                    first, last = reading.pages[0].number, reading.pages[-1].number
+                    box = gr.Textbox(
                         label=f"Go to {unit}",
-                        value=None,
-                        precision=0,
-                        minimum=reading.pages[0].number,
-                        maximum=reading.pages[-1].number,
+                        placeholder=f"{first}–{last}",
+                        max_lines=1,
                         min_width=100,
                         scale=1,
                         elem_classes="rl-goto",
+                        html_attributes=gr.InputHTMLAttributes(autocomplete="off", enterkeyhint="go"),
                     )
-                    box.submit(None, box, None, js=JUMP.format(index=index))
+                    box.submit(None, box, None, js=JUMP.format(index=index, first=first, last=last))
                 if reading and entry.done:
                     markdown, answer = write_reading(entry, reading_json(reading), folder)
                     gr.DownloadButton("Markdown", markdown, size="sm", min_width=90, scale=0, elem_classes="rl-md")
