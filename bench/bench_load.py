@@ -30,6 +30,7 @@ from gradio_client.exceptions import AppError
 
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT
+from tests.processes import descendants, running
 from tests.test_ui_server import launch_app, stop
 
 USERS = 20
@@ -102,23 +103,6 @@ def hostile_files(folder: Path, server: str) -> dict[str, Path]:
     }
 
 
-def tree(pid: int) -> set[int]:
-    """``pid`` and every process below it."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    found, frontier = {pid}, [pid]
-    while frontier:
-        for child in children.get(frontier.pop(), []):
-            found.add(child)
-            frontier.append(child)
-    return found
-
-
 def rss(pids: set[int]) -> int:
     total = 0
     for pid in pids:
@@ -127,13 +111,6 @@ def rss(pids: set[int]) -> int:
         except OSError:
             pass
     return total
-
-
-def running(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 class Watch:
@@ -146,7 +123,7 @@ class Watch:
 
     def _sample(self):
         while not self.stopping.wait(0.5):
-            pids = tree(self.pid)
+            pids = {self.pid} | descendants(self.pid)
             self.seen |= pids
             self.peak = max(self.peak, rss(pids))
 

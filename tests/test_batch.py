@@ -31,6 +31,7 @@ from tests import fixtures
 from tests.conftest import CORPUS, ROOT
 from tests.fake_openai import FakeOpenAI, chat_reply
 from tests.model_output import words
+from tests.processes import descendants, running
 
 DESCRIPTION = "A bar chart of sales by quarter."
 
@@ -388,31 +389,6 @@ def test_a_page_range_runs_to_each_files_last_page(folder, vision, local_run, tm
         "docs/broken/report.pdf": "CORRUPT_FILE",
     }
     assert result.returncode == 1
-
-
-def descendants(pid: int) -> set[int]:
-    children = {}
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit():
-                children.setdefault(int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]), []).append(
-                    int(entry.name)
-                )
-        except OSError:
-            pass
-    found, frontier = set(), [pid]
-    while frontier:
-        for child in children.get(frontier.pop(), []):
-            found.add(child)
-            frontier.append(child)
-    return found
-
-
-def running(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 @pytest.fixture(scope="module")

@@ -28,6 +28,7 @@ from readers.pdf import pool as pdf_pool
 from readers.render import pdfium as pdf_render
 from tests import fixtures
 from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT, make_settings
+from tests.processes import running
 
 DPI = 150
 
@@ -275,13 +276,6 @@ def test_password_protected_pdf(encrypted_pdf, services):
         read_file(encrypted_pdf, services=services)
     assert error.value.code == "ENCRYPTED_FILE"
     assert "password" in error.value.message
-
-
-def running(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 def test_a_script_without_main_guard_works_and_leaves_no_process_or_temp_file(long_pdf, tmp_path):
