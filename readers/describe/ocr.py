@@ -9,13 +9,16 @@ one rather than through its whole pipeline:
 
 1. Only the inked part is searched: the white around a figure rendered on a page, or a scan's
    margins, costs nothing.
-2. A first detection, at most ``PROBE_SIDE`` pixels long, finds the lines and so the size of the
-   print; when the print is too small or too big at that scale, detection runs once more at the
-   scale that makes a line's box about ``LINE_HEIGHT`` pixels high.
+2. A first detection, at most ``QUICK_SIDE`` pixels long, finds the lines and so the size of the
+   print; when its lines are too small there to be measured well (or none is found), one at most
+   ``PROBE_SIDE`` pixels long measures them again (a page of large print, such as a notice scanned
+   at 300 dpi, is so measured at an eighth of the cost). When the print is too small or too big at
+   that scale, detection runs once more at the scale that makes a line's box about ``LINE_HEIGHT``
+   pixels high.
 3. A picture turned on its side shows mostly tall boxes; whether it is also upside down is told by
    reading a few of its lines both ways up. Only a turned picture is turned and detected again.
-4. Each line is cut from the full-size picture and recognised: detecting at a smaller scale costs
-   the reading no sharpness.
+4. Each line is cut from the full-size picture and recognised, one at a time: detecting at a
+   smaller scale costs the reading no sharpness.
 5. A space the recogniser left out between two letters of Latin script ("TOTAL DUE:99.50", "1Msamples";
    it does so after punctuation and digits, and more often as the box round a line varies a little)
    is put back where the line's ink has a gap as wide as a space.
@@ -35,7 +38,9 @@ from ..versions import OCR_VERSION
 MODELS = ("PP-OCRv6_det_small.onnx", "PP-OCRv6_rec_small.onnx")
 # in each cached result's key
 ENGINE_VERSION = f"rapidocr-{version('rapidocr')}/{'+'.join(MODELS)}/{OCR_MAX_SIDE}px/v{OCR_VERSION}"
-PROBE_SIDE = 2000  # pixels: rapidocr's own longest side to detect at; a picture no larger is probed whole
+QUICK_SIDE = 1000  # pixels: the longest side of a first look; a picture no larger is probed whole
+PROBE_SIDE = 2000  # pixels: the longest side to look again at when the first look's print is small
+SURE_HEIGHT = 16  # pixels: a line's box at least this high in a look is found and measured well (as at 24)
 LINE_HEIGHT = 24  # pixels: a line's box this high is detected well (word recall is the same from 16 to 32 px)
 SHORT_SIDE = 736  # pixels: rapidocr enlarges a smaller picture to this short side to detect its text
 INK = 32  # grey levels from the background colour: a pixel of print
@@ -88,6 +93,9 @@ class _Engine:
                 # the picture comes sized for its print (see _read): the detector must not resize it again
                 "Det.limit_type": "max",
                 "Det.limit_side_len": 10 * OCR_MAX_SIDE,
+                # one line a run: a batch pads its lines to the widest and runs slower besides (measured on
+                # 20 lines of a scanned Chinese page and 62 of a paper's screenshot: 30-40% less CPU than 6)
+                "Rec.rec_batch_num": 1,
             }
         )
         self.load = engine.load_img  # PNG or JPEG bytes to a BGR array, as rapidocr reads them
@@ -113,8 +121,7 @@ class _Engine:
         return self.crop(picture, np.array(box, np.float32))
 
     def read(self, lines: list[np.ndarray]) -> tuple[list[str], list[float]]:
-        """Each cut line's text, with the spaces its ink shows (``_spaced``), and its score (0 to 1),
-        in batches of similar widths."""
+        """Each cut line's text, with the spaces its ink shows (``_spaced``), and its score (0 to 1)."""
         if not lines:
             return [], []
         found = self.recogniser(self.batch(img=lines, return_word_box=True))
@@ -161,15 +168,15 @@ def _inked(picture: np.ndarray) -> tuple[int, int, np.ndarray] | None:
     return left, top, picture[top : 4 * rows[-1] + INK_MARGIN_PAST, left : 4 * columns[-1] + INK_MARGIN_PAST]
 
 
-def _find(picture: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
-    """The line boxes in ``picture`` and the scale they were found at: ``scale``, or for a first
-    look the probe's (``PROBE_SIDE``)."""
+def _find(picture: np.ndarray, scale: float | None = None, side: int = QUICK_SIDE) -> tuple[np.ndarray, float]:
+    """The line boxes in ``picture`` and the scale they were found at: ``scale``, or for a look
+    the one that makes it at most ``side`` pixels long."""
     inked = _inked(picture)
     if inked is None:
         return np.zeros((0, 4, 2), np.float32), 1.0
     left, top, part = inked
     if scale is None:
-        scale = min(1.0, PROBE_SIDE / max(part.shape[:2]))
+        scale = min(1.0, side / max(part.shape[:2]))
     boxes = _engine.detect(part, scale)
     boxes[..., 0] += left
     boxes[..., 1] += top
@@ -225,14 +232,21 @@ def _lines(boxes, texts) -> str:
     return "\n".join(" ".join(texts) for *_, texts in lines)
 
 
+def _print(boxes: np.ndarray) -> float:
+    """The smaller print's line height (``SMALL_PRINT``) among ``boxes``, in pixels; 0 for none."""
+    return float(np.percentile([_sides(box)[1] for box in boxes], SMALL_PRINT)) if len(boxes) else 0.0
+
+
 def _read(picture: np.ndarray) -> str:
     """The text in ``picture`` (a BGR array), read as the module's docstring tells."""
     boxes, probe = _find(picture)
+    if probe < 1 and _print(boxes) * probe < SURE_HEIGHT:
+        boxes, probe = _find(picture, side=PROBE_SIDE)
     if not len(boxes):
         return ""
+    height = _print(boxes)
     # the scale that makes the smaller print's boxes LINE_HEIGHT px high, never finer than rapidocr's
     # own (the picture as it is, or enlarged to a short side of SHORT_SIDE), nor past OCR_MAX_SIDE
-    height = float(np.percentile([_sides(box)[1] for box in boxes], SMALL_PRINT))
     scale = min(
         LINE_HEIGHT / height, max(1.0, SHORT_SIDE / min(picture.shape[:2])), OCR_MAX_SIDE / max(picture.shape[:2])
     )
