@@ -211,7 +211,7 @@ def find_figures(page, table_boxes: list) -> list[dict]:
         if not (images or vectors):
             return []  # a blank page: nothing to read or to describe
         box = pictures[0] if len(pictures) == 1 and not vectors else whole
-        return [_figure("scan", box, page, None, False, images, [])]
+        return [_figure("scan", box, page, None, False, images, [box_of(obj) for obj in vectors])]
     found = [("picture", box) for box in pictures if _big_enough(box)]
     tables = [
         (x0 - TABLE_MARGIN, top_ - TABLE_MARGIN, x1 + TABLE_MARGIN, bottom + TABLE_MARGIN)
