@@ -1,7 +1,8 @@
 """Peers (issue 19, "Measure it"): ReadLens side by side with markitdown on the same files, in three
 groups: Office (every DOCX, PPTX and XLSX in tests/corpus and assets), web pages (docling's HTML
-samples and assets/web-page.html) and scans (docling's scanned A4 page, markitdown's photo, and that
-A4 page turned 90° as a one-page image PDF made here).
+samples and assets/web-page.html) and scans (docling's scanned A4 page, markitdown's photo, that
+A4 page turned 90° as a one-page image PDF made here, and pdfplumber's 3-page scanned Chinese notice,
+dense print at 300 dpi: its row over 3 is its time a page).
 
 ReadLens reads text-only with no API key (``vision_provider="auto"`` and no key, so local OCR
 describes the figures), cold: every read has an empty cache of its own. A file's time is
@@ -73,6 +74,7 @@ def groups(folder: Path) -> list[Group]:
         SCAN,
         CORPUS / "markitdown" / "test.jpg",
         fixtures.turned_scan_pdf(folder / "ocr_test-turned-90.pdf", SCAN, 90),
+        CORPUS / "pdfplumber" / "issue-203-decimalize.pdf",
     ]
     return [
         Group("Office", office, fixtures.word_document(folder / "warm-up.docx"), ratio=RATIO_TARGET),

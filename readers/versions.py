@@ -7,11 +7,11 @@ a renamed file still hits; what a vision model is asked and which OCR engine rea
 keys as well (``PROMPT_VERSION``, ``OCR_VERSION`` with the rapidocr release and its models).
 """
 
-EXTRACTION_VERSION = 13  # each PDF page's text, tables and figures (readers.pdf.pages): PDFs, and Office and web prints
+EXTRACTION_VERSION = 14  # each PDF page's text, tables and figures (readers.pdf.pages): PDFs, and Office and web prints
 WORKBOOK_VERSION = 8  # a workbook's sheets, tables, charts and figures (readers.office.sheets)
 LETTERS_VERSION = 1  # the letters of a Word document's rendered pages, which blocks are placed by
 PACKAGE_VERSION = 2  # the check and repair of an Office or EPUB package, Strict OOXML renamed (readers.intake.package)
 TEXT_VERSION = 2  # a text file's pages and a notebook's text (readers.formats.text)
-OCR_VERSION = 5  # how local OCR reads a picture: turns, lines, scales, spaces (readers.describe.ocr)
+OCR_VERSION = 6  # how local OCR reads a picture: turns, lines, scales, spaces (readers.describe.ocr)
 PROMPT_VERSION = 3  # what the vision model is asked (readers.describe.prompts)
 TRANSCRIPT_VERSION = 1  # a recording's transcript (readers.formats.audio)

@@ -8,6 +8,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from readers import Services, read_file
+from readers.describe import ocr
 from readers.describe.ocr import read_text
 from tests import fixtures
 from tests.conftest import CORPUS, make_settings
@@ -134,3 +135,29 @@ def test_an_image_without_text_says_so(ocr_services, tmp_path):
     blank = tmp_path / "blank.png"
     blank.write_bytes(poster([]))
     assert read_file(blank, services=ocr_services).pages[0].description == "Local OCR found no text."
+
+
+def test_a_page_of_large_print_is_measured_at_a_first_look(ocr_services, monkeypatch):
+    """A scanned notice (Chinese, 300 dpi, large print) is found and measured at a first look at most
+    QUICK_SIDE long, and its boxes serve: no look at PROBE_SIDE, no second detection; the small print
+    of a page of A4 at 300 dpi is looked at again. Each line is recognised on its own (batch 1)."""
+    looks = []
+    detect = ocr._Engine.detect
+
+    def spy(self, picture, scale):
+        looks.append(round(max(picture.shape[:2]) * scale))
+        return detect(self, picture, scale)
+
+    monkeypatch.setattr(ocr._Engine, "detect", spy)
+    notice = read_file(
+        CORPUS / "pdfplumber" / "issue-203-decimalize.pdf",
+        services=Services(make_settings(ocr_services.settings.cache_dir / "notice", vision_provider="ocr")),
+    )
+    assert len(looks) == 3 and max(looks) <= ocr.QUICK_SIDE, looks
+    assert_says(notice.pages[0].description, "行政处罚决定书")
+    assert_says(notice.pages[0].description, "哈尔滨电气国际工程有限责任公司")
+    assert ocr._engine.recogniser.rec_batch_num == 1
+    looks.clear()
+    small = [(200, y, 24, f"Clause {y // 500}: the tenant pays the rent monthly") for y in range(200, 3400, 500)]
+    assert_lines(read_text(drawn((2480, 3500), small)), [text for *_, text in small])
+    assert looks[:2] == [ocr.QUICK_SIDE, ocr.PROBE_SIDE], looks

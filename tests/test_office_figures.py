@@ -5,7 +5,9 @@ embedded picture, with no LibreOffice in a text-only read."""
 from __future__ import annotations
 
 import io
+import zipfile
 
+import docx
 import openpyxl
 import pdfplumber
 import pytest
@@ -15,9 +17,10 @@ from pptx import Presentation
 from pptx.util import Inches
 
 from readers import read_file
+from readers.describe import ocr
 from readers.render import libreoffice as office
 from readers.services import Services
-from tests.conftest import make_settings
+from tests.conftest import CORPUS, make_settings
 from tests.model_output import assert_says
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -92,3 +95,49 @@ def test_a_picture_on_a_sheet_is_placed_and_read_from_the_workbook(tmp_path, ser
         figure.box,
         drawn_picture(drawn.pdf.path, 1),
     )
+
+
+def test_the_same_picture_on_two_slides_and_in_a_second_deck_is_read_once(tmp_path, services):
+    """A deck's picture is cached by its own bytes: the screenshot of test.pptx on two slides of
+    another deck is read once, and test.pptx read after it OCRs only its other picture."""
+    with zipfile.ZipFile(CORPUS / "markitdown" / "test.pptx") as package:
+        screenshot = package.read("ppt/media/image1.jpeg")
+    deck = Presentation()
+    for place in (Inches(1), Inches(3)):
+        slide = deck.slides.add_slide(deck.slide_layouts[6])
+        slide.shapes.add_picture(io.BytesIO(screenshot), place, Inches(1), Inches(4))
+    deck.save(tmp_path / "twice.pptx")
+    reading = read_file(tmp_path / "twice.pptx", services=services)
+    assert (reading.usage.calls, reading.usage.cache_hits) == (1, 1)
+    first, second = (page.description.split(":\n", 1)[1] for page in reading.pages)  # after the picture's place
+    assert first == second and "AutoGen: Enabling Next-Gen LLM" in first
+    original = read_file(CORPUS / "markitdown" / "test.pptx", services=services)
+    assert (original.usage.calls, original.usage.cache_hits) == (1, 1)
+    assert any(page.description and "AutoGen: Enabling Next-Gen LLM" in page.description for page in original.pages)
+
+
+def test_a_word_page_that_is_one_picture_is_read_as_that_picture_once(tmp_path, services, monkeypatch):
+    """Page 3 of test.docx holds only a screenshot (1274 x 870 px, shown 2.6 inches wide): it is read
+    as that picture, not as a whole page at 300 dpi, and a second document with the same picture
+    (test.docx with its first line changed) reads it from the cache."""
+    sizes = []
+    read_text = ocr.read_text
+
+    def spy(image: bytes) -> str:
+        sizes.append(Image.open(io.BytesIO(image)).size)
+        return read_text(image)
+
+    monkeypatch.setattr("readers.describe.vision.read_text", spy)
+    reading = read_file(CORPUS / "markitdown" / "test.docx", services=services)
+    page = reading.pages[2]
+    [figure] = page.figures
+    assert figure.kind == "scan" and figure.box[2] - figure.box[0] < 0.5, figure.box
+    assert sizes == [(772, 527)], "the picture's own box at 300 dpi, not a 2542 x 3289 page"
+    assert_says(page.description, "AutoGen: Enabling Next-Gen LLM")
+    changed = docx.Document(CORPUS / "markitdown" / "test.docx")
+    changed.paragraphs[0].runs[0].text = "Changed title"
+    changed.save(tmp_path / "changed.docx")
+    again = read_file(tmp_path / "changed.docx", services=services)
+    assert "Changed title" in again.pages[0].text
+    assert (again.usage.calls, again.usage.cache_hits) == (0, 1)
+    assert again.pages[2].description == page.description

@@ -7,12 +7,14 @@ why (``description_source`` is ``"none: text only"``), and ``reading.usage.calls
 Two describers: ``OpenAIVision`` (any OpenAI-compatible chat API) sends each such page with its
 text and the places of its figures, several pages at once, caching each answer by page;
 ``LocalOCR`` (rapidocr, the default when nothing is configured) reads the text in each figure,
-caching each figure's text. Only what succeeded is cached; a failure stays on its page.
+caching each figure's text by the picture when it is one (the same picture in two files or on two
+slides is read once), else by the file, page and place. Only what succeeded is cached; a failure stays on its page.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -214,29 +216,46 @@ class LocalOCR:
     listed figure by figure with its place and caption, labelled as OCR.
 
     A figure whose words the text layer already holds is not OCRed: OCR would only repeat the
-    text, at seconds a page. Each figure's text is cached by content hash, page, box and engine
-    version, so a second read runs no OCR.
+    text, at seconds a page. A picture's text is cached by the picture itself: a deck's by its
+    image's bytes, a PDF's picture that is one embedded image by its ``digest``
+    (``readers.pdf.figures``); any other figure's by the file's content hash, page, box and engine
+    version. So a second read runs no OCR, and the same picture twice, in one file or two, is read once.
     """
 
     source = "ocr"
     answers_questions = False
 
+    @staticmethod
+    def _key(reading, page, index: int) -> str:
+        """The cache key of the text of figure ``index`` of ``page`` (see the class's docstring)."""
+        found = (reading.found_figures or {}).get(page.number)
+        figure = found[index] if found else {}
+        if isinstance(figure.get("image"), bytes):
+            return cache_key(hashlib.sha256(figure["image"]).hexdigest(), ENGINE_VERSION)
+        if figure.get("digest"):
+            return cache_key(figure["digest"], ENGINE_VERSION)
+        return cache_key(reading.sha256, page.number, list(page.figures[index].box), ENGINE_VERSION)
+
     def describe_pages(self, reading, job, pages: list) -> None:
         cache, usage = job.services.cache, reading.usage
-        key = lambda page, index: cache_key(reading.sha256, page.number, list(page.figures[index].box), ENGINE_VERSION)
+        keys = {
+            (page.number, index): self._key(reading, page, index)
+            for page in pages
+            for index, figure in enumerate(page.figures)
+            if not figure.has_text
+        }
         found: dict[tuple[int, int], str] = {}
         failed: dict[tuple[int, int], str] = {}
         wanted: dict[int, list[int]] = {}
-        for page in pages:
-            for index, figure in enumerate(page.figures):
-                if figure.has_text:
-                    continue
-                cached = cache.get(key(page, index))
-                if cached is None:
-                    wanted.setdefault(page.number, []).append(index)
-                else:
-                    found[(page.number, index)] = cached
-                    usage.cache_hits += 1
+        first: dict[str, tuple[int, int]] = {}  # the figure each key is read from; a copy of it waits for it
+        for (number, index), key in keys.items():
+            cached = cache.get(key) if key not in first else None
+            if cached is not None:
+                found[(number, index)] = cached
+                usage.cache_hits += 1
+            elif key not in first:
+                first[key] = (number, index)
+                wanted.setdefault(number, []).append(index)
         by_number = {page.number: page for page in pages}
         done = len(pages) - len(wanted)
         job.progress("described", done, len(pages))
@@ -251,10 +270,17 @@ class LocalOCR:
                     failed[(number, index)] = str(error)
                     continue
                 usage.calls += 1
-                cache.put(key(page, index), text)
+                cache.put(keys[(number, index)], text)
                 found[(number, index)] = text
             done += 1
             job.progress("described", done, len(pages))
+        for place, key in keys.items():  # a copy of a picture read elsewhere in the file
+            source = first.get(key, place)
+            if source in found and place not in found:
+                found[place] = found[source]
+                usage.cache_hits += 1
+            elif source in failed:
+                failed[place] = failed[source]
         for page in pages:
             self._describe(page, reading, job, found, failed, cached=page.number not in wanted)
 

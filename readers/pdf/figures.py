@@ -13,7 +13,9 @@ measures it per page):
   and cookie banner; a shaded box in a PDF), not a drawing either;
 - **drawn text** is words drawn as filled outlines with no characters behind them (a poster's
   title, a logo's slogan: ``readers.pdf.drawn_text``); its shapes are not also a drawing;
-- a page with no text layer is one **scan**.
+- a page with no text layer is one **scan**: the picture it shows when it holds one and nothing
+  else (a Word page that is a screenshot is read as that screenshot, at its own resolution), else
+  the whole page.
 
 Each figure gets its box as fractions of the page, its caption (a line beside it that starts
 like "Figure 3.1" or "Chart"), whether the page's text layer already holds the words inside it
@@ -23,10 +25,16 @@ the dpi to render it at for OCR, chosen by measuring word recall (``test_figures
 ``OCR_DPI`` — a 72 dpi scan read at 144 dpi finds 99% of its words, read at 300 dpi only 51%
 (the detector misses letters blown up that large), and a 600 dpi scan loses nothing at 300 dpi.
 No figure is rendered past ``OCR_MAX_SIDE`` pixels, however large its embedded image.
+
+A figure that is one embedded image and nothing else also gets its ``digest``: a hash of the
+image's bytes as the PDF stores them and of the pixels it is rendered at, the same wherever the
+picture stands, so that its OCR is cached by the picture (``readers.describe.vision``): the
+same screenshot in two documents is read once.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from .boxes import box_of, centre_in, near, union
@@ -151,29 +159,60 @@ def _ocr_dpi(box, images: list[dict]) -> int:
     return max(1, int(min(dpi, OCR_MAX_SIDE / longest)))
 
 
+def _digest(box, dpi: int, images: list[dict], vector: list) -> str | None:
+    """The figure's ``digest`` (see the module's docstring) when ``box`` shows one embedded image,
+    whole and alone; None when it holds more (tiles, shapes drawn over it) or the image has no data."""
+    inside = [image for image in images if near(box_of(image), box, 0)]
+    if len(inside) != 1 or box_of(inside[0]) != box or any(near(other, box, 0) for other in vector):
+        return None
+    try:
+        data = inside[0]["stream"].get_rawdata()
+    except Exception:  # noqa: BLE001 - pdfminer raises its own types for a damaged stream
+        return None
+    if not data:
+        return None
+    pixels = [round((box[2] - box[0]) * dpi / 72), round((box[3] - box[1]) * dpi / 72)]
+    return hashlib.sha256(data + repr((inside[0].get("srcsize"), pixels)).encode()).hexdigest()
+
+
+def _figure(kind: str, box, page, caption, has_text: bool, images: list[dict], vector: list) -> dict:
+    """A figure's dict (see ``find_figures``) from its box in points."""
+    left, top, width, height = float(page.bbox[0]), float(page.bbox[1]), float(page.width), float(page.height)
+    dpi = _ocr_dpi(box, images)
+    figure = {
+        "kind": kind,
+        "box": [
+            round((box[0] - left) / width, 4),
+            round((box[1] - top) / height, 4),
+            round((box[2] - left) / width, 4),
+            round((box[3] - top) / height, 4),
+        ],
+        "caption": caption,
+        "has_text": has_text,
+        "dpi": dpi,
+    }
+    digest = _digest(box, dpi, images, vector) if kind in ("picture", "scan") else None
+    return {**figure, "digest": digest} if digest else figure
+
+
 def find_figures(page, table_boxes: list) -> list[dict]:
     """The figures of a pdfplumber ``page`` whose tables stand in ``table_boxes``, as dicts with
     ``kind`` (picture, drawing, drawn text, scan), ``box`` (fractions of the page), ``caption``,
-    ``has_text`` and ``dpi``; top to bottom."""
+    ``has_text``, ``dpi`` and for one picture alone its ``digest``; top to bottom."""
     width, height = float(page.width), float(page.height)
     left, top = float(page.bbox[0]), float(page.bbox[1])
     whole = (left, top, left + width, top + height)
     images = page.images
-    if not page.chars:
-        if not (images or page.curves or page.rects or page.lines):
-            return []  # a blank page: nothing to read or to describe
-        return [
-            {
-                "kind": "scan",
-                "box": [0.0, 0.0, 1.0, 1.0],
-                "caption": None,
-                "has_text": False,
-                "dpi": _ocr_dpi(whole, images),
-            }
-        ]
     # What stands off the page (a bleed, a parked object) is not seen: only the part on it counts.
     clip = lambda box: (max(box[0], whole[0]), max(box[1], whole[1]), min(box[2], whole[2]), min(box[3], whole[3]))
-    found = [("picture", box) for box in _merged([clip(box_of(image)) for image in images]) if _big_enough(box)]
+    pictures = _merged([clip(box_of(image)) for image in images])
+    if not page.chars:
+        vectors = (*page.curves, *page.rects, *page.lines)
+        if not (images or vectors):
+            return []  # a blank page: nothing to read or to describe
+        box = pictures[0] if len(pictures) == 1 and not vectors else whole
+        return [_figure("scan", box, page, None, False, images, [box_of(obj) for obj in vectors])]
+    found = [("picture", box) for box in pictures if _big_enough(box)]
     tables = [
         (x0 - TABLE_MARGIN, top_ - TABLE_MARGIN, x1 + TABLE_MARGIN, bottom + TABLE_MARGIN)
         for x0, top_, x1, bottom in table_boxes
@@ -221,18 +260,6 @@ def find_figures(page, table_boxes: list) -> list[dict]:
             for char in page.chars
             if (near(box_of(char), box, LABEL_GAP) if kind == "drawing" else centre_in(box_of(char), [box]))
         )
-        figures.append(
-            {
-                "kind": kind,
-                "box": [
-                    round((box[0] - left) / width, 4),
-                    round((box[1] - top) / height, 4),
-                    round((box[2] - left) / width, 4),
-                    round((box[3] - top) / height, 4),
-                ],
-                "caption": _caption(box, lines),
-                "has_text": inside >= (1 if kind == "drawing" else WORDS_DENSITY * area),
-                "dpi": _ocr_dpi(box, images),
-            }
-        )
+        has_text = inside >= (1 if kind == "drawing" else WORDS_DENSITY * area)
+        figures.append(_figure(kind, box, page, _caption(box, lines), has_text, images, [box for box, _ in vector]))
     return figures
