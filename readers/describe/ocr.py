@@ -146,20 +146,21 @@ def _spaced(line: np.ndarray, text: str, where) -> str:
     letters = [index for index, char in enumerate(text) if not char.isspace()]
     if not columns or len(columns) != len(letters):
         return text
-    height, width = line.shape[:2]
+    step = line.shape[1] / where.line_txt_len
+    pairs = [
+        (right, int(start * step), int((end + 1) * step))  # the two letters' columns, in the line's pixels
+        for (left, right), (start, end) in zip(zip(letters, letters[1:]), zip(columns, columns[1:]))
+        if right == left + 1 and text[left].isascii() and text[right].isascii() and not _in_number(text, left)
+    ]
+    if not pairs:
+        return text
+    space = SPACE_GAP * line.shape[0]
     grey = line.mean(axis=2)
     background = np.median(np.concatenate([grey[0], grey[-1]]))
     blank = ~(np.abs(grey - background) > INK).any(axis=0)
-    step = width / where.line_txt_len
-    gaps = []
-    for (left, right), (start, end) in zip(zip(letters, letters[1:]), zip(columns, columns[1:])):
-        if right == left + 1 and text[left].isascii() and text[right].isascii() and not _in_number(text, left):
-            run = longest = 0
-            for empty in blank[int(start * step) : int((end + 1) * step)]:
-                run = run + 1 if empty else 0
-                longest = max(longest, run)
-            if longest >= SPACE_GAP * height:
-                gaps.append(right)
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], blank.astype(np.int8), [0]))))
+    wide = [(first, last) for first, last in zip(edges[::2], edges[1::2]) if last - first >= space]  # blank runs
+    gaps = [right for right, a, b in pairs if any(min(last, b) - max(first, a) >= space for first, last in wide)]
     for index in reversed(gaps):
         text = text[:index] + " " + text[index:]
     return text
