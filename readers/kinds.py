@@ -8,6 +8,8 @@ A kind's reader is ``readers/formats/<kind>.py`` (one ``read(job)`` each, handed
 - ``container``: its pages are its members' (a ZIP, an e-mail), described by their own readings;
 - ``package``: a zip of XML parts, checked and repaired (``readers.intake.package``) before its reader opens it;
 - ``paged``: its pages come from a PDF (the file, or LibreOffice's or Chromium's print of it);
+- ``marks_pictures``: its text marks each picture where it stands (``[Picture: alt text]``), so a figure that
+  local OCR finds no text in, or whose words the text already holds, is not named again in VISUAL CONTENT;
 - ``mimes``: the MIME types libmagic prints for it (aliases included), which ``readers.intake.detect`` maps to it;
 - ``legacy``: the legacy and ODF MIME types LibreOffice converts to this kind, with the extension it is shown;
 - ``pdf_filter`` / ``ooxml_filter``: LibreOffice's export filters to PDF and to this OOXML kind.
@@ -37,6 +39,7 @@ class Kind:
     container: bool = False
     package: bool = False
     paged: bool = False
+    marks_pictures: bool = False
     mimes: tuple[str, ...] = ()
     legacy: dict[str, str] = field(default_factory=dict)
     pdf_filter: str | None = None
@@ -52,6 +55,7 @@ KINDS = {
             visual=True,
             package=True,
             paged=True,
+            marks_pictures=True,
             mimes=(DOCX_MIME,),
             legacy={
                 DOC_MIME: "doc",
@@ -68,6 +72,7 @@ KINDS = {
             visual=True,
             package=True,
             paged=True,
+            marks_pictures=True,
             mimes=(PPTX_MIME,),
             legacy={PPT_MIME: "ppt", "application/vnd.oasis.opendocument.presentation": "odp"},
             pdf_filter="pdf:impress_pdf_Export:"

@@ -8,9 +8,10 @@ import zipfile
 
 import pytest
 
-from readers import ReaderError, read_file
+from readers import ReaderError, Services, read_file
 from readers.intake.strict import transitional
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, make_settings
+from tests.model_output import assert_says
 
 FORMATS = CORPUS / "docling/formats"
 
@@ -208,3 +209,20 @@ def test_deck_whose_slide_lost_its_content_type_is_corrupt(tmp_path, services):
         read_file(damaged, services=services)
     assert error.value.code == "CORRUPT_FILE"
     assert "cannot be opened as a PowerPoint deck (AttributeError)" in error.value.message
+
+
+def test_word_and_slide_pictures_marked_in_the_text_are_not_named_again(tmp_path):
+    """Word and PowerPoint mark each picture where it stands (``[Picture: alt text]``): a picture OCR finds
+    no text in, or a drawing whose labels the text holds, gets no VISUAL CONTENT line of its own; a
+    picture with words in it still gives them."""
+    ocr = Services(make_settings(tmp_path, vision_provider="ocr"))
+    emf = read_file(FORMATS / "test_emf_docx.docx", services=ocr)
+    assert len(emf.pages[0].figures) == 3 and emf.pages[0].text.count("[Picture") == 3
+    assert "VISUAL CONTENT" not in emf.as_text() and "no text found" not in emf.as_text()
+    drawings = read_file(FORMATS / "drawingml.docx", services=ocr)
+    visual = drawings.pages[0].description
+    assert visual.startswith("Figure 3 (picture, bottom of the page), text found in it by OCR:\n")
+    assert_says(visual, "Torque", "Speed Curve") and "page's text" not in visual
+    deck = read_file(FORMATS / "powerpoint_with_image.pptx", services=ocr)
+    assert deck.pages[0].figures and "[Picture: A cartoon duck holding a paper]" in deck.as_text()
+    assert "VISUAL CONTENT" not in deck.as_text()

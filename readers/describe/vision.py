@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from ..errors import ReaderError
+from ..kinds import kind_of
 from ..settings import Settings
 from ..storage.descriptions import cache_key
 from ..versions import PROMPT_VERSION
@@ -307,11 +308,14 @@ class LocalOCR:
         """The page's VISUAL CONTENT: the whole page's text for an image file or a scan, else
         one paragraph per figure; a figure that failed is named on the page and in a warning."""
         whole = reading.kind == "image" or [figure.kind for figure in page.figures] == ["scan"]
+        marked = kind_of(reading.kind).marks_pictures
         blocks, errors = [], []
         for index, figure in enumerate(page.figures):
             text, error = found.get((page.number, index)), failed.get((page.number, index))
             if error:
                 errors.append(f"figure {index + 1} ({error})")
+            elif marked and not figure.chart and (figure.has_text or not text):
+                continue  # the text marks it where it stands and holds all it says
             if whole:
                 blocks.append(
                     f"Local OCR could not read this page ({error})."
