@@ -226,3 +226,11 @@ def test_word_and_slide_pictures_marked_in_the_text_are_not_named_again(tmp_path
     deck = read_file(FORMATS / "powerpoint_with_image.pptx", services=ocr)
     assert deck.pages[0].figures and "[Picture: A cartoon duck holding a paper]" in deck.as_text()
     assert "VISUAL CONTENT" not in deck.as_text()
+
+
+def test_word_check_boxes_are_ticked_or_not_and_lead_tasks(shared_services):
+    """docx_checkboxes.docx: content-control check boxes, in table cells and leading paragraphs."""
+    text = read_file(FORMATS / "docx_checkboxes.docx", services=shared_services).pages[0].text
+    assert "| Choose as many as you like:<br>- [x] Orange juice<br>- [ ] Tea<br>- [x] Coffee<br>" in text
+    assert "- [x] Design\n- [x] Implementation\n- [ ] Documentation of the task" in text
+    assert "☒" not in text and "☐" not in text

@@ -1,10 +1,10 @@
 """What a Word paragraph holds, walked run by run: the inline half of the walker.
 
-Text as Word shows it: hidden runs and deleted text left out, a field's result and never its code
-(a page number in a header or footer, right on one page only, is left out too), HYPERLINK fields
-and hyperlinks as ``[text](url)``, equations as LaTeX (``math``). What hangs on a paragraph is collected as it
-is met: footnote and endnote marks with their notes, comments with the text they are on and their
-replies, text boxes, pictures as ``[Picture: alt text]``, charts and SmartArt (read by
+Text as Word shows it: hidden runs and deleted text left out, a field's result and never its code (a page
+number in a header or footer, right on one page only, is left out too), HYPERLINK fields and hyperlinks as
+``[text](url)``, equations as LaTeX (``math``), check boxes as ``[x]`` and ``[ ]``. What hangs on a paragraph
+is collected as it is met: footnote and endnote marks with their notes, comments with the text they are on and
+their replies, text boxes, pictures as ``[Picture: alt text]``, charts and SmartArt (read by
 ``readers.office.drawings``), old-style VML shapes.
 """
 
@@ -29,7 +29,7 @@ from ..drawings import (
 )
 from .blocks import Block
 from .math import latex
-from .styles import W, is_on
+from .styles import W14, W, is_on
 
 WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
 M = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
@@ -160,6 +160,10 @@ class Inline:
                 self._emit(
                     text, f"${formula}$" if formula else "", "".join(node.text or "" for node in child.iter(f"{M}t"))
                 )
+            elif tag == f"{W}sdt" and (box := child.find(f"{W}sdtPr/{W14}checkbox")) is not None:
+                checked = box.find(f"{W14}checked")
+                ticked = checked is not None and checked.get(f"{W14}val", "1") in ("1", "true", "on")
+                self._emit(text, "[x]" if ticked else "[ ]", "".join(child.itertext()))  # the glyph, as printed
             elif tag == f"{W}sdt":
                 content = child.find(f"{W}sdtContent")
                 self.inline(content if content is not None else child, text, part)

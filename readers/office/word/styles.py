@@ -13,6 +13,7 @@ import re
 from ...markup.markdown import counter
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+W14 = "{http://schemas.microsoft.com/office/word/2010/wordml}"
 BODY_LEVEL = 9  # outline level 9 is body text; 0-8 are heading levels 1-9
 
 

@@ -25,9 +25,9 @@ from ...render.placement import letters
 from ..drawings import R, part_root, related_part
 from .blocks import Block, Margins, Parsed
 from .inline import Inline, Text, emphasised
-from .styles import BODY_LEVEL, Numbering, Styles, W, attribute_int, is_on, num_pr
+from .styles import BODY_LEVEL, W14, Numbering, Styles, W, attribute_int, is_on, num_pr
 
-W14 = "{http://schemas.microsoft.com/office/word/2010/wordml}"
+TASK = re.compile(r"\[[x ]\] ")  # a paragraph led by a check box (``inline``)
 W15 = "{http://schemas.microsoft.com/office/word/2012/wordml}"
 COMMENTS_EXTENDED = "http://schemas.microsoft.com/office/2011/relationships/commentsExtended"
 MAX_COLUMNS = 63  # the most columns a Word table can have
@@ -213,8 +213,8 @@ class _Document(Inline):
                         pictures=pictures,
                     )
                 )
-            elif marker is not None:
-                blocks.append(Block(list_item(ilvl, marker, markdown), plain, item=True, pictures=pictures))
+            elif marker is not None or TASK.match(markdown):  # a paragraph led by a check box is a task
+                blocks.append(Block(list_item(ilvl, marker or "-", markdown), plain, item=True, pictures=pictures))
             else:
                 blocks.append(Block(markdown, plain, pictures=pictures, compact=compact))
         elif text.notes or text.after:
