@@ -76,17 +76,22 @@ def _side_by_side(rows: list[list[str]]) -> list[list[list[str]]]:
     columns part two sides; one empty column parts them only when they hold different rows (a table
     below and beside another, touching it at a corner), for within a table it is a spacer."""
     used = [i for i in range(max(len(row) for row in rows)) if any(i < len(row) and row[i] for row in rows)]
+    runs = [[used[0], used[0]]]  # columns with no empty column between them
+    for column in used[1:]:
+        if column == runs[-1][1] + 1:
+            runs[-1][1] = column
+        else:
+            runs.append([column, column])
 
     def rows_of(first: int, last: int) -> set[int]:
         return {n for n, row in enumerate(rows) if any(row[first : last + 1])}
 
-    sides = [[used[0], used[0]]]
-    for column in used[1:]:
-        gap = column - sides[-1][1] - 1
-        if gap and (gap >= SIDE_GAP or not _share_rows(rows_of(*sides[-1]), rows_of(column, column))):
-            sides.append([column, column])
+    sides = runs[:1]
+    for first, last in runs[1:]:
+        if first - sides[-1][1] - 1 < SIDE_GAP and _share_rows(rows_of(*sides[-1]), rows_of(first, last)):
+            sides[-1][1] = last
         else:
-            sides[-1][1] = column
+            sides.append([first, last])
     parts = [
         [[row[i] if i < len(row) else "" for i in range(first, last + 1)] for row in rows] for first, last in sides
     ]
