@@ -50,8 +50,13 @@ def refused(path, code: str, services: Services) -> ReaderError:
         (1234.5, '"$"#,##0.00', "$1,234.50"),
         (1234.5, "[$€-407] #,##0.00", "€ 1,234.50"),
         (0.000123, "0.00E+00", "1.23E-04"),
+        (0, "0.00E+00", "0.00E+00"),
         (1.5, "0.##", "1.5"),
         (12, "00000", "00012"),
+        (1, r"\1\.0#", "1.01"),  # the whole part's digits take its rightmost placeholders; a 0 left over shows
+        (0.5, "#.00", ".50"),
+        (2.5, "0", "3"),  # half away from zero, as Excel rounds
+        (0.125, "#,##0.00", "0.13"),
         (0, '#,##0;-#,##0;"-"', "-"),
         (3, '0 "kg"', "3 kg"),
         (-5, "[Red]0", "-5"),
@@ -103,7 +108,7 @@ def test_a_long_sheet_is_cut_and_says_so(tmp_path):
     reading = read_file(
         fixtures.long_workbook(tmp_path / "long.xlsx", rows=2500), services=Services(make_settings(tmp_path / "cache"))
     )
-    assert reading.pages[0].text.endswith("(rows 1–500 of 2,500 shown)")
+    assert reading.pages[0].text.startswith("# Log\n(rows 1–500 of 2,500 shown)\n\n| Row | Value |")
     assert reading.pages[0].tables[0].count("\n") == 500  # header, rule and 499 rows
     assert "long.xlsx, sheet 1: rows 1–500 of 2,500 shown." in reading.warnings
 
@@ -115,7 +120,7 @@ def test_a_wide_sheet_is_cut_and_says_so(tmp_path):
     book.active["XFD1"] = "far away"  # a stray cell would make every row 16,384 cells wide
     book.save(tmp_path / "wide.xlsx")
     reading = read_file(tmp_path / "wide.xlsx", services=Services(make_settings(tmp_path / "cache")))
-    assert reading.pages[0].text.endswith("(columns A–GR of A–XFD shown)")
+    assert reading.pages[0].text.startswith("# Sheet\n(columns A–GR of A–XFD shown)\n\n| row 1 |")
     assert "row 3" in reading.as_text() and "far away" not in reading.as_text()
     assert "wide.xlsx, sheet 1: columns A–GR of A–XFD shown." in reading.warnings
 

@@ -166,6 +166,35 @@ def test_sheet_tables_side_by_side_are_two_tables(shared_services):
     assert page.tables[1] == right
 
 
+def test_sheet_tables_touching_at_a_corner_one_empty_column_apart_are_two_tables(shared_services):
+    """xlsx_01 sheet 3: a table in A1:C7 and another in E7:G13; column D is empty and they share
+    only row 7, so they are two tables, not one seven columns wide."""
+    page = read_file(FORMATS / "xlsx_01.xlsx", 3, 3, services=shared_services).pages[0]
+    assert [table.splitlines()[0] for table in page.tables] == [
+        "| first | header | header |",
+        "| first (f) | header (f) | header (f) |",
+    ]
+    assert page.tables[0].endswith("| 10 | 9 | 9 |") and page.tables[1].endswith("| 10 | 9 | 9 |")
+
+
+def test_sheet_with_a_spacer_column_stays_one_table_its_labels_and_numbering_in_place(shared_services):
+    """xlsx_07: columns B and D are empty spacers; each item's number, label, unit and value stay
+    in one row. The numbers show as Excel shows them in the format \\1\\.0# ("1.01"), and the section
+    label above the table is read before it."""
+    text = read_file(FORMATS / "xlsx_07_gap_tolerance_.xlsx", services=shared_services).pages[0].text
+    assert "| 1.01 |  | Rated system voltage |  | kV | : | 130 (131 Um, 132 AC, 133 BIL) |  |" in text
+    assert "| 1.14 |  | Arc testing |  | Yes/no | : | Yes | Note 2 |" in text
+    assert text.index("Functional requirements") < text.index("Power system") < text.index("| 1.01 |")
+
+
+def test_sheet_labels_set_diagonally_are_lines_and_comments_follow_the_tables(shared_services):
+    """xlsx_comments: A1 and B2 hold a label each (two lines, not one run together); the comments
+    come after the table they are on, each naming its cell."""
+    text = read_file(FORMATS / "xlsx_comments.xlsx", services=shared_services).pages[0].text
+    assert text.startswith("# Sheet1\n\nPython is great\n\nMachine learning libraries\n\n| Year |")
+    assert text.index("| 2024 | 180 | 130 | 310 |") < text.index("> **Comment** by John Reviewer on A1")
+
+
 def test_word_document_without_a_body_is_corrupt(tmp_path, services):
     """A damaged main part whose w:body is gone (found by tests/fuzz.py) is refused, not a TypeError."""
     damaged = tmp_path / "bodiless.docx"

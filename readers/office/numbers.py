@@ -5,6 +5,7 @@ and its sections (positive; negative; zero; text) kept."""
 from __future__ import annotations
 
 import datetime
+import decimal
 import re
 
 from openpyxl.styles.numbers import is_date_format
@@ -93,6 +94,17 @@ def _date_text(value, code: str) -> str:
     return value.strftime("".join(out))
 
 
+def _whole(digits: str, placeholders: str) -> str:
+    """A number's whole digits in its format's whole-part placeholders, as Excel fills them: the
+    digits take the rightmost placeholders, and of those left over each 0 shows a zero, each ? a
+    space and each # nothing ("00000" shows 12 as "00012", "0#" shows 1 as "01", "#" shows 0 as "")."""
+    placeholders = re.sub(r"[^0#?]", "", placeholders)
+    if digits == "0" and "0" not in placeholders:
+        digits = ""
+    left = placeholders[: max(len(placeholders) - len(digits), 0)]
+    return left.replace("#", "").replace("?", " ") + digits
+
+
 def _number_text(value: float, section: str) -> str:
     code, literals = _literals(section)
     placeholder = re.search(r"[0#?][0#?,]*(?:\.[0#?]*)?(?:[eE][+-][0#]+)?|\.[0#?]+", code)
@@ -102,15 +114,20 @@ def _number_text(value: float, section: str) -> str:
     value *= 100 ** code.count("%")
     mantissa = re.split(r"[eE]", pattern)[0]
     decimals = mantissa.split(".")[1] if "." in mantissa else ""
-    if re.search(r"[eE]", pattern):
-        text = f"{value:.{len(decimals)}E}"
+    exponent = re.search(r"[eE]", pattern)
+    exact = decimal.Decimal(f"{value:.15g}")  # Excel's 15 digits, rounded half away from zero as Excel does
+    with decimal.localcontext(rounding=decimal.ROUND_HALF_UP):
+        grouping = "," if "," in mantissa else ""
+        scientific = exact if exact else 0.0  # a Decimal zero keeps its exponent: "0.00E+2"
+        text = f"{scientific:.{len(decimals)}E}" if exponent else f"{exact:{grouping}.{len(decimals)}f}"
+    if exponent:  # E+00 shows at least two digits of the exponent
+        places = len(pattern) - exponent.end() - 1
+        text = re.sub(r"E([+-])(\d+)$", lambda m: f"E{m.group(1)}{m.group(2).zfill(places)}", text)
     else:
-        text = f"{value:{',' if ',' in mantissa else ''}.{len(decimals)}f}"
         optional = len(decimals) - len(decimals.rstrip("#?"))  # 0.## shows 1.5, not 1.50
         if optional and "." in text:
             text = re.sub(rf"0{{0,{optional}}}$", "", text).rstrip(".")
-        digits = mantissa.split(".")[0].count("0")  # 00000 shows 12 as 00012
-        text = re.sub(r"^(-?)(\d+)", lambda m: m.group(1) + m.group(2).zfill(digits), text)
+        text = re.sub(r"^(-?)(\d+)", lambda m: m.group(1) + _whole(m.group(2), mantissa.split(".")[0]), text)
     return _restore(code[: placeholder.start()] + text + code[placeholder.end() :], literals)
 
 

@@ -1,11 +1,12 @@
 """Spreadsheets (XLSX, XLSM; XLS and ODS arrive as LibreOffice's XLSX copy): a page per sheet.
 
-Each page is the sheet's name as a heading, whether it is hidden, and its used range as Markdown
-tables (one per block of rows between empty rows, and per table where tables stand side by side)
-of the values a person sees: a formula's computed value, numbers and dates in the cell's number
-format, merged cells' value in every cell they span, links with their targets; then each chart,
-worded as Word's and PowerPoint's are (``drawings``: "Chart: title (kind chart)" over its series)
-with the values of the cells it points at; and the sheet's comments (``sheet_comments``). A sheet
+Each page is the sheet's name as a heading, whether it is hidden, and its used range, top to
+bottom, as Markdown tables (one per block of rows between empty rows, and per table where tables
+stand side by side; labels alone on their rows as lines of text) of the values a person sees: a
+formula's computed value, numbers and dates in the cell's number format, merged cells' value in
+every cell they span, links with their targets; then each chart, worded as Word's and
+PowerPoint's are (``drawings``: "Chart: title (kind chart)" over its series) with the values of
+the cells it points at; then the sheet's comments, each naming its cell (``sheet_comments``). A sheet
 longer than ``MAX_SHEET_ROWS`` rows or wider than ``MAX_SHEET_COLUMNS`` is cut, and says so; a
 workbook that merges more than ``MAX_MERGED_CELLS`` cells is refused. Page images are LibreOffice
 Calc's PDF, one page per sheet. Formulas saved without their results (files written by libraries)
@@ -70,30 +71,49 @@ def _blocks(grid: list[list[str]]) -> list[list[list[str]]]:
 
 
 def _side_by_side(rows: list[list[str]]) -> list[list[list[str]]]:
-    """A run of rows as its tables: one, trimmed to its used columns, or, where ``SIDE_GAP`` or more
-    empty columns part them, each side read again as a sheet of its own (left to right)."""
+    """A run of rows as its tables: one, trimmed to its used columns, or, where tables stand side by
+    side, each side read again as a sheet of its own (left to right). ``SIDE_GAP`` or more empty
+    columns part two sides; one empty column parts them only when they hold different rows (a table
+    below and beside another, touching it at a corner), for within a table it is a spacer."""
     used = [i for i in range(max(len(row) for row in rows)) if any(i < len(row) and row[i] for row in rows)]
-    sides = [[used[0], used[0]]]
+    runs = [[used[0], used[0]]]  # columns with no empty column between them
     for column in used[1:]:
-        if column - sides[-1][1] > SIDE_GAP:
-            sides.append([column, column])
+        if column == runs[-1][1] + 1:
+            runs[-1][1] = column
         else:
-            sides[-1][1] = column
+            runs.append([column, column])
+
+    def rows_of(first: int, last: int) -> set[int]:
+        return {n for n, row in enumerate(rows) if any(row[first : last + 1])}
+
+    sides = runs[:1]
+    for first, last in runs[1:]:
+        if first - sides[-1][1] - 1 < SIDE_GAP and _share_rows(rows_of(*sides[-1]), rows_of(first, last)):
+            sides[-1][1] = last
+        else:
+            sides.append([first, last])
     parts = [
         [[row[i] if i < len(row) else "" for i in range(first, last + 1)] for row in rows] for first, last in sides
     ]
     return parts if len(parts) == 1 else [block for part in parts for block in _blocks(part)]
 
 
-def _block_markdown(block: list[list[str]]) -> tuple[str, str]:
-    """(title line, table) of a block. A first row with one value over a wider table (alone, or
-    merged across it) is the table's title; a block of a single value is a line of text."""
-    title = ""
-    if len(block[0]) > 1 and len(set(filter(None, block[0]))) == 1:
-        title, block = next(cell for cell in block[0] if cell), block[1:]
-    if len(block) == 1 and len(set(filter(None, block[0]))) == 1:
-        title, block = " ".join(filter(None, [title, next(cell for cell in block[0] if cell)])), []
-    return title, markdown_table(block) if block else ""
+def _share_rows(left: set[int], right: set[int]) -> bool:
+    """Whether two sides one empty column apart are one table: at least half the rows of the one
+    with fewer rows have cells on the other side too."""
+    return 2 * len(left & right) >= min(len(left), len(right))
+
+
+def _block_parts(block: list[list[str]]) -> tuple[list[str], str]:
+    """(lines of text, table) of a block: a table, after its title when its first row has one value
+    over a wider table (alone, or merged across it); a block of a single value, or wider than a
+    column with one value a row (labels set diagonally), is a line of text a row."""
+    values = [list(dict.fromkeys(filter(None, row))) for row in block]
+    if all(len(row) == 1 for row in values) and (len(block) == 1 or len(block[0]) > 1):
+        return [row[0] for row in values], ""
+    if len(block[0]) > 1 and len(values[0]) == 1:
+        return [], f"{values[0][0]}\n\n{markdown_table(block[1:])}"
+    return [], markdown_table(block)
 
 
 def _text_of(label, book) -> str:
@@ -198,9 +218,9 @@ def _formulas(path) -> dict[tuple[str, int, int], str]:
 
 def _sheet(sheet, book, formulas: dict, threads: dict) -> dict:
     """One sheet's page: heading, hidden note, tables, charts, comments; and whether it can be drawn."""
-    lines, tables = [f"# {sheet.title}"], []
+    head, parts, tables = [f"# {sheet.title}"], [], []
     if sheet.sheet_state != "visible":
-        lines.append("(hidden sheet)")
+        head.append("(hidden sheet)")
     cut = None
     if isinstance(sheet, Worksheet) and sheet._cells:
         first, total = sheet.min_row, sheet.max_row
@@ -215,7 +235,7 @@ def _sheet(sheet, book, formulas: dict, threads: dict) -> dict:
             )
         if cuts:
             cut = " and ".join(cuts)
-            lines.append(f"({cut} shown)")
+            head.append(f"({cut} shown)")
         merged = {}
         for bounds in sheet.merged_cells.ranges:
             top_left = sheet.cell(bounds.min_row, bounds.min_col)
@@ -233,27 +253,22 @@ def _sheet(sheet, book, formulas: dict, threads: dict) -> dict:
                 ]
             )
         for block in _blocks(grid):
-            title, table = _block_markdown(block)
-            if title and not table:
-                lines.append(title)
-            else:
-                tables.append(f"{title}\n\n{table}" if title else table)
+            lines, table = _block_parts(block)
+            parts += lines + [table] * bool(table)
+            tables += [table] * bool(table)
     summaries = []
     for chart in sheet._charts:
         heading, table, summary = _chart_parts(chart, book)
         summaries.append(summary)
-        if table:
-            tables.append(f"{heading}\n\n{table}")
-        else:
-            lines.append(heading)
-    empty = len(lines) == 1 + (sheet.sheet_state != "visible") and not tables
+        parts.append(f"{heading}\n\n{table}" if table else heading)
+        tables += [parts[-1]] * bool(table)
+    empty = not parts
     if empty:
-        lines.append("(empty sheet)")
-    comments = comment_lines(sheet, threads) if isinstance(sheet, Worksheet) else []
-    if comments:
-        lines.append("\n" + "\n\n".join(comments))
+        head.append("(empty sheet)")
+    # after what they are on, each naming its cell
+    parts += comment_lines(sheet, threads) if isinstance(sheet, Worksheet) else []
     return {
-        "text": "\n".join(lines),
+        "text": "\n\n".join(["\n".join(head), *parts]),
         "tables": tables,
         "cut": cut,
         "drawable": cut is None and not empty,
