@@ -330,3 +330,10 @@ def test_an_item_that_only_holds_a_list_has_no_empty_bullet(shared_services):
     text = _text("example_07.html", shared_services)
     assert "  - Switzerland\n      - Bern\n      - Aargau\n  - Italy" in text  # two lists in, as the page nests them
     assert "- -" not in text
+
+
+def test_a_headings_anchor_link_leaves_neither_its_target_nor_its_zero_width_space(shared_services):
+    text = _text("test_blog.html", shared_services, CORPUS / "markitdown")
+    assert "\n## Experiment Setup\n" in text  # not "## Experiment Setup[\u200b](#experiment-setup)"
+    assert "\n- Experiment Setup\n- Experiment Results\n" in text  # the table of contents: its entries' text
+    assert "\u200b" not in text

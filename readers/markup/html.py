@@ -22,8 +22,8 @@ from .text import decode
 
 NOT_CONTENT = "//script|//style|//noscript|//template|//head|//*[@hidden]"  # never shown
 BREAK_HINTS = str.maketrans(
-    {"\u00ad": None, "\u2011": "-"}
-)  # a soft hyphen, a non-breaking one: hints for a line break
+    {"\u00ad": None, "\u200b": None, "\u2011": "-"}
+)  # a soft hyphen, a zero-width space, a non-breaking hyphen: hints for a line break
 SPACES = re.compile(r"(?<=[^\s|]) {2,}(?=[^\s|])")  # between words, not an empty table cell's "|  |"
 CHARSET_HEAD = 4096  # bytes searched for a declared charset: HTML asks for it within the first 1024
 
