@@ -160,6 +160,8 @@ def test_wikipedia_notes_are_marks_apart_from_their_words_without_their_anchors(
     assert "genetic studies. [6] [7] The number" in text
     assert "](#" not in text  # no link to a place on the page: its anchor is not in the Markdown
     assert "[vagrants](/wiki/Glossary_of_bird_terms#vagrants)" in text  # another page's place is a link
+    assert '\n1. ["Duckling"](http://dictionary.reference.com/browse/duckling). *The American' in text
+    assert "**^**" not in text  # a note's "^" back to its mark: a jump, with no word in it
 
 
 def test_a_link_to_a_place_on_the_page_is_its_text_spaced_as_the_page_shows_it(shared_services):

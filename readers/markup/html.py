@@ -166,10 +166,12 @@ def html_markdown(html: str, main_content: bool = False) -> str:
         return ""
     for item in body.xpath(".//li[not(*) and not(normalize-space())]"):
         item.drop_tree()  # an empty item shows nothing, and lxml writes it without its end tag: the next nests in it
-    for link in body.iter("a"):
+    for link in list(body.iter("a")):
         link.attrib.pop("title", None)  # a link's tooltip repeats its text at the cost of tokens
         if link.get("href", "").startswith("#"):
             link.attrib.pop("href")  # a place on the page: its anchor is not in the Markdown, its text is
+            if not any(map(str.isalnum, link.text_content())) and not link.xpath(".//img"):
+                link.drop_tree()  # nor a word: a "^" back to a note's mark, a "¶" beside a heading; a jump
     for image in body.iter("img"):
         if image.get("src", "").startswith("data:"):
             image.set("src", "")  # inline image data is pixels, not text
