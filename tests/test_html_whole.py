@@ -152,6 +152,7 @@ def test_the_same_emphasis_nested_is_marked_once(shared_services):
 
 def test_a_raised_note_or_ordinal_is_read_as_it_is_a_note_apart_from_its_word():
     assert html_markdown("<p>The 1<sup>st</sup> teal<sup>[1]</sup> of 10<sup>6</sup></p>") == "The 1st teal [1] of 10⁶"
+    assert html_markdown("<p>Teal<sup>[1] </sup>dabble <sup>[2]</sup>.</p>") == "Teal [1] dabble [2]."  # spaces once
 
 
 def test_wikipedia_notes_are_marks_apart_from_their_words_without_their_anchors(shared_services):

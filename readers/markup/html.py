@@ -99,7 +99,7 @@ class _Converter(MarkdownConverter):
         def implementation(self, el, text, parent_tags):
             raised = text.strip()
             if raised.startswith("["):  # a note's mark: apart from the word it follows, which stays that word
-                return f" {raised}"
+                return f" {text.lstrip()}"
             return raised.translate(script) if raised and set(raised) <= set(map(chr, script)) else text
 
         return implementation
