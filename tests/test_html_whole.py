@@ -48,12 +48,12 @@ def _valid(table: list[list[str]]) -> bool:
         (
             "hyperlink_03.html",
             [
-                "- [My Section](#)",
+                "- My Section\n",
                 "[A sub page](/home2.html)",
                 "This is my [Homepage](/home.html)",
                 "- List item inner",
                 "- More text [with some links](/some_links.html) and more text.",
-                "- [My organisation](#)",
+                "- My organisation",
             ],
         ),
     ],
@@ -150,8 +150,35 @@ def test_the_same_emphasis_nested_is_marked_once(shared_services):
     assert "Water is written as H₂O using sub. The mathematical expression x² + y³ uses sup." in text  # not x2 + y3
 
 
-def test_a_raised_note_or_ordinal_is_read_as_it_is():
-    assert html_markdown("<p>The 1<sup>st</sup> teal<sup>[1]</sup> of 10<sup>6</sup></p>") == "The 1st teal[1] of 10⁶"
+def test_a_raised_note_or_ordinal_is_read_as_it_is_a_note_apart_from_its_word():
+    assert html_markdown("<p>The 1<sup>st</sup> teal<sup>[1]</sup> of 10<sup>6</sup></p>") == "The 1st teal [1] of 10⁶"
+    assert html_markdown("<p>Teal<sup>[1] </sup>dabble <sup>[2]</sup>.</p>") == "Teal [1] dabble [2]."  # spaces once
+
+
+def test_wikipedia_notes_are_marks_apart_from_their_words_without_their_anchors(shared_services):
+    text = _text("wiki_duck.html", shared_services)
+    assert "a young duck in downy plumage [1] or baby duck, [2] but in the food trade" in text  # not plumage[[1]](#…)
+    assert "genetic studies. [6] [7] The number" in text
+    assert "](#" not in text  # no link to a place on the page: its anchor is not in the Markdown
+    assert "[vagrants](/wiki/Glossary_of_bird_terms#vagrants)" in text  # another page's place is a link
+    assert '\n1. ["Duckling"](http://dictionary.reference.com/browse/duckling). *The American' in text
+    assert "**^**" not in text  # a note's "^" back to its mark: a jump, with no word in it
+
+
+def test_a_link_to_a_place_on_the_page_is_its_text_spaced_as_the_page_shows_it(shared_services):
+    assert "Please follow the link to: This page ." in _text("hyperlink_01.html", shared_services)  # href="#"
+    text = _text("hyperlink_06.html", shared_services)
+    assert "Jump to Section 2 or visit [Example](https://example.com)." in text
+    assert "with a top link." in text
+    assert "example caption for the image." in _text("hyperlink_05.html", shared_services)  # (#caption) left out
+
+
+def test_code_is_dedented_in_a_list_and_one_line_in_a_tables_cell(shared_services):
+    text = _text("html_code_snippets.html", shared_services)
+    assert "  ```\n  $ docling-tools models download-hf-repo ds4sd/SmolDocling-256M-preview\n  Downloading" in text
+    cells = _text("html_inline_group_in_table_cell.html", shared_services)
+    assert "| Pre with link | `See the docs first` |" in cells  # not ``` See the docs first ```
+    assert "| Block code cell | `do_thing()` |" in cells
 
 
 def test_wikipedia_keeps_its_infobox_and_leaves_its_chrome_out(shared_services):
@@ -306,3 +333,10 @@ def test_an_item_that_only_holds_a_list_has_no_empty_bullet(shared_services):
     text = _text("example_07.html", shared_services)
     assert "  - Switzerland\n      - Bern\n      - Aargau\n  - Italy" in text  # two lists in, as the page nests them
     assert "- -" not in text
+
+
+def test_a_headings_anchor_link_leaves_neither_its_target_nor_its_zero_width_space(shared_services):
+    text = _text("test_blog.html", shared_services, CORPUS / "markitdown")
+    assert "\n## Experiment Setup\n" in text  # not "## Experiment Setup[\u200b](#experiment-setup)"
+    assert "\n- Experiment Setup\n- Experiment Results\n" in text  # the table of contents: its entries' text
+    assert "\u200b" not in text

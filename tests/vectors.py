@@ -214,7 +214,12 @@ CORPUS_VECTORS = [
         page_count=1,
     ),
     corpus("docling/formats/table_01.html", "html", extra=["# Header", "| A | B |", "| 1... | 2... |"], page_count=1),
-    corpus("docling/formats/hyperlink_01.html", "html", extra=["# Something", "[This page](#)"], page_count=1),
+    corpus(
+        "docling/formats/hyperlink_01.html",
+        "html",
+        extra=["# Something", "Please follow the link to: This page ."],
+        page_count=1,
+    ),
     Vector(str(CORPUS / "python-docx/images/python.bmp"), "image", ["ImageSize: 211x71", "Format: BMP"]),
     Vector(str(CORPUS / "python-docx/images/python-icon.jpeg"), "image", ["ImageSize: 204x204"]),
     Vector(str(CORPUS / "python-docx/images/72-dpi.tiff"), "image", ["ImageSize: 48x48", "Format: TIFF"]),

@@ -2,13 +2,14 @@
 
 A web page is read whole but for its chrome (navigation, banners, sidebars, cookie notices:
 ``readers.markup.chrome``), and markdownify writes it as Markdown in document order: headings,
-lists, code, links with their targets, and tables with every row, their spans carried
-(``readers.markup.html_tables``).
+lists, code, links with their targets (but a link to a place on the page, whose anchor the Markdown
+does not keep: its text), and tables with every row, their spans carried (``readers.markup.html_tables``).
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 
 import lxml.html
 from bs4 import NavigableString
@@ -21,8 +22,9 @@ from .text import decode
 
 NOT_CONTENT = "//script|//style|//noscript|//template|//head|//*[@hidden]"  # never shown
 BREAK_HINTS = str.maketrans(
-    {"\u00ad": None, "\u2011": "-"}
-)  # a soft hyphen, a non-breaking one: hints for a line break
+    {"\u00ad": None, "\u200b": None, "\u2011": "-"}
+)  # a soft hyphen, a zero-width space, a non-breaking hyphen: hints for a line break
+SPACES = re.compile(r"(?<=[^\s|]) {2,}(?=[^\s|])")  # between words, not an empty table cell's "|  |"
 CHARSET_HEAD = 4096  # bytes searched for a declared charset: HTML asks for it within the first 1024
 
 
@@ -63,6 +65,18 @@ class _Converter(MarkdownConverter):
     def convert_td(self, el, text, parent_tags):
         return text.strip()
 
+    def convert_a(self, el, text, parent_tags):
+        """A link without a target (an in-page one, whose anchor Markdown does not keep, has lost
+        its target in ``html_markdown``) is its text, the spaces round it kept."""
+        return super().convert_a(el, text, parent_tags) if el.get("href") else text
+
+    def convert_pre(self, el, text, parent_tags):
+        """A code block less the indent all its lines share (the page's own, as it nests the block in
+        its source); in a table's cell, where a block would break the row, code in one line."""
+        if "_inline" in parent_tags:
+            return super().convert_code(el, " ".join(text.split()), parent_tags)
+        return super().convert_pre(el, textwrap.dedent(text), parent_tags)
+
     convert_th = convert_caption = convert_td
 
     def convert_li(self, el, text, parent_tags):
@@ -84,6 +98,8 @@ class _Converter(MarkdownConverter):
 
         def implementation(self, el, text, parent_tags):
             raised = text.strip()
+            if raised.startswith("["):  # a note's mark: apart from the word it follows, which stays that word
+                return f" {text.lstrip()}"
             return raised.translate(script) if raised and set(raised) <= set(map(chr, script)) else text
 
         return implementation
@@ -124,6 +140,18 @@ def _opens_with(body, title: str) -> bool:
     return " ".join(body.text_content().split()).startswith(title)
 
 
+def _one_space(markdown: str) -> str:
+    """Spaces between words once, as a browser shows them, outside code blocks: a text's own space
+    and the one round an element next to it (``to: <a> This page</a>``) are not two."""
+    lines, fence = markdown.split("\n"), False
+    for n, line in enumerate(lines):
+        if line.lstrip().startswith("```"):
+            fence = not fence
+        elif not fence:
+            lines[n] = SPACES.sub(" ", line)
+    return "\n".join(lines)
+
+
 def html_markdown(html: str, main_content: bool = False) -> str:
     """Markdown of ``html``: with ``main_content``, a web page less its chrome, under the page's
     title when no heading of its own names it and its text does not open with it; otherwise
@@ -138,8 +166,12 @@ def html_markdown(html: str, main_content: bool = False) -> str:
         return ""
     for item in body.xpath(".//li[not(*) and not(normalize-space())]"):
         item.drop_tree()  # an empty item shows nothing, and lxml writes it without its end tag: the next nests in it
-    for link in body.iter("a"):
+    for link in list(body.iter("a")):
         link.attrib.pop("title", None)  # a link's tooltip repeats its text at the cost of tokens
+        if link.get("href", "").startswith("#"):
+            link.attrib.pop("href")  # a place on the page: its anchor is not in the Markdown, its text is
+            if not any(map(str.isalnum, link.text_content())) and not link.xpath(".//img"):
+                link.drop_tree()  # nor a word: a "^" back to a note's mark, a "¶" beside a heading; a jump
     for image in body.iter("img"):
         if image.get("src", "").startswith("data:"):
             image.set("src", "")  # inline image data is pixels, not text
@@ -151,6 +183,7 @@ def html_markdown(html: str, main_content: bool = False) -> str:
     except RecursionError:  # markdownify takes a few calls a level: a page nested hundreds deep is read as its text
         markdown = " ".join(body.text_content().split())
     markdown = re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+\n", "\n", markdown)).strip()  # <br> leaves two trailing spaces
+    markdown = _one_space(markdown)
     markdown = markdown.translate(BREAK_HINTS)  # Markdown has no line to break: "water‑screw" is "water-screw"
     if main_content and title and not re.search(r"^# ", markdown, re.M) and not _opens_with(body, title):
         markdown = f"# {title}\n\n{markdown}"
