@@ -294,10 +294,14 @@ def test_a_table_the_page_calls_presentation_is_read_as_blocks_and_a_data_table_
     assert markdown == "## News\n\nOne\n\n| A | B |\n|---|---|\n| 1 | 2 |"
 
 
-def test_the_title_heads_a_page_without_a_heading_unless_its_text_opens_with_it():
-    assert _page("<p>Teal dabble.</p>") == "# Pond\n\nTeal dabble."  # the page's name, which nothing else says
-    assert _page("<div><b>Pond</b> notes</div><p>Teal dabble.</p>") == "**Pond** notes\n\nTeal dabble."  # said once
-    assert _page("<h1>Ducks</h1><p>Teal.</p>") == "# Ducks\n\nTeal."
+def test_the_title_the_page_does_not_show_is_its_first_pages_furniture_not_its_text(shared_services):
+    """example_06.html is titled "Sample HTML File", which its body never shows: the title is what a
+    browser shows in its tab and prints in the margin, so it stands beside the text, not in it."""
+    assert _page("<p>Teal dabble.</p>") == "Teal dabble."
+    reading = read_file(HTML / "example_06.html", services=shared_services)
+    assert reading.pages[0].furniture == ["Sample HTML File"]
+    assert reading.pages[0].text.startswith("This is a div with text.") and "Sample HTML" not in reading.as_text()
+    assert all(not page.furniture for page in reading.pages[1:])
 
 
 def test_a_variable_is_italic_as_a_browser_shows_it(shared_services):
@@ -324,9 +328,7 @@ def test_navigation_is_chrome_but_for_a_table_of_data_it_holds_in_the_content():
     markdown = _page(
         f'<div role="navigation">{data}</div><main><p>Teal.</p>{menu}<div role="navigation">{data}</div></main>'
     )
-    assert (
-        markdown == "# Pond\n\nTeal.\n\n| National | France |\n|---|---|\n| Other | IdRef |"
-    )  # once: outside is chrome
+    assert markdown == "Teal.\n\n| National | France |\n|---|---|\n| Other | IdRef |"  # once: outside is chrome
 
 
 def test_an_item_that_only_holds_a_list_has_no_empty_bullet(shared_services):

@@ -15,7 +15,7 @@ as its image's. Without Chromium the Markdown is paged as without images, with a
 
 from __future__ import annotations
 
-from ..markup.html import decode_html, html_markdown
+from ..markup.html import decode_html, html_markdown, page_title
 from ..markup.markdown import markdown_pages
 from ..markup.text import PAGE_CHARS
 from ..models import Page
@@ -62,9 +62,20 @@ def read(job):
     pdf = _printed(job, html) if job.options.images else None
     if pdf is None:
         texts = markdown_pages(markdown, PAGE_CHARS)
-        return job.reading(len(texts), [Page(number=n, text=texts[n - 1]) for n in job.select(len(texts))])
-    blocks = markdown_on_pages(markdown, rendered_pages(pdf))
-    count, pages, found_figures = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False, render=job.options.images)
+        count, pages, found_figures = (
+            len(texts),
+            [Page(number=n, text=texts[n - 1]) for n in job.select(len(texts))],
+            {},
+        )
+    else:
+        blocks = markdown_on_pages(markdown, rendered_pages(pdf))
+        count, pages, found_figures = read_pdf_pages(
+            job, pdf, job.sha256, text_from_pdf=False, render=job.options.images
+        )
+        for page in pages:
+            page.text, page.tables = "\n\n".join(blocks[page.number - 1]) or NO_MAIN_CONTENT, []
+    title = page_title(html)
     for page in pages:
-        page.text, page.tables = "\n\n".join(blocks[page.number - 1]) or NO_MAIN_CONTENT, []
+        if page.number == 1 and title:
+            page.furniture = [title, *page.furniture]  # the name a browser shows in its tab and prints at the top
     return job.reading(count, pages, pdf, found_figures)

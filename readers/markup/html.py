@@ -122,22 +122,34 @@ class _Converter(MarkdownConverter):
     del _once
 
 
+def _tree(html: str):
+    """The page parsed (lxml raises ParserError or ValueError on what is no page)."""
+    html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html)  # XHTML's declaration: lxml refuses it in a decoded string
+    # A DOCTYPE with an internal subset (<!DOCTYPE html [ <!ENTITY …> ]>): lxml's HTML parser ends it
+    # at its first ">", and the rest ("]>") became text. Its entities are never expanded.
+    html = re.sub(r"\A\s*<!DOCTYPE[^\[>]*\[.*?\]\s*>", "", html, count=1, flags=re.I | re.S)
+    return lxml.html.document_fromstring(html)
+
+
 def _body(html: str, main_content: bool):
     """The page's body without scripts and styles; with ``main_content``, without its chrome
-    too (or whole, when it is all chrome), and the page's title."""
-    tree = lxml.html.document_fromstring(html)
-    title = " ".join((tree.findtext(".//title") or "").split())
+    too (or whole, when it is all chrome)."""
+    tree = _tree(html)
     for element in tree.xpath(NOT_CONTENT):
         element.drop_tree()
     body = tree.find("body") if tree.find("body") is not None else tree
     if main_content and not drop_chrome(body):
-        return _body(html, main_content=False)[0], title
-    return body, title
+        return _body(html, main_content=False)
+    return body
 
 
-def _opens_with(body, title: str) -> bool:
-    """Whether the body's text begins with ``title`` (a page whose first line is its name, unmarked)."""
-    return " ".join(body.text_content().split()).startswith(title)
+def page_title(html: str) -> str | None:
+    """The page's ``<title>``, whitespace collapsed, or None."""
+    try:
+        title = _tree(html).findtext(".//title")
+    except (ParserError, ValueError):
+        return None
+    return " ".join((title or "").split()) or None
 
 
 def _one_space(markdown: str) -> str:
@@ -153,15 +165,10 @@ def _one_space(markdown: str) -> str:
 
 
 def html_markdown(html: str, main_content: bool = False) -> str:
-    """Markdown of ``html``: with ``main_content``, a web page less its chrome, under the page's
-    title when no heading of its own names it and its text does not open with it; otherwise
-    everything but scripts and styles."""
-    html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html)  # XHTML's declaration: lxml refuses it in a decoded string
-    # A DOCTYPE with an internal subset (<!DOCTYPE html [ <!ENTITY …> ]>): lxml's HTML parser ends it
-    # at its first ">", and the rest ("]>") became text. Its entities are never expanded.
-    html = re.sub(r"\A\s*<!DOCTYPE[^\[>]*\[.*?\]\s*>", "", html, count=1, flags=re.I | re.S)
+    """Markdown of ``html``: with ``main_content``, a web page less its chrome; otherwise everything
+    but scripts and styles. The ``<title>``, which the page does not show, is not in it (``page_title``)."""
     try:
-        body, title = _body(html, main_content)
+        body = _body(html, main_content)
     except (ParserError, ValueError):
         return ""
     for item in body.xpath(".//li[not(*) and not(normalize-space())]"):
@@ -185,6 +192,4 @@ def html_markdown(html: str, main_content: bool = False) -> str:
     markdown = re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+\n", "\n", markdown)).strip()  # <br> leaves two trailing spaces
     markdown = _one_space(markdown)
     markdown = markdown.translate(BREAK_HINTS)  # Markdown has no line to break: "water‑screw" is "water-screw"
-    if main_content and title and not re.search(r"^# ", markdown, re.M) and not _opens_with(body, title):
-        markdown = f"# {title}\n\n{markdown}"
     return markdown
