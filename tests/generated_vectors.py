@@ -144,7 +144,7 @@ GENERATED_VECTORS = [
             "| Item | Cost | Cost |",
             "| Servers | 4,000 | 5,000 |",
             "Chart: Revenue by region (3-D bar chart)",
-            "| Category | 2025 | 2026 |",
+            "|  | 2025 | 2026 |",
             "| West | 700 | 720 |",
             "Sales team in Lisbon",
             "Support team in Berlin",
@@ -186,7 +186,7 @@ GENERATED_VECTORS = [
         WORKBOOK
         + [
             "[Source](https://example.org/revenue)",
-            "Chart: Revenue by quarter (column chart)\n\n| Category | Q1 | Q2 |",
+            "Chart: Revenue by quarter (column chart)\n\n|  | Q1 | Q2 |",
             "| South | 950.00 | 1010 |",
         ],
         ["=SUM", "=D3"],

@@ -33,7 +33,7 @@ def chart_table(categories: dict[int, str], series: list[tuple[str, dict[int, st
     """A chart's data as a Markdown table: series as columns, categories as rows (by point index;
     a point with no category is numbered), each value as given."""
     indexes = sorted(set(categories) | {index for _, values in series for index in values})
-    header = ["Category", *[name or f"Series {number}" for number, (name, _) in enumerate(series, 1)]]
+    header = ["", *[name or f"Series {number}" for number, (name, _) in enumerate(series, 1)]]
     rows = [
         [categories.get(index, str(index + 1)), *[values.get(index, "") for _, values in series]] for index in indexes
     ]

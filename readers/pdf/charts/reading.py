@@ -105,7 +105,7 @@ class Chart:
                 [self.value_title] if self.value_title and self.series == ["Value"] else self.series
             )  # one series: named by its axis
             rows = [
-                [self.category_title or "Category", *series],
+                [self.category_title or "", *series],
                 *[[name, *map(cell, row)] for name, row in zip(self.categories, self.rows)],
             ]
         axis = (
