@@ -3,11 +3,12 @@
 the sources in ``tests/corpus/docling/formats/`` or ``tests/corpus/docling/``).
 
 Per format: the mean normalised similarity and word recall (``bench.groundtruth``), the ground truth's
-table rows the tool's tables match, the files read (a read that fails scores 0) and the median seconds
-per file. ReadLens reads each file once, text-only with no API key and an empty cache of its own
-(``read_file`` + ``as_text()``, its page headers dropped before scoring), after one unrelated warm-up
-read that is not counted; markitdown converts it in the scratch virtualenv ``bench_peers`` uses
-(``bench/markitdown_peer.py``, median of its runs), or the table has ReadLens alone.
+table rows the tool's tables match (whole or as a column slice, with the whole ones beside), the files
+read (a read that fails scores 0) and the median seconds per file. ReadLens reads each file once, text-
+only with no API key and an empty cache of its own (``read_file`` + ``as_text()``, its page headers
+dropped before scoring), after one unrelated warm-up read that is not counted; markitdown converts it in
+the scratch virtualenv ``bench_peers`` uses (``bench/markitdown_peer.py``, median of its runs), or the
+table has ReadLens alone.
 
 Targets (issue 31): similarity at least markitdown's on every format and at least 0.97 on HTML, at
 least 90% of each format's table rows matched, every file read.
@@ -60,7 +61,7 @@ def scored(truth: str, result: dict | None) -> dict | None:
     if result is None:
         return None
     if "error" in result:
-        return {"similarity": 0.0, "recall": 0.0, "rows": 0, "read": False, "seconds": None}
+        return {"similarity": 0.0, "recall": 0.0, "rows": 0, "whole_rows": 0, "read": False, "seconds": None}
     return {**score(truth, result["markdown"]), "read": True, "seconds": result["seconds"]}
 
 
@@ -73,6 +74,7 @@ def summary(files: list[dict | None]) -> dict | None:
         "similarity": mean(entry["similarity"] for entry in files),
         "recall": mean(entry["recall"] for entry in files),
         "rows": sum(entry["rows"] for entry in files),
+        "whole_rows": sum(entry["whole_rows"] for entry in files),
         "read": sum(entry["read"] for entry in files),
         "seconds": median(seconds) if seconds else None,
     }
@@ -82,7 +84,9 @@ def figure(value: dict | None, key: str, total: int) -> str:
     """One cell of the scores table."""
     if value is None:
         return "not measured"
-    if key in ("rows", "read"):
+    if key == "rows":
+        return f"{value[key]} of {total} ({value['whole_rows']} whole)"
+    if key == "read":
         return f"{value[key]} of {total}"
     if key == "seconds":
         return f"{value[key]:.3f} s" if value[key] is not None else "none"

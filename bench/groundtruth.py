@@ -14,7 +14,11 @@ unescaped pipes, each cell normalised like the text, empty cells dropped. A grou
 when the tool has a row with the same cells once runs of equal adjacent cells are collapsed (docling
 repeats a merged cell across its span where other tools leave the spanned cells empty) and date-times
 are written one way (``2024-01-01 00:00:00`` = ``2024-01-01 0:00:00`` = ``2024-01-01``); a tool row
-matches one ground-truth row at most.
+matches one ground-truth row at most. A row not matched whole is matched as a column slice
+(``rows_matched``) where its table, laid over one of the tool's tables, lands cell for cell on the same
+columns of a tool row: docling cuts a sheet into tables at its empty columns (``xlsx_07``), and a row
+whose cells stand together, in their columns, in a tool's wider table is there. Both counts are
+reported: ``rows`` (whole or sliced) and ``whole_rows``.
 """
 
 from __future__ import annotations
@@ -92,18 +96,22 @@ def words(markdown: str) -> list[str]:
     return found
 
 
-def table_rows(markdown: str) -> list[list[str]]:
-    """Each table row's normalised non-empty cells (separator rows and empty rows left out)."""
-    rows = []
+def tables(markdown: str) -> list[list[list[str]]]:
+    """Each table (a run of row lines) as its rows of normalised cells, empty cells kept, separator rows left out."""
+    found: list[list[list[str]]] = [[]]
     for line in HTML_COMMENT.sub(" ", markdown).splitlines():
         line = line.strip()
-        if not line.startswith("|") or SEPARATOR_ROW.match(line):
-            continue
-        body = line[1:-1] if line.endswith("|") and not line.endswith("\\|") and len(line) > 1 else line[1:]
-        cells = [cell for cell in map(normalise_inline, PIPE_SPLIT.split(body)) if cell]
-        if cells:
-            rows.append(cells)
-    return rows
+        if not line.startswith("|"):
+            found.append([])
+        elif not SEPARATOR_ROW.match(line):
+            body = line[1:-1] if line.endswith("|") and not line.endswith("\\|") and len(line) > 1 else line[1:]
+            found[-1].append([normalise_inline(cell) for cell in PIPE_SPLIT.split(body)])
+    return [table for table in found if table]
+
+
+def table_rows(markdown: str) -> list[list[str]]:
+    """Each table row's normalised non-empty cells (separator rows and empty rows left out)."""
+    return [cells for table in tables(markdown) for row in table if (cells := [cell for cell in row if cell])]
 
 
 def row_key(cells: list[str]) -> tuple[str, ...]:
@@ -116,15 +124,58 @@ def row_key(cells: list[str]) -> tuple[str, ...]:
     return tuple(key)
 
 
-def rows_matched(truth: list[list[str]], tool: list[list[str]]) -> int:
-    """How many ground-truth rows the tool's rows match, each tool row matching one at most."""
-    available = Counter(map(row_key, tool))
-    matched = 0
-    for key in map(row_key, truth):
-        if available[key] > 0:
-            available[key] -= 1
-            matched += 1
-    return matched
+def _slice_key(cells: list[str]) -> tuple[str, ...]:
+    """``row_key`` with the empty cells kept, so a slice matches only in the same columns."""
+    return row_key([cell or "\x00" for cell in cells])
+
+
+def rows_matched(truth_markdown: str, tool_markdown: str) -> tuple[int, int]:
+    """The ground-truth rows the tool's tables match: whole, then whole or as a column slice.
+
+    Whole: a tool row with the same non-empty cells (``row_key``); each tool row matches one at most.
+    Column slice: a ground-truth table cut out of a wider one (docling cuts a sheet into pieces at its
+    empty columns) is laid over each tool table at each row and column offset, and a row it has left
+    counts where it equals, cell for cell, empty cells included, the same run of columns of the tool
+    row it lands on; the offset that matches the most rows is taken, and each tool cell backs one
+    ground-truth cell at most. A value that turns up elsewhere in the tool's tables does not count."""
+    available = Counter(map(row_key, table_rows(tool_markdown)))
+    truth_tables, tool_tables = tables(truth_markdown), tables(tool_markdown)
+    left: list[list[int]] = []  # per ground-truth table, its rows not matched whole
+    whole = 0
+    for table in truth_tables:
+        left.append([])
+        for index, row in enumerate(table):
+            key = row_key([cell for cell in row if cell])
+            if key and available[key] > 0:
+                available[key] -= 1
+                whole += 1
+            elif key:
+                left[-1].append(index)
+    used = [[[False] * len(row) for row in table] for table in tool_tables]
+    sliced = 0
+    for table, todo in zip(truth_tables, left):
+        if not todo:
+            continue
+        best: list[tuple[int, int, int, int]] = []  # (tool table, tool row, first column, width) per row matched
+        for number, tool in enumerate(tool_tables):
+            widest = max(map(len, tool))
+            for shift in range(-max(todo), len(tool)):
+                for column in range(widest):
+                    hits = [
+                        (number, shift + index, column, len(table[index]))
+                        for index in todo
+                        if 0 <= shift + index < len(tool)
+                        and len(tool[shift + index]) >= column + len(table[index])
+                        and not any(used[number][shift + index][column : column + len(table[index])])
+                        and _slice_key(tool[shift + index][column : column + len(table[index])])
+                        == _slice_key(table[index])
+                    ]
+                    if len(hits) > len(best):
+                        best = hits
+        for number, row, column, width in best:
+            used[number][row][column : column + width] = [True] * width
+        sliced += len(best)
+    return whole, whole + sliced
 
 
 def similarity(truth: list[str], tool: list[str]) -> float:
@@ -142,13 +193,14 @@ def recall(truth: list[str], tool: list[str]) -> float:
 
 
 def score(truth_markdown: str, tool_markdown: str) -> dict:
-    """A tool's similarity, word recall and table rows matched against the ground truth, and the
-    ground truth's table rows."""
+    """A tool's similarity, word recall and table rows matched (``rows``: whole or as a column slice;
+    ``whole_rows``: whole) against the ground truth, and the ground truth's table rows."""
     truth_words, tool_words = words(truth_markdown), words(tool_markdown)
-    truth_rows = table_rows(truth_markdown)
+    whole, rows = rows_matched(truth_markdown, tool_markdown)
     return {
         "similarity": similarity(truth_words, tool_words),
         "recall": recall(truth_words, tool_words),
-        "rows": rows_matched(truth_rows, table_rows(tool_markdown)),
-        "truth_rows": len(truth_rows),
+        "rows": rows,
+        "whole_rows": whole,
+        "truth_rows": len(table_rows(truth_markdown)),
     }

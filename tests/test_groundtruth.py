@@ -1,5 +1,5 @@
 """The scoring ``bench_formats`` uses: Markdown written two ways scores as the same text, and a table row
-counts as matched only when its cells are the same."""
+counts as matched only when its cells are the same, whole or as a slice of a wider row in the same columns."""
 
 from __future__ import annotations
 
@@ -31,3 +31,14 @@ def test_every_ground_truth_has_its_source_in_the_corpus():
     for truth in truths:
         name = truth.name.removesuffix(".md")
         assert (CORPUS / "docling" / "formats" / name).is_file() or (CORPUS / "docling" / name).is_file(), name
+
+
+def test_a_table_cut_at_empty_columns_matches_the_whole_tables_columns_and_a_stray_value_does_not():
+    """docling cuts xlsx_07's sheet at its empty columns; a piece whose rows stand cell for cell in the same
+    columns of one of the tool's rows is matched as a slice, a cell that only turns up elsewhere is not."""
+    whole = "| 1.1 |  | Voltage | kV | 130 |\n|---|---|---|---|---|\n| 1.2 |  | Frequency | Hz | 50 |\n"
+    pieces = "| Voltage | kV |\n| - | - |\n| Frequency | Hz |\n\n| 130 |\n| - |\n| 50 |\n"
+    scores = score(pieces, whole)
+    assert (scores["rows"], scores["whole_rows"], scores["truth_rows"]) == (4, 0, 4)
+    assert score("| kV | Voltage |\n| - | - |\n", whole)["rows"] == 0  # the same cells in other columns' order
+    assert score("| 50 | 130 |\n| - | - |\n", whole)["rows"] == 0  # cells from two rows
