@@ -4,8 +4,8 @@ the sources in ``tests/corpus/docling/formats/`` or ``tests/corpus/docling/``).
 
 Per format: the mean normalised similarity and word recall (``bench.groundtruth``), the ground truth's
 table rows the tool's tables match (whole or as a column slice, with the whole ones beside), the files
-read (a read that fails scores 0) and the median seconds per file. ReadLens reads each file once, text-
-only with no API key and an empty cache of its own (``read_file`` + ``as_text()``, its page headers
+read (a read that fails scores 0) and the median seconds per file. ReadLens reads each file once,
+text-only with no API key and an empty cache of its own (``read_file`` + ``as_text()``, its page headers
 dropped before scoring), after one unrelated warm-up read that is not counted; markitdown converts it in
 the scratch virtualenv ``bench_peers`` uses (``bench/markitdown_peer.py``, median of its runs), or the
 table has ReadLens alone.
