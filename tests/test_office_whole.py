@@ -263,3 +263,22 @@ def test_word_check_boxes_are_ticked_or_not_and_lead_tasks(shared_services):
     assert "| Choose as many as you like:<br>- [x] Orange juice<br>- [ ] Tea<br>- [x] Coffee<br>" in text
     assert "- [x] Design\n- [x] Implementation\n- [ ] Documentation of the task" in text
     assert "☒" not in text and "☐" not in text
+
+
+def test_workbook_pictures_pillow_cannot_open_are_figures_where_they_stand(tmp_path, recwarn):
+    """xlsx_emf: a picture on each sheet, an EMF raster, an EMF vector and a WebP. openpyxl drops
+    the EMF ones and prints a warning; each is its sheet's figure, the EMF ones said to be unreadable
+    here (LibreOffice's page of a sheet is not laid out on the sheet's grid of Excel pixels, so no box
+    of it is cut in their place), and nothing is printed."""
+    ocr = Services(make_settings(tmp_path, vision_provider="ocr"))
+    reading = read_file(FORMATS / "xlsx_emf.xlsx", services=ocr)
+    assert [[figure.kind for figure in page.figures] for page in reading.pages] == [["picture"]] * 3
+    unreadable = "Figure 1 (picture, middle of the page): local OCR could not read it."
+    assert [page.description for page in reading.pages[:2]] == [unreadable] * 2
+    assert reading.pages[2].description.startswith("Figure 1 (picture, middle of the page)")
+    assert reading.warnings == [
+        f"Page {number} of xlsx_emf.xlsx: Local OCR could not read figure 1 (RENDER_FAILED: its image (emf) "
+        "cannot be read here (OSError)). The page's text and its other figures are kept."
+        for number in (1, 2)
+    ]
+    assert not [str(warning.message) for warning in recwarn]
