@@ -371,7 +371,7 @@ def test_a_chart_openpyxl_cannot_read_is_named_in_a_warning_not_printed(tmp_path
     reading = read_file(damaged, services=Services(make_settings(tmp_path / "cache")))
     assert "| North | 1,200.50 | 1300 | 25% | 2024-03-31 |" in reading.as_text() and "Chart" not in reading.as_text()
     assert (
-        "Part of chart.xlsx could not be read and is left out: Unable to read chart rId1 from "
+        "Part of chart.xlsx could not be read: Unable to read chart rId1 from "
         "xl/drawings/drawing1.xml expected <class 'int'>" in reading.warnings
     )
     assert not [str(warning.message) for warning in recwarn]

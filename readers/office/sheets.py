@@ -46,11 +46,18 @@ SIDE_GAP = 2  # empty columns that part two tables side by side (one is a spacer
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
 EXTRACTED = f"workbook.v{WORKBOOK_VERSION}.json"
-# openpyxl's warnings that it left something out which a page would show: a drawing it cannot
-# parse, a chart it cannot read, a comment on a merged cell. Its warnings about pictures it drops
-# are not among them (``sheet_figures`` reads every picture itself); the rest are about formatting
-# it would not write back (styles, extensions, headers), which a page does not show.
-OPENPYXL_LOSSES = ("Shapes and drawings will be lost", "Unable to read chart", "comment which will be removed")
+# openpyxl's warnings that it left out or changed something a page would show: a drawing it cannot
+# parse, a chart it cannot read, a comment on a merged cell, a sheet the workbook names wrongly, a date
+# it cannot hold (shown as #VALUE!). Its warnings about pictures it drops are not among them
+# (``sheet_figures`` reads every picture itself); the rest are about formatting it would not write
+# back (styles, extensions, headers, conditional formats), which a page does not show.
+OPENPYXL_LOSSES = (
+    "Shapes and drawings will be lost",
+    "Unable to read chart",
+    "comment which will be removed",
+    "invalid specification",
+    "outside the limits for dates",
+)
 BEFORE_A = ord("A") - 1  # a column letter's byte less this counts A to Z as 1 to 26
 
 
@@ -212,27 +219,28 @@ def _load(path, lost: list[str]):
 
 def _formulas(path) -> dict[tuple[str, int, int], str]:
     """The formulas of the rows a page shows, by (sheet, row, column), read in streaming mode (its
-    warnings are not printed: ``_load`` of the same workbook reports what openpyxl leaves out)."""
+    warnings, given as the rows are read, are not printed: ``_load`` of the same workbook reports
+    what openpyxl leaves out)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         book = openpyxl.load_workbook(path, read_only=True, data_only=False)
-    try:
-        found = {}
-        for sheet in book.worksheets:
-            for row in sheet.iter_rows(
-                max_row=MAX_SHEET_ROWS + (sheet.min_row or 1) - 1,
-                max_col=MAX_SHEET_COLUMNS + (sheet.min_column or 1) - 1,
-            ):
-                for cell in row:
-                    if (
-                        isinstance(cell.value, str)
-                        and cell.value.startswith("=")
-                        and getattr(cell, "data_type", "f") == "f"
-                    ):
-                        found[(sheet.title, cell.row, cell.column)] = cell.value
-        return found
-    finally:
-        book.close()
+        try:
+            found = {}
+            for sheet in book.worksheets:
+                for row in sheet.iter_rows(
+                    max_row=MAX_SHEET_ROWS + (sheet.min_row or 1) - 1,
+                    max_col=MAX_SHEET_COLUMNS + (sheet.min_column or 1) - 1,
+                ):
+                    for cell in row:
+                        if (
+                            isinstance(cell.value, str)
+                            and cell.value.startswith("=")
+                            and getattr(cell, "data_type", "f") == "f"
+                        ):
+                            found[(sheet.title, cell.row, cell.column)] = cell.value
+            return found
+        finally:
+            book.close()
 
 
 def _sheet(sheet, book, formulas: dict, threads: dict, package: zipfile.ZipFile) -> dict:
@@ -441,7 +449,7 @@ def sheet_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]
             f"The charts and pictures of {job.name} are damaged and were left out; its sheets are read."
         )
     for loss in extracted["lost"]:
-        job.warnings.append(f"Part of {job.name} could not be read and is left out: {loss}")
+        job.warnings.append(f"Part of {job.name} could not be read: {loss}")
     numbers = job.select(len(sheets))
     for number in numbers:
         if sheets[number - 1]["cut"]:
