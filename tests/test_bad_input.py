@@ -357,6 +357,26 @@ def test_a_damaged_chart_costs_a_workbook_only_its_charts(tmp_path, monkeypatch)
     )
 
 
+def test_a_chart_openpyxl_cannot_read_is_named_in_a_warning_not_printed(tmp_path, monkeypatch, recwarn):
+    """openpyxl skips a chart it cannot parse and says so with a Python warning, which a library must
+    not print: the reading's warnings name it instead."""
+    from readers.render import libreoffice as office
+
+    monkeypatch.setattr(office, "soffice", lambda: None)  # LibreOffice would recalculate, and mend the chart
+    book = fixtures.workbook(tmp_path / "book.xlsx")
+    chart = zipfile.ZipFile(book).read("xl/charts/chart1.xml")
+    damaged = fixtures.damaged_part(
+        book, tmp_path / "chart.xlsx", "xl/charts/chart1.xml", chart.replace(b'<idx val="0"/>', b'<idx val="x"/>', 1)
+    )
+    reading = read_file(damaged, services=Services(make_settings(tmp_path / "cache")))
+    assert "| North | 1,200.50 | 1300 | 25% | 2024-03-31 |" in reading.as_text() and "Chart" not in reading.as_text()
+    assert (
+        "Part of chart.xlsx could not be read: Unable to read chart rId1 from "
+        "xl/drawings/drawing1.xml expected <class 'int'>" in reading.warnings
+    )
+    assert not [str(warning.message) for warning in recwarn]
+
+
 def test_a_cut_off_tiff_keeps_its_whole_frames(services, tmp_path):
     data = fixtures.tiff_frames(tmp_path / "frames.tiff").read_bytes()
     (tmp_path / "cut.tiff").write_bytes(data[: len(data) * 3 // 4])

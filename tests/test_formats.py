@@ -125,6 +125,20 @@ def test_a_wide_sheet_is_cut_and_says_so(tmp_path):
     assert "wide.xlsx, sheet 1: columns A–GR of A–XFD shown." in reading.warnings
 
 
+def test_a_date_openpyxl_cannot_hold_is_shown_as_an_error_and_said_so_not_printed(tmp_path, recwarn):
+    book = openpyxl.Workbook()
+    book.active["A1"], book.active["B1"] = "When", 1e9
+    book.active["B1"].number_format = "yyyy-mm-dd"  # a billion days: past Excel's last date
+    book.save(tmp_path / "date.xlsx")
+    reading = read_file(tmp_path / "date.xlsx", services=Services(make_settings(tmp_path / "cache")))
+    assert reading.pages[0].text == "# Sheet\n\n| When | #VALUE! |\n|---|---|"
+    assert reading.warnings == [
+        "Part of date.xlsx could not be read: Cell B1 is marked as a date but the serial value 1000000000 is "
+        "outside the limits for dates. The cell will be treated as an error."
+    ]
+    assert not [str(warning.message) for warning in recwarn]  # openpyxl's own warning, given twice, is not printed
+
+
 def test_a_chart_pointing_far_past_its_data_adds_no_rows(tmp_path, monkeypatch):
     from openpyxl.chart import BarChart, Reference
 

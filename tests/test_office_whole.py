@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
+import io
 import re
+import struct
 import zipfile
 
 import pytest
+from PIL import Image
 
 from readers import ReaderError, Services, read_file
 from readers.intake.strict import transitional
+from readers.office.metafiles import emf_bitmap
+from tests import fixtures
 from tests.conftest import CORPUS, make_settings
 from tests.model_output import assert_says
 
@@ -263,3 +268,44 @@ def test_word_check_boxes_are_ticked_or_not_and_lead_tasks(shared_services):
     assert "| Choose as many as you like:<br>- [x] Orange juice<br>- [ ] Tea<br>- [x] Coffee<br>" in text
     assert "- [x] Design\n- [x] Implementation\n- [ ] Documentation of the task" in text
     assert "☒" not in text and "☐" not in text
+
+
+def test_workbook_pictures_in_emf_are_figures_where_they_stand_and_read(tmp_path, recwarn):
+    """xlsx_emf: a picture on each sheet, two EMFs (each one bitmap, as Office saves a pasted picture)
+    and a WebP. openpyxl drops the EMF ones and prints a warning; each is its sheet's figure, OCR reads
+    the bitmap each EMF is, and nothing is printed."""
+    ocr = Services(make_settings(tmp_path, vision_provider="ocr"))
+    reading = read_file(FORMATS / "xlsx_emf.xlsx", services=ocr)
+    assert [[figure.kind for figure in page.figures] for page in reading.pages] == [["picture"]] * 3
+    sizes = [Image.open(io.BytesIO(reading.found_figures[number][0]["image"])).size for number in (1, 2, 3)]
+    assert sizes == [(1024, 1024), (997, 1024), (400, 400)]
+    assert all(page.description.startswith("Figure 1 (picture, middle of the page)") for page in reading.pages)
+    assert not reading.warnings and not [str(warning.message) for warning in recwarn]
+
+
+def _wider_frame(emf: bytes) -> bytes:
+    """The EMF with the frame its header gives made twice as wide, so that its bitmap covers half of it."""
+    left, top, right, bottom = struct.unpack_from("<4i", emf, 8)
+    return emf[:8] + struct.pack("<4i", left, top, right + (right - left + 1), bottom) + emf[24:]
+
+
+def test_an_emf_is_read_only_when_it_is_one_bitmap_over_its_frame():
+    """``emf_bitmap``: the bitmap of xlsx_emf's first EMF as a BMP; nothing from an EMF cut short, or
+    one whose bitmap covers less than its frame (the frame of the real one made twice as wide)."""
+    emf = zipfile.ZipFile(FORMATS / "xlsx_emf.xlsx").read("xl/media/image1.emf")
+    assert Image.open(io.BytesIO(emf_bitmap(emf))).size == (1024, 1024)
+    assert emf_bitmap(emf[: len(emf) // 2]) is None
+    assert emf_bitmap(_wider_frame(emf)) is None
+
+
+def test_a_sheet_picture_that_cannot_be_read_is_still_its_figure_and_said_so(tmp_path):
+    """xlsx_emf with its first EMF drawing more than its bitmap (its frame made twice as wide): the
+    picture is still sheet 1's figure, and OCR says it could not read it, and why."""
+    wider = _wider_frame(zipfile.ZipFile(FORMATS / "xlsx_emf.xlsx").read("xl/media/image1.emf"))
+    book = fixtures.damaged_part(FORMATS / "xlsx_emf.xlsx", tmp_path / "wide.xlsx", "xl/media/image1.emf", wider)
+    reading = read_file(book, 1, 1, services=Services(make_settings(tmp_path / "cache", vision_provider="ocr")))
+    assert reading.pages[0].description == "Figure 1 (picture, middle of the page): local OCR could not read it."
+    assert reading.warnings == [
+        "Page 1 of wide.xlsx: Local OCR could not read figure 1 (RENDER_FAILED: its image (emf) cannot be read "
+        "here (OSError)). The page's text and its other figures are kept."
+    ]

@@ -25,6 +25,7 @@ from PIL import Image
 from ..intake.package import PARSER
 from ..markup.charts import chart_heading, chart_table, number_text
 from ..markup.markdown import list_item, one_line
+from .metafiles import emf_bitmap
 
 C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
 CX = "{http://schemas.microsoft.com/office/drawing/2014/chartex}"
@@ -308,7 +309,8 @@ def chart_summary(data, part) -> str | None:
 
 def ocr_image(blob: bytes, content_type: str) -> bytes | str:
     """A picture's bytes as PNG or JPEG, which OCR reads, or why they cannot be had (a format
-    Pillow cannot open, such as EMF or WMF)."""
+    Pillow cannot open, such as WMF, or an EMF that is more than one bitmap: ``emf_bitmap``)."""
+    blob = emf_bitmap(blob) or blob
     if blob[:8] == b"\x89PNG\r\n\x1a\n" or blob[:3] == b"\xff\xd8\xff":
         return blob
     try:

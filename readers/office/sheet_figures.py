@@ -4,11 +4,22 @@ LibreOffice Calc draws a sheet as one page from cell A1 to the last used cell or
 drawing's box on that page is its anchor (cell and offset, or an absolute position) over that
 extent, measured in the sheet's own column widths and row heights (Excel's pixels: a column of
 width w is 7w + 5 px, a row of h points is 4h/3 px; hidden ones are 0).
+
+Pictures are read from the sheet's drawing parts themselves, not from openpyxl's ``sheet._images``:
+openpyxl drops, with a warning, every picture Pillow cannot open or save (EMF and WMF, which Office
+uses for pasted and vector pictures), and such a picture is still on the sheet.
 """
 
 from __future__ import annotations
 
 import base64
+import posixpath
+import zipfile
+
+from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
+from openpyxl.packaging.relationship import get_dependents, get_rels_path
+from openpyxl.xml.constants import IMAGE_NS
+from openpyxl.xml.functions import fromstring
 
 from .drawings import ocr_image
 
@@ -76,22 +87,39 @@ def _pixels(anchor, grid: _Grid) -> tuple[float, float, float, float] | None:
     return None
 
 
-def sheet_figures(sheet, charts: list[str | None]) -> list[dict]:
+def _pictures(sheet, package: zipfile.ZipFile) -> list[tuple[bytes | str, object]]:
+    """Each picture the sheet's drawings anchor (``package`` is the workbook openpyxl loaded), as
+    (its image as ``ocr_image`` gives it, its anchor), in openpyxl's order. A drawing openpyxl
+    cannot parse is skipped: openpyxl warned that it lost it, charts and all."""
+    pictures = []
+    for relation in sheet._rels.find(SpreadsheetDrawing._rel_type):
+        try:
+            drawing = SpreadsheetDrawing.from_tree(fromstring(package.read(relation.target)))
+        except TypeError:  # shapes openpyxl does not know (its "DrawingML support is incomplete")
+            continue
+        relations_part = get_rels_path(relation.target)
+        parts = get_dependents(package, relations_part) if relations_part in package.namelist() else None
+        for blip in drawing._blip_rels:
+            part = parts.get(blip.embed) if parts is not None else None
+            if part is not None and part.Type == IMAGE_NS:
+                extension = posixpath.splitext(part.target)[1].lstrip(".").lower() or "image"
+                pictures.append((ocr_image(package.read(part.target), extension), blip.anchor))
+    return pictures
+
+
+def sheet_figures(sheet, charts: list[str | None], package: zipfile.ZipFile) -> list[dict]:
     """The sheet's charts (``charts``: each one's label, "column, 2 series", in ``sheet._charts``'
-    order) and pictures as figures, top to bottom then left to right: kind, box (fractions of the
-    sheet's page), caption, has_text, chart; a picture's ``image`` is its PNG or JPEG bytes in
-    base64 (the extraction is cached as JSON), or ``unreadable`` says why they cannot be had."""
+    order) and pictures (``_pictures`` of ``package``) as figures, top to bottom then left to right:
+    kind, box (fractions of the sheet's page), caption, has_text, chart; a picture's ``image`` is its
+    PNG or JPEG bytes in base64 (the extraction is cached as JSON), or ``unreadable`` says why they
+    cannot be had (an EMF or WMF picture: Pillow cannot draw one here)."""
     grid = _Grid(sheet)
     placed = []
     for chart, label in zip(sheet._charts, charts):
         placed.append(({"kind": "drawing", "has_text": True, "chart": label}, _pixels(chart.anchor, grid)))
-    for picture in sheet._images:
-        try:
-            image = ocr_image(picture._data(), picture.format or "image")
-        except Exception as error:  # noqa: BLE001 - a picture whose bytes cannot be had costs that picture
-            image = f"its image cannot be read ({type(error).__name__})"
+    for image, anchor in _pictures(sheet, package):
         kept = {"image": base64.b64encode(image).decode()} if isinstance(image, bytes) else {"unreadable": image}
-        placed.append(({"kind": "picture", "has_text": False, "chart": None, **kept}, _pixels(picture.anchor, grid)))
+        placed.append(({"kind": "picture", "has_text": False, "chart": None, **kept}, _pixels(anchor, grid)))
     placed = [(figure, box) for figure, box in placed if box and box[2] > box[0] and box[3] > box[1]]
     if not placed:
         return []

@@ -20,6 +20,7 @@ import base64
 import dataclasses
 import functools
 import re
+import warnings
 import zipfile
 from pathlib import Path
 
@@ -45,6 +46,18 @@ SIDE_GAP = 2  # empty columns that part two tables side by side (one is a spacer
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
 EXTRACTED = f"workbook.v{WORKBOOK_VERSION}.json"
+# openpyxl's warnings that it left out or changed something a page would show: a drawing it cannot
+# parse, a chart it cannot read, a comment on a merged cell, a sheet the workbook names wrongly, a date
+# it cannot hold (shown as #VALUE!). Its warnings about pictures it drops are not among them
+# (``sheet_figures`` reads every picture itself); the rest are about formatting it would not write
+# back (styles, extensions, headers, conditional formats), which a page does not show.
+OPENPYXL_LOSSES = (
+    "Shapes and drawings will be lost",
+    "Unable to read chart",
+    "comment which will be removed",
+    "invalid specification",
+    "outside the limits for dates",
+)
 BEFORE_A = ord("A") - 1  # a column letter's byte less this counts A to Z as 1 to 26
 
 
@@ -194,29 +207,43 @@ def _chart_parts(chart, book) -> tuple[str, str, str]:
     return chart_heading(title, [kind]), table, summary
 
 
+def _load(path, lost: list[str]):
+    """openpyxl's workbook of ``path`` with the values last computed; what openpyxl warns it left out
+    (``OPENPYXL_LOSSES``) is added to ``lost``, and none of its warnings is printed."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        book = openpyxl.load_workbook(path, data_only=True)
+    lost += [str(w.message) for w in caught if any(loss in str(w.message) for loss in OPENPYXL_LOSSES)]
+    return book
+
+
 def _formulas(path) -> dict[tuple[str, int, int], str]:
-    """The formulas of the rows a page shows, by (sheet, row, column), read in streaming mode."""
-    book = openpyxl.load_workbook(path, read_only=True, data_only=False)
-    try:
-        found = {}
-        for sheet in book.worksheets:
-            for row in sheet.iter_rows(
-                max_row=MAX_SHEET_ROWS + (sheet.min_row or 1) - 1,
-                max_col=MAX_SHEET_COLUMNS + (sheet.min_column or 1) - 1,
-            ):
-                for cell in row:
-                    if (
-                        isinstance(cell.value, str)
-                        and cell.value.startswith("=")
-                        and getattr(cell, "data_type", "f") == "f"
-                    ):
-                        found[(sheet.title, cell.row, cell.column)] = cell.value
-        return found
-    finally:
-        book.close()
+    """The formulas of the rows a page shows, by (sheet, row, column), read in streaming mode (its
+    warnings, given as the rows are read, are not printed: ``_load`` of the same workbook reports
+    what openpyxl leaves out)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        book = openpyxl.load_workbook(path, read_only=True, data_only=False)
+        try:
+            found = {}
+            for sheet in book.worksheets:
+                for row in sheet.iter_rows(
+                    max_row=MAX_SHEET_ROWS + (sheet.min_row or 1) - 1,
+                    max_col=MAX_SHEET_COLUMNS + (sheet.min_column or 1) - 1,
+                ):
+                    for cell in row:
+                        if (
+                            isinstance(cell.value, str)
+                            and cell.value.startswith("=")
+                            and getattr(cell, "data_type", "f") == "f"
+                        ):
+                            found[(sheet.title, cell.row, cell.column)] = cell.value
+            return found
+        finally:
+            book.close()
 
 
-def _sheet(sheet, book, formulas: dict, threads: dict) -> dict:
+def _sheet(sheet, book, formulas: dict, threads: dict, package: zipfile.ZipFile) -> dict:
     """One sheet's page: heading, hidden note, tables, charts, comments; and whether it can be drawn."""
     head, parts, tables = [f"# {sheet.title}"], [], []
     if sheet.sheet_state != "visible":
@@ -272,17 +299,17 @@ def _sheet(sheet, book, formulas: dict, threads: dict) -> dict:
         "tables": tables,
         "cut": cut,
         "drawable": cut is None and not empty,
-        **_figures(sheet, summaries),
+        **_figures(sheet, summaries, package),
     }
 
 
-def _figures(sheet, summaries: list[str]) -> dict:
-    """The sheet's figures (``sheet_figures``); a damaged drawing costs them, not the sheet, and
-    says so in ``figures_lost``."""
+def _figures(sheet, summaries: list[str], package: zipfile.ZipFile) -> dict:
+    """The sheet's figures (``sheet_figures`` of ``package``, the workbook ``book`` was loaded from);
+    a damaged drawing costs them, not the sheet, and says so in ``figures_lost``."""
     if not isinstance(sheet, Worksheet):  # a chart sheet is drawn by its chart alone
         return {"figures": []}
     try:
-        return {"figures": sheet_figures(sheet, summaries)}
+        return {"figures": sheet_figures(sheet, summaries, package)}
     except Exception as error:  # noqa: BLE001 - openpyxl's anchors and dimensions can hold anything a damaged file says
         return {"figures": [], "figures_lost": f"{type(error).__name__}: {error}"}
 
@@ -312,12 +339,13 @@ def _check_merges(job) -> None:
 
 def _extract(job) -> dict:
     _check_merges(job)
-    without_drawings = False
+    without_drawings, source, lost = False, job.path, []
     try:
-        book = openpyxl.load_workbook(job.path, data_only=True)
+        book = _load(source, lost)
     except Exception:  # noqa: BLE001 - openpyxl raises many types (KeyError, ValueError, XML errors) on a damaged file
         try:  # openpyxl refuses a whole workbook for one damaged chart or picture: read the sheets without them
-            book, without_drawings = openpyxl.load_workbook(without(job, "xl/drawings/"), data_only=True), True
+            source, without_drawings, lost = without(job, "xl/drawings/"), True, []
+            book = _load(source, lost)
         except Exception as error:  # noqa: BLE001 - as above
             raise ReaderError(
                 "CORRUPT_FILE",
@@ -332,24 +360,24 @@ def _extract(job) -> dict:
     recalculated, not_calculated = False, None
     if missing:
         try:
-            book = openpyxl.load_workbook(ooxml_copy(job, recalculate=True), data_only=True)
-            recalculated, missing, without_drawings = (
-                True,
-                {},
-                False,
-            )  # LibreOffice's copy has what it could read of the charts
+            copy, lost_in_copy = ooxml_copy(job, recalculate=True), []
+            book = _load(copy, lost_in_copy)
+            # LibreOffice's copy has what it could read of the charts
+            recalculated, missing, without_drawings, source, lost = True, {}, False, copy, lost_in_copy
         except ReaderError as error:
             not_calculated = error.message
     try:
         by_id = threads(job.path)
     except Exception:  # noqa: BLE001 - damaged threaded comments: their notices are read as notes
         by_id = {}
-    sheets = [_sheet(book[name], book, missing, by_id) for name in book.sheetnames]
+    with zipfile.ZipFile(source) as package:
+        sheets = [_sheet(book[name], book, missing, by_id, package) for name in book.sheetnames]
     return {
         "sheets": sheets,
         "recalculated": recalculated,
         "not_calculated": not_calculated,
         "without_drawings": without_drawings,
+        "lost": list(dict.fromkeys(lost)),
     }
 
 
@@ -420,6 +448,8 @@ def sheet_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]
         job.warnings.append(
             f"The charts and pictures of {job.name} are damaged and were left out; its sheets are read."
         )
+    for loss in extracted["lost"]:
+        job.warnings.append(f"Part of {job.name} could not be read: {loss}")
     numbers = job.select(len(sheets))
     for number in numbers:
         if sheets[number - 1]["cut"]:
