@@ -26,6 +26,7 @@ from pdf2image import convert_from_path
 from readers import Services, Settings, read_file
 from readers.markup.tables import markdown_table
 from readers.pdf import pool as pdf_pool
+from readers.pdf.objects import PlumberPage
 from readers.pdf.pages import pdfminer_pages
 from readers.render import libreoffice as office
 from readers.render.pdfium import PNG_COMPRESS_LEVEL
@@ -192,7 +193,7 @@ def choice_rows(path: Path, work: Path) -> list[list[str]]:
     def walked_page(number):
         with open(path, "rb") as stream:
             pdf = pdfplumber.PDF(stream, stream_is_external=True)
-            _ = pdfplumber.page.Page(pdf, pdfminer_pages(pdf.doc, [number])[number], page_number=number).chars
+            _ = PlumberPage(pdf, pdfminer_pages(pdf.doc, [number])[number], page_number=number).chars
 
     def plumber_count():
         with pdfplumber.open(path) as pdf:
