@@ -23,7 +23,7 @@ _PLAIN = frozenset({float, int, str, bool, type(None)})  # what resolve_all give
 
 
 def _resolved(value):
-    if type(value) is tuple and all(type(item) in _PLAIN for item in value):
+    if type(value) is tuple and _PLAIN.issuperset(map(type, value)):
         return value
     return resolve_all(value)
 
