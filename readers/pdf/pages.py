@@ -29,7 +29,7 @@ from pdfminer.pdftypes import dict_value, int_value, list_value
 from ..errors import ReaderError
 from ..markup.tables import markdown_table
 from ..models import Figure, Page
-from ..render.pdfium import checked_page_count, encode_png
+from ..render.pdfium import checked_page_count, rendered_png
 from ..settings import Settings
 from ..versions import EXTRACTION_VERSION
 from .cells import ruled_rows
@@ -137,7 +137,7 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         "has_text": has_text,
         "unmapped": unmapped,
         "figures": figures,
-        "png": encode_png(bitmap.to_pil()) if bitmap else None,
+        "png": rendered_png(bitmap) if bitmap else None,
     }
 
 
