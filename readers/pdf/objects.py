@@ -5,8 +5,9 @@ slow way (a recursive ``resolve_all`` on each float, a text decoding of the colo
 character): on a page of 4,000 characters that is a sixth of the page's whole extraction. A
 character's attributes are numbers, strings and tuples of numbers, which resolve to themselves,
 so ``PlumberPage`` copies those as they are and builds the same dict, key for key in the same order
-(``tests/test_pdf_objects.py`` compares it with pdfplumber's on real pages); anything else, and
-every object that is not a character, is pdfplumber's own ``process_object``.
+(``tests/test_pdf_objects.py`` compares it with pdfplumber's on real pages); any other value goes
+through pdfplumber's ``resolve_all``, and a character whose font name is bytes, and every object
+that is not a character, through pdfplumber's own ``process_object``.
 """
 
 from __future__ import annotations
