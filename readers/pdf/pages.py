@@ -29,7 +29,7 @@ from pdfminer.pdftypes import dict_value, int_value, list_value
 from ..errors import ReaderError
 from ..markup.tables import markdown_table
 from ..models import Figure, Page
-from ..render.pdfium import checked_page_count, encode_png
+from ..render.pdfium import checked_page_count, rendered_png
 from ..settings import Settings
 from ..versions import EXTRACTION_VERSION
 from .cells import ruled_rows
@@ -38,6 +38,7 @@ from .figures import find_figures
 from .furniture import without_furniture
 from .headings import heading_levels
 from .layout import page_markdown
+from .objects import PlumberPage
 from .pool import batches, discard_pool, executor, time_limit, worker_died
 from .spelling import joined_words, plain
 from .words import struck_once
@@ -100,7 +101,7 @@ def _is_prose(cell: str) -> bool:
 
 
 def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int | None) -> dict:
-    whole = pdfplumber.page.Page(pdf, pdfminer_page, page_number=number)
+    whole = PlumberPage(pdf, pdfminer_page, page_number=number)
     kept = {id(char) for char in struck_once(whole.chars)}
     page = (
         whole.filter(lambda obj: obj["object_type"] != "char" or id(obj) in kept)
@@ -136,7 +137,7 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         "has_text": has_text,
         "unmapped": unmapped,
         "figures": figures,
-        "png": encode_png(bitmap.to_pil()) if bitmap else None,
+        "png": rendered_png(bitmap) if bitmap else None,
     }
 
 

@@ -9,15 +9,21 @@ page counts, printed web pages and sheets, Word placement) hold ``PDFIUM_LOCK``.
 from __future__ import annotations
 
 import io
+import struct
 import threading
+import zlib
 from pathlib import Path
 
+import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image
 
 from ..errors import ReaderError
 
 PNG_COMPRESS_LEVEL = 1  # encodes about twice as fast as the default 6, at about the same size
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PNG_UP = 2  # the filter type that stores each byte less the one above it
+PNG_GREY, PNG_RGB = 0, 2  # colour types
 PDFIUM_LOCK = threading.Lock()
 # The most pages a PDF may have. pdfium counts a million in a fifth of a second, but pdfminer parses
 # a page list whole to find any page in it, and does so in each batch of pages: 3 s a batch for a
@@ -26,9 +32,37 @@ MAX_PDF_PAGES = 100_000
 
 
 def encode_png(image: Image.Image) -> bytes:
+    """``image`` (a picture, which Pillow's filters suit) as a PNG; one whose pixels are all grey is
+    stored as one channel: the same pixels from a third of the data, in about half the bytes and time."""
+    if image.mode == "RGB":
+        red, green, blue = image.split()
+        if red.tobytes() == green.tobytes() == blue.tobytes():
+            image = red
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buffer.getvalue()
+
+
+def rendered_png(bitmap: pdfium.PdfBitmap) -> bytes:
+    """A pdfium render (RGB: made with ``rev_byteorder``) as a PNG made for pages, not photographs:
+    one channel when every pixel is grey, and every row filtered Up (less the row above) before it
+    is deflated. Pillow tries five filters on each row and keeps the best; on the corpus's first
+    pages (61 renders at 150 dpi) Up alone makes 5% more bytes (19% more at worst, a page that is a
+    photograph) in under half the time, 0.88 s against 1.84 s, and the pixels are the same."""
+    pixels = bitmap.to_numpy()
+    grey = bool((pixels[..., 0] == pixels[..., 1]).all() and (pixels[..., 1] == pixels[..., 2]).all())
+    rows = (pixels[..., 0] if grey else pixels).reshape(bitmap.height, -1)
+    filtered = np.empty((bitmap.height, rows.shape[1] + 1), np.uint8)
+    filtered[:, 0] = PNG_UP
+    filtered[0, 1:] = rows[0]
+    np.subtract(rows[1:], rows[:-1], out=filtered[1:, 1:])  # modulo 256, as the filter wants
+    header = struct.pack(">IIBBBBB", bitmap.width, bitmap.height, 8, PNG_GREY if grey else PNG_RGB, 0, 0, 0)
+    data = zlib.compress(filtered, PNG_COMPRESS_LEVEL)
+    return b"".join([PNG_SIGNATURE, *_chunk(b"IHDR", header), *_chunk(b"IDAT", data), *_chunk(b"IEND", b"")])
+
+
+def _chunk(kind: bytes, data: bytes) -> list[bytes]:
+    return [struct.pack(">I", len(data)), kind, data, struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))]
 
 
 def page_count(path: Path) -> int:
@@ -87,7 +121,7 @@ def render_figures(path: str, number: int, figures: list[dict]) -> list[bytes | 
                     rev_byteorder=True,
                     crop=(left * width, (1 - bottom) * height, (1 - right) * width, top * height),
                 )
-                results.append(encode_png(bitmap.to_pil()))
+                results.append(rendered_png(bitmap))
             except Exception as error:  # pdfium's own errors: this figure is lost, not the page
                 results.append(f"{type(error).__name__}: {error}")
     finally:
