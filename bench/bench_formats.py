@@ -27,6 +27,7 @@ from bench.groundtruth import score, table_rows, without_page_headers
 from bench.scratch import peers_python
 from readers import ReaderError
 from readers.markup.tables import markdown_table
+from readers.render import libreoffice
 from tests import fixtures
 from tests.conftest import CORPUS
 
@@ -164,6 +165,7 @@ def main() -> None:
                 "readlens": summary(ours),
                 "markitdown": summary(peer),
             }
+        libreoffice.shutdown()  # its profile is in the folder, which it would write to while it is removed
     head = ["format", "files", "tool", "similarity", "word recall", "table rows matched", "files read", "median s/file"]
     rows = [head]
     for name, total in totals.items():

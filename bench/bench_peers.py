@@ -248,6 +248,7 @@ def main() -> None:
         libreoffice.shutdown()  # as in an app just started: LibreOffice is started by this upload
         cold = first_page_in_app(folder / "app-cold")
         warm = first_page_in_app(folder / "app-warm")
+        libreoffice.shutdown()  # its profile is in the folder, which it would write to while it is removed
     print()
     print(markdown_table(summaries), end="\n\n")
     print(markdown_table(rows), end="\n\n")
