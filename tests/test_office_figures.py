@@ -12,6 +12,8 @@ import openpyxl
 import pdfplumber
 import pytest
 from openpyxl.drawing.image import Image as SheetImage
+from openpyxl.drawing.spreadsheet_drawing import AnchorMarker, OneCellAnchor
+from openpyxl.drawing.xdr import XDRPositiveSize2D
 from PIL import Image, ImageDraw, ImageFont
 from pptx import Presentation
 from pptx.util import Inches
@@ -125,6 +127,28 @@ def test_a_real_sheets_figures_are_boxed_where_libreoffice_draws_them(name, numb
     assert len(figures) == len(drawn)
     for figure, box in zip(figures, drawn):
         assert all(abs(ours - theirs) < 0.01 for ours, theirs in zip(figure.box, box)), (figure.box, box)
+
+
+def test_a_picture_on_a_sheet_laid_out_its_own_way_is_boxed_where_libreoffice_draws_it(tmp_path, shared_services):
+    """A sheet whose used cells start at B2, with a default column width of its own, a hidden column,
+    a wider one and a taller row: the page starts at B2, and the picture (anchored in E5 and offset
+    into it) is boxed where the page image shows it."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.sheet_format.defaultColWidth = 15
+    sheet.column_dimensions["C"].hidden = True
+    sheet.column_dimensions["D"].width = 30
+    sheet.row_dimensions[4].height = 40
+    sheet["B2"] = "Stamp"
+    picture = SheetImage(io.BytesIO(label("PAID 2024")))
+    at = AnchorMarker(col=4, colOff=190500, row=4, rowOff=95250)
+    picture.anchor = OneCellAnchor(_from=at, ext=XDRPositiveSize2D(1828800, 914400))
+    sheet.add_image(picture)
+    book.save(tmp_path / "stamped.xlsx")
+    reading = read_file(tmp_path / "stamped.xlsx", services=shared_services, images=True)
+    [figure] = reading.pages[0].figures
+    drawn = drawn_picture(reading.pdf.path, 1)
+    assert all(abs(ours - theirs) < 0.01 for ours, theirs in zip(figure.box, drawn)), (figure.box, drawn)
 
 
 def test_the_same_picture_on_two_slides_and_in_a_second_deck_is_read_once(tmp_path, services):
