@@ -12,12 +12,15 @@ import openpyxl
 import pdfplumber
 import pytest
 from openpyxl.drawing.image import Image as SheetImage
+from openpyxl.drawing.spreadsheet_drawing import AnchorMarker, OneCellAnchor
+from openpyxl.drawing.xdr import XDRPositiveSize2D
 from PIL import Image, ImageDraw, ImageFont
 from pptx import Presentation
 from pptx.util import Inches
 
 from readers import read_file
 from readers.describe import ocr
+from readers.pdf.figures import find_figures
 from readers.render import libreoffice as office
 from readers.services import Services
 from tests.conftest import CORPUS, make_settings
@@ -91,10 +94,61 @@ def test_a_picture_on_a_sheet_is_placed_and_read_from_the_workbook(tmp_path, ser
     assert "| Item 15 | 150 | 52.5 |" in reading.as_text()
     drawn = read_file(tmp_path / "ledger.xlsx", services=services, images=True)
     assert drawn.pages[0].image is not None
-    assert all(abs(ours - theirs) < 0.05 for ours, theirs in zip(figure.box, drawn_picture(drawn.pdf.path, 1))), (
+    assert all(abs(ours - theirs) < 0.02 for ours, theirs in zip(figure.box, drawn_picture(drawn.pdf.path, 1))), (
         figure.box,
         drawn_picture(drawn.pdf.path, 1),
     )
+
+
+def drawn_charts(pdf, number: int) -> list[tuple[float, float, float, float]]:
+    """Where LibreOffice drew the page's charts: the drawings ``find_figures`` finds on it, top to bottom."""
+    with pdfplumber.open(pdf) as document:
+        return [
+            tuple(found["box"]) for found in find_figures(document.pages[number - 1], []) if found["kind"] == "drawing"
+        ]
+
+
+@pytest.mark.parametrize(
+    ("name", "number"),
+    [("xlsx_emf.xlsx", 1), ("xlsx_emf.xlsx", 2), ("xlsx_emf.xlsx", 3), ("xlsx_01.xlsx", 3)]
+    + [("xlsx_08_one_cell_anchor.xlsx", 1), ("xlsx_01.xlsx", 2)],
+)
+def test_a_real_sheets_figures_are_boxed_where_libreoffice_draws_them(name, number, shared_services):
+    """Each picture's and chart's box on a real workbook's sheet is where its page image shows it: the
+    page starts at the first used column (xlsx_emf's column A is empty), and columns are as wide as
+    LibreOffice makes them in the font it draws the workbook's with (DejaVu Sans for xlsx_emf's Aptos
+    Narrow and xlsx_01's DengXian, Carlito for xlsx_08's Calibri)."""
+    reading = read_file(CORPUS / "docling/formats" / name, number, number, services=shared_services, images=True)
+    figures = reading.pages[0].figures
+    if figures[0].kind == "picture":
+        drawn = [drawn_picture(reading.pdf.path, number)]
+    else:
+        drawn = drawn_charts(reading.pdf.path, number)
+    assert len(figures) == len(drawn)
+    for figure, box in zip(figures, drawn):
+        assert all(abs(ours - theirs) < 0.01 for ours, theirs in zip(figure.box, box)), (figure.box, box)
+
+
+def test_a_picture_on_a_sheet_laid_out_its_own_way_is_boxed_where_libreoffice_draws_it(tmp_path, shared_services):
+    """A sheet whose used cells start at B2, with a default column width of its own, a hidden column,
+    a wider one and a taller row: the page starts at B2, and the picture (anchored in E5 and offset
+    into it) is boxed where the page image shows it."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.sheet_format.defaultColWidth = 15
+    sheet.column_dimensions["C"].hidden = True
+    sheet.column_dimensions["D"].width = 30
+    sheet.row_dimensions[4].height = 40
+    sheet["B2"] = "Stamp"
+    picture = SheetImage(io.BytesIO(label("PAID 2024")))
+    at = AnchorMarker(col=4, colOff=190500, row=4, rowOff=95250)
+    picture.anchor = OneCellAnchor(_from=at, ext=XDRPositiveSize2D(1828800, 914400))
+    sheet.add_image(picture)
+    book.save(tmp_path / "stamped.xlsx")
+    reading = read_file(tmp_path / "stamped.xlsx", services=shared_services, images=True)
+    [figure] = reading.pages[0].figures
+    drawn = drawn_picture(reading.pdf.path, 1)
+    assert all(abs(ours - theirs) < 0.01 for ours, theirs in zip(figure.box, drawn)), (figure.box, drawn)
 
 
 def test_the_same_picture_on_two_slides_and_in_a_second_deck_is_read_once(tmp_path, services):

@@ -1,9 +1,18 @@
 """A sheet's figures from the workbook itself: where its charts and pictures stand, with no render.
 
-LibreOffice Calc draws a sheet as one page from cell A1 to the last used cell or drawing, so a
-drawing's box on that page is its anchor (cell and offset, or an absolute position) over that
-extent, measured in the sheet's own column widths and row heights (Excel's pixels: a column of
-width w is 7w + 5 px, a row of h points is 4h/3 px; hidden ones are 0).
+LibreOffice Calc draws a sheet as one page over whole columns and rows, from the first used cell or
+drawing to the last, so a drawing's box on that page is its anchor (cell and offset, or an absolute
+position) over that extent, measured as LibreOffice lays the sheet out, in points:
+
+- a column is its width in characters times the width of a digit of the workbook's default font
+  as LibreOffice draws it (``DIGIT_WIDTHS``: that of the font it stands in with); a sheet's
+  default width, where the file gives only ``baseColWidth``, is that many digits and 5 pixels;
+- a row is its height in points to the nearest pixel (a 16 pt row is 21 px, 15.75 pt);
+- hidden columns and rows are 0;
+- the page starts at the column of the first used cell or of a drawing's left edge and at the row
+  of the first used cell or of a drawing's top edge, where a top edge on a row's boundary stands
+  in the row above (as LibreOffice counts it); it ends with the column and row of the last used
+  cell or of a drawing's right and bottom edge.
 
 Pictures are read from the sheet's drawing parts themselves, not from openpyxl's ``sheet._images``:
 openpyxl drops, with a warning, every picture Pillow cannot open or save (EMF and WMF, which Office
@@ -13,6 +22,8 @@ uses for pasted and vector pictures), and such a picture is still on the sheet.
 from __future__ import annotations
 
 import base64
+import bisect
+import itertools
 import posixpath
 import zipfile
 
@@ -23,67 +34,133 @@ from openpyxl.xml.functions import fromstring
 
 from .drawings import ocr_image
 
-EMU_PER_PIXEL = 9525
-DEFAULT_COLUMN_WIDTH = 8.43  # characters, Excel's default
-COLUMN_PADDING = 0.43  # characters Excel adds to baseColWidth for a column's default width (8 + 0.43)
+EMU_PER_POINT = 12700
+POINTS_PER_PIXEL = 0.75
+PADDING_PIXELS = 5  # what a sheet's default column width adds to its baseColWidth digits
 SHEET_COLUMNS = 16384  # columns in a sheet, A to XFD: Excel's limit
+SHEET_ROWS = 1048576
 DEFAULT_ROW_POINTS = 15.0
+DEFAULT_FONT = ("calibri", 11.0)
+# The widest digit, in ems, of the font LibreOffice draws a workbook's font with where the fonts
+# packages.txt installs are all it has: Office's fonts by their metric-compatible stand-ins
+# (Carlito, Liberation, Caladea), and any other (Aptos, DengXian, Verdana ...) by DejaVu Sans.
+DIGIT_WIDTHS = {
+    "calibri": 0.5068,
+    "carlito": 0.5068,
+    "arial": 0.5562,
+    "helvetica": 0.5562,
+    "liberation sans": 0.5562,
+    "times new roman": 0.5,
+    "liberation serif": 0.5,
+    "courier new": 0.6001,
+    "liberation mono": 0.6001,
+    "cambria": 0.517,
+    "caladea": 0.517,
+}
+OTHER_FONT_DIGIT = 0.6362  # DejaVu Sans
+
+
+def _digit_points(book) -> float:
+    """The width in points of a digit of the workbook's default font as LibreOffice draws it."""
+    fonts = getattr(book, "_fonts", None)
+    font = fonts[0] if fonts else None
+    name = font.name.strip().lower() if font is not None and font.name else DEFAULT_FONT[0]
+    size = float(font.sz) if font is not None and font.sz else DEFAULT_FONT[1]
+    return DIGIT_WIDTHS.get(name, OTHER_FONT_DIGIT) * size
+
+
+class _Axis:
+    """Where each column (or row) of a sheet starts, in points: a default size and the exceptions."""
+
+    def __init__(self, default: float, sizes: dict[int, float], count: int):
+        self.default, self.count = default, count
+        self.at = sorted(sizes)
+        self.extra = [0.0, *itertools.accumulate(sizes[at] - default for at in self.at)]
+
+    def start(self, index: int) -> float:
+        return index * self.default + self.extra[bisect.bisect_left(self.at, index)]
+
+    def index(self, position: float, boundary_before: bool) -> int:
+        """The column or row ``position`` stands in; one on a boundary between two stands in the
+        one before when ``boundary_before``, else in the one after."""
+        low, high = 0, self.count  # the first index whose start lies past the position (or on it)
+        while low < high:
+            middle = (low + high) // 2
+            start = self.start(middle)
+            if start > position or (boundary_before and start == position):
+                high = middle
+            else:
+                low = middle + 1
+        return max(low - 1, 0)
 
 
 class _Grid:
-    """Where a column or row starts on the sheet, in pixels."""
+    """A sheet's columns and rows as LibreOffice lays them out (see the module's docstring)."""
 
     def __init__(self, sheet):
-        formats = sheet.sheet_format
-        default_width = formats.defaultColWidth or ((formats.baseColWidth or 8) + COLUMN_PADDING)
-        self.column_default = round(7 * default_width + 5)
-        self.columns: dict[int, int] = {}  # 0-based column -> its pixels, where not the default
+        formats, digit = sheet.sheet_format, _digit_points(sheet.parent)
+        default_width = (
+            formats.defaultColWidth * digit
+            if formats.defaultColWidth
+            else (formats.baseColWidth or 8) * digit + PADDING_PIXELS * POINTS_PER_PIXEL
+        )
+        columns: dict[int, float] = {}
         for dimension in sheet.column_dimensions.values():
-            width = (
-                0
-                if dimension.hidden
-                else round(7 * dimension.width + 5)
-                if dimension.customWidth and dimension.width
-                else None
-            )
+            width = 0.0 if dimension.hidden else dimension.width * digit if dimension.width else None
             if width is not None and dimension.min:
-                for column in range(
-                    dimension.min - 1, min(dimension.max or dimension.min, dimension.min + SHEET_COLUMNS)
-                ):
-                    self.columns[column] = width
-        self.row_default = round((formats.defaultRowHeight or DEFAULT_ROW_POINTS) * 4 / 3)
-        self.rows = {
-            index - 1: 0 if dimension.hidden else round(dimension.ht * 4 / 3)
-            for index, dimension in sheet.row_dimensions.items()
-            if dimension.hidden or dimension.ht
-        }
+                last = min(dimension.max or dimension.min, SHEET_COLUMNS)
+                columns.update(dict.fromkeys(range(dimension.min - 1, last), width))
+        self.columns = _Axis(default_width, columns, SHEET_COLUMNS)
+        self.rows = _Axis(
+            self._row_points(formats.defaultRowHeight or DEFAULT_ROW_POINTS),
+            {
+                index - 1: 0.0 if dimension.hidden else self._row_points(dimension.ht)
+                for index, dimension in sheet.row_dimensions.items()
+                if dimension.hidden or dimension.ht
+            },
+            SHEET_ROWS,
+        )
 
     @staticmethod
-    def _start(index: int, default: int, sizes: dict[int, int]) -> int:
-        return index * default + sum(size - default for at, size in sizes.items() if at < index)
+    def _row_points(height: float) -> float:
+        return round(height / POINTS_PER_PIXEL) * POINTS_PER_PIXEL
 
     def x(self, marker) -> float:
-        return self._start(marker.col, self.column_default, self.columns) + (marker.colOff or 0) / EMU_PER_PIXEL
+        return self.columns.start(marker.col) + (marker.colOff or 0) / EMU_PER_POINT
 
     def y(self, marker) -> float:
-        return self._start(marker.row, self.row_default, self.rows) + (marker.rowOff or 0) / EMU_PER_PIXEL
+        return self.rows.start(marker.row) + (marker.rowOff or 0) / EMU_PER_POINT
 
-    def corner(self, columns: int, rows: int) -> tuple[int, int]:
-        """The pixels to the far corner of the first ``columns`` columns and ``rows`` rows."""
-        return self._start(columns, self.column_default, self.columns), self._start(rows, self.row_default, self.rows)
+    def page(self, used: tuple[int, int, int, int] | None, boxes: list) -> tuple[float, float, float, float]:
+        """The page LibreOffice draws, in points on the sheet: from the first to the last used cell
+        (``used``: first and last column and row, 0-based) or drawing (``boxes``), in whole columns
+        and rows."""
+        first_columns = [self.columns.index(box[0], False) for box in boxes]
+        first_rows = [self.rows.index(box[1], True) for box in boxes]
+        last_columns = [self.columns.index(box[2], True) for box in boxes]
+        last_rows = [self.rows.index(box[3], True) for box in boxes]
+        if used:
+            first_columns, first_rows = [*first_columns, used[0]], [*first_rows, used[1]]
+            last_columns, last_rows = [*last_columns, used[2]], [*last_rows, used[3]]
+        return (
+            self.columns.start(min(first_columns)),
+            self.rows.start(min(first_rows)),
+            self.columns.start(max(last_columns) + 1),
+            self.rows.start(max(last_rows) + 1),
+        )
 
 
-def _pixels(anchor, grid: _Grid) -> tuple[float, float, float, float] | None:
-    """An anchor's (left, top, right, bottom) in pixels: two cells, a cell and a size, or a position and a size."""
+def _points(anchor, grid: _Grid) -> tuple[float, float, float, float] | None:
+    """An anchor's (left, top, right, bottom) in points: two cells, a cell and a size, or a position and a size."""
     kind = type(anchor).__name__
     if kind == "TwoCellAnchor":
         return grid.x(anchor._from), grid.y(anchor._from), grid.x(anchor.to), grid.y(anchor.to)
     if kind == "OneCellAnchor" and anchor.ext is not None:
         left, top = grid.x(anchor._from), grid.y(anchor._from)
-        return left, top, left + anchor.ext.width / EMU_PER_PIXEL, top + anchor.ext.height / EMU_PER_PIXEL
+        return left, top, left + anchor.ext.width / EMU_PER_POINT, top + anchor.ext.height / EMU_PER_POINT
     if kind == "AbsoluteAnchor" and anchor.pos is not None and anchor.ext is not None:
-        left, top = anchor.pos.x / EMU_PER_PIXEL, anchor.pos.y / EMU_PER_PIXEL
-        return left, top, left + anchor.ext.width / EMU_PER_PIXEL, top + anchor.ext.height / EMU_PER_PIXEL
+        left, top = anchor.pos.x / EMU_PER_POINT, anchor.pos.y / EMU_PER_POINT
+        return left, top, left + anchor.ext.width / EMU_PER_POINT, top + anchor.ext.height / EMU_PER_POINT
     return None
 
 
@@ -116,23 +193,23 @@ def sheet_figures(sheet, charts: list[str | None], package: zipfile.ZipFile) -> 
     grid = _Grid(sheet)
     placed = []
     for chart, label in zip(sheet._charts, charts):
-        placed.append(({"kind": "drawing", "has_text": True, "chart": label}, _pixels(chart.anchor, grid)))
+        placed.append(({"kind": "drawing", "has_text": True, "chart": label}, _points(chart.anchor, grid)))
     for image, anchor in _pictures(sheet, package):
         kept = {"image": base64.b64encode(image).decode()} if isinstance(image, bytes) else {"unreadable": image}
-        placed.append(({"kind": "picture", "has_text": False, "chart": None, **kept}, _pixels(anchor, grid)))
+        placed.append(({"kind": "picture", "has_text": False, "chart": None, **kept}, _points(anchor, grid)))
     placed = [(figure, box) for figure, box in placed if box and box[2] > box[0] and box[3] > box[1]]
     if not placed:
         return []
-    used_right, used_bottom = grid.corner(sheet.max_column if sheet._cells else 0, sheet.max_row if sheet._cells else 0)
-    width = max(used_right, *(box[2] for _, box in placed))
-    height = max(used_bottom, *(box[3] for _, box in placed))
+    used = (sheet.min_column - 1, sheet.min_row - 1, sheet.max_column - 1, sheet.max_row - 1) if sheet._cells else None
+    left, top, right, bottom = grid.page(used, [box for _, box in placed])
+    width, height = right - left, bottom - top
     figures = [
         {
             **figure,
             "caption": None,
             "box": tuple(
-                round(min(max(value / extent, 0.0), 1.0), 4)
-                for value, extent in zip(box, (width, height, width, height))
+                round(min(max((value - start) / extent, 0.0), 1.0), 4)
+                for value, start, extent in zip(box, (left, top, left, top), (width, height, width, height))
             ),
         }
         for figure, box in placed
