@@ -12,6 +12,6 @@ WORKBOOK_VERSION = 12  # a workbook's sheets, tables, charts and figures (reader
 LETTERS_VERSION = 1  # the letters of a Word document's rendered pages, which blocks are placed by
 PACKAGE_VERSION = 2  # the check and repair of an Office or EPUB package, Strict OOXML renamed (readers.intake.package)
 TEXT_VERSION = 2  # a text file's pages and a notebook's text (readers.formats.text)
-OCR_VERSION = 6  # how local OCR reads a picture: turns, lines, scales, spaces (readers.describe.ocr)
+OCR_VERSION = 7  # how local OCR reads a picture: turns, lines, scales, spaces (readers.describe.ocr)
 PROMPT_VERSION = 3  # what the vision model is asked (readers.describe.prompts)
 TRANSCRIPT_VERSION = 1  # a recording's transcript (readers.formats.audio)
