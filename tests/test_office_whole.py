@@ -310,3 +310,45 @@ def test_a_sheet_picture_that_cannot_be_read_is_still_its_figure_and_said_so(tmp
         "Page 1 of wide.xlsx: Local OCR could not read figure 1 (RENDER_FAILED: its image (emf) cannot be read "
         "here (OSError)). The page's text and its other figures are kept."
     ]
+
+
+def _without_part(source, target, name: str):
+    """The zip package ``source`` again as ``target``, without its part ``name`` (every other copied as is)."""
+    with zipfile.ZipFile(source) as package, zipfile.ZipFile(target, "w") as copy:
+        for info in package.infolist():
+            if info.filename != name:
+                copy.writestr(info, package.read(info))
+    return target
+
+
+def test_a_sheet_picture_whose_image_is_missing_costs_only_itself(tmp_path):
+    """xlsx_emf without sheet 1's EMF: its picture is still sheet 1's figure, that says its image is
+    missing; sheets 2 and 3 keep theirs, read as ever (openpyxl refuses the whole workbook for the
+    picture, which once cost every sheet its pictures)."""
+    book = _without_part(FORMATS / "xlsx_emf.xlsx", tmp_path / "missing.xlsx", "xl/media/image1.emf")
+    reading = read_file(book, services=Services(make_settings(tmp_path / "cache", vision_provider="ocr")))
+    assert [[figure.kind for figure in page.figures] for page in reading.pages] == [["picture"]] * 3
+    assert [Image.open(io.BytesIO(reading.found_figures[number][0]["image"])).size for number in (2, 3)] == [
+        (997, 1024),
+        (400, 400),
+    ]
+    assert reading.pages[0].description == "Figure 1 (picture, middle of the page): local OCR could not read it."
+    assert reading.warnings == [
+        "missing.xlsx is damaged in 1 part (xl/drawings/_rels/drawing1.xml.rels): what could still be read of it "
+        "is shown, and the rest of the file is read as usual.",
+        "Page 1 of missing.xlsx: Local OCR could not read figure 1 (RENDER_FAILED: its image is missing from the "
+        "file). The page's text and its other figures are kept.",
+    ]
+
+
+def test_a_sheet_picture_whose_image_is_missing_leaves_the_charts(tmp_path, shared_services):
+    """xlsx_01 without sheet 3's picture: sheet 2's two charts are its figures and its tables, as in
+    the whole workbook, and sheet 3's picture is its figure still."""
+    book = _without_part(FORMATS / "xlsx_01.xlsx", tmp_path / "missing.xlsx", "xl/media/image1.png")
+    reading = read_file(book, services=Services(make_settings(tmp_path / "cache", vision_provider="ocr")))
+    whole = read_file(FORMATS / "xlsx_01.xlsx", services=shared_services)
+    assert reading.pages[1].text == whole.pages[1].text and "line, 1 series" in reading.pages[1].description
+    assert [(f.kind, f.box) for f in reading.pages[1].figures] == [(f.kind, f.box) for f in whole.pages[1].figures]
+    assert [(f.kind, f.box) for f in reading.pages[2].figures] == [(f.kind, f.box) for f in whole.pages[2].figures]
+    assert reading.found_figures[3][0]["image"] == "its image is missing from the file"
+    assert not any("were left out" in warning for warning in reading.warnings)

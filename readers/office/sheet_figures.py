@@ -16,22 +16,29 @@ position) over that extent, measured as LibreOffice lays the sheet out, in point
 
 Pictures are read from the sheet's drawing parts themselves, not from openpyxl's ``sheet._images``:
 openpyxl drops, with a warning, every picture Pillow cannot open or save (EMF and WMF, which Office
-uses for pasted and vector pictures), and such a picture is still on the sheet.
+uses for pasted and vector pictures), and such a picture is still on the sheet. A picture whose image
+is missing from the file (its relationship gone, or naming no part) is a figure too, that says so;
+openpyxl refuses the whole workbook for one, so it is loaded from a copy without them
+(``without_missing_images``), and the pictures are read from the workbook itself.
 """
 
 from __future__ import annotations
 
 import base64
 import bisect
+import io
 import itertools
 import posixpath
 import zipfile
+from pathlib import Path
 
+from lxml import etree
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
 from openpyxl.packaging.relationship import get_dependents, get_rels_path
 from openpyxl.xml.constants import IMAGE_NS
 from openpyxl.xml.functions import fromstring
 
+from ..intake.package import PARSER
 from .drawings import ocr_image
 
 EMU_PER_POINT = 12700
@@ -58,6 +65,11 @@ DIGIT_WIDTHS = {
     "caladea": 0.517,
 }
 OTHER_FONT_DIGIT = 0.6362  # DejaVu Sans
+MISSING_IMAGE = "its image is missing from the file"  # as Word's and PowerPoint's pictures say it
+XDR = "{http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing}"
+BLIP = "{http://schemas.openxmlformats.org/drawingml/2006/main}blip"
+EMBED = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}embed"
+ANCHORS = tuple(XDR + kind for kind in ("twoCellAnchor", "oneCellAnchor", "absoluteAnchor"))
 
 
 def _digit_points(book) -> float:
@@ -164,24 +176,70 @@ def _points(anchor, grid: _Grid) -> tuple[float, float, float, float] | None:
     return None
 
 
+def _targets(package: zipfile.ZipFile, drawing: str) -> dict[str, object]:
+    """A drawing part's relationships by id, of those naming a part the package holds."""
+    relations_part, names = get_rels_path(drawing), set(package.namelist())
+    if relations_part not in names:
+        return {}
+    return {
+        relation.Id: relation
+        for relation in get_dependents(package, relations_part)
+        if relation.TargetMode != "External" and relation.target in names
+    }
+
+
 def _pictures(sheet, package: zipfile.ZipFile) -> list[tuple[bytes | str, object]]:
-    """Each picture the sheet's drawings anchor (``package`` is the workbook openpyxl loaded), as
-    (its image as ``ocr_image`` gives it, its anchor), in openpyxl's order. A drawing openpyxl
-    cannot parse is skipped: openpyxl warned that it lost it, charts and all."""
+    """Each picture the sheet's drawings anchor (``package`` is the workbook itself), as (its image
+    as ``ocr_image`` gives it, or ``MISSING_IMAGE``; its anchor), in openpyxl's order. A drawing
+    openpyxl cannot parse is skipped (openpyxl warned that it lost it, charts and all), as is one
+    the package lacks: neither costs the sheet's other figures."""
     pictures = []
     for relation in sheet._rels.find(SpreadsheetDrawing._rel_type):
         try:
             drawing = SpreadsheetDrawing.from_tree(fromstring(package.read(relation.target)))
-        except TypeError:  # shapes openpyxl does not know (its "DrawingML support is incomplete")
+        except (TypeError, KeyError):  # shapes openpyxl does not know ("DrawingML support is incomplete"), no part
             continue
-        relations_part = get_rels_path(relation.target)
-        parts = get_dependents(package, relations_part) if relations_part in package.namelist() else None
+        parts = _targets(package, relation.target)
         for blip in drawing._blip_rels:
-            part = parts.get(blip.embed) if parts is not None else None
-            if part is not None and part.Type == IMAGE_NS:
+            part = parts.get(blip.embed)
+            if part is None:
+                pictures.append((MISSING_IMAGE, blip.anchor))
+            elif part.Type == IMAGE_NS:
                 extension = posixpath.splitext(part.target)[1].lstrip(".").lower() or "image"
                 pictures.append((ocr_image(package.read(part.target), extension), blip.anchor))
     return pictures
+
+
+def without_missing_images(job) -> Path | None:
+    """A copy of the job's workbook whose drawings leave out each picture whose image is missing
+    from the file, for openpyxl, which refuses the whole workbook for one; None when no picture
+    misses its image. Made once per content hash."""
+    target = job.services.store.path(job.sha256, f"without-missing-images.{job.kind}")
+    if target.is_file():
+        return target
+    with zipfile.ZipFile(job.path) as package:
+        drawings, left_out = {}, 0
+        for name in package.namelist():
+            if name.startswith("xl/drawings/") and name.endswith(".xml"):
+                root, parts = etree.fromstring(package.read(name), PARSER), _targets(package, name)
+                missing = [
+                    anchor
+                    for anchor in root
+                    if anchor.tag in ANCHORS
+                    and any(blip.get(EMBED) and blip.get(EMBED) not in parts for blip in anchor.iter(BLIP))
+                ]
+                for anchor in missing:
+                    root.remove(anchor)
+                drawings[name] = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+                left_out += len(missing)
+        if not left_out:
+            return None
+        output = io.BytesIO()
+        with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as copy:
+            for info in package.infolist():
+                copy.writestr(info, drawings.get(info.filename) or package.read(info))
+    job.services.store.put_bytes(job.sha256, target.name, output.getvalue())
+    return target
 
 
 def sheet_figures(sheet, charts: list[str | None], package: zipfile.ZipFile) -> list[dict]:

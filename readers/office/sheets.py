@@ -39,7 +39,7 @@ from ..versions import WORKBOOK_VERSION
 from .drawings import chart_kind
 from .numbers import display
 from .sheet_comments import comment_lines, threads
-from .sheet_figures import sheet_figures
+from .sheet_figures import sheet_figures, without_missing_images
 
 MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every row 16,384 cells wide
 SIDE_GAP = 2  # empty columns that part two tables side by side (one is a spacer within a table)
@@ -304,7 +304,7 @@ def _sheet(sheet, book, formulas: dict, threads: dict, package: zipfile.ZipFile)
 
 
 def _figures(sheet, summaries: list[str], package: zipfile.ZipFile) -> dict:
-    """The sheet's figures (``sheet_figures`` of ``package``, the workbook ``book`` was loaded from);
+    """The sheet's figures (``sheet_figures`` of ``package``: the workbook, or LibreOffice's copy ``book`` is of);
     a damaged drawing costs them, not the sheet, and says so in ``figures_lost``."""
     if not isinstance(sheet, Worksheet):  # a chart sheet is drawn by its chart alone
         return {"figures": []}
@@ -339,12 +339,20 @@ def _check_merges(job) -> None:
 
 def _extract(job) -> dict:
     _check_merges(job)
-    without_drawings, source, lost = False, job.path, []
+    lost: list[str] = []
     try:
-        book = _load(source, lost)
+        book = _load(job.path, lost)
     except Exception:  # noqa: BLE001 - openpyxl raises many types (KeyError, ValueError, XML errors) on a damaged file
+        book, lost = None, []
+    try:  # a picture whose image is missing costs only itself: a figure still, as ``_pictures`` reads job.path
+        loadable = without_missing_images(job) if book is None else None
+        book = _load(loadable, lost) if loadable else book
+    except Exception:  # noqa: BLE001 - as above
+        lost = []
+    without_drawings, source = book is None, job.path
+    if book is None:
         try:  # openpyxl refuses a whole workbook for one damaged chart or picture: read the sheets without them
-            source, without_drawings, lost = without(job, "xl/drawings/"), True, []
+            source = without(job, "xl/drawings/")
             book = _load(source, lost)
         except Exception as error:  # noqa: BLE001 - as above
             raise ReaderError(
