@@ -62,11 +62,8 @@ def read(job):
     pdf = _printed(job, html) if job.options.images else None
     if pdf is None:
         texts = markdown_pages(markdown, PAGE_CHARS)
-        count, pages, found_figures = (
-            len(texts),
-            [Page(number=n, text=texts[n - 1]) for n in job.select(len(texts))],
-            {},
-        )
+        count, found_figures = len(texts), {}
+        pages = [Page(number=n, text=texts[n - 1]) for n in job.select(count)]
     else:
         blocks = markdown_on_pages(markdown, rendered_pages(pdf))
         count, pages, found_figures = read_pdf_pages(
@@ -75,7 +72,6 @@ def read(job):
         for page in pages:
             page.text, page.tables = "\n\n".join(blocks[page.number - 1]) or NO_MAIN_CONTENT, []
     title = page_title(html)
-    for page in pages:
-        if page.number == 1 and title:
-            page.furniture = [title, *page.furniture]  # the name a browser shows in its tab and prints at the top
+    if title and pages and pages[0].number == 1:  # the name a browser shows in its tab and prints at the top
+        pages[0].furniture = [title, *pages[0].furniture]
     return job.reading(count, pages, pdf, found_figures)
