@@ -10,7 +10,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from .errors import ReaderError, last_resort
+from .errors import ReaderError, last_resort, too_large
 from .formats import read
 from .intake.detect import detect, misnamed
 from .intake.links import links_warning
@@ -101,10 +101,7 @@ def _read(path: str | os.PathLike, options: ReadOptions, services: Services, pro
             "EMPTY_FILE", f"{shown} is empty (0 bytes). Upload the file again; it may not have been saved completely."
         )
     if size > settings.max_file_bytes:
-        raise ReaderError(
-            "FILE_TOO_LARGE",
-            f"{shown} is {size / 1048576:.1f} MB; the limit is {settings.max_file_mb:g} MB (MAX_FILE_MB).",
-        )
+        raise too_large(shown, size, settings.max_file_bytes)
     with last_resort(shown):
         detected = detect(resolved, shown)
         if options.images is None:

@@ -51,6 +51,14 @@ class ReaderError(Exception):
         self.message = message
 
 
+def too_large(name: str, size: int, max_bytes: int) -> ReaderError:
+    """``FILE_TOO_LARGE`` for a file of ``size`` bytes over the ``MAX_FILE_MB`` of ``max_bytes``: the one
+    sentence the readers, the API and the app say it in."""
+    return ReaderError(
+        "FILE_TOO_LARGE", f"{name} is {size / 1048576:.1f} MB; the limit is {max_bytes / 1048576:g} MB (MAX_FILE_MB)."
+    )
+
+
 @contextmanager
 def last_resort(name: str):
     """Let a ``ReaderError`` through; log any other exception and raise ``CORRUPT_FILE`` in its place,

@@ -80,3 +80,34 @@ def assert_recall(actual: str, expected: str, floor: float) -> None:
         + _shown("model wrote", actual)
         + _shown("expected", expected)
     )
+
+
+def other_words_error_rate(reference: str, actual: str, terms: str) -> float:
+    """The word error rate of ``actual`` against ``reference`` over the reference's words other than
+    ``terms`` (hotwords): words written for a term (in its place, or beside it) are the term's own."""
+    said, wrote, spoken = words(reference), words(actual), set(words(terms))
+    # edit distances, then the way back: which reference word each edit falls on
+    table = [
+        [row + column if not row or not column else 0 for column in range(len(wrote) + 1)]
+        for row in range(len(said) + 1)
+    ]
+    for row in range(1, len(said) + 1):
+        for column in range(1, len(wrote) + 1):
+            table[row][column] = min(
+                table[row - 1][column] + 1,
+                table[row][column - 1] + 1,
+                table[row - 1][column - 1] + (said[row - 1] != wrote[column - 1]),
+            )
+    row, column, errors = len(said), len(wrote), 0
+    terms_at = {index for index, word in enumerate(said) if word in spoken}
+    while row or column:
+        if row and column and table[row][column] == table[row - 1][column - 1] + (said[row - 1] != wrote[column - 1]):
+            errors += said[row - 1] != wrote[column - 1] and row - 1 not in terms_at
+            row, column = row - 1, column - 1
+        elif row and table[row][column] == table[row - 1][column] + 1:
+            errors += row - 1 not in terms_at
+            row -= 1
+        else:  # a word written before reference word ``row``: a term's when beside one
+            errors += not {row, row - 1} & terms_at
+            column -= 1
+    return errors / max(1, len(said) - len(terms_at))

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from readers import ReaderError, ReadOptions, Services, read_file
-from tests.conftest import CORPUS, make_settings
+from tests.conftest import CORPUS, ROOT, make_settings
 from tests.fixtures.audio import CODECS, KUBERNETES, SENTENCE, run, said
-from tests.model_output import assert_same_words, assert_says, words
+from tests.model_output import assert_same_words, assert_says, other_words_error_rate, words
 
 EXPECTED = {entry["file"]: entry for entry in json.loads((CORPUS / "expected.json").read_text())}
 JFK = CORPUS / "faster-whisper/jfk.flac"
@@ -192,6 +192,34 @@ def test_hotwords_spell_a_name_tiny_en_mishears_and_are_part_of_the_cache_key(tm
         "whisper:tiny.en (local) (cached)",
         plain.transcript.text,
     )
+
+
+# Recordings, what they say, and a name or term in them (assets/make_assets.py; faster-whisper's test data).
+STEERED = [
+    (
+        ROOT / "assets/recording.wav",
+        "ReadLens turns every page into text, tables and pictures. Sales went up in every quarter.",
+        "ReadLens",
+    ),
+    (
+        JFK,
+        "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country.",
+        "Americans",
+    ),
+    (CORPUS / "faster-whisper/hotwords.mp3", "Then you go into your ComfyUI folder again in the ComfyUI", "ComfyUI"),
+]
+
+
+@pytest.mark.parametrize("recording, said, term", STEERED, ids=lambda value: getattr(value, "name", None))
+def test_hotwords_spell_their_term_and_leave_the_other_words_no_worse(tmp_path, recording, said, term):
+    services = local(tmp_path)
+    plain = read_file(recording, services=services).transcript.text
+    for hotwords in (term, f"{term}, Kubernetes, Siobhan"):  # its own term, and with two it does not say
+        steered = read_file(recording, services=services, hotwords=hotwords).transcript.text
+        assert term in steered, steered  # spelled as the hotword spells it
+        assert other_words_error_rate(said, steered, term) <= other_words_error_rate(said, plain, term), (
+            f"hotwords {hotwords!r} made the other words worse:\n{plain}\n{steered}"
+        )
 
 
 @pytest.mark.parametrize(

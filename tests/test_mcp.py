@@ -187,7 +187,7 @@ def test_bad_input_comes_back_as_a_clear_error(app, tmp_path):
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(REPORT_PDF.read_bytes()[:400])
     assert error(call(app, "read_file", **inline(broken))).startswith(
-        "broken.pdf is damaged or incomplete and cannot be opened as a PDF"
+        "broken.pdf is damaged: the PDF's data cannot be read, or the file is incomplete."
     )
     big = base64.b64encode(REPORT_PDF.read_bytes() + b"0" * (MAX_FILE_MB * 1024 * 1024)).decode("ascii")
     assert (

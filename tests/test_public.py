@@ -94,7 +94,7 @@ def test_an_upload_is_deleted_once_read_and_the_reading_comes_back(public):
     reading = read(client, pdf, page_end=1)
     assert reading["text"].startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
     assert public.uploads(pdf.name) == []
-    with pytest.raises(Exception, match="is damaged or incomplete"):
+    with pytest.raises(Exception, match="is damaged: the PDF's data cannot be read"):
         read(client, broken)
     assert public.uploads(broken.name) == []
     image = client.predict(file=handle_file(str(pdf)), page=2, api_name="/render_page")

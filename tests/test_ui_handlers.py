@@ -16,6 +16,7 @@ import pytest
 
 from readers import ReadOptions, Services, read_file
 from readers.models import Segment
+from readers.payload.text import files_text
 from readers.payload.tokens import anthropic_image_tokens, png_size, text_tokens
 from tests import fixtures
 from tests.conftest import ROOT, make_settings
@@ -32,15 +33,7 @@ from ui.handlers import (
     visitor,
 )
 from ui.pages import transcript_table
-from ui.payload import (
-    PROVIDER_NAMES,
-    abbreviate,
-    document_payloads,
-    estimate,
-    estimate_table,
-    message_payload,
-    text_payload,
-)
+from ui.payload import PROVIDER_NAMES, abbreviate, document_payloads, estimate, estimate_table, message_payload
 from ui.payload_tab import payload_views
 from ui.report import citation, report_markdown, write_payload, write_report
 
@@ -241,7 +234,7 @@ def parts_url(reading) -> str:
 
 def test_text_only_payload_is_the_readings_text(tmp_path, services):
     reading = read_file(REPORT_PDF, page_start=1, page_end=1, services=services, multimodal=False)
-    assert text_payload([reading]).startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
+    assert files_text([reading]).startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
     assert Path(write_payload([reading], False, tmp_path)).read_text() == reading.as_text()
 
 

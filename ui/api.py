@@ -24,16 +24,17 @@ from pathlib import Path
 import gradio as gr
 
 from readers import ReaderError, Reading, ReadOptions, Services, read_file
+from readers.errors import too_large
 from readers.describe.vision import TEXT_ONLY, UNANSWERED
 from readers.intake.names import label, safe_suffix
-from readers.payload.budget import page_tokens, parse_cursor
+from readers.payload.budget import parse_cursor
 from readers.payload.chunks import check_sizes
-from readers.payload.tokens import EXACT, PROVIDERS
+from readers.payload.serialize import answer_json
 
 from .api_docs import ENDPOINT_ARGS, FILE_ARGS, HOTWORDS_ARG
 from .handlers import display_name, parse_page, unexpected, visitor, visual_kind
 from .report import page_image
-from .tools import Budget, Read, answer_count, file_arguments, find_json, for_agents, outline_json, token_budget
+from .tools import Budget, Read, file_arguments, find_json, for_agents, outline_json, token_budget
 
 NO_FILE = (
     "No file was sent. Give file (with gradio_client, handle_file(path); over MCP, a public http(s) URL), "
@@ -57,54 +58,13 @@ def inline_bytes(data: str, name: str, max_bytes: int) -> bytes:
     data = "".join(data.split())
     size = len(data) * 3 // 4 - data[-2:].count("=")
     if size > max_bytes:
-        raise gr.Error(f"{name} is {size / 1048576:.1f} MB; the limit is {max_bytes / 1048576:g} MB (MAX_FILE_MB).")
+        raise gr.Error(too_large(name, size, max_bytes).message)
     try:
         return base64.b64decode(data, validate=True)
     except ValueError as error:  # binascii.Error, or characters outside ASCII
         raise gr.Error(
             f"file_base64 for {name} is not valid base64 ({error}). Send the file's bytes encoded with standard base64."
         ) from None
-
-
-def reading_json(reading: Reading, document: bool = False, line_numbers: bool = False, chunk_tokens: int = 0) -> dict:
-    """``/read_file``'s answer; ``messages`` (OpenAI parts with PNG data URLs) only in multimodal mode,
-    ``document_messages`` (OpenAI parts with the PDF of the pages read) only when ``document`` is asked;
-    ``line_numbers`` numbers the lines of a text file's pages in ``text``; ``tokens`` of the payload
-    in the reading's mode per provider, ``exact`` false for an estimate, and each page's on its own;
-    ``chunks`` of at most ``chunk_tokens`` tokens (``Reading.chunks``) when it is set."""
-    counts = page_tokens(reading, answer_count(line_numbers))
-    answer = {
-        "name": reading.name,
-        "kind": reading.kind,
-        "page_count": reading.page_count,
-        "pages": [
-            {
-                "number": p.number,
-                "text": p.text,
-                "tables": p.tables,
-                "description": p.description,
-                "description_source": p.description_source,
-                "error": p.error,
-                "section": p.section,
-                "line": p.line,
-                "figures": [dataclasses.asdict(figure) for figure in p.figures],
-                "furniture": p.furniture,
-                "tokens": count,
-            }
-            for p, count in zip(reading.pages, counts)
-        ],
-        "warnings": reading.warnings,
-        "usage": dataclasses.asdict(reading.usage),
-        "text": reading.as_text(line_numbers=line_numbers),
-        "tokens": {provider: {"count": reading.tokens(provider), "exact": EXACT[provider]} for provider in PROVIDERS},
-    }
-    if reading.multimodal:
-        answer["messages"] = reading.as_messages("openai")
-    if document:
-        answer["document_messages"] = reading.as_messages("openai", document=True)
-    if chunk_tokens:
-        answer["chunks"] = [dataclasses.asdict(chunk) for chunk in reading.chunks(chunk_tokens)]
-    return answer
 
 
 def unrendered(reading: Reading) -> str:
@@ -250,7 +210,7 @@ class Endpoints:
             )
             reading = self._read(path, name, request, options)
             fitted = budget.fit(reading) if budget.active else None
-            answer = reading_json(fitted.reading if fitted else reading, bool(document), bool(line_numbers), chunk_size)
+            answer = answer_json(fitted.reading if fitted else reading, bool(document), bool(line_numbers), chunk_size)
             if fitted:
                 arguments = {
                     "page_end": last,

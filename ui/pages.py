@@ -13,8 +13,8 @@ from readers import Reading
 from readers.describe.vision import TEXT_ONLY, UNANSWERED
 from readers.intake.detect import FORMATS_LISTED
 from readers.payload.citations import CITED_UNITS, clock
+from readers.payload.serialize import answer_json
 
-from .api import reading_json
 from .handlers import Entry
 from .report import furniture_note, outlined_image, page_image, page_title, write_reading
 
@@ -234,7 +234,7 @@ def _file_list(entries: list[Entry], files: gr.File, folder: Path) -> None:
                     )
                     box.submit(None, box, None, js=JUMP.format(index=index, first=first, last=last))
                 if reading and entry.done:
-                    markdown, answer = write_reading(entry, reading_json(reading), folder)
+                    markdown, answer = write_reading(entry, answer_json(reading), folder)
                     gr.DownloadButton("Markdown", markdown, size="sm", min_width=90, scale=0, elem_classes="rl-md")
                     gr.DownloadButton("JSON", answer, size="sm", min_width=70, scale=0, elem_classes="rl-json")
                 remove = gr.Button("Remove", size="sm", variant="secondary", min_width=80, scale=0)

@@ -19,6 +19,8 @@ import json
 from readers import ReaderError, Reading
 from readers.markup.tables import markdown_table
 from readers.payload.document import limit_problem
+from readers.payload.messages import files_messages
+from readers.payload.text import files_text
 from readers.payload.tokens import EXACT, IMAGE_RULES, PROVIDERS, payload_tokens, png_size, text_tokens
 
 PROVIDER_NAMES = {"openai": "OpenAI", "anthropic": "Anthropic"}
@@ -37,29 +39,26 @@ DOCUMENT_NOTE = (
 SHOWN_BASE64 = 64  # characters of each image's base64 kept on screen
 
 
-def text_payload(readings: list[Reading]) -> str:
-    """What a text-only model receives for these files, one after another."""
-    return "\n\n".join(reading.as_text() for reading in readings)
-
-
 def message_payload(readings: list[Reading], provider: str) -> list[dict]:
-    """The content parts a multimodal model receives for these files, one after another."""
-    return [part for reading in readings for part in reading.as_messages(provider)]
+    """The content parts a multimodal model receives for these files, one after another, each named."""
+    return files_messages([(reading.name, reading.as_messages(provider)) for reading in readings])
 
 
 def document_payload(readings: list[Reading], provider: str) -> list[dict]:
     """The content parts when PDFs are sent as themselves: each file that has a PDF as its document
     (``as_messages(document=True)``), the others as in multimodal mode. Raises ``ReaderError`` when
     a file's PDF cannot be sent (a provider's limit, its PDF gone)."""
-    return [
-        part
-        for reading in readings
-        for part in (
-            reading.as_messages(provider, document=True)
-            if reading.pdf
-            else dataclasses.replace(reading, multimodal=True).as_messages(provider)
-        )
-    ]
+    return files_messages(
+        [
+            (
+                reading.name,
+                reading.as_messages(provider, document=True)
+                if reading.pdf
+                else dataclasses.replace(reading, multimodal=True).as_messages(provider),
+            )
+            for reading in readings
+        ]
+    )
 
 
 def document_payloads(readings: list[Reading]) -> tuple[dict[str, list[dict]], list[str]]:
@@ -117,7 +116,7 @@ def estimate(readings: list[Reading], documents: dict[str, list[dict]] | None = 
     ``documents`` payloads of ``document_payloads``, made here when not given."""
     text_only = [dataclasses.replace(r, multimodal=False) for r in readings]
     multimodal = [dataclasses.replace(r, multimodal=True) for r in readings]
-    text = text_payload(text_only)
+    text = files_text(text_only)
     rows = [
         {
             "mode": "Text-only",

@@ -12,6 +12,7 @@ from pathlib import Path
 import gradio as gr
 
 from readers import Reading
+from readers.payload.text import files_text
 
 from .handlers import Entry
 from .payload import (
@@ -22,7 +23,6 @@ from .payload import (
     document_payloads,
     estimate_table,
     message_payload,
-    text_payload,
     usage_line,
 )
 from .report import write_document_payload, write_payload
@@ -104,7 +104,7 @@ def payload_views(entries: list[Entry], multimodal: bool, folder: Path):
         )
     return (
         table,
-        gr.update(value=text_payload(readings), visible=True),
+        gr.update(value=files_text(readings), visible=True),
         gr.update(visible=False),
         gr.update(visible=False),
         download,

@@ -17,10 +17,11 @@ from PIL import Image, ImageDraw, ImageFont
 
 from readers import Page, ReaderError, Reading
 from readers.payload.citations import clock, source
+from readers.payload.text import files_text
 from readers.storage.files import write_atomic
 
 from .handlers import Entry
-from .payload import PROVIDERS, message_payload, text_payload
+from .payload import PROVIDERS, message_payload
 
 
 def _write_if_missing(target: Path, data: bytes) -> str:
@@ -209,7 +210,7 @@ def write_payload(readings: list[Reading], multimodal: bool, folder: Path) -> st
             {provider: message_payload(readings, provider) for provider in PROVIDERS}, ensure_ascii=False
         ).encode()
         return _write_once(folder / "payloads", "payload-multimodal.json", data)
-    return _write_once(folder / "payloads", "payload-text-only.txt", text_payload(readings).encode())
+    return _write_once(folder / "payloads", "payload-text-only.txt", files_text(readings).encode())
 
 
 def write_document_payload(payloads: dict[str, list[dict]], folder: Path) -> str | None:

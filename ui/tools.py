@@ -18,10 +18,9 @@ from collections.abc import Callable, Iterator
 
 from readers import ReaderError, Reading
 from readers.kinds import kind_of
-from readers.payload.budget import Cursor, Fitted, default_count, fit, page_tokens
+from readers.payload.budget import Cursor, Fitted, answer_count, default_count, fit, page_tokens
 from readers.payload.outline import heading_tree, outline_pages
 from readers.payload.search import Search, compile_query
-from readers.payload.tokens import text_tokens
 
 MCP_MAX_TOKENS = 20_000
 MAX_HITS = 200
@@ -41,16 +40,6 @@ def token_budget(max_tokens, mcp: bool) -> int | None:
             f"0 or empty takes the default: {MCP_MAX_TOKENS:,} over MCP, no limit through gradio_client.",
         )
     return int(max_tokens)
-
-
-def answer_count(line_numbers: bool) -> Callable[[Reading], int]:
-    """The tokens of what an answer returns: ``Reading.tokens``, or in text-only mode with
-    ``line_numbers`` the count of the numbered text."""
-    if not line_numbers:
-        return default_count
-    return lambda reading: (
-        reading.tokens("openai") if reading.multimodal else text_tokens(reading.as_text(line_numbers=True))
-    )
 
 
 def for_agents(answer: dict) -> dict:

@@ -5,10 +5,18 @@ the API when ``WHISPER_BASE_URL`` or ``WHISPER_API_KEY`` is set, then the local 
 ``USE_LOCAL_WHISPER=false`` turned the fallback off. Each backend's ``transcribe`` returns a
 ``Transcript`` or raises ``TranscriptionFailed`` with a reason written for a person, and its
 ``warning`` is what to add to each transcription it made (or None). ``hotwords``,
-names and terms the recording uses, steer the model's spelling: faster-whisper's ``hotwords``
-(put before every 30-second window, where ``initial_prompt`` is put once and pushed out by later
-windows' text; on espeak-ng recordings of 3 to 108 s both gave the same transcripts) and the
-API's ``prompt``.
+names and terms the recording uses, steer the model's spelling. They reach the model as a sentence
+(``hotwords_prompt``: "This recording mentions ReadLens and Kubernetes."), through faster-whisper's
+``hotwords`` (put before every 30-second window, where ``initial_prompt`` is put once and pushed out
+by later windows' text) and the API's ``prompt``. Whisper carries on in the style of what comes
+before: given the bare terms, tiny.en wrote assets/recording.wav in title case with four words
+wrong ("Read Lens Turns Every Page Intertext Tables Unpictures ... Every Water"); given the
+sentence, each hotword is spelled and the other words are as good as with none. On ten recordings
+(assets/recording.wav, faster-whisper's jfk.flac and hotwords.mp3, two LibriSpeech sentences and
+five spoken by espeak-ng), with each one's own hotword, its own with three unrelated and only
+unrelated ones, the word error rate of the words other than the hotwords was 0.030 without
+hotwords, 0.030 / 0.039 / 0.030 with the sentence (one word on one recording: "graphic card") and
+0.103 / 0.111 / 0.059 with the bare terms.
 """
 
 from __future__ import annotations
@@ -39,6 +47,14 @@ UPLOAD_SUFFIX = {
 }
 
 SecondsDone = Callable[[float], None]
+
+
+def hotwords_prompt(hotwords: str) -> str:
+    """The sentence hotwords reach the model in: "This recording mentions ReadLens, Kubernetes and
+    Siobhan." (terms separated by commas, or else by spaces)."""
+    terms = [term.strip() for term in hotwords.split(",") if term.strip()] if "," in hotwords else hotwords.split()
+    listed = terms[0] if len(terms) == 1 else f"{', '.join(terms[:-1])} and {terms[-1]}"
+    return f"This recording mentions {listed}."
 
 
 class TranscriptionFailed(Exception):
@@ -135,7 +151,11 @@ class LocalWhisper:
         try:
             # Greedy decoding (beam 1) is much faster than the default beam of 5 (bench_audio); VAD skips silence.
             pieces, info = model.transcribe(
-                audio.samples, language=language, beam_size=1, vad_filter=True, hotwords=hotwords
+                audio.samples,
+                language=language,
+                beam_size=1,
+                vad_filter=True,
+                hotwords=hotwords_prompt(hotwords) if hotwords else None,
             )
             segments = []
             for piece in pieces:
@@ -205,7 +225,7 @@ class WhisperAPI:
                 file=(name, handle, audio.mime),
                 response_format=response_format,
                 **({"language": language} if language else {}),
-                **({"prompt": hotwords} if hotwords else {}),
+                **({"prompt": hotwords_prompt(hotwords)} if hotwords else {}),
                 **extra,
             )
 

@@ -13,7 +13,7 @@ from dataclasses import asdict, replace
 import av
 from faster_whisper import decode_audio
 
-from ..describe.transcribe import SAMPLE_RATE, Audio, TranscriptionFailed
+from ..describe.transcribe import SAMPLE_RATE, Audio, TranscriptionFailed, hotwords_prompt
 from ..errors import ReaderError
 from ..job import Job
 from ..models import Reading, Segment, Transcript
@@ -125,14 +125,15 @@ def _transcribe(job: Job, declared: float | None) -> Transcript:
     audio = None
     failures = []
     for backend in job.services.transcriber.backends:
-        # Hotwords are in the key only when given, so transcripts made without them stay cached.
+        # Hotwords are in the key only when given, so transcripts made without them stay cached; as the
+        # sentence they reach the model in, so one made from the bare terms (before) is made again.
         key = cache_key(
             job.sha256,
             "transcript",
             TRANSCRIPT_VERSION,
             backend.source,
             language,
-            *([job.options.hotwords] if job.options.hotwords else []),
+            *([hotwords_prompt(job.options.hotwords)] if job.options.hotwords else []),
         )
         cached = job.services.cache.get(key)
         if cached is not None:

@@ -164,9 +164,9 @@ def _open(job) -> Image.Image:
             image = Image.open(job.path)
         except Image.DecompressionBombError:
             raise too_large from None
-        except DAMAGED as error:
+        except DAMAGED:  # Pillow's words name the file's path on this machine
             raise ReaderError(
-                "CORRUPT_FILE", f"{job.name} is damaged or incomplete and cannot be opened as an image ({error})."
+                "CORRUPT_FILE", f"{job.name} is damaged or incomplete and cannot be opened as an image."
             ) from None
     if image.width * image.height > MAX_MEGAPIXELS * 1_000_000:
         image.close()

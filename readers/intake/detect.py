@@ -222,6 +222,17 @@ def detect(path: Path, name: str) -> Detected:
     kind = KIND_BY_MIME.get(mime)
     if kind is None and mime.startswith("text/"):
         kind = "text"
+    if kind is None and mime == "application/octet-stream":  # bytes libmagic knows no type for
+        suffix = Path(name).suffix
+        said = (
+            f"is not a {suffix[1:].upper()} inside: its content is no format ReadLens reads"
+            if suffix.lower() in KIND_BY_SUFFIX
+            else "is no format ReadLens reads: its content matches none it knows"
+        )
+        raise ReaderError(
+            "UNSUPPORTED_FORMAT",
+            f"{name} {said}. It may be damaged, or another kind of file renamed{FORMATS_LISTED}{SUPPORTED}.",
+        )
     if kind is None:
         raise _unsupported(name, f"of type {mime}")
     return Detected(kind, CANONICAL_MIME.get(mime, mime))

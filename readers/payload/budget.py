@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import ReaderError
 from ..kinds import kind_of
+from .tokens import text_tokens
 
 CURSOR = re.compile(r"\s*(\d+)\s*(?::\s*(\d+)\s*)?")
 
@@ -60,6 +61,16 @@ class Fitted:
 
 def default_count(reading) -> int:
     return reading.tokens("openai")
+
+
+def answer_count(line_numbers: bool) -> Callable:
+    """The tokens of what an answer returns: ``Reading.tokens``, or in text-only mode with
+    ``line_numbers`` the count of the numbered text."""
+    if not line_numbers:
+        return default_count
+    return lambda reading: (
+        reading.tokens("openai") if reading.multimodal else text_tokens(reading.as_text(line_numbers=True))
+    )
 
 
 def page_tokens(reading, count: Callable = default_count) -> list[int]:

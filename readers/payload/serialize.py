@@ -1,4 +1,5 @@
-"""A ``Reading`` as JSON values: the command line's ``--format json`` and the batch records share it."""
+"""A ``Reading`` as JSON values: ``as_json`` (the command line's ``--format json``, the batch
+records), and ``answer_json``, the app's ``/read_file`` answer made from it."""
 
 from __future__ import annotations
 
@@ -6,15 +7,67 @@ import base64
 from dataclasses import asdict
 
 from ..models import Reading
+from .budget import answer_count, page_tokens
+from .placed import placed_blocks
+from .tokens import EXACT, PROVIDERS
+
+# A page in /read_file's answer: these fields of as_json's, in this order, then its tokens.
+ANSWER_PAGE = (
+    "number",
+    "text",
+    "tables",
+    "description",
+    "description_source",
+    "error",
+    "section",
+    "line",
+    "figures",
+    "furniture",
+    "blocks",
+)
 
 
 def as_json(reading: Reading, images: bool = True) -> dict:
     """Every field of ``reading`` as JSON values, page images as base64 PNG (None when not ``images``),
-    and ``text``, what a text-only model receives."""
+    each page's ``blocks`` where they stand on it (``readers.payload.placed``), and ``text``, what a
+    text-only model receives."""
     data = asdict(reading)
     del data["pdf"]  # where the PDF is on this machine: for as_messages(document=True), not a value to share
     del data["found_figures"]  # what describe read the figures from: the reading's pages already show them
-    for page in data["pages"]:
+    for page, blocks in zip(data["pages"], placed_blocks(reading)):
         page["image"] = base64.b64encode(page["image"]).decode("ascii") if images and page["image"] else None
+        page["blocks"] = [asdict(block) for block in blocks]
     data["text"] = reading.as_text()
     return data
+
+
+def answer_json(reading: Reading, document: bool = False, line_numbers: bool = False, chunk_tokens: int = 0) -> dict:
+    """``/read_file``'s answer, from ``as_json``: the reading's name, kind, page count, pages (each
+    with its tokens on its own), warnings, usage, ``text`` and ``tokens`` of the payload in the
+    reading's mode per provider (``exact`` false for an estimate); ``messages`` (OpenAI parts with
+    PNG data URLs) only in multimodal mode, ``document_messages`` (OpenAI parts with the PDF of the
+    pages read) only when ``document`` is asked; ``line_numbers`` numbers the lines of a text
+    file's pages in ``text``; ``chunks`` of at most ``chunk_tokens`` tokens (``Reading.chunks``)
+    when it is set."""
+    data = as_json(reading, images=False)
+    counts = page_tokens(reading, answer_count(line_numbers))
+    answer = {
+        "name": data["name"],
+        "kind": data["kind"],
+        "page_count": data["page_count"],
+        "pages": [
+            {**{field: page[field] for field in ANSWER_PAGE}, "tokens": count}
+            for page, count in zip(data["pages"], counts)
+        ],
+        "warnings": data["warnings"],
+        "usage": data["usage"],
+        "text": reading.as_text(line_numbers=True) if line_numbers else data["text"],
+        "tokens": {provider: {"count": reading.tokens(provider), "exact": EXACT[provider]} for provider in PROVIDERS},
+    }
+    if reading.multimodal:
+        answer["messages"] = reading.as_messages("openai")
+    if document:
+        answer["document_messages"] = reading.as_messages("openai", document=True)
+    if chunk_tokens:
+        answer["chunks"] = [asdict(chunk) for chunk in reading.chunks(chunk_tokens)]
+    return answer

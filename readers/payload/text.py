@@ -8,7 +8,8 @@ forms (``readers.payload.messages``):
     [PAGE 7 - VISUAL CONTENT]        with (Query: "...") after a question
     <its description>
 
-A recording is ``[AUDIO: name, 12.3 s, en]`` over its transcript.
+A recording is ``[AUDIO: name, 12.3 s, en]`` over its transcript. Several files sent together
+(``files_text``) are each introduced by ``[FILE: name]``, as a container's files are.
 """
 
 from __future__ import annotations
@@ -39,11 +40,16 @@ def visual_text(reading, page) -> str | None:
     return f"[{header(reading, page)[1:-1]} - VISUAL CONTENT{query}]\n{page.description.strip()}"
 
 
+def file_header(name: str) -> str:
+    """``[FILE: name]``: what introduces a file's pages where pages of several files meet."""
+    return f"[FILE: {name}]"
+
+
 def file_headers(reading) -> list[str | None]:
     """``[FILE: name]`` before the first page of each section of a container, else None."""
     headers, section = [], None
     for page in reading.pages:
-        headers.append(f"[FILE: {page.section}]" if page.section and page.section != section else None)
+        headers.append(file_header(page.section) if page.section and page.section != section else None)
         section = page.section
     return headers
 
@@ -57,3 +63,11 @@ def as_text(reading, line_numbers: bool = False) -> str:
     for page, file_header in zip(reading.pages, file_headers(reading)):
         blocks += [file_header, page_text(reading, page, line_numbers), visual_text(reading, page)]
     return "\n\n".join(block for block in blocks if block)
+
+
+def files_text(readings) -> str:
+    """What a text-only model receives for several files, one after another: each file's ``as_text``
+    after its ``[FILE: name]``; a file alone is its own ``as_text``."""
+    if len(readings) == 1:
+        return readings[0].as_text()
+    return "\n\n".join(f"{file_header(reading.name)}\n\n{reading.as_text()}" for reading in readings)

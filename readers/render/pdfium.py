@@ -87,10 +87,16 @@ def checked_page_count(path: Path, name: str) -> int:
                 f"{name} is password-protected. Remove the password (print "
                 "or export it to a new PDF) and upload it again.",
             ) from None
+        if "security" in str(error).lower():  # "Unsupported security scheme"
+            raise ReaderError(
+                "ENCRYPTED_FILE",
+                f"{name} is encrypted in a way ReadLens cannot open. Print or export it to a new PDF and upload that.",
+            ) from None
+        # pdfium's own words ("Data format error", "Unknown error") say nothing more to a person
         raise ReaderError(
             "CORRUPT_FILE",
-            f"{name} is damaged or incomplete and cannot be opened as a PDF "
-            f"({str(error).rstrip('.')}). Export or download it again.",
+            f"{name} is damaged: the PDF's data cannot be read, or the file is incomplete. "
+            "Export or download it again.",
         ) from None
     if count == 0:
         raise ReaderError("CORRUPT_FILE", f"{name} is a PDF with no pages.")
