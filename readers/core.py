@@ -15,7 +15,7 @@ from .formats import read
 from .intake.detect import detect, misnamed
 from .intake.links import links_warning
 from .intake.package import readable_package
-from .job import Job, Progress, no_progress
+from .job import Job, Preview, Progress, no_progress
 from .kinds import SOURCE_EXTENSION, kind_of
 from .models import Reading
 from .options import ReadOptions
@@ -53,6 +53,7 @@ def read_file(
     settings: Settings | None = None,
     services: Services | None = None,
     progress: Progress | None = None,
+    preview: Preview | None = None,
 ) -> Reading:
     """Read one file and return what a model receives from it.
 
@@ -69,16 +70,23 @@ def read_file(
     line, batch and the app pass them; give it or them, not both. ``settings`` or ``services``
     (vision model, cache, transcriber) are built from the environment when not given; ``progress``
     is called with ``(stage, done, total)`` as pages are rendered, described or transcribed.
+    ``preview`` is called with each page of a paged document (a PDF, or an Office file or web page
+    printed for its images) as soon as it is read, before the whole reading is: its render, and a
+    PDF page's text as that page alone gives it (running headers and footers, the headings' levels
+    and words broken over lines are settled over all the pages read, and descriptions come after),
+    so a page can be shown while the others are read; the ``Reading`` returned holds the final pages.
     Raises ``ReaderError`` for anything a person can fix.
     """
     given = ReadOptions(page_start, page_end, describe, multimodal, images, hotwords, workspace=workspace)
     if options is not None and given != ReadOptions():
         raise TypeError("read_file takes options or its keyword options, not both")
     services = services or shared_services(settings or Settings.from_env())
-    return _read(path, (options or given).checked(services.settings), services, progress or no_progress)
+    return _read(path, (options or given).checked(services.settings), services, progress or no_progress, preview)
 
 
-def _read(path: str | os.PathLike, options: ReadOptions, services: Services, progress: Progress) -> Reading:
+def _read(
+    path: str | os.PathLike, options: ReadOptions, services: Services, progress: Progress, preview: Preview | None
+) -> Reading:
     """Confine, check, detect once, hand the job to its kind's reader, then describe its pages."""
     settings = services.settings
     try:
@@ -118,6 +126,7 @@ def _read(path: str | os.PathLike, options: ReadOptions, services: Services, pro
             services,
             progress,
             read_file,
+            preview,
         )
         if warning := misnamed(shown, detected):
             job.warnings.append(warning)

@@ -15,6 +15,7 @@ from .services import Services
 from .settings import Settings
 
 Progress = Callable[[str, float, float], None]
+Preview = Callable[[Page], None]
 
 
 def no_progress(stage: str, done: float, total: float) -> None:
@@ -27,6 +28,8 @@ class Job:
     its detected ``kind`` and ``mime``), the checked ``options`` (``ReadOptions.checked``, with
     ``images`` decided), the ``services`` to use and where to report ``progress``.
 
+    ``preview``, when given, is handed each page of a paged document as soon as it is read, before
+    the reading is whole (``readers.pdf.pages``).
     ``read_file`` is the injection point for containers: a ZIP's or an e-mail's reader reads each
     member through it (``readers.intake.members``), never by importing ``readers.core``.
     ``warnings`` collects what the reading will say to the person; a reader returns everything else
@@ -43,6 +46,7 @@ class Job:
     services: Services
     progress: Progress = no_progress
     read_file: Callable[..., Reading] | None = None
+    preview: Preview | None = None
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -58,7 +62,7 @@ class Job:
                 raise ReaderError(
                     "PAGE_OUT_OF_RANGE",
                     f"Page {value} is outside {self.name}, which has {page_count} "
-                    f"{unit}. Choose a page from 1 to {page_count}.",
+                    f"{unit if page_count != 1 else unit[:-1]}. Choose a page from 1 to {page_count}.",
                 )
         if start is not None and end is not None and start > end:
             raise ReaderError(

@@ -7,8 +7,9 @@ import html
 from PIL import Image
 
 from readers import read_file
+from readers.payload.serialize import answer_json
 from tests.conftest import ROOT
-from ui.chunks import card, chunk_image, chunk_views, entry_chunks, summary_line
+from ui.chunks import card, chunk_image, chunk_marks, chunk_views, entry_chunks, summary_line
 from ui.handlers import Entry
 from ui.report import page_image
 
@@ -68,3 +69,20 @@ def test_a_figure_chunk_shows_its_page_with_its_box_outlined(tmp_path, shared_se
 
 def page_of(reading, number):
     return next(page for page in reading.pages if page.number == number)
+
+
+def test_a_text_or_table_chunk_shows_every_block_it_holds_outlined(tmp_path, shared_services):
+    reading = read_file(REPORT_PDF, services=shared_services, images=True)
+    entries = [Entry("chart-report.pdf", reading=reading, done=True, answer=answer_json(reading))]
+    for chunk in reading.chunks(512):
+        if chunk.kind == "figure":
+            continue
+        page, marks = chunk_marks(entries[0], chunk)
+        blocks = entries[0].answer["pages"][reading.pages.index(page)]["blocks"]
+        held = [block for block in blocks if page.text[block["start"] : block["end"]].strip() in chunk.content]
+        assert held and [box for box, _ in marks] == [tuple(block["box"]) for block in held], chunk.number
+        path = chunk_image(entries, 512, f"0:{chunk.number}", tmp_path)
+        with Image.open(path) as outlined:
+            left, top, right, bottom = marks[0][0]
+            x, y = round((left + right) / 2 * outlined.width), round(bottom * outlined.height)
+            assert outlined.convert("RGB").getpixel((x, y)) == (67, 56, 202)  # its box's bottom edge, outlined

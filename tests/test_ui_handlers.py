@@ -19,15 +19,17 @@ from readers.models import Segment
 from readers.payload.text import files_text
 from readers.payload.tokens import anthropic_image_tokens, png_size, text_tokens
 from tests import fixtures
-from tests.conftest import ROOT, make_settings
+from tests.conftest import CORPUS, ROOT, make_settings
 from ui.handlers import (
     MAX_FILES,
+    NOT_SENT,
     Entry,
     backends_line,
     cache_summary,
     clear_cache,
     discard_upload,
     parse_page,
+    parse_range,
     read_uploads,
     triage,
     visitor,
@@ -60,16 +62,31 @@ def last(iterator):
     return steps, steps[-1]
 
 
-def test_triage_refuses_the_eleventh_file_and_oversized_ones_by_name(tmp_path):
+def test_triage_refuses_the_eleventh_file_and_oversized_ones_by_name_in_upload_order(tmp_path):
     paths = [upload(tmp_path, ASSETS / "diagram.png", f"picture-{n}.png") for n in range(MAX_FILES + 2)]
     big = tmp_path / "big" / "huge.pdf"
     big.parent.mkdir()
     big.write_bytes(b"%PDF-1.4\n" + b"0" * 200_000)
-    accepted, refused = triage([str(big), *paths], max_bytes=100_000)
-    assert accepted == paths[: MAX_FILES - 1]
-    assert [entry.name for entry in refused] == ["huge.pdf", "picture-9.png", "picture-10.png", "picture-11.png"]
-    assert "huge.pdf was not read" in refused[0].error and "MB" in refused[0].error
-    assert f"at most {MAX_FILES} files" in refused[1].error
+    # what the page sends for a file it did not send, being over the limit (ui.browser)
+    held = tmp_path / "held" / "scan.tiff"
+    held.parent.mkdir()
+    held.write_bytes(NOT_SENT + b"57671680\n")
+    planned = triage([str(big), paths[0], str(held), *paths[1:]], max_bytes=100_000)
+    names = [item.name if isinstance(item, Entry) else Path(item).name for item in planned]
+    assert names == ["huge.pdf", "picture-0.png", "scan.tiff", *(f"picture-{n}.png" for n in range(1, MAX_FILES + 2))]
+    refused = [item for item in planned if isinstance(item, Entry)]
+    assert [entry.name for entry in refused] == [
+        "huge.pdf",
+        "scan.tiff",
+        "picture-8.png",
+        "picture-9.png",
+        "picture-10.png",
+        "picture-11.png",
+    ]
+    # the API's sentence, for what was uploaded and for what the page kept back
+    assert refused[0].error == "huge.pdf is 0.2 MB; the limit is 0.0953674 MB (MAX_FILE_MB)."
+    assert refused[1].error.startswith("scan.tiff is 55.0 MB; the limit is") and refused[1].reason == "too large"
+    assert f"at most {MAX_FILES} files" in refused[2].error and refused[2].reason == "over the 10 files"
 
 
 @pytest.mark.parametrize("value, expected", [(None, None), ("", None), (0, None), (3, 3), (3.0, 3), ("7", 7)])
@@ -77,17 +94,32 @@ def test_page_boxes_treat_empty_and_zero_as_not_set(value, expected):
     assert parse_page(value) == expected
 
 
-def test_first_page_is_yielded_before_the_rest(tmp_path, services):
-    steps, final = last(read_uploads([upload(tmp_path, REPORT_PDF)], ReadOptions(multimodal=False), services))
-    first = steps[0][0]
-    assert first.reading is not None and [p.number for p in first.reading.pages] == [1] and not first.done
+@pytest.mark.parametrize(
+    "typed, expected", [("", None), ("3", (3, 3)), ("3-5", (3, 5)), ("3–5", (3, 5)), (" 2 - ", (2, 2))]
+)
+def test_a_files_own_range_is_typed_as_one_page_or_two(typed, expected):
+    assert parse_range(typed) == expected
+
+
+def test_every_file_is_listed_at_once_then_its_pages_come_as_they_are_read(tmp_path, services):
+    paths = [upload(tmp_path, REPORT_PDF), upload(tmp_path, ASSETS / "diagram.png")]
+    steps, final = last(read_uploads(paths, ReadOptions(multimodal=False), services))
+    assert [(entry.name, entry.done, entry.progress) for entry in steps[0]] == [
+        ("chart-report.pdf", False, "waiting its turn"),
+        ("diagram.png", False, "waiting its turn"),
+    ]
+    shown = [step[0].pages for step in steps if step[0].reading is None and step[0].pages]
+    assert shown and shown[0][0].image.startswith(b"\x89PNG")  # a page's render before the whole reading
+    final_texts = {page.number: page.text for page in final[0].reading.pages}
+    for page in shown[0]:  # the text a page gives alone: its first line as in the whole reading
+        assert page.text.splitlines()[0] in final_texts[page.number]
     assert [p.number for p in final[0].reading.pages] == [1, 2, 3, 4] and final[0].done
-    assert "Quarterly Sales Report 2024" in final[0].reading.pages[0].text
     assert all(page.image.startswith(b"\x89PNG") for page in final[0].reading.pages)
+    assert final[0].answer["pages"][0]["blocks"][0]["kind"] == "heading"  # what /read_file answers, once
     assert len({id(step) for step in steps}) == len(steps), "each step must be a new list so Gradio sees a change"
 
 
-def test_the_first_page_shows_before_its_description_and_the_end_is_what_read_file_returns(tmp_path, fake_openai):
+def test_the_reading_at_the_end_is_what_read_file_returns_described(tmp_path, fake_openai):
     services = Services(
         make_settings(
             tmp_path / "cache",
@@ -99,39 +131,57 @@ def test_the_first_page_shows_before_its_description_and_the_end_is_what_read_fi
     )
     path = upload(tmp_path, REPORT_PDF)
     steps, final = last(read_uploads([path], ReadOptions(2, 3, multimodal=False), services))
-    early = steps[0][0].reading
-    assert [p.number for p in early.pages] == [2] and early.pages[0].description is None and not early.multimodal
+    early = [page for step in steps for page in step[0].pages]
+    assert {page.number for page in early} <= {2, 3} and all(page.description is None for page in early)
     whole = final[0].reading
     # Page 2's pie chart is described afresh (not marked cached); page 3 is a table and text only.
     assert [p.description_source for p in whole.pages] == ["vision:test-vision", "none: text only"]
     again = read_file(path, options=ReadOptions(2, 3, name=Path(path).name), services=services)
     assert again.as_text() == whole.as_text()
+    assert fake_openai.calls("/v1/chat/completions") and len(fake_openai.calls("/v1/chat/completions")) == 1
 
 
-def test_progress_names_the_file_and_the_stage(tmp_path, services):
-    seen = []
-    list(
-        read_uploads(
-            [upload(tmp_path, REPORT_PDF)],
-            ReadOptions(2, 3, multimodal=False),
-            services,
-            lambda *args: seen.append(args),
-        )
-    )
-    assert ("chart-report.pdf: pages rendered", 2, 2) in seen
+def test_progress_is_each_files_own(tmp_path, services):
+    steps, _ = last(read_uploads([upload(tmp_path, REPORT_PDF)], ReadOptions(2, 3, multimodal=False), services))
+    said = {step[0].progress for step in steps if not step[0].done}
+    assert "waiting its turn" in said and any(line.endswith("pages rendered") for line in said), said
 
 
 def test_a_broken_file_is_reported_and_the_others_still_read(tmp_path, services):
     paths = [broken_pdf(tmp_path), upload(tmp_path, ASSETS / "diagram.png")]
     _, final = last(read_uploads(paths, ReadOptions(multimodal=False), services))
     broken, picture = final
-    assert broken.reading is None and broken.error and "broken.pdf" in broken.error and broken.done
+    assert broken.reading is None and broken.done and broken.code == "CORRUPT_FILE" and broken.reason == "damaged"
+    assert broken.error == (
+        "broken.pdf is damaged: the PDF's data cannot be read, or the file is incomplete. Export or download it again."
+    )
     assert picture.reading is not None and picture.reading.kind == "image" and picture.error is None
 
 
-def test_a_page_range_outside_the_document_is_a_readable_error(tmp_path, services):
-    _, final = last(read_uploads([upload(tmp_path, REPORT_PDF)], ReadOptions(9, multimodal=False), services))
-    assert final[0].error.startswith("Page 9 is outside chart-report.pdf")
+def test_pages_outside_a_file_are_a_note_on_the_pages_it_has(tmp_path, services):
+    paths = [upload(tmp_path, REPORT_PDF), upload(tmp_path, ASSETS / "diagram.png")]
+    _, final = last(read_uploads(paths, ReadOptions(51, 60, multimodal=False), services))
+    report, picture = final
+    assert [page.number for page in report.reading.pages] == [1, 2, 3, 4] and report.error is None
+    assert report.note == (
+        "Page 51 is outside chart-report.pdf, which has 4 pages. Choose a page from 1 to 4. Shown instead: pages 1–4."
+    )
+    assert picture.note.startswith("Page 51 is outside diagram.png, which has 1 page.")
+    _, ends = last(read_uploads(paths[:1], ReadOptions(3, 60, multimodal=False), services))
+    assert [page.number for page in ends[0].reading.pages] == [3, 4]  # from the first page asked to the last
+    assert ends[0].note.endswith("Shown instead: pages 3–4.")
+
+
+def test_a_files_own_range_reads_that_file_alone_and_removing_a_file_reads_nothing(tmp_path, services):
+    paths = [upload(tmp_path, REPORT_PDF), upload(tmp_path, ASSETS / "diagram.png")]
+    _, first = last(read_uploads(paths, ReadOptions(multimodal=False), services))
+    steps, ranged = last(read_uploads(paths, ReadOptions(multimodal=False), services, first, ranges={paths[0]: (2, 3)}))
+    assert [page.number for page in ranged[0].reading.pages] == [2, 3]
+    assert ranged[1] is first[1]  # the picture is not read again
+    steps, removed = last(read_uploads(paths[1:], ReadOptions(multimodal=False), services, ranged))
+    assert len(steps) == 1 and removed == [first[1]]  # the card goes at once, nothing else is read
+    _, again = last(read_uploads(paths, ReadOptions(multimodal=True), services, removed))
+    assert again[1] is not first[1] and again[1].reading.multimodal  # another mode is another reading
 
 
 def test_no_files_clears_the_view(services):
@@ -211,7 +261,9 @@ def test_payload_view_shows_the_pdf_document_form_abbreviated_and_downloads_it_w
     saved = json.loads(Path(download["value"]).read_text())
     assert [part["type"] for part in saved["anthropic"]] == ["text", "document", "text", "image"]
     assert len(pdfium.PdfDocument(base64.b64decode(saved["anthropic"][1]["source"]["data"]))) == 2
-    assert saved["openai"][:2] == report.as_messages("openai", document=True)
+    alone = report.as_messages("openai", document=True)
+    assert saved["openai"][0]["text"] == f"[FILE: chart-report.pdf]\n\n{alone[0]['text']}"  # each file named
+    assert saved["openai"][1] == alone[1] and saved["openai"][2]["text"].startswith("[FILE: diagram.png]\n\n[IMAGE:")
     hidden = payload_views([Entry("diagram.png", reading=picture, done=True)], False, tmp_path)[-4:]
     assert not any(update["visible"] for update in hidden)
 
@@ -234,11 +286,28 @@ def parts_url(reading) -> str:
 
 def test_text_only_payload_is_the_readings_text(tmp_path, services):
     reading = read_file(REPORT_PDF, page_start=1, page_end=1, services=services, multimodal=False)
-    assert files_text([reading]).startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
+    assert files_text([reading]).startswith("[PAGE 1]\n# Quarterly Sales Report 2024")  # one file: as it is
     assert Path(write_payload([reading], False, tmp_path)).read_text() == reading.as_text()
 
 
-def test_report_cites_every_piece_and_bundles_the_page_images(tmp_path, services):
+def test_several_files_payloads_name_each_file_before_its_pages_and_count_it(tmp_path, services):
+    report = read_file(REPORT_PDF, page_start=1, page_end=2, services=services, multimodal=False)
+    sheet = read_file(CORPUS / "pdfplumber" / "ca-warn-report.pdf", 1, 1, services=services, multimodal=False)
+    text = files_text([report, sheet])
+    assert text.startswith("[FILE: chart-report.pdf]\n\n[PAGE 1]\n# Quarterly Sales Report 2024")
+    assert "\n\n[FILE: ca-warn-report.pdf]\n\n[PAGE 1]\n" in text and text.count("[FILE: ") == 2
+    assert Path(write_payload([report, sheet], False, tmp_path)).read_text() == text  # the download
+    assert estimate([report, sheet])[0]["text_tokens"] == text_tokens(text)  # counted with the names
+    seen = [dataclasses.replace(reading, multimodal=True) for reading in (report, sheet)]
+    for provider in ("openai", "anthropic"):
+        parts = message_payload(seen, provider)
+        named = [part["text"].split("\n\n")[0] for part in parts if part["type"] == "text" and "[FILE:" in part["text"]]
+        assert named == ["[FILE: chart-report.pdf]", "[FILE: ca-warn-report.pdf]"]
+        assert parts[0]["text"].startswith("[FILE: chart-report.pdf]\n\n[PAGE 1]")
+        assert len(parts) == len(seen[0].as_messages(provider)) + len(seen[1].as_messages(provider))
+
+
+def test_report_cites_each_page_s_text_table_and_figure_once_under_its_own_headings(tmp_path, services):
     steps, final = last(
         read_uploads([upload(tmp_path, REPORT_PDF), broken_pdf(tmp_path)], ReadOptions(multimodal=False), services)
     )
@@ -248,14 +317,28 @@ def test_report_cites_every_piece_and_bundles_the_page_images(tmp_path, services
     assert len(images) == 4 and all(archive.read(name).startswith(b"\x89PNG") for name in images)
     for image in images:
         assert f"]({image})" in markdown
-    assert markdown.count("*(Source: chart-report.pdf, p. 3)*") >= 3  # image, paragraph and table of page 3
-    assert "# Quarterly Sales Report 2024\n\nSales grew" in markdown, "a heading needs no source of its own"
+    # page 3: its image, its table and its text, each cited once
+    assert markdown.count("*(Source: chart-report.pdf, p. 3)*") == 3
+    # page 1: its image, its chart's table and its text (no vision model here: no description)
+    assert markdown.count("*(Source: chart-report.pdf, p. 1)*") == 3
+    # the document's headings stand under the report's: "## file", "### Page 1", then its "# title" as ####
+    assert "## chart-report.pdf\n\n### Page 1\n\n![" in markdown
+    assert "#### Quarterly Sales Report 2024\n\nSales grew" in markdown, "a heading needs no source of its own"
+    headings = [line for line in markdown.splitlines() if line.startswith("#")]
+    assert [line for line in headings if not line.startswith("####")] == [
+        "# ReadLens report",
+        "## chart-report.pdf",
+        *(f"### Page {number}" for number in range(1, 5)),
+        "## broken.pdf",
+    ]
     assert "| Region | Q1 | Q2 | Q3 | Q4 |" in markdown
     assert "Not read: broken.pdf" in markdown
     blocks = markdown.split("\n\n")
     for index, block in enumerate(blocks):
-        if block.startswith(("![", "| Region", "Sales grew", "The table lists")):
+        if block.startswith(("![", "| Region", "**Visual content**")):
             assert blocks[index + 1].startswith("*(Source: chart-report.pdf, p. "), block[:40]
+        if block.startswith(("Sales grew", "#### ")):
+            assert not blocks[index + 1].startswith("*(Source:"), block[:40]  # the page's text is cited at its end
 
 
 def test_citations_name_slides_frames_and_times(services):
@@ -287,7 +370,7 @@ def test_citations_name_sheets_and_files_inside_archives(tmp_path, services):
     assert citation(reading, reading.pages[0]) == "*(Source: bundle.zip › reports/q4.pdf, p. 2)*"
     markdown = report_markdown(final)[0]
     assert "### Page 2 — reports/q4.pdf" in markdown and "Revenue by segment" in markdown
-    assert len(steps) == 2  # no early first page for an archive: it is read whole
+    assert not any(step[0].pages for step in steps[:-1])  # no early page for an archive: it is read whole
 
 
 def test_nothing_read_means_no_report(tmp_path, services):
@@ -324,17 +407,17 @@ def test_discarding_reads_each_upload_then_deletes_it_and_keeps_its_pages(tmp_pa
         discard_upload(path)
 
     _, first = last(read_uploads(paths, ReadOptions(multimodal=False), services, discard=discard))
-    assert [(entry.name, entry.reading is not None) for entry in first] == [
-        ("big.png", False),
+    assert [(entry.name, entry.reading is not None) for entry in first] == [  # in the order uploaded
         ("chart-report.pdf", True),
         ("broken.pdf", False),
+        ("big.png", False),
     ]
     assert sorted(discarded) == sorted(paths) and not any(Path(path).exists() for path in paths)
     assert not Path(paths[0]).parent.exists(), "the upload's own folder goes too"
     # The visitor turns on multimodal: the deleted uploads keep what was read, and say why.
     _, again = last(read_uploads(paths, ReadOptions(multimodal=True), services, previous=first, discard=discard))
     report = next(entry for entry in again if entry.name == "chart-report.pdf")
-    assert report.reading is first[1].reading and report.done
+    assert report.reading is first[0].reading and report.done
     assert report.note == (
         "chart-report.pdf was deleted from the server once read (public mode), so these are its pages as first read. "
         "Upload it again to read it with other settings."

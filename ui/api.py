@@ -24,15 +24,17 @@ from pathlib import Path
 import gradio as gr
 
 from readers import ReaderError, Reading, ReadOptions, Services, read_file
+from readers.describe.vision import TEXT_ONLY, unanswered
 from readers.errors import too_large
-from readers.describe.vision import TEXT_ONLY, UNANSWERED
+from readers.intake.detect import detect
 from readers.intake.names import label, safe_suffix
+from readers.kinds import kind_of
 from readers.payload.budget import parse_cursor
 from readers.payload.chunks import check_sizes
 from readers.payload.serialize import answer_json
 
 from .api_docs import ENDPOINT_ARGS, FILE_ARGS, HOTWORDS_ARG
-from .handlers import display_name, parse_page, unexpected, visitor, visual_kind
+from .handlers import display_name, parse_page, unexpected, visitor
 from .report import page_image
 from .tools import Budget, Read, file_arguments, find_json, for_agents, outline_json, token_budget
 
@@ -139,12 +141,13 @@ class Endpoints:
         return read_file(path, options=options, services=self.services)
 
     def _require_pages(self, path: str, name: str, refusal: str) -> None:
-        """Refuse audio and text before reading them (reading audio would transcribe it first)."""
+        """Refuse audio and text before reading them (reading audio would transcribe it first): the one
+        endpoint where the type is looked at before ``read_file`` looks at it."""
         try:
-            kind = visual_kind(path, name)
+            found = kind_of(detect(Path(path), name).kind)
         except ReaderError:  # read_file refuses it in its own words, its checks first (an empty file is empty)
             return
-        if kind is None:
+        if not (found.visual or found.container):
             raise gr.Error(f"{name} is not a document or an image, so it {refusal}.")
 
     @documented
@@ -280,11 +283,11 @@ class Endpoints:
             found = reading.pages[0]
             if found.error:
                 raise gr.Error(found.error)
-            unanswered = [warning for warning in reading.warnings if warning.startswith(UNANSWERED)]
+            refused = unanswered(reading.warnings)
             if found.description:
-                return "\n\n".join([found.description, *unanswered])
-            if unanswered:
-                raise gr.Error(f"No answer for {reading.name}, page {number}: {unanswered[0]}")
+                return "\n\n".join([found.description, *refused])
+            if refused:
+                raise gr.Error(f"No answer for {reading.name}, page {number}: {refused[0]}")
             if found.image is None:
                 reason = f"page {number} has no image to describe: {unrendered(reading)}"
             elif self.services.vision is None:

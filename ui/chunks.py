@@ -13,12 +13,13 @@ from pathlib import Path
 
 import gradio as gr
 
-from readers import ReaderError, Reading
+from readers import Page, ReaderError, Reading
 from readers.payload.chunks import MIN_TOKENS, Chunk, check_sizes
 
 from .handlers import Entry
 from .report import REPORT_CHUNK_TOKENS, outlined_image, page_image
 
+SAMPLE = 80  # characters of a block, or of a chunk, looked for in the other
 EMPTY = (
     "**No chunks yet.** Once a file is read, what a retriever indexes appears here: one card per chunk "
     "with its tokens, pages and heading path, and beside it the chunk's page. Upload files above, or try an example:"
@@ -85,14 +86,11 @@ PICK = """element.addEventListener('click', event => {
 element.addEventListener('keydown', event => {
   if (event.key === 'Enter' && event.target.dataset.choice) trigger('click', {choice: event.target.dataset.choice});
 });"""
-# The card of the chunk shown is marked, whichever way it was chosen; where less than half the render is in
-# view (on a phone it sits under the cards), it is brought into view.
+# The card of the chunk shown is marked, whichever way it was chosen; the page stays where it is, the clicked
+# card in view, and the chunk's page beside it (below it on a phone, at the top of the screen: ui.browser).
 MARK = """(choice) => {
   document.querySelectorAll('#chunk-cards .rl-card').forEach(card =>
     card.classList.toggle('rl-chosen', card.dataset.choice === choice));
-  const render = document.getElementById('chunk-render'), box = render.getBoundingClientRect();
-  const seen = Math.min(box.bottom, innerHeight) - Math.max(box.top, 0);
-  if (choice && seen < Math.min(box.height, innerHeight) / 2) render.scrollIntoView({block: 'start'});
   return choice;
 }"""
 
@@ -111,9 +109,30 @@ def chunk_views(entries: list[Entry], max_tokens) -> tuple[str, str, dict]:
     return summary, "\n".join(parts), gr.update(choices=choices, value=None)
 
 
+def _holds(content: str, text: str) -> bool:
+    """Whether a chunk's ``content`` holds a block's ``text``, whole or in part (a chunk cut from a
+    long block, or one a block runs into): both are cut from the same page text."""
+    content, text = " ".join(content.split()), " ".join(text.split())
+    return bool(text) and (text in content or content[:SAMPLE] in text or text[-SAMPLE:] in content)
+
+
+def chunk_marks(entry: Entry, chunk: Chunk) -> tuple[Page | None, list[tuple[tuple, str]]]:
+    """The page a chunk is shown on (its figure's page, else its first) and what is outlined there:
+    its figures, and every block of text or table of the page that it holds (``readers.payload.placed``)."""
+    first = chunk.boxes[0].page if chunk.boxes else chunk.pages[0]
+    label = f"Chunk {chunk.number} · {chunk.kind}"
+    marks = [(box.box, label) for box in chunk.boxes if box.page == first]
+    for index, page in enumerate(entry.reading.pages):
+        if page.number == first and page.section == chunk.section:
+            blocks = entry.answer["pages"][index]["blocks"] if entry.answer else []
+            held = [block for block in blocks if _holds(chunk.content, page.text[block["start"] : block["end"]])]
+            return page, marks + [(tuple(block["box"]), label) for block in held]
+    return None, marks
+
+
 def chunk_image(entries: list[Entry], max_tokens, choice: str | None, folder: Path) -> str | None:
-    """The chosen chunk's page render ("entry index:chunk number"), its boxes outlined (a figure's);
-    a text chunk's first page as it is; None when the chunk has no page with an image."""
+    """The chosen chunk's page render ("entry index:chunk number"), with every box it holds outlined
+    (its figures, its paragraphs and tables); None when the chunk has no page with an image."""
     if not choice:
         return None
     found, _ = entry_chunks(entries, max_tokens)
@@ -124,11 +143,9 @@ def chunk_image(entries: list[Entry], max_tokens, choice: str | None, folder: Pa
     chunk = next((chunk for chunk in chunks if chunk.number == number), None)
     if chunk is None or not chunk.pages:
         return None
-    first = chunk.boxes[0].page if chunk.boxes else chunk.pages[0]
-    page = next((page for page in entry.reading.pages if page.number == first and page.section == chunk.section), None)
+    page, marks = chunk_marks(entry, chunk)
     if page is None or not page.image:
         return None
-    marks = [(box.box, f"Chunk {chunk.number} · {chunk.kind}") for box in chunk.boxes if box.page == first]
     if not marks:
         return page_image(entry.reading, page, folder)
     digest = hashlib.sha256(repr(marks).encode()).hexdigest()[:12]

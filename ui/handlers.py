@@ -2,28 +2,56 @@
 
 Uploads come in as file paths; readings go out as ``Entry`` objects (one per file, with its
 ``Reading`` or a readable error). The layout turns entries into components.
+
+Each file is read once, by the call the API makes (``read_file``), in a thread of its own: its pages
+come as they are read (``read_file``'s ``preview``) with its progress, and the page shows them as
+they come; then its whole reading. A file read before with the same options is not read again, so
+removing one file, or changing one file's pages, reads nothing else.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ipaddress
+import queue
+import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from readers import ReaderError, Reading, ReadOptions, Services, read_file
-from readers.intake.detect import detect
-from readers.job import Progress
+from readers import Page, ReaderError, Reading, ReadOptions, Services, read_file
+from readers.errors import too_large
 from readers.kinds import kind_of
 from readers.markup.tables import markdown_table
+from readers.payload.serialize import answer_json
 
 MAX_FILES = 10
+TICK = 0.5  # seconds: while a file is read, the page is updated at most this often (a new first page at once)
 STAGE_WORDS = {
     "rendered": "pages rendered",
     "described": "pages described",
     "transcribed": "seconds of audio transcribed",
 }
+# The file list's few words for why a file was not read, by its error's code.
+REASONS = {
+    "EMPTY_FILE": "empty",
+    "FILE_TOO_LARGE": "too large",
+    "UNSUPPORTED_FORMAT": "not a format it reads",
+    "CORRUPT_FILE": "damaged",
+    "ENCRYPTED_FILE": "password-protected",
+    "PAGE_OUT_OF_RANGE": "no such pages",
+    "INVALID_QUERY": "a setting is off",
+    "RENDER_FAILED": "ran out of time",
+    "TRANSCRIPTION_FAILED": "not transcribed",
+    "FILE_NOT_FOUND": "no longer on the server",
+    "TOO_MANY": "over the 10 files",
+}
+# Failures that another try may mend: a file that failed so is read again, not kept as it was.
+AGAIN = {None, "RENDER_FAILED", "TRANSCRIPTION_FAILED", "VISION_FAILED"}
+# What the page sends in place of a file over MAX_FILE_MB (ui/app.js), then its size in bytes: the
+# file is refused by name, its bytes never sent, and the others are read.
+NOT_SENT = b"ReadLens: over the size limit, not sent: "
 DELETED = (
     "{name} was deleted from the server once read (public mode), so these are its pages as first read. "
     "Upload it again to read it with other settings."
@@ -32,11 +60,15 @@ GONE = (
     "{name} is no longer on the server (public mode deletes each upload "
     "once read; otherwise uploads go after a day). Upload it again."
 )
+Range = tuple[int | None, int | None]
 
 
-@dataclass
+@dataclass  # unhashable, so Gradio tells a State's entries apart by identity: a new entry is a change
 class Entry:
-    """One uploaded file as the page shows it: its reading, or why it could not be read."""
+    """One uploaded file as the page shows it: its reading, or why it could not be read (``error``
+    and its ``code``); while it is read, the ``pages`` read so far and its ``progress``. ``options``
+    are what it was read with, ``answer`` what ``/read_file`` answers for it (the JSON download and
+    each page's blocks), ``hotwords`` those that steered a recording's transcript."""
 
     name: str
     path: str | None = None
@@ -44,6 +76,22 @@ class Entry:
     error: str | None = None
     done: bool = False
     note: str | None = None
+    code: str | None = None
+    options: ReadOptions | None = None
+    pages: tuple[Page, ...] = ()
+    progress: str = ""
+    answer: dict | None = None
+    hotwords: str | None = None
+
+    @property
+    def reason(self) -> str:
+        """Why it was not read, in a few words for the file list."""
+        return REASONS.get(self.code or "", "an unexpected error")
+
+    @property
+    def shown(self) -> list[Page]:
+        """The pages to show: the reading's, or those read so far."""
+        return self.reading.pages if self.reading is not None else list(self.pages)
 
 
 def display_name(path: str) -> str:
@@ -51,39 +99,34 @@ def display_name(path: str) -> str:
     return Path(path).name
 
 
-def triage(paths: list[str], max_bytes: int) -> tuple[list[str], list[Entry]]:
-    """Split uploads into the ones to read and the refused ones, each refusal naming its file."""
-    accepted, refused = [], []
+def _not_sent(path: Path) -> int | None:
+    """The size of the file the page did not send (``NOT_SENT``), or None for a file sent."""
+    with contextlib.suppress(OSError), open(path, "rb") as handle:
+        head = handle.read(len(NOT_SENT) + 20)
+        if head.startswith(NOT_SENT) and head[len(NOT_SENT) :].strip().isdigit():
+            return int(head[len(NOT_SENT) :])
+    return None
+
+
+def triage(paths: list[str], max_bytes: int) -> list[str | Entry]:
+    """Each upload in its order: its path, to read, or the entry that refuses it by name (beyond the
+    tenth, or over ``max_bytes``, the browser's stand-in for it included)."""
+    planned = []
     for index, path in enumerate(paths or []):
         name = display_name(path)
-        size = Path(path).stat().st_size if Path(path).exists() else 0  # public mode deletes an upload once read
+        upload = Path(path)
+        size = upload.stat().st_size if upload.exists() else 0  # public mode deletes an upload once read
+        size = _not_sent(upload) or size
         if index >= MAX_FILES:
-            refused.append(
-                Entry(
-                    name,
-                    path,
-                    error=(
-                        f"{name} was not read: at most {MAX_FILES} files can be "
-                        "read at once. Upload it in another batch."
-                    ),
-                    done=True,
-                )
-            )
+            error = f"{name} was not read: at most {MAX_FILES} files can be read at once. Upload it in another batch."
+            planned.append(Entry(name, path, error=error, done=True, code="TOO_MANY"))
         elif size > max_bytes:
-            refused.append(
-                Entry(
-                    name,
-                    path,
-                    error=(
-                        f"{name} was not read: it is {size / 1048576:.1f} MB and "
-                        f"the limit is {max_bytes / 1048576:g} MB per file."
-                    ),
-                    done=True,
-                )
+            planned.append(
+                Entry(name, path, error=too_large(name, size, max_bytes).message, done=True, code="FILE_TOO_LARGE")
             )
         else:
-            accepted.append(path)
-    return accepted, refused
+            planned.append(path)
+    return planned
 
 
 def parse_page(value) -> int | None:
@@ -94,6 +137,14 @@ def parse_page(value) -> int | None:
     return number if number > 0 else None
 
 
+def parse_range(typed: str) -> Range | None:
+    """A file's own pages, typed as "3", "3-5" or "3–5" (None when empty: the pages set for all files)."""
+    numbers = [int(part) for part in typed.replace("–", "-").replace(",", "-").split("-") if part.strip().isdigit()]
+    if not numbers:
+        return None
+    return parse_page(numbers[0]), parse_page(numbers[-1])
+
+
 def unexpected(name: str, error: Exception) -> str:
     """The message for a bug rather than a bad file: the error's type only, never its text (it may hold a key)."""
     return (
@@ -102,84 +153,151 @@ def unexpected(name: str, error: Exception) -> str:
     )
 
 
-def visual_kind(path: str, name: str) -> str | None:
-    """The file's kind when it may have page images to show (documents, images, archives and
-    e-mails of them), else None; from its bytes (``name`` is a hint)."""
-    kind = detect(Path(path), name).kind
-    return kind if kind_of(kind).visual or kind_of(kind).container else None
+def _streamed(
+    path: str, options: ReadOptions, services: Services
+) -> Iterator[tuple[tuple[Page, ...], str, Reading | None]]:
+    """``read_file`` in a thread: (the pages read so far, its progress, None) as they come, at most
+    every ``TICK`` (a first page at once), then ((), "", the reading). Raises what ``read_file`` raises."""
+    events: queue.SimpleQueue = queue.SimpleQueue()
+    outcome = {}
+
+    def run() -> None:
+        try:
+            outcome["reading"] = read_file(
+                path, options=options, services=services, progress=lambda *step: events.put(step), preview=events.put
+            )
+        except BaseException as error:  # noqa: BLE001 - handed to the reader's own thread, raised there
+            outcome["error"] = error
+        finally:
+            events.put(None)
+
+    threading.Thread(target=run, name=f"read {options.name}", daemon=True).start()
+    pages, progress, shown = {}, "", 0.0
+    while (event := events.get()) is not None:
+        if isinstance(event, Page):
+            pages[event.number] = event
+        else:
+            stage, done, total = event
+            progress = f"{done:.0f} of {total:.0f} {STAGE_WORDS.get(stage, stage)}"
+        if time.monotonic() - shown >= TICK or (isinstance(event, Page) and len(pages) == 1):
+            shown = time.monotonic()
+            yield tuple(pages[number] for number in sorted(pages)), progress, None
+    if "error" in outcome:
+        raise outcome["error"]
+    yield (), "", outcome["reading"]
 
 
-def read_progressively(path: str, options: ReadOptions, services: Services, progress: Progress) -> Iterator[Reading]:
-    """Yield the first requested page as soon as it is rendered, then exactly what ``read_file`` returns,
-    with page images (the app shows every page).
+def _attempts(options: ReadOptions) -> list[ReadOptions]:
+    """The options to read with, then, should the pages asked for be outside the file, from its first
+    page asked to its last, then the whole file."""
+    attempts = [options]
+    if options.page_end is not None:
+        attempts.append(replace(options, page_end=None))
+    if options.page_start is not None:
+        attempts.append(replace(options, page_start=None, page_end=None))
+    return attempts
 
-    The early reading skips descriptions (a vision call can take seconds); the whole reading takes
-    that page from the cache and describes every page.
-    """
-    try:
-        kind = visual_kind(path, options.name)
-    except ReaderError:  # read_file says why in its own words, its checks first (an empty file is empty)
-        kind = None
-    if kind and kind_of(kind).visual:  # audio, text and containers (read whole) have no first page worth showing early
-        first = options.page_start or 1
-        shown = replace(options, page_start=first, page_end=first, describe=None, multimodal=True, images=True)
-        early = read_file(path, options=shown, services=services, progress=progress)
-        early.multimodal = bool(options.multimodal)
-        yield early
-    yield read_file(path, options=replace(options, images=True), services=services, progress=progress)
+
+def read_one(path: str, options: ReadOptions, services: Services) -> Iterator[Entry]:
+    """One file read with ``options`` (under ``options.name``): entries with its pages as they come,
+    then the entry of its reading, or of why it was not read. Pages asked for outside the file are a
+    note on the pages it has, not a failure."""
+    name, outside = options.name, None
+    attempts = _attempts(options)
+    for attempt in attempts:
+        try:
+            for pages, progress, reading in _streamed(path, replace(attempt, images=True), services):
+                if reading is None:
+                    yield Entry(name, path, options=options, pages=pages, progress=progress)
+                    continue
+                note = _shown_instead(outside, reading) if outside else None
+                hotwords = options.checked(services.settings).hotwords if reading.transcript else None
+                yield Entry(
+                    name,
+                    path,
+                    reading,
+                    done=True,
+                    note=note,
+                    options=options,
+                    answer=answer_json(reading),
+                    hotwords=hotwords,
+                )
+            return
+        except ReaderError as error:
+            if error.code == "PAGE_OUT_OF_RANGE" and attempt is not attempts[-1]:
+                outside = outside or error.message
+                continue
+            yield Entry(name, path, error=error.message, done=True, code=error.code, options=options)
+            return
+        except Exception as error:  # noqa: BLE001 - one file's bug must not take the others' results off the page
+            yield Entry(name, path, error=unexpected(name, error), done=True, options=options)
+            return
+
+
+def _shown_instead(outside: str, reading: Reading) -> str:
+    unit = kind_of(reading.kind).unit  # as the sentence before it says it
+    first, last = reading.pages[0].number, reading.pages[-1].number
+    return (
+        f"{outside} Shown instead: {unit}s {first}–{last}."
+        if last > first
+        else f"{outside} Shown instead: {unit} {first}."
+    )
 
 
 def read_uploads(
     paths: list[str] | None,
     options: ReadOptions,
     services: Services,
-    progress: Progress | None = None,
     previous: list[Entry] = (),
     discard: Callable[[str], None] | None = None,
+    ranges: dict[str, Range] | None = None,
 ) -> Iterator[list[Entry]]:
-    """Read every upload in turn with ``options`` (each under its own name), yielding the whole
-    list each time something new is on screen.
+    """Read every upload in turn with ``options`` (each under its own name, each with its own pages
+    from ``ranges`` when set there), yielding the whole list each time something new is on screen:
+    first every file, waiting its turn, then each file's pages as they come.
 
-    Each yield is a new list of new entries, so a listener sees every step as a change. One file's
-    failure is that file's entry; the others are still read. ``discard`` (public mode) deletes each
-    upload once read; an upload already deleted keeps its ``previous`` entry, with a note.
+    Each yield is a new list, so a listener sees every step as a change. A file already read with the
+    same options keeps its ``previous`` entry, unread. One file's failure is that file's entry; the
+    others are still read. ``discard`` (public mode) deletes each upload once read; an upload already
+    deleted keeps its ``previous`` entry, with a note.
     """
-    report = progress or (lambda stage, done, total: None)
-    accepted, entries = triage(paths or [], services.settings.max_file_bytes)
+    planned = triage(paths or [], services.settings.max_file_bytes)
     earlier = {entry.path: entry for entry in previous}
-    if discard is not None:
-        for path in set(paths or []) - set(accepted):  # refused unread
-            discard(path)
-    for path in accepted:
-        name = display_name(path)
-        if not Path(path).exists():
-            entries.append(_gone(name, path, earlier.get(path)))
+    entries, waiting = [], []
+    for item in planned:
+        if isinstance(item, Entry):
+            entries.append(item)
+            if discard is not None:
+                discard(item.path)
             continue
-        entries.append(Entry(name, path))
-        index = len(entries) - 1
-        labelled = lambda stage, done, total, name=name: report(f"{name}: {STAGE_WORDS.get(stage, stage)}", done, total)
+        name = display_name(item)
+        first, last = (ranges or {}).get(item, (options.page_start, options.page_end))
+        wanted = replace(options, name=name, page_start=first, page_end=last)
+        before = earlier.get(item)
+        kept = before is not None and before.done and (before.reading is not None or before.code not in AGAIN)
+        if kept and before.options == wanted:
+            entries.append(before)
+        elif not Path(item).exists():
+            entries.append(_gone(name, item, before))
+        else:
+            waiting.append(len(entries))
+            entries.append(Entry(name, item, options=wanted, progress="waiting its turn"))
+    yield list(entries)
+    for index in waiting:
+        path, wanted = entries[index].path, entries[index].options
         try:
-            for reading in read_progressively(path, replace(options, name=name), services, labelled):
-                entries[index] = Entry(name, path, reading)
+            for entries[index] in read_one(path, wanted, services):
                 yield list(entries)
-            entries[index] = Entry(name, path, entries[index].reading, done=True)
-        except ReaderError as error:
-            entries[index] = Entry(name, path, error=error.message, done=True)
-        except Exception as error:  # noqa: BLE001 - one file's bug must not take the others' results off the page
-            entries[index] = Entry(name, path, error=unexpected(name, error), done=True)
         finally:
             if discard is not None:
                 discard(path)
-    yield list(entries)
 
 
 def _gone(name: str, path: str, before: Entry | None) -> Entry:
     """The entry of an upload no longer on the server: what was read from it before, or why not."""
     if before is None:
-        return Entry(name, path, error=GONE.format(name=name), done=True)
-    return Entry(
-        name, path, before.reading, before.error, done=True, note=DELETED.format(name=name) if before.reading else None
-    )
+        return Entry(name, path, error=GONE.format(name=name), done=True, code="FILE_NOT_FOUND")
+    return replace(before, done=True, note=DELETED.format(name=name) if before.reading else None)
 
 
 def visitor(request, proxies: tuple[str, ...]) -> str | None:

@@ -1,7 +1,8 @@
-"""``build_ui()``: the page's components and the wiring between them and the handlers.
+"""``build_ui()``: the page, part by part (the masthead, the inputs and the list of files, the four
+tabs, the settings and the cache), and the wiring between them and the handlers.
 
-The four named API endpoints are declared here once, on hidden components; every event that
-only serves the page is private, so the API page lists exactly those four.
+The named API endpoints are declared here once, on hidden components; every event that only
+serves the page is private, so the API page lists exactly those.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import atexit
 import filecmp
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import gradio as gr
@@ -18,6 +20,7 @@ from readers import ReadOptions, Services, Settings
 from readers.intake.detect import SUPPORTED
 
 from .api import Endpoints
+from .browser import CSS, head
 from .chunks import chunks_tab
 from .handlers import (
     MAX_FILES,
@@ -30,11 +33,11 @@ from .handlers import (
     read_uploads,
     visitor,
 )
-from .pages import question_note, show_entries, status_line
+from .pages import question_note, show_entries, show_files, status_line
 from .payload_tab import payload_tab, payload_views
-from .report import write_report
+from .report import write_reading, write_report
 from .search import search_results
-from .server import App, mend_uploads
+from .server import App, mend_api_page, mend_uploads
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
@@ -46,39 +49,24 @@ PUBLIC_NOTE = (
     "and each visitor may ask the vision model {calls} times a minute."
 )
 READ_CONCURRENCY = 8  # six people reading at once, plus API clients, all start without waiting
-CSS = """
-.rl-file {border: 1px solid var(--border-color-primary); border-radius: 12px; padding: 12px; margin-bottom: 16px;}
-.rl-error {color: var(--error-text-color); background: var(--error-background-fill); border-radius: 8px;
-           padding: 4px 12px;}
-.rl-source {opacity: .8; font-size: .9em;}
-/* A page's render: its label and buttons float over Gradio's Image; a band above keeps them off the render,
-   and scale-down shows it whole (never cropped, never blown up past its pixels). */
-.rl-render .image-container {padding-top: 40px;}
-.rl-render .image-frame img {object-fit: scale-down;}
-/* A chunk's text wraps at the card's edge, never cut; the chunk's page stays in view beside the cards. */
-#chunk-cards pre, #chunk-cards pre code {white-space: pre-wrap; overflow-wrap: anywhere;}
-#chunk-side {position: sticky; top: 8px; align-self: flex-start;}
-/* A file's line: its name never squeezed to a letter a line; on a phone its buttons go under it. */
-#file-list .rl-file-row {flex-wrap: wrap; align-items: center;}
-#file-list .rl-name {flex: 1 1 12rem; min-width: 12rem !important;}
-@media (max-width: 640px) {#file-list .rl-name {flex-basis: 100%;}}
-/* A card shows its page when clicked: it says so by its cursor and outline; the one shown stays marked. */
-.rl-card {border: 1px solid var(--border-color-primary); border-radius: 8px; padding: 4px 12px; margin: 8px 0;
-          cursor: pointer;}
-.rl-card:hover, .rl-card:focus-visible {border-color: var(--color-accent);}
-.rl-card.rl-chosen {border-color: var(--color-accent); box-shadow: 0 0 0 2px var(--color-accent-soft);}
-/* A transcript row plays the recording from its start; the row playing is marked. */
-.rl-transcript tbody tr {cursor: pointer;}
-.rl-transcript tbody tr:hover, .rl-transcript tr.rl-playing {background: var(--color-accent-soft);}
-.rl-transcript .rl-seek {white-space: nowrap; color: var(--link-text-color); text-decoration: underline;
-                         background: none; border: none; box-shadow: none; padding: 0; font: inherit; cursor: pointer;}
-/* The token table keeps its words whole: on a phone it scrolls sideways in its own box, the page does not. */
-#estimates table {display: block; overflow-x: auto; max-width: 100%;}
-#estimates th, #estimates td {white-space: nowrap;}
-"""
+PRIVATE = {"api_visibility": "private"}
 
 
-def examples_row(files: gr.File, folder: Path, elem_id: str, **private) -> gr.Row:
+@dataclass
+class Inputs:
+    """What the person gives: files, and how to read them."""
+
+    files: gr.File
+    multimodal: gr.Checkbox
+    page_start: gr.Number
+    page_end: gr.Number
+    question: gr.Textbox
+    unanswered: gr.Markdown
+    hotwords: gr.Textbox
+    status: gr.Markdown
+
+
+def examples_row(files: gr.File, folder: Path, elem_id: str) -> gr.Row:
     """A button for each example: what an empty tab offers; a click reads the example as an upload would,
     from a copy in the app's folder (Gradio serves only files under it, the temporary folder or the cwd)."""
 
@@ -92,16 +80,16 @@ def examples_row(files: gr.File, folder: Path, elem_id: str, **private) -> gr.Ro
     with gr.Row(elem_id=elem_id) as row:
         for name in EXAMPLES:
             button = gr.Button(f"Try {name}", size="sm", variant="secondary", min_width=120)
-            button.click(lambda name=name: pick(name), outputs=files, **private)
+            button.click(lambda name=name: pick(name), outputs=files, **PRIVATE)
     return row
 
 
 def launch_options(settings: Settings) -> dict:
-    """What ``launch()`` needs besides host and port: the server's upload limit and the look.
+    """What ``launch()`` needs besides host and port: the server's upload limit, the look and the script.
 
-    The server takes files up to twice the reading limit, so a file somewhat over it still
-    arrives and is refused by name while the rest of its batch is read; the browser refuses
-    anything bigger before sending it, naming it too. show_error lets Gradio's own refusals (a
+    The server takes files up to twice the reading limit, so that a client that sends a file somewhat
+    over it (gradio_client, MCP) has it refused by name while the rest of its batch is read; the page
+    never sends a file over the limit at all (``ui.browser``). show_error lets Gradio's own refusals (a
     request that is no valid call) reach clients as sentences, a path that was not uploaded as
     ``ui.server.NOT_UPLOADED``; the handlers already turn every other exception into a gr.Error
     without its text.
@@ -112,6 +100,7 @@ def launch_options(settings: Settings) -> dict:
         "mcp_server": settings.mcp_server,
         "theme": gr.themes.Soft(primary_hue="indigo"),
         "css": CSS,
+        "head": head(settings.max_file_bytes),
         "footer_links": ["api"],
     }
 
@@ -189,185 +178,227 @@ def _api(endpoints: Endpoints) -> None:
     )
 
 
+def _masthead(services: Services) -> None:
+    gr.Markdown(
+        "# ReadLens\nSee every file the way your model will: the text, the tables, each page as an image, "
+        "and — for models that cannot see — a description of its visuals."
+    )
+    if services.settings.public:
+        gr.Markdown(PUBLIC_NOTE.format(calls=services.settings.vision_calls_per_minute), elem_id="public-mode")
+    gr.Markdown(backends_line(services), elem_id="backends", elem_classes="rl-source")
+
+
+def _controls(settings: Settings) -> tuple:
+    """The right column: the mode, the pages, the question and the hotwords."""
+    multimodal = gr.Checkbox(
+        label="Multimodal model",
+        value=settings.multimodal,
+        elem_id="multimodal",
+        info="On: the model gets each page as an image. Off: text plus a description of each page's visuals.",
+    )
+    with gr.Row():
+        page_start = gr.Number(
+            label="First page", precision=0, minimum=0, value=None, info="0: from the first", elem_id="page-start"
+        )
+        page_end = gr.Number(
+            label="Last page", precision=0, minimum=0, value=None, info="0: to the last", elem_id="page-end"
+        )
+    question = gr.Textbox(
+        label="Describe",
+        placeholder="Ask about the visuals, e.g. What are the exact percentages in the pie chart?",
+        submit_btn="Ask",
+        elem_id="question",
+    )
+    unanswered = gr.Markdown(visible=False, elem_id="question-note", elem_classes="rl-error")
+    hotwords = gr.Textbox(
+        label="Hotwords (audio)",
+        placeholder="Names and terms the recording uses, e.g. Kubernetes, ReadLens",
+        info="Transcription expects these words and spells them so; Enter re-reads.",
+        submit_btn="Use",
+        elem_id="hotwords",
+    )
+    return multimodal, page_start, page_end, question, unanswered, hotwords
+
+
+def _inputs(settings: Settings, entries: gr.State, ranges: gr.State, folder: Path) -> Inputs:
+    """The first screen: the upload box, and under it the status line and the list of files (each
+    with its progress while it is read); the controls beside them."""
+    with gr.Row():
+        with gr.Column(scale=3):
+            files = gr.File(
+                label=f"Files — up to {MAX_FILES}, {settings.max_file_mb:g} MB each (documents, spreadsheets, "
+                "web pages, e-books, e-mail, archives, images, audio, text)",
+                file_count="multiple",
+                type="filepath",
+                height=150,
+                elem_id="uploads",
+            )
+            status = gr.Markdown(elem_id="status", min_height=28)
+
+            @gr.render(inputs=[entries], triggers=[entries.change], concurrency_limit=None, show_progress="hidden")
+            def _files(current):
+                show_files(current, files, ranges, folder, write_reading)
+
+            gr.Examples(
+                [[[str(ASSETS / name)]] for name in EXAMPLES if (ASSETS / name).exists()], files, elem_id="examples"
+            )
+            with gr.Accordion("Formats ReadLens reads", open=False, elem_id="formats"):
+                gr.Markdown(f"{SUPPORTED}.")
+        with gr.Column(scale=2):
+            controls = _controls(settings)
+    return Inputs(files, *controls, status)
+
+
+def _pages_tab(entries: gr.State, inputs: Inputs, folder: Path, max_pages: int) -> gr.Row:
+    """Each page's render beside its text, the search over the files read, and the examples while empty."""
+    with gr.Tab("Pages", elem_id="pages-tab"):
+        text_mode = gr.Radio(
+            [RENDERED, RAW],
+            value=RENDERED,
+            label="Each page's text",
+            info="The model receives the raw text (Markdown); rendered shows it as a reader sees it.",
+            elem_id="text-mode",
+        )
+        with gr.Group():
+            query = gr.Textbox(
+                label="Search the files read",
+                placeholder="A word, a phrase, or a regular expression",
+                submit_btn="Find",
+                elem_id="search",
+            )
+            regex = gr.Checkbox(label="Regular expression", value=False)
+        found = gr.Markdown(elem_id="search-results")
+        gr.on(
+            [query.submit, regex.change, entries.change],
+            lambda current, asked, pattern: search_results(current, asked, pattern, max_pages),
+            [entries, query, regex],
+            found,
+            show_progress="hidden",
+            **PRIVATE,
+        )
+
+        @gr.render(
+            inputs=[entries, text_mode],
+            triggers=[entries.change, text_mode.change],
+            concurrency_limit=None,
+            show_progress="hidden",
+        )
+        def _pages(current, mode):
+            show_entries(current, folder, raw=mode == RAW)
+
+        return examples_row(inputs.files, folder, "pages-examples")
+
+
+def _export_tab() -> gr.File:
+    with gr.Tab("Export", elem_id="export-tab"):
+        gr.Markdown(
+            "A Markdown report of everything read — text, tables, descriptions and page images — "
+            "with a citation for each page's text, each table and each figure, as a zip with the images."
+        )
+        return gr.File(label="Report (report.md + images)", interactive=False, elem_id="report")
+
+
+def _settings_and_cache(services: Services) -> gr.Markdown:
+    """The limits in force, and the cache's size (cleared here, but not in public mode), to fill on load."""
+    with gr.Accordion("Settings in force", open=False, elem_id="settings"):
+        gr.Markdown(
+            f"{backends_line(services)}\n\n{limits_table(services.settings)}\n\nSet them in the environment or "
+            "`.env` (see docs/configuration.md) and restart the app."
+        )
+    with gr.Accordion("Cache", open=False):
+        cache_info = gr.Markdown()
+        if not services.settings.public:  # every visitor shares the cache
+            clear_button = gr.Button("Clear cache", variant="secondary", size="sm")
+            clear_button.click(lambda: clear_cache(services), outputs=cache_info, **PRIVATE)
+    return cache_info
+
+
+def _discard(settings: Settings):
+    """Public mode's deletion of a visitor's file once read (None otherwise); never the examples' copies in
+    Gradio's cache, which a visitor can name, or reach by sending an example's bytes (their folder is named by
+    content)."""
+    if not settings.public:
+        return None
+
+    def discard(path: str) -> None:
+        example = ASSETS / Path(path).name
+        if not (
+            example.name in EXAMPLES
+            and example.is_file()
+            and Path(path).is_file()
+            and filecmp.cmp(path, example, shallow=False)
+        ):
+            discard_upload(path)
+
+    return discard
+
+
+def _wire_reading(inputs: Inputs, entries: gr.State, ranges: gr.State, services: Services) -> None:
+    """A change to the files or to how to read them reads what needs reading again, into ``entries``."""
+    settings, discard = services.settings, _discard(services.settings)
+
+    def read(paths, start, end, ask, mode, heard, current, chosen, request: gr.Request):
+        options = ReadOptions(
+            parse_page(start),
+            parse_page(end),
+            ask or None,
+            mode,
+            hotwords=heard or None,
+            visitor=visitor(request, settings.forwarded_allow_ips),
+        )
+        yield from read_uploads(paths, options, services, current, discard, chosen)
+
+    controls = [inputs.multimodal, inputs.page_start, inputs.page_end]
+    gr.on(
+        [
+            inputs.files.change,
+            *(control.change for control in controls),
+            inputs.question.submit,
+            inputs.hotwords.submit,
+            ranges.change,
+        ],
+        read,
+        inputs=[
+            inputs.files,
+            inputs.page_start,
+            inputs.page_end,
+            inputs.question,
+            inputs.multimodal,
+            inputs.hotwords,
+            entries,
+            ranges,
+        ],
+        outputs=entries,
+        show_progress="hidden",
+        trigger_mode="always_last",
+        concurrency_id="read",
+        concurrency_limit=READ_CONCURRENCY,
+        **PRIVATE,
+    )
+
+
 def build_ui(services: Services | None = None) -> gr.Blocks:
     """The ReadLens app over one ``Services`` (one cache, one vision client, one transcriber per process)."""
     services = services or Services(Settings.from_env())
-    settings = services.settings
     mend_uploads()
+    mend_api_page()
     folder = Path(tempfile.mkdtemp(prefix="readlens-app-"))
     atexit.register(shutil.rmtree, folder, True)
-    private = {"api_visibility": "private"}
-
     with App(title="ReadLens", delete_cache=(3600, 86400)) as demo:
-        gr.Markdown(
-            "# ReadLens\nSee every file the way your model will: the text, the tables, each page as an image, "
-            "and — for models that cannot see — a description of its visuals."
-        )
-        if settings.public:
-            gr.Markdown(PUBLIC_NOTE.format(calls=settings.vision_calls_per_minute), elem_id="public-mode")
-        gr.Markdown(backends_line(services), elem_id="backends", elem_classes="rl-source")
-        entries = gr.State([])
-        with gr.Row():
-            with gr.Column(scale=3):
-                files = gr.File(
-                    label=f"Files — up to {MAX_FILES}, {settings.max_file_mb:g} MB "
-                    "each (documents, spreadsheets, web pages, "
-                    "e-books, e-mail, archives, images, audio, text)",
-                    file_count="multiple",
-                    type="filepath",
-                    height=150,
-                    elem_id="uploads",
-                )
-                gr.Examples(
-                    [[[str(ASSETS / name)]] for name in EXAMPLES if (ASSETS / name).exists()],
-                    inputs=files,
-                    label="Examples",
-                )
-                with gr.Accordion("Formats ReadLens reads", open=False, elem_id="formats"):
-                    gr.Markdown(f"{SUPPORTED}.")
-            with gr.Column(scale=2):
-                multimodal = gr.Checkbox(
-                    label="Multimodal model",
-                    value=settings.multimodal,
-                    elem_id="multimodal",
-                    info=(
-                        "On: the model gets each page as an image. Off: text plus a description of each page's visuals."
-                    ),
-                )
-                with gr.Row():
-                    page_start = gr.Number(
-                        label="First page",
-                        precision=0,
-                        minimum=0,
-                        value=None,
-                        info="0: from the first",
-                        elem_id="page-start",
-                    )
-                    page_end = gr.Number(
-                        label="Last page", precision=0, minimum=0, value=None, info="0: to the last", elem_id="page-end"
-                    )
-                question = gr.Textbox(
-                    label="Describe",
-                    placeholder="Ask about the visuals, e.g. What are the exact percentages in the pie chart?",
-                    submit_btn="Ask",
-                    elem_id="question",
-                )
-                unanswered = gr.Markdown(visible=False, elem_id="question-note", elem_classes="rl-error")
-                hotwords = gr.Textbox(
-                    label="Hotwords (audio)",
-                    placeholder="Names and terms the recording uses, e.g. Kubernetes, ReadLens",
-                    info="Transcription expects these words and spells them so; Enter re-reads.",
-                    submit_btn="Use",
-                    elem_id="hotwords",
-                )
-        status = gr.Markdown(elem_id="status", min_height=28)  # room for the progress bar before anything is read
-        with gr.Tabs():
-            with gr.Tab("Pages", elem_id="pages-tab"):
-                text_mode = gr.Radio(
-                    [RENDERED, RAW],
-                    value=RENDERED,
-                    label="Each page's text",
-                    info="The model receives the raw text (Markdown); rendered shows it as a reader sees it.",
-                    elem_id="text-mode",
-                )
-
-                with gr.Group():
-                    query = gr.Textbox(
-                        label="Search the files read",
-                        placeholder="A word, a phrase, or a regular expression",
-                        submit_btn="Find",
-                        elem_id="search",
-                    )
-                    regex = gr.Checkbox(label="Regular expression", value=False)
-                found = gr.Markdown(elem_id="search-results")
-                gr.on(
-                    [query.submit, regex.change, entries.change],
-                    lambda current, asked, pattern: search_results(current, asked, pattern, settings.max_pages),
-                    [entries, query, regex],
-                    found,
-                    show_progress="hidden",
-                    **private,
-                )
-
-                @gr.render(
-                    inputs=[entries, text_mode],
-                    triggers=[demo.load, entries.change, text_mode.change],
-                    concurrency_limit=None,
-                )
-                def _pages(current, mode):
-                    show_entries(current, folder, raw=mode == RAW, files=files)
-
-                pages_examples = examples_row(files, folder, "pages-examples", **private)
-
+        _masthead(services)
+        entries, ranges = gr.State([]), gr.State({})
+        inputs = _inputs(services.settings, entries, ranges, folder)
+        with gr.Tabs(overflow_behavior="wrap"):
+            pages_examples = _pages_tab(entries, inputs, folder, services.settings.max_pages)
             payload_examples, payload_outputs = payload_tab(
-                lambda: examples_row(files, folder, "payload-examples", **private)
+                lambda: examples_row(inputs.files, folder, "payload-examples")
             )
-            with gr.Tab("Export", elem_id="export-tab"):
-                gr.Markdown(
-                    "A Markdown report of everything read — text, tables, descriptions and page images — "
-                    "with a citation after every piece, as a zip with the images."
-                )
-                report_file = gr.File(label="Report (report.md + images)", interactive=False, elem_id="report")
+            report_file = _export_tab()
             chunks_examples = chunks_tab(
-                entries, folder, lambda: examples_row(files, folder, "chunks-examples", **private), **private
+                entries, folder, lambda: examples_row(inputs.files, folder, "chunks-examples"), **PRIVATE
             )
-        with gr.Accordion("Settings in force", open=False, elem_id="settings"):
-            gr.Markdown(
-                f"{backends_line(services)}\n\n{limits_table(settings)}\n\nSet them in the environment or `.env` "
-                "(see docs/configuration.md) and restart the app."
-            )
-        with gr.Accordion("Cache", open=False):
-            cache_info = gr.Markdown()
-            if not settings.public:  # every visitor shares the cache
-                clear_button = gr.Button("Clear cache", variant="secondary", size="sm")
-                clear_button.click(lambda: clear_cache(services), outputs=cache_info, **private)
-
-        def discard(path: str) -> None:
-            """A visitor's file, once read; never the examples' copies in Gradio's cache, which a
-            visitor can name, or reach by sending an example's bytes (their folder is named by content)."""
-            example = ASSETS / Path(path).name
-            if (
-                example.name in EXAMPLES
-                and example.is_file()
-                and Path(path).is_file()
-                and filecmp.cmp(path, example, shallow=False)
-            ):
-                return
-            discard_upload(path)
-
-        def read(
-            paths,
-            start,
-            end,
-            ask,
-            mode,
-            heard,
-            current,
-            request: gr.Request,
-            progress=gr.Progress(),  # noqa: B008 - how Gradio asks for progress
-        ):
-            report = lambda desc, done, total: progress((done, total), desc=desc)
-            options = ReadOptions(
-                parse_page(start),
-                parse_page(end),
-                ask or None,
-                mode,
-                hotwords=heard or None,
-                visitor=visitor(request, settings.forwarded_allow_ips),
-            )
-            yield from read_uploads(paths, options, services, report, current, discard if settings.public else None)
-
-        gr.on(
-            [files.change, multimodal.change, page_start.change, page_end.change, question.submit, hotwords.submit],
-            read,
-            inputs=[files, page_start, page_end, question, multimodal, hotwords, entries],
-            outputs=entries,
-            show_progress_on=status,
-            trigger_mode="always_last",
-            concurrency_id="read",
-            concurrency_limit=READ_CONCURRENCY,
-            **private,
-        )
+        cache_info = _settings_and_cache(services)
+        _wire_reading(inputs, entries, ranges, services)
         entries.change(
             lambda current, mode: (
                 *[gr.update(visible=not current)] * 3,
@@ -376,11 +407,19 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                 write_report(current, folder) if current and all(entry.done for entry in current) else None,
                 *payload_views(current, mode, folder),
             ),
-            [entries, multimodal],
-            [pages_examples, payload_examples, chunks_examples, status, unanswered, report_file, *payload_outputs],
+            [entries, inputs.multimodal],
+            [
+                pages_examples,
+                payload_examples,
+                chunks_examples,
+                inputs.status,
+                inputs.unanswered,
+                report_file,
+                *payload_outputs,
+            ],
             show_progress="hidden",
-            **private,
+            **PRIVATE,
         )
-        demo.load(lambda: cache_summary(services), outputs=cache_info, **private)
-        _api(Endpoints(services, folder, discard if settings.public else None))
+        demo.load(lambda: cache_summary(services), outputs=cache_info, **PRIVATE)
+        _api(Endpoints(services, folder, _discard(services.settings)))
     return demo.queue(max_size=64, default_concurrency_limit=16)

@@ -1,5 +1,6 @@
 """Each file as the page shows it: its pages side by side with their text, tables and visual
-content, or its transcript, or why it could not be read; and the status line over them."""
+content (each block of text linked to its box on the render), or its transcript, or why it could
+not be read; the list of files over them; and the status line."""
 
 from __future__ import annotations
 
@@ -9,20 +10,21 @@ from pathlib import Path
 
 import gradio as gr
 
-from readers import Reading
-from readers.describe.vision import TEXT_ONLY, UNANSWERED
+from readers import Page, Reading
+from readers.describe.vision import TEXT_ONLY, unanswered
 from readers.intake.detect import FORMATS_LISTED
 from readers.payload.citations import CITED_UNITS, clock
-from readers.payload.serialize import answer_json
 
-from .handlers import Entry
-from .report import furniture_note, outlined_image, page_image, page_title, write_reading
+from .handlers import Entry, parse_range
+from .report import furniture_note, outlined_image, page_image, page_title, preview_image
 
 EMPTY = (
     "**Each page will appear here** once a file is read: its render on the left, figures outlined; on the "
     "right its text, tables, tokens and the description of its visuals. Reading starts as soon as you "
-    "upload (the first page shows while the rest are read)."
+    "upload (each page shows as soon as it is read)."
 )
+BOX_SCALE = 10_000  # a box's fractions, as whole numbers in a class name
+LINKED = "Point at a paragraph or a table and its place lights on the page; click the page and its text is shown."
 
 
 def _source_line(page) -> str:
@@ -41,27 +43,50 @@ def token_line(reading: Reading, page) -> str:
     return f"Tokens of this {CITED_UNITS.get(reading.kind, 'page')}: **{text_only:,}** text-only{seen}"
 
 
-def _show_page(reading: Reading, page, folder: Path, raw: bool, anchor: str | None) -> None:
+def linked_text(page: Page, blocks: list[dict]) -> str:
+    """The page's content as Markdown with each placed block (``readers.payload.placed``) inside a
+    ``div`` whose class carries its box in ten-thousandths of the page (``rl-box-1070-786-6361-1089``:
+    Gradio's sanitizer keeps a class, not a data attribute), for the page's script to light on the
+    render (``ui.browser``)."""
+    parts, at = [], 0
+    for block in blocks:
+        box = "-".join(str(round(value * BOX_SCALE)) for value in block["box"])
+        shown = page.text[block["start"] : block["end"]]
+        parts += [page.text[at : block["start"]], f'<div class="rl-block rl-box-{box}">\n\n{shown}\n\n</div>']
+        at = block["end"]
+    text = "".join([*parts, page.text[at:]]).strip()
+    return "\n\n".join(part for part in [text, *page.tables_apart] if part)
+
+
+def _render(image: str | None, label: str, key: str) -> None:
+    if image:
+        gr.Image(
+            image,
+            label=label,
+            type="filepath",
+            interactive=False,
+            scale=1,
+            key=f"{key}-image",
+            buttons=["download", "fullscreen"],
+            elem_classes="rl-render",
+        )
+
+
+def _show_page(reading: Reading, page, blocks: list[dict], folder: Path, raw: bool, anchor: str | None) -> None:
     key = f"{reading.sha256}-{page.number}-{page.section}"
     label = page_title(reading, page)
-    with gr.Row(equal_height=False, elem_id=anchor):
+    with gr.Row(equal_height=False, elem_id=anchor, elem_classes="rl-page"):
         if page.image:
             outlined = page.figures and reading.kind != "image"  # an image file is its own one figure
-            gr.Image(
+            _render(
                 outlined_image(reading, page, folder) if outlined else page_image(reading, page, folder),
-                label=f"{label} — figures outlined" if outlined else label,
-                type="filepath",
-                interactive=False,
-                scale=1,
-                key=f"{key}-image",
-                buttons=["download", "fullscreen"],
-                elem_classes="rl-render",
+                f"{label} — figures outlined" if outlined else label,
+                key,
             )
         with gr.Column(scale=1):
-            content = page.content.strip()
             if raw or page.line is not None:  # a text file's lines are shown as they are
                 gr.Textbox(
-                    content or "(no text on this page)",
+                    page.content.strip() or "(no text on this page)",
                     label=f"{label} — raw text, exactly as the model receives it",
                     lines=4,
                     max_lines=18,
@@ -71,9 +96,10 @@ def _show_page(reading: Reading, page, folder: Path, raw: bool, anchor: str | No
                     elem_classes="rl-page-text rl-raw",
                 )
             else:
-                gr.Markdown(f"**{label} — text, rendered** (the model receives it raw)", key=f"{key}-label")
+                hint = f" · <span class='rl-hint'>{LINKED}</span>" if blocks and page.image else ""
+                gr.Markdown(f"**{label} — text, rendered** (the model receives it raw){hint}", key=f"{key}-label")
                 gr.Markdown(
-                    content or "*(no text on this page)*",
+                    linked_text(page, blocks) or "*(no text on this page)*",
                     container=True,
                     max_height=480,
                     key=f"{key}-rendered",
@@ -98,6 +124,17 @@ def _show_page(reading: Reading, page, folder: Path, raw: bool, anchor: str | No
                 )
             if page.error:
                 gr.Markdown(f"⚠️ {page.error}", elem_classes="rl-error")
+
+
+def _show_preview(entry: Entry, page: Page, folder: Path, anchor: str) -> None:
+    """A page read while the rest of its file is: its render and the text it gives alone."""
+    with gr.Row(equal_height=False, elem_id=anchor, elem_classes="rl-page"):
+        _render(preview_image(page, folder), f"Page {page.number}", f"{entry.path}-{page.number}")
+        with gr.Column(scale=1):
+            gr.Markdown(f"**Page {page.number}** — read; its tokens and description come with the rest of the file")
+            gr.Markdown(
+                page.text.strip() or "*(its text comes with the rest of the file)*", container=True, max_height=480
+            )
 
 
 # A transcript row clicked plays its file's recording from the row's start, on the media element Gradio's
@@ -149,8 +186,11 @@ def _show_transcript(entry: Entry, player: str) -> None:
         gr.Markdown(
             "The recording was deleted from the server once transcribed (public mode), so it cannot be played here."
         )
+    steered = f" · steered by the hotwords **{entry.hotwords}**" if entry.hotwords else ""
     gr.Markdown(
-        f"**Language:** {t.language or 'unknown'} · **Duration:** {clock(t.duration)} ({t.duration:.1f} s) · {t.source}"
+        f"**Language:** {t.language or 'unknown'} · **Duration:** {clock(t.duration)} ({t.duration:.1f} s) · "
+        f"{t.source}{steered}",
+        elem_classes="rl-heard",
     )
     if t.segments:
         gr.HTML(transcript_table(t.segments, player if playable else None), js_on_load=SEEK)
@@ -158,23 +198,22 @@ def _show_transcript(entry: Entry, player: str) -> None:
         gr.Markdown(t.text or "(no speech found)")
 
 
-def show_entries(entries: list[Entry], folder: Path, raw: bool = False, files: gr.File | None = None) -> None:
-    """Lay out the list of files (each with a link to its card, a page box and a button that removes it
-    from ``files``), then each file: a header, its error or warnings, then its pages side by side (their
-    text rendered, or ``raw`` as the model receives it) or its audio."""
+def show_entries(entries: list[Entry], folder: Path, raw: bool = False) -> None:
+    """Each file: a header, its error or warnings, then its pages side by side (their text rendered,
+    or ``raw`` as the model receives it; while it is read, the pages read so far) or its audio."""
     if not entries:
         gr.Markdown(EMPTY, elem_id="pages-empty")
-    elif files is not None:
-        _file_list(entries, files, folder)
     for index, entry in enumerate(entries):
         with gr.Column(elem_classes="rl-file", elem_id=f"rl-file-{index}"):
             reading = entry.reading
             if reading is None:
                 gr.Markdown(f"### {entry.name}")
-                gr.Markdown(
-                    f"⚠️ {card_error(entry.error)}" if entry.error else "Reading…",
-                    elem_classes="rl-error" if entry.error else None,
-                )
+                if entry.error:
+                    gr.Markdown(f"⚠️ {card_error(entry.error)}", elem_classes="rl-error")
+                    continue
+                gr.Markdown(f"Reading… {entry.progress}", elem_classes="rl-source rl-progress")
+                for page in entry.pages:
+                    _show_preview(entry, page, folder, f"rl-file-{index}-page-{page.number}")
                 continue
             unit = CITED_UNITS.get(reading.kind, "page") + "s"
             shown = f"{len(reading.pages)} of {reading.page_count} {unit}" if reading.page_count > 1 else ""
@@ -183,13 +222,12 @@ def show_entries(entries: list[Entry], folder: Path, raw: bool = False, files: g
                 gr.Markdown(f"ℹ️ {warning}")
             if reading.transcript is not None:
                 _show_transcript(entry, f"rl-player-{index}")
+            placed = [page["blocks"] for page in entry.answer["pages"]] if entry.answer else [[]] * len(reading.pages)
             anchored = set()
-            for page in reading.pages:
+            for page, blocks in zip(reading.pages, placed):
                 anchor = None if page.number in anchored else f"rl-file-{index}-page-{page.number}"
                 anchored.add(page.number)
-                _show_page(reading, page, folder, raw, anchor)
-            if not entry.done:
-                gr.Markdown("Reading the remaining pages…")
+                _show_page(reading, page, blocks, folder, raw, anchor)
 
 
 # Scrolls to the page a box names (a number past the file's first or last page: that page), in the file the
@@ -204,28 +242,62 @@ JUMP = """(typed) => {{
 }}"""
 
 
-def _file_list(entries: list[Entry], files: gr.File, folder: Path) -> None:
-    """One line per file: its name linking to its card, what was read, a page box for a long one, its
-    reading to download as Markdown and as the API's JSON, and Remove."""
+def _what(entry: Entry) -> str:
+    """What the file list says of a file: what was read, how far its reading is, or why it was not read."""
+    reading = entry.reading
+    if entry.error:
+        return f"not read — {entry.reason}"
+    if reading is None:
+        return f"reading… {entry.progress}".strip()
+    if reading.transcript is not None:
+        return f"a recording of {clock(reading.transcript.duration)}"
+    unit, count = CITED_UNITS.get(reading.kind, "page"), len(reading.pages)
+    if 0 < count < reading.page_count:
+        first, last = reading.pages[0].number, reading.pages[-1].number
+        return (
+            f"{unit}s {first}–{last} of {reading.page_count}"
+            if count > 1
+            else f"{unit} {first} of {reading.page_count}"
+        )
+    return f"{count} {unit}{'s' * (count != 1)}"
+
+
+def show_files(entries: list[Entry], files: gr.File, ranges: gr.State, folder: Path, write_reading) -> None:
+    """One line per file: its name linking to its card and what was read (or how far its reading is,
+    or why it was not read), the pages to read of it (the controls' range unless typed here), a page
+    box for a long one, its reading to download as Markdown and as the API's JSON, and Remove."""
     with gr.Column(elem_id="file-list"):
         for index, entry in enumerate(entries):
             reading = entry.reading
             unit = CITED_UNITS.get(reading.kind, "page") if reading else "page"
-            if reading is None:
-                what = "not read" if entry.error else "reading…"
-            elif reading.transcript is not None:
-                what = f"a recording of {clock(reading.transcript.duration)}"
-            else:
-                what = f"{len(reading.pages)} {unit}{'s' * (len(reading.pages) != 1)}"
             with gr.Row(equal_height=False, elem_classes="rl-file-row"):
                 gr.Markdown(
-                    f"[{entry.name}](#rl-file-{index}) · {what}", min_width=160, scale=3, elem_classes="rl-name"
+                    f"[{entry.name}](#rl-file-{index}) · {_what(entry)}", min_width=160, scale=3, elem_classes="rl-name"
                 )
+                if reading and reading.page_count > 1 or entry.code == "PAGE_OUT_OF_RANGE":
+                    pages = gr.Textbox(
+                        label=f"Read {unit}s",
+                        show_label=False,
+                        placeholder=f"Read {unit}s: 1–{reading.page_count}" if reading else "Read pages: e.g. 1–4",
+                        max_lines=1,
+                        min_width=100,
+                        scale=1,
+                        key=f"range-{entry.path}",
+                        elem_classes="rl-range",
+                        html_attributes=gr.InputHTMLAttributes(autocomplete="off", enterkeyhint="go"),
+                    )
+                    pages.submit(
+                        lambda typed, current, path=entry.path: own_range(current, path, typed),
+                        [pages, ranges],
+                        ranges,
+                        api_visibility="private",
+                    )
                 if reading and len(reading.pages) > 1:
                     first, last = reading.pages[0].number, reading.pages[-1].number
                     box = gr.Textbox(
                         label=f"Go to {unit}",
-                        placeholder=f"{first}–{last}",
+                        show_label=False,
+                        placeholder=f"Go to {unit}: {first}–{last}",
                         max_lines=1,
                         min_width=100,
                         scale=1,
@@ -233,8 +305,8 @@ def _file_list(entries: list[Entry], files: gr.File, folder: Path) -> None:
                         html_attributes=gr.InputHTMLAttributes(autocomplete="off", enterkeyhint="go"),
                     )
                     box.submit(None, box, None, js=JUMP.format(index=index, first=first, last=last))
-                if reading and entry.done:
-                    markdown, answer = write_reading(entry, answer_json(reading), folder)
+                if reading and entry.done and entry.answer is not None:
+                    markdown, answer = write_reading(entry, folder)
                     gr.DownloadButton("Markdown", markdown, size="sm", min_width=90, scale=0, elem_classes="rl-md")
                     gr.DownloadButton("JSON", answer, size="sm", min_width=70, scale=0, elem_classes="rl-json")
                 remove = gr.Button("Remove", size="sm", variant="secondary", min_width=80, scale=0)
@@ -246,6 +318,17 @@ def _file_list(entries: list[Entry], files: gr.File, folder: Path) -> None:
                 )
 
 
+def own_range(ranges: dict, path: str, typed: str) -> dict:
+    """``ranges`` with ``path``'s own pages as typed ("3–5"; empty: the controls' range again)."""
+    chosen = dict(ranges or {})
+    parsed = parse_range(typed or "")
+    if parsed is None:
+        chosen.pop(path, None)
+    else:
+        chosen[path] = parsed
+    return chosen
+
+
 def card_error(error: str) -> str:
     """The API's sentence, with the list of formats (given once, under the upload) pointed to rather than repeated."""
     sentence, listed, _ = error.partition(FORMATS_LISTED)
@@ -254,15 +337,15 @@ def card_error(error: str) -> str:
 
 def card_warnings(reading: Reading) -> list[str]:
     """A file's warnings but the unanswered question's, which ``question_note`` says once beside the question."""
-    return [warning for warning in reading.warnings if not warning.startswith(UNANSWERED)]
+    asked = set(unanswered(reading.warnings))
+    return [warning for warning in reading.warnings if warning not in asked]
 
 
 def question_note(entries: list[Entry]) -> dict:
     """The note under the Describe box: why the question was not answered (no vision model), once for all files."""
     for entry in entries:
-        for warning in entry.reading.warnings if entry.reading else ():
-            if warning.startswith(UNANSWERED):
-                return gr.update(value=f"⚠️ {warning}", visible=True)
+        for warning in unanswered(entry.reading.warnings) if entry.reading else ():
+            return gr.update(value=f"⚠️ {warning}", visible=True)
     return gr.update(value="", visible=False)
 
 
@@ -274,7 +357,7 @@ def status_line(entries: list[Entry]) -> str:
     pending = [e for e in entries if not e.done]
     parts = [f"{len(read)} of {len(entries)} files read"]
     if failed:
-        parts.append(f"⚠️ not read: {', '.join(e.name for e in failed)}")
+        parts.append(f"⚠️ not read: {', '.join(f'{e.name} ({e.reason})' for e in failed)}")
     if pending:
         parts.append(f"reading {', '.join(e.name for e in pending)}…")
     return " · ".join(parts)

@@ -169,8 +169,9 @@ def estimate(readings: list[Reading], documents: dict[str, list[dict]] | None = 
 
 
 def estimate_table(readings: list[Reading], multimodal: bool, documents: dict[str, list[dict]] | None = None) -> str:
-    """The rows of ``estimate`` as Markdown, the current mode marked, estimates marked ≈."""
-    rows = [["Mode", "Size", "Text characters", "Text tokens", "Images", "Image tokens", "Total tokens"]]
+    """The rows of ``estimate`` as Markdown, the current mode marked, estimates marked ≈; the tokens come
+    first, so a phone shows them before the table scrolls sideways."""
+    rows = [["Mode", "Total tokens", "Text tokens", "Image tokens", "Images", "Size", "Text characters"]]
     for row in estimate(readings, documents):
         current = row["mode"].startswith("Multimodal") if multimodal else row["mode"] == "Text-only"
         mode = f"**{row['mode']}** (current)" if current else row["mode"]
@@ -178,12 +179,12 @@ def estimate_table(readings: list[Reading], multimodal: bool, documents: dict[st
         rows.append(
             [
                 mode,
+                f"{about}{row['total_tokens']:,}",
+                f"{about}{row['text_tokens']:,}",
+                f"{row['image_tokens']:,}",
+                str(row["images"]),
                 f"{row['bytes'] / 1024:,.1f} KB",
                 f"{row['characters']:,}",
-                f"{about}{row['text_tokens']:,}",
-                str(row["images"]),
-                f"{row['image_tokens']:,}",
-                f"{about}{row['total_tokens']:,}",
             ]
         )
     return markdown_table(rows)

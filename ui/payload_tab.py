@@ -27,6 +27,7 @@ from .payload import (
 )
 from .report import write_document_payload, write_payload
 
+SIDEWAYS = "<p class='rl-sideways'>Tokens first; the table scrolls sideways for images, size and characters →</p>"
 EMPTY = (
     "**What the model receives will appear here** once a file is read: the text-only string (or, in "
     "multimodal mode, the OpenAI and Anthropic message parts with each page's image), its size, and "
@@ -89,7 +90,7 @@ def payload_views(entries: list[Entry], multimodal: bool, folder: Path):
     if any(reading.pdf for reading in readings):
         note += f" {DOCUMENT_NOTE}"
     payloads, problems = document_payloads(readings)  # cuts and encodes the PDFs: once for the table and the views
-    table = f"{estimate_table(readings, multimodal, payloads)}\n\n{usage_line(readings)}\n\n{note}"
+    table = f"{SIDEWAYS}\n\n{estimate_table(readings, multimodal, payloads)}\n\n{usage_line(readings)}\n\n{note}"
     done = all(entry.done for entry in entries)
     download = write_payload(readings, multimodal, folder) if done else None
     documents = document_views(readings, folder, done, payloads, problems)

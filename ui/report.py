@@ -47,6 +47,7 @@ def page_image(reading: Reading, page: Page, folder: Path) -> str:
 
 
 OUTLINE = (67, 56, 202)  # the theme's indigo
+REPORT_LEVELS = 3  # the report's own headings: "# ReadLens report", "## file", "### Page 1"
 REPORT_CHUNK_TOKENS = 512  # the export's chunks: Reading.chunks' default size
 
 
@@ -110,20 +111,30 @@ def furniture_note(page: Page) -> str | None:
     return f"Page furniture: {' · '.join(page.furniture)}" if page.furniture else None
 
 
+def _demoted(block: str) -> str:
+    """A block of the document's text under the report's own headings: its heading (``#``) set
+    ``REPORT_LEVELS`` levels lower, so ``# Title`` reads under the report's ``### Page 1``."""
+    marks = len(block) - len(block.lstrip("#"))
+    if marks and block[marks : marks + 1] in (" ", "\t"):
+        return "#" * min(6, marks + REPORT_LEVELS) + block[marks:]
+    return block
+
+
 def _page_section(reading: Reading, page: Page, images: dict[str, bytes] | None) -> list[str]:
-    """A page's part of the report; with no ``images`` to collect, its picture is left out."""
+    """A page's part of the report: its picture, its text with the document's headings under the
+    report's, then one citation for the page's text, one after each table and one after the
+    description of its figures; with no ``images`` to collect, its picture is left out."""
     cite = citation(reading, page)
     lines = [f"### {page_title(reading, page)}"]
     if page.image and images is not None:
         image_name = f"images/{reading.sha256[:12]}-{stem(reading.name)}-{page.number}.png"
         images[image_name] = page.image
         lines += [f"![{reading.name}, {reading.label.lower()} {page.number}]({image_name})", cite]
-    for block in [
-        *page.text.strip().split("\n\n"),
-        *page.tables_apart,
-    ]:  # paragraphs and tables; headings need no source
-        if block.strip():
-            lines += [block] if block.startswith("#") else [block, cite]
+    blocks = [block for block in [*page.text.strip().split("\n\n"), *page.tables_apart] if block.strip()]
+    for block in blocks:
+        lines += [_demoted(block), cite] if block.lstrip().startswith("|") else [_demoted(block)]
+    if any(not block.lstrip().startswith(("|", "#")) for block in blocks):  # the page's text, cited once
+        lines.append(cite)
     if note := furniture_note(page):  # one line, under the page's text: not the page's content, so not cited
         lines.append(note)
     if page.description:
@@ -160,15 +171,20 @@ def report_markdown(entries: list[Entry], pictures: bool = True) -> tuple[str, d
     return "\n\n".join(lines) + "\n", images or {}
 
 
-def write_reading(entry: Entry, answer: dict, folder: Path) -> tuple[str, str]:
-    """One file's reading as Markdown (the report's words, without pictures) and as ``answer``, the
-    API's JSON: the two downloads beside the file's name."""
+def write_reading(entry: Entry, folder: Path) -> tuple[str, str]:
+    """One file's reading as Markdown (the report's words, without pictures) and as the API's JSON
+    (``entry.answer``): the two downloads beside the file's name."""
     markdown = report_markdown([entry], pictures=False)[0].encode()
-    data = json.dumps(answer, ensure_ascii=False, indent=1).encode()
+    data = json.dumps(entry.answer, ensure_ascii=False, indent=1).encode()
     name = stem(entry.name)
     return _write_once(folder / "readings", f"{name}.md", markdown), _write_once(
         folder / "readings", f"{name}.json", data
     )
+
+
+def preview_image(page: Page, folder: Path) -> str | None:
+    """The path of the PNG of a page read while the rest of its file is, written once, or None."""
+    return _write_once(folder / "previews", f"page-{page.number}.png", page.image) if page.image else None
 
 
 def chunks_jsonl(entries: list[Entry], max_tokens: int = REPORT_CHUNK_TOKENS) -> str:

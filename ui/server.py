@@ -1,12 +1,15 @@
 """Gradio's own behaviour, mended where it reaches a client or leaves files behind (gradio 6.31):
-``App`` words its refusal of a file that was not uploaded without the server's paths, and
-``mend_uploads`` leaves nothing behind in the upload folder."""
+``App`` words its refusal of a file that was not uploaded without the server's paths,
+``mend_uploads`` leaves nothing behind in the upload folder, and ``mend_api_page`` makes the API
+page's examples send a file. docs/architecture.md says why each is needed; tests/test_ui_server.py
+holds each."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import gradio as gr
+from gradio import routes
 from gradio.exceptions import InvalidPathError
 from gradio.route_utils import GradioMultiPartParser
 from gradio.utils import NamedString
@@ -58,3 +61,28 @@ def mend_uploads() -> None:
     parse_and_clean.mended = True
     GradioMultiPartParser.parse = parse_and_clean
     gr.File._process_single_file = uploaded_path
+
+
+def _is_file(example) -> bool:
+    return isinstance(example, dict) and (example.get("meta") or {}).get("_type") == "gradio.FileData"
+
+
+def mend_api_page() -> None:
+    """Make the API page's code examples send a file (once for the process): Gradio writes each
+    parameter that has a default as that default, so every endpoint's example read ``file=None`` (a
+    call that sends nothing) beside the inline ``file_base64``; a file parameter is written with its
+    example instead, ``handle_file('https://…/sample_file.pdf')``. Only the examples change: the
+    parameters' defaults that ``gradio_client`` reads are the same."""
+    generate = routes.generate_code_snippets
+    if getattr(generate, "mended", False):
+        return
+
+    def with_files(name: str, info: dict, *args, **kwargs) -> dict:
+        parameters = [
+            {**parameter, "parameter_has_default": False} if _is_file(parameter.get("example_input")) else parameter
+            for parameter in info.get("parameters", [])
+        ]
+        return generate(name, {**info, "parameters": parameters}, *args, **kwargs)
+
+    with_files.mended = True
+    routes.generate_code_snippets = with_files

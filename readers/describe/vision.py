@@ -43,6 +43,12 @@ OCR_CANNOT_ANSWER = (
 )
 
 
+def unanswered(warnings: list[str]) -> list[str]:
+    """The warnings that say a question was not answered (local OCR answers none), so the app and the
+    API can say it apart from the others without reading the sentences themselves."""
+    return [warning for warning in warnings if warning.startswith(UNANSWERED)]
+
+
 @dataclass
 class Description:
     text: str

@@ -234,6 +234,16 @@ def _extract(job, pdf_path: Path, numbers: list[int], dpi: int | None):
             future.cancel()
 
 
+def _preview(job, number: int, entry: dict, text_from_pdf: bool) -> None:
+    """Hand the page to ``job.preview`` as the page alone gives it: its text (when it comes from this
+    PDF), with its furniture and headings settled on it alone, and its render."""
+    if job.preview is None:
+        return
+    text = heading_levels([without_furniture({number: entry["text"]})[0][number]])[0] if text_from_pdf else ""
+    figures = [Figure.of(found) for found in entry["figures"]]
+    job.preview(Page(number=number, text=text, tables=entry["tables"], image=entry["png"], figures=figures))
+
+
 def read_pdf_pages(
     job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True
 ) -> tuple[int, list[Page], dict[int, list[dict]]]:
@@ -261,6 +271,8 @@ def read_pdf_pages(
         if entry is not None and (png is not None or not render):
             found[number] = {**entry, "png": png}
     job.progress("rendered", len(found), len(numbers))
+    for number, entry in found.items():
+        _preview(job, number, entry, text_from_pdf)
     failed: dict[int, dict] = {}
     missing = [n for n in numbers if n not in found]
     for done, result in enumerate(
@@ -275,6 +287,7 @@ def read_pdf_pages(
                 store.put_bytes(cache_key, png_name.format(number), png)
             store.put_json(cache_key, entry_name.format(number), result)
             found[number] = {**result, "png": png}
+            _preview(job, number, found[number], text_from_pdf)
         job.progress("rendered", done, len(numbers))
     if not found and text_from_pdf:
         first, limit = failed[numbers[0]]["error"], job.settings.page_timeout
