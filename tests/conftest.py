@@ -65,6 +65,19 @@ def ocr_app(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def chromium():
+    """Debian's Chromium, driven by Playwright: each test opens its own page at its own size."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
 def client(app):
     """A ``gradio_client`` of ``app``."""
     from gradio_client import Client

@@ -70,6 +70,7 @@ def test_the_api_page_lists_exactly_the_four_endpoints(client):
         "max_tokens",
         "cursor",
         "chunk_tokens",
+        "files",
     ]
     assert [p["parameter_name"] for p in info["named_endpoints"]["/transcribe"]["parameters"]] == [
         "file",
@@ -348,7 +349,7 @@ def test_a_server_path_is_never_read(app, client):
         file_data = {"path": path, "meta": {"_type": "gradio.FileData"}}
         event = httpx.post(
             f"{app.url}gradio_api/call/read_file",
-            json={"data": [file_data, None, None, "", False, False, False, "", "", "", None, "", 0]},
+            json={"data": [file_data, None, None, "", False, False, False, "", "", "", None, "", 0, None]},
         ).json()
         result = httpx.get(f"{app.url}gradio_api/call/read_file/{event['event_id']}", timeout=30).text
         assert "event: error" in result and json.dumps(NOT_UPLOADED) in result

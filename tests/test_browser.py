@@ -312,18 +312,27 @@ def test_a_file_over_the_size_limit_is_refused_by_name_and_the_rest_read(page, t
     big = tmp_path / "huge.pdf"
     big.write_bytes((ASSETS / "chart-report.pdf").read_bytes() + b"0" * (MAX_FILE_MB * 1024 * 1024 + 1))
     page.set_input_files(UPLOAD, [str(big), str(ASSETS / "diagram.png")])
-    expect(
-        page.get_by_text(f"huge.pdf was not read: it is 5.0 MB and the limit is {MAX_FILE_MB} MB per file")
-    ).to_be_visible(timeout=WAIT_MS)
+    expect(page.get_by_text(f"huge.pdf is 5.0 MB; the limit is {MAX_FILE_MB} MB (MAX_FILE_MB).")).to_be_visible(
+        timeout=WAIT_MS
+    )  # the API's sentence
     expect(page_images(page, "diagram")).to_have_count(1, timeout=WAIT_MS)
     shoot(page, "06-too-large")
 
 
-def test_a_file_over_the_server_limit_never_leaves_the_browser(page, tmp_path):
+def test_a_file_over_twice_the_limit_is_not_sent_and_is_refused_by_name(page, tmp_path):
+    """The page sends a stand-in for a file over MAX_FILE_MB (ui.browser): Gradio's own limit, twice that,
+    refused the whole batch with a toast; now the file is refused alone, by name, and never uploaded."""
     giant = tmp_path / "giant.pdf"
     giant.write_bytes((ASSETS / "chart-report.pdf").read_bytes() + b"0" * (2 * MAX_FILE_MB * 1024 * 1024))
-    page.set_input_files(UPLOAD, str(giant))
-    expect(page.get_by_text('exceed the maximum allowed size of 10.0 Mb: "giant.pdf"')).to_be_visible(timeout=WAIT_MS)
+    page.set_input_files(UPLOAD, [str(giant), str(ASSETS / "diagram.png")])
+    expect(page.get_by_text(f"giant.pdf is 10.0 MB; the limit is {MAX_FILE_MB} MB (MAX_FILE_MB).")).to_be_visible(
+        timeout=WAIT_MS
+    )
+    expect(page_images(page, "diagram")).to_have_count(1, timeout=WAIT_MS)
+    expect(page.get_by_text("maximum allowed size")).to_have_count(0)
+    expect(page.locator("#uploads").get_by_text("Error", exact=True)).to_have_count(0)
+    uploaded = list(running_app().temp.rglob("giant.pdf"))
+    assert uploaded and all(path.stat().st_size < 1024 for path in uploaded)  # the stand-in reached it, not the file
     shoot(page, "06b-over-server-limit")
 
 

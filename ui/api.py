@@ -31,7 +31,7 @@ from readers.intake.names import label, safe_suffix
 from readers.kinds import kind_of
 from readers.payload.budget import parse_cursor
 from readers.payload.chunks import check_sizes
-from readers.payload.serialize import answer_json
+from readers.payload.serialize import answer_json, files_json
 
 from .api_docs import ENDPOINT_ARGS, FILE_ARGS, HOTWORDS_ARG
 from .handlers import display_name, parse_page, unexpected, visitor
@@ -43,6 +43,7 @@ NO_FILE = (
     "or the file's bytes as file_base64 with its name in file_name."
 )
 MCP_CALLER = "mcp"  # the x-gradio-user header Gradio's MCP server sends with each tool call
+TOGETHER = ("messages", "document_messages")  # in an answer of several files, once for them all
 
 
 def documented(endpoint):
@@ -166,6 +167,7 @@ class Endpoints:
         max_tokens: float | None = None,
         cursor: str = "",
         chunk_tokens: float = 0,
+        files: list[str] | None = None,
         request: gr.Request = None,
     ) -> dict:
         """Read a file the way a language model receives it: a PDF, Word, PowerPoint, spreadsheet, web
@@ -195,39 +197,82 @@ class Endpoints:
             max_tokens: {read_file[max_tokens]}
             cursor: {read_file[cursor]}
             chunk_tokens: {read_file[chunk_tokens]}
+            files: {read_file[files]}
         Returns:
             {read_file[returns]}
         """
+        asked = {
+            "page_start": page_start,
+            "page_end": page_end,
+            "describe": describe,
+            "multimodal": bool(multimodal),
+            "document": bool(document),
+            "line_numbers": bool(line_numbers),
+            "hotwords": hotwords,
+            "max_tokens": max_tokens,
+            "cursor": cursor,
+            "chunk_tokens": chunk_tokens,
+        }
+        if files:
+            return self._several(files, bool(file or file_base64), request, asked)
         with self._file(file, file_base64, file_name) as (path, name):
-            mcp = request is not None and request.headers.get("x-gradio-user") == MCP_CALLER
-            start, last = parse_cursor(cursor) if cursor else None, parse_page(page_end)
-            budget = Budget(token_budget(max_tokens, mcp), start, bool(line_numbers))
-            chunk_size = chunk_sizes(chunk_tokens)
-            options = ReadOptions(
-                page_start=start.page if start else parse_page(page_start),
-                page_end=last,
-                describe=describe or None,
-                multimodal=bool(multimodal),
-                images=True if document else None,
-                hotwords=hotwords or None,
+            return self._answer(path, name, bool(file_base64), request, asked)[0]
+
+    def _answer(self, path: str, name: str, inline: bool, request: gr.Request | None, asked: dict) -> tuple:
+        """``/read_file``'s answer for one file, and the reading it holds (as far as ``max_tokens`` goes)."""
+        mcp = request is not None and request.headers.get("x-gradio-user") == MCP_CALLER
+        cursor, last = asked["cursor"], parse_page(asked["page_end"])
+        start = parse_cursor(cursor) if cursor else None
+        budget = Budget(token_budget(asked["max_tokens"], mcp), start, asked["line_numbers"])
+        chunk_size = chunk_sizes(asked["chunk_tokens"])
+        options = ReadOptions(
+            page_start=start.page if start else parse_page(asked["page_start"]),
+            page_end=last,
+            describe=asked["describe"] or None,
+            multimodal=asked["multimodal"],
+            images=True if asked["document"] else None,
+            hotwords=asked["hotwords"] or None,
+        )
+        reading = self._read(path, name, request, options)
+        fitted = budget.fit(reading) if budget.active else None
+        held = fitted.reading if fitted else reading
+        answer = answer_json(held, asked["document"], asked["line_numbers"], chunk_size)
+        if fitted:
+            arguments = {key: asked[key] for key in ("describe", "multimodal", "document", "line_numbers", "hotwords")}
+            arguments = {"page_end": last, **arguments, "chunk_tokens": chunk_size}
+            answer["budget"] = budget.report(
+                fitted, reading, last or reading.page_count, file_arguments(inline, name), arguments
             )
-            reading = self._read(path, name, request, options)
-            fitted = budget.fit(reading) if budget.active else None
-            answer = answer_json(fitted.reading if fitted else reading, bool(document), bool(line_numbers), chunk_size)
-            if fitted:
-                arguments = {
-                    "page_end": last,
-                    "describe": describe,
-                    "multimodal": bool(multimodal),
-                    "document": bool(document),
-                    "line_numbers": bool(line_numbers),
-                    "hotwords": hotwords,
-                    "chunk_tokens": chunk_size,
-                }
-                answer["budget"] = budget.report(
-                    fitted, reading, last or reading.page_count, file_arguments(bool(file_base64), name), arguments
-                )
-            return for_agents(answer) if mcp else answer
+        return (for_agents(answer) if mcp else answer), held
+
+    def _several(self, files: list[str], also_one: bool, request: gr.Request | None, asked: dict) -> dict:
+        """``/read_file`` of several files: each file's answer in ``files`` (or why it was not read),
+        then their payload together, each file named (``readers.payload.serialize.files_json``)."""
+        if also_one:
+            raise gr.Error("Send one file (file or file_base64) or several (files), not both.")
+        if asked["cursor"]:
+            raise gr.Error("A cursor goes on inside one file: send that file alone, as file or file_base64.")
+        answers, readings = [], []
+        for upload in files:
+            name = display_name(upload)
+            try:
+                answer, reading = self._answer(upload, name, False, request, asked)
+                readings.append(reading)
+            except ReaderError as error:
+                answer = {"name": name, "error": {"code": error.code, "message": error.message}}
+            except Exception as error:  # noqa: BLE001 - one file's bug must not take the others' answers
+                answer = {"name": name, "error": {"code": None, "message": unexpected(name, error)}}
+            finally:
+                if self.discard is not None:
+                    self.discard(upload)
+            answers.append({key: value for key, value in answer.items() if key not in TOGETHER})
+        try:
+            together = files_json(readings, asked["multimodal"], asked["document"])
+        except ReaderError as error:
+            raise gr.Error(error.message) from None
+        if request is not None and request.headers.get("x-gradio-user") == MCP_CALLER:
+            together.pop("messages", None)  # megabytes of base64 a model would read as text (tools.for_agents)
+        return {"files": answers, **together}
 
     @documented
     def render_page(

@@ -64,12 +64,18 @@ ENDPOINT_ARGS = {  # by endpoint: what its docstring names as {endpoint[paramete
             " this many o200k_base tokens, each with its heading path, pages and citation; tables cut "
             "only between rows, each figure a chunk of its own. Empty or 0 adds none."
         ),
+        "files": (
+            "Several files read together instead of file (uploads through gradio_client, or public "
+            "http(s) URLs over MCP): the answer holds each file's answer in files (or its error), then text,"
+            " tokens, messages and document_messages of them all, each file's pages after its [FILE: name]."
+        ),
         "returns": (
             "name, kind, page_count; pages (number, tokens: the page's own count, text, tables, "
             "description, description_source, error, section, line, figures, furniture: what a PDF page "
             "shows round its text and the text leaves out, such as page numbers, running headers, "
-            "download stamps, or a Word page's header and footer); warnings; usage (vision calls made, saved, "
-            "cached); text (exactly what a "
+            "download stamps, or a Word page's header and footer; blocks: each heading, paragraph, table "
+            "and chart with its characters in text, start and end, and its box on the page); warnings; "
+            "usage (vision calls made, saved, cached); text (exactly what a "
             "text-only model receives); document_messages when asked; tokens of that payload (openai "
             "exact, anthropic an estimate); and, in multimodal mode through gradio_client, messages "
             "(OpenAI content parts with base64 PNGs); with max_tokens or a cursor (and always over MCP), "

@@ -142,6 +142,7 @@ def _api(endpoints: Endpoints) -> None:
         search = [gr.Textbox(label="query", value=""), gr.Checkbox(label="regex", value=False)]
         around = [gr.Number(label="context", precision=0, value=2), gr.Number(label="max_hits", precision=0, value=20)]
         outline, found = gr.JSON(label="outline"), gr.JSON(label="found")
+        files = gr.File(label="files", file_count="multiple", type="filepath")
     shared = {"triggers": [], "concurrency_id": "read", "concurrency_limit": READ_CONCURRENCY}
     inputs = [
         file,
@@ -155,6 +156,7 @@ def _api(endpoints: Endpoints) -> None:
         hotwords,
         *budget,
         chunk_tokens,
+        files,
     ]
     gr.on(fn=endpoints.read_file, inputs=inputs, outputs=reading, api_name="read_file", **shared)
     gr.on(fn=endpoints.render_page, inputs=[file, page, *inline], outputs=image, api_name="render_page", **shared)

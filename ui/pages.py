@@ -278,9 +278,9 @@ def show_files(entries: list[Entry], files: gr.File, ranges: gr.State, folder: P
                     pages = gr.Textbox(
                         label=f"Read {unit}s",
                         show_label=False,
-                        placeholder=f"Read {unit}s: 1–{reading.page_count}" if reading else "Read pages: e.g. 1–4",
+                        placeholder=f"Read {unit}s 1–{reading.page_count}" if reading else "Read pages, e.g. 1–4",
                         max_lines=1,
-                        min_width=100,
+                        min_width=150,
                         scale=1,
                         key=f"range-{entry.path}",
                         elem_classes="rl-range",
@@ -297,9 +297,9 @@ def show_files(entries: list[Entry], files: gr.File, ranges: gr.State, folder: P
                     box = gr.Textbox(
                         label=f"Go to {unit}",
                         show_label=False,
-                        placeholder=f"Go to {unit}: {first}–{last}",
+                        placeholder=f"Go to {unit} {first}–{last}",
                         max_lines=1,
-                        min_width=100,
+                        min_width=150,
                         scale=1,
                         elem_classes="rl-goto",
                         html_attributes=gr.InputHTMLAttributes(autocomplete="off", enterkeyhint="go"),

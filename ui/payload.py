@@ -18,7 +18,7 @@ import json
 
 from readers import ReaderError, Reading
 from readers.markup.tables import markdown_table
-from readers.payload.document import limit_problem
+from readers.payload.document import files_document_parts, limit_problem
 from readers.payload.messages import files_messages
 from readers.payload.text import files_text
 from readers.payload.tokens import EXACT, IMAGE_RULES, PROVIDERS, payload_tokens, png_size, text_tokens
@@ -44,23 +44,6 @@ def message_payload(readings: list[Reading], provider: str) -> list[dict]:
     return files_messages([(reading.name, reading.as_messages(provider)) for reading in readings])
 
 
-def document_payload(readings: list[Reading], provider: str) -> list[dict]:
-    """The content parts when PDFs are sent as themselves: each file that has a PDF as its document
-    (``as_messages(document=True)``), the others as in multimodal mode. Raises ``ReaderError`` when
-    a file's PDF cannot be sent (a provider's limit, its PDF gone)."""
-    return files_messages(
-        [
-            (
-                reading.name,
-                reading.as_messages(provider, document=True)
-                if reading.pdf
-                else dataclasses.replace(reading, multimodal=True).as_messages(provider),
-            )
-            for reading in readings
-        ]
-    )
-
-
 def document_payloads(readings: list[Reading]) -> tuple[dict[str, list[dict]], list[str]]:
     """The payload with PDFs sent as themselves for each provider that can take it in one request,
     and a sentence for each provider that cannot (a file past its limits, or all of them together);
@@ -71,7 +54,7 @@ def document_payloads(readings: list[Reading]) -> tuple[dict[str, list[dict]], l
         return payloads, problems
     for provider in PROVIDERS:
         try:
-            parts = document_payload(readings, provider)
+            parts = files_document_parts(readings, provider)
         except ReaderError as error:
             problems.append(f"{PROVIDER_NAMES[provider]}: {error.message}")
             continue

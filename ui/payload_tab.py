@@ -143,7 +143,7 @@ def payload_tab(examples: Callable[[], gr.Row]) -> tuple[gr.Row, list]:
             elem_id="payload-text",
         )
         openai_view, anthropic_view = _json_views("message content (images abbreviated)", "payload")
-        payload_file = gr.File(label="Complete payload (with full images)", interactive=False)
+        payload_file = gr.File(label="Complete payload (with full images)", interactive=False, elem_id="payload-file")
         document_note = gr.Markdown(visible=False, elem_id="payload-document-note")
         document_openai, document_anthropic = _json_views(
             "message content, PDF sent as itself (base64 abbreviated)", "payload-document"

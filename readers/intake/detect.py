@@ -222,10 +222,11 @@ def detect(path: Path, name: str) -> Detected:
     kind = KIND_BY_MIME.get(mime)
     if kind is None and mime.startswith("text/"):
         kind = "text"
-    if kind is None and mime == "application/octet-stream":  # bytes libmagic knows no type for
-        suffix = Path(name).suffix
+    if kind is None and (mime == "application/octet-stream" or Path(name).suffix.lower() in KIND_BY_SUFFIX):
+        # bytes libmagic knows no type for, or a type other than the name promises: said as a person would
+        suffix, looks = Path(name).suffix, "" if mime == "application/octet-stream" else f" (it looks like {mime})"
         said = (
-            f"is not a {suffix[1:].upper()} inside: its content is no format ReadLens reads"
+            f"is not a {suffix[1:].upper()} inside: its content is no format ReadLens reads{looks}"
             if suffix.lower() in KIND_BY_SUFFIX
             else "is no format ReadLens reads: its content matches none it knows"
         )

@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import base64
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import ReaderError
 from ..kinds import kind_of
 from ..storage.files import Store
+from .messages import files_messages
 
 MB = 1_000_000
 
@@ -156,3 +157,20 @@ def document_parts(reading, provider: str) -> list[dict]:
     if problem:
         raise ReaderError("FILE_TOO_LARGE", problem)
     return parts
+
+
+def files_document_parts(readings, provider: str) -> list[dict]:
+    """The content parts of several readings sent together with the PDFs as themselves: each reading
+    that has a PDF as its document (``document_parts``), the others as their page images, each
+    file named (``readers.payload.messages.files_messages``). Raises what ``document_parts`` raises."""
+    return files_messages(
+        [
+            (
+                reading.name,
+                document_parts(reading, provider)
+                if reading.pdf
+                else replace(reading, multimodal=True).as_messages(provider),
+            )
+            for reading in readings
+        ]
+    )

@@ -1,5 +1,6 @@
 """A ``Reading`` as JSON values: ``as_json`` (the command line's ``--format json``, the batch
-records), and ``answer_json``, the app's ``/read_file`` answer made from it."""
+records), and ``answer_json``, the app's ``/read_file`` answer made from it; ``files_json``, what
+several readings sent together add to their answers."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ from dataclasses import asdict
 
 from ..models import Reading
 from .budget import answer_count, page_tokens
+from .document import files_document_parts
+from .messages import files_messages
 from .placed import placed_blocks
-from .tokens import EXACT, PROVIDERS
+from .text import files_text
+from .tokens import EXACT, PROVIDERS, payload_tokens
 
 # A page in /read_file's answer: these fields of as_json's, in this order, then its tokens.
 ANSWER_PAGE = (
@@ -70,4 +74,27 @@ def answer_json(reading: Reading, document: bool = False, line_numbers: bool = F
         answer["document_messages"] = reading.as_messages("openai", document=True)
     if chunk_tokens:
         answer["chunks"] = [asdict(chunk) for chunk in reading.chunks(chunk_tokens)]
+    return answer
+
+
+def files_json(readings: list[Reading], multimodal: bool, document: bool = False) -> dict:
+    """The payload of several readings sent together, each file introduced by ``[FILE: name]``:
+    ``text`` (``files_text``), ``tokens`` of the payload in the mode asked per provider, ``messages``
+    (OpenAI parts) in multimodal mode and ``document_messages`` (the PDFs as themselves, the other
+    files as page images) when ``document`` is asked."""
+    parts = {
+        provider: files_messages([(reading.name, reading.as_messages(provider)) for reading in readings])
+        for provider in PROVIDERS
+    }
+    answer = {
+        "text": files_text(readings),
+        "tokens": {
+            provider: {"count": sum(payload_tokens(parts[provider], provider)), "exact": EXACT[provider]}
+            for provider in PROVIDERS
+        },
+    }
+    if multimodal:
+        answer["messages"] = parts["openai"]
+    if document:
+        answer["document_messages"] = files_document_parts(readings, "openai")
     return answer

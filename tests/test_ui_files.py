@@ -1,0 +1,280 @@
+"""The app as a person reads many files with it (issue 42): ``python app.py`` with nothing configured, in
+Debian's Chromium at 1440×1000 and 390×844, on real files from tests/corpus and assets. Each test asserts
+what a person sees; the screenshots go to the artifacts folder."""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+from gradio_client import Client, handle_file
+from playwright.sync_api import expect
+
+from tests.conftest import CORPUS
+from tests.test_browser import ASSETS, UPLOAD, WAIT_MS, fresh_copy, shoot
+from tests.test_ui_app import PHONE, TOO_WIDE, open_app, open_tab
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1440, "height": 1000}
+VIEWPORTS = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+REPORT, WARN, HEALTH = (
+    ASSETS / "chart-report.pdf",
+    CORPUS / "pdfplumber/ca-warn-report.pdf",
+    CORPUS / "camelot/health.pdf",
+)
+# For each cell of a rendered table: its width, and the width of its longest word set in the cell's font.
+CELLS = """table => [...table.querySelectorAll('th, td')].filter(cell => cell.textContent.trim()).map(cell => {
+  const probe = document.createElement('span'), style = getComputedStyle(cell);
+  probe.style.cssText = `position: absolute; visibility: hidden; white-space: nowrap; font: ${style.font}`;
+  probe.textContent = cell.textContent.trim().split(/\\s+/).sort((a, b) => b.length - a.length)[0];
+  document.body.appendChild(probe);
+  const word = probe.getBoundingClientRect().width;
+  probe.remove();
+  const inner = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return {text: cell.textContent.trim(), inner, word};
+})"""
+
+
+def tag(viewport: dict) -> str:
+    return "phone" if viewport is PHONE else "desktop"
+
+
+@VIEWPORTS
+def test_two_files_are_each_named_before_their_pages_in_the_payload(chromium, ocr_app, viewport):
+    page = open_app(chromium, ocr_app, viewport)
+    page.locator("#page-end input").fill("2")
+    page.set_input_files(UPLOAD, [str(REPORT), str(WARN)])
+    expect(page.locator("#status")).to_contain_text("2 of 2 files read", timeout=WAIT_MS)
+    open_tab(page, "Model payload")
+    expect(page.locator("#payload-text")).to_contain_text("[FILE: chart-report.pdf][PAGE 1]")  # shown, line by line
+    with page.expect_download() as download:  # the payload whole
+        page.locator("#payload-file a[href$='payload-text-only.txt']").click()
+    sent = Path(download.value.path()).read_text()
+    assert sent.startswith("[FILE: chart-report.pdf]\n\n[PAGE 1]\n# Quarterly Sales Report 2024")
+    assert "\n\n[FILE: ca-warn-report.pdf]\n\n[PAGE 1]\n" in sent and sent.count("[FILE: ") == 2
+    if viewport is PHONE:  # the token columns first, and a line saying the table scrolls sideways
+        page.locator("#estimates").evaluate("estimates => estimates.scrollIntoView()")
+        header = page.locator("#estimates th", has_text="Total tokens")
+        expect(header).to_be_in_viewport()  # without scrolling the table sideways
+        assert header.bounding_box()["x"] + header.bounding_box()["width"] <= PHONE["width"]
+        expect(page.locator(".rl-sideways")).to_be_visible()
+    else:
+        expect(page.locator(".rl-sideways")).to_be_hidden()
+    assert page.evaluate(TOO_WIDE, viewport["width"]) == []
+    shoot(page, f"42-01-payload-two-files-{tag(viewport)}")
+    open_tab(page, "Export")  # a tab of its own on a phone too: no menu hides it
+    expect(page.get_by_label("More tabs")).to_have_count(0)
+    with page.expect_download() as download:
+        page.locator("#report a[href$='readlens-report.zip']").click()
+    report = zipfile.ZipFile(download.value.path()).read("report.md").decode()
+    assert "## ca-warn-report.pdf\n\n### Page 1" in report and "#### " in report  # the document's headings under
+    assert report.count("*(Source: chart-report.pdf, p. 1)*") == 4  # image, chart table, text, figure
+    page.close()
+
+
+@VIEWPORTS
+def test_a_wide_table_keeps_its_words_whole_and_scrolls_in_its_own_box(chromium, ocr_app, viewport):
+    page = open_app(chromium, ocr_app, viewport)
+    page.set_input_files(UPLOAD, str(HEALTH))
+    expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+    table = page.locator(".rl-rendered table").first
+    table.scroll_into_view_if_needed()
+    cells = table.evaluate(CELLS)
+    assert len(cells) > 100
+    squeezed = [cell for cell in cells if cell["inner"] + 1 < cell["word"]]
+    assert not squeezed, squeezed[:5]  # every cell is wider than its longest word: no "Noti ce Date"
+    assert table.evaluate("table => getComputedStyle(table).overflowX") == "auto"
+    assert page.evaluate(TOO_WIDE, viewport["width"]) == []  # the table scrolls, the page does not
+    shoot(page, f"42-02-table-{tag(viewport)}")
+    page.close()
+
+
+@VIEWPORTS
+def test_the_file_list_and_page_1_come_into_view_as_the_files_are_read(chromium, ocr_app, viewport, tmp_path):
+    long = fresh_copy(tmp_path, WARN, f"first-screen-{tag(viewport)}")  # not read before: read page by page
+    page = open_app(chromium, ocr_app, viewport)
+    page.set_input_files(UPLOAD, [str(long), str(ASSETS / "diagram.png")])
+    rows = page.locator("#file-list .rl-file-row")
+    expect(rows).to_have_count(2, timeout=WAIT_MS)
+    expect(rows.last).to_contain_text("diagram.png · reading… waiting its turn")
+    expect(rows.first).to_be_in_viewport()  # in the first screen, under the upload box
+    shoot(page, f"42-03-file-list-{tag(viewport)}")
+    first = page.locator("#rl-file-0-page-1")
+    expect(first).to_be_in_viewport(timeout=WAIT_MS)  # brought into view as soon as it shows
+    assert "files read" in page.locator("#status").inner_text()
+    shoot(page, f"42-03-page-1-in-view-{tag(viewport)}")
+    expect(page.locator("#status")).to_contain_text("2 of 2 files read", timeout=WAIT_MS)
+    page.close()
+
+
+def test_a_page_range_is_each_file_s_and_pages_outside_a_file_are_a_note(chromium, ocr_app):
+    page = open_app(chromium, ocr_app)
+    page.locator("#page-start input").fill("51")
+    page.locator("#page-end input").fill("60")
+    page.set_input_files(UPLOAD, [str(REPORT), str(WARN)])
+    expect(page.locator("#status")).to_contain_text("2 of 2 files read", timeout=WAIT_MS)  # no file fails
+    expect(page.get_by_text("Page 51 is outside chart-report.pdf, which has 4 pages.")).to_be_visible()
+    expect(page.get_by_text("Shown instead: pages 1–4.")).to_be_visible()
+    rows = page.locator("#file-list .rl-file-row")
+    expect(rows.first).to_contain_text("chart-report.pdf · 4 pages")
+    expect(rows.last).to_contain_text("ca-warn-report.pdf · 16 pages")
+    watch_reading(page)
+    own = rows.last.get_by_label("Read pages")
+    own.fill("3-5")
+    own.press("Enter")
+    expect(rows.last).to_contain_text("ca-warn-report.pdf · pages 3–5 of 16", timeout=WAIT_MS)
+    expect(page.locator("#rl-file-1-page-3")).to_be_attached()
+    expect(page.locator("#rl-file-1-page-6")).to_have_count(0)
+    expect(rows.first).to_contain_text("chart-report.pdf · 4 pages")
+    assert "chart-report.pdf" not in page.evaluate("window.rlRead")  # the other file was not read again
+    shoot(page, "42-04-own-range-desktop")
+    page.close()
+
+
+def watch_reading(page) -> None:
+    """Note in ``window.rlRead`` each file whose card says "Reading…" from now on."""
+    page.evaluate("""() => { window.rlRead = [];
+      new MutationObserver(() => document.querySelectorAll('.rl-file').forEach(card => {
+        const name = card.querySelector('h3')?.textContent;
+        if (card.querySelector('.rl-progress') && !window.rlRead.includes(name)) window.rlRead.push(name);
+      })).observe(document.body, {childList: true, subtree: true}); }""")
+
+
+@VIEWPORTS
+def test_a_block_of_text_lights_its_box_on_the_render_and_the_render_finds_its_block(chromium, ocr_app, viewport):
+    page = open_app(chromium, ocr_app, viewport)
+    page.set_input_files(UPLOAD, str(REPORT))
+    expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+    first = page.locator("#rl-file-0-page-1")
+    blocks, image = first.locator(".rl-block"), first.locator(".rl-render img")
+    expect(blocks).to_have_count(3)  # the title, the paragraph and the chart's table
+    answer = Client(ocr_app, verbose=False).predict(file=handle_file(str(REPORT)), api_name="/read_file")
+    paragraph = answer["pages"][0]["blocks"][1]["box"]
+    blocks.nth(1).scroll_into_view_if_needed()
+    blocks.nth(1).click()
+    mark = first.locator(".rl-mark")
+    expect(mark).to_have_count(1)
+    image.scroll_into_view_if_needed()
+    shown, lit = image.bounding_box(), mark.bounding_box()
+    natural = image.evaluate("image => [image.naturalWidth, image.naturalHeight]")
+    scale = min(shown["width"] / natural[0], shown["height"] / natural[1], 1)
+    left = shown["x"] + (shown["width"] - natural[0] * scale) / 2
+    top = shown["y"] + (shown["height"] - natural[1] * scale) / 2
+    assert abs(lit["x"] - (left + paragraph[0] * natural[0] * scale)) < 2
+    assert abs(lit["y"] - (top + paragraph[1] * natural[1] * scale)) < 2
+    assert abs(lit["width"] - (paragraph[2] - paragraph[0]) * natural[0] * scale) < 2
+    shoot(page, f"42-05-block-lit-{tag(viewport)}")
+    chart = answer["pages"][0]["blocks"][2]["box"]  # a click on the chart in the render finds its block
+    image.click(
+        position={
+            "x": left - shown["x"] + (chart[0] + chart[2]) / 2 * natural[0] * scale,
+            "y": top - shown["y"] + (chart[1] + chart[3]) / 2 * natural[1] * scale,
+        }
+    )
+    expect(blocks.nth(2)).to_have_class(re.compile("rl-lit"))
+    expect(blocks.nth(2)).to_be_in_viewport()
+    expect(blocks.nth(1)).not_to_have_class(re.compile("rl-lit"))
+    shoot(page, f"42-05-render-clicked-{tag(viewport)}")
+    page.close()
+
+
+@VIEWPORTS
+def test_a_chunk_card_keeps_its_place_and_lights_every_block_it_holds(chromium, ocr_app, viewport):
+    page = open_app(chromium, ocr_app, viewport)
+    page.set_input_files(UPLOAD, str(WARN))
+    expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+    open_tab(page, "Chunks")
+    cards = page.locator("#chunk-cards .rl-card")
+    expect(cards.first).to_be_visible(timeout=WAIT_MS)
+    low = cards.nth(cards.count() - 2)  # a table's chunk low in the list
+    low.scroll_into_view_if_needed()
+    before = page.evaluate("scrollY")
+    low.click()
+    render = page.locator("#chunk-render img")
+    expect(render).to_have_attribute("src", re.compile("chunk-"), timeout=WAIT_MS)  # its table outlined
+    expect(low).to_be_in_viewport()  # the card clicked stays where it was
+    expect(render).to_be_in_viewport()  # beside it, or on a phone over the cards
+    assert abs(page.evaluate("scrollY") - before) < 100
+    assert page.evaluate(TOO_WIDE, viewport["width"]) == []
+    shoot(page, f"42-06-chunk-kept-{tag(viewport)}")
+    page.close()
+
+
+def test_a_file_over_the_limit_is_refused_alone_by_name_and_the_rest_read(chromium, ocr_app, tmp_path):
+    huge = tmp_path / "huge.pdf"
+    huge.write_bytes(REPORT.read_bytes() + b"0" * (55 * 1024 * 1024))  # over MAX_FILE_MB (25) and Gradio's own 50
+    page = open_app(chromium, ocr_app)
+    page.set_input_files(UPLOAD, [str(huge), str(ASSETS / "diagram.png")])
+    expect(page.locator("#status")).to_contain_text("1 of 2 files read", timeout=WAIT_MS)
+    sentence = "huge.pdf is 55.0 MB; the limit is 25 MB (MAX_FILE_MB)."
+    expect(page.get_by_text(sentence)).to_be_visible()  # the API's own sentence
+    expect(page.locator("#file-list .rl-file-row").first).to_contain_text("huge.pdf · not read — too large")
+    expect(page.locator("#rl-file-1-page-1 img")).to_be_visible()
+    expect(page.locator("#uploads").get_by_text("Error", exact=True)).to_have_count(0)
+    expect(page.get_by_text("maximum allowed size")).to_have_count(0)  # no toast of Gradio's own
+    shoot(page, "42-07-over-the-limit-desktop")
+    page.close()
+
+
+@VIEWPORTS
+def test_remove_drops_the_card_at_once_and_reads_nothing_else(chromium, ocr_app, viewport):
+    page = open_app(chromium, ocr_app, viewport)
+    page.set_input_files(UPLOAD, [str(REPORT), str(ASSETS / "diagram.png"), str(ASSETS / "sales.xlsx")])
+    expect(page.locator("#status")).to_contain_text("3 of 3 files read", timeout=WAIT_MS)
+    watch_reading(page)
+    rows = page.locator("#file-list .rl-file-row")
+    rows.first.get_by_role("button", name="Remove").click()
+    expect(rows).to_have_count(2, timeout=10_000)
+    expect(page.locator(".rl-file h3", has_text="chart-report.pdf")).to_have_count(0)
+    expect(page.locator("#status")).to_contain_text("2 of 2 files read")
+    assert page.evaluate("window.rlRead") == []
+    page.close()
+
+
+def test_errors_read_alike_in_the_app_and_the_api_in_upload_order_with_their_reasons(chromium, ocr_app, tmp_path):
+    random, cut = tmp_path / "random.pdf", tmp_path / "cut.pdf"
+    random.write_bytes(bytes.fromhex("8f3a1c77e2") * 900)
+    cut.write_bytes(REPORT.read_bytes()[:3000])
+    uploads = [random, ASSETS / "diagram.png", cut]
+    api = Client(ocr_app, verbose=False).predict(
+        files=[handle_file(str(path)) for path in uploads], api_name="/read_file"
+    )
+    said = {answer["name"]: answer["error"]["message"] for answer in api["files"] if "error" in answer}
+    page = open_app(chromium, ocr_app)
+    page.set_input_files(UPLOAD, [str(path) for path in uploads])
+    expect(page.locator("#status")).to_contain_text("1 of 3 files read", timeout=WAIT_MS)
+    assert page.locator(".rl-file h3").all_inner_texts() == ["random.pdf", "diagram.png", "cut.pdf"]
+    expect(page.get_by_text(said["cut.pdf"])).to_be_visible()
+    expect(page.get_by_text(said["random.pdf"].split(". Supported")[0])).to_be_visible()
+    rows = page.locator("#file-list .rl-file-row")
+    expect(rows.nth(0)).to_contain_text("random.pdf · not read — not a format it reads")
+    expect(rows.nth(2)).to_contain_text("cut.pdf · not read — damaged")
+    for internal in ("PDFium", "Data format error", "octet-stream"):
+        expect(page.get_by_text(internal)).to_have_count(0)
+    shoot(page, "42-08-errors-desktop")
+    page.close()
+
+
+def test_the_api_page_opens_on_python_with_a_file_in_its_examples(chromium, ocr_app):
+    page = chromium.new_page(viewport=DESKTOP)
+    page.goto(f"{ocr_app}?view=api")
+    code = page.locator("code").filter(has_text="client.predict(").first
+    expect(code).to_contain_text("file=handle_file('https://", timeout=WAIT_MS)
+    expect(code).to_contain_text('api_name="/read_file"')
+    expect(page.get_by_text("pip install gradio_client")).to_be_visible()  # Python's instructions, not MCP's
+    shoot(page, "42-09-api-page-desktop")
+    page.close()
+
+
+def test_the_card_says_which_hotwords_steered_a_transcript(chromium, ocr_app):
+    page = open_app(chromium, ocr_app, PHONE)
+    page.get_by_label("Hotwords (audio)").fill("ReadLens")
+    page.set_input_files(UPLOAD, str(ASSETS / "recording.wav"))
+    heard = page.locator(".prose.rl-heard")
+    expect(heard).to_contain_text("steered by the hotwords ReadLens", timeout=WAIT_MS)
+    expect(page.locator(".rl-transcript")).to_contain_text("ReadLens")
+    shoot(page, "42-10-hotwords-phone")
+    page.close()
