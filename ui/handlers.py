@@ -49,7 +49,7 @@ REASONS = {
 }
 # Failures that another try may mend: a file that failed so is read again, not kept as it was.
 AGAIN = {None, "RENDER_FAILED", "TRANSCRIPTION_FAILED", "VISION_FAILED"}
-# What the page sends in place of a file over MAX_FILE_MB (ui/app.js), then its size in bytes: the
+# What the page sends in place of a file over MAX_FILE_MB (``ui.browser``), then its size in bytes: the
 # file is refused by name, its bytes never sent, and the others are read.
 NOT_SENT = b"ReadLens: over the size limit, not sent: "
 DELETED = (
