@@ -100,7 +100,8 @@ def peer_tables(pdfs: list[Path]) -> dict[str, dict[Path, dict]]:
 def summary(tool: str, results: dict[Path, Score], answers: dict[Path, dict]) -> list[str]:
     precision = sum(result.precision for result in results.values()) / len(results)
     recall = sum(result.recall for result in results.values()) / len(results)
-    pooled = Score(*(sum(getattr(result, key) for result in results.values()) for key in ("found", "expected", "right")))
+    totals = [sum(getattr(result, key) for result in results.values()) for key in ("found", "expected", "right")]
+    pooled = Score(*totals)
     missed = [path.stem for path, result in results.items() if not result.right]
     failed = [path.stem for path, answer in answers.items() if "error" in answer]
     seconds = sum(answer.get("seconds", 0.0) for answer in answers.values())
