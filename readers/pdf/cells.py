@@ -9,8 +9,9 @@ alone, not the first, goes on that cell's text in the row above (a description t
 ledger's body boxed as one cell under a ruled header (the Senate's expenditure reports) is parted
 under the header's columns first, each run of words to the column it starts in.
 
-A cell that spans columns or rows is repeated in each, a header stacked over rows is merged into
-one row, and a table turned 90° on the page (its text reading up or down) is turned back.
+A cell that spans columns or rows is written once, where its span starts (Markdown has no spans: the
+rest of its span is left empty), a header stacked over rows stays rows, each heading over the
+columns it spans; and a table turned 90° on the page (its text reading up or down) is turned back.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from .records import Char
 from .unruled import GUTTER_EMS
 from .words import LINE_EMS, ON_AXIS, is_level, line_words, set_upright, text_lines
 
-RECORD_CELLS = 3  # cells holding a line at every shared baseline: fewer are cells that wrap, not records
+RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
+RECORD_SHARE = 0.8  # of the shared baselines a record cell has a line at: a column may leave a record's cell empty
 
 
 def _inside(char: Char, box) -> bool:
@@ -86,7 +88,11 @@ def _split(cells: list[list[Char] | None]) -> list[list[str | None]]:
         last = base
     filled = {index for _, _, index, _ in found}
     shared = [number for number, cluster in enumerate(clusters) if len({index for index, _ in cluster}) >= 2]
-    records = [index for index in filled if all(index in {cell for cell, _ in clusters[number]} for number in shared)]
+    records = [
+        index
+        for index in filled
+        if sum(index in {cell for cell, _ in clusters[number]} for number in shared) >= RECORD_SHARE * len(shared)
+    ]
     if len(shared) < 2 or len(records) < RECORD_CELLS or 2 * len(records) < len(filled):
         return [whole]
     starts = [max((start for start in shared if start <= number), default=shared[0]) for number in range(len(clusters))]
@@ -139,77 +145,43 @@ def _covered(box, starts: list[float]) -> list[int]:
     return [index for index, start in enumerate(starts) if box[0] - 1 <= start < box[1] - 1]
 
 
-def _header_rows(table, rows: list[list[str | None]], columns: dict, spans: dict) -> int:
-    """How many rows the header is stacked over: the rows its first row's cells span down, or two
-    when a cell spans some columns and the row under it is empty where the first row names a column."""
-    first = [box for box in table.cells if spans[box][0] == 0]
-    depth = max((len(spans[box]) for box in first), default=1)
-    widths = {box: len(columns[box]) for box in first}
-    if depth == 1 and len(rows) > 2 and any(1 < width < len(rows[0]) for width in widths.values()):
-        named = [columns[box][0] for box in first if widths[box] == 1 and rows[0][columns[box][0]]]
-        depth = 2 if any(not rows[1][column] for column in named) else 1
-    return min(depth, 3, len(rows) - 1)
+def _joined_columns(rows: list[list[str | None]], joined: set[int]) -> list[list[str | None]]:
+    """``rows`` with each column in ``joined`` (a cell spans from it into the next) merged into the
+    next when no row fills both: a table ruled under its header but not between the columns of its
+    body ("Signed TA (EURm)" over three ruled strips, its amounts in one cell across them) has one
+    column there, not three of which two stay empty."""
+    for column in sorted(joined, reverse=True):
+        if column + 1 < len(rows[0]) and not any(row[column] and row[column + 1] for row in rows):
+            rows = [row[:column] + [row[column] or row[column + 1]] + row[column + 2 :] for row in rows]
+    return rows
 
 
-def ruled_rows(table) -> list[list[str]]:
+def ruled_rows(table) -> list[list[str | None]]:
     """The rows of a pdfplumber ``table``, each cell read from its own words and a row of records
-    split. A cell that spans columns or rows is repeated in each (a title over the whole width is
-    not), and a header stacked over rows is merged into one: "Sales" over "2023" is "Sales 2023"."""
+    split. A cell that spans columns or rows is written once, in its first row and column, the rest
+    of its span left empty; a header stacked over rows stays rows ("Sales" over "2023" and "2022")."""
     lefts = sorted({round(box[0], 1) for box in table.cells})
-    tops = sorted({round(box[1], 1) for box in table.cells})
     columns = {box: _covered((box[0], box[2]), lefts) for box in table.cells}
-    spans = {box: _covered((box[1], box[3]), tops) for box in table.cells}
-    covering = {
-        (row, column): box
-        for box in table.cells
-        if len(columns[box]) < len(lefts)
-        for row in spans[box]
-        for column in columns[box]
-    }
-    texts: dict = {}
     rows: list[list[str | None]] = []
-    numbers: list[int | None] = []  # each row's in the grid; None for a record split from one
     turns: Counter = Counter()
     bbox = table.bbox  # pdfplumber works a table's and a row's box out anew on each use
     inside = sorted(
         (char for char in table.page.chars if _inside(char, bbox)), key=lambda char: (char["top"] + char["bottom"]) / 2
     )
     middles = [(char["top"] + char["bottom"]) / 2 for char in inside]
-    for number, row in enumerate(table.rows):  # each row's characters, from those between its top and bottom
+    for row in table.rows:  # each row's characters, from those between its top and bottom
         box = row.bbox
         chars = [
             char for char in inside[bisect_left(middles, box[1]) : bisect_left(middles, box[3])] if _inside(char, box)
         ]
         turns.update(_turn(char) for char in chars)
-        records = _records(row, chars, lefts, columns)
-        if len(records) == 1:
-            texts.update((box, text) for box, text in zip(row.cells, records[0]) if box is not None)
-        numbers += [number] if len(records) == 1 else [None] * len(records)
-        rows += records
-    if len(table.rows) != len(tops):
-        return rows
-    rows = [
-        [
-            texts.get(covering.get((number, column))) if cell is None and number is not None else cell
-            for column, cell in enumerate(row)
-        ]
-        for number, row in zip(numbers, rows)
-    ]
+        rows += _records(row, chars, lefts, columns)
+    rows = _joined_columns(rows, {column for box in table.cells for column in columns[box][:-1]})
     turn = turns.most_common(1)[0][0] if turns else 0
-    if turn and None not in numbers:  # a table turned 90°: the page's columns are its rows
+    if turn:  # a table turned 90°: the page's columns are its rows
         count = len(rows)
         return [
             [rows[count - 1 - j][i] if turn > 0 else rows[j][len(rows[0]) - 1 - i] for j in range(count)]
             for i in range(len(rows[0]))
         ]
-    depth = _header_rows(table, rows, columns, spans)
-    if depth < 2:
-        return rows
-    header = []
-    for column in range(len(rows[0])):
-        parts: list[str] = []
-        for row in rows[:depth]:
-            if row[column] and (not parts or parts[-1] != row[column]):
-                parts.append(row[column])
-        header.append(" ".join(parts))
-    return [header] + rows[depth:]
+    return rows

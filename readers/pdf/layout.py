@@ -39,6 +39,7 @@ from collections import Counter
 from statistics import median
 
 from ..markup.tables import markdown_table
+from .aligned import aligned_tables
 from .boxes import box_of, centre_in, near
 from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP, PARAGRAPH_GAP
@@ -463,11 +464,15 @@ def page_markdown(
     edges = edge_words(item_lines(items), page_top, page_bottom) if items else set()
     for item in items:
         item["edge"] = id(item) in edges
-    items += labels + [
-        {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown}
-        for (x0, top, x1, bottom), markdown in tables
-    ]
-    unruled: list[str] = []
+    items, found, unruled = aligned_tables(items, GUTTER_EMS * body)
+    items += (
+        labels
+        + found
+        + [
+            {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown}
+            for (x0, top, x1, bottom), markdown in tables
+        ]
+    )
     ratio = SCAN_HEADING_RATIO if scanned else HEADING_RATIO
     text = _render(_order(items, GUTTER_EMS * body), body, unruled, ratio) if items else ""
     spans = [(w["x0"], w["x1"]) for w in words] + [(box[0], box[2]) for box in boxes]

@@ -118,7 +118,7 @@ def _gutters(slabs: list[list[Item]], width: float) -> list[tuple[float, float]]
     return [gap for gap in shared if any(two_sided(slab, gap) for slab in slabs)]
 
 
-def _phrases(line: list[Item], width: float) -> list[list[Item]]:
+def phrases(line: list[Item], width: float) -> list[list[Item]]:
     """A line's words in runs closer than a gutter: one heading each."""
     runs: list[list[Item]] = []
     for item in line:
@@ -167,9 +167,9 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
     (a heading, or a cell spanning the columns on both sides), a third of the rows at most."""
     strict = _gutters(rows, width)
     strict = sorted(strict + _overrun(rows, width, strict))
-    phrases = [_phrases(sorted(row, key=lambda item: item["x0"]), width) for row in rows]
-    usual = median(len(found) for found in phrases)
-    fewer = [index for index, found in enumerate(phrases) if len(found) < usual]
+    runs = [phrases(sorted(row, key=lambda item: item["x0"]), width) for row in rows]
+    usual = median(len(found) for found in runs)
+    fewer = [index for index, found in enumerate(runs) if len(found) < usual]
     others = [row for index, row in enumerate(rows) if index not in fewer]
     if not fewer or len(others) < ALIGNED_ROWS:
         return strict, set()
@@ -177,7 +177,7 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
     for gap in _gutters(others, width):
         crossed = set()
         for index in fewer:
-            over = [phrase for phrase in phrases[index] if phrase[0]["x0"] < gap[1] and gap[0] < phrase[-1]["x1"]]
+            over = [phrase for phrase in runs[index] if phrase[0]["x0"] < gap[1] and gap[0] < phrase[-1]["x1"]]
             if any(
                 abs((phrase[0]["x0"] + phrase[-1]["x1"] - gap[0] - gap[1]) / 2) <= max(width, (gap[1] - gap[0]) / 4)
                 for phrase in over
@@ -205,7 +205,7 @@ def _spread(
     """A line's cells when its words cross gutters: each run of words in every column it spans,
     but one across them all (a section's name within the table) in the first."""
     cells: list[list[str]] = [[] for _ in extents]
-    for phrase in _phrases(line, width):
+    for phrase in phrases(line, width):
         spanned = _spanned(phrase, extents, gutters)
         for index in spanned if len(spanned) < len(extents) else spanned[:1]:
             cells[index].append(" ".join(item["text"] for item in phrase))
@@ -254,9 +254,9 @@ def unruled_table(
         return None
     # A line above that neither spans columns nor fills two ("Invoice 1042" over the amounts) is no
     # header: it and the lines above it are read before the table.
-    phrases = [_phrases(sorted(slab, key=lambda item: item["x0"]), width) for slab in above]
+    runs = [phrases(sorted(slab, key=lambda item: item["x0"]), width) for slab in above]
     stray = [
-        index for index, found in enumerate(phrases) if len(found) < 2 and len(_spanned(found[0], extents, gutters)) < 2
+        index for index, found in enumerate(runs) if len(found) < 2 and len(_spanned(found[0], extents, gutters)) < 2
     ]
     if stray:
         table = unruled_table(above[stray[-1] + 1 :], slabs, width)
@@ -264,7 +264,7 @@ def unruled_table(
     before: list[Item] = []
     stacked: list[list[str]] = [[] for _ in cells[0]]
     for line in item_lines(sum(rows[:cut], [])):
-        for phrase in _phrases(line, width):
+        for phrase in phrases(line, width):
             spanned = _spanned(phrase, extents, gutters)
             if len(spanned) == len(stacked):
                 before += phrase
