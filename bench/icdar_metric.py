@@ -31,6 +31,7 @@ TAG = re.compile(r"<[^>]*>")
 TABLE_LINE = re.compile(r"^\s*\|.*\|\s*$")
 SEPARATOR = re.compile(r"^\s*\|?(\s*:?-+:?\s*\|)+\s*:?-*:?\s*$")
 CELL_SPLIT = re.compile(r"(?<!\\)\|")
+CHART = re.compile(r"^Chart(: .*)? \([^()]* chart\)$")  # readers.markup.charts.chart_heading
 
 Grid = dict[tuple[int, int], str]  # (row, column) of a cell's first position: its normalised text
 Relation = tuple[str, str, str]  # (cell, neighbour, "right" or "below")
@@ -60,19 +61,22 @@ def row_grid(rows: list[list[str | None]]) -> Grid:
     }
 
 
-def markdown_tables(markdown: str) -> list[list[list[str]]]:
+def markdown_tables(markdown: str, charts: bool = True) -> list[list[list[str]]]:
     """The rows of each Markdown table in ``markdown``: runs of two lines or more that start and end
-    with a pipe, separator rows left out (an escaped pipe, ``\\|``, parts no cells)."""
+    with a pipe, separator rows left out (an escaped pipe, ``\\|``, parts no cells). ``charts=False``
+    leaves out the tables ReadLens gives as a chart's data (under a line ``Chart: <title> (<kind>)``)."""
     tables: list[list[list[str]]] = []
     run: list[str] = []
+    heading = ""  # the last line of text before the run
     for line in [*markdown.splitlines(), ""]:
         if TABLE_LINE.match(line):
             run.append(line)
             continue
-        if len(run) >= 2:
+        if len(run) >= 2 and (charts or not CHART.match(heading)):
             rows = [line for line in run if not SEPARATOR.match(line)]
             tables.append([CELL_SPLIT.split(row.strip())[1:-1] for row in rows])
         run = []
+        heading = line if line.strip() else heading
     return tables
 
 

@@ -26,12 +26,17 @@ from statistics import median
 
 from ..markup.tables import markdown_table
 from .records import Item
-from .unruled import ALIGNED_ROWS, HEADER_ROWS, common, gaps, item_lines, phrases, unruled_table
+from .unruled import ALIGNED_ROWS, GUTTER_EMS, HEADER_ROWS, common, gaps, item_lines, phrases, unruled_table
 
 ROW_REACH = 2.5  # line heights between two rows of a table at most: statistics tables space theirs widely
 LONE_LINES = 2  # lines of one phrase in a row inside a table: wrapped cells, a section's name
 PROSE_CHARS = 25  # characters a line of prose has at least on average (``readers.pdf.layout`` reads columns so)
+DRAWN_SHARE = 0.75  # of a drawing's words in tables: the drawing is a table (its rules and shading drawn)
 TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
+
+
+def _text(line: list[Item]) -> str:
+    return " ".join(item["text"] for item in line)
 
 
 def _chars(line: list[Item]) -> int:
@@ -141,3 +146,16 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
             }
         )
     return [item for item in items if id(item) not in taken], blocks, tables
+
+
+def drawn_table(labels: list[Item]) -> str | None:
+    """The Markdown of a drawing that is a table, not a chart: its rows' rules, a shaded header and
+    total drawn as rectangles and lines, with most of its words (``DRAWN_SHARE``) in a table found by
+    alignment; the lines outside the table stand before or after it. None for any other drawing."""
+    width = GUTTER_EMS * median(item.get("size", item["bottom"] - item["top"]) for item in labels)
+    rest, blocks, tables = aligned_tables(labels, width)
+    if not tables or len(rest) > (1 - DRAWN_SHARE) * len(labels):
+        return None
+    return "\n\n".join(
+        markdown for block in item_lines(rest + blocks) if (markdown := block[0].get("block") or _text(block))
+    )

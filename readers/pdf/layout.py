@@ -39,7 +39,7 @@ from collections import Counter
 from statistics import median
 
 from ..markup.tables import markdown_table
-from .aligned import aligned_tables
+from .aligned import aligned_tables, drawn_table
 from .boxes import box_of, centre_in, near
 from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP, PARAGRAPH_GAP
@@ -358,7 +358,7 @@ def _figure_items(
                 ]
                 labels = [word for word in candidates if id(word) in claimed]
             else:
-                block = grouped_labels(labels, page, box) or None
+                block = drawn_table(labels) or grouped_labels(labels, page, box) or None
         x0, y0, x1, y1 = box  # the item stands where the figure and its labels do, so the page's flow goes round it
         items.append(
             {
