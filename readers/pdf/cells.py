@@ -124,8 +124,8 @@ def _parted(chars: list[Char], edges: list[float]) -> list[list[Char]]:
 
 def _records(row, chars: list[Char], lefts: list[float], columns: dict) -> list[list[str | None]]:
     """One ruled row's cells, as one row or one per record (``_split``). A cell spanning columns
-    whose lines line up as records under them (a ledger's body boxed as one cell under a ruled
-    header) is parted into those columns first."""
+    whose words stand apart under them (a ledger's body boxed as one cell under a ruled header, a
+    row ruled only above and below) is parted into those columns first."""
     cells = [None if box is None else [char for char in chars if _inside(char, box)] for box in row.cells]
     records = _split(cells)
     if len(records) > 1 or not any(box and len(columns[box]) > 1 for box in row.cells):
@@ -136,7 +136,8 @@ def _records(row, chars: list[Char], lefts: list[float], columns: dict) -> list[
             for column, part in zip(columns[box], _parted(inside, [lefts[index] for index in columns[box]])):
                 parted[column] = part
     split = _split(parted)
-    return split if len(split) > 1 else records
+    filled = [sum(1 for row in found for cell in row if cell) for found in (split, records)]
+    return split if len(split) > 1 or filled[0] > filled[1] else records
 
 
 def _covered(box, starts: list[float]) -> list[int]:
