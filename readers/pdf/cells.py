@@ -27,7 +27,75 @@ from .unruled import GUTTER_EMS
 from .words import LINE_EMS, ON_AXIS, is_level, line_words, set_upright, text_lines
 
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
+RULE_PITCH = 60.0  # points between a table's row rules at most: farther apart they rule different things
+CLOSED_RULES = 3  # row rules ending at one x at least, to close a table there
+RULED_COLUMNS = 2  # vertical rules inside a table's row rules at least, to close it at their ends
+ALIGNED_ENDS = 2.0  # points: rules' ends this close stand at one x (a rule drawn in segments too)
 RECORD_SHARE = 0.8  # of the shared baselines a record cell has a line at: a column may leave a record's cell empty
+
+
+def _rules(page) -> list[tuple[float, float, float]]:
+    """The page's horizontal rules as (x0, x1, top), the segments one rule is drawn in joined."""
+    rules: list[list[float]] = []
+    for edge in sorted(
+        (edge for edge in page.edges if edge["orientation"] == "h"), key=lambda edge: (round(edge["top"]), edge["x0"])
+    ):
+        last = rules[-1] if rules else None
+        if last and abs(edge["top"] - last[2]) <= 1 and edge["x0"] <= last[1] + ALIGNED_ENDS:
+            last[1] = max(last[1], edge["x1"])
+        else:
+            rules.append([edge["x0"], edge["x1"], edge["top"]])
+    return [(x0, x1, top) for x0, x1, top in rules if x1 - x0 >= RULE_PITCH]
+
+
+def _ruled_columns(page, left: float, right: float, top: float, bottom: float) -> int:
+    """How many x positions between ``left`` and ``right`` vertical rules stand at, over ``top`` to
+    ``bottom``."""
+    return len(
+        {
+            round(edge["x0"])
+            for edge in page.edges
+            if edge["orientation"] == "v"
+            and left + ALIGNED_ENDS < edge["x0"] < right - ALIGNED_ENDS
+            and edge["top"] <= bottom
+            and edge["bottom"] >= top
+        }
+    )
+
+
+def closing_edges(page) -> list[dict]:
+    """Vertical edges where a table ruled between its rows and its columns is open at its sides: the
+    rows' rules end at one x (``ALIGNED_ENDS`` apart at most), one under the other (``CLOSED_RULES``
+    of them, ``RULE_PITCH`` apart at most), they cross ``RULED_COLUMNS`` vertical rules, and the edge
+    joins their ends. pdfplumber finds a table only where rules cross, so a table whose labels stand
+    left of its first vertical rule loses that column without it; a table with rules only under its
+    header and at its ends (booktabs) is left to be found by its alignment. Given to ``find_tables``
+    as ``explicit_vertical_lines``."""
+    rules = _rules(page)
+    edges = []
+    for side in (0, 1):
+        groups: list[list[tuple[float, float, float]]] = []
+        for rule in sorted(rules, key=lambda rule: rule[side]):
+            if groups and rule[side] - groups[-1][-1][side] <= ALIGNED_ENDS:
+                groups[-1].append(rule)
+            else:
+                groups.append([rule])
+        for group in groups:
+            x = median(rule[side] for rule in group)
+            chain: list[tuple[float, float, float]] = []
+            for rule in [*sorted(group, key=lambda rule: rule[2]), None]:
+                if rule is not None and (not chain or rule[2] - chain[-1][2] <= RULE_PITCH):
+                    chain.append(rule)
+                    continue
+                top, bottom = chain[0][2], chain[-1][2]
+                left, right = min(found[0] for found in chain), max(found[1] for found in chain)
+                if len(chain) >= CLOSED_RULES and _ruled_columns(page, left, right, top, bottom) >= RULED_COLUMNS:
+                    edges.append(
+                        {"object_type": "line", "x0": x, "x1": x, "top": top, "bottom": bottom}
+                        | {"width": 0, "height": bottom - top}
+                    )
+                chain = [rule] if rule else []
+    return edges
 
 
 def _inside(char: Char, box) -> bool:
