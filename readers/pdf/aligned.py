@@ -7,11 +7,14 @@ tables are looked for first, as tabula's and Nurminen's stream methods do, and e
 handed to the layout as a block that stands where it is on the page, as a ruled table is:
 
 1. Each line is cut into phrases at gaps of a gutter's width or more; a line of two phrases or more
-   may be a table's row.
-2. A table is a run of such lines, each within ``ROW_REACH`` line heights of the one above, that
+   may be a table's row (but a caption, "Table 5: …", and a line that reads right to left, which the
+   text reads so).
+2. A table is a run of such lines, each within ``ROW_REACH`` line heights of the one above (and,
+   once the run has its spacing, within ``ROW_SPACING`` times its usual gap or a line height), that
    keep at least one empty strip in common with text on both sides (the region's gutters). A line
-   of one phrase may stand among them (a cell's text wrapped onto a second line, a section's name)
-   when the rows go on after it, ``LONE_LINES`` in a row at most.
+   of one phrase, or one whose words cross the gutters, may stand among them (a cell's text wrapped
+   onto a second line, a section's name, a cell that spans columns) when the rows go on after it,
+   ``LONE_LINES`` in a row at most.
 3. Up to ``HEADER_ROWS`` short lines just above it may be its header stacked over rows; the rows
    and those lines go to ``readers.pdf.unruled.unruled_table``, which finds the columns, the header
    and the spanning cells, and gives back what is no header (a title) to be read as text.
@@ -22,13 +25,17 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
 
 from __future__ import annotations
 
+import re
 from statistics import median
 
 from ..markup.tables import markdown_table
 from .records import Item
 from .unruled import ALIGNED_ROWS, GUTTER_EMS, HEADER_ROWS, common, gaps, item_lines, phrases, unruled_table
+from .words import reads_right_to_left
 
+CAPTION = re.compile(r"(table|figure|fig\.|chart|exhibit)\s*[:.]?\s*[A-Z]{0,3}\d", re.I)  # "Table: 5", "Table SA3."
 ROW_REACH = 2.5  # line heights between two rows of a table at most: statistics tables space theirs widely
+ROW_SPACING = 2.0  # times the rows' usual spacing: a wider gap ends the table (a form's lines under it)
 LONE_LINES = 2  # lines of one phrase in a row inside a table: wrapped cells, a section's name
 PROSE_CHARS = 25  # characters a line of prose has at least on average (``readers.pdf.layout`` reads columns so)
 DRAWN_SHARE = 0.75  # of a drawing's words in tables: the drawing is a table (its rules and shading drawn)
@@ -73,7 +80,9 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
     """The runs of lines (first, last index) that may be a table's rows."""
     left, right = min(line[0]["x0"] for line in lines), max(line[-1]["x1"] for line in lines)
     height = median(item["bottom"] - item["top"] for line in lines for item in line)
-    splits = [len(phrases(line, width)) for line in lines]
+    splits = [
+        0 if reads_right_to_left(line) or CAPTION.match(_text(line)) else len(phrases(line, width)) for line in lines
+    ]
     runs: list[tuple[int, int]] = []
     start = 0
     while start < len(lines):
@@ -81,18 +90,19 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
             start += 1
             continue
         strips, last, rows, lone = _gutters(lines[start], left, right, width), start, 1, 0
+        spacing: list[float] = []
         for index in range(start + 1, len(lines)):
             gap = lines[index][0]["top"] - max(item["bottom"] for item in lines[index - 1])
-            if gap > ROW_REACH * height:
+            reach = ROW_REACH * height if len(spacing) < 2 else max(height, ROW_SPACING * median(spacing))
+            if gap > reach:
                 break
-            if splits[index] < 2:
+            spacing.append(gap)
+            shared = common(strips, _gutters(lines[index], left, right, width), width) if splits[index] > 1 else []
+            if not shared:  # a lone line, or one across the gutters: a cell that spans columns
                 lone += 1
                 if lone > LONE_LINES:
                     break
                 continue
-            shared = common(strips, _gutters(lines[index], left, right, width), width)
-            if not shared:
-                break
             strips, last, rows, lone = shared, index, rows + 1, 0
         if rows >= ALIGNED_ROWS:
             runs.append((start, last))
@@ -110,13 +120,15 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
     taken: set[int] = set()
     blocks: list[Item] = []
     tables: list[str] = []
+    end = 0  # the line after the last table
     for first, last in _runs(lines, width):
         top = first
         height = median(item["bottom"] - item["top"] for item in lines[first])
         while (
-            top > max(0, first - HEADER_ROWS)
+            top > max(end, first - HEADER_ROWS)
             and len(phrases(lines[top - 1], width)) < 2 + len(phrases(lines[first], width))
             and all(_chars(phrase) < PROSE_CHARS for phrase in phrases(lines[top - 1], width))
+            and not CAPTION.match(_text(lines[top - 1]))
             and lines[top][0]["top"] - max(item["bottom"] for item in lines[top - 1]) <= ROW_REACH * height
         ):
             top -= 1
@@ -134,6 +146,7 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
         if not members or not markdown:
             continue
         taken |= {id(item) for item in members}
+        end = last + 1
         tables.append(markdown)
         blocks.append(
             {

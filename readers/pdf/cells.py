@@ -20,8 +20,10 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from statistics import median
 
+from pdfplumber.table import Table
 from pdfplumber.utils import extract_text
 
+from .aligned import CAPTION
 from .records import Char
 from .unruled import GUTTER_EMS
 from .words import LINE_EMS, ON_AXIS, is_level, line_words, set_upright, text_lines
@@ -223,6 +225,16 @@ def _joined_columns(rows: list[list[str | None]], joined: set[int]) -> list[list
         if column + 1 < len(rows[0]) and not any(row[column] and row[column + 1] for row in rows):
             rows = [row[:column] + [row[column] or row[column + 1]] + row[column + 2 :] for row in rows]
     return rows
+
+
+def without_title(table):
+    """The pdfplumber ``table`` without its first row when that row is a caption ("Table: 5 Public
+    Health Outlay …" ruled in as the table's top row): its words are read before the table, as text."""
+    first = table.rows[0]
+    chars = [char for char in table.page.chars if _inside(char, first.bbox)]
+    if len(table.rows) < 2 or not CAPTION.match(extract_text(chars).strip()):
+        return table
+    return Table(table.page, [cell for row in table.rows[1:] for cell in row.cells if cell is not None])
 
 
 def ruled_rows(table) -> list[list[str | None]]:
