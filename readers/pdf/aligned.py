@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from statistics import median
 
-from ..markup.tables import markdown_table
+from ..markup.tables import markdown_table, table_rows
 from .records import Item
 from .unruled import ALIGNED_ROWS, GUTTER_EMS, HEADER_ROWS, common, gaps, item_lines, phrases, unruled_table
 from .words import reads_right_to_left
@@ -39,6 +39,7 @@ ROW_SPACING = 2.0  # times the rows' usual spacing: a wider gap ends the table (
 LONE_LINES = 2  # lines of one phrase in a row inside a table: wrapped cells, a section's name
 PROSE_CHARS = 25  # characters a line of prose has at least on average (``readers.pdf.layout`` reads columns so)
 DRAWN_SHARE = 0.75  # of a drawing's words in tables: the drawing is a table (its rules and shading drawn)
+DRAWN_FILLED = 0.75  # of such a table's cells holding text: a diagram's boxes in a grid leave more empty
 TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
 
 
@@ -164,10 +165,12 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
 def drawn_table(labels: list[Item]) -> str | None:
     """The Markdown of a drawing that is a table, not a chart: its rows' rules, a shaded header and
     total drawn as rectangles and lines, with most of its words (``DRAWN_SHARE``) in a table found by
-    alignment; the lines outside the table stand before or after it. None for any other drawing."""
+    alignment that fills most of its cells (``DRAWN_FILLED``); the lines outside the table stand
+    before or after it. None for any other drawing (a diagram's boxes set in a grid)."""
     width = GUTTER_EMS * median(item.get("size", item["bottom"] - item["top"]) for item in labels)
     rest, blocks, tables = aligned_tables(labels, width)
-    if not tables or len(rest) > (1 - DRAWN_SHARE) * len(labels):
+    cells = [cell for table in tables for row in table_rows(table) for cell in row]
+    if not cells or len(rest) > (1 - DRAWN_SHARE) * len(labels) or sum(map(bool, cells)) < DRAWN_FILLED * len(cells):
         return None
     return "\n\n".join(
         markdown for block in item_lines(rest + blocks) if (markdown := block[0].get("block") or _text(block))
