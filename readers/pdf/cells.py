@@ -65,11 +65,25 @@ def _ruled_columns(page, left: float, right: float, top: float, bottom: float) -
     )
 
 
+def _ruled_length(page, x: float, top: float, bottom: float) -> float:
+    """How much of ``top`` to ``bottom`` vertical rules at ``x`` already cover."""
+    spans = sorted(
+        (max(edge["top"], top), min(edge["bottom"], bottom))
+        for edge in page.edges
+        if edge["orientation"] == "v" and abs(edge["x0"] - x) <= ALIGNED_ENDS and edge["bottom"] > top
+    )
+    covered, reached = 0.0, top
+    for start, end in spans:
+        covered += max(0.0, end - max(start, reached))
+        reached = max(reached, end)
+    return covered
+
+
 def closing_edges(page) -> list[dict]:
     """Vertical edges where a table ruled between its rows and its columns is open at its sides: the
     rows' rules end at one x (``ALIGNED_ENDS`` apart at most), one under the other (``CLOSED_RULES``
     of them, ``RULE_PITCH`` apart at most), they cross ``RULED_COLUMNS`` vertical rules, and the edge
-    joins their ends. pdfplumber finds a table only where rules cross, so a table whose labels stand
+    joins their ends, where rules do not already (each section of a form boxed on its own). pdfplumber finds a table only where rules cross, so a table whose labels stand
     left of its first vertical rule loses that column without it; a table with rules only under its
     header and at its ends (booktabs) is left to be found by its alignment. Given to ``find_tables``
     as ``explicit_vertical_lines``."""
@@ -91,7 +105,11 @@ def closing_edges(page) -> list[dict]:
                     continue
                 top, bottom = chain[0][2], chain[-1][2]
                 left, right = min(found[0] for found in chain), max(found[1] for found in chain)
-                if len(chain) >= CLOSED_RULES and _ruled_columns(page, left, right, top, bottom) >= RULED_COLUMNS:
+                if (
+                    len(chain) >= CLOSED_RULES
+                    and _ruled_columns(page, left, right, top, bottom) >= RULED_COLUMNS
+                    and _ruled_length(page, x, top, bottom) < (bottom - top) / 2
+                ):
                     edges.append(
                         {"object_type": "line", "x0": x, "x1": x, "top": top, "bottom": bottom}
                         | {"width": 0, "height": bottom - top}
