@@ -33,7 +33,7 @@ RULE_PITCH = 60.0  # points between a table's row rules at most: farther apart t
 CLOSED_RULES = 3  # row rules ending at one x at least, to close a table there
 RULED_COLUMNS = 2  # vertical rules inside a table's row rules at least, to close it at their ends
 ALIGNED_ENDS = 2.0  # points: rules' ends this close stand at one x (a rule drawn in segments too)
-RECORD_SHARE = 0.8  # of the shared baselines a record cell has a line at: a column may leave a record's cell empty
+RECORD_SHARE = 0.8  # of the shared baselines every cell has a line at, when not all: a record's cell may be empty
 
 
 def _rules(page) -> list[tuple[float, float, float]]:
@@ -83,10 +83,11 @@ def closing_edges(page) -> list[dict]:
     """Vertical edges where a table ruled between its rows and its columns is open at its sides: the
     rows' rules end at one x (``ALIGNED_ENDS`` apart at most), one under the other (``CLOSED_RULES``
     of them, ``RULE_PITCH`` apart at most), they cross ``RULED_COLUMNS`` vertical rules, and the edge
-    joins their ends, where rules do not already (each section of a form boxed on its own). pdfplumber finds a table only where rules cross, so a table whose labels stand
-    left of its first vertical rule loses that column without it; a table with rules only under its
-    header and at its ends (booktabs) is left to be found by its alignment. Given to ``find_tables``
-    as ``explicit_vertical_lines``."""
+    joins their ends where rules do not already (each section of a form boxed on its own).
+    pdfplumber finds a table only where rules cross, so a table whose labels stand left of its first
+    vertical rule loses that column without it; a table with rules only under its header and at its
+    ends (booktabs) is left to be found by its alignment. Given to ``find_tables`` as
+    ``explicit_vertical_lines``."""
     rules = _rules(page)
     edges = []
     for side in (0, 1):
@@ -176,12 +177,13 @@ def _split(cells: list[list[Char] | None]) -> list[list[str | None]]:
         last = base
     filled = {index for _, _, index, _ in found}
     shared = [number for number, cluster in enumerate(clusters) if len({index for index, _ in cluster}) >= 2]
-    records = [
-        index
-        for index in filled
-        if sum(index in {cell for cell, _ in clusters[number]} for number in shared) >= RECORD_SHARE * len(shared)
-    ]
-    if len(shared) < 2 or len(records) < RECORD_CELLS or 2 * len(records) < len(filled):
+    hits = {index: sum(index in {cell for cell, _ in clusters[number]} for number in shared) for index in filled}
+    records = [index for index in filled if hits[index] == len(shared)]
+    # Records: three cells or more with a line at every shared baseline, half the row's cells at
+    # least; or every cell with a line at nearly every one (a column may leave a record's cell empty).
+    # Lists side by side whose lines only share the page's line pitch (a ballot's columns) end apart.
+    lined_up = len(records) >= RECORD_CELLS and 2 * len(records) >= len(filled)
+    if len(shared) < 2 or not (lined_up or min(hits.values()) >= RECORD_SHARE * len(shared) >= RECORD_CELLS):
         return [whole]
     starts = [max((start for start in shared if start <= number), default=shared[0]) for number in range(len(clusters))]
     rows = {start: ["" if chars is not None else None for chars in cells] for start in shared}
