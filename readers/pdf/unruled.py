@@ -202,13 +202,11 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
 def _spread(
     line: list[Item], extents: list[tuple[float, float]], gutters: list[tuple[float, float]], width: float
 ) -> list[str]:
-    """A line's cells when its words cross gutters: each run of words in every column it spans,
-    but one across them all (a section's name within the table) in the first."""
+    """A line's cells when its words cross gutters: each run of words once, in the first column it
+    spans (Markdown has no spans: the rest are left empty)."""
     cells: list[list[str]] = [[] for _ in extents]
     for phrase in phrases(line, width):
-        spanned = _spanned(phrase, extents, gutters)
-        for index in spanned if len(spanned) < len(extents) else spanned[:1]:
-            cells[index].append(" ".join(item["text"] for item in phrase))
+        cells[_spanned(phrase, extents, gutters)[0]].append(" ".join(item["text"] for item in phrase))
     return [" ".join(parts) for parts in cells]
 
 
@@ -262,13 +260,23 @@ def unruled_table(
         table = unruled_table(above[stray[-1] + 1 :], slabs, width)
         return table and (sum(above[: stray[-1] + 1], []) + table[0], table[1])
     before: list[Item] = []
-    stacked: list[list[str]] = [[] for _ in cells[0]]
+    stacked: list[list[str]] = [[] for _ in cells[0]]  # each column's own headings, top to bottom
+    spanning: list[tuple[list[tuple[int, ...]], list[str]]] = []  # rows of headings over columns, and their spans
     for line in item_lines(sum(rows[:cut], [])):
+        row, spans = [""] * len(stacked), []
         for phrase in phrases(line, width):
             spanned = _spanned(phrase, extents, gutters)
+            text = " ".join(item["text"] for item in phrase)
             if len(spanned) == len(stacked):
                 before += phrase
-            for index in spanned if len(spanned) < len(stacked) else ():
-                stacked[index].append(" ".join(item["text"] for item in phrase))
+            elif len(spanned) == 1:
+                stacked[spanned[0]].append(text)
+            else:
+                row[spanned[0]], spans = text, [*spans, tuple(spanned)]
+        if spans and spanning and spanning[-1][0] == spans:  # a heading set on two lines is one heading
+            spanning[-1] = (spans, [f"{old} {new}".strip() for old, new in zip(spanning[-1][1], row)])
+        elif spans:
+            spanning.append((spans, row))
     cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
+    cells = [row for _, row in spanning] + cells
     return before, _joined(cells)
