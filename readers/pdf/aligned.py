@@ -30,14 +30,25 @@ from statistics import median
 
 from ..markup.tables import markdown_table, table_rows
 from .records import Item
-from .unruled import ALIGNED_ROWS, GUTTER_EMS, HEADER_ROWS, common, gaps, item_lines, phrases, unruled_table
+from .unruled import (
+    ALIGNED_ROWS,
+    GUTTER_EMS,
+    HEADER_ROWS,
+    PROSE_CHARS,
+    common,
+    gaps,
+    item_lines,
+    line_chars,
+    phrases,
+    two_sided,
+    unruled_table,
+)
 from .words import reads_right_to_left
 
 CAPTION = re.compile(r"(table|figure|fig\.|chart|exhibit)\s*[:.]?\s*[A-Z]{0,3}\d", re.I)  # "Table: 5", "Table SA3."
 ROW_REACH = 2.5  # line heights between two rows of a table at most: statistics tables space theirs widely
 ROW_SPACING = 2.0  # times the rows' usual spacing: a wider gap ends the table (a form's lines under it)
 LONE_LINES = 2  # lines of one phrase in a row inside a table: wrapped cells, a section's name
-PROSE_CHARS = 25  # characters a line of prose has at least on average (``readers.pdf.layout`` reads columns so)
 DRAWN_SHARE = 0.75  # of a drawing's words in tables: the drawing is a table (its rules and shading drawn)
 DRAWN_FILLED = 0.75  # of such a table's cells holding text: a diagram's boxes in a grid leave more empty
 TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
@@ -45,10 +56,6 @@ TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest 
 
 def _text(line: list[Item]) -> str:
     return " ".join(item["text"] for item in line)
-
-
-def _chars(line: list[Item]) -> int:
-    return sum(len(item["text"]) + 1 for item in line)
 
 
 def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool:
@@ -61,7 +68,7 @@ def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool
                 right = gutters[index][0] if index < len(gutters) else float("inf")
                 cell = [item for item in line if left - 0.5 <= item["x0"] and item["x1"] <= right + 0.5]
                 if cell:
-                    lengths[index].append(_chars(cell))
+                    lengths[index].append(line_chars(cell))
     middles = [median(found) for found in lengths if found]
     return all(middle >= PROSE_CHARS for middle in middles) or any(
         middle >= TEXT_COLUMN * PROSE_CHARS for middle in middles
@@ -70,11 +77,7 @@ def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool
 
 def _gutters(line: list[Item], left: float, right: float, width: float) -> list[tuple[float, float]]:
     """The empty strips between a line's phrases."""
-    return [
-        gap
-        for gap in gaps(line, left, right, width)
-        if any(item["x1"] <= gap[0] + 0.5 for item in line) and any(item["x0"] >= gap[1] - 0.5 for item in line)
-    ]
+    return [gap for gap in gaps(line, left, right, width) if two_sided(line, gap)]
 
 
 def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
@@ -128,7 +131,7 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
         while (
             top > max(end, first - HEADER_ROWS)
             and len(phrases(lines[top - 1], width)) < 2 + len(phrases(lines[first], width))
-            and all(_chars(phrase) < PROSE_CHARS for phrase in phrases(lines[top - 1], width))
+            and all(line_chars(phrase) < PROSE_CHARS for phrase in phrases(lines[top - 1], width))
             and not CAPTION.match(_text(lines[top - 1]))
             and lines[top][0]["top"] - max(item["bottom"] for item in lines[top - 1]) <= ROW_REACH * height
         ):

@@ -50,17 +50,18 @@ from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
     HEADER_ROWS,
+    PROSE_CHARS,
     common,
     gaps,
     in_columns,
     item_lines,
+    line_chars,
     two_sided,
     unruled_table,
 )
 from .words import DESCENT, LEFT_OUT, TURNED_SPACE, mapped, page_words, reads_right_to_left, set_upright, text_lines
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
-PROSE_CHARS = 25
 SCANNED_AREA = 0.9  # of the page: a picture this large under the text is a scan, the text its OCR layer
 HANGING_LINES = 3  # body sizes a word's box may reach below a usual descent before it is cut back to one
 BAND_BREAK = 2.5  # line heights of empty space that part one band from the next
@@ -114,14 +115,10 @@ def _bands(items: list[Item], width: float) -> list[tuple[list[list[Item]], list
     ]
 
 
-def _chars(line: list[Item]) -> int:
-    return sum(len(item["text"]) + 1 for item in line)
-
-
 def _is_prose(column: list[Item]) -> bool:
     if any(item.get("block") is not None for item in column):
         return True
-    return median(_chars(line) for line in item_lines(column)) >= PROSE_CHARS
+    return median(line_chars(line) for line in item_lines(column)) >= PROSE_CHARS
 
 
 def _aligned_rows(columns: list[list[Item]]) -> int:
@@ -134,7 +131,7 @@ def _over_columns(slab: list[Item], left: float) -> bool:
     """A short line of words that all stand right of ``left`` (a table's first column): a heading
     over its columns, maybe."""
     return all(item.get("block") is None and item["x0"] >= left for item in slab) and all(
-        _chars(line) < PROSE_CHARS for line in item_lines(slab)
+        line_chars(line) < PROSE_CHARS for line in item_lines(slab)
     )
 
 

@@ -29,7 +29,13 @@ from .records import Item
 ALIGNED_ROWS = 3  # rows a table without rules has at least
 HEADER_ROWS = 3  # rows a header may be stacked over
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
+PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
+
+
+def line_chars(line: list[Item]) -> int:
+    """A line's characters, a space after each word."""
+    return sum(len(item["text"]) + 1 for item in line)
 
 
 def gaps(items: list[Item], left: float, right: float, width: float) -> list[tuple[float, float]]:
