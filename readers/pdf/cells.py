@@ -152,8 +152,9 @@ def _cell_lines(chars: list[Char]) -> list[tuple[float, float, str]]:
     return lines
 
 
-def _split(cells: list[list[Char] | None]) -> list[list[str | None]]:
-    """One ruled row as one row, or as one row per record when its lines line up across cells."""
+def _split(cells: list[list[Char] | None], by_records: bool = True) -> list[list[str | None]]:
+    """One ruled row as one row, or as one row per record when its lines line up across cells
+    (``by_records``)."""
     found = sorted(
         (base, size, index, text)
         for index, chars in enumerate(cells)
@@ -164,7 +165,7 @@ def _split(cells: list[list[Char] | None]) -> list[list[str | None]]:
         None if chars is None else "\n".join(text for _, _, index, text in found if index == column)
         for column, chars in enumerate(cells)
     ]
-    if not found:
+    if not found or not by_records:
         return [whole]
     tolerance = LINE_EMS * median(size for _, size, _, _ in found)
     clusters: list[list[tuple[int, str]]] = []  # lines on one baseline: (cell, text)
@@ -212,12 +213,13 @@ def _parted(chars: list[Char], edges: list[float]) -> list[list[Char]]:
     return columns
 
 
-def _records(row, chars: list[Char], lefts: list[float], columns: dict) -> list[list[str | None]]:
-    """One ruled row's cells, as one row or one per record (``_split``). A cell spanning columns
-    whose words stand apart under them (a ledger's body boxed as one cell under a ruled header, a
-    row ruled only above and below) is parted into those columns first."""
+def _records(row, chars: list[Char], lefts: list[float], columns: dict, header: bool) -> list[list[str | None]]:
+    """One ruled row's cells, as one row or one per record (``_split``); a ``header`` row (the first
+    of several) is one row, its cells' lines wrapped headings however they line up. A cell spanning
+    columns whose words stand apart under them (a ledger's body boxed as one cell under a ruled
+    header, a row ruled only above and below) is parted into those columns first."""
     cells = [None if box is None else [char for char in chars if _inside(char, box)] for box in row.cells]
-    records = _split(cells)
+    records = _split(cells, not header)
     if len(records) > 1 or not any(box and len(columns[box]) > 1 for box in row.cells):
         return records
     parted: list[list[Char] | None] = list(cells)
@@ -225,7 +227,7 @@ def _records(row, chars: list[Char], lefts: list[float], columns: dict) -> list[
         if box and len(columns[box]) > 1:
             for column, part in zip(columns[box], _parted(inside, [lefts[index] for index in columns[box]])):
                 parted[column] = part
-    split = _split(parted)
+    split = _split(parted, not header)
     filled = [sum(1 for row in found for cell in row if cell) for found in (split, records)]
     return split if len(split) > 1 or filled[0] > filled[1] else records
 
@@ -270,13 +272,13 @@ def ruled_rows(table) -> list[list[str | None]]:
         (char for char in table.page.chars if _inside(char, bbox)), key=lambda char: (char["top"] + char["bottom"]) / 2
     )
     middles = [(char["top"] + char["bottom"]) / 2 for char in inside]
-    for row in table.rows:  # each row's characters, from those between its top and bottom
+    for number, row in enumerate(table.rows):  # each row's characters, from those between its top and bottom
         box = row.bbox
         chars = [
             char for char in inside[bisect_left(middles, box[1]) : bisect_left(middles, box[3])] if _inside(char, box)
         ]
         turns.update(_turn(char) for char in chars)
-        rows += _records(row, chars, lefts, columns)
+        rows += _records(row, chars, lefts, columns, header=not number and len(table.rows) > 1)
     rows = _joined_columns(rows, {column for box in table.cells for column in columns[box][:-1]})
     turn = turns.most_common(1)[0][0] if turns else 0
     if turn:  # a table turned 90°: the page's columns are its rows
