@@ -49,7 +49,6 @@ CAPTION = re.compile(r"(table|figure|fig\.|chart|exhibit)\s*[:.]?\s*[A-Z]{0,3}\d
 ROW_REACH = 2.5  # line heights between two rows of a table at most: statistics tables space theirs widely
 ROW_SPACING = 2.0  # times the rows' usual spacing: a wider gap ends the table (a form's lines under it)
 LONE_LINES = 2  # lines of one phrase in a row inside a table: wrapped cells, a section's name
-DRAWN_SHARE = 0.75  # of a drawing's words in tables: the drawing is a table (its rules and shading drawn)
 DRAWN_FILLED = 0.75  # of such a table's cells holding text: a diagram's boxes in a grid leave more empty
 TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
 
@@ -108,6 +107,15 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                     break
                 continue
             strips, last, rows, lone = shared, index, rows + 1, 0
+        # The last row's cell may wrap onto lines of its own under it, right of the first gutter.
+        while (
+            last + 1 < len(lines)
+            and last + 1 - start < rows + LONE_LINES
+            and splits[last + 1] < 2
+            and lines[last + 1][0]["x0"] >= strips[0][1] - 0.5
+            and lines[last + 1][0]["top"] - max(item["bottom"] for item in lines[last]) <= height
+        ):
+            last += 1
         if rows >= ALIGNED_ROWS:
             runs.append((start, last))
         start = last + 1
@@ -166,15 +174,20 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
 
 
 def drawn_table(labels: list[Item]) -> str | None:
-    """The Markdown of a drawing that is a table, not a chart: its rows' rules, a shaded header and
-    total drawn as rectangles and lines, with most of its words (``DRAWN_SHARE``) in a table found by
-    alignment that fills most of its cells (``DRAWN_FILLED``); the lines outside the table stand
-    before or after it. None for any other drawing (a diagram's boxes set in a grid)."""
+    """The Markdown of a drawing that holds a table, not a chart: its rows' rules, a shaded header
+    and total drawn as rectangles and lines, or a panel's box round a table with its title and notes;
+    the table found by alignment fills most of its cells (``DRAWN_FILLED``), and the drawing's other
+    lines stand before or after it. None for any other drawing (a diagram's boxes set in a grid)."""
     width = GUTTER_EMS * median(item.get("size", item["bottom"] - item["top"]) for item in labels)
     rest, blocks, tables = aligned_tables(labels, width)
     cells = [cell for table in tables for row in table_rows(table) for cell in row]
-    if not cells or len(rest) > (1 - DRAWN_SHARE) * len(labels) or sum(map(bool, cells)) < DRAWN_FILLED * len(cells):
+    if not cells or sum(map(bool, cells)) < DRAWN_FILLED * len(cells):
         return None
-    return "\n\n".join(
-        markdown for block in item_lines(rest + blocks) if (markdown := block[0].get("block") or _text(block))
-    )
+    parts: list[str] = []
+    for line in item_lines(rest + blocks):
+        block = line[0].get("block")
+        if block or not parts or parts[-1].startswith("|"):
+            parts.append(block or _text(line))
+        else:  # the drawing's lines of text between its tables go together
+            parts[-1] += f"\n{_text(line)}"
+    return "\n\n".join(parts)

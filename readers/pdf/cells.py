@@ -25,7 +25,7 @@ from pdfplumber.utils import extract_text
 
 from .aligned import CAPTION
 from .records import Char
-from .unruled import GUTTER_EMS
+from .unruled import GUTTER_EMS, PROSE_CHARS
 from .words import LINE_EMS, ON_AXIS, is_level, line_words, set_upright, text_lines
 
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
@@ -181,10 +181,13 @@ def _split(cells: list[list[Char] | None], by_records: bool = True) -> list[list
     hits = {index: sum(index in {cell for cell, _ in clusters[number]} for number in shared) for index in filled}
     records = [index for index in filled if hits[index] == len(shared)]
     # Records: three cells or more with a line at every shared baseline, half the row's cells at
-    # least; or every cell with a line at nearly every one (a column may leave a record's cell empty).
+    # least; or every cell with a line at nearly every one (a column may leave a record's cell empty),
+    # its lines short (prose boxed in columns lines up at its leading too).
     # Lists side by side whose lines only share the page's line pitch (a ballot's columns) end apart.
     lined_up = len(records) >= RECORD_CELLS and 2 * len(records) >= len(filled)
-    if len(shared) < 2 or not (lined_up or min(hits.values()) >= RECORD_SHARE * len(shared) >= RECORD_CELLS):
+    short = median(len(text) for _, _, _, text in found) < PROSE_CHARS  # values, not prose at one leading
+    nearly = short and min(hits.values()) >= RECORD_SHARE * len(shared) >= RECORD_CELLS
+    if len(shared) < 2 or not (lined_up or nearly):
         return [whole]
     starts = [max((start for start in shared if start <= number), default=shared[0]) for number in range(len(clusters))]
     rows = {start: ["" if chars is not None else None for chars in cells] for start in shared}
