@@ -177,7 +177,10 @@ def _split(cells: list[list[Char] | None], by_records: bool = True) -> list[list
             clusters.append([(index, text)])
         last = base
     filled = {index for _, _, index, _ in found}
-    shared = [number for number, cluster in enumerate(clusters) if len({index for index, _ in cluster}) >= 2]
+    # A baseline half the row's cells share is a record's (a cell centred between two records' lines
+    # shares its own with few).
+    least = max(2, len(filled) / 2)
+    shared = [number for number, cluster in enumerate(clusters) if len({index for index, _ in cluster}) >= least]
     hits = {index: sum(index in {cell for cell, _ in clusters[number]} for number in shared) for index in filled}
     records = [index for index in filled if hits[index] == len(shared)]
     # Records: three cells or more with a line at every shared baseline, half the row's cells at
