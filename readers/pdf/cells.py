@@ -23,7 +23,7 @@ from statistics import median
 from pdfplumber.table import Table
 from pdfplumber.utils import extract_text
 
-from .aligned import CAPTION
+from .aligned import CAPTION, CURRENCY
 from .records import Char
 from .unruled import GUTTER_EMS, PROSE_CHARS
 from .words import LINE_EMS, ON_AXIS, is_level, line_words, set_upright, text_lines
@@ -246,12 +246,18 @@ def _covered(box, starts: list[float]) -> list[int]:
 
 def _joined_columns(rows: list[list[str | None]], joined: set[int]) -> list[list[str | None]]:
     """``rows`` with each column in ``joined`` (a cell spans from it into the next) merged into the
-    next when no row fills both: a table ruled under its header but not between the columns of its
-    body ("Signed TA (EURm)" over three ruled strips, its amounts in one cell across them) has one
-    column there, not three of which two stay empty."""
+    next when no row fills both but with a currency sign before an amount: a table ruled under its
+    header but not between the columns of its body ("Signed TA (EURm)" over three ruled strips, its
+    amounts in one cell across them) has one column there, not three of which two stay empty; and
+    a "$" ruled apart from its amount ("$ | 178", "3,423" across both) goes with it."""
     for column in sorted(joined, reverse=True):
-        if column + 1 < len(rows[0]) and not any(row[column] and row[column + 1] for row in rows):
-            rows = [row[:column] + [row[column] or row[column + 1]] + row[column + 2 :] for row in rows]
+        if column + 1 < len(rows[0]) and all(
+            (row[column] or "").strip() in CURRENCY for row in rows if row[column] and row[column + 1]
+        ):
+            rows = [
+                row[:column] + [" ".join(cell for cell in row[column : column + 2] if cell)] + row[column + 2 :]
+                for row in rows
+            ]
     return rows
 
 
