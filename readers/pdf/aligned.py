@@ -46,7 +46,6 @@ from .unruled import (
 from .words import reads_right_to_left
 
 CAPTION = re.compile(r"(table|figure|fig\.|chart|exhibit)\s*[:.]?\s*[A-Z]{0,3}\d", re.I)  # "Table: 5", "Table SA3."
-CURRENCY = {"$", "€", "£", "¥"}  # a sign ruled apart from its amount goes with it (``readers.pdf.cells``)
 ROW_REACH = 2.5  # line heights between two rows of a table at most: statistics tables space theirs widely
 ROW_SPACING = 2.0  # times the rows' usual spacing: a wider gap ends the table (a form's lines under it)
 LONE_LINES = 2  # lines of one phrase in a row inside a table: wrapped cells, a section's name

@@ -23,12 +23,13 @@ from statistics import median
 from pdfplumber.table import Table
 from pdfplumber.utils import extract_text
 
-from .aligned import CAPTION, CURRENCY
+from .aligned import CAPTION
 from .records import Char
 from .unruled import GUTTER_EMS, PROSE_CHARS
 from .words import LINE_EMS, ON_AXIS, is_level, line_words, set_upright, text_lines
 
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
+CURRENCY = {"$", "€", "£", "¥"}  # a sign ruled apart from its amount goes with it
 RULE_PITCH = 60.0  # points between a table's row rules at most: farther apart they rule different things
 CLOSED_RULES = 3  # row rules ending at one x at least, to close a table there
 RULED_COLUMNS = 2  # vertical rules inside a table's row rules at least, to close it at their ends
