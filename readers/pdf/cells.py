@@ -272,6 +272,24 @@ def without_title(table):
     return Table(table.page, [cell for row in table.rows[1:] for cell in row.cells if cell is not None])
 
 
+def with_header_above(table):
+    """The pdfplumber ``table`` with the row over its first rule as its header, when a rule as wide
+    as the table stands just above it (``RULE_PITCH`` at most) with words between: a booktabs table
+    ruled above and below its header but with cells only in its body kept the header out of it. The
+    header's cells are those of the body's fullest row."""
+    x0, top, x1, _ = table.bbox
+    above = [
+        rule[2]
+        for rule in _rules(table.page)
+        if abs(rule[0] - x0) <= ALIGNED_ENDS and abs(rule[1] - x1) <= ALIGNED_ENDS and 2 < top - rule[2] <= RULE_PITCH
+    ]
+    if not above or not any(_inside(char, (x0, max(above), x1, top)) for char in table.page.chars):
+        return table
+    fullest = max(table.rows, key=lambda row: sum(cell is not None for cell in row.cells))
+    header = [(cell[0], max(above), cell[2], top) for cell in fullest.cells if cell is not None]
+    return Table(table.page, header + list(table.cells))
+
+
 def ruled_rows(table) -> list[list[str | None]]:
     """The rows of a pdfplumber ``table``, each cell read from its own words and a row of records
     split. A cell that spans columns or rows is written once, in its first row and column, the rest

@@ -32,7 +32,7 @@ from ..models import Figure, Page
 from ..render.pdfium import checked_page_count, rendered_png
 from ..settings import Settings
 from ..versions import EXTRACTION_VERSION
-from .cells import closing_edges, ruled_rows, without_title
+from .cells import closing_edges, ruled_rows, with_header_above, without_title
 from .continued import continued_tables
 from .figures import find_figures
 from .furniture import without_furniture
@@ -111,7 +111,8 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
     tables = [
         (table.bbox, plain(markdown))
         for found in page.find_tables({"explicit_vertical_lines": closing_edges(page)})
-        if is_table(rows := ruled_rows(table := without_title(found))) and (markdown := markdown_table(rows))
+        if is_table(rows := ruled_rows(table := with_header_above(without_title(found))))
+        and (markdown := markdown_table(rows))
     ]
     figures = [
         {**figure, "caption": figure["caption"] and plain(figure["caption"])}
