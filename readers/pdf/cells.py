@@ -276,18 +276,19 @@ def with_header_above(table):
     """The pdfplumber ``table`` with the row over its first rule as its header, when a rule as wide
     as the table stands just above it (``RULE_PITCH`` at most) with words between: a booktabs table
     ruled above and below its header but with cells only in its body kept the header out of it. The
-    header's cells are those of the body's fullest row."""
+    header's cells are those of the body's fullest row, and words stand in half of them at least."""
     x0, top, x1, _ = table.bbox
     above = [
         rule[2]
         for rule in _rules(table.page)
         if abs(rule[0] - x0) <= ALIGNED_ENDS and abs(rule[1] - x1) <= ALIGNED_ENDS and 2 < top - rule[2] <= RULE_PITCH
     ]
-    if not above or not any(_inside(char, (x0, max(above), x1, top)) for char in table.page.chars):
+    if not above:
         return table
     fullest = max(table.rows, key=lambda row: sum(cell is not None for cell in row.cells))
     header = [(cell[0], max(above), cell[2], top) for cell in fullest.cells if cell is not None]
-    return Table(table.page, header + list(table.cells))
+    named = sum(any(_inside(char, box) for char in table.page.chars) for box in header)
+    return Table(table.page, header + list(table.cells)) if named >= max(2, len(header) / 2) else table
 
 
 def ruled_rows(table) -> list[list[str | None]]:
