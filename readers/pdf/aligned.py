@@ -99,13 +99,13 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
             reach = ROW_REACH * height if len(spacing) < 2 else max(height, ROW_SPACING * median(spacing))
             if gap > reach:
                 break
-            spacing.append(gap)
             shared = common(strips, _gutters(lines[index], left, right, width), width) if splits[index] > 1 else []
             if not shared:  # a lone line, or one across the gutters: a cell that spans columns
                 lone += 1
                 if lone > LONE_LINES:
                     break
                 continue
+            spacing.append(gap)  # between rows: a wrapped cell's lines stand closer
             strips, last, rows, lone = shared, index, rows + 1, 0
         # The last row's cell may wrap onto lines of its own under it, right of the first gutter.
         while (
