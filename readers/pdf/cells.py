@@ -276,7 +276,8 @@ def with_header_above(table):
     """The pdfplumber ``table`` with the row over its first rule as its header, when a rule as wide
     as the table stands just above it (``RULE_PITCH`` at most) with words between: a booktabs table
     ruled above and below its header but with cells only in its body kept the header out of it. The
-    header's cells are those of the body's fullest row, and words stand in half of them at least."""
+    header's cells are those of the body's fullest row, words stand in half of them at least, and no
+    line runs on across them (a caption)."""
     x0, top, x1, _ = table.bbox
     above = [
         rule[2]
@@ -287,8 +288,25 @@ def with_header_above(table):
         return table
     fullest = max(table.rows, key=lambda row: sum(cell is not None for cell in row.cells))
     header = [(cell[0], max(above), cell[2], top) for cell in fullest.cells if cell is not None]
-    named = sum(any(_inside(char, box) for char in table.page.chars) for box in header)
-    return Table(table.page, header + list(table.cells)) if named >= max(2, len(header) / 2) else table
+    chars = [char for char in table.page.chars if _inside(char, (x0, max(above), x1, top)) and char["text"].strip()]
+    named = sum(any(_inside(char, box) for char in chars) for box in header)
+    return (
+        Table(table.page, header + list(table.cells))
+        if named >= max(2, len(header) / 2) and not any(_crossed(chars, box[2]) for box in header[:-1])
+        else table
+    )
+
+
+def _crossed(chars: list[Char], x: float) -> bool:
+    """A line of ``chars`` runs on across ``x`` (closer than a gutter on both sides): a caption, no
+    header cell."""
+    for line in text_lines(chars):
+        left = max((char["x1"] for char in line if char["x1"] <= x), default=None)
+        right = min((char["x0"] for char in line if char["x0"] >= x), default=None)
+        straddles = any(char["x0"] < x < char["x1"] for char in line)
+        if straddles or (left is not None and right is not None and right - left < GUTTER_EMS * line[0]["size"]):
+            return True
+    return False
 
 
 def ruled_rows(table) -> list[list[str | None]]:
