@@ -222,7 +222,8 @@ def _parted(chars: list[Char], edges: list[float]) -> list[list[Char]]:
 
 def _records(row, chars: list[Char], lefts: list[float], columns: dict, header: bool) -> list[list[str | None]]:
     """One ruled row's cells, as one row or one per record (``_split``); a ``header`` row (the first
-    of several) is one row, its cells' lines wrapped headings however they line up. A cell spanning
+    of several, and each after it before a digit is seen) is one row, its cells' lines wrapped
+    headings however they line up. A cell spanning
     columns whose words stand apart under them (a ledger's body boxed as one cell under a ruled
     header, a row ruled only above and below) is parted into those columns first."""
     cells = [None if box is None else [char for char in chars if _inside(char, box)] for box in row.cells]
@@ -322,13 +323,15 @@ def ruled_rows(table) -> list[list[str | None]]:
         (char for char in table.page.chars if _inside(char, bbox)), key=lambda char: (char["top"] + char["bottom"]) / 2
     )
     middles = [(char["top"] + char["bottom"]) / 2 for char in inside]
+    figures = False  # a row above held a digit: the header, its rows of words, is over
     for number, row in enumerate(table.rows):  # each row's characters, from those between its top and bottom
         box = row.bbox
         chars = [
             char for char in inside[bisect_left(middles, box[1]) : bisect_left(middles, box[3])] if _inside(char, box)
         ]
         turns.update(_turn(char) for char in chars)
-        rows += _records(row, chars, lefts, columns, header=not number and len(table.rows) > 1)
+        figures = figures or any(char["text"].isdigit() for char in chars)
+        rows += _records(row, chars, lefts, columns, header=(not number or not figures) and len(table.rows) > 1)
     rows = _joined_columns(rows, {column for box in table.cells for column in columns[box][:-1]})
     turn = turns.most_common(1)[0][0] if turns else 0
     if turn:  # a table turned 90°: the page's columns are its rows

@@ -114,6 +114,25 @@ def _joined(rows: list[list[str]]) -> list[list[str]]:
     return joined
 
 
+def _wrapped_header(rows: list[list[str]]) -> list[list[str]]:
+    """``rows`` with a header wrapped over lines joined per column: at the top, before any digit, a
+    row with its first cell empty whose cells all stand under cells of the row above ("to air" over
+    "kg/year" in each column) goes into them."""
+    joined = [list(rows[0])]
+    for index, row in enumerate(rows[1:], 1):
+        above = joined[-1]
+        if (
+            not any(char.isdigit() for earlier in rows[: index + 1] for cell in earlier for char in cell)
+            and not row[0]
+            and any(row)
+            and all(above[column] for column, cell in enumerate(row) if cell)
+        ):
+            joined[-1] = [f"{old} {new}".strip() for old, new in zip(above, row)]
+        else:
+            joined.append(list(row))
+    return joined
+
+
 def _gutters(slabs: list[list[Item]], width: float) -> list[tuple[float, float]]:
     """The strips every slab leaves empty, with words on both sides in at least one of them."""
     items = sum(slabs, [])
@@ -285,4 +304,4 @@ def unruled_table(
             spanning.append((spans, row))
     cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
     cells = [row for _, row in spanning] + cells
-    return before, _joined(cells)
+    return before, _joined(_wrapped_header(cells))
