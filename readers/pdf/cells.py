@@ -25,7 +25,7 @@ from pdfplumber.utils import extract_text
 
 from .aligned import CAPTION
 from .records import Char
-from .unruled import GUTTER_EMS, PROSE_CHARS
+from .unruled import GUTTER_EMS, PROSE_CHARS, wrapped_header
 from .words import LINE_EMS, ON_AXIS, is_level, line_words, set_upright, text_lines
 
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
@@ -332,7 +332,7 @@ def ruled_rows(table) -> list[list[str | None]]:
         turns.update(_turn(char) for char in chars)
         figures = figures or any(char["text"].isdigit() for char in chars)
         rows += _records(row, chars, lefts, columns, header=(not number or not figures) and len(table.rows) > 1)
-    rows = _joined_columns(rows, {column for box in table.cells for column in columns[box][:-1]})
+    rows = wrapped_header(_joined_columns(rows, {column for box in table.cells for column in columns[box][:-1]}))
     turn = turns.most_common(1)[0][0] if turns else 0
     if turn:  # a table turned 90°: the page's columns are its rows
         count = len(rows)

@@ -114,7 +114,7 @@ def _joined(rows: list[list[str]]) -> list[list[str]]:
     return joined
 
 
-def _wrapped_header(rows: list[list[str]]) -> list[list[str]]:
+def wrapped_header(rows: list[list[str | None]]) -> list[list[str | None]]:
     """``rows`` with a header wrapped over lines joined per column: at the top, before any digit, a
     row with its first cell empty whose cells all stand under cells of the row above ("to air" over
     "kg/year" in each column) goes into them."""
@@ -122,12 +122,12 @@ def _wrapped_header(rows: list[list[str]]) -> list[list[str]]:
     for index, row in enumerate(rows[1:], 1):
         above = joined[-1]
         if (
-            not any(char.isdigit() for earlier in rows[: index + 1] for cell in earlier for char in cell)
+            not any(char.isdigit() for earlier in rows[: index + 1] for cell in earlier for char in cell or "")
             and not row[0]
             and any(row)
             and all(above[column] for column, cell in enumerate(row) if cell)
         ):
-            joined[-1] = [f"{old} {new}".strip() for old, new in zip(above, row)]
+            joined[-1] = [f"{old or ''} {new or ''}".strip() for old, new in zip(above, row)]
         else:
             joined.append(list(row))
     return joined
@@ -304,4 +304,4 @@ def unruled_table(
             spanning.append((spans, row))
     cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
     cells = [row for _, row in spanning] + cells
-    return before, _joined(_wrapped_header(cells))
+    return before, _joined(wrapped_header(cells))
