@@ -21,6 +21,8 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
 4. What reads as text set in columns is no table: a run whose columns are all prose, or one with a
    column of long lines of prose (``PROSE_CHARS`` characters on average, ``TEXT_COLUMN`` times that
    for one column beside others), stays with the page's text.
+5. A drawing that is no chart but a table's rules and shading (a shaded header and total drawn as
+   rectangles) is read as the table its words make (``drawn_table``, called by the layout).
 """
 
 from __future__ import annotations
