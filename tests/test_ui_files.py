@@ -42,6 +42,14 @@ def tag(viewport: dict) -> str:
     return "phone" if viewport is PHONE else "desktop"
 
 
+def read_in(chromium, url: str, viewport: dict, *files: Path):
+    """The app at ``viewport``, ``files`` uploaded and read."""
+    page = open_app(chromium, url, viewport)
+    page.set_input_files(UPLOAD, [str(path) for path in files])
+    expect(page.locator("#status")).to_contain_text(f"{len(files)} of {len(files)} files read", timeout=WAIT_MS)
+    return page
+
+
 @VIEWPORTS
 def test_two_files_are_each_named_before_their_pages_in_the_payload(chromium, ocr_app, viewport):
     page = open_app(chromium, ocr_app, viewport)
@@ -77,9 +85,7 @@ def test_two_files_are_each_named_before_their_pages_in_the_payload(chromium, oc
 
 @VIEWPORTS
 def test_a_wide_table_keeps_its_words_whole_and_scrolls_in_its_own_box(chromium, ocr_app, viewport):
-    page = open_app(chromium, ocr_app, viewport)
-    page.set_input_files(UPLOAD, str(HEALTH))
-    expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+    page = read_in(chromium, ocr_app, viewport, HEALTH)
     table = page.locator(".rl-rendered table").first
     table.scroll_into_view_if_needed()
     cells = table.evaluate(CELLS)
@@ -145,9 +151,7 @@ def watch_reading(page) -> None:
 
 @VIEWPORTS
 def test_a_block_of_text_lights_its_box_on_the_render_and_the_render_finds_its_block(chromium, ocr_app, viewport):
-    page = open_app(chromium, ocr_app, viewport)
-    page.set_input_files(UPLOAD, str(REPORT))
-    expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+    page = read_in(chromium, ocr_app, viewport, REPORT)
     first = page.locator("#rl-file-0-page-1")
     blocks, image = first.locator(".rl-block"), first.locator(".rl-render img")
     expect(blocks).to_have_count(3)  # the title, the paragraph and the chart's table
@@ -183,9 +187,7 @@ def test_a_block_of_text_lights_its_box_on_the_render_and_the_render_finds_its_b
 
 @VIEWPORTS
 def test_a_chunk_card_keeps_its_place_and_lights_every_block_it_holds(chromium, ocr_app, viewport):
-    page = open_app(chromium, ocr_app, viewport)
-    page.set_input_files(UPLOAD, str(WARN))
-    expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+    page = read_in(chromium, ocr_app, viewport, WARN)
     open_tab(page, "Chunks")
     cards = page.locator("#chunk-cards .rl-card")
     expect(cards.first).to_be_visible(timeout=WAIT_MS)
@@ -221,9 +223,7 @@ def test_a_file_over_the_limit_is_refused_alone_by_name_and_the_rest_read(chromi
 
 @VIEWPORTS
 def test_remove_drops_the_card_at_once_and_reads_nothing_else(chromium, ocr_app, viewport):
-    page = open_app(chromium, ocr_app, viewport)
-    page.set_input_files(UPLOAD, [str(REPORT), str(ASSETS / "diagram.png"), str(ASSETS / "sales.xlsx")])
-    expect(page.locator("#status")).to_contain_text("3 of 3 files read", timeout=WAIT_MS)
+    page = read_in(chromium, ocr_app, viewport, REPORT, ASSETS / "diagram.png", ASSETS / "sales.xlsx")
     watch_reading(page)
     rows = page.locator("#file-list .rl-file-row")
     rows.first.get_by_role("button", name="Remove").click()
