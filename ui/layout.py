@@ -251,7 +251,7 @@ def _inputs(settings: Settings, entries: gr.State, ranges: gr.State, folder: Pat
     return Inputs(files, *controls, status)
 
 
-def _pages_tab(entries: gr.State, inputs: Inputs, folder: Path, max_pages: int) -> gr.Row:
+def _pages_tab(demo: gr.Blocks, entries: gr.State, inputs: Inputs, folder: Path, max_pages: int) -> gr.Row:
     """Each page's render beside its text, the search over the files read, and the examples while empty."""
     with gr.Tab("Pages", elem_id="pages-tab"):
         text_mode = gr.Radio(
@@ -281,7 +281,7 @@ def _pages_tab(entries: gr.State, inputs: Inputs, folder: Path, max_pages: int) 
 
         @gr.render(
             inputs=[entries, text_mode],
-            triggers=[entries.change, text_mode.change],
+            triggers=[demo.load, entries.change, text_mode.change],
             concurrency_limit=None,
             show_progress="hidden",
         )
@@ -391,7 +391,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
         entries, ranges = gr.State([]), gr.State({})
         inputs = _inputs(services.settings, entries, ranges, folder)
         with gr.Tabs(overflow_behavior="wrap"):
-            pages_examples = _pages_tab(entries, inputs, folder, services.settings.max_pages)
+            pages_examples = _pages_tab(demo, entries, inputs, folder, services.settings.max_pages)
             payload_examples, payload_outputs = payload_tab(
                 lambda: examples_row(inputs.files, folder, "payload-examples")
             )
