@@ -86,6 +86,7 @@ def test_the_four_tools_are_listed_with_every_parameter_documented(app):
             "max_tokens",
             "cursor",
             "chunk_tokens",
+            "files",  # several files' public URLs
         }
         | FILE_PARAMETERS
     )
