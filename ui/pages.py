@@ -274,11 +274,11 @@ def show_files(entries: list[Entry], files: gr.File, ranges: gr.State, folder: P
                 gr.Markdown(
                     f"[{entry.name}](#rl-file-{index}) · {_what(entry)}", min_width=160, scale=3, elem_classes="rl-name"
                 )
-                if reading and reading.page_count > 1 or entry.code == "PAGE_OUT_OF_RANGE":
+                if reading and reading.page_count > 1:
                     pages = gr.Textbox(
                         label=f"Read {unit}s",
                         show_label=False,
-                        placeholder=f"Read {unit}s 1–{reading.page_count}" if reading else "Read pages, e.g. 1–4",
+                        placeholder=f"Read {unit}s 1–{reading.page_count}",
                         max_lines=1,
                         min_width=150,
                         scale=1,
