@@ -166,7 +166,7 @@ def _streamed(
             outcome["reading"] = read_file(
                 path, options=options, services=services, progress=lambda *step: events.put(step), preview=events.put
             )
-        except BaseException as error:  # noqa: BLE001 - handed to the reader's own thread, raised there
+        except BaseException as error:  # noqa: BLE001 - raised again where the reading is waited for, below
             outcome["error"] = error
         finally:
             events.put(None)

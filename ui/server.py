@@ -1,8 +1,7 @@
 """Gradio's own behaviour, mended where it reaches a client or leaves files behind (gradio 6.31):
 ``App`` words its refusal of a file that was not uploaded without the server's paths,
 ``mend_uploads`` leaves nothing behind in the upload folder, and ``mend_api_page`` makes the API
-page's examples send a file. docs/architecture.md says why each is needed; tests/test_ui_server.py
-holds each."""
+page's examples send a file. docs/architecture.md says why each is needed and which test holds it."""
 
 from __future__ import annotations
 
