@@ -218,7 +218,23 @@ def test_a_file_over_the_limit_is_refused_alone_by_name_and_the_rest_read(chromi
     expect(page.locator("#uploads").get_by_text("Error", exact=True)).to_have_count(0)
     expect(page.get_by_text("maximum allowed size")).to_have_count(0)  # no toast of Gradio's own
     shoot(page, "42-07-over-the-limit-desktop")
+    page.locator("#uploads").evaluate(DROP)  # dropped rather than chosen: the same
+    expect(page.get_by_text("dropped.pdf is 55.0 MB; the limit is 25 MB (MAX_FILE_MB).")).to_be_visible(
+        timeout=WAIT_MS
+    )
+    expect(page.locator(".rl-file h3", has_text="notes.txt")).to_have_count(1)
+    expect(page.locator("#status")).to_contain_text("2 of 4 files read", timeout=WAIT_MS)
     page.close()
+
+
+# Drops a 55 MB PDF and a small text file on the upload box, as a person dragging them from their desktop does.
+DROP = """zone => {
+  const files = new DataTransfer();
+  files.items.add(new File([new Uint8Array(55 * 1024 * 1024)], 'dropped.pdf', {type: 'application/pdf'}));
+  files.items.add(new File(['Notes from the meeting.\\n'], 'notes.txt', {type: 'text/plain'}));
+  const target = zone.querySelector('input[type=file]').parentElement;
+  target.dispatchEvent(new DragEvent('drop', {dataTransfer: files, bubbles: true, cancelable: true}));
+}"""
 
 
 @VIEWPORTS
