@@ -14,6 +14,7 @@ from pathlib import Path
 from .errors import ReaderError, last_resort
 from .formats import read
 from .intake.detect import detect, misnamed
+from .intake.fetch import fetch, is_url, url_name
 from .intake.package import readable_package
 from .job import Job, Progress, no_progress
 from .kinds import SOURCE_EXTENSION, kind_of
@@ -61,7 +62,11 @@ def read_file(
     services: Services | None = None,
     progress: Progress | None = None,
 ) -> Reading:
-    """Read one file and return what a model receives from it.
+    """Read one file, or a file named by its http(s) URL, and return what a model receives from it.
+
+    A URL is fetched within the rules of ``readers.intake.fetch`` (public addresses only, unless
+    ``URL_ALLOW`` names others; at most ``MAX_FILE_MB``; time-outs; at most 5 redirects), read by its
+    bytes and Content-Type as a file would be, and named by its URL.
 
     ``page_start``/``page_end`` are 1-based and inclusive; ``describe`` asks a question about
     each page's visuals; ``multimodal=None`` takes ``MODEL_MULTIMODAL`` from settings;
@@ -82,7 +87,12 @@ def read_file(
     if options is not None and given != ReadOptions():
         raise TypeError("read_file takes options or its keyword options, not both")
     services = services or shared_services(settings or Settings.from_env())
-    return _read(path, (options or given).checked(services.settings), services, progress or no_progress)
+    options = (options or given).checked(services.settings)
+    if is_url(path):  # fetched into the cache within the rules of readers.intake.fetch, read as its URL
+        options = replace(options, name=options.name or url_name(path), workspace=None)
+        with last_resort(options.name):
+            path = fetch(path, services.settings, services.store)
+    return _read(path, options, services, progress or no_progress)
 
 
 def _read(path: str | os.PathLike, options: ReadOptions, services: Services, progress: Progress) -> Reading:
