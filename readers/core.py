@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import zipfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -37,6 +38,15 @@ def _resolve(path: str | os.PathLike, workspace: str | os.PathLike | None) -> Pa
             f"{path} is outside the workspace this reader is confined to. Use a path inside {root.name}/.",
         )
     return resolved
+
+
+def _pictured(package: Path) -> bool:
+    """Whether an Office package holds pictures (a media folder's parts): local OCR will read them."""
+    try:
+        with zipfile.ZipFile(package) as archive:
+            return any("/media/" in name for name in archive.namelist())
+    except (OSError, zipfile.BadZipFile):
+        return False
 
 
 def hash_file(path: Path) -> str:
@@ -145,6 +155,10 @@ def _read(path: str | os.PathLike, options: ReadOptions, services: Services, pro
             job.path = ooxml_copy(job)
         if kind_of(job.kind).package:
             job.path = readable_package(job)
+            if not options.multimodal and getattr(services.vision, "source", None) == "ocr" and _pictured(job.path):
+                from .describe.ocr import load_soon
+
+                load_soon()
         reading = read(job)
         if kind_of(reading.kind).visual and (options.describe or not reading.multimodal):
             from .describe.vision import describe_reading
