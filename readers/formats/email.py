@@ -1,6 +1,6 @@
 """E-mail, EML (RFC 822, the standard library's parser) and Outlook MSG (extract-msg): the first
-page has the headers (From, To, Cc, Date, Subject; an MSG's recipients named without an address get
-it from its recipient table) and the body (an HTML body as Markdown, in the charset it declares); then
+page has the headers (From, To, Cc, Date, Subject; an MSG's From, To, Cc and Bcc as Outlook shows them,
+``_msg_headers``) and the body (an HTML body as Markdown, in the charset it declares); then
 each attachment is read by its own type as a section, within the limits of ``readers.intake.members``.
 Each header is cut before it is parsed (``MAX_SHOWN_HEADER``, ``MAX_HEADER``, ``MAX_PARAMETERS``), with a
 warning, and an e-mail of more than ``MAX_PARTS`` parts is refused before it is parsed.
