@@ -379,7 +379,7 @@ def test_a_server_path_is_never_read(app, client):
         file_data = {"path": path, "meta": {"_type": "gradio.FileData"}}
         event = httpx.post(
             f"{app.url}gradio_api/call/read_file",
-            json={"data": [file_data, None, None, "", False, False, False, "", "", "", None, "", 0]},
+            json={"data": [file_data, None, None, "", False, False, False, "", "", "", None, "", 0, "openai", ""]},
         ).json()
         result = httpx.get(f"{app.url}gradio_api/call/read_file/{event['event_id']}", timeout=30).text
         assert "event: error" in result and json.dumps(NOT_UPLOADED) in result
