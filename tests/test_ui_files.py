@@ -219,9 +219,7 @@ def test_a_file_over_the_limit_is_refused_alone_by_name_and_the_rest_read(chromi
     expect(page.get_by_text("maximum allowed size")).to_have_count(0)  # no toast of Gradio's own
     shoot(page, "42-07-over-the-limit-desktop")
     page.locator("#uploads").evaluate(DROP)  # dropped rather than chosen: the same
-    expect(page.get_by_text("dropped.pdf is 55.0 MB; the limit is 25 MB (MAX_FILE_MB).")).to_be_visible(
-        timeout=WAIT_MS
-    )
+    expect(page.get_by_text("dropped.pdf is 55.0 MB; the limit is 25 MB (MAX_FILE_MB).")).to_be_visible(timeout=WAIT_MS)
     expect(page.locator(".rl-file h3", has_text="notes.txt")).to_have_count(1)
     expect(page.locator("#status")).to_contain_text("2 of 4 files read", timeout=WAIT_MS)
     page.close()

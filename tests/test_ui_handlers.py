@@ -20,20 +20,7 @@ from readers.payload.text import files_text
 from readers.payload.tokens import anthropic_image_tokens, png_size, text_tokens
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT, make_settings
-from ui.handlers import (
-    MAX_FILES,
-    NOT_SENT,
-    Entry,
-    backends_line,
-    cache_summary,
-    clear_cache,
-    discard_upload,
-    parse_page,
-    parse_range,
-    read_uploads,
-    triage,
-    visitor,
-)
+from ui.handlers import Entry, backends_line, cache_summary, clear_cache, discard_upload, read_uploads, visitor
 from ui.pages import transcript_table
 from ui.payload import PROVIDER_NAMES, abbreviate, document_payloads, estimate, estimate_table, message_payload
 from ui.payload_tab import payload_views
@@ -62,132 +49,6 @@ def last(iterator):
     return steps, steps[-1]
 
 
-def test_triage_refuses_the_eleventh_file_and_oversized_ones_by_name_in_upload_order(tmp_path):
-    paths = [upload(tmp_path, ASSETS / "diagram.png", f"picture-{n}.png") for n in range(MAX_FILES + 2)]
-    big = tmp_path / "big" / "huge.pdf"
-    big.parent.mkdir()
-    big.write_bytes(b"%PDF-1.4\n" + b"0" * 200_000)
-    # what the page sends for a file it did not send, being over the limit (ui.browser)
-    held = tmp_path / "held" / "scan.tiff"
-    held.parent.mkdir()
-    held.write_bytes(NOT_SENT + b"57671680\n")
-    planned = triage([str(big), paths[0], str(held), *paths[1:]], max_bytes=100_000)
-    names = [item.name if isinstance(item, Entry) else Path(item).name for item in planned]
-    assert names == ["huge.pdf", "picture-0.png", "scan.tiff", *(f"picture-{n}.png" for n in range(1, MAX_FILES + 2))]
-    refused = [item for item in planned if isinstance(item, Entry)]
-    assert [entry.name for entry in refused] == [
-        "huge.pdf",
-        "scan.tiff",
-        "picture-8.png",
-        "picture-9.png",
-        "picture-10.png",
-        "picture-11.png",
-    ]
-    # the API's sentence, for what was uploaded and for what the page kept back
-    assert refused[0].error == "huge.pdf is 0.2 MB; the limit is 0.0953674 MB (MAX_FILE_MB)."
-    assert refused[1].error.startswith("scan.tiff is 55.0 MB; the limit is") and refused[1].reason == "too large"
-    assert f"at most {MAX_FILES} files" in refused[2].error and refused[2].reason == "over the 10 files"
-
-
-@pytest.mark.parametrize("value, expected", [(None, None), ("", None), (0, None), (3, 3), (3.0, 3), ("7", 7)])
-def test_page_boxes_treat_empty_and_zero_as_not_set(value, expected):
-    assert parse_page(value) == expected
-
-
-@pytest.mark.parametrize(
-    "typed, expected", [("", None), ("3", (3, 3)), ("3-5", (3, 5)), ("3–5", (3, 5)), (" 2 - ", (2, 2))]
-)
-def test_a_files_own_range_is_typed_as_one_page_or_two(typed, expected):
-    assert parse_range(typed) == expected
-
-
-def test_every_file_is_listed_at_once_then_its_pages_come_as_they_are_read(tmp_path, services):
-    paths = [upload(tmp_path, REPORT_PDF), upload(tmp_path, ASSETS / "diagram.png")]
-    steps, final = last(read_uploads(paths, ReadOptions(multimodal=False), services))
-    assert [(entry.name, entry.done, entry.progress) for entry in steps[0]] == [
-        ("chart-report.pdf", False, "waiting its turn"),
-        ("diagram.png", False, "waiting its turn"),
-    ]
-    shown = [step[0].pages for step in steps if step[0].reading is None and step[0].pages]
-    assert shown and shown[0][0].image.startswith(b"\x89PNG")  # a page's render before the whole reading
-    final_texts = {page.number: page.text for page in final[0].reading.pages}
-    for page in shown[0]:  # the text a page gives alone: its first line as in the whole reading
-        assert page.text.splitlines()[0] in final_texts[page.number]
-    assert [p.number for p in final[0].reading.pages] == [1, 2, 3, 4] and final[0].done
-    assert all(page.image.startswith(b"\x89PNG") for page in final[0].reading.pages)
-    assert final[0].answer["pages"][0]["blocks"][0]["kind"] == "heading"  # what /read_file answers, once
-    assert len({id(step) for step in steps}) == len(steps), "each step must be a new list so Gradio sees a change"
-
-
-def test_the_reading_at_the_end_is_what_read_file_returns_described(tmp_path, fake_openai):
-    services = Services(
-        make_settings(
-            tmp_path / "cache",
-            vision_provider="openai",
-            vision_base_url=fake_openai.base_url,
-            vision_api_key="test-key",
-            vision_model="test-vision",
-        )
-    )
-    path = upload(tmp_path, REPORT_PDF)
-    steps, final = last(read_uploads([path], ReadOptions(2, 3, multimodal=False), services))
-    early = [page for step in steps for page in step[0].pages]
-    assert {page.number for page in early} <= {2, 3} and all(page.description is None for page in early)
-    whole = final[0].reading
-    # Page 2's pie chart is described afresh (not marked cached); page 3 is a table and text only.
-    assert [p.description_source for p in whole.pages] == ["vision:test-vision", "none: text only"]
-    again = read_file(path, options=ReadOptions(2, 3, name=Path(path).name), services=services)
-    assert again.as_text() == whole.as_text()
-    assert fake_openai.calls("/v1/chat/completions") and len(fake_openai.calls("/v1/chat/completions")) == 1
-
-
-def test_progress_is_each_files_own(tmp_path, services):
-    steps, _ = last(read_uploads([upload(tmp_path, REPORT_PDF)], ReadOptions(2, 3, multimodal=False), services))
-    said = {step[0].progress for step in steps if not step[0].done}
-    assert "waiting its turn" in said and any(line.endswith("pages rendered") for line in said), said
-
-
-def test_a_broken_file_is_reported_and_the_others_still_read(tmp_path, services):
-    paths = [broken_pdf(tmp_path), upload(tmp_path, ASSETS / "diagram.png")]
-    _, final = last(read_uploads(paths, ReadOptions(multimodal=False), services))
-    broken, picture = final
-    assert broken.reading is None and broken.done and broken.code == "CORRUPT_FILE" and broken.reason == "damaged"
-    assert broken.error == (
-        "broken.pdf is damaged: the PDF's data cannot be read, or the file is incomplete. Export or download it again."
-    )
-    assert picture.reading is not None and picture.reading.kind == "image" and picture.error is None
-
-
-def test_pages_outside_a_file_are_a_note_on_the_pages_it_has(tmp_path, services):
-    paths = [upload(tmp_path, REPORT_PDF), upload(tmp_path, ASSETS / "diagram.png")]
-    _, final = last(read_uploads(paths, ReadOptions(51, 60, multimodal=False), services))
-    report, picture = final
-    assert [page.number for page in report.reading.pages] == [1, 2, 3, 4] and report.error is None
-    assert report.note == (
-        "Page 51 is outside chart-report.pdf, which has 4 pages. Choose a page from 1 to 4. Shown instead: pages 1–4."
-    )
-    assert picture.note.startswith("Page 51 is outside diagram.png, which has 1 page.")
-    _, ends = last(read_uploads(paths[:1], ReadOptions(3, 60, multimodal=False), services))
-    assert [page.number for page in ends[0].reading.pages] == [3, 4]  # from the first page asked to the last
-    assert ends[0].note.endswith("Shown instead: pages 3–4.")
-
-
-def test_a_files_own_range_reads_that_file_alone_and_removing_a_file_reads_nothing(tmp_path, services):
-    paths = [upload(tmp_path, REPORT_PDF), upload(tmp_path, ASSETS / "diagram.png")]
-    _, first = last(read_uploads(paths, ReadOptions(multimodal=False), services))
-    steps, ranged = last(read_uploads(paths, ReadOptions(multimodal=False), services, first, ranges={paths[0]: (2, 3)}))
-    assert [page.number for page in ranged[0].reading.pages] == [2, 3]
-    assert ranged[1] is first[1]  # the picture is not read again
-    steps, removed = last(read_uploads(paths[1:], ReadOptions(multimodal=False), services, ranged))
-    assert len(steps) == 1 and removed == [first[1]]  # the card goes at once, nothing else is read
-    _, again = last(read_uploads(paths, ReadOptions(multimodal=True), services, removed))
-    assert again[1] is not first[1] and again[1].reading.multimodal  # another mode is another reading
-
-
-def test_no_files_clears_the_view(services):
-    assert list(read_uploads(None, ReadOptions(multimodal=False), services)) == [[]]
-
-
 def test_estimates_cover_both_modes(tmp_path, services):
     reading = read_file(REPORT_PDF, services=services, multimodal=True)
     rows = {row["mode"]: row for row in estimate([reading])}
@@ -207,6 +68,9 @@ def test_estimates_cover_both_modes(tmp_path, services):
         "anthropic"
     )
     assert (openai["exact"], anthropic["exact"]) == (True, False)
+    gemini = rows["Multimodal (Gemini)"]
+    assert gemini["images"] == 4 and gemini["image_tokens"] == 4 * 258 * 2 * 3 and not gemini["exact"]
+    assert gemini["total_tokens"] == reading.tokens("gemini") and gemini["text_tokens"] == openai["text_tokens"]
     table = estimate_table([reading], multimodal=True)
     assert "**Multimodal (OpenAI)** (current)" in table and "| Text-only |" in table
     assert f"| ≈ {anthropic['total_tokens']:,} |" in table and f"| {openai['total_tokens']:,} |" in table
@@ -243,6 +107,9 @@ def test_estimates_add_the_pdf_document_form(shared_services):
         )
         assert not document["exact"]
         assert document["images"] == images["images"] == 4 and document["image_tokens"] == images["image_tokens"]
+    # Gemini counts each page at 258 tokens, its text seen in its image: only the line naming the pages is text
+    gemini, parts = rows["PDF document (Gemini)"], reading.as_messages("gemini", document=True)
+    assert (gemini["text_tokens"], gemini["image_tokens"]) == (text_tokens(parts[0]["text"]), 4 * 258)
     assert "| PDF document (Anthropic) |" in estimate_table([reading], multimodal=True)
     assert not any(
         row["mode"].startswith("PDF document")
@@ -254,17 +121,21 @@ def test_payload_view_shows_the_pdf_document_form_abbreviated_and_downloads_it_w
     report = read_file(REPORT_PDF, page_start=1, page_end=2, services=shared_services)
     picture = read_file(ASSETS / "diagram.png", services=shared_services)
     entries = [Entry("chart-report.pdf", reading=report, done=True), Entry("diagram.png", reading=picture, done=True)]
-    note, openai, anthropic, download = payload_views(entries, False, tmp_path)[-4:]
+    note, openai, download = payload_views(entries, False, tmp_path)[-3:]
     assert note["visible"] and "diagram.png has no PDF and is sent as page images." in note["value"]
     assert '"file_data": "data:application/pdf;base64,JVBERi0' in openai["value"] and "characters)" in openai["value"]
-    assert len(openai["value"]) < 3000 and anthropic["visible"]
+    assert len(openai["value"]) < 3000 and openai["label"].startswith("OpenAI ")
+    gemini = payload_views(entries, False, tmp_path, "gemini")[-2]  # the provider chosen in the tab
+    assert gemini["label"].startswith("Gemini ") and '"mime_type": "application/pdf"' in gemini["value"]
+    assert len(gemini["value"]) < 3000
     saved = json.loads(Path(download["value"]).read_text())
     assert [part["type"] for part in saved["anthropic"]] == ["text", "document", "text", "image"]
     assert len(pdfium.PdfDocument(base64.b64decode(saved["anthropic"][1]["source"]["data"]))) == 2
-    alone = report.as_messages("openai", document=True)
-    assert saved["openai"][0]["text"] == f"[FILE: chart-report.pdf]\n\n{alone[0]['text']}"  # each file named
-    assert saved["openai"][1] == alone[1] and saved["openai"][2]["text"].startswith("[FILE: diagram.png]\n\n[IMAGE:")
-    hidden = payload_views([Entry("diagram.png", reading=picture, done=True)], False, tmp_path)[-4:]
+    for provider in ("openai", "gemini"):
+        alone = report.as_messages(provider, document=True)
+        assert saved[provider][0]["text"] == f"[FILE: chart-report.pdf]\n\n{alone[0]['text']}"  # each file named
+        assert saved[provider][1] == alone[1] and saved[provider][2]["text"].startswith("[FILE: diagram.png]\n\n")
+    hidden = payload_views([Entry("diagram.png", reading=picture, done=True)], False, tmp_path)[-3:]
     assert not any(update["visible"] for update in hidden)
 
 
@@ -274,7 +145,7 @@ def test_payload_view_says_when_the_pdfs_together_are_past_a_limit(shared_servic
         dataclasses.replace(reading, name=f"copy-{n}.pdf") for n in range(26)
     ]  # 26 x 4 pages: 104 PDF pages in one request
     payloads, problems = document_payloads(many)
-    assert not payloads and len(problems) == 2
+    assert list(payloads) == ["gemini"] and len(problems) == 2  # Gemini takes 1,000 pages
     assert problems[1].startswith(
         "Anthropic: One request with all these PDFs is 104 PDF pages; Anthropic takes at most 100 PDF pages"
     )

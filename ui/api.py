@@ -27,10 +27,12 @@ from readers import ReaderError, Reading, ReadOptions, Services, read_file
 from readers.describe.vision import TEXT_ONLY, unanswered
 from readers.errors import too_large
 from readers.intake.detect import detect
+from readers.intake.fetch import fetch, url_name
 from readers.intake.names import label, safe_suffix
 from readers.kinds import kind_of
 from readers.payload.budget import parse_cursor
 from readers.payload.chunks import check_sizes
+from readers.payload.messages import PROVIDERS
 from readers.payload.serialize import answer_json, files_json
 
 from .api_docs import ENDPOINT_ARGS, FILE_ARGS, HOTWORDS_ARG
@@ -39,8 +41,8 @@ from .report import page_image
 from .tools import Budget, Read, file_arguments, find_json, for_agents, outline_json, token_budget
 
 NO_FILE = (
-    "No file was sent. Give file (with gradio_client, handle_file(path); over MCP, a public http(s) URL), "
-    "or the file's bytes as file_base64 with its name in file_name."
+    "No file was sent. Give url (an http(s) URL ReadLens fetches), file (with gradio_client, handle_file(path); "
+    "over MCP, a public http(s) URL Gradio fetches), or the file's bytes as file_base64 with its name in file_name."
 )
 MCP_CALLER = "mcp"  # the x-gradio-user header Gradio's MCP server sends with each tool call
 TOGETHER = ("messages", "document_messages")  # in an answer of several files, once for them all
@@ -105,18 +107,23 @@ class Endpoints:
         self.services, self.folder, self.discard = services, folder, discard
 
     @contextmanager
-    def _file(self, file: str | None, file_base64: str | None, file_name: str | None) -> Iterator[tuple[str, str]]:
-        """The file sent, as (path, name to show): the upload, or the inline bytes in a private
-        temporary file that is removed afterwards — and in public mode the upload too. Every error
-        leaves as a ``gr.Error`` with a sentence."""
-        if not file and not file_base64:
+    def _file(
+        self, file: str | None, file_base64: str | None, file_name: str | None, url: str | None
+    ) -> Iterator[tuple[str, str]]:
+        """The file sent, as (path, name to show): the upload, the inline bytes in a private
+        temporary file that is removed afterwards (and in public mode the upload too), or the file
+        at ``url``, fetched into the cache once (``readers.intake.fetch``) and named by its URL.
+        Every error leaves as a ``gr.Error`` with a sentence."""
+        if not file and not file_base64 and not url:
             raise gr.Error(NO_FILE)
-        if file and file_base64:
-            raise gr.Error("Send the file once: either file or file_base64, not both.")
-        name = display_name(file) if file else label(Path(file_name or "file").name)
+        if bool(file) + bool(file_base64) + bool(url) > 1:
+            raise gr.Error("Send the file once: file, file_base64 or url, not two of them.")
+        name = display_name(file) if file else url_name(url) if url else label(Path(file_name or "file").name)
         folder = Path(tempfile.mkdtemp(prefix="readlens-inline-")) if file_base64 else None
         try:
-            if folder is None:
+            if url:
+                path = str(fetch(url, self.services.settings, self.services.store))
+            elif folder is None:
                 path = file
             else:
                 path = str(folder / f"inline{safe_suffix(name)}")
@@ -167,6 +174,8 @@ class Endpoints:
         max_tokens: float | None = None,
         cursor: str = "",
         chunk_tokens: float = 0,
+        provider: str = "openai",
+        url: str = "",
         files: list[str] | None = None,
         request: gr.Request = None,
     ) -> dict:
@@ -197,10 +206,14 @@ class Endpoints:
             max_tokens: {read_file[max_tokens]}
             cursor: {read_file[cursor]}
             chunk_tokens: {read_file[chunk_tokens]}
+            provider: {read_file[provider]}
+            url: {url}
             files: {read_file[files]}
         Returns:
             {read_file[returns]}
         """
+        if provider not in PROVIDERS:
+            raise gr.Error(f"provider must be one of {', '.join(PROVIDERS)}, not {provider!r}.")
         asked = {
             "page_start": page_start,
             "page_end": page_end,
@@ -212,14 +225,17 @@ class Endpoints:
             "max_tokens": max_tokens,
             "cursor": cursor,
             "chunk_tokens": chunk_tokens,
+            "provider": provider,
         }
         if files:
-            return self._several(files, bool(file or file_base64), request, asked)
-        with self._file(file, file_base64, file_name) as (path, name):
-            return self._answer(path, name, bool(file_base64), request, asked)[0]
+            return self._several(files, bool(file or file_base64 or url), request, asked)
+        with self._file(file, file_base64, file_name, url) as (path, name):
+            sent = "url" if url else "inline" if file_base64 else "file"
+            return self._answer(path, name, sent, request, asked)[0]
 
-    def _answer(self, path: str, name: str, inline: bool, request: gr.Request | None, asked: dict) -> tuple:
-        """``/read_file``'s answer for one file, and the reading it holds (as far as ``max_tokens`` goes)."""
+    def _answer(self, path: str, name: str, sent: str, request: gr.Request | None, asked: dict) -> tuple:
+        """``/read_file``'s answer for one file (``sent`` as a file, inline or by its URL), and the
+        reading it holds (as far as ``max_tokens`` goes)."""
         mcp = request is not None and request.headers.get("x-gradio-user") == MCP_CALLER
         cursor, last = asked["cursor"], parse_page(asked["page_end"])
         start = parse_cursor(cursor) if cursor else None
@@ -236,12 +252,13 @@ class Endpoints:
         reading = self._read(path, name, request, options)
         fitted = budget.fit(reading) if budget.active else None
         held = fitted.reading if fitted else reading
-        answer = answer_json(held, asked["document"], asked["line_numbers"], chunk_size)
+        answer = answer_json(held, asked["document"], asked["line_numbers"], chunk_size, asked["provider"])
         if fitted:
             arguments = {key: asked[key] for key in ("describe", "multimodal", "document", "line_numbers", "hotwords")}
-            arguments = {"page_end": last, **arguments, "chunk_tokens": chunk_size}
+            provider = asked["provider"] if asked["provider"] != "openai" else ""
+            arguments = {"page_end": last, **arguments, "chunk_tokens": chunk_size, "provider": provider}
             answer["budget"] = budget.report(
-                fitted, reading, last or reading.page_count, file_arguments(inline, name), arguments
+                fitted, reading, last or reading.page_count, file_arguments(sent, name), arguments
             )
         return (for_agents(answer) if mcp else answer), held
 
@@ -249,14 +266,14 @@ class Endpoints:
         """``/read_file`` of several files: each file's answer in ``files`` (or why it was not read),
         then their payload together, each file named (``readers.payload.serialize.files_json``)."""
         if also_one:
-            raise gr.Error("Send one file (file or file_base64) or several (files), not both.")
+            raise gr.Error("Send one file (file, file_base64 or url) or several (files), not both.")
         if asked["cursor"]:
             raise gr.Error("A cursor goes on inside one file: send that file alone, as file or file_base64.")
         answers, readings = [], []
         for upload in files:
             name = display_name(upload)
             try:
-                answer, reading = self._answer(upload, name, False, request, asked)
+                answer, reading = self._answer(upload, name, "file", request, asked)
                 readings.append(reading)
             except ReaderError as error:
                 answer = {"name": name, "error": {"code": error.code, "message": error.message}}
@@ -267,7 +284,7 @@ class Endpoints:
                     self.discard(upload)
             answers.append({key: value for key, value in answer.items() if key not in TOGETHER})
         try:
-            together = files_json(readings, asked["multimodal"], asked["document"])
+            together = files_json(readings, asked["multimodal"], asked["document"], asked["provider"])
         except ReaderError as error:
             raise gr.Error(error.message) from None
         if request is not None and request.headers.get("x-gradio-user") == MCP_CALLER:
@@ -281,6 +298,7 @@ class Endpoints:
         page: float = 1,
         file_base64: str = "",
         file_name: str = "",
+        url: str = "",
         request: gr.Request = None,
     ) -> str:
         """The rendered image (PNG) of one page, slide or sheet of a document, or of an image file:
@@ -291,8 +309,9 @@ class Endpoints:
             page: The page (slide, sheet) to render, from 1.
             file_base64: {file_base64}
             file_name: {file_name}
+            url: {url}
         """
-        with self._file(file, file_base64, file_name) as (path, name):
+        with self._file(file, file_base64, file_name, url) as (path, name):
             number = parse_page(page) or 1
             self._require_pages(path, name, "has no page image to render")
             reading = self._read(path, name, request, ReadOptions(number, number, multimodal=True))
@@ -308,6 +327,7 @@ class Endpoints:
         question: str = "",
         file_base64: str = "",
         file_name: str = "",
+        url: str = "",
         request: gr.Request = None,
     ) -> str:
         """A vision model's description of one page's visual content (charts, diagrams, pictures,
@@ -319,8 +339,9 @@ class Endpoints:
             question: {describe[question]}
             file_base64: {file_base64}
             file_name: {file_name}
+            url: {url}
         """
-        with self._file(file, file_base64, file_name) as (path, name):
+        with self._file(file, file_base64, file_name, url) as (path, name):
             number = parse_page(page) or 1
             self._require_pages(path, name, "has no visual content to describe")
             options = ReadOptions(number, number, question or None, multimodal=False, images=True)
@@ -358,6 +379,7 @@ class Endpoints:
         file_base64: str = "",
         file_name: str = "",
         hotwords: str = "",
+        url: str = "",
         request: gr.Request = None,
     ) -> dict:
         """The transcript of an audio file (WAV, MP3, FLAC, OGG, M4A and more): its text, language,
@@ -368,10 +390,11 @@ class Endpoints:
             file_base64: {file_base64}
             file_name: {file_name}
             hotwords: {hotwords}
+            url: {url}
         Returns:
             name, text, language, duration (seconds), source (which model), segments (start, end, text).
         """
-        with self._file(file, file_base64, file_name) as (path, name):
+        with self._file(file, file_base64, file_name, url) as (path, name):
             reading = self._read(path, name, request, ReadOptions(hotwords=hotwords or None))
             if reading.transcript is None:
                 raise gr.Error(f"{reading.name} is {reading.kind}, not audio; /transcribe reads audio files.")
@@ -388,6 +411,7 @@ class Endpoints:
         page_end: float | None = None,
         file_base64: str = "",
         file_name: str = "",
+        url: str = "",
         request: gr.Request = None,
     ) -> dict:
         """The outline of a file, without its text, to choose what to read: its kind and page count,
@@ -406,10 +430,11 @@ class Endpoints:
             page_end: Last page to outline; empty or 0 goes to the last.
             file_base64: {file_base64}
             file_name: {file_name}
+            url: {url}
         Returns:
             {outline[returns]}
         """
-        with self._file(file, file_base64, file_name) as (path, name):
+        with self._file(file, file_base64, file_name, url) as (path, name):
             return outline_json(
                 self._reader(path, name, request),
                 parse_page(page_start),
@@ -429,6 +454,7 @@ class Endpoints:
         max_hits: float = 20,
         file_base64: str = "",
         file_name: str = "",
+        url: str = "",
         request: gr.Request = None,
     ) -> dict:
         """Find words or a regular expression in a file's pages, as a text-only model receives them
@@ -449,10 +475,11 @@ class Endpoints:
             max_hits: {find[max_hits]}
             file_base64: {file_base64}
             file_name: {file_name}
+            url: {url}
         Returns:
             {find[returns]}
         """
-        with self._file(file, file_base64, file_name) as (path, name):
+        with self._file(file, file_base64, file_name, url) as (path, name):
             return find_json(
                 self._reader(path, name, request),
                 query,

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from readers import Page, ReaderError, Reading, ReadOptions, Services, read_file
 from readers.errors import too_large
+from readers.intake.fetch import fetch, is_url, url_name
 from readers.kinds import kind_of
 from readers.markup.tables import markdown_table
 from readers.payload.serialize import answer_json
@@ -198,14 +199,16 @@ def _attempts(options: ReadOptions) -> list[ReadOptions]:
     return attempts
 
 
-def read_one(path: str, options: ReadOptions, services: Services) -> Iterator[Entry]:
-    """One file read with ``options`` (under ``options.name``): entries with its pages as they come,
-    then the entry of its reading, or of why it was not read. Pages asked for outside the file are a
-    note on the pages it has, not a failure."""
-    name, outside = options.name, None
+def read_one(source: str, options: ReadOptions, services: Services) -> Iterator[Entry]:
+    """One file, an upload's path or a web address, read with ``options`` (under ``options.name``):
+    entries with its pages as they come, then the entry of its reading, or of why it was not read.
+    An address is fetched into the cache first (``readers.intake.fetch``), and its entries name the
+    file fetched. Pages asked for outside the file are a note on the pages it has, not a failure."""
+    name, outside, path = options.name, None, source
     attempts = _attempts(options)
     for attempt in attempts:
         try:
+            path = str(fetch(source, services.settings, services.store)) if is_url(source) else source
             for pages, progress, reading in _streamed(path, replace(attempt, images=True), services):
                 if reading is None:
                     yield Entry(name, path, options=options, pages=pages, progress=progress)
@@ -227,10 +230,10 @@ def read_one(path: str, options: ReadOptions, services: Services) -> Iterator[En
             if error.code == "PAGE_OUT_OF_RANGE" and attempt is not attempts[-1]:
                 outside = outside or error.message
                 continue
-            yield Entry(name, path, error=error.message, done=True, code=error.code, options=options)
+            yield Entry(name, source, error=error.message, done=True, code=error.code, options=options)
             return
         except Exception as error:  # noqa: BLE001 - one file's bug must not take the others' results off the page
-            yield Entry(name, path, error=unexpected(name, error), done=True, options=options)
+            yield Entry(name, source, error=unexpected(name, error), done=True, options=options)
             return
 
 
@@ -251,15 +254,18 @@ def read_uploads(
     previous: list[Entry] = (),
     discard: Callable[[str], None] | None = None,
     ranges: dict[str, Range] | None = None,
+    addresses: str = "",
 ) -> Iterator[list[Entry]]:
-    """Read every upload in turn with ``options`` (each under its own name, each with its own pages
-    from ``ranges`` when set there), yielding the whole list each time something new is on screen:
-    first every file, waiting its turn, then each file's pages as they come.
+    """Read every upload, then every web address in ``addresses`` (separated by spaces or lines;
+    https:// is assumed where none is written), in turn with ``options`` (each under its own name,
+    an address's its URL; an upload with its own pages from ``ranges`` when set there), yielding the
+    whole list each time something new is on screen: first every file, waiting its turn, then each
+    file's pages as they come.
 
-    Each yield is a new list, so a listener sees every step as a change. A file already read with the
-    same options keeps its ``previous`` entry, unread. One file's failure is that file's entry; the
-    others are still read. ``discard`` (public mode) deletes each upload once read; an upload already
-    deleted keeps its ``previous`` entry, with a note.
+    Each yield is a new list, so a listener sees every step as a change. An upload already read with
+    the same options keeps its ``previous`` entry, unread (an address is fetched and read each time).
+    One file's failure is that file's entry; the others are still read. ``discard`` (public mode)
+    deletes each upload once read; an upload already deleted keeps its ``previous`` entry, with a note.
     """
     planned = triage(paths or [], services.settings.max_file_bytes)
     earlier = {entry.path: entry for entry in previous}
@@ -282,6 +288,11 @@ def read_uploads(
         else:
             waiting.append(len(entries))
             entries.append(Entry(name, item, options=wanted, progress="waiting its turn"))
+    for url in (url if is_url(url) else f"https://{url}" for url in addresses.split()):
+        waiting.append(len(entries))
+        entries.append(
+            Entry(url_name(url), url, options=replace(options, name=url_name(url)), progress="waiting its turn")
+        )
     yield list(entries)
     for index in waiting:
         path, wanted = entries[index].path, entries[index].options
@@ -289,7 +300,7 @@ def read_uploads(
             for entries[index] in read_one(path, wanted, services):
                 yield list(entries)
         finally:
-            if discard is not None:
+            if discard is not None and not is_url(path):
                 discard(path)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import atexit
 import filecmp
 import shutil
+import signal
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +59,7 @@ class Inputs:
     """What the person gives: files, and how to read them."""
 
     files: gr.File
+    address: gr.Textbox
     multimodal: gr.Checkbox
     page_start: gr.Number
     page_end: gr.Number
@@ -78,7 +81,7 @@ def examples_row(files: gr.File, folder: Path, elem_id: str) -> gr.Row:
         return [str(copy)]
 
     with gr.Row(elem_id=elem_id) as row:
-        for name in EXAMPLES:
+        for name in (name for name in EXAMPLES if (ASSETS / name).is_file()):  # an installed package has no assets/
             button = gr.Button(f"Try {name}", size="sm", variant="secondary", min_width=120)
             button.click(lambda name=name: pick(name), outputs=files, **PRIVATE)
     return row
@@ -105,18 +108,35 @@ def launch_options(settings: Settings) -> dict:
     }
 
 
-def launch(demo: gr.Blocks, settings: Settings) -> None:
-    """Start the app with ``launch_options`` and block until it is stopped.
+def preload() -> None:
+    """Import the slow libraries while the app starts, so the first upload does not wait for them
+    (the readers import what a kind needs on first use)."""
+    import av  # noqa: F401 - audio
+    import faster_whisper  # noqa: F401 - audio
+
+    import readers.describe.vision  # noqa: F401 - descriptions
+    import readers.pdf.pages  # noqa: F401 - pdfplumber and pdfium, for every paged kind
+
+
+def start(demo: gr.Blocks, settings: Settings, **options) -> None:
+    """Start the app with ``launch_options`` (and ``options``) without waiting for it to stop.
 
     The MCP server's requests are limited to 4 MiB by the MCP SDK, less than a file sent inline
     as base64 (4/3 of its size) may take: the limit is raised so that, as with uploads, a file up
     to twice MAX_FILE_MB arrives and is refused by name, and a bigger request is refused whole.
     """
-    demo.launch(prevent_thread_lock=True, **launch_options(settings))
+    demo.launch(prevent_thread_lock=True, **launch_options(settings), **options)
     if demo.mcp_server_obj is not None:
         demo.mcp_server_obj.manager.asgi_app.max_body_size = (
             UPLOAD_LIMIT_FACTOR * settings.max_file_bytes * 4 // 3 + MCP_ENVELOPE_BYTES
         )
+
+
+def launch(demo: gr.Blocks, settings: Settings) -> None:
+    """Start the app and block until it is stopped. Containers and Spaces stop it with SIGTERM:
+    exiting normally lets it remove its temporary folder (atexit) instead of leaving it behind."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+    start(demo, settings)
     demo.block_thread()
 
 
@@ -142,6 +162,8 @@ def _api(endpoints: Endpoints) -> None:
         search = [gr.Textbox(label="query", value=""), gr.Checkbox(label="regex", value=False)]
         around = [gr.Number(label="context", precision=0, value=2), gr.Number(label="max_hits", precision=0, value=20)]
         outline, found = gr.JSON(label="outline"), gr.JSON(label="found")
+        url = gr.Textbox(label="url", value="")
+        provider = gr.Textbox(label="provider", value="openai")
         files = gr.File(label="files", file_count="multiple", type="filepath")
     shared = {"triggers": [], "concurrency_id": "read", "concurrency_limit": READ_CONCURRENCY}
     inputs = [
@@ -156,24 +178,36 @@ def _api(endpoints: Endpoints) -> None:
         hotwords,
         *budget,
         chunk_tokens,
+        provider,
+        url,
         files,
     ]
     gr.on(fn=endpoints.read_file, inputs=inputs, outputs=reading, api_name="read_file", **shared)
-    gr.on(fn=endpoints.render_page, inputs=[file, page, *inline], outputs=image, api_name="render_page", **shared)
-    gr.on(fn=endpoints.describe, inputs=[file, page, question, *inline], outputs=answer, api_name="describe", **shared)
+    gr.on(fn=endpoints.render_page, inputs=[file, page, *inline, url], outputs=image, api_name="render_page", **shared)
     gr.on(
-        fn=endpoints.transcribe, inputs=[file, *inline, hotwords], outputs=transcript, api_name="transcribe", **shared
+        fn=endpoints.describe,
+        inputs=[file, page, question, *inline, url],
+        outputs=answer,
+        api_name="describe",
+        **shared,
+    )
+    gr.on(
+        fn=endpoints.transcribe,
+        inputs=[file, *inline, hotwords, url],
+        outputs=transcript,
+        api_name="transcribe",
+        **shared,
     )
     gr.on(
         fn=endpoints.outline,
-        inputs=[file, page_start, page_end, *inline],
+        inputs=[file, page_start, page_end, *inline, url],
         outputs=outline,
         api_name="outline",
         **shared,
     )
     gr.on(
         fn=endpoints.find,
-        inputs=[file, *search, page_start, page_end, *around, *inline],
+        inputs=[file, *search, page_start, page_end, *around, *inline, url],
         outputs=found,
         api_name="find",
         **shared,
@@ -235,6 +269,12 @@ def _inputs(settings: Settings, entries: gr.State, ranges: gr.State, folder: Pat
                 height=150,
                 elem_id="uploads",
             )
+            address = gr.Textbox(
+                label="Or web addresses",
+                placeholder="https://example.com/report.pdf — a page or a file; several separated by spaces",
+                submit_btn="Read",
+                elem_id="address",
+            )
             status = gr.Markdown(elem_id="status", min_height=28)
 
             @gr.render(inputs=[entries], triggers=[entries.change], concurrency_limit=None, show_progress="hidden")
@@ -248,7 +288,7 @@ def _inputs(settings: Settings, entries: gr.State, ranges: gr.State, folder: Pat
                 gr.Markdown(f"{SUPPORTED}.")
         with gr.Column(scale=2):
             controls = _controls(settings)
-    return Inputs(files, *controls, status)
+    return Inputs(files, address, *controls, status)
 
 
 def _pages_tab(demo: gr.Blocks, entries: gr.State, inputs: Inputs, folder: Path, max_pages: int) -> gr.Row:
@@ -339,7 +379,7 @@ def _wire_reading(inputs: Inputs, entries: gr.State, ranges: gr.State, services:
     """A change to the files or to how to read them reads what needs reading again, into ``entries``."""
     settings, discard = services.settings, _discard(services.settings)
 
-    def read(paths, start, end, ask, mode, heard, current, chosen, request: gr.Request):
+    def read(paths, start, end, ask, mode, heard, addresses, current, chosen, request: gr.Request):
         options = ReadOptions(
             parse_page(start),
             parse_page(end),
@@ -348,7 +388,7 @@ def _wire_reading(inputs: Inputs, entries: gr.State, ranges: gr.State, services:
             hotwords=heard or None,
             visitor=visitor(request, settings.forwarded_allow_ips),
         )
-        yield from read_uploads(paths, options, services, current, discard, chosen)
+        yield from read_uploads(paths, options, services, current, discard, chosen, addresses or "")
 
     controls = [inputs.multimodal, inputs.page_start, inputs.page_end]
     gr.on(
@@ -357,6 +397,7 @@ def _wire_reading(inputs: Inputs, entries: gr.State, ranges: gr.State, services:
             *(control.change for control in controls),
             inputs.question.submit,
             inputs.hotwords.submit,
+            inputs.address.submit,
             ranges.change,
         ],
         read,
@@ -367,6 +408,7 @@ def _wire_reading(inputs: Inputs, entries: gr.State, ranges: gr.State, services:
             inputs.question,
             inputs.multimodal,
             inputs.hotwords,
+            inputs.address,
             entries,
             ranges,
         ],
@@ -392,7 +434,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
         inputs = _inputs(services.settings, entries, ranges, folder)
         with gr.Tabs(overflow_behavior="wrap"):
             pages_examples = _pages_tab(demo, entries, inputs, folder, services.settings.max_pages)
-            payload_examples, payload_outputs = payload_tab(
+            payload_examples, provider, payload_outputs = payload_tab(
                 lambda: examples_row(inputs.files, folder, "payload-examples")
             )
             report_file = _export_tab()
@@ -401,15 +443,16 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
             )
         cache_info = _settings_and_cache(services)
         _wire_reading(inputs, entries, ranges, services)
+        views = [entries, inputs.multimodal, provider]
         entries.change(
-            lambda current, mode: (
+            lambda current, mode, chosen: (
                 *[gr.update(visible=not current)] * 3,
                 status_line(current),
                 question_note(current),
                 write_report(current, folder) if current and all(entry.done for entry in current) else None,
-                *payload_views(current, mode, folder),
+                *payload_views(current, mode, folder, chosen),
             ),
-            [entries, inputs.multimodal],
+            views,
             [
                 pages_examples,
                 payload_examples,
@@ -419,6 +462,13 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                 report_file,
                 *payload_outputs,
             ],
+            show_progress="hidden",
+            **PRIVATE,
+        )
+        provider.change(
+            lambda current, mode, chosen: payload_views(current, mode, folder, chosen),
+            views,
+            payload_outputs,
             show_progress="hidden",
             **PRIVATE,
         )

@@ -13,6 +13,7 @@ import gradio as gr
 from readers import Page, Reading
 from readers.describe.vision import TEXT_ONLY, unanswered
 from readers.intake.detect import FORMATS_LISTED
+from readers.intake.fetch import is_url
 from readers.payload.citations import CITED_UNITS, clock
 
 from .handlers import Entry, parse_range
@@ -274,7 +275,8 @@ def show_files(entries: list[Entry], files: gr.File, ranges: gr.State, folder: P
                 gr.Markdown(
                     f"[{entry.name}](#rl-file-{index}) · {_what(entry)}", min_width=160, scale=3, elem_classes="rl-name"
                 )
-                if reading and reading.page_count > 1:
+                uploaded = not is_url(entry.name)  # an address is the address box's to change
+                if uploaded and reading and reading.page_count > 1:
                     pages = gr.Textbox(
                         label=f"Read {unit}s",
                         show_label=False,
@@ -309,13 +311,14 @@ def show_files(entries: list[Entry], files: gr.File, ranges: gr.State, folder: P
                     markdown, answer = write_reading(entry, folder)
                     gr.DownloadButton("Markdown", markdown, size="sm", min_width=90, scale=0, elem_classes="rl-md")
                     gr.DownloadButton("JSON", answer, size="sm", min_width=70, scale=0, elem_classes="rl-json")
-                remove = gr.Button("Remove", size="sm", variant="secondary", min_width=80, scale=0)
-                remove.click(
-                    lambda current, path=entry.path: [kept for kept in current or [] if kept != path],
-                    files,
-                    files,
-                    api_visibility="private",
-                )
+                if uploaded:
+                    remove = gr.Button("Remove", size="sm", variant="secondary", min_width=80, scale=0)
+                    remove.click(
+                        lambda current, path=entry.path: [kept for kept in current or [] if kept != path],
+                        files,
+                        files,
+                        api_visibility="private",
+                    )
 
 
 def own_range(ranges: dict, path: str, typed: str) -> dict:

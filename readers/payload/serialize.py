@@ -10,10 +10,10 @@ from dataclasses import asdict
 from ..models import Reading
 from .budget import answer_count, page_tokens
 from .document import files_document_parts
-from .messages import files_messages
+from .messages import PROVIDERS, files_messages
 from .placed import placed_blocks
 from .text import files_text
-from .tokens import EXACT, PROVIDERS, payload_tokens
+from .tokens import EXACT, payload_tokens
 
 # A page in /read_file's answer: these fields of as_json's, in this order, then its tokens.
 ANSWER_PAGE = (
@@ -45,13 +45,19 @@ def as_json(reading: Reading, images: bool = True) -> dict:
     return data
 
 
-def answer_json(reading: Reading, document: bool = False, line_numbers: bool = False, chunk_tokens: int = 0) -> dict:
+def answer_json(
+    reading: Reading,
+    document: bool = False,
+    line_numbers: bool = False,
+    chunk_tokens: int = 0,
+    provider: str = "openai",
+) -> dict:
     """``/read_file``'s answer, from ``as_json``: the reading's name, kind, page count, pages (each
     with its tokens on its own), warnings, usage, ``text`` and ``tokens`` of the payload in the
-    reading's mode per provider (``exact`` false for an estimate); ``messages`` (OpenAI parts with
-    PNG data URLs) only in multimodal mode, ``document_messages`` (OpenAI parts with the PDF of the
-    pages read) only when ``document`` is asked; ``line_numbers`` numbers the lines of a text
-    file's pages in ``text``; ``chunks`` of at most ``chunk_tokens`` tokens (``Reading.chunks``)
+    reading's mode per provider (``exact`` false for an estimate); ``messages`` (``provider``'s
+    parts with the PNGs in base64) only in multimodal mode, ``document_messages`` (its parts with the
+    PDF of the pages read) only when ``document`` is asked; ``line_numbers`` numbers the lines of a
+    text file's pages in ``text``; ``chunks`` of at most ``chunk_tokens`` tokens (``Reading.chunks``)
     when it is set."""
     data = as_json(reading, images=False)
     counts = page_tokens(reading, answer_count(line_numbers))
@@ -66,35 +72,31 @@ def answer_json(reading: Reading, document: bool = False, line_numbers: bool = F
         "warnings": data["warnings"],
         "usage": data["usage"],
         "text": reading.as_text(line_numbers=True) if line_numbers else data["text"],
-        "tokens": {provider: {"count": reading.tokens(provider), "exact": EXACT[provider]} for provider in PROVIDERS},
+        "tokens": {name: {"count": reading.tokens(name), "exact": EXACT[name]} for name in PROVIDERS},
     }
     if reading.multimodal:
-        answer["messages"] = reading.as_messages("openai")
+        answer["messages"] = reading.as_messages(provider)
     if document:
-        answer["document_messages"] = reading.as_messages("openai", document=True)
+        answer["document_messages"] = reading.as_messages(provider, document=True)
     if chunk_tokens:
         answer["chunks"] = [asdict(chunk) for chunk in reading.chunks(chunk_tokens)]
     return answer
 
 
-def files_json(readings: list[Reading], multimodal: bool, document: bool = False) -> dict:
+def files_json(readings: list[Reading], multimodal: bool, document: bool = False, provider: str = "openai") -> dict:
     """The payload of several readings sent together, each file introduced by ``[FILE: name]``:
     ``text`` (``files_text``), ``tokens`` of the payload in the mode asked per provider, ``messages``
-    (OpenAI parts) in multimodal mode and ``document_messages`` (the PDFs as themselves, the other
-    files as page images) when ``document`` is asked."""
+    (``provider``'s parts) in multimodal mode and ``document_messages`` (the PDFs as themselves, the
+    other files as page images) when ``document`` is asked."""
     parts = {
-        provider: files_messages([(reading.name, reading.as_messages(provider)) for reading in readings])
-        for provider in PROVIDERS
+        name: files_messages([(reading.name, reading.as_messages(name)) for reading in readings]) for name in PROVIDERS
     }
     answer = {
         "text": files_text(readings),
-        "tokens": {
-            provider: {"count": sum(payload_tokens(parts[provider], provider)), "exact": EXACT[provider]}
-            for provider in PROVIDERS
-        },
+        "tokens": {name: {"count": sum(payload_tokens(parts[name], name)), "exact": EXACT[name]} for name in PROVIDERS},
     }
     if multimodal:
-        answer["messages"] = parts["openai"]
+        answer["messages"] = parts[provider]
     if document:
-        answer["document_messages"] = files_document_parts(readings, "openai")
+        answer["document_messages"] = files_document_parts(readings, provider)
     return answer
