@@ -316,6 +316,7 @@ def _pages_tab(demo: gr.Blocks, entries: gr.State, inputs: Inputs, folder: Path,
             [entries, query, regex],
             found,
             show_progress="hidden",
+            trigger_mode="always_last",  # the last query asked is the one answered, even while one is searched
             **PRIVATE,
         )
 
