@@ -59,7 +59,7 @@ def _published(book) -> str:
     return re.sub(r"(?<=^\d{4}-\d\d-\d\d)T.*", "", date)
 
 
-def _catalogue(book) -> list[str]:
+def _catalogue(book, job) -> list[str]:
     """The blocks a reader sees before the first chapter: the title, the authors, the catalogue
     entry and the description, which is often HTML and is what a model asked what the book is
     about needs most."""
@@ -76,7 +76,9 @@ def _catalogue(book) -> list[str]:
         entry.insert(1, f"Published: {published}")
     if entry:
         top.append("\n".join(entry))
-    description = "\n\n".join(html_markdown(value) for value in _metadata(book, "description"))
+    description = "\n\n".join(
+        html_markdown(value, warnings=job.warnings, name=job.name) for value in _metadata(book, "description")
+    )
     if description.strip():
         top.append(f"Description: {description.strip()}")
     return top
@@ -108,9 +110,9 @@ def read(job):
     ]
     if not chapters:
         raise ReaderError("CORRUPT_FILE", f"{job.name} is an EPUB with no chapters in its reading order.")
-    top = _catalogue(book)
+    top = _catalogue(book, job)
     pages = []
     for number in job.select(len(chapters)):
-        text = html_markdown(_chapter_html(chapters[number - 1], job))
+        text = html_markdown(_chapter_html(chapters[number - 1], job), warnings=job.warnings, name=job.name)
         pages.append(Page(number=number, text="\n\n".join([*top, text]) if number == 1 and top else text))
     return job.reading(len(chapters), pages)
