@@ -10,7 +10,7 @@ keys as well (``PROMPT_VERSION``, ``OCR_VERSION`` with the rapidocr release and 
 EXTRACTION_VERSION = 15  # each PDF page's text, tables and figures (readers.pdf.pages): PDFs, and Office and web prints
 WORKBOOK_VERSION = 14  # a workbook's sheets, tables, charts and figures (readers.office.sheets)
 LETTERS_VERSION = 1  # the letters of a Word document's rendered pages, which blocks are placed by
-PACKAGE_VERSION = 2  # the check and repair of an Office or EPUB package, Strict OOXML renamed (readers.intake.package)
+PACKAGE_VERSION = 3  # the check and repair of an Office or EPUB package, Strict OOXML renamed (readers.intake.package)
 TEXT_VERSION = 2  # a text file's pages and a notebook's text (readers.formats.text)
 OCR_VERSION = 7  # how local OCR reads a picture: turns, lines, scales, spaces (readers.describe.ocr)
 PROMPT_VERSION = 3  # what the vision model is asked (readers.describe.prompts)
