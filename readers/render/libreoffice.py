@@ -41,6 +41,17 @@ CONVERTED_NAME = "office.pdf"
 UNO_PYTHON = "/usr/bin/python3"  # Debian's, with LibreOffice's Python bridge (python3-uno)
 BRIDGE = Path(__file__).with_name("uno_bridge.py")
 CLOSE_SECONDS = 5  # for LibreOffice to close when the process ends, before it is killed
+# The address space LibreOffice may take (its own libraries and fonts map some 800 MB of it): a
+# document that would take more (30,000 sections took 5.7 GB) stops it, and the conversion fails
+# as one LibreOffice could not finish.
+OFFICE_MEMORY = 2 << 30
+
+
+def with_memory_ceiling(command: list[str]) -> list[str]:
+    """``command`` run by util-linux's ``prlimit`` with its address space held to ``OFFICE_MEMORY``,
+    which the processes it starts (LibreOffice's) inherit; as it is where ``prlimit`` is missing."""
+    prlimit = shutil.which("prlimit")
+    return [prlimit, f"--as={OFFICE_MEMORY}", "--", *command] if prlimit else command
 
 
 def soffice() -> str | None:
@@ -88,7 +99,9 @@ class _Office:
         self.lock, profile = slot if slot else (None, self.work / "profile")
         # LibreOffice's own temporary files go in our folder, so even a killed instance leaves nothing.
         self.bridge = subprocess.Popen(
-            [UNO_PYTHON, str(BRIDGE), soffice(), profile.resolve().as_uri(), f"readlens-{self.owner}-{id(self)}"],
+            with_memory_ceiling(
+                [UNO_PYTHON, str(BRIDGE), soffice(), profile.resolve().as_uri(), f"readlens-{self.owner}-{id(self)}"]
+            ),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
