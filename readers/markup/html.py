@@ -163,60 +163,69 @@ def _flattened(html: str) -> str:
     return TAG.sub(tag, RAW_TEXT.sub("", html))
 
 
-def _tree(html: str, too_deep: list[bool] | None = None):
-    """The page parsed (lxml raises ParserError or ValueError on what is no page), text runs of any
-    length and nesting up to 2,048 levels read (``huge_tree``); a page nested deeper is parsed
-    flattened (``_flattened``), and ``too_deep`` is told so."""
+def _tree(html: str, too_deep: list[bool], warnings: list[str], name: str):
+    """The page parsed (lxml raises ParserError or ValueError on what is no page), cut after
+    ``MAX_ELEMENTS`` elements (``_cut``), text runs of any length and nesting up to 2,048 levels read
+    (``huge_tree``); a page nested deeper is parsed flattened (``_flattened``; then cut, if it must
+    be, and said so in ``warnings``), and ``too_deep`` is told so."""
     html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html)  # XHTML's declaration: lxml refuses it in a decoded string
     # A DOCTYPE with an internal subset (<!DOCTYPE html [ <!ENTITY …> ]>): lxml's HTML parser ends it
     # at its first ">", and the rest ("]>") became text. Its entities are never expanded.
     html = re.sub(r"\A\s*<!DOCTYPE[^\[>]*\[.*?\]\s*>", "", html, count=1, flags=re.I | re.S)
     parser = lxml.html.HTMLParser(huge_tree=True)  # a parser of its own: lxml's are not shared between threads
-    tree = lxml.html.document_fromstring(html, parser=parser)
+    kept, cut = _cut(html, name)
+    tree = lxml.html.document_fromstring(kept, parser=parser)
     if any("depth" in error.message for error in parser.error_log):  # nested past 2,048 levels: lxml stopped there
-        if too_deep is not None:
-            too_deep.append(True)
-        tree = lxml.html.document_fromstring(_flattened(html), parser=lxml.html.HTMLParser(huge_tree=True))
+        too_deep.append(True)
+        kept, cut = _cut(_flattened(html), name)
+        tree = lxml.html.document_fromstring(kept, parser=lxml.html.HTMLParser(huge_tree=True))
+    warnings += [cut] if cut else []
     return tree
 
 
 def _body(html: str, main_content: bool, too_deep: list[bool], warnings: list[str], name: str):
-    """The page's body without scripts and styles, cut after ``MAX_ELEMENTS`` elements (``_cut``);
-    with ``main_content``, without its chrome too (or whole, when it is all chrome)."""
-    tree = _tree(_cut(html, warnings, name), too_deep)
+    """The page's body without scripts and styles; with ``main_content``, without its chrome too (or
+    whole, when it is all chrome). A page nested deeper than the chrome is looked for (a call a
+    level: a thousand levels) is read flattened."""
+    said = len(warnings)
+    tree = _tree(html, too_deep, warnings, name)
     for element in tree.xpath(NOT_CONTENT):
         element.drop_tree()
     body = tree.find("body") if tree.find("body") is not None else tree
-    if main_content and not drop_chrome(body):
-        return _body(html, False, too_deep, [], name)  # cut as before, and said so
+    try:
+        if main_content and not drop_chrome(body):
+            return _body(html, False, too_deep, [], name)  # cut as before, and said so
+    except RecursionError:
+        del warnings[said:]  # the flattened page's own are said instead
+        too_deep.append(True)
+        return _body(_flattened(html), main_content, too_deep, warnings, name)
     return body
 
 
-def _cut(html: str, warnings: list[str], name: str) -> str:
+def _cut(html: str, name: str) -> tuple[str, str | None]:
     """``html`` up to its element past the first ``MAX_ELEMENTS`` (counted by their start tags, before
     the page is parsed, so that its tree stays small), or to the start of the table row that holds
-    it; a warning says how much was left out."""
+    it, and the warning that says how much was left out (None when nothing was)."""
     tags = STARTS.finditer(html)
     past = next(itertools.islice(tags, MAX_ELEMENTS, None), None)
     if past is None:
-        return html
+        return html, None
     total = MAX_ELEMENTS + 1 + sum(1 for _ in tags)
     rows = list(ROW.finditer(html, max(past.start() - ROW_SEARCH, 0), past.start() + len("<tr>")))
     open_row = rows and not ROW_END.search(html, rows[-1].start(), past.start())
     end = rows[-1].start() if open_row else past.start()
-    warnings.append(
+    return html[:end], (
         f"{name} has {total:,} elements, more than ReadLens converts ({MAX_ELEMENTS:,}): it is read up to its "
         f"{MAX_ELEMENTS:,}th, and the {len(html) - end:,} characters of the page after that are left out. "
         "Save the part you need as a page of its own to read it."
     )
-    return html[:end]
 
 
 def page_title(html: str) -> str | None:
     """The page's ``<title>``, whitespace collapsed, or None."""
     end = re.search(r"</title\s*>", html, re.I)  # the title alone is parsed, not the whole page again
     try:
-        title = _tree(html[: end.end()] if end else html).findtext(".//title")
+        title = _tree(html[: end.end()] if end else html, [], [], "").findtext(".//title")
     except (ParserError, ValueError):
         return None
     return " ".join((title or "").split()) or None
