@@ -40,14 +40,12 @@ ADDRESSES = {"from", "to", "cc"}
 # are parsed several times over, and at most MAX_MEMBERS (100) attachments are read anyway.
 MAX_PARTS = 500
 PART = re.compile(rb"^content-type[ \t]*:", re.I | re.M)
-# An Outlook message's streams and recipients, counted by their names in its directory before it is
-# opened: olefile checks each stream against all those before it as it opens the file, and extract-msg
-# looks each recipient's streams up among all the file's (12,000 recipients took minutes in each).
-# 10,000 streams open in a fraction of a second; a message goes to at most 1,000 recipients on
-# Exchange, and past 500 (a To line cut at MAX_SHOWN_HEADER holds some 500) the table is not read.
-MAX_STREAMS = 10_000
+# An Outlook message's recipients, counted by their storages' names before they are read: extract-msg
+# looks each recipient's streams up among all the message's, one by one (a message of more than
+# readers.intake.detect.MAX_OLE_ENTRIES streams is refused before it is opened). A message goes to at
+# most 1,000 recipients on Exchange; past 500 (a To line cut at MAX_SHOWN_HEADER holds some 500) the
+# recipient table is not read.
 MAX_RECIPIENTS = 500
-STREAM_NAME = "__substg1.0_".encode("utf-16-le")
 RECIPIENT_NAME = "__recip_version1.0_".encode("utf-16-le")
 # A To or Cc line's recipients as extract-msg writes them, separated by ';' (one inside quotes is a name's)
 RECIPIENT = re.compile(r'(?:[^;"]|"[^"]*(?:"|$))+')
@@ -185,13 +183,6 @@ def _part_text(part, job) -> str:
 
 def _msg(job) -> tuple[Page, list[tuple[str, bytes]]]:
     raw = job.path.read_bytes()
-    if (streams := raw.count(STREAM_NAME)) > MAX_STREAMS:
-        raise ReaderError(
-            "TOO_COMPLEX",
-            f"{job.name} holds {streams:,} streams ({raw.count(RECIPIENT_NAME):,} recipients); Outlook messages "
-            f"of more than {MAX_STREAMS:,} are refused, since reading one takes minutes. It may have been built "
-            "to stall mail readers.",
-        )
     try:
         message = extract_msg.openMsg(str(job.path))
     except Exception as error:  # noqa: BLE001 - extract-msg raises many types on a damaged file
