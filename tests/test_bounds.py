@@ -15,6 +15,7 @@ from readers import ReaderError, Services, read_file
 from readers import core as core_module
 from readers.errors import described, last_resort
 from readers.formats import email as email_module
+from readers.intake import detect
 from readers.markup import html as html_module
 from readers.markup.markdown import HEADING_LINE
 from readers.markup.text import PAGE_CHARS
@@ -52,12 +53,13 @@ def test_empty_divs_and_breaks_leave_the_text_round_them(tmp_path, services):
     assert text_of(reading) == "Start of the page.\n\nEnd of the page."
 
 
-def test_a_page_deeper_than_the_parser_follows_is_read_flattened_and_says_so(tmp_path, services):
+def test_a_page_deeper_than_the_parser_follows_is_read_flattened_and_says_so(tmp_path, services, monkeypatch):
     reading = read_file(hostile.deep_page(tmp_path / "deep.html", 3_000), services=services)
     assert text_of(reading) == "First words of the page.\n\nDeep sentence.\n\nAfter."
     assert any("nests its elements deeper than ReadLens follows" in warning for warning in reading.warnings)
+    monkeypatch.setattr(html_module, "MAX_ELEMENTS", 1_000)  # flattened, its 5,454 elements are one paragraph
     sup = read_file(hostile.nested_sup_page(tmp_path / "sup.html", 60_000), services=services)
-    assert text_of(sup) == "Raisedx text."
+    assert text_of(sup) == "Raisedx text." and not any("elements, more than" in w for w in sup.warnings)
 
 
 def test_a_page_nested_300_deep_is_read_whole(tmp_path, services):
@@ -106,10 +108,10 @@ def test_outlook_recipients_in_thousands_are_bounded(tmp_path, services, monkeyp
     monkeypatch.setattr(email_module, "MAX_RECIPIENTS", 5)
     many = read_file(hostile.recipients_msg(tmp_path / "many.msg", 10), services=services)
     assert any("10 recipients in its recipient table" in warning for warning in many.warnings)
-    monkeypatch.setattr(email_module, "MAX_STREAMS", 20)
+    monkeypatch.setattr(detect, "MAX_OLE_ENTRIES", 50)
     with pytest.raises(ReaderError) as caught:
         read_file(hostile.recipients_msg(tmp_path / "more.msg", 12), services=services)
-    assert caught.value.code == "TOO_COMPLEX" and "12 recipients" in caught.value.message
+    assert caught.value.code == "TOO_COMPLEX" and "streams and storages" in caught.value.message
 
 
 def test_a_bad_number_format_costs_only_its_cells(tmp_path, services):
@@ -152,10 +154,16 @@ def test_tables_and_an_equation_nested_too_deep_cost_only_themselves(tmp_path, s
     text = text_of(tables)
     assert "Before the tables." in text and "After the tables." in text and "Level 40." in text
     assert text.count("in the table above:") < 100  # each nested table once: a table round it passes it on
-    assert any("1 table left out" in warning for warning in tables.warnings)
+    assert any("each with all it holds: 1 table." in warning for warning in tables.warnings)
     equation = read_file(hostile.deep_equation_document(tmp_path / "equation.docx", 10_000), services=services)
     assert text_of(equation) == "Before the equation.\n\nAfter."
-    assert any("1 equation left out" in warning for warning in equation.warnings)
+    assert any("each with all it holds: 1 equation." in warning for warning in equation.warnings)
+
+
+def test_a_slide_whose_groups_nest_too_deep_keeps_its_other_shapes(tmp_path, services):
+    reading = read_file(hostile.nested_groups_deck(tmp_path / "groups.pptx"), services=services)
+    assert reading.pages[0].text == "Kept text."
+    assert any("each with all it holds: 1 element." in warning for warning in reading.warnings)
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])

@@ -332,7 +332,21 @@ def shallow_package(job) -> Path | None:
         counted = {kind: what.count(kind) for kind in dict.fromkeys(what)}
         named = ", ".join(f"{count} {kind.split()[-1]}{'s' if count > 1 else ''}" for kind, count in counted.items())
         job.warnings.append(
-            f"{job.name} nests content deeper than can be read ({MAX_DEPTH} levels) in {label(part)}: {named} "
-            "left out there, each whole; the rest of the file is read as usual."
+            f"{job.name} nests content deeper than can be read ({MAX_DEPTH} levels) in {label(part)}; left out "
+            f"there, each with all it holds: {named}. The rest of the file is read as usual."
         )
     return store.path(job.sha256, copy)
+
+
+def open_cut_if_deep(job, open_package):
+    """``open_package(path)`` of the job's package, or, when a part nests past what the library's
+    parser takes (it raises an XML syntax error), of the copy ``shallow_package`` cuts, which the
+    job reads from then on."""
+    try:
+        return open_package(job.path)
+    except SyntaxError:  # lxml's XMLSyntaxError is one
+        shallow = shallow_package(job)
+        if shallow is None:
+            raise
+        job.path = shallow
+        return open_package(job.path)

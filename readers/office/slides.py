@@ -20,6 +20,7 @@ from pptx.shapes.group import GroupShape
 from pptx.shapes.picture import Picture
 
 from ..errors import ReaderError, described, on_time
+from ..intake.package import open_cut_if_deep
 from ..markup.markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..markup.tables import markdown_table
 from ..models import Figure, Page
@@ -372,7 +373,7 @@ def slide_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]
     found (as ``Job.reading`` takes them): each slide's Markdown and its figures from the deck
     (``shapes``); with images asked for, on the pages of LibreOffice's PDF (bare pages without it)."""
     try:
-        deck = Presentation(job.path)
+        deck = open_cut_if_deep(job, Presentation)  # a part nested past what python-pptx parses is read cut
         slides = list(deck.slides)  # AttributeError: a slide's part lost its content type, so is no slide
     except (PackageNotFoundError, InvalidXmlError, KeyError, ValueError, SyntaxError, AttributeError) as error:
         raise ReaderError(

@@ -19,7 +19,7 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.opc.exceptions import PackageNotFoundError
 
 from ...errors import ReaderError, on_time
-from ...intake.package import shallow_package
+from ...intake.package import open_cut_if_deep
 from ...markup.markdown import heading, list_item, one_line
 from ...markup.tables import markdown_table
 from ...render.placement import letters
@@ -410,16 +410,9 @@ def _even_and_odd(document) -> bool:
 
 def open_document(job):
     """The job's file as a python-docx document; ``CORRUPT_FILE`` when it is none. A part nested past
-    what python-docx's parser takes (an XML syntax error) is read cut (``shallow_package``)."""
+    what python-docx's parser takes is read cut (``open_cut_if_deep``)."""
     try:
-        try:
-            document = docx.Document(str(job.path))
-        except SyntaxError:  # lxml's XMLSyntaxError is one
-            shallow = shallow_package(job)
-            if shallow is None:
-                raise
-            job.path = shallow
-            document = docx.Document(str(job.path))
+        document = open_cut_if_deep(job, lambda path: docx.Document(str(path)))
     except (PackageNotFoundError, KeyError, ValueError, SyntaxError) as error:
         raise ReaderError(
             "CORRUPT_FILE",
