@@ -6,7 +6,6 @@ Nothing but ``ReaderError`` leaves it: see ``readers.errors.last_resort``.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from dataclasses import replace
@@ -15,6 +14,7 @@ from pathlib import Path
 from .errors import ReaderError, last_resort, time_budget
 from .formats import read
 from .intake.detect import detect, misnamed
+from .intake.links import links_warning
 from .intake.package import readable_package
 from .job import Job, Progress, no_progress
 from .kinds import SOURCE_EXTENSION, kind_of
@@ -23,6 +23,7 @@ from .options import ReadOptions
 from .render.libreoffice import ooxml_copy
 from .services import Services, shared_services
 from .settings import Settings
+from .storage.files import file_sha256
 
 # What a reading gives back is bounded as what it reads is: a page's text past a million characters
 # (some 250,000 tokens: more than a model takes at once) is cut, and the warnings past the fiftieth
@@ -53,14 +54,6 @@ def _special(mode: int) -> str:
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
     return "a socket" if stat.S_ISSOCK(mode) else "a special file"
-
-
-def hash_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def read_file(
@@ -144,7 +137,7 @@ def _read(path: str | os.PathLike, options: ReadOptions, services: Services, pro
             resolved,
             shown,
             size,
-            hash_file(resolved),
+            file_sha256(resolved),
             detected.kind,
             detected.mime,
             options,
@@ -153,6 +146,8 @@ def _read(path: str | os.PathLike, options: ReadOptions, services: Services, pro
             read_file,
         )
         if warning := misnamed(shown, detected):
+            job.warnings.append(warning)
+        if warning := links_warning(job):
             job.warnings.append(warning)
         if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with the OOXML reader
             job.path = ooxml_copy(job)

@@ -20,12 +20,12 @@ from ...markup.tables import markdown_table
 from ...markup.text import PAGE_CHARS
 from ...models import Page
 from ...pdf.pages import read_pdf_pages
-from ...render.libreoffice import office_pdf
+from ...render.libreoffice import CONVERTED_NAME, office_pdf
 from ...render.placement import Passage, letters, place_blocks, rendered_pages
 from ...versions import LETTERS_VERSION
 from .blocks import Block, Parsed
 
-RENDERED_NAME = f"office-letters.v{LETTERS_VERSION}.json"  # the rendered pages' letters
+RENDERED_NAME = f"{Path(CONVERTED_NAME).stem}-letters.v{LETTERS_VERSION}.json"  # the rendered pages' letters
 # The pages past which a document is not laid out, estimated from its sections (each starts a page,
 # and LibreOffice's memory grows with their number: 30,000 took 5.7 GB), its blocks (some 40 a page)
 # and its characters (some 3,000 a page). LibreOffice lays out some 20 pages a second on a busy
