@@ -17,7 +17,7 @@ from readers.errors import described, last_resort
 from readers.formats import email as email_module
 from readers.intake import detect
 from readers.markup import html as html_module
-from readers.markup.markdown import HEADING_LINE
+from readers.markup.markdown import HEADING_LINE, markdown_pages
 from readers.markup.text import PAGE_CHARS
 from readers.office import sheet_bounds
 from readers.office.drawings import ocr_image
@@ -46,6 +46,16 @@ def test_one_line_longer_than_a_page_is_cut_into_pages_and_nothing_is_lost(tmp_p
     reading = read_file(hostile.one_line_page(tmp_path / "line.html", 30_000), services=services)
     assert reading.page_count > 5 and all(len(page.text) <= PAGE_CHARS for page in reading.pages)
     assert text_of(reading).split() == ("lorem ipsum dolor sit amet " * (30_000 // 27)).split() + ["Last", "paragraph."]
+
+
+def test_a_table_or_code_longer_than_a_page_repeats_its_header_or_fence_on_each():
+    table = "| A | B |\n|---|---|\n" + "\n".join(f"| a{n} | b{n} |" for n in range(1_000))
+    pages = markdown_pages(f"{table}\n\nAfter.", PAGE_CHARS)
+    assert len(pages) > 3 and all(page.startswith("| A | B |\n|---|---|\n| a") for page in pages)
+    assert sum(page.count("| a") for page in pages) == 1_000 and pages[-1].endswith("After.")
+    code = "```\n" + "print(1)\n" * 1_000 + "```"
+    pages = markdown_pages(code, PAGE_CHARS)
+    assert len(pages) > 1 and all(page.startswith("```\n") and page.endswith("\n```") for page in pages)
 
 
 def test_empty_divs_and_breaks_leave_the_text_round_them(tmp_path, services):
@@ -84,7 +94,7 @@ def test_a_page_past_the_elements_converted_is_cut_between_rows_and_says_how_muc
     reading = read_file(hostile.table_page(tmp_path / "table.html", 30_000), services=services)
     rows = text_of(reading).splitlines()
     assert rows[-1] == "| " + " | ".join(f"c{n}" for n in range(10)) + " |"  # the last row is whole
-    assert len(rows) < 1_000 // 11 + 3
+    assert len(rows) <= 1_000 // 11 + 2 * len(reading.pages)  # each page after the first repeats the header
     warning = next(w for w in reading.warnings if "more than ReadLens converts" in w)
     assert "1,000th" in warning and "characters of the page after that are left out" in warning
 

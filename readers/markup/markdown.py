@@ -11,6 +11,7 @@ import re
 MAX_LIST_NUMBER = 32767  # the largest number Word and PowerPoint start or count a list at
 FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")  # a fenced code block's first and last line
 HEADING_LINE = re.compile(r"#{1,6}[ \t]")
+TABLE_HEAD = re.compile(r"\|.*\n\|(?:-+\|)+\n")  # a Markdown table's header row and the line under it
 LIST_INDENT = "   "  # enough for a nested item to belong to "1. " as well as to "- "
 ROMAN = [
     (1000, "m"),
@@ -125,12 +126,15 @@ def _blocks(markdown: str) -> list[str]:
 
 def _pieces(block: str, size: int) -> list[str]:
     """``block`` in pieces of at most ``size`` characters, each cut after its last line break, else
-    its last space, else at ``size``; a fenced code block's pieces are each fenced."""
+    its last space, else at ``size``; a fenced code block's pieces are each fenced, and a table's
+    each start with its header row."""
     if len(block) <= size:
         return [block]
     fence = FENCE.match(block)
     opening = block.split("\n", 1)[0] + "\n" if fence else ""
     closing = "\n" + fence.group(1) if fence else ""
+    if TABLE_HEAD.match(block):
+        opening = TABLE_HEAD.match(block).group()
     room = max(size - len(opening) - len(closing), size // 2)
     pieces, start = [], 0
     while len(block) - start > room:
@@ -143,7 +147,7 @@ def _pieces(block: str, size: int) -> list[str]:
         while start < len(block) and block[start] in " \n":
             start += 1
     pieces.append(block[start:])
-    if fence:
+    if opening:
         pieces = [pieces[0] + closing, *(opening + piece + closing for piece in pieces[1:-1]), opening + pieces[-1]]
     return [piece for piece in pieces if piece.strip()]
 
