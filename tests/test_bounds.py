@@ -152,6 +152,13 @@ def test_a_document_too_long_to_lay_out_is_paged_as_text(tmp_path, services, mon
     assert any("too long to lay out (some 31 pages; at most 20 are)" in w for w in reading.warnings)
 
 
+def test_a_document_of_more_blocks_than_a_reading_takes_is_read_up_to_them_and_says_so(tmp_path, services, monkeypatch):
+    monkeypatch.setattr(walker, "MAX_BLOCKS", 10)
+    reading = read_file(hostile.paragraphs_document(tmp_path / "paragraphs.docx", 30), services=services)
+    assert text_of(reading).count("Word.") == 10
+    assert any("paragraphs and tables past the 10th (of 31) are left out" in w for w in reading.warnings)
+
+
 def test_a_table_merged_past_its_bound_keeps_its_first_rows_and_the_text_after_it(tmp_path, services, monkeypatch):
     monkeypatch.setattr(walker, "MAX_TABLE_CHARS", 30_000)
     reading = read_file(hostile.merged_cells_document(tmp_path / "merged.docx", 30, 10), services=services)
