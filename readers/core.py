@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import os
 import stat
+import zipfile
 from dataclasses import replace
 from pathlib import Path
 
 from .errors import ReaderError, last_resort, time_budget
 from .formats import read
 from .intake.detect import detect, misnamed
+from .intake.fetch import fetch, is_url, url_name
 from .intake.links import links_warning
 from .intake.package import readable_package
 from .job import Job, Progress, no_progress
@@ -56,6 +58,15 @@ def _special(mode: int) -> str:
     return "a socket" if stat.S_ISSOCK(mode) else "a special file"
 
 
+def _pictured(package: Path) -> bool:
+    """Whether an Office package holds pictures (a media folder's parts): local OCR will read them."""
+    try:
+        with zipfile.ZipFile(package) as archive:
+            return any("/media/" in name for name in archive.namelist())
+    except (OSError, zipfile.BadZipFile):
+        return False
+
+
 def read_file(
     path: str | os.PathLike,
     page_start: int | None = None,
@@ -71,7 +82,11 @@ def read_file(
     services: Services | None = None,
     progress: Progress | None = None,
 ) -> Reading:
-    """Read one file and return what a model receives from it.
+    """Read one file, or a file named by its http(s) URL, and return what a model receives from it.
+
+    A URL is fetched within the rules of ``readers.intake.fetch`` (public addresses only, unless
+    ``URL_ALLOW`` names others; at most ``MAX_FILE_MB``; time-outs; at most 5 redirects), read by its
+    bytes and Content-Type as a file would be, and named by its URL.
 
     ``page_start``/``page_end`` are 1-based and inclusive; ``describe`` asks a question about
     each page's visuals; ``multimodal=None`` takes ``MODEL_MULTIMODAL`` from settings;
@@ -92,7 +107,12 @@ def read_file(
     if options is not None and given != ReadOptions():
         raise TypeError("read_file takes options or its keyword options, not both")
     services = services or shared_services(settings or Settings.from_env())
-    return _read(path, (options or given).checked(services.settings), services, progress or no_progress)
+    options = (options or given).checked(services.settings)
+    if is_url(path):  # fetched into the cache within the rules of readers.intake.fetch, read as its URL
+        options = replace(options, name=options.name or url_name(path), workspace=None)
+        with last_resort(options.name):
+            path = fetch(path, services.settings, services.store)
+    return _read(path, options, services, progress or no_progress)
 
 
 def _read(path: str | os.PathLike, options: ReadOptions, services: Services, progress: Progress) -> Reading:
@@ -153,6 +173,10 @@ def _read(path: str | os.PathLike, options: ReadOptions, services: Services, pro
             job.path = ooxml_copy(job)
         if kind_of(job.kind).package:
             job.path = readable_package(job)
+            if not options.multimodal and getattr(services.vision, "source", None) == "ocr" and _pictured(job.path):
+                from .describe.ocr import load_soon
+
+                load_soon()
         with time_budget(settings.read_timeout, shown):  # the reader's work; describing the pages has its own bounds
             reading = read(job)
         if kind_of(reading.kind).visual and (options.describe or not reading.multimodal):

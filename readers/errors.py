@@ -7,6 +7,7 @@ Every failure a person can cause or fix is a ``ReaderError`` with a stable ``cod
       code = FILE_NOT_FOUND | EMPTY_FILE | FILE_TOO_LARGE | UNSUPPORTED_FORMAT
            | CORRUPT_FILE | ENCRYPTED_FILE | PAGE_OUT_OF_RANGE | PATH_OUTSIDE_WORKSPACE
            | INVALID_QUERY | RENDER_FAILED | VISION_FAILED | TRANSCRIPTION_FAILED | TOO_COMPLEX
+           | URL_REFUSED | FETCH_FAILED     (a file named by its URL: readers.intake.fetch)
 
 Only ``ui/`` turns these into Gradio messages; readers never import gradio.
 
@@ -51,6 +52,8 @@ CODES = (
     "VISION_FAILED",
     "TRANSCRIPTION_FAILED",
     "TOO_COMPLEX",  # within the file's limits, but more than a reading may take in time (READ_TIMEOUT) or memory
+    "URL_REFUSED",
+    "FETCH_FAILED",
 )
 
 

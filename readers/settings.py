@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,7 +44,10 @@ POSITIVE = (
     "whisper_timeout",
     "max_audio_minutes",
     "vision_calls_per_minute",
+    "url_timeout",
+    "url_download_timeout",
 )
+HOST_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$")
 # faster-whisper keeps at most 223 tokens of hotwords; 500 characters of names stay well inside that.
 MAX_HOTWORDS_CHARS = 500
 
@@ -80,6 +84,10 @@ class Settings:
     vision_calls_per_minute: int = 30
     # the proxies whose X-Forwarded-For names the visitor: addresses, networks, "private" or "*"
     forwarded_allow_ips: tuple[str, ...] = ()
+    # hosts (names) and networks a URL may reach though they are not public; none in public mode
+    url_allow: tuple[str, ...] = ()
+    url_timeout: float = 20
+    url_download_timeout: float = 120
 
     def __post_init__(self):
         if self.vision_provider not in VISION_PROVIDERS:
@@ -98,6 +106,14 @@ class Settings:
                 except ValueError:
                     raise ValueError(
                         f"FORWARDED_ALLOW_IPS takes addresses, networks, private or *, not {entry!r}"
+                    ) from None
+        for entry in self.url_allow:
+            if not HOST_NAME.match(entry):
+                try:
+                    ipaddress.ip_network(entry, strict=False)
+                except ValueError:
+                    raise ValueError(
+                        f"URL_ALLOW takes host names, addresses and networks (e.g. 10.0.0.0/8), not {entry!r}"
                     ) from None
         if self.whisper_hotwords and len(self.whisper_hotwords) > MAX_HOTWORDS_CHARS:
             raise ValueError(
@@ -146,6 +162,9 @@ class Settings:
                 for entry in (get("FORWARDED_ALLOW_IPS") or ("private" if get("SPACE_ID") else "")).split(",")
                 if entry.strip()
             ),
+            url_allow=tuple(entry.strip().lower() for entry in (get("URL_ALLOW") or "").split(",") if entry.strip()),
+            url_timeout=_number(env, "URL_TIMEOUT", cls.url_timeout),
+            url_download_timeout=_number(env, "URL_DOWNLOAD_TIMEOUT", cls.url_download_timeout),
         )
 
     @property

@@ -69,7 +69,8 @@ def _session(path: str):
     """An onnxruntime session as rapidocr makes it, one thread per core (onnxruntime's default; more
     only slow it), but whose idle threads sleep: by default they spin between runs, holding a core
     the crop-and-resize work here and the PDF renderers need. Alone it reads as fast; beside one
-    busy process, about a quarter faster."""
+    busy process, about a quarter faster. rapidocr takes it as its own (its config's ``session``),
+    so each model is loaded once."""
     from onnxruntime import GraphOptimizationLevel, InferenceSession, SessionOptions
 
     options = SessionOptions()
@@ -86,6 +87,7 @@ class _Engine:
 
     def __init__(self):
         import rapidocr
+        from omegaconf import flag_override
         from rapidocr import RapidOCR
         from rapidocr.ch_ppocr_rec import TextRecInput
         from rapidocr.utils.process_img import get_rotate_crop_image
@@ -105,11 +107,11 @@ class _Engine:
                 "Rec.rec_batch_num": 1,
             }
         )
+        with flag_override(engine.cfg, "allow_objects", True):  # rapidocr's config sets thread counts, not spinning
+            engine.cfg.Det.session, engine.cfg.Rec.session = _session(detect), _session(recognise)
         self.load = engine.load_img  # PNG or JPEG bytes to a BGR array, as rapidocr reads them
         self.detector, self.recogniser = engine._load_det_model(), engine._load_rec_model()
         self.crop, self.batch = get_rotate_crop_image, TextRecInput
-        for model, path in ((self.detector, detect), (self.recogniser, recognise)):
-            model.session.session = _session(path)  # rapidocr's config sets thread counts, not spinning
 
     def detect(self, picture: np.ndarray, scale: float) -> np.ndarray:
         """The boxes of the lines in ``picture`` (corner points, in its pixels, top to bottom) found in
@@ -296,10 +298,29 @@ def read_text(image: bytes) -> str:
 
     A picture turned on its side or upside down is read the right way up.
     """
-    global _engine
-    # One engine per process, loaded on first use; one image at a time, since onnxruntime
-    # already spreads a single image over every core (its default: a thread per physical core).
+    # One engine per process, loaded on first use (or ahead, by load_soon); one image at a time, since
+    # onnxruntime already spreads a single image over every core (its default: a thread per physical core).
     with _lock:
-        if _engine is None:
-            _engine = _Engine()
+        _load()
         return _read(_engine.load(image))
+
+
+def _load() -> None:
+    global _engine
+    if _engine is None:
+        _engine = _Engine()
+
+
+def load_soon() -> None:
+    """Load the engine in the background, for a reading that will need it: its second or so of
+    imports and models then overlaps what the reading waits for first (LibreOffice above all)."""
+    if _engine is None:
+        threading.Thread(target=_load_quietly, name="readlens-ocr-load", daemon=True).start()
+
+
+def _load_quietly() -> None:
+    with _lock:
+        try:
+            _load()
+        except Exception:  # noqa: BLE001 - the read that needs the engine loads it again, and says why it cannot
+            pass

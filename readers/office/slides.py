@@ -24,7 +24,6 @@ from ..intake.package import open_cut_if_deep
 from ..markup.markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..markup.tables import markdown_table
 from ..models import Figure, Page
-from ..pdf.pages import read_pdf_pages
 from ..render.libreoffice import office_pdf
 from .drawings import (
     GRAPHIC_CHART,
@@ -384,6 +383,8 @@ def slide_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]
     comments = _Comments(deck)
     pdf = office_pdf(job) if job.options.images else None
     if pdf is not None:
+        from ..pdf.pages import read_pdf_pages  # pdfplumber and pdfium: only for a deck whose images are asked for
+
         count, pages, _ = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False)
     else:
         count, pages = len(slides), [Page(number=n) for n in job.select(len(slides))]

@@ -39,6 +39,7 @@ from collections import Counter
 from statistics import median
 
 from ..markup.tables import markdown_table
+from .aligned import aligned_tables, drawn_table
 from .boxes import box_of, centre_in, near
 from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP, PARAGRAPH_GAP
@@ -49,17 +50,18 @@ from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
     HEADER_ROWS,
+    PROSE_CHARS,
     common,
     gaps,
     in_columns,
     item_lines,
+    line_chars,
     two_sided,
     unruled_table,
 )
 from .words import DESCENT, LEFT_OUT, TURNED_SPACE, mapped, page_words, reads_right_to_left, set_upright, text_lines
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
-PROSE_CHARS = 25
 SCANNED_AREA = 0.9  # of the page: a picture this large under the text is a scan, the text its OCR layer
 HANGING_LINES = 3  # body sizes a word's box may reach below a usual descent before it is cut back to one
 BAND_BREAK = 2.5  # line heights of empty space that part one band from the next
@@ -113,14 +115,10 @@ def _bands(items: list[Item], width: float) -> list[tuple[list[list[Item]], list
     ]
 
 
-def _chars(line: list[Item]) -> int:
-    return sum(len(item["text"]) + 1 for item in line)
-
-
 def _is_prose(column: list[Item]) -> bool:
     if any(item.get("block") is not None for item in column):
         return True
-    return median(_chars(line) for line in item_lines(column)) >= PROSE_CHARS
+    return median(line_chars(line) for line in item_lines(column)) >= PROSE_CHARS
 
 
 def _aligned_rows(columns: list[list[Item]]) -> int:
@@ -133,7 +131,7 @@ def _over_columns(slab: list[Item], left: float) -> bool:
     """A short line of words that all stand right of ``left`` (a table's first column): a heading
     over its columns, maybe."""
     return all(item.get("block") is None and item["x0"] >= left for item in slab) and all(
-        _chars(line) < PROSE_CHARS for line in item_lines(slab)
+        line_chars(line) < PROSE_CHARS for line in item_lines(slab)
     )
 
 
@@ -357,7 +355,7 @@ def _figure_items(
                 ]
                 labels = [word for word in candidates if id(word) in claimed]
             else:
-                block = grouped_labels(labels, page, box) or None
+                block = drawn_table(labels) or grouped_labels(labels, page, box) or None
         x0, y0, x1, y1 = box  # the item stands where the figure and its labels do, so the page's flow goes round it
         items.append(
             {
@@ -463,11 +461,15 @@ def page_markdown(
     edges = edge_words(item_lines(items), page_top, page_bottom) if items else set()
     for item in items:
         item["edge"] = id(item) in edges
-    items += labels + [
-        {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown}
-        for (x0, top, x1, bottom), markdown in tables
-    ]
-    unruled: list[str] = []
+    items, found, unruled = aligned_tables(items, GUTTER_EMS * body)
+    items += (
+        labels
+        + found
+        + [
+            {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown}
+            for (x0, top, x1, bottom), markdown in tables
+        ]
+    )
     ratio = SCAN_HEADING_RATIO if scanned else HEADING_RATIO
     text = _render(_order(items, GUTTER_EMS * body), body, unruled, ratio) if items else ""
     spans = [(w["x0"], w["x1"]) for w in words] + [(box[0], box[2]) for box in boxes]
