@@ -7,11 +7,12 @@ Nothing but ``ReaderError`` leaves it: see ``readers.errors.last_resort``.
 from __future__ import annotations
 
 import os
+import stat
 import zipfile
 from dataclasses import replace
 from pathlib import Path
 
-from .errors import ReaderError, last_resort, too_large
+from .errors import ReaderError, last_resort, time_budget, too_large
 from .formats import read
 from .intake.detect import detect, misnamed
 from .intake.fetch import fetch, is_url, url_name
@@ -26,6 +27,13 @@ from .services import Services, shared_services
 from .settings import Settings
 from .storage.files import file_sha256
 
+# What a reading gives back is bounded as what it reads is: a page's text past a million characters
+# (some 250,000 tokens: more than a model takes at once) is cut, and the warnings past the fiftieth
+# and each past 2,000 characters (a list of 100,000 figures was 7 MB) too, each saying so.
+MAX_PAGE_CHARS = 1_000_000
+MAX_WARNINGS = 50
+MAX_WARNING_CHARS = 2_000
+
 
 def _resolve(path: str | os.PathLike, workspace: str | os.PathLike | None) -> Path:
     candidate = Path(path).expanduser()
@@ -39,6 +47,15 @@ def _resolve(path: str | os.PathLike, workspace: str | os.PathLike | None) -> Pa
             f"{path} is outside the workspace this reader is confined to. Use a path inside {root.name}/.",
         )
     return resolved
+
+
+def _special(mode: int) -> str:
+    """What a file that is no regular file nor a folder is, in words."""
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a socket" if stat.S_ISSOCK(mode) else "a special file"
 
 
 def _pictured(package: Path) -> bool:
@@ -111,14 +128,20 @@ def _read(
     settings = services.settings
     try:
         resolved = _resolve(path, options.workspace)
-        found, folder = resolved.is_file(), resolved.is_dir()
-        size = resolved.stat().st_size if found else 0
+        facts = resolved.stat() if resolved.exists() else None  # a link to a file is followed to it
     except (OSError, ValueError) as error:  # a name too long, a NUL byte, a folder we may not enter
         raise ReaderError(
             "FILE_NOT_FOUND",
             f"{options.name or path} could not be opened ({type(error).__name__}). Check the path and try again.",
         ) from None
     shown = options.name or resolved.name
+    mode, size = (facts.st_mode, facts.st_size) if facts else (0, 0)
+    found, folder = stat.S_ISREG(mode), stat.S_ISDIR(mode)
+    if facts and not found and not folder:  # a FIFO (reading it would wait for a writer), a device, a socket
+        raise ReaderError(
+            "UNSUPPORTED_FORMAT",
+            f"{shown} is not a regular file (it is {_special(mode)}): it has no content to read. Give a file's path.",
+        )
     if not found:
         raise ReaderError(
             "FILE_NOT_FOUND",
@@ -160,9 +183,34 @@ def _read(
                 from .describe.ocr import load_soon
 
                 load_soon()
-        reading = read(job)
+        with time_budget(settings.read_timeout, shown):  # the reader's work; describing the pages has its own bounds
+            reading = read(job)
         if kind_of(reading.kind).visual and (options.describe or not reading.multimodal):
             from .describe.vision import describe_reading
 
             describe_reading(reading, job)
+        _bounded(reading)
         return reading
+
+
+def _bounded(reading: Reading) -> None:
+    """``reading`` held to ``MAX_PAGE_CHARS`` a page, ``MAX_WARNINGS`` warnings and ``MAX_WARNING_CHARS`` each,
+    with what was left out said."""
+    for page in reading.pages:
+        if len(page.text) + sum(map(len, page.tables_apart)) > MAX_PAGE_CHARS:
+            content = page.content
+            page.text = content[:MAX_PAGE_CHARS] + f"\n\n[{len(content) - MAX_PAGE_CHARS:,} more characters left out]"
+            page.tables = [table for table in page.tables if table in page.text]
+            reading.warnings.append(
+                f"Page {page.number} of {reading.name} has {len(content):,} characters, more than a model reads at "
+                f"once: its first {MAX_PAGE_CHARS:,} are shown, and the rest is left out."
+            )
+    warnings = reading.warnings
+    for index, warning in enumerate(warnings):
+        if len(warning) > MAX_WARNING_CHARS:
+            warnings[index] = f"{warning[:MAX_WARNING_CHARS]}… ({len(warning) - MAX_WARNING_CHARS:,} characters more)"
+    if len(warnings) > MAX_WARNINGS:
+        warnings[MAX_WARNINGS - 1 :] = [
+            f"… and {len(warnings) - MAX_WARNINGS + 1:,} more warnings, left out. Read fewer pages at a time to "
+            "see them."
+        ]

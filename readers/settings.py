@@ -39,6 +39,7 @@ POSITIVE = (
     "render_dpi",
     "office_timeout",
     "page_timeout",
+    "read_timeout",
     "vision_timeout",
     "whisper_timeout",
     "max_audio_minutes",
@@ -60,6 +61,7 @@ class Settings:
     render_dpi: int = 150
     office_timeout: float = 120
     page_timeout: float = 60
+    read_timeout: float = 30
     multimodal: bool = False
     vision_provider: str = "auto"
     vision_api_key: str | None = None
@@ -134,6 +136,7 @@ class Settings:
             render_dpi=int(_number(env, "RENDER_DPI", cls.render_dpi)),
             office_timeout=_number(env, "OFFICE_TIMEOUT", cls.office_timeout),
             page_timeout=_number(env, "PAGE_TIMEOUT", cls.page_timeout),
+            read_timeout=_number(env, "READ_TIMEOUT", cls.read_timeout),
             multimodal=_flag(get("MODEL_MULTIMODAL"), cls.multimodal),
             vision_provider=(get("VISION_PROVIDER") or cls.vision_provider).lower(),
             vision_api_key=get("VISION_API_KEY") or get("OPENAI_API_KEY"),
