@@ -239,10 +239,23 @@ DROP = """zone => {
 def test_remove_drops_the_card_at_once_and_reads_nothing_else(chromium, ocr_app, viewport):
     page = read_in(chromium, ocr_app, viewport, REPORT, ASSETS / "diagram.png", ASSETS / "sales.xlsx")
     watch_reading(page)
-    rows = page.locator("#file-list .rl-file-row")
+    rows, card = page.locator("#file-list .rl-file-row"), page.locator(".rl-file", has_text="chart-report.pdf")
+    held = []  # the requests to the server held back: what the page shows meanwhile is the page's own doing
+    page.route(
+        "**/gradio_api/queue/join*", lambda request: request.fallback() if held is None else held.append(request)
+    )
     rows.first.get_by_role("button", name="Remove").click()
-    expect(rows).to_have_count(2, timeout=10_000)
-    expect(page.locator(".rl-file h3", has_text="chart-report.pdf")).to_have_count(0)
+    expect(rows.filter(visible=True)).to_have_count(2)
+    expect(rows.filter(visible=True).first).to_contain_text("diagram.png")
+    expect(card).to_be_hidden()
+    assert held, "the removal is on its way to the server, not answered yet"
+    for request in held:
+        request.continue_()
+    held = None
+    expect(rows).to_have_count(2, timeout=WAIT_MS)  # the server's list, without it
+    expect(card).to_have_count(0)
+    expect(rows.first).to_be_visible()  # the line that took the removed file's place is not hidden with it
+    expect(page.locator(".rl-file", has_text="diagram.png")).to_be_visible()
     expect(page.locator("#status")).to_contain_text("2 of 2 files read")
     assert page.evaluate("window.rlRead") == []
     page.close()

@@ -5,6 +5,7 @@ not be read; the list of files over them; and the status line."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import html
 from pathlib import Path
 
@@ -205,7 +206,7 @@ def show_entries(entries: list[Entry], folder: Path, raw: bool = False) -> None:
     if not entries:
         gr.Markdown(EMPTY, elem_id="pages-empty")
     for index, entry in enumerate(entries):
-        with gr.Column(elem_classes="rl-file", elem_id=f"rl-file-{index}"):
+        with gr.Column(elem_classes=["rl-file", file_class(entry)], elem_id=f"rl-file-{index}"):
             reading = entry.reading
             if reading is None:
                 gr.Markdown(f"### {entry.name}")
@@ -241,6 +242,20 @@ JUMP = """(typed) => {{
   setTimeout(go, 500);
   return typed;
 }}"""
+# Remove hides the file's line and its card at once, before the server answers with the list without them: a rule
+# on the file's own class (Gradio may draw another file in the same element), dropped once no element has it.
+DROP = """(current) => {{
+  const rule = document.createElement('style');
+  rule.textContent = '.{key} {{display: none !important;}}';
+  document.head.append(rule);
+  const gone = setInterval(() => document.querySelector('.{key}') || (rule.remove(), clearInterval(gone)), 500);
+  return [current];  // the inputs, as a list: the files are a list themselves
+}}"""
+
+
+def file_class(entry: Entry) -> str:
+    """The class of a file's line and card, its own (not its place in the list, which changes)."""
+    return "rl-f-" + hashlib.sha1(str(entry.path).encode()).hexdigest()[:12]
 
 
 def _what(entry: Entry) -> str:
@@ -271,7 +286,7 @@ def show_files(entries: list[Entry], files: gr.File, ranges: gr.State, folder: P
         for index, entry in enumerate(entries):
             reading = entry.reading
             unit = CITED_UNITS.get(reading.kind, "page") if reading else "page"
-            with gr.Row(equal_height=False, elem_classes="rl-file-row"):
+            with gr.Row(equal_height=False, elem_classes=["rl-file-row", file_class(entry)]):
                 gr.Markdown(
                     f"[{entry.name}](#rl-file-{index}) · {_what(entry)}", min_width=160, scale=3, elem_classes="rl-name"
                 )
@@ -317,6 +332,7 @@ def show_files(entries: list[Entry], files: gr.File, ranges: gr.State, folder: P
                         lambda current, path=entry.path: [kept for kept in current or [] if kept != path],
                         files,
                         files,
+                        js=DROP.format(key=file_class(entry)),
                         api_visibility="private",
                     )
 
