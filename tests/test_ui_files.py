@@ -116,8 +116,9 @@ def test_the_file_list_and_page_1_come_into_view_as_the_files_are_read(chromium,
     page.close()
 
 
-def test_a_page_range_is_each_file_s_and_pages_outside_a_file_are_a_note(chromium, ocr_app):
-    page = open_app(chromium, ocr_app)
+@VIEWPORTS
+def test_a_page_range_is_each_file_s_and_pages_outside_a_file_are_a_note(chromium, ocr_app, viewport):
+    page = open_app(chromium, ocr_app, viewport)
     page.locator("#page-start input").fill("51")
     page.locator("#page-end input").fill("60")
     page.set_input_files(UPLOAD, [str(REPORT), str(WARN)])
@@ -136,7 +137,7 @@ def test_a_page_range_is_each_file_s_and_pages_outside_a_file_are_a_note(chromiu
     expect(page.locator("#rl-file-1-page-6")).to_have_count(0)
     expect(rows.first).to_contain_text("chart-report.pdf · 4 pages")
     assert "chart-report.pdf" not in page.evaluate("window.rlRead")  # the other file was not read again
-    shoot(page, "42-04-own-range-desktop")
+    shoot(page, f"42-04-own-range-{tag(viewport)}")
     page.close()
 
 
@@ -205,19 +206,20 @@ def test_a_chunk_card_keeps_its_place_and_lights_every_block_it_holds(chromium, 
     page.close()
 
 
-def test_a_file_over_the_limit_is_refused_alone_by_name_and_the_rest_read(chromium, ocr_app, tmp_path):
+@VIEWPORTS
+def test_a_file_over_the_limit_is_refused_alone_by_name_and_the_rest_read(chromium, ocr_app, viewport, tmp_path):
     huge = tmp_path / "huge.pdf"
     huge.write_bytes(REPORT.read_bytes() + b"0" * (55 * 1024 * 1024))  # over MAX_FILE_MB (25) and Gradio's own 50
-    page = open_app(chromium, ocr_app)
+    page = open_app(chromium, ocr_app, viewport)
     page.set_input_files(UPLOAD, [str(huge), str(ASSETS / "diagram.png")])
     expect(page.locator("#status")).to_contain_text("1 of 2 files read", timeout=WAIT_MS)
     sentence = "huge.pdf is 55.0 MB; the limit is 25 MB (MAX_FILE_MB)."
     expect(page.get_by_text(sentence)).to_be_visible()  # the API's own sentence
     expect(page.locator("#file-list .rl-file-row").first).to_contain_text("huge.pdf · not read — too large")
-    expect(page.locator("#rl-file-1-page-1 img")).to_be_visible()
+    expect(page.locator("#rl-file-1-page-1 img")).to_be_in_viewport()  # the first file read, brought into view
     expect(page.locator("#uploads").get_by_text("Error", exact=True)).to_have_count(0)
     expect(page.get_by_text("maximum allowed size")).to_have_count(0)  # no toast of Gradio's own
-    shoot(page, "42-07-over-the-limit-desktop")
+    shoot(page, f"42-07-over-the-limit-{tag(viewport)}")
     page.locator("#uploads").evaluate(DROP)  # dropped rather than chosen: the same
     expect(page.get_by_text("dropped.pdf is 55.0 MB; the limit is 25 MB (MAX_FILE_MB).")).to_be_visible(timeout=WAIT_MS)
     expect(page.locator(".rl-file h3", has_text="notes.txt")).to_have_count(1)
@@ -261,7 +263,10 @@ def test_remove_drops_the_card_at_once_and_reads_nothing_else(chromium, ocr_app,
     page.close()
 
 
-def test_errors_read_alike_in_the_app_and_the_api_in_upload_order_with_their_reasons(chromium, ocr_app, tmp_path):
+@VIEWPORTS
+def test_errors_read_alike_in_the_app_and_the_api_in_upload_order_with_their_reasons(
+    chromium, ocr_app, viewport, tmp_path
+):
     random, cut = tmp_path / "random.pdf", tmp_path / "cut.pdf"
     random.write_bytes(bytes.fromhex("8f3a1c77e2") * 900)
     cut.write_bytes(REPORT.read_bytes()[:3000])
@@ -270,7 +275,7 @@ def test_errors_read_alike_in_the_app_and_the_api_in_upload_order_with_their_rea
         files=[handle_file(str(path)) for path in uploads], api_name="/read_file"
     )
     said = {answer["name"]: answer["error"]["message"] for answer in api["files"] if "error" in answer}
-    page = open_app(chromium, ocr_app)
+    page = open_app(chromium, ocr_app, viewport)
     page.set_input_files(UPLOAD, [str(path) for path in uploads])
     expect(page.locator("#status")).to_contain_text("1 of 3 files read", timeout=WAIT_MS)
     assert page.locator(".rl-file h3").all_inner_texts() == ["random.pdf", "diagram.png", "cut.pdf"]
@@ -281,27 +286,29 @@ def test_errors_read_alike_in_the_app_and_the_api_in_upload_order_with_their_rea
     expect(rows.nth(2)).to_contain_text("cut.pdf · not read — damaged")
     for internal in ("PDFium", "Data format error", "octet-stream"):
         expect(page.get_by_text(internal)).to_have_count(0)
-    shoot(page, "42-08-errors-desktop")
+    shoot(page, f"42-08-errors-{tag(viewport)}")
     page.close()
 
 
-def test_the_api_page_opens_on_python_with_a_file_in_its_examples(chromium, ocr_app):
-    page = chromium.new_page(viewport=DESKTOP)
+@VIEWPORTS
+def test_the_api_page_opens_on_python_with_a_file_in_its_examples(chromium, ocr_app, viewport):
+    page = chromium.new_page(viewport=viewport)
     page.goto(f"{ocr_app}?view=api")
     code = page.locator("code").filter(has_text="client.predict(").first
     expect(code).to_contain_text("file=handle_file('https://", timeout=WAIT_MS)
     expect(code).to_contain_text('api_name="/read_file"')
     expect(page.get_by_text("pip install gradio_client")).to_be_visible()  # Python's instructions, not MCP's
-    shoot(page, "42-09-api-page-desktop")
+    shoot(page, f"42-09-api-page-{tag(viewport)}")
     page.close()
 
 
-def test_the_card_says_which_hotwords_steered_a_transcript(chromium, ocr_app):
-    page = open_app(chromium, ocr_app, PHONE)
+@VIEWPORTS
+def test_the_card_says_which_hotwords_steered_a_transcript(chromium, ocr_app, viewport):
+    page = open_app(chromium, ocr_app, viewport)
     page.get_by_label("Hotwords (audio)").fill("ReadLens")
     page.set_input_files(UPLOAD, str(ASSETS / "recording.wav"))
     heard = page.locator(".prose.rl-heard")
     expect(heard).to_contain_text("steered by the hotwords ReadLens", timeout=WAIT_MS)
     expect(page.locator(".rl-transcript")).to_contain_text("ReadLens")
-    shoot(page, "42-10-hotwords-phone")
+    shoot(page, f"42-10-hotwords-{tag(viewport)}")
     page.close()

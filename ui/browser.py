@@ -10,8 +10,8 @@ The script does four things Gradio's components do not:
 - Each block of a page's text (``ui.pages.linked_text``) lights its box on the page's render when
   pointed at, focused or clicked; a click on the render lights the block under it and scrolls the
   text to it.
-- When files are chosen, the first file's first page is scrolled into view as soon as it shows, and
-  kept in view while the page fills in round it, until the person scrolls.
+- When files are chosen, the first page of the first file not refused is scrolled into view as soon as
+  it shows, and kept in view while the page fills in round it, until the person scrolls.
 - ``/?view=api`` opens the API page on Python: Gradio reads that address before its API page is
   loaded, and shows the plain app (and its page would open on MCP).
 """
@@ -150,9 +150,9 @@ SCRIPT = """
     light(under[0]);
   }, true);
 
-  // Files chosen, dropped or picked from the examples: the first file's first page is brought into view as
-  // soon as it shows, and kept there while the page fills in round it (the list of files above it grows,
-  // the page is drawn again whole), until the person scrolls or clicks.
+  // Files chosen, dropped or picked from the examples: the first page of the first file not refused is brought
+  // into view as soon as it shows, and kept there while the page fills in round it (the list of files above it
+  // grows, the page is drawn again whole), until the person scrolls or clicks.
   let waiting = false, holding = false;
   const starts = event => event.target.closest?.('#uploads, #examples, [id$="-examples"]');
   ['change', 'drop', 'click'].forEach(type =>
@@ -160,7 +160,8 @@ SCRIPT = """
   ['wheel', 'touchstart', 'keydown', 'mousedown'].forEach(type =>
     document.addEventListener(type, event => { if (!starts(event)) holding = false; }, true));
   new MutationObserver(() => {
-    const first = (waiting || holding) && document.querySelector('#rl-file-0 .rl-page');
+    const read = document.querySelector('.rl-file:not(.rl-refused)');
+    const first = (waiting || holding) && read?.querySelector('.rl-page');
     if (first && (waiting || Math.abs(first.getBoundingClientRect().top) > 2)) {
       waiting = false;
       holding = true;

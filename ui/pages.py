@@ -206,7 +206,8 @@ def show_entries(entries: list[Entry], folder: Path, raw: bool = False) -> None:
     if not entries:
         gr.Markdown(EMPTY, elem_id="pages-empty")
     for index, entry in enumerate(entries):
-        with gr.Column(elem_classes=["rl-file", file_class(entry)], elem_id=f"rl-file-{index}"):
+        refused = ["rl-refused"] if entry.error else []  # the page's script brings the first file read into view
+        with gr.Column(elem_classes=["rl-file", file_class(entry), *refused], elem_id=f"rl-file-{index}"):
             reading = entry.reading
             if reading is None:
                 gr.Markdown(f"### {entry.name}")
