@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import shutil
 import socket
@@ -19,6 +20,7 @@ from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 from PIL import Image
 
+from readers.models import Segment, Transcript
 from readers.payload.tokens import text_tokens
 from tests import fixtures
 from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT
@@ -336,6 +338,10 @@ def test_transcribe_returns_timed_segments(client):
     assert transcript["language"] == "en" and 10 < transcript["duration"] < 12
     assert_says(transcript["text"], "ask not what your country can do for you")
     assert transcript["segments"] and all(s["end"] > s["start"] >= 0 for s in transcript["segments"])
+    assert list(transcript) == ["name", *(field.name for field in dataclasses.fields(Transcript))]  # the library's
+    assert all(
+        list(segment) == [field.name for field in dataclasses.fields(Segment)] for segment in transcript["segments"]
+    )
 
 
 def test_hotwords_spell_the_name_in_transcribe_and_read_file(client, tmp_path):

@@ -88,15 +88,8 @@ def chunk_sizes(chunk_tokens) -> int:
 
 
 def transcript_json(reading: Reading) -> dict:
-    t = reading.transcript
-    return {
-        "name": reading.name,
-        "text": t.text,
-        "language": t.language,
-        "duration": t.duration,
-        "source": t.source,
-        "segments": [{"start": s.start, "end": s.end, "text": s.text} for s in t.segments],
-    }
+    """``/transcribe``'s answer: the file's name and its transcript in the library's JSON form (``as_json``'s)."""
+    return {"name": reading.name, **dataclasses.asdict(reading.transcript)}
 
 
 class Endpoints:
