@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import readers.core
+import ui.handlers
 from readers import ReadOptions, Services, read_file
 from readers.intake import fetch
 from tests.conftest import ROOT, make_settings
@@ -93,6 +95,20 @@ def test_every_file_is_listed_at_once_then_its_pages_come_as_they_are_read(tmp_p
     assert all(page.image.startswith(b"\x89PNG") for page in final[0].reading.pages)
     assert final[0].answer["pages"][0]["blocks"][0]["kind"] == "heading"  # what /read_file answers, once
     assert len({id(step) for step in steps}) == len(steps), "each step must be a new list so Gradio sees a change"
+
+
+def test_each_file_is_read_once_by_read_file_and_its_type_found_once(tmp_path, services, monkeypatch):
+    """No first look at a picture or a page before the reading, no type found beside read_file's own."""
+    names = ["chart-report.pdf", "diagram.png", "sales.xlsx", "short-deck.pptx"]
+    read, detected = [], []
+    real_read, real_detect = ui.handlers.read_file, readers.core.detect
+    monkeypatch.setattr(ui.handlers, "read_file", lambda path, **rest: read.append(path) or real_read(path, **rest))
+    monkeypatch.setattr(readers.core, "detect", lambda path, *rest: detected.append(path) or real_detect(path, *rest))
+    paths = [upload(tmp_path, ASSETS / name) for name in names]
+    steps, final = last(read_uploads(paths, ReadOptions(multimodal=True), services))
+    assert [entry.name for entry in final if entry.reading] == names
+    assert any(entry.pages for step in steps for entry in step if not entry.done)  # its pages shown as they came
+    assert read == paths and [Path(path).name for path in detected] == names
 
 
 def test_the_reading_at_the_end_is_what_read_file_returns_described(tmp_path, fake_openai):
