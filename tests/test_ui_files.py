@@ -25,11 +25,12 @@ REPORT, WARN, HEALTH = (
     CORPUS / "pdfplumber/ca-warn-report.pdf",
     CORPUS / "camelot/health.pdf",
 )
-# For each cell of a rendered table: its width, and the width of its longest word set in the cell's font.
+# For each cell of a rendered table: its width, and the width of its longest word set in the cell's font (a word
+# ends at a space, after a hyphen and before a bracket, where type may break a line: "Hewlett-/Packard").
 CELLS = """table => [...table.querySelectorAll('th, td')].filter(cell => cell.textContent.trim()).map(cell => {
   const probe = document.createElement('span'), style = getComputedStyle(cell);
   probe.style.cssText = `position: absolute; visibility: hidden; white-space: nowrap; font: ${style.font}`;
-  probe.textContent = cell.textContent.trim().split(/\\s+/).sort((a, b) => b.length - a.length)[0];
+  probe.textContent = cell.textContent.trim().split(/\\s+|(?<=-)|(?=\\()/).sort((a, b) => b.length - a.length)[0];
   document.body.appendChild(probe);
   const word = probe.getBoundingClientRect().width;
   probe.remove();
@@ -102,6 +103,7 @@ def test_a_wide_table_keeps_its_words_whole_and_scrolls_in_its_own_box(chromium,
 def test_the_file_list_and_page_1_come_into_view_as_the_files_are_read(chromium, ocr_app, viewport, tmp_path):
     long = fresh_copy(tmp_path, WARN, f"first-screen-{tag(viewport)}")  # not read before: read page by page
     page = open_app(chromium, ocr_app, viewport)
+    page.evaluate(EARLY_TABLES)
     page.set_input_files(UPLOAD, [str(long), str(ASSETS / "diagram.png")])
     rows = page.locator("#file-list .rl-file-row")
     expect(rows).to_have_count(2, timeout=WAIT_MS)
@@ -113,7 +115,20 @@ def test_the_file_list_and_page_1_come_into_view_as_the_files_are_read(chromium,
     assert "files read" in page.locator("#status").inner_text()
     shoot(page, f"42-03-page-1-in-view-{tag(viewport)}")
     expect(page.locator("#status")).to_contain_text("2 of 2 files read", timeout=WAIT_MS)
+    early = page.evaluate("window.rlEarlyCells")
+    assert early, "page 1's table, shown while the file is read, is set as a rendered table is"
+    assert not [cell for cell in early if cell["inner"] + 1 < cell["word"]]  # no "N o t i c e" then either
     page.close()
+
+
+# Notes in ``window.rlEarlyCells`` the cells (``CELLS``) of each table shown in a file's card while the file is read.
+EARLY_TABLES = f"""() => {{ window.rlEarlyCells = []; const cells = {CELLS};
+  const reading = () => document.querySelectorAll('.rl-file:has(.rl-progress) .rl-rendered table');
+  new MutationObserver(() => reading().forEach(table => {{
+    if (table.rlSeen) return;
+    table.rlSeen = true;
+    requestAnimationFrame(() => table.isConnected && window.rlEarlyCells.push(...cells(table)));
+  }})).observe(document.body, {{childList: true, subtree: true}}); }}"""
 
 
 @VIEWPORTS

@@ -135,7 +135,10 @@ def _show_preview(entry: Entry, page: Page, folder: Path, anchor: str) -> None:
         with gr.Column(scale=1):
             gr.Markdown(f"**Page {page.number}** — read; its tokens and description come with the rest of the file")
             gr.Markdown(
-                page.text.strip() or "*(its text comes with the rest of the file)*", container=True, max_height=480
+                page.text.strip() or "*(its text comes with the rest of the file)*",
+                container=True,
+                max_height=480,
+                elem_classes="rl-rendered",  # its tables as wide as they need, as when the file is read
             )
 
 
