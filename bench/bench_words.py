@@ -1,0 +1,126 @@
+"""Every word as printed (issue 39): each PDF page's words checked against a second reader's.
+
+For every page of every PDF in ``tests/corpus``, and of the PDFs LibreOffice and Chromium print for
+the Office and web files there (printed once by ReadLens's own renderers and kept in
+``PRINTS``), ReadLens's words (``read_file``, text-only, no vision, an empty cache: the page's text with
+its tables, then its furniture) are aligned with poppler's ``pdftotext`` (the witness) as word
+sequences and every difference is classed (``bench.word_diff``). Printed: a table per file, the totals,
+and the worst pages with examples of each class; then how each class is triaged (``TRIAGE``).
+
+python -m bench words
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from readers import ReaderError, Services, Settings, read_file
+from readers.markup.tables import markdown_table
+from tests.conftest import CORPUS
+
+from .word_diff import CLASSES, Comparison, compare, readlens_words, witness_words
+
+PRINTS = Path(tempfile.gettempdir()) / "readlens-bench-words"  # the prints of the Office and web files, kept
+PRINTED = (".docx", ".doc", ".odt", ".pptx", ".ppt", ".odp", ".xlsx", ".xlsm", ".ods", ".html")
+WORST = 15  # pages shown with examples
+# Each class as the worst pages show it: a ReadLens defect to mend, or where the witness is at fault.
+TRIAGE = {
+    "split": "ReadLens defect: characters a word apart that the PDF draws together.",
+    "merged": "ReadLens defect: words the PDF draws apart read as one.",
+    "hyphen": "witness fault: pdftotext keeps a word broken at a line's end; ReadLens mends it.",
+    "moved": "order: pdftotext reads a table column by column and a page's blocks by its own column finder.",
+    "cid": "ReadLens defect: a glyph's name where its character should be.",
+    "changed": "compare by eye: accents composed, ligatures, quotes.",
+    "lost": "ReadLens defect unless the witness reads words that are not printed.",
+    "added": "ReadLens's own words (a chart's heading) or words pdftotext does not see.",
+}
+
+
+def corpus_pdfs() -> list[tuple[str, Path]]:
+    return [(path.relative_to(CORPUS).as_posix(), path) for path in sorted(CORPUS.rglob("*.pdf"))]
+
+
+def printed_pdfs() -> list[tuple[str, Path]]:
+    """The PDF each Office and web file of the corpus prints as, made once and kept in ``PRINTS``."""
+    services = Services(Settings(cache_dir=PRINTS / "cache", vision_provider="none"))
+    found = []
+    for path in sorted(p for p in CORPUS.rglob("*") if p.suffix.lower() in PRINTED and "groundtruth" not in p.parts):
+        name = path.relative_to(CORPUS).as_posix()
+        kept = PRINTS / f"{name.replace('/', '__')}.pdf"
+        if not kept.exists():
+            try:
+                reading = read_file(path, images=True, services=services)
+            except ReaderError as error:
+                print(f"  {name} was not printed: {error.code}", flush=True)
+                continue
+            if reading.pdf is None:
+                continue
+            shutil.copyfile(reading.pdf.path, kept)
+        found.append((f"{name} (print)", kept))
+    return found
+
+
+def witness(path: Path) -> list[str]:
+    """Each page's text as pdftotext reads it, in its reading order."""
+    result = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, timeout=300)
+    return result.stdout.decode("utf-8", "replace").split("\f")
+
+
+def readlens(path: Path, cache: Path) -> tuple[dict[int, tuple[str, list[str]] | None], str | None]:
+    """Each page's text and furniture as ReadLens reads them (None for a page it lost), or why the file failed."""
+    services = Services(Settings(cache_dir=cache, vision_provider="none", max_pages=1000))
+    try:
+        reading = read_file(path, services=services)
+    except ReaderError as error:
+        return {}, f"{error.code}: {error.message}"
+    return {page.number: None if page.error else (page.text, page.furniture) for page in reading.pages}, None
+
+
+def compared(name: str, path: Path, cache: Path) -> list[tuple[str, int, Comparison, bool]]:
+    theirs = witness(path)
+    ours, failed = readlens(path, cache)
+    if failed:
+        print(f"  ReadLens could not read {name}: {failed}")
+    pages = []
+    for number, text in enumerate(theirs[:-1] if theirs and not theirs[-1].strip() else theirs, 1):
+        read = ours.get(number)
+        lost = read is None
+        pages.append((name, number, compare(witness_words(text), readlens_words(*read) if read else []), lost))
+    return pages
+
+
+def _row(name: str, pages: list[tuple[str, int, Comparison, bool]]) -> list:
+    words = sum(c.witness for _, _, c, _ in pages)
+    same = sum(c.same for _, _, c, _ in pages)
+    counts = [sum(c.counts[kind] for _, _, c, _ in pages) for kind in CLASSES]
+    return [name, len(pages), sum(lost for *_, lost in pages), words, f"{same / words:.3f}" if words else "-", *counts]
+
+
+def main() -> None:
+    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f}", flush=True)
+    PRINTS.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="readlens-bench-words-") as folder:
+        files = corpus_pdfs() + printed_pdfs()
+        results = {name: compared(name, path, Path(folder) / "cache") for name, path in files}
+    header = ["file", "pages", "lost pages", "witness words", "same", *CLASSES]
+    rows = [_row(name, pages) for name, pages in results.items()]
+    everything = [page for pages in results.values() for page in pages]
+    prints = [page for name, pages in results.items() if name.endswith("(print)") for page in pages]
+    pdfs = [page for page in everything if not page[0].endswith("(print)")]
+    totals = [_row("all corpus PDFs", pdfs), _row("all prints", prints), _row("all", everything)]
+    print(markdown_table([header, *rows, *totals]), end="\n\n")
+    print(f"The {WORST} pages with the most words not read as printed (every class but moved):")
+    for name, number, comparison, lost in sorted(everything, key=lambda page: -page[2].faults)[:WORST]:
+        counts = ", ".join(f"{kind} {count}" for kind, count in comparison.counts.items() if count)
+        print(f"- {name} p. {number}{' (lost)' if lost else ''}: {counts}")
+        for kind, examples in comparison.examples.items():
+            if kind != "moved":
+                print(f"    {kind}: {' | '.join(examples)}")
+    print("\nTriage:")
+    for kind in CLASSES:
+        print(f"- {kind}: {TRIAGE[kind]}")
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
