@@ -7,7 +7,7 @@ a renamed file still hits; what a vision model is asked and which OCR engine rea
 keys as well (``PROMPT_VERSION``, ``OCR_VERSION`` with the rapidocr release and its models).
 """
 
-EXTRACTION_VERSION = 15  # each PDF page's text, tables and figures (readers.pdf.pages): PDFs, and Office and web prints
+EXTRACTION_VERSION = 16  # each PDF page's text, tables and figures (readers.pdf.pages): PDFs, and Office and web prints
 WORKBOOK_VERSION = 13  # a workbook's sheets, tables, charts and figures (readers.office.sheets)
 LETTERS_VERSION = 1  # the letters of a Word document's rendered pages, which blocks are placed by
 PACKAGE_VERSION = 2  # the check and repair of an Office or EPUB package, Strict OOXML renamed (readers.intake.package)

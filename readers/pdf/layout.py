@@ -39,12 +39,14 @@ from collections import Counter
 from statistics import median
 
 from ..markup.tables import markdown_table
+from .asides import asides, drawn_boxes, paragraph_groups
 from .boxes import box_of, centre_in, near
 from .charts.reading import grouped_labels, read_chart
-from .figures import LABEL_GAP, PARAGRAPH_GAP
+from .figures import LABEL_GAP
 from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, furniture_line, margin_numbers
-from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, heading_mark
-from .records import Boxed, Char, Item, Word
+from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, as_body, heading_mark
+from .items import page_links, word_items
+from .records import Boxed, Char, Item
 from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
@@ -56,15 +58,16 @@ from .unruled import (
     two_sided,
     unruled_table,
 )
-from .words import DESCENT, LEFT_OUT, TURNED_SPACE, mapped, page_words, reads_right_to_left, set_upright, text_lines
+from .words import DESCENT, TURNED_SPACE, page_words, reads_right_to_left, set_upright, text_lines
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 PROSE_CHARS = 25
 SCANNED_AREA = 0.9  # of the page: a picture this large under the text is a scan, the text its OCR layer
 HANGING_LINES = 3  # body sizes a word's box may reach below a usual descent before it is cut back to one
 BAND_BREAK = 2.5  # line heights of empty space that part one band from the next
-BOLD = re.compile(r"bold|black|heavy|semibold|demi|medi", re.I)
+LINE_EDGE = 0.25  # of a word's height, at its top and its bottom: where the lines of staggered blocks overlap
 BULLET = re.compile(r"^[•◦▪▫‣●○■□►▶–—*·]\s*")
+MARKER = re.compile(r"[•◦▪▫‣●○■□►▶–—*·-]|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]")  # a list item's, alone
 
 
 def _overlap(a: Boxed, b: Boxed) -> bool:
@@ -75,17 +78,27 @@ def _area(box) -> float:
     return (box[2] - box[0]) * (box[3] - box[1])
 
 
+def _core(item: Item) -> tuple[float, float]:
+    """The middle of a word's height, where a line's words all overlap (a block's whole height): lines
+    of two blocks set at different sizes overlap at their edges, staggered, without being one row."""
+    if item.get("block") is not None:
+        return item["top"], item["bottom"]
+    edge = LINE_EDGE * (item["bottom"] - item["top"])
+    return item["top"] + edge, item["bottom"] - edge
+
+
 def _slabs(items: list[Item]) -> list[list[Item]]:
-    """Items grouped into runs that overlap vertically, top to bottom."""
+    """Items grouped into runs whose cores (``_core``) overlap vertically, top to bottom."""
     slabs: list[list[Item]] = []
     bottom = None
-    for item in sorted(items, key=lambda i: i["top"]):
-        if slabs and item["top"] < bottom - 0.5:
+    for item in sorted(items, key=lambda i: _core(i)[0]):
+        top, end = _core(item)
+        if slabs and top < bottom:
             slabs[-1].append(item)
-            bottom = max(bottom, item["bottom"])
+            bottom = max(bottom, end)
         else:
             slabs.append([item])
-            bottom = item["bottom"]
+            bottom = end
     return slabs
 
 
@@ -137,6 +150,18 @@ def _over_columns(slab: list[Item], left: float) -> bool:
     )
 
 
+def _hung_lists(columns: list[list[Item]]) -> list[list[Item]]:
+    """``columns`` with each column of list markers alone ("1.", "b)", "•") joined to the column after
+    it: the numbers a list hangs from, beside its items, are no column of a table."""
+    joined: list[list[Item]] = []
+    for column in columns:
+        if joined and all(item.get("block") is None and MARKER.fullmatch(item["text"]) for item in joined[-1]):
+            joined[-1] = joined[-1] + column
+        else:
+            joined.append(column)
+    return joined
+
+
 def _order(items: list[Item], width: float) -> list:
     """Blocks in reading order: lists of lines (paragraph material) and ``("table", rows)``."""
     blocks: list = []
@@ -155,7 +180,10 @@ def _order(items: list[Item], width: float) -> list:
         if not gutters or len(item_lines(members)) == 1:  # one line is read across: "2.1.1   Pretraining data"
             flow(members)
             continue
-        columns = [column for column in in_columns(members, gutters) if column]
+        columns = _hung_lists([column for column in in_columns(members, gutters) if column])
+        if len(columns) == 1:  # a list hung from its numbers, alone: read line by line
+            flow(members)
+            continue
         prose = [_is_prose(column) for column in columns]
         if all(prose) or (any(prose) and _aligned_rows(columns) < ALIGNED_ROWS):
             flowing = False
@@ -212,22 +240,16 @@ def _render(blocks: list, body: float, tables: list[str], ratio: float = HEADING
             paragraphs.append(markdown_table(block[1]))
             tables.append(paragraphs[-1])
             continue
-        groups: list[list[list[Item]]] = []
-        for line in block:
-            if groups:
-                previous = groups[-1][-1]
-                height = max(1.0, median(item["bottom"] - item["top"] for item in previous))
-                apart = line[0]["top"] - max(item["bottom"] for item in previous) > PARAGRAPH_GAP * height
-                if not apart and line[0].get("block") is None and previous[0].get("block") is None:
-                    groups[-1].append(line)
-                    continue
-            groups.append([line])
+        groups = paragraph_groups(block)
         for group in groups:
             plain_after = len(group) > 1 and not all(item.get("bold") for item in group[1])
-            marks = [
-                heading_mark(line, body, len(group) == 1, not index and plain_after, ratio)
-                for index, line in enumerate(group)
-            ]
+            marks = as_body(
+                group,
+                [
+                    heading_mark(line, body, len(group) == 1, not index and plain_after, ratio)
+                    for index, line in enumerate(group)
+                ],
+            )
             lines: list[str] = []
             for index, (line, mark) in enumerate(zip(group, marks)):
                 text = _linked(line)
@@ -380,34 +402,6 @@ def _beside(char: Char, box) -> bool:
     )
 
 
-def _items(words: list[Word], links: list[dict]) -> list[Item]:
-    """Layout items of ``words``: box, text, size, font, boldness and the link they stand under."""
-    items: list[Item] = []
-    for word in words:
-        word["text"] = word["text"].replace(LEFT_OUT, "")
-        if not word["text"]:
-            continue
-        x, y = (word["x0"] + word["x1"]) / 2, (word["top"] + word["bottom"]) / 2
-        link = next(
-            (link["uri"] for link in links if link["x0"] <= x <= link["x1"] and link["top"] <= y <= link["bottom"]),
-            None,
-        )
-        items.append(
-            {
-                "x0": word["x0"],
-                "x1": word["x1"],
-                "top": word["top"],
-                "bottom": word["bottom"],
-                "text": word["text"],
-                "size": max(char["size"] for char in word["chars"]),
-                "link": link,
-                "font": Counter(char.get("fontname") for char in word["chars"]).most_common(1)[0][0],
-                "bold": all(BOLD.search(char.get("fontname") or "") for char in word["chars"]),
-            }
-        )
-    return items
-
-
 def _turned_text(chars: list[Char], page, tables: list[str], text_span: tuple[float, float]) -> tuple[list, list]:
     """Text turned on its side: a line or two (an arXiv sidebar) as lines in their own direction;
     more (a table or a page set in landscape) read upright, with the page's own layout. A line or
@@ -423,23 +417,45 @@ def _turned_text(chars: list[Char], page, tables: list[str], text_span: tuple[fl
                 aside = not text_span[0] <= centre <= text_span[1] and len(text.split()) <= RUNNING_WORDS
                 (furniture if aside else parts).append(text)
             continue
-        items = _items(page_words(turned), [])
+        items = word_items(page_words(turned), [])
         if items:
             body = Counter(round(item["size"], 1) for item in items).most_common(1)[0][0]
             parts.append(_render(_order(items, GUTTER_EMS * body), body, tables))
     return parts, furniture
 
 
-def page_markdown(
-    page, tables: list[tuple[tuple, str]], figures: list[dict], pdfium_page
-) -> tuple[str, int, list[str]]:
+def plain_markdown(chars: list[Char]) -> tuple[str, list[str]]:
+    """The Markdown of a page known only by its characters (``readers.pdf.pdfium_text``: a page
+    pdfminer cannot parse), and the tables without rules found: its upright words in reading order,
+    with headings, lists and those tables; no links, figures or furniture."""
+    upright = [char for char in chars if char["upright"]]
+    sizes = Counter(round(char["size"], 1) for char in upright if char["text"].strip())
+    return _markdown(word_items(page_words(upright), []), sizes.most_common(1)[0][0] if sizes else 10.0)
+
+
+def boxed_markdown(phrases: list[tuple[tuple[float, float, float, float], str]]) -> tuple[str, list[str]]:
+    """The Markdown of a page known only as phrases in boxes (left, top, right, bottom), as OCR reads a
+    scan (``readers.describe.ocr``), and the tables without rules found: in reading order, columns read
+    down, a table where the boxes line up as one, headings half as large again as the body (each
+    phrase's size is its box's height)."""
+    items: list[Item] = [
+        {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": text, "size": bottom - top, "bold": False}
+        for (x0, top, x1, bottom), text in phrases
+        if text.strip()
+    ]
+    return _markdown(items, median(item["size"] for item in items) if items else 1.0, SCAN_HEADING_RATIO)
+
+
+def _markdown(items: list[Item], body: float, ratio: float = HEADING_RATIO) -> tuple[str, list[str]]:
+    unruled: list[str] = []
+    return (_render(_order(items, GUTTER_EMS * body), body, unruled, ratio) if items else ""), unruled
+
+
+def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) -> tuple[str, list[str]]:
     """The Markdown of a pdfplumber ``page`` whose ``tables`` are ``(bbox, markdown)`` pairs and
-    whose ``figures`` are ``readers.pdf.figures`` dicts, the number of glyphs that could not be mapped
-    to text, and the tables without rules found. ``pdfium_page`` is the same page in pdfium."""
+    whose ``figures`` are ``readers.pdf.figures`` dicts, and the tables without rules found."""
     boxes = [bbox for bbox, _ in tables]
     chars = [char for char in page.chars if not centre_in(box_of(char), boxes)] if boxes else page.chars
-    origin = (float(page.mediabox[0]), float(page.mediabox[1]))
-    chars, dropped = mapped(chars, pdfium_page, origin)
     upright = [char for char in chars if char["upright"]]
     sizes = Counter(round(char["size"], 1) for char in upright if char["text"].strip())
     body = sizes.most_common(1)[0][0] if sizes else 10.0
@@ -452,7 +468,7 @@ def page_markdown(
     for word in found:  # a display title in a font with a deep descent (Poppins) would hang over the lines under it
         usual = word["base"] + DESCENT * max(char["size"] for char in word["chars"])
         word["bottom"] = usual if word["bottom"] - usual > HANGING_LINES * body else word["bottom"]
-    words = _items(found, [link for link in page.hyperlinks if link.get("uri")])
+    words = word_items(found, page_links(page))
     words, numbered = margin_numbers(words, body, body_font)
     items, labels, turned = _figure_items(words, figures, page, [char for char in chars if not char["upright"]])
     page_top, page_bottom = float(page.bbox[1]), float(page.bbox[3])
@@ -463,15 +479,19 @@ def page_markdown(
     edges = edge_words(item_lines(items), page_top, page_bottom) if items else set()
     for item in items:
         item["edge"] = id(item) in edges
-    items += labels + [
-        {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown}
-        for (x0, top, x1, bottom), markdown in tables
-    ]
     unruled: list[str] = []
     ratio = SCAN_HEADING_RATIO if scanned else HEADING_RATIO
+    side = asides(items, drawn_boxes(page), float(page.width) * float(page.height))
+    held = {id(word) for _, inside in side for word in inside}
+    items = [item for item in items if id(item) not in held] + labels
+    items += [
+        {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown}
+        for (x0, top, x1, bottom), markdown in tables
+        + [(box, _render(_order(inside, GUTTER_EMS * body), body, unruled, ratio)) for box, inside in side]
+    ]
     text = _render(_order(items, GUTTER_EMS * body), body, unruled, ratio) if items else ""
     spans = [(w["x0"], w["x1"]) for w in words] + [(box[0], box[2]) for box in boxes]
     text_span = (min(x0 for x0, _ in spans), max(x1 for _, x1 in spans)) if spans else (0.0, float(page.width))
     sideways, aside = _turned_text(turned, page, unruled, text_span)
     parts = [*map(furniture_line, heads), text, *sideways, *map(furniture_line, feet + numbered + aside)]
-    return "\n\n".join(part for part in parts if part), dropped, unruled
+    return "\n\n".join(part for part in parts if part), unruled
