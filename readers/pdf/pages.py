@@ -49,6 +49,10 @@ TABLE_FILLED = 0.3  # of a ruled grid's cells, holding text: a table (a chart's 
 # longest cells hold 30 to 50 words, and a long cell of short lines (a ballot's list of names) is still a cell
 CELL_WORDS = 60
 PROSE_LINE_WORDS = 6
+# pdfium reads this many times as many characters as pdfminer, and this many more, where pdfminer lost a page's
+# text without an error (a stream it stops in); pdfium counts the spaces and line ends it adds, a fifth more at most
+UNREAD_SHARE = 2
+UNREAD_CHARS = 100
 
 
 def pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFPage]:
@@ -105,6 +109,11 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
     whole = PlumberPage(pdf, pdfminer_page, page_number=number)
     pdfium_page = document[number - 1]  # pdfium loads the page anew on each index: once, for text and render
     try:
+        textpage = pdfium_page.get_textpage()
+        seen = textpage.count_chars()
+        textpage.close()
+        if seen > UNREAD_SHARE * len(whole.chars) + UNREAD_CHARS:  # pdfminer lost most of the page's text
+            raise ValueError(f"it read {len(whole.chars)} of the {seen} characters pdfium reads")
         # Every reader of the page's characters (its tables' cells, its text, its figures) gets them
         # struck once and with each glyph pdfminer cannot map read by pdfium, or left out and counted.
         chars, unmapped = mapped(struck_once(whole.chars), pdfium_page)
@@ -311,8 +320,8 @@ def read_pdf_pages(
             )
         if text_from_pdf and entry.get("read_by"):
             job.warnings.append(
-                f"Page {number} of {job.name} could not be parsed by pdfminer; its text was read by "
-                f"{entry['read_by']}, without its ruled tables, figures and links."
+                f"Page {number} of {job.name} was read by pdfium, without its ruled tables, figures and links: "
+                f"pdfminer could not read it ({entry['read_by']})."
             )
         if text_from_pdf and entry["unmapped"]:
             count = entry["unmapped"]

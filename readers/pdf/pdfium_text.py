@@ -68,7 +68,8 @@ def pdfium_chars(pdfium_page) -> list[Char]:
 
 def pdfium_page(document, number: int, dpi: int | None, failure: Exception) -> dict:
     """Page ``number``'s extraction (``readers.pdf.pages``' form) from pdfium's characters, where
-    pdfminer failed with ``failure``; raises ``failure`` if pdfium cannot read the page either."""
+    pdfminer failed with ``failure`` (named in its ``read_by``); raises ``failure`` if pdfium cannot
+    read the page either."""
     try:
         page = document[number - 1]
     except Exception:  # noqa: BLE001 - pdfium raises its own types for a page it cannot load
@@ -93,5 +94,5 @@ def pdfium_page(document, number: int, dpi: int | None, failure: Exception) -> d
         "unmapped": 0,
         "figures": [{**scan, "dpi": max(1, int(min(OCR_DPI, OCR_MAX_SIDE / longest)))}] if drawn else [],
         "png": rendered_png(bitmap) if bitmap else None,
-        "read_by": f"pdfium ({type(failure).__name__}: {failure})",
+        "read_by": f"{type(failure).__name__}: {failure}",
     }

@@ -90,6 +90,7 @@ TURNED_SPACE = 0.15  # of the size: a wider gap parts words in turned text, whic
 CID = re.compile(r"^\(cid:\d+\)$")  # pdfminer's name for a glyph it cannot map to text
 LEFT_OUT = "\u200b"  # stands for a glyph neither pdfminer nor pdfium can map
 RESTRUCK = 0.1  # of the size: the same glyph drawn again this close is one glyph struck twice (a bold faked)
+SAME_GLYPH = 0.25  # of the size: pdfium's character for a glyph pdfminer cannot map starts this close to it
 
 
 def struck_once(chars: list[Char]) -> list[Char]:
@@ -119,22 +120,24 @@ def baseline(char: Char) -> float:
 def text_lines(chars: list[Char]) -> list[list[Char]]:
     """Upright ``chars`` (in the order the PDF draws them) grouped into lines by their tops, top to
     bottom, each left to right, their spacing accents set on their letters (``with_accents``) and
-    their space glyphs where they part words (``placed_spaces``). Tops, as pdfplumber groups them: a
-    superscript's top is level with its line's, its baseline is not; and a run in another font on the
+    their space glyphs where they part words (``placed_spaces``). Tops, as pdfplumber groups them,
+    but each against the line's first top, never the last one's, so a staircase of tops between two
+    lines (a form's boxes, a sidebar's lines) does not chain them into one line read letter by letter
+    ("efafectiUve.Sly." for "effectively" over "U.S."): a superscript's top is level with its line's,
+    its baseline is not; and a run in another font on the
     same baseline (a bold caption's label before its regular text) is on the same line, whatever its
     top, and so is a subscript (smaller, its middle within the line: "q₁", "H₂O"). A large glyph whose
     top stands below a small one's bottom is on a line of its own (a cover's title under its authors'
     names)."""
     lines: list[list[Char]] = []
-    last, base = None, 0.0
+    first, base = None, 0.0  # the line's topmost character, and its baseline
     for char in sorted(chars, key=lambda char: char["top"]):
-        near = last and char["top"] - last["top"] <= LINE_EMS * char["size"] and char["top"] < last["bottom"]
+        near = first and char["top"] - first["top"] <= LINE_EMS * char["size"] and char["top"] < first["bottom"]
         if lines and (near or abs(baseline(char) - base) <= SAME_BASELINE or _script(char, lines[-1])):
             lines[-1].append(char)
         else:
             lines.append([char])
-            base = baseline(char)
-        last = char
+            first, base = char, baseline(char)
     beside = _drawn_beside(chars)
     return [with_accents(placed_spaces(sorted(line, key=lambda char: char["x0"]), beside)) for line in lines]
 
@@ -143,14 +146,17 @@ def _script(char: Char, line: list[Char]) -> bool:
     """Whether ``char`` is a sub- or superscript on ``line``: set smaller than the line's largest
     glyph, but not so small that the line is a drop cap or a title beside smaller text, and next to a
     glyph of the line, its middle within that glyph's height ("q₁", "H₂O", "x₁₂")."""
-    size = max(glyph["size"] for glyph in line)
+    letters = [glyph for glyph in line if glyph["text"].strip()]
+    if not char["text"].strip() or not letters:
+        return False  # a space has no size to tell by: one set large would take the line below as its script
+    size = max(glyph["size"] for glyph in letters)
     if not SCRIPT_SMALLEST * size <= char["size"] <= SCRIPT_SIZE * size:
         return False
     middle = (char["top"] + char["bottom"]) / 2
     return any(
         glyph["top"] < middle < glyph["bottom"]
         and max(char["x0"] - glyph["x1"], glyph["x0"] - char["x1"]) <= SCRIPT_REACH * glyph["size"]
-        for glyph in line
+        for glyph in letters
     )
 
 
@@ -433,8 +439,11 @@ def mapped(chars: list[Char], pdfium_page) -> tuple[list[Char], int]:
                 known = (
                     index is not None and index >= 0 and not pdfium_c.FPDFText_HasUnicodeMapError(textpage.raw, index)
                 )
+                box = textpage.get_charbox(index) if known else None
+                # the character found must start where the glyph does: not the letter before it, found for a space
+                known = box is not None and abs(box[0] - char["x0"]) <= SAME_GLYPH * char["size"]
                 found = textpage.get_text_range(index, 1) if known else ""
-                right = textpage.get_charbox(index)[2] if known else char["x0"] + char["size"] / 2
+                right = box[2] if known else char["x0"] + char["size"] / 2
                 placed: Char = {**char, "x1": max(char["x1"], right)}
                 if len(found) == 1 and found.isprintable() and not found.isspace():
                     kept.append({**placed, "text": found})
