@@ -2,13 +2,14 @@
 glossary, a boxed note) are read as a block of their own, whole, where the box stands, so the body
 text beside it is never spliced with it line by line ("condizionamenti ester-Persona"), however
 narrow the gap between them. ``readers.pdf.layout`` reads the block's words in their own reading
-order; ``paragraph_groups`` places it, like any block (a table, a figure), after the paragraph it stands
-beside rather than in its middle.
+order; ``paragraph_groups`` places it, like any block (a table, a figure), after the paragraph it
+stands beside rather than in its middle.
 
-A box is a side box when it holds lines of words of its own: at least ``ASIDE_LINES`` lines and
-``ASIDE_WORDS`` words, none of them crossing its edge (a highlight or a rule behind part of a line
-is no box), and it covers less than ``ASIDE_PAGE`` of the page (a frame round the whole text is no
-side box). A ruled table's cells were taken before; a box holding a smaller one is left to it.
+A box is a side box when it holds lines of text of its own: at least ``ASIDE_LINES`` lines of some
+``ASIDE_LINE_CHARS`` characters (a figure's labels in its frame are shorter) and ``ASIDE_WORDS``
+words, none crossing its edge (a highlight or a rule behind part of a line is no box); and it
+covers less than ``ASIDE_PAGE`` of the page (a frame round the whole text is no side box). A ruled
+table's cells were taken before; a box holding a smaller one is left to it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .unruled import item_lines
 ASIDE_LINES = 2
 ASIDE_WORDS = 6  # fewer words in a box are a label, a button or a form's field, not a block of text
 ASIDE_PAGE = 0.5  # of the page's area
+ASIDE_LINE_CHARS = 20  # a side box's lines are text this long or longer; a figure's labels in their frame are short
 EDGE_SLACK = 1.0  # points: a word may touch a box's edge
 
 
@@ -54,10 +56,12 @@ def asides(words: list[Item], drawn: list[Box], page_area: float) -> list[tuple[
             continue
         touching = [word for word in words if near(box_of(word), box, 0)]
         inside = [word for word in touching if _within(word, box)]
+        lines = item_lines(inside)
         if (
             len(inside) < len(touching)
             or len(inside) < ASIDE_WORDS
-            or len(item_lines(inside)) < ASIDE_LINES
+            or len(lines) < ASIDE_LINES
+            or median(sum(len(word["text"]) + 1 for word in line) for line in lines) < ASIDE_LINE_CHARS
             or any(id(word) in taken for word in inside)
         ):
             continue

@@ -185,7 +185,9 @@ def _order(items: list[Item], width: float) -> list:
             flow(members)
             continue
         prose = [_is_prose(column) for column in columns]
-        if all(prose) or (any(prose) and _aligned_rows(columns) < ALIGNED_ROWS):
+        # columns of text: all prose, or two of prose beside a sidebar's short lines (its lines may share their
+        # baselines), or one beside short lines that do not line up with it as a table's rows do
+        if all(prose) or sum(prose) >= 2 or (any(prose) and _aligned_rows(columns) < ALIGNED_ROWS):
             flowing = False
             for column in columns:
                 blocks.extend(_order(column, width))

@@ -51,6 +51,8 @@ SPACE_EMS = 0.25  # a space's width when the line draws none (Times' is 0.25 em,
 TRACKING_MOST = 0.3  # ems: letters set farther apart are words, whatever the line's spacing (a table's cells)
 LEADERS = frozenset(".·_-…")  # a row of these is a leader ("Total .......... 12"), one word however spaced
 LEADER_EMS = 0.5  # a leader's glyphs stand closer than this
+LETTER_RUN = 3  # gaps alike in a row: a word set letter-spaced; two are two word spaces ("Register / Vol.")
+LETTER_RUN_EMS = 0.03  # gaps this close to each other are alike: an OCR layer spaces a word's letters evenly
 LINE_EMS = (
     0.3  # of the size: tops this close are one line (pdfplumber's 3 pt at 10 pt), and so are baselines in a table's row
 )
@@ -301,21 +303,55 @@ def line_words(line: list[Char]) -> list[Word]:
     """The words of one line of characters (``text_lines``), left to right: a space glyph between two
     glyphs parts them, and so does a gap ``WORD_SHARE`` of a space wider than the line's letter
     spacing (and ``LETTER_SPREAD`` times its letter gaps' spread, if more: ``_spacing``); a row of dots
-    or rules (a leader) is one word."""
+    or rules (a leader) is one word, and so is a letter-spaced run in a line that draws its spaces
+    (``_letter_spaced``)."""
     pairs, letter, spread, space = _spacing(line)
     cut = letter + max(WORD_SHARE * space, LETTER_SPREAD * spread)
+    parts = [
+        spaced
+        or (
+            _gap(left, right) > cut
+            and not (left["text"] == right["text"] in LEADERS and _gap(left, right) < LEADER_EMS)
+        )
+        for left, right, spaced in pairs
+    ]
+    if any(spaced for *_, spaced in pairs):
+        parts = _letter_spaced(pairs, parts)
     base = median(baseline(char) for char in line)
     words: list[Word] = []
     current: list[Char] = [pairs[0][0]] if pairs else [char for char in line if char["text"].strip()][:1]
-    for left, right, spaced in pairs:
-        leader = left["text"] == right["text"] in LEADERS and _gap(left, right) < LEADER_EMS
-        if spaced or (_gap(left, right) > cut and not leader):
+    for (_, right, _), part in zip(pairs, parts):
+        if part:
             words.append(_word(current, base))
             current = []
         current.append(right)
     if current:
         words.append(_word(current, base))
     return [word for word in words if word["text"].strip(LEFT_OUT)]  # a glyph left out alone is no word
+
+
+def _letter_spaced(pairs: list[tuple[Char, Char, bool]], parts: list[bool]) -> list[bool]:
+    """``parts`` (whether each pair of neighbouring glyphs is parted) with each letter-spaced run kept
+    whole: ``LETTER_RUN`` or more gaps in a row, none with a space drawn in it, each within
+    ``LETTER_RUN_EMS`` of the first and narrower than ``TRACKING_MOST``. An OCR layer spreads each
+    word's letters over the word's box on the scan ("A l e t t er"), a heading may be set so; a line
+    that draws its spaces says where its words part, and two gaps alike ("Register / Vol.") are words."""
+    kept, start = list(parts), 0
+    while start < len(pairs):
+        first = _gap(*pairs[start][:2])
+        end = start
+        while (
+            end < len(pairs)
+            and parts[end]
+            and not pairs[end][2]
+            and abs(_gap(*pairs[end][:2]) - first) <= LETTER_RUN_EMS
+            and first < TRACKING_MOST
+        ):
+            end += 1
+        if end - start >= LETTER_RUN:
+            kept[start:end] = [False] * (end - start)
+        start = max(end, start + 1)
+    return kept
 
 
 def is_level(char: Char) -> bool:
