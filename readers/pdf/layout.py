@@ -47,6 +47,7 @@ from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, fur
 from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, as_body, heading_mark
 from .items import page_links, word_items
 from .records import Boxed, Char, Item
+from .turned import half_turned, rotated_lines, turn_of
 from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
@@ -58,7 +59,7 @@ from .unruled import (
     two_sided,
     unruled_table,
 )
-from .words import DESCENT, TURNED_SPACE, page_words, reads_right_to_left, set_upright, text_lines
+from .words import DESCENT, page_words, reads_right_to_left, set_upright, text_lines
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 PROSE_CHARS = 25
@@ -282,34 +283,6 @@ def _marked(text: str, line: list[Item], body: float) -> str:
     return edge_line(text) if edge else text
 
 
-def _rotated_lines(chars: list[Char]) -> list[tuple[str, float]]:
-    """Runs of text turned on their side, each read in its own direction (up or down the page), with
-    the middle of its run across the page."""
-    lines = []
-    for up in (True, False):
-        runs: list[tuple[float, list[Char]]] = []
-        for char in sorted((c for c in chars if (c["matrix"][1] > 0) == up), key=lambda c: (c["x0"] + c["x1"]) / 2):
-            centre = (char["x0"] + char["x1"]) / 2
-            if runs and abs(runs[-1][0] - centre) <= char["size"] / 2:
-                runs[-1][1].append(char)
-            else:
-                runs.append((centre, [char]))
-        for centre, run in runs:
-            run.sort(key=lambda c: -c["bottom"] if up else c["top"])
-            text, previous = "", None
-            for char in run:
-                gap = (
-                    0.0
-                    if previous is None
-                    else (previous["top"] - char["bottom"] if up else char["top"] - previous["bottom"])
-                )
-                text += (" " if gap > TURNED_SPACE * char["size"] and not text.endswith(" ") else "") + char["text"]
-                previous = char
-            if text.strip():
-                lines.append((" ".join(text.split()), centre))
-    return lines
-
-
 def _figure_items(
     words: list[Item], figures: list[dict], page, turned: list[Char]
 ) -> tuple[list[Item], list[Item], list[Char]]:
@@ -372,7 +345,7 @@ def _figure_items(
             ):  # its data where it stands; words near it that are none of its labels stay in the prose
                 title = [char for char in turned if _beside(char, box)]
                 turned = [char for char in turned if not _beside(char, box)]
-                chart.value_title = " ".join(text for text, _ in _rotated_lines(title)) or None
+                chart.value_title = " ".join(text for text, _ in rotated_lines(title)) or None
                 block, figure["chart"] = chart.markdown(), chart.summary
                 candidates = labels + reach
                 claimed = {id(candidates[index]) for index in chart.labels_used}
@@ -406,16 +379,20 @@ def _beside(char: Char, box) -> bool:
 
 def _turned_text(chars: list[Char], page, tables: list[str], text_span: tuple[float, float]) -> tuple[list, list]:
     """Text turned on its side: a line or two (an arXiv sidebar) as lines in their own direction;
-    more (a table or a page set in landscape) read upright, with the page's own layout. A line or
-    two in the margin beside the page's upright text (``text_span``, its left and right) is a
-    stamp or a code set sideways ("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021"): furniture, the second
-    list."""
+    more (a table or a page set in landscape), and text turned upside down, read upright, with the
+    page's own layout. A line or two in the margin beside the page's upright text (``text_span``, its
+    left and right) is a stamp or a code set sideways ("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021"):
+    furniture, the second list."""
     parts, furniture = [], []
-    for up in (True, False):
-        run = [char for char in chars if (char["matrix"][1] > 0) == up]
-        turned = [set_upright(char, up, float(page.bbox[2]), float(page.bbox[3])) for char in run]
-        if len(text_lines(turned)) < ALIGNED_ROWS:
-            for text, centre in _rotated_lines(run):
+    width, height = float(page.bbox[2]), float(page.bbox[3])
+    for turn in ("up", "down", "over"):
+        run = [char for char in chars if turn_of(char) == turn]
+        turned = [
+            half_turned(c, width, height) if turn == "over" else set_upright(c, turn == "up", width, height)
+            for c in run
+        ]
+        if turn != "over" and len(text_lines(turned)) < ALIGNED_ROWS:
+            for text, centre in rotated_lines(run):
                 aside = not text_span[0] <= centre <= text_span[1] and len(text.split()) <= RUNNING_WORDS
                 (furniture if aside else parts).append(text)
             continue
@@ -458,7 +435,7 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) ->
     whose ``figures`` are ``readers.pdf.figures`` dicts, and the tables without rules found."""
     boxes = [bbox for bbox, _ in tables]
     chars = [char for char in page.chars if not centre_in(box_of(char), boxes)] if boxes else page.chars
-    upright = [char for char in chars if char["upright"]]
+    upright = [char for char in chars if turn_of(char) == "level"]
     sizes = Counter(round(char["size"], 1) for char in upright if char["text"].strip())
     body = sizes.most_common(1)[0][0] if sizes else 10.0
     scanned = any(_area(figure["box"]) >= SCANNED_AREA for figure in figures if figure["kind"] in ("picture", "scan"))
@@ -472,7 +449,7 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) ->
         word["bottom"] = usual if word["bottom"] - usual > HANGING_LINES * body else word["bottom"]
     words = word_items(found, page_links(page))
     words, numbered = margin_numbers(words, body, body_font)
-    items, labels, turned = _figure_items(words, figures, page, [char for char in chars if not char["upright"]])
+    items, labels, turned = _figure_items(words, figures, page, [c for c in chars if turn_of(c) != "level"])
     page_top, page_bottom = float(page.bbox[1]), float(page.bbox[3])
     taken, heads, feet = (
         band_furniture(item_lines(items), page_top, page_bottom, body, body_font) if items else (set(), [], [])
