@@ -27,16 +27,27 @@ from .word_diff import CLASSES, Comparison, compare, readlens_words, witness_wor
 PRINTS = Path(tempfile.gettempdir()) / "readlens-bench-words"  # the prints of the Office and web files, kept
 PRINTED = (".docx", ".doc", ".odt", ".pptx", ".ppt", ".odp", ".xlsx", ".xlsm", ".ods", ".html")
 WORST = 15  # pages shown with examples
-# Each class as the worst pages show it: a ReadLens defect to mend, or where the witness is at fault.
+# Each class as the worst pages show it: a ReadLens defect (mended, or left and why), or the witness at fault.
 TRIAGE = {
-    "split": "ReadLens defect: characters a word apart that the PDF draws together.",
-    "merged": "ReadLens defect: words the PDF draws apart read as one.",
-    "hyphen": "witness fault: pdftotext keeps a word broken at a line's end; ReadLens mends it.",
-    "moved": "order: pdftotext reads a table column by column and a page's blocks by its own column finder.",
-    "cid": "ReadLens defect: a glyph's name where its character should be.",
-    "changed": "compare by eye: accents composed, ligatures, quotes.",
-    "lost": "ReadLens defect unless the witness reads words that are not printed.",
-    "added": "ReadLens's own words (a chart's heading) or words pdftotext does not see.",
+    "split": "ReadLens defects mended: spaces drawn over other text (a report's padding: '0 3 / 2 5 / 2 0 16'), a "
+    "space set large taking the line below as its script. Left: a drop cap or an initial in another font "
+    "('P ayments' on a form). Witness: right-to-left runs, whose embedding marks pdftotext writes in visual order.",
+    "merged": "Mostly the witness: pdftotext parts small capitals ('F IG .'), mathematics set with thin spaces "
+    "('GR ( D )', 'q1 ,') and an OCR layer's letter-spaced words ('l e t t e r'); ReadLens reads them as printed.",
+    "hyphen": "The witness: pdftotext keeps a word broken at a line's end; ReadLens mends it from the pages' words.",
+    "moved": "Order, mostly the witness's: pdftotext reads a table column by column (ca-warn, NICS, the Senate's "
+    "ledger) and jumps between columns mid-page (a paper's references); ReadLens reads rows, then columns down. "
+    "Furniture, which ReadLens sets apart on purpose, is not counted.",
+    "cid": "ReadLens defect, mended: a glyph pdfminer cannot map is read by pdfium at its place, in tables too, or "
+    "left out and counted (a pi font's arrows, which pdftotext reads as its code's letter, '©').",
+    "changed": "Mostly the witness: Arabic ligatures written as two letters in visual order ('اإلنتاجية'), line-end "
+    "hyphens inside a table's cell. ReadLens: a word broken at a line's end and joined with its hyphen kept.",
+    "lost": "ReadLens defects mended: pages pdfminer cannot read or silently half reads (pdfium reads them), lines "
+    "read letter by letter. Left: a form's filled-in values (annotations, which pdftotext prints and ReadLens does "
+    "not read yet), mirrored text (a test file's), the witness's '©' for a form's arrows.",
+    "added": "ReadLens's own words ('(continued from page 1)', a chart's 'Chart:' and 'Axis ticks' lines), a "
+    "spanning cell repeated in each column it spans (so each row reads alone), and words pdftotext leaves out "
+    "(ReadLens reads turned and upside-down text whole). Mended: a spread's text off the page.",
 }
 
 

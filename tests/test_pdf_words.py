@@ -81,3 +81,11 @@ def test_glyphs_without_a_map_never_reach_the_text_even_in_a_table(services):
     for reading in (redbook, form):
         assert "(cid:" not in reading.as_text()
     assert any("14 characters could not be read and were left out" in warning for warning in form.warnings)
+
+
+def test_only_the_words_on_the_page_are_read(services):
+    """An annual report's spread, printed as two pages that each hold the whole spread's text: each
+    page once read the other half too, off the page (its table of contents at x 902 of 595)."""
+    first, second = read_file(CORPUS / "unstructured" / "reliance.pdf", 2, 3, services=services).pages
+    assert "Table of Contents" not in first.text and "India’s largest company" in first.text
+    assert "Reliance Industries Limited (RIL)\nis a Fortune 500 company" not in second.text

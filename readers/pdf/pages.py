@@ -32,6 +32,7 @@ from ..models import Figure, Page
 from ..render.pdfium import checked_page_count, rendered_png
 from ..settings import Settings
 from ..versions import EXTRACTION_VERSION
+from .boxes import box_of, centre_in
 from .cells import ruled_rows
 from .continued import continued_tables
 from .figures import find_figures
@@ -115,8 +116,11 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         if seen > UNREAD_SHARE * len(whole.chars) + UNREAD_CHARS:  # pdfminer lost most of the page's text
             raise ValueError(f"it read {len(whole.chars)} of the {seen} characters pdfium reads")
         # Every reader of the page's characters (its tables' cells, its text, its figures) gets them
-        # struck once and with each glyph pdfminer cannot map read by pdfium, or left out and counted.
+        # struck once, with each glyph pdfminer cannot map read by pdfium (or left out and counted),
+        # and only those on the page: a spread's pages each hold the whole spread's text, half off the page.
         chars, unmapped = mapped(struck_once(whole.chars), pdfium_page)
+        if not all(centre_in(box_of(char), [whole.bbox]) for char in chars):
+            chars = [char for char in chars if centre_in(box_of(char), [whole.bbox])]
         page = CharsPage(whole, chars) if chars is not whole.chars else whole
         tables = [
             (table.bbox, plain(markdown))
