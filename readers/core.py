@@ -6,7 +6,6 @@ Nothing but ``ReaderError`` leaves it: see ``readers.errors.last_resort``.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +13,7 @@ from pathlib import Path
 from .errors import ReaderError, last_resort
 from .formats import read
 from .intake.detect import detect, misnamed
+from .intake.links import links_warning
 from .intake.package import readable_package
 from .job import Job, Progress, no_progress
 from .kinds import SOURCE_EXTENSION, kind_of
@@ -22,6 +22,7 @@ from .options import ReadOptions
 from .render.libreoffice import ooxml_copy
 from .services import Services, shared_services
 from .settings import Settings
+from .storage.files import file_sha256
 
 
 def _resolve(path: str | os.PathLike, workspace: str | os.PathLike | None) -> Path:
@@ -38,14 +39,6 @@ def _resolve(path: str | os.PathLike, workspace: str | os.PathLike | None) -> Pa
             f"{path} is outside the workspace this reader is confined to. Use a path inside {root.name}/.",
         )
     return resolved
-
-
-def hash_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def read_file(
@@ -123,7 +116,7 @@ def _read(path: str | os.PathLike, options: ReadOptions, services: Services, pro
             resolved,
             shown,
             size,
-            hash_file(resolved),
+            file_sha256(resolved),
             detected.kind,
             detected.mime,
             options,
@@ -132,6 +125,8 @@ def _read(path: str | os.PathLike, options: ReadOptions, services: Services, pro
             read_file,
         )
         if warning := misnamed(shown, detected):
+            job.warnings.append(warning)
+        if warning := links_warning(job):
             job.warnings.append(warning)
         if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with the OOXML reader
             job.path = ooxml_copy(job)

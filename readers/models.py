@@ -34,18 +34,27 @@ class Figure:
     ``caption`` is the line beside it that names it; ``has_text`` says the page's text already holds
     the words inside it (a drawing's labels, a text layer over a picture), so OCR would only repeat
     them. ``chart`` says what a drawing rebuilt as a chart is ("bar, 3 series"); its table stands in
-    the page's text."""
+    the page's text. ``linked`` says where a picture the file only links points (its scheme and host,
+    ``readers.intake.links``): it is never loaded, so it is not read or shown."""
 
     kind: str
     box: tuple[float, float, float, float]
     caption: str | None = None
     has_text: bool = False
     chart: str | None = None
+    linked: str | None = None
 
     @classmethod
     def of(cls, found: dict) -> Figure:
         """The figure a reader found, from its dict (``readers.pdf.figures``' form)."""
-        return cls(found["kind"], tuple(found["box"]), found["caption"], found["has_text"], found.get("chart"))
+        return cls(
+            found["kind"],
+            tuple(found["box"]),
+            found["caption"],
+            found["has_text"],
+            found.get("chart"),
+            found.get("linked"),
+        )
 
     @property
     def place(self) -> str:

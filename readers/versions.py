@@ -2,14 +2,30 @@
 raising it makes every entry cached before miss and be made again. Raise one when a change alters
 what it caches; the line beside it says what raising it invalidates.
 
-Descriptions and transcripts are keyed by content hash too (``readers.storage.descriptions``), so
-a renamed file still hits; what a vision model is asked and which OCR engine reads are in their
-keys as well (``PROMPT_VERSION``, ``OCR_VERSION`` with the rapidocr release and its models).
+A key covers everything that shapes what is cached under it, so no entry is ever served for
+anything but what made it (never a file's name or path: a renamed file still hits):
+
+- what is cached of one file (``readers.storage.files``: pages, renders, workbooks, letters,
+  packages, prints and copies) is filed under its content hash, with the version of what made it
+  in its name; an entry read from a print in the cache is named for that print too
+  (``office.v1.page-0001.v16.json``), so a print made anew is read anew;
+- a figure's OCR (``readers.describe.vision.LocalOCR``) is keyed by the hash of exactly the bytes
+  OCR reads — a PDF's figure as rendered (whatever the page draws over it, its palette, masks,
+  crop), a deck's or a sheet's picture as the file holds it — and the engine (``OCR_VERSION``,
+  the rapidocr release and its models); and, so that a second read renders nothing, by the file's
+  content hash, the print it is rendered from, its page, box and dpi, and the engine;
+- a vision model's page description by the file's content hash, page, question, model, prompt
+  (``PROMPT_VERSION``) and the hashes of the page image and the text sent with it;
+- a transcript by the recording's content hash, the backend and its model, the language, the
+  hotwords and ``TRANSCRIPT_VERSION``.
 """
 
-EXTRACTION_VERSION = 16  # each PDF page's text, tables and figures (readers.pdf.pages): PDFs, and Office and web prints
-WORKBOOK_VERSION = 13  # a workbook's sheets, tables, charts and figures (readers.office.sheets)
+EXTRACTION_VERSION = 17  # each PDF page's text, tables and figures (readers.pdf.pages): PDFs, and Office and web prints
+WORKBOOK_VERSION = 14  # a workbook's sheets, tables, charts and figures (readers.office.sheets)
+OFFICE_VERSION = 1  # how LibreOffice converts (settings, walls, links taken out: readers.render.libreoffice): its
+# PDFs and OOXML copies, and every page, render, letter and OCR read from them
 LETTERS_VERSION = 1  # the letters of a Word document's rendered pages, which blocks are placed by
+LINKS_VERSION = 1  # what an Office, ODF or RTF file links outside itself, and its copy without it (readers.intake)
 PACKAGE_VERSION = 2  # the check and repair of an Office or EPUB package, Strict OOXML renamed (readers.intake.package)
 TEXT_VERSION = 2  # a text file's pages and a notebook's text (readers.formats.text)
 OCR_VERSION = 7  # how local OCR reads a picture: turns, lines, scales, spaces (readers.describe.ocr)

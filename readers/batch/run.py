@@ -55,9 +55,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from ..core import hash_file
 from ..errors import ReaderError
 from ..settings import Settings
+from ..storage.files import file_sha256
 from .engines import LocalEngine, RayEngine
 from .outputs import Previous, collect, counted, only_writer, open_output, output_journal
 from .records import FAILURES_LISTED, BatchError, Request, failure_records
@@ -166,7 +166,7 @@ def _tasks(
         if stopper.signal:
             return
         try:
-            sha256 = hash_file(path) if path.stat().st_size <= settings.max_file_bytes else None
+            sha256 = file_sha256(path) if path.stat().st_size <= settings.max_file_bytes else None
         except OSError:
             sha256 = None  # read_file says why (not found, a folder, unreadable)
         if sha256 in previous.done or sha256 in seen:

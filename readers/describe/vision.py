@@ -7,8 +7,8 @@ why (``description_source`` is ``"none: text only"``), and ``reading.usage.calls
 Two describers: ``OpenAIVision`` (any OpenAI-compatible chat API) sends each such page with its
 text and the places of its figures, several pages at once, caching each answer by page;
 ``LocalOCR`` (rapidocr, the default when nothing is configured) reads the text in each figure,
-caching each figure's text by the picture when it is one (the same picture in two files or on two
-slides is read once), else by the file, page and place. Only what succeeded is cached; a failure stays on its page.
+caching each figure's text by exactly the pixels it reads (the same picture in two files or on two
+slides is read once) and by the file, page and place. Only what succeeded is cached; a failure stays on its page.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from ..errors import ReaderError
+from ..intake.links import LINKED
 from ..kinds import kind_of
 from ..settings import Settings
 from ..storage.descriptions import cache_key
@@ -35,7 +36,7 @@ LIMITED = (
     "Try again in {seconds} s; the page's text is here already."
 )
 UNANSWERED = "Not answered: local OCR reads text but cannot answer questions"
-SCAN_TEXT = "scanned page's text"  # in the cache key of a scanned page's text, laid out as a page's
+SCAN_TEXT = "scanned page's text"  # in the cache keys of a scanned page's text, laid out as a page's
 SCAN_READ = "A scanned page with no text layer: its text above was read by local OCR."
 OCR_CANNOT_ANSWER = (
     UNANSWERED + ' such as "{question}", so the pages are described as without it. To ask about the '
@@ -153,8 +154,17 @@ class OpenAIVision:
     def describe_pages(self, reading, job, pages: list) -> None:
         """Describe ``pages``: each from the cache, or by the API at most ``concurrency`` at a time."""
         cache, usage = job.services.cache, reading.usage
+        image_file = reading.kind == "image"  # an image file's text is its metadata, not context
         keys = {
-            page.number: cache_key(reading.sha256, page.number, reading.question, self.source, PROMPT_VERSION)
+            page.number: cache_key(
+                reading.sha256,
+                page.number,
+                reading.question,
+                self.source,
+                PROMPT_VERSION,
+                _sha256(page.image or b""),
+                None if image_file else _sha256(build_prompt(page.content, reading.question, page.figures).encode()),
+            )
             for page in pages
         }
         missing = []
@@ -167,7 +177,6 @@ class OpenAIVision:
                 usage.cache_hits += 1
         missing = self._within_limit(reading, job, missing)
         job.progress("described", len(pages) - len(missing), len(pages))
-        image_file = reading.kind == "image"  # an image file's text is its metadata, not context
         with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="describe") as pool:
             futures = {
                 pool.submit(
@@ -219,44 +228,51 @@ class LocalOCR:
     listed figure by figure with its place and caption, labelled as OCR.
 
     A figure whose words the text layer already holds is not OCRed: OCR would only repeat the
-    text, at seconds a page. A picture's text is cached by the picture itself: a deck's by its
-    image's bytes, a PDF's picture that is one embedded image by its ``digest``
-    (``readers.pdf.figures``); any other figure's by the file's content hash, page, box and engine
-    version. So a second read runs no OCR, and the same picture twice, in one file or two, is read once.
+    text, at seconds a page; nor is a picture the file only links (never loaded). A figure's text is
+    cached by the bytes OCR reads (``_pixels_key``: a deck's or a sheet's picture as the file holds
+    it, a PDF's figure as rendered), and a PDF's figure also by the file's content hash, page, box
+    and engine version, so that a second read renders nothing. So a second read runs no OCR, and
+    the same picture twice, in one file or two, is read once.
     """
 
     source = "ocr"
     answers_questions = False
 
     @staticmethod
-    def _key(reading, page, index: int) -> str:
-        """The cache key of the text of figure ``index`` of ``page`` (see the class's docstring)."""
+    def _key(reading, printed: str | None, page, index: int) -> str:
+        """The cache key of the text of figure ``index`` of ``page`` (see the class's docstring);
+        ``printed`` names the print in the cache its figures are rendered from (its version in its
+        name), None for the file itself."""
         found = (reading.found_figures or {}).get(page.number)
         figure = found[index] if found else {}
         if isinstance(figure.get("image"), bytes):
-            return cache_key(hashlib.sha256(figure["image"]).hexdigest(), ENGINE_VERSION)
-        if figure.get("digest"):
-            return cache_key(figure["digest"], ENGINE_VERSION)
-        return cache_key(reading.sha256, page.number, list(page.figures[index].box), ENGINE_VERSION)
+            return _pixels_key(figure["image"])
+        box = list(page.figures[index].box)
+        return cache_key(reading.sha256, printed, page.number, box, figure.get("dpi"), ENGINE_VERSION)
 
     def describe_pages(self, reading, job, pages: list) -> None:
         cache, usage = job.services.cache, reading.usage
+        # the PDF the figures are rendered from: the file itself, or its print (LibreOffice's, Chromium's)
+        pdf = reading.pdf.path if reading.pdf else None
+        printed = pdf.name if pdf and pdf.parent == job.services.store.folder(reading.sha256) else None
         scans = {page.number for page in pages if _scanned(reading, page)}  # read as their pages' text
         keys = {
             (page.number, index): cache_key(key, SCAN_TEXT) if page.number in scans else key
             for page in pages
             for index, figure in enumerate(page.figures)
-            if not figure.has_text
-            for key in [self._key(reading, page, index)]
+            if not (figure.has_text or figure.linked)
+            for key in [self._key(reading, printed, page, index)]
         }
         found: dict[tuple[int, int], str] = {}
         failed: dict[tuple[int, int], str] = {}
         wanted: dict[int, list[int]] = {}
+        hits: set[tuple[int, int]] = set()  # the figures whose text came from the cache or a copy in the file
         first: dict[str, tuple[int, int]] = {}  # the figure each key is read from; a copy of it waits for it
         for (number, index), key in keys.items():
             cached = cache.get(key) if key not in first else None
             if cached is not None:
                 found[(number, index)] = cached
+                hits.add((number, index))
                 usage.cache_hits += 1
             elif key not in first:
                 first[key] = (number, index)
@@ -270,11 +286,10 @@ class LocalOCR:
                 try:
                     if isinstance(image, str):  # the figure could not be rendered
                         raise ReaderError("RENDER_FAILED", image)
-                    text = read_page(image) if number in scans else read_text(image)
+                    text = self._read(image, cache, usage, hits, (number, index), number in scans)
                 except Exception as error:  # onnxruntime, OpenCV and pdfium raise their own types
                     failed[(number, index)] = str(error)
                     continue
-                usage.calls += 1
                 cache.put(keys[(number, index)], text)
                 found[(number, index)] = text
             done += 1
@@ -283,11 +298,28 @@ class LocalOCR:
             source = first.get(key, place)
             if source in found and place not in found:
                 found[place] = found[source]
+                hits.add(place)
                 usage.cache_hits += 1
             elif source in failed:
                 failed[place] = failed[source]
         for page in pages:
-            self._describe(page, reading, job, found, failed, cached=page.number not in wanted)
+            places = [place for place in keys if place[0] == page.number]
+            self._describe(page, reading, job, found, failed, cached=bool(places) and set(places) <= hits)
+
+    @staticmethod
+    def _read(image: bytes, cache, usage, hits: set, place: tuple[int, int], scan: bool) -> str:
+        """The text OCR finds in ``image`` (PNG or JPEG bytes), cached by those bytes (``_pixels_key``);
+        a ``scan``'s laid out as its page's text."""
+        key = cache_key(_pixels_key(image), SCAN_TEXT) if scan else _pixels_key(image)
+        text = cache.get(key)
+        if text is None:
+            text = read_page(image) if scan else read_text(image)
+            usage.calls += 1
+            cache.put(key, text)
+        else:
+            hits.add(place)
+            usage.cache_hits += 1
+        return text
 
     @staticmethod
     def _images(reading, pages: dict, wanted: dict[int, list[int]]):
@@ -339,6 +371,8 @@ class LocalOCR:
             head = f"Figure {index + 1} ({figure.kind}, {figure.place}{caption})"
             if figure.chart:
                 blocks.append(f"{head}: a chart ({figure.chart}); its data is in the page's text, as a table.")
+            elif figure.linked:
+                blocks.append(f"{head}: {LINKED.format(where=figure.linked)}.")
             elif figure.has_text:
                 blocks.append(
                     f"{head}: its {'labels' if figure.kind == 'drawing' else 'words'} are in the page's text."
@@ -355,8 +389,19 @@ class LocalOCR:
             )
             job.warnings.append(f"Page {page.number} of {reading.name}: {page.error}")
         page.description = "\n\n".join(blocks) or None
-        read_before = cached and any((page.number, index) in found for index in range(len(page.figures)))
-        page.description_source = f"{self.source} (cached)" if read_before else self.source
+        page.description_source = f"{self.source} (cached)" if cached else self.source
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _pixels_key(image: bytes) -> str:
+    """The cache key of the text OCR finds in a picture: the hash of exactly the bytes it reads (a
+    PDF's figure as rendered, with whatever the page draws over it, its palette, masks and crop; a
+    deck's or a sheet's picture as the file holds it) and the engine. So the same picture in two
+    files is read once, and two pictures that differ in any pixel never share a text."""
+    return cache_key(_sha256(image), ENGINE_VERSION)
 
 
 def _scanned(reading, page) -> bool:

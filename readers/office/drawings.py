@@ -22,6 +22,7 @@ import re
 from lxml import etree
 from PIL import Image
 
+from ..intake.links import LINKED, where
 from ..intake.package import PARSER
 from ..markup.charts import chart_heading, chart_table, number_text
 from ..markup.markdown import list_item, one_line
@@ -265,14 +266,30 @@ GENERATED_ALT = re.compile(
 )
 
 
+def picture_link(picture, part) -> str | None:
+    """Where a picture element (p:pic, pic:pic) links its image outside the file (by ``r:link``, or
+    an ``r:embed`` naming an external target), as ``readers.intake.links.where`` says it, when the
+    file does not hold the image too; else None."""
+    blip = picture.find(f".//{A}blip")
+    if blip is None:
+        return None
+    embedded, linked = (part.rels.get(blip.get(f"{R}{kind}")) for kind in ("embed", "link"))
+    if embedded is not None and not embedded.is_external:
+        return None
+    outside = next((relation for relation in (embedded, linked) if relation is not None and relation.is_external), None)
+    return where(outside.target_ref) if outside is not None else None
+
+
 def picture_placeholder(picture, part, alt: str) -> str:
     """``[Picture: alt text]`` for a picture element (p:pic, pic:pic), saying so when its image is
-    missing from the package, since the page then shows nothing there. The notice Office ends the
-    alt text it writes itself with is no description, and is left out."""
+    missing from the package or only linked (never loaded), since the page then shows nothing
+    there. The notice Office ends the alt text it writes itself with is no description, and is left out."""
     blip = picture.find(f".//{A}blip")
     rel_id = (blip.get(f"{R}embed") or blip.get(f"{R}link")) if blip is not None else None
     alt = GENERATED_ALT.sub("", alt)
     text = f"Picture: {alt}" if alt else "Picture"
+    if (linked := picture_link(picture, part)) is not None:
+        return f"[{text} — {LINKED.format(where=linked)}]"
     return f"[{text}]" if rel_id and rel_id in part.rels else f"[{text} — its image is missing from the file]"
 
 

@@ -9,7 +9,17 @@ slide's text already. Tables are text, not figures.
 
 from __future__ import annotations
 
-from .drawings import GRAPHIC_CHART, GRAPHIC_CHARTEX, GRAPHIC_DIAGRAM, MC, A, chart_summary, chosen, picture_bytes
+from .drawings import (
+    GRAPHIC_CHART,
+    GRAPHIC_CHARTEX,
+    GRAPHIC_DIAGRAM,
+    MC,
+    A,
+    chart_summary,
+    chosen,
+    picture_bytes,
+    picture_link,
+)
 
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
 PLACES = (f"{P}spPr/{A}xfrm", f"{P}xfrm", f"{P}grpSpPr/{A}xfrm")  # a shape's, a graphic frame's, a group's
@@ -70,6 +80,8 @@ def _figure(element, part) -> dict | None:
     """What a shape is as a figure (its kind, whether its words are text already, a chart's
     label, a picture's image), or None for shapes that are text and pictures the file lacks."""
     if element.tag == f"{P}pic":
+        if (linked := picture_link(element, part)) is not None:
+            return {"kind": "picture", "has_text": False, "chart": None, "linked": linked}
         image = picture_bytes(element, part)
         return {"kind": "picture", "has_text": False, "chart": None, "image": image} if image is not None else None
     if element.tag == f"{P}graphicFrame":

@@ -38,6 +38,7 @@ from openpyxl.packaging.relationship import get_dependents, get_rels_path
 from openpyxl.xml.constants import IMAGE_NS
 from openpyxl.xml.functions import fromstring
 
+from ..intake.links import Link, where
 from ..intake.package import PARSER
 from .drawings import ocr_image
 
@@ -176,21 +177,45 @@ def _points(anchor, grid: _Grid) -> tuple[float, float, float, float] | None:
     return None
 
 
+def _relations(package: zipfile.ZipFile, drawing: str) -> list:
+    """A drawing part's relationships."""
+    relations_part = get_rels_path(drawing)
+    return list(get_dependents(package, relations_part)) if relations_part in package.namelist() else []
+
+
 def _targets(package: zipfile.ZipFile, drawing: str) -> dict[str, object]:
     """A drawing part's relationships by id, of those naming a part the package holds."""
-    relations_part, names = get_rels_path(drawing), set(package.namelist())
-    if relations_part not in names:
-        return {}
+    names = set(package.namelist())
     return {
         relation.Id: relation
-        for relation in get_dependents(package, relations_part)
+        for relation in _relations(package, drawing)
         if relation.TargetMode != "External" and relation.target in names
     }
 
 
-def _pictures(sheet, package: zipfile.ZipFile) -> list[tuple[bytes | str, object]]:
+def _outside(relations: list) -> dict[str, str]:
+    """The targets outside the file of a drawing's ``relations``, by id."""
+    return {relation.Id: relation.target for relation in relations if relation.TargetMode == "External"}
+
+
+def _linked(drawing, outside: dict[str, str]) -> list[tuple[Link, object]]:
+    """The pictures of a drawing that only link their image outside the file (by ``r:link``, which
+    openpyxl does not list, or an ``r:embed`` naming an external target), each as (its ``Link``,
+    its anchor)."""
+    linked = []
+    for anchor in drawing.absoluteAnchor + drawing.oneCellAnchor + drawing.twoCellAnchor:
+        picture = anchor.pic or (anchor.groupShape and anchor.groupShape.pic)
+        blip = picture.blipFill.blip if picture and picture.blipFill else None
+        target = (outside.get(blip.embed) or (outside.get(blip.link) if not blip.embed else None)) if blip else None
+        if target is not None:
+            linked.append((Link("picture", where(target)), anchor))
+    return linked
+
+
+def _pictures(sheet, package: zipfile.ZipFile) -> list[tuple[bytes | str | Link, object]]:
     """Each picture the sheet's drawings anchor (``package`` is the workbook itself), as (its image
-    as ``ocr_image`` gives it, or ``MISSING_IMAGE``; its anchor), in openpyxl's order. A drawing
+    as ``ocr_image`` gives it, or ``MISSING_IMAGE``, or the ``Link`` of one it only links; its
+    anchor), in openpyxl's order, linked ones last. A drawing
     openpyxl cannot parse is skipped (openpyxl warned that it lost it, charts and all), as is one
     the package lacks: neither costs the sheet's other figures."""
     pictures = []
@@ -199,14 +224,17 @@ def _pictures(sheet, package: zipfile.ZipFile) -> list[tuple[bytes | str, object
             drawing = SpreadsheetDrawing.from_tree(fromstring(package.read(relation.target)))
         except (TypeError, KeyError):  # shapes openpyxl does not know ("DrawingML support is incomplete"), no part
             continue
-        parts = _targets(package, relation.target)
+        parts, outside = _targets(package, relation.target), _outside(_relations(package, relation.target))
         for blip in drawing._blip_rels:
             part = parts.get(blip.embed)
+            if blip.embed in outside:
+                continue  # one of _linked's
             if part is None:
                 pictures.append((MISSING_IMAGE, blip.anchor))
             elif part.Type == IMAGE_NS:
                 extension = posixpath.splitext(part.target)[1].lstrip(".").lower() or "image"
                 pictures.append((ocr_image(package.read(part.target), extension), blip.anchor))
+        pictures += _linked(drawing, outside)
     return pictures
 
 
@@ -247,13 +275,20 @@ def sheet_figures(sheet, charts: list[str | None], package: zipfile.ZipFile) -> 
     order) and pictures (``_pictures`` of ``package``) as figures, top to bottom then left to right:
     kind, box (fractions of the sheet's page), caption, has_text, chart; a picture's ``image`` is its
     PNG or JPEG bytes in base64 (the extraction is cached as JSON), or ``unreadable`` says why they
-    cannot be had (an EMF or WMF picture: Pillow cannot draw one here)."""
+    cannot be had (an EMF or WMF picture: Pillow cannot draw one here), or ``linked`` where one the
+    file only links points (never loaded)."""
     grid = _Grid(sheet)
     placed = []
     for chart, label in zip(sheet._charts, charts):
         placed.append(({"kind": "drawing", "has_text": True, "chart": label}, _points(chart.anchor, grid)))
     for image, anchor in _pictures(sheet, package):
-        kept = {"image": base64.b64encode(image).decode()} if isinstance(image, bytes) else {"unreadable": image}
+        kept = (
+            {"image": base64.b64encode(image).decode()}
+            if isinstance(image, bytes)
+            else {"linked": image.where}
+            if isinstance(image, Link)
+            else {"unreadable": image}
+        )
         placed.append(({"kind": "picture", "has_text": False, "chart": None, **kept}, _points(anchor, grid)))
     placed = [(figure, box) for figure, box in placed if box and box[2] > box[0] and box[3] > box[1]]
     if not placed:

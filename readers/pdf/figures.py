@@ -25,16 +25,10 @@ the dpi to render it at for OCR, chosen by measuring word recall (``test_figures
 ``OCR_DPI`` — a 72 dpi scan read at 144 dpi finds 99% of its words, read at 300 dpi only 51%
 (the detector misses letters blown up that large), and a 600 dpi scan loses nothing at 300 dpi.
 No figure is rendered past ``OCR_MAX_SIDE`` pixels, however large its embedded image.
-
-A figure that is one embedded image and nothing else also gets its ``digest``: a hash of the
-image's bytes as the PDF stores them and of the pixels it is rendered at, the same wherever the
-picture stands, so that its OCR is cached by the picture (``readers.describe.vision``): the
-same screenshot in two documents is read once.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 from .boxes import box_of, centre_in, near, union
@@ -159,27 +153,10 @@ def _ocr_dpi(box, images: list[dict]) -> int:
     return max(1, int(min(dpi, OCR_MAX_SIDE / longest)))
 
 
-def _digest(box, dpi: int, images: list[dict], vector: list) -> str | None:
-    """The figure's ``digest`` (see the module's docstring) when ``box`` shows one embedded image,
-    whole and alone; None when it holds more (tiles, shapes drawn over it) or the image has no data."""
-    inside = [image for image in images if near(box_of(image), box, 0)]
-    if len(inside) != 1 or box_of(inside[0]) != box or any(near(other, box, 0) for other in vector):
-        return None
-    try:
-        data = inside[0]["stream"].get_rawdata()
-    except Exception:  # noqa: BLE001 - pdfminer raises its own types for a damaged stream
-        return None
-    if not data:
-        return None
-    pixels = [round((box[2] - box[0]) * dpi / 72), round((box[3] - box[1]) * dpi / 72)]
-    return hashlib.sha256(data + repr((inside[0].get("srcsize"), pixels)).encode()).hexdigest()
-
-
-def _figure(kind: str, box, page, caption, has_text: bool, images: list[dict], vector: list) -> dict:
+def _figure(kind: str, box, page, caption, has_text: bool, images: list[dict]) -> dict:
     """A figure's dict (see ``find_figures``) from its box in points."""
     left, top, width, height = float(page.bbox[0]), float(page.bbox[1]), float(page.width), float(page.height)
-    dpi = _ocr_dpi(box, images)
-    figure = {
+    return {
         "kind": kind,
         "box": [
             round((box[0] - left) / width, 4),
@@ -189,16 +166,14 @@ def _figure(kind: str, box, page, caption, has_text: bool, images: list[dict], v
         ],
         "caption": caption,
         "has_text": has_text,
-        "dpi": dpi,
+        "dpi": _ocr_dpi(box, images),
     }
-    digest = _digest(box, dpi, images, vector) if kind in ("picture", "scan") else None
-    return {**figure, "digest": digest} if digest else figure
 
 
 def find_figures(page, table_boxes: list) -> list[dict]:
     """The figures of a pdfplumber ``page`` whose tables stand in ``table_boxes``, as dicts with
     ``kind`` (picture, drawing, drawn text, scan), ``box`` (fractions of the page), ``caption``,
-    ``has_text``, ``dpi`` and for one picture alone its ``digest``; top to bottom."""
+    ``has_text`` and ``dpi``; top to bottom."""
     width, height = float(page.width), float(page.height)
     left, top = float(page.bbox[0]), float(page.bbox[1])
     whole = (left, top, left + width, top + height)
@@ -211,7 +186,7 @@ def find_figures(page, table_boxes: list) -> list[dict]:
         if not (images or vectors):
             return []  # a blank page: nothing to read or to describe
         box = pictures[0] if len(pictures) == 1 and not vectors else whole
-        return [_figure("scan", box, page, None, False, images, [box_of(obj) for obj in vectors])]
+        return [_figure("scan", box, page, None, False, images)]
     found = [("picture", box) for box in pictures if _big_enough(box)]
     tables = [
         (x0 - TABLE_MARGIN, top_ - TABLE_MARGIN, x1 + TABLE_MARGIN, bottom + TABLE_MARGIN)
@@ -261,5 +236,5 @@ def find_figures(page, table_boxes: list) -> list[dict]:
             if (near(box_of(char), box, LABEL_GAP) if kind == "drawing" else centre_in(box_of(char), [box]))
         )
         has_text = inside >= (1 if kind == "drawing" else WORDS_DENSITY * area)
-        figures.append(_figure(kind, box, page, _caption(box, lines), has_text, images, [box for box, _ in vector]))
+        figures.append(_figure(kind, box, page, _caption(box, lines), has_text, images))
     return figures

@@ -261,23 +261,26 @@ def read_pdf_pages(
     job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True
 ) -> tuple[int, list[Page], dict[int, list[dict]]]:
     """The page count of ``pdf_path``, its selected pages, and each page's figures as found (for
-    ``Reading.found_figures``); ``cache_key`` is the content hash entries go under. ``render=False``
-    makes no page images (a page read before keeps the one it has in the cache).
+    ``Reading.found_figures``); ``cache_key`` is the content hash entries go under, named for the
+    PDF they are read from when it is a print in the cache (``office.v1.pdf``: its version is its
+    maker's). ``render=False`` makes no page images (a page read before keeps the one it has in the cache).
 
     ``text_from_pdf=False`` when the caller takes the text from elsewhere (a deck's slides, a web
     page's HTML), so what the PDF's text layer lacks (all of it, or glyphs with no map) is not
     reported. Reports ``job.progress("rendered", done, total)`` as pages come from the cache or a
     worker."""
     store, dpi = job.services.store, job.settings.render_dpi
-    meta = store.get_json(cache_key, "pdf.json")
+    printed = f"{pdf_path.stem}." if pdf_path.parent == store.folder(cache_key) else ""
+    meta = store.get_json(cache_key, f"{printed}pdf.json")
     if meta is None:
         meta = {"page_count": checked_page_count(pdf_path, job.name)}
-        store.put_json(cache_key, "pdf.json", meta)
+        store.put_json(cache_key, f"{printed}pdf.json", meta)
     numbers = job.select(meta["page_count"])
     found: dict[int, dict] = {}
+    entry_name, png_name = f"{printed}page-{{:04d}}.v{EXTRACTION_VERSION}.json", f"{printed}page-{{:04d}}-{dpi}dpi.png"
     for number in numbers:
-        entry = store.get_json(cache_key, f"page-{number:04d}.v{EXTRACTION_VERSION}.json")
-        png = store.get_bytes(cache_key, f"page-{number:04d}-{dpi}dpi.png")
+        entry = store.get_json(cache_key, entry_name.format(number))
+        png = store.get_bytes(cache_key, png_name.format(number))
         if entry is not None and (png is not None or not render):
             found[number] = {**entry, "png": png}
     job.progress("rendered", len(found), len(numbers))
@@ -292,8 +295,8 @@ def read_pdf_pages(
         else:
             png = result.pop("png")
             if png is not None:
-                store.put_bytes(cache_key, f"page-{number:04d}-{dpi}dpi.png", png)
-            store.put_json(cache_key, f"page-{number:04d}.v{EXTRACTION_VERSION}.json", result)
+                store.put_bytes(cache_key, png_name.format(number), png)
+            store.put_json(cache_key, entry_name.format(number), result)
             found[number] = {**result, "png": png}
         job.progress("rendered", done, len(numbers))
     if not found and text_from_pdf:

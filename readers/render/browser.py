@@ -1,12 +1,14 @@
 """Headless Chromium (Debian's, through Playwright) printing a web page to PDF, with JavaScript
 off and every request refused, so nothing is fetched while reading a file.
 
-Three guards keep it so. The page is made inert before it is printed: a ``<meta
+Four guards keep it so. The page is made inert before it is printed: a ``<meta
 http-equiv="refresh">`` (which navigates away while the page prints, and the print fails) and
 every ``<link>`` but a stylesheet (icons, prefetches, preconnects, manifests: Chromium's own
 services fetch some of those outside the page's network) are taken out. The page's requests are
-aborted (``context.route``) with the context offline. And Chromium's proxy is a closed port, for
-loopback addresses too, so a request that slips past both reaches no server.
+aborted (``context.route``) with the context offline. Chromium's proxy is a closed port, for
+loopback addresses too, so a request that slips past both reaches no server. And Chromium runs
+inside the walls of ``readers.render.sandbox``: no network of the machine's, and no file of it
+but the system's and its own folder.
 
 One warm browser per process: Playwright's driver and Chromium start on the first print and stay,
 and each page gets a context of its own (JavaScript off, offline, every request aborted), made
@@ -24,13 +26,17 @@ import atexit
 import os
 import queue
 import re
+import shlex
 import shutil
 import signal
+import tempfile
 import threading
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
 
 from ..storage.files import write_atomic
+from .sandbox import environment, walled
 
 PRINT_TIMEOUT_MS = 60_000
 # Every request Chromium makes itself goes to this proxy, where nothing listens (port 9, discard).
@@ -86,13 +92,30 @@ def shutdown() -> None:
         printer.stop()
 
 
-def _kill_group(pid: int | None) -> None:
-    """Kill a Chromium and its helpers: Playwright launches it as the leader of its own process group."""
-    if pid is not None:
+def _kill_group(group: int | None) -> None:
+    """Kill a Chromium and its helpers: Playwright launches it (through its walls) as the leader of
+    its own process group."""
+    if group is not None:
         try:
-            os.killpg(pid, signal.SIGKILL)
+            os.killpg(group, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+
+
+def _group(pid: int | None) -> int | None:
+    try:
+        return os.getpgid(pid) if pid is not None else None
+    except ProcessLookupError:
+        return None
+
+
+def _launcher(work: Path) -> Path:
+    """The program Playwright launches as Chromium: Chromium inside its walls
+    (``readers.render.sandbox``), with ``work`` its one folder of the machine's."""
+    launcher = work / "chromium"
+    launcher.write_text(f'#!/bin/sh\nexec {shlex.join(walled([chromium()], [work]))} "$@"\n')
+    launcher.chmod(0o700)
+    return launcher
 
 
 def _fresh_page(browser):
@@ -120,7 +143,8 @@ class _Printer:
     """The warm browser of one process, on its own thread, printing the pages handed to it."""
 
     def __init__(self):
-        self.owner, self.pid, self.launches = os.getpid(), None, 0
+        self.owner, self.pid, self.group, self.launches = os.getpid(), None, None, 0
+        self.work = Path(tempfile.mkdtemp(prefix="readlens-chromium-"))
         self.requests: queue.Queue = queue.Queue()
         self.thread = threading.Thread(target=self._serve, name="readlens-chromium", daemon=True)
         self.thread.start()
@@ -135,14 +159,15 @@ class _Printer:
             return done.result(timeout=2 * PRINT_TIMEOUT_MS / 1000)
         except FutureTimeout:
             done.cancel()  # if it has not started: the thread is stuck before it, on the browser
-            _kill_group(self.pid)
+            _kill_group(self.group)
             raise TimeoutError(f"Chromium did not print the page within {2 * PRINT_TIMEOUT_MS / 1000:g} s") from None
 
     def stop(self) -> None:
         self.requests.put(None)
         self.thread.join(CLOSE_SECONDS)
         if self.thread.is_alive():  # a print still hangs: its browser goes now
-            _kill_group(self.pid)
+            _kill_group(self.group)
+        shutil.rmtree(self.work, ignore_errors=True)
 
     def _serve(self) -> None:
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -157,13 +182,17 @@ class _Printer:
                 for attempt in (1, 2):
                     try:
                         if browser is None or not browser.is_connected():
-                            _kill_group(self.pid)  # what is left of one that crashed
+                            _kill_group(self.group)  # what is left of one that crashed
                             playwright = playwright or sync_playwright().start()
                             browser, ready = None, None
                             browser = playwright.chromium.launch(
-                                executable_path=chromium(), args=["--no-sandbox", *NOWHERE], timeout=PRINT_TIMEOUT_MS
+                                executable_path=_launcher(self.work),
+                                args=["--no-sandbox", *NOWHERE],
+                                env=environment(self.work),
+                                timeout=PRINT_TIMEOUT_MS,
                             )
                             self.pid, self.launches = _pid(browser), self.launches + 1
+                            self.group = _group(self.pid)
                         context, page = ready or _fresh_page(browser)
                         ready = None
                         page.set_content(html, wait_until="load")
@@ -178,7 +207,7 @@ class _Printer:
                         )
                         if browser is None:  # it could not even be launched: the driver may be gone too
                             playwright = None
-                        _kill_group(self.pid)  # the next print gets a new browser
+                        _kill_group(self.group)  # the next print gets a new browser
                         browser = ready = None
                         if done.done() or not crashed or attempt == 2:  # a crash before the PDF is tried once more
                             if not done.done():
@@ -189,7 +218,7 @@ class _Printer:
                 browser.close()
             if playwright is not None:
                 playwright.stop()
-            _kill_group(self.pid)
+            _kill_group(self.group)
 
 
 _lock = threading.Lock()

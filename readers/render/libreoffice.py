@@ -15,6 +15,11 @@ LibreOffice's process group with it). Each instance has a profile of its own: pr
 in a small pool under the cache directory and an instance holds its profile's lock while it runs,
 so two never share one, and none pays LibreOffice's first-start cost twice; with every slot taken,
 an instance makes a temporary profile.
+
+Nothing a document links is loaded (``docs/limits.md``): LibreOffice converts the copy of the file
+without its links (``readers.intake.links.unlinked``), its profile's settings block linked content
+and send anything else to a closed proxy (``LOCKED_DOWN``, written into the profile at each
+start), and the bridge and LibreOffice run inside the walls of ``readers.render.sandbox``.
 """
 
 from __future__ import annotations
@@ -32,15 +37,42 @@ import tempfile
 import threading
 from pathlib import Path
 
+from lxml import etree
+
 from ..errors import ReaderError
+from ..intake.links import unlinked
 from ..kinds import KINDS, SOURCE_EXTENSION
 from ..storage.files import write_atomic
+from ..versions import OFFICE_VERSION
+from .sandbox import environment, walled
 
 PROFILE_SLOTS = 8
-CONVERTED_NAME = "office.pdf"
+CONVERTED_NAME = f"office.v{OFFICE_VERSION}.pdf"
 UNO_PYTHON = "/usr/bin/python3"  # Debian's, with LibreOffice's Python bridge (python3-uno)
 BRIDGE = Path(__file__).with_name("uno_bridge.py")
 CLOSE_SECONDS = 5  # for LibreOffice to close when the process ends, before it is killed
+OOR, XS, XSI = (
+    "http://openoffice.org/2001/registry",
+    "http://www.w3.org/2001/XMLSchema",
+    "http://www.w3.org/2001/XMLSchema-instance",
+)
+SCRIPTING, INTERNET = "/org.openoffice.Office.Common/Security/Scripting", "/org.openoffice.Inet/Settings"
+CLOSED_PROXY = ("127.0.0.1", "9")  # nothing listens on port 9 (discard), as Chromium's proxy
+# Each instance's profile settings: no linked picture, text or object loaded (a document is an
+# untrusted referer, and no location is trusted), no macro run, and anything else fetched goes to a
+# closed proxy (readers.render.sandbox tells why).
+LOCKED_DOWN = (
+    (SCRIPTING, "BlockUntrustedRefererLinks", "true"),
+    (SCRIPTING, "MacroSecurityLevel", "3"),
+    (SCRIPTING, "DisableMacrosExecution", "true"),
+    (INTERNET, "ooInetProxyType", "1"),
+    (INTERNET, "ooInetNoProxy", ""),
+    *(
+        (INTERNET, f"ooInet{scheme}Proxy{part}", value)
+        for scheme in ("HTTP", "HTTPS", "FTP")
+        for part, value in zip(("Name", "Port"), CLOSED_PROXY)
+    ),
+)
 
 
 def soffice() -> str | None:
@@ -78,6 +110,26 @@ def _remove_stale_pipes() -> None:
                 pass
 
 
+def _settle(profile: Path) -> None:
+    """Write ``LOCKED_DOWN`` into the profile's settings (``user/registrymodifications.xcu``), over
+    what LibreOffice saved there before, so that it holds however the profile was made."""
+    settings = profile / "user" / "registrymodifications.xcu"
+    ours = {(path, name) for path, name, _ in LOCKED_DOWN}
+    try:
+        root = etree.fromstring(settings.read_bytes(), etree.XMLParser(resolve_entities=False, no_network=True))
+    except (OSError, etree.XMLSyntaxError):
+        root = etree.Element(f"{{{OOR}}}items", nsmap={"oor": OOR, "xs": XS, "xsi": XSI})
+    for item in root.findall("item"):
+        prop = item.find("prop")
+        if prop is not None and (item.get(f"{{{OOR}}}path"), prop.get(f"{{{OOR}}}name")) in ours:
+            root.remove(item)
+    for path, name, value in LOCKED_DOWN:
+        item = etree.SubElement(root, "item", {f"{{{OOR}}}path": path})
+        prop = etree.SubElement(item, "prop", {f"{{{OOR}}}name": name, f"{{{OOR}}}op": "fuse"})
+        etree.SubElement(prop, "value").text = value
+    write_atomic(settings, etree.tostring(root, xml_declaration=True, encoding="UTF-8"))
+
+
 class _Office:
     """One running LibreOffice and the bridge that drives it, for this process."""
 
@@ -86,15 +138,18 @@ class _Office:
         self.work = Path(tempfile.mkdtemp(prefix="readlens-office-"))
         slot = _profile_slot(profiles)
         self.lock, profile = slot if slot else (None, self.work / "profile")
+        profile = profile.resolve()
+        _settle(profile)
         # LibreOffice's own temporary files go in our folder, so even a killed instance leaves nothing.
+        command = [UNO_PYTHON, str(BRIDGE), soffice(), profile.as_uri(), f"readlens-{self.owner}-{id(self)}"]
         self.bridge = subprocess.Popen(
-            [UNO_PYTHON, str(BRIDGE), soffice(), profile.resolve().as_uri(), f"readlens-{self.owner}-{id(self)}"],
+            walled(command, [self.work, profile], [BRIDGE]),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
             start_new_session=True,
-            env={**os.environ, "TMPDIR": str(self.work)},
+            env=environment(self.work),
         )
         started = self._answer(
             timeout,
@@ -212,54 +267,57 @@ def _convert(
         if options
         else {}
     )
-    with _lock, tempfile.TemporaryDirectory(prefix="readlens-office-") as work:
-        document, produced = Path(work) / f"document.{extension}", Path(work) / f"document.{output_extension}"
-        # A neutral name (uploads can be named anything), and a link, not a symlink: LibreOffice follows
-        # a symlink to the file and takes its lock beside it, where a killed instance left ".~lock.<name>#"
-        # and every later one refused the file as damaged; a link's lock stays in this folder.
-        try:
-            os.link(source.resolve(), document)
-        except OSError:  # another file system, or one without links
-            shutil.copyfile(source, document)
-        request = {
-            "source": str(document),
-            "target": str(produced),
-            "filter_name": filter_name,
-            "options": data,
-            "recalculate": output_extension == extension,
-        }
-        late = _sentences(
-            f"LibreOffice took longer than {timeout:g} s to convert {name} and was stopped (OFFICE_TIMEOUT): "
-            "the machine may be busy. Try again, or raise OFFICE_TIMEOUT.",
-            why,
-        )
+    late = _sentences(
+        f"LibreOffice took longer than {timeout:g} s to convert {name} and was stopped (OFFICE_TIMEOUT): "
+        "the machine may be busy. Try again, or raise OFFICE_TIMEOUT.",
+        why,
+    )
+    with _lock:
         for attempt in (1, 2):  # a LibreOffice that died or refused the file tries once more, started afresh
             if _office is None or _office.owner != os.getpid() or not _office.alive():
                 if _office is not None:
                     _office.close(wait=False)
                 _office = _Office(profiles, timeout, name, why)
-            answer = _office.convert(request, timeout, late)
-            if "error" not in answer and produced.is_file() and produced.stat().st_size:
+            # In the instance's own folder, the only one of the machine's it may write to (readers.render.sandbox).
+            with tempfile.TemporaryDirectory(prefix="convert-", dir=_office.work, ignore_cleanup_errors=True) as work:
+                document, produced = Path(work) / f"document.{extension}", Path(work) / f"document.{output_extension}"
+                # A neutral name (uploads can be named anything), and a link, not a symlink: LibreOffice follows
+                # a symlink to the file and takes its lock beside it, where a killed instance left
+                # ".~lock.<name>#" and every later one refused the file as damaged; a link's lock stays here.
+                try:
+                    os.link(source.resolve(), document)
+                except OSError:  # another file system, or one without links
+                    shutil.copyfile(source, document)
+                request = {
+                    "source": str(document),
+                    "target": str(produced),
+                    "filter_name": filter_name,
+                    "options": data,
+                    "recalculate": output_extension == extension,
+                }
+                answer = _office.convert(request, timeout, late)
+                made = produced.read_bytes() if "error" not in answer and produced.is_file() else b""
+            if made:
                 break
             if attempt == 1:
                 _office.close(wait=False)
-        if not answer.get("alive", True):
-            raise ReaderError(
-                "RENDER_FAILED",
-                _sentences(
-                    f"LibreOffice stopped while converting {name}, on a second try too ({answer['error']}): the "
-                    "machine may be short of memory. Try again; if it fails again, the file is the cause.",
-                    why,
-                ),
-            )
-        if "error" in answer or not produced.is_file() or produced.stat().st_size == 0:
-            raise ReaderError(
-                failed,
-                _sentences(
-                    f"LibreOffice could not convert {name} ({answer.get('error', 'it wrote nothing')}).", why, damaged
-                ),
-            )
-        write_atomic(target, produced.read_bytes())
+    if not answer.get("alive", True):
+        raise ReaderError(
+            "RENDER_FAILED",
+            _sentences(
+                f"LibreOffice stopped while converting {name}, on a second try too ({answer['error']}): the "
+                "machine may be short of memory. Try again; if it fails again, the file is the cause.",
+                why,
+            ),
+        )
+    if not made:
+        raise ReaderError(
+            failed,
+            _sentences(
+                f"LibreOffice could not convert {name} ({answer.get('error', 'it wrote nothing')}).", why, damaged
+            ),
+        )
+    write_atomic(target, made)
 
 
 def convert_to_pdf(source: Path, kind: str, target: Path, timeout: float, profiles: Path, name: str) -> None:
@@ -296,7 +354,7 @@ def office_pdf(job) -> Path | None:
         return None
     try:
         convert_to_pdf(
-            job.path,
+            unlinked(job),
             job.kind,
             target,
             job.settings.office_timeout,
@@ -313,7 +371,8 @@ def ooxml_copy(job, recalculate: bool = False) -> Path:
     """The job's document as the OOXML file its reader reads: a legacy or ODF file converted by
     LibreOffice (or, with ``recalculate``, a workbook LibreOffice has recalculated), made at most
     once per content hash. Raises ``ReaderError`` when that cannot be done."""
-    target = job.services.store.path(job.sha256, f"{'recalculated' if recalculate else 'converted'}.{job.kind}")
+    made = "recalculated" if recalculate else "converted"
+    target = job.services.store.path(job.sha256, f"{made}.v{OFFICE_VERSION}.{job.kind}")
     if target.is_file():
         return target
     extension = job.kind if recalculate else SOURCE_EXTENSION[job.mime]
@@ -324,7 +383,7 @@ def ooxml_copy(job, recalculate: bool = False) -> Path:
             f"Install it (make setup does), or save the file as .{job.kind}.",
         )
     _convert(
-        job.path,
+        unlinked(job),
         extension,
         KINDS[job.kind].ooxml_filter,
         target,

@@ -7,6 +7,7 @@ crashed writer never leaves a half-written entry behind.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -27,6 +28,12 @@ def atomic_file(target: Path):
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file's bytes, the key everything cached of it is filed under."""
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def write_atomic(target: Path, data: bytes) -> None:

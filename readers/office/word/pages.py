@@ -18,12 +18,12 @@ from ...markup.markdown import join_blocks
 from ...markup.tables import markdown_table
 from ...models import Page
 from ...pdf.pages import read_pdf_pages
-from ...render.libreoffice import office_pdf
+from ...render.libreoffice import CONVERTED_NAME, office_pdf
 from ...render.placement import Passage, letters, place_blocks, rendered_pages
 from ...versions import LETTERS_VERSION
 from .blocks import Block, Parsed
 
-RENDERED_NAME = f"office-letters.v{LETTERS_VERSION}.json"  # the rendered pages' letters
+RENDERED_NAME = f"{Path(CONVERTED_NAME).stem}-letters.v{LETTERS_VERSION}.json"  # the rendered pages' letters
 
 
 def page_text(blocks: list[Block]) -> str:
