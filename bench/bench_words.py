@@ -44,7 +44,9 @@ TRIAGE = {
     "hyphens inside a table's cell. ReadLens: a word broken at a line's end and joined with its hyphen kept.",
     "lost": "ReadLens defects mended: pages pdfminer cannot read or silently half reads (pdfium reads them), lines "
     "read letter by letter. Left: a form's filled-in values (annotations, which pdftotext prints and ReadLens does "
-    "not read yet), mirrored text (a test file's), the witness's '©' for a form's arrows.",
+    "not read yet); pdfplumber's issue-848 test pages, mirrored or turned inside a ruled table (whose cells "
+    "readers.pdf.cells reads); a Korean box of 44 words on normal_4pages p. 2, left out before as now; the "
+    "witness's '©' for a form's arrows.",
     "added": "ReadLens's own words ('(continued from page 1)', a chart's 'Chart:' and 'Axis ticks' lines), a "
     "spanning cell repeated in each column it spans (so each row reads alone), and words pdftotext leaves out "
     "(ReadLens reads turned and upside-down text whole). Mended: a spread's text off the page.",

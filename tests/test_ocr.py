@@ -10,6 +10,7 @@ from PIL import Image, ImageDraw, ImageFont
 from readers import Services, read_file
 from readers.describe import ocr
 from readers.describe.ocr import read_text
+from readers.markup.tables import table_rows
 from tests import fixtures
 from tests.conftest import CORPUS, make_settings
 from tests.model_output import assert_lines, assert_says
@@ -101,6 +102,17 @@ def test_a_scanned_page_becomes_readable(scanned):
     assert scanned.usage.calls == 1 and scanned.usage.cache_hits == 0
     assert_says(scanned.as_text(), SENTENCE)
     assert scanned.as_text().count("Docling bundles") == 1, "the words are in the page's text once"
+
+
+def test_a_scanned_page_s_table_is_a_table(tmp_path, ocr_services):
+    """A scan of a real claim page: where OCR's boxes line up as a table, the page's text has it as
+    one, and so do its tables, as a text layer's would."""
+    scan = fixtures.turned_scan_pdf(tmp_path / "claim.pdf", CORPUS / "pdfplumber" / "issue-140-example.pdf", 0, 150)
+    page = read_file(scan, services=ocr_services).pages[0]
+    assert page.tables and all(table in page.text for table in page.tables)
+    assert any(
+        sum("CENTRAL KMA" in " ".join(row) and len(row) >= 4 for row in table_rows(table)) >= 4 for table in page.tables
+    ), page.text
 
 
 def test_a_second_read_is_cached(scanned, ocr_services):
