@@ -36,6 +36,7 @@ from tests.fixtures import tables as truth
 BASELINES = [  # the reader before each round of reading work, timed beside the reader now
     ("b3b0d769e441cd843f3a3d6ba3c4c2b1dbc9ae18", "before issue 22 (furniture, words, drawn text, tables)"),
     ("92016b1a5b7b0edeb0469ccbbbe56c77017267f5", "before issue 30 (real PDFs read right)"),
+    ("a14d0b292704b371a1278b1df18e3722bef57b78", "before issue 40 (tables found by alignment)"),
 ]
 READ_TARGET = 1.10
 ROUNDS = 3

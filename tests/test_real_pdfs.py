@@ -61,7 +61,7 @@ def test_content_at_the_edge_stays(services):
     assert failing("pdfplumber/scotus-transcript-p1.pdf", 1, services, ("present",)) == []
     assert failing("olmocr/fff590bed29a2854ac1f874dad5752ede1aa_pg1.pdf", 1, services, ("present",)) == []
     olmo = read_file(CORPUS / "olmocr/olmo2-pg4.pdf", services=services).pages[0]
-    assert olmo.furniture == ["4"] and "Source Type Tokens Words Bytes Docs" in olmo.text
+    assert olmo.furniture == ["4"] and "| Source | Type | Tokens | Words | Bytes | Docs |" in olmo.text
     korean = read_file(CORPUS / "docling/normal_4pages.pdf", 3, 3, services=services).pages[0]
     assert korean.furniture == [] and korean.text.endswith("지도록 순보험료를 계산하는 것을 의미함")
 

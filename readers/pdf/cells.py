@@ -9,8 +9,9 @@ alone, not the first, goes on that cell's text in the row above (a description t
 ledger's body boxed as one cell under a ruled header (the Senate's expenditure reports) is parted
 under the header's columns first, each run of words to the column it starts in.
 
-A cell that spans columns or rows is repeated in each, a header stacked over rows is merged into
-one row, and a table turned 90° on the page (its text reading up or down) is turned back.
+A cell that spans columns or rows is written once, where its span starts (Markdown has no spans: the
+rest of its span is left empty), a header stacked over rows stays rows, each heading over the
+columns it spans; and a table turned 90° on the page (its text reading up or down) is turned back.
 """
 
 from __future__ import annotations
@@ -19,13 +20,104 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from statistics import median
 
+from pdfplumber.table import Table
 from pdfplumber.utils import extract_text
 
+from .aligned import CAPTION
 from .records import Char
-from .unruled import GUTTER_EMS
+from .unruled import GUTTER_EMS, PROSE_CHARS, wrapped_header
 from .words import LINE_EMS, ON_AXIS, is_level, line_words, set_upright, text_lines
 
-RECORD_CELLS = 3  # cells holding a line at every shared baseline: fewer are cells that wrap, not records
+RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
+CURRENCY = {"$", "€", "£", "¥"}  # a sign ruled apart from its amount goes with it
+RULE_PITCH = 60.0  # points between a table's row rules at most: farther apart they rule different things
+CLOSED_RULES = 3  # row rules ending at one x at least, to close a table there
+RULED_COLUMNS = 2  # vertical rules inside a table's row rules at least, to close it at their ends
+ALIGNED_ENDS = 2.0  # points: rules' ends this close stand at one x (a rule drawn in segments too)
+RECORD_SHARE = 0.8  # of the shared baselines every cell has a line at, when not all: a record's cell may be empty
+
+
+def _rules(page) -> list[tuple[float, float, float]]:
+    """The page's horizontal rules as (x0, x1, top), the segments one rule is drawn in joined."""
+    rules: list[list[float]] = []
+    for edge in sorted(
+        (edge for edge in page.edges if edge["orientation"] == "h"), key=lambda edge: (round(edge["top"]), edge["x0"])
+    ):
+        last = rules[-1] if rules else None
+        if last and abs(edge["top"] - last[2]) <= 1 and edge["x0"] <= last[1] + ALIGNED_ENDS:
+            last[1] = max(last[1], edge["x1"])
+        else:
+            rules.append([edge["x0"], edge["x1"], edge["top"]])
+    return [(x0, x1, top) for x0, x1, top in rules if x1 - x0 >= RULE_PITCH]
+
+
+def _ruled_columns(page, left: float, right: float, top: float, bottom: float) -> int:
+    """How many x positions between ``left`` and ``right`` vertical rules stand at, over ``top`` to
+    ``bottom``."""
+    return len(
+        {
+            round(edge["x0"])
+            for edge in page.edges
+            if edge["orientation"] == "v"
+            and left + ALIGNED_ENDS < edge["x0"] < right - ALIGNED_ENDS
+            and edge["top"] <= bottom
+            and edge["bottom"] >= top
+        }
+    )
+
+
+def _ruled_length(page, x: float, top: float, bottom: float) -> float:
+    """How much of ``top`` to ``bottom`` vertical rules at ``x`` already cover."""
+    spans = sorted(
+        (max(edge["top"], top), min(edge["bottom"], bottom))
+        for edge in page.edges
+        if edge["orientation"] == "v" and abs(edge["x0"] - x) <= ALIGNED_ENDS and edge["bottom"] > top
+    )
+    covered, reached = 0.0, top
+    for start, end in spans:
+        covered += max(0.0, end - max(start, reached))
+        reached = max(reached, end)
+    return covered
+
+
+def closing_edges(page) -> list[dict]:
+    """Vertical edges where a table ruled between its rows and its columns is open at its sides: the
+    rows' rules end at one x (``ALIGNED_ENDS`` apart at most), one under the other (``CLOSED_RULES``
+    of them, ``RULE_PITCH`` apart at most), they cross ``RULED_COLUMNS`` vertical rules, and the edge
+    joins their ends where rules do not already (each section of a form boxed on its own).
+    pdfplumber finds a table only where rules cross, so a table whose labels stand left of its first
+    vertical rule loses that column without it; a table with rules only under its header and at its
+    ends (booktabs) is left to be found by its alignment. Given to ``find_tables`` as
+    ``explicit_vertical_lines``."""
+    rules = _rules(page)
+    edges = []
+    for side in (0, 1):
+        groups: list[list[tuple[float, float, float]]] = []
+        for rule in sorted(rules, key=lambda rule: rule[side]):
+            if groups and rule[side] - groups[-1][-1][side] <= ALIGNED_ENDS:
+                groups[-1].append(rule)
+            else:
+                groups.append([rule])
+        for group in groups:
+            x = median(rule[side] for rule in group)
+            chain: list[tuple[float, float, float]] = []
+            for rule in [*sorted(group, key=lambda rule: rule[2]), None]:
+                if rule is not None and (not chain or rule[2] - chain[-1][2] <= RULE_PITCH):
+                    chain.append(rule)
+                    continue
+                top, bottom = chain[0][2], chain[-1][2]
+                left, right = min(found[0] for found in chain), max(found[1] for found in chain)
+                if (
+                    len(chain) >= CLOSED_RULES
+                    and _ruled_columns(page, left, right, top, bottom) >= RULED_COLUMNS
+                    and _ruled_length(page, x, top, bottom) < (bottom - top) / 2
+                ):
+                    edges.append(
+                        {"object_type": "line", "x0": x, "x1": x, "top": top, "bottom": bottom}
+                        | {"width": 0, "height": bottom - top}
+                    )
+                chain = [rule] if rule else []
+    return edges
 
 
 def _inside(char: Char, box) -> bool:
@@ -61,8 +153,9 @@ def _cell_lines(chars: list[Char]) -> list[tuple[float, float, str]]:
     return lines
 
 
-def _split(cells: list[list[Char] | None]) -> list[list[str | None]]:
-    """One ruled row as one row, or as one row per record when its lines line up across cells."""
+def _split(cells: list[list[Char] | None], by_records: bool = True) -> list[list[str | None]]:
+    """One ruled row as one row, or as one row per record when its lines line up across cells
+    (``by_records``)."""
     found = sorted(
         (base, size, index, text)
         for index, chars in enumerate(cells)
@@ -73,7 +166,7 @@ def _split(cells: list[list[Char] | None]) -> list[list[str | None]]:
         None if chars is None else "\n".join(text for _, _, index, text in found if index == column)
         for column, chars in enumerate(cells)
     ]
-    if not found:
+    if not found or not by_records:
         return [whole]
     tolerance = LINE_EMS * median(size for _, size, _, _ in found)
     clusters: list[list[tuple[int, str]]] = []  # lines on one baseline: (cell, text)
@@ -85,9 +178,20 @@ def _split(cells: list[list[Char] | None]) -> list[list[str | None]]:
             clusters.append([(index, text)])
         last = base
     filled = {index for _, _, index, _ in found}
-    shared = [number for number, cluster in enumerate(clusters) if len({index for index, _ in cluster}) >= 2]
-    records = [index for index in filled if all(index in {cell for cell, _ in clusters[number]} for number in shared)]
-    if len(shared) < 2 or len(records) < RECORD_CELLS or 2 * len(records) < len(filled):
+    # A baseline half the row's cells share is a record's (a cell centred between two records' lines
+    # shares its own with few).
+    least = max(2, len(filled) / 2)
+    shared = [number for number, cluster in enumerate(clusters) if len({index for index, _ in cluster}) >= least]
+    hits = {index: sum(index in {cell for cell, _ in clusters[number]} for number in shared) for index in filled}
+    records = [index for index in filled if hits[index] == len(shared)]
+    # Records: three cells or more with a line at every shared baseline, half the row's cells at
+    # least; or every cell with a line at nearly every one (a column may leave a record's cell empty),
+    # its lines short (prose boxed in columns lines up at its leading too).
+    # Lists side by side whose lines only share the page's line pitch (a ballot's columns) end apart.
+    lined_up = len(records) >= RECORD_CELLS and 2 * len(records) >= len(filled)
+    short = median(len(text) for _, _, _, text in found) < PROSE_CHARS  # values, not prose at one leading
+    nearly = short and min(hits.values()) >= RECORD_SHARE * len(shared) >= RECORD_CELLS
+    if len(shared) < 2 or not (lined_up or nearly):
         return [whole]
     starts = [max((start for start in shared if start <= number), default=shared[0]) for number in range(len(clusters))]
     rows = {start: ["" if chars is not None else None for chars in cells] for start in shared}
@@ -116,12 +220,14 @@ def _parted(chars: list[Char], edges: list[float]) -> list[list[Char]]:
     return columns
 
 
-def _records(row, chars: list[Char], lefts: list[float], columns: dict) -> list[list[str | None]]:
-    """One ruled row's cells, as one row or one per record (``_split``). A cell spanning columns
-    whose lines line up as records under them (a ledger's body boxed as one cell under a ruled
-    header) is parted into those columns first."""
+def _records(row, chars: list[Char], lefts: list[float], columns: dict, header: bool) -> list[list[str | None]]:
+    """One ruled row's cells, as one row or one per record (``_split``); a ``header`` row (the first
+    of several, and each after it before a digit is seen) is one row, its cells' lines wrapped
+    headings however they line up. A cell spanning
+    columns whose words stand apart under them (a ledger's body boxed as one cell under a ruled
+    header, a row ruled only above and below) is parted into those columns first."""
     cells = [None if box is None else [char for char in chars if _inside(char, box)] for box in row.cells]
-    records = _split(cells)
+    records = _split(cells, not header)
     if len(records) > 1 or not any(box and len(columns[box]) > 1 for box in row.cells):
         return records
     parted: list[list[Char] | None] = list(cells)
@@ -129,8 +235,9 @@ def _records(row, chars: list[Char], lefts: list[float], columns: dict) -> list[
         if box and len(columns[box]) > 1:
             for column, part in zip(columns[box], _parted(inside, [lefts[index] for index in columns[box]])):
                 parted[column] = part
-    split = _split(parted)
-    return split if len(split) > 1 else records
+    split = _split(parted, not header)
+    filled = [sum(1 for row in found for cell in row if cell) for found in (split, records)]
+    return split if len(split) > 1 or filled[0] > filled[1] else records
 
 
 def _covered(box, starts: list[float]) -> list[int]:
@@ -139,77 +246,98 @@ def _covered(box, starts: list[float]) -> list[int]:
     return [index for index, start in enumerate(starts) if box[0] - 1 <= start < box[1] - 1]
 
 
-def _header_rows(table, rows: list[list[str | None]], columns: dict, spans: dict) -> int:
-    """How many rows the header is stacked over: the rows its first row's cells span down, or two
-    when a cell spans some columns and the row under it is empty where the first row names a column."""
-    first = [box for box in table.cells if spans[box][0] == 0]
-    depth = max((len(spans[box]) for box in first), default=1)
-    widths = {box: len(columns[box]) for box in first}
-    if depth == 1 and len(rows) > 2 and any(1 < width < len(rows[0]) for width in widths.values()):
-        named = [columns[box][0] for box in first if widths[box] == 1 and rows[0][columns[box][0]]]
-        depth = 2 if any(not rows[1][column] for column in named) else 1
-    return min(depth, 3, len(rows) - 1)
+def _joined_columns(rows: list[list[str | None]], joined: set[int]) -> list[list[str | None]]:
+    """``rows`` with each column in ``joined`` (a cell spans from it into the next) merged into the
+    next when no row fills both but with a currency sign before an amount: a table ruled under its
+    header but not between the columns of its body ("Signed TA (EURm)" over three ruled strips, its
+    amounts in one cell across them) has one column there, not three of which two stay empty; and
+    a "$" ruled apart from its amount ("$ | 178", "3,423" across both) goes with it."""
+    for column in sorted(joined, reverse=True):
+        if column + 1 < len(rows[0]) and all(
+            (row[column] or "").strip() in CURRENCY for row in rows if row[column] and row[column + 1]
+        ):
+            rows = [
+                row[:column] + [" ".join(cell for cell in row[column : column + 2] if cell)] + row[column + 2 :]
+                for row in rows
+            ]
+    return rows
 
 
-def ruled_rows(table) -> list[list[str]]:
+def without_title(table):
+    """The pdfplumber ``table`` without its first row when that row is a caption ("Table: 5 Public
+    Health Outlay …" ruled in as the table's top row): its words are read before the table, as text."""
+    first = table.rows[0]
+    chars = [char for char in table.page.chars if _inside(char, first.bbox)]
+    if len(table.rows) < 2 or not CAPTION.match(extract_text(chars).strip()):
+        return table
+    return Table(table.page, [cell for row in table.rows[1:] for cell in row.cells if cell is not None])
+
+
+def with_header_above(table):
+    """The pdfplumber ``table`` with the row over its first rule as its header, when a rule as wide
+    as the table stands just above it (``RULE_PITCH`` at most) with words between: a booktabs table
+    ruled above and below its header but with cells only in its body kept the header out of it. The
+    header's cells are those of the body's fullest row, words stand in half of them at least, and no
+    line runs on across them (a caption)."""
+    x0, top, x1, _ = table.bbox
+    above = [
+        rule[2]
+        for rule in _rules(table.page)
+        if abs(rule[0] - x0) <= ALIGNED_ENDS and abs(rule[1] - x1) <= ALIGNED_ENDS and 2 < top - rule[2] <= RULE_PITCH
+    ]
+    if not above:
+        return table
+    fullest = max(table.rows, key=lambda row: sum(cell is not None for cell in row.cells))
+    header = [(cell[0], max(above), cell[2], top) for cell in fullest.cells if cell is not None]
+    chars = [char for char in table.page.chars if _inside(char, (x0, max(above), x1, top)) and char["text"].strip()]
+    named = sum(any(_inside(char, box) for char in chars) for box in header)
+    return (
+        Table(table.page, header + list(table.cells))
+        if named >= max(2, len(header) / 2) and not any(_crossed(chars, box[2]) for box in header[:-1])
+        else table
+    )
+
+
+def _crossed(chars: list[Char], x: float) -> bool:
+    """A line of ``chars`` runs on across ``x`` (closer than a gutter on both sides): a caption, no
+    header cell."""
+    for line in text_lines(chars):
+        left = max((char["x1"] for char in line if char["x1"] <= x), default=None)
+        right = min((char["x0"] for char in line if char["x0"] >= x), default=None)
+        straddles = any(char["x0"] < x < char["x1"] for char in line)
+        if straddles or (left is not None and right is not None and right - left < GUTTER_EMS * line[0]["size"]):
+            return True
+    return False
+
+
+def ruled_rows(table) -> list[list[str | None]]:
     """The rows of a pdfplumber ``table``, each cell read from its own words and a row of records
-    split. A cell that spans columns or rows is repeated in each (a title over the whole width is
-    not), and a header stacked over rows is merged into one: "Sales" over "2023" is "Sales 2023"."""
+    split. A cell that spans columns or rows is written once, in its first row and column, the rest
+    of its span left empty; a header stacked over rows stays rows ("Sales" over "2023" and "2022")."""
     lefts = sorted({round(box[0], 1) for box in table.cells})
-    tops = sorted({round(box[1], 1) for box in table.cells})
     columns = {box: _covered((box[0], box[2]), lefts) for box in table.cells}
-    spans = {box: _covered((box[1], box[3]), tops) for box in table.cells}
-    covering = {
-        (row, column): box
-        for box in table.cells
-        if len(columns[box]) < len(lefts)
-        for row in spans[box]
-        for column in columns[box]
-    }
-    texts: dict = {}
     rows: list[list[str | None]] = []
-    numbers: list[int | None] = []  # each row's in the grid; None for a record split from one
     turns: Counter = Counter()
     bbox = table.bbox  # pdfplumber works a table's and a row's box out anew on each use
     inside = sorted(
         (char for char in table.page.chars if _inside(char, bbox)), key=lambda char: (char["top"] + char["bottom"]) / 2
     )
     middles = [(char["top"] + char["bottom"]) / 2 for char in inside]
+    figures = False  # a row above held a digit: the header, its rows of words, is over
     for number, row in enumerate(table.rows):  # each row's characters, from those between its top and bottom
         box = row.bbox
         chars = [
             char for char in inside[bisect_left(middles, box[1]) : bisect_left(middles, box[3])] if _inside(char, box)
         ]
         turns.update(_turn(char) for char in chars)
-        records = _records(row, chars, lefts, columns)
-        if len(records) == 1:
-            texts.update((box, text) for box, text in zip(row.cells, records[0]) if box is not None)
-        numbers += [number] if len(records) == 1 else [None] * len(records)
-        rows += records
-    if len(table.rows) != len(tops):
-        return rows
-    rows = [
-        [
-            texts.get(covering.get((number, column))) if cell is None and number is not None else cell
-            for column, cell in enumerate(row)
-        ]
-        for number, row in zip(numbers, rows)
-    ]
+        figures = figures or any(char["text"].isdigit() for char in chars)
+        rows += _records(row, chars, lefts, columns, header=(not number or not figures) and len(table.rows) > 1)
+    rows = wrapped_header(_joined_columns(rows, {column for box in table.cells for column in columns[box][:-1]}))
     turn = turns.most_common(1)[0][0] if turns else 0
-    if turn and None not in numbers:  # a table turned 90°: the page's columns are its rows
+    if turn:  # a table turned 90°: the page's columns are its rows
         count = len(rows)
         return [
             [rows[count - 1 - j][i] if turn > 0 else rows[j][len(rows[0]) - 1 - i] for j in range(count)]
             for i in range(len(rows[0]))
         ]
-    depth = _header_rows(table, rows, columns, spans)
-    if depth < 2:
-        return rows
-    header = []
-    for column in range(len(rows[0])):
-        parts: list[str] = []
-        for row in rows[:depth]:
-            if row[column] and (not parts or parts[-1] != row[column]):
-                parts.append(row[column])
-        header.append(" ".join(parts))
-    return [header] + rows[depth:]
+    return rows

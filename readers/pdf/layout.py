@@ -39,6 +39,7 @@ from collections import Counter
 from statistics import median
 
 from ..markup.tables import markdown_table
+from .aligned import aligned_tables, drawn_table
 from .asides import asides, drawn_boxes, paragraph_groups
 from .boxes import box_of, centre_in, near
 from .charts.reading import grouped_labels, read_chart
@@ -52,17 +53,18 @@ from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
     HEADER_ROWS,
+    PROSE_CHARS,
     common,
     gaps,
     in_columns,
     item_lines,
+    line_chars,
     two_sided,
     unruled_table,
 )
 from .words import DESCENT, page_words, reads_right_to_left, set_upright, text_lines
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
-PROSE_CHARS = 25
 SCANNED_AREA = 0.9  # of the page: a picture this large under the text is a scan, the text its OCR layer
 HANGING_LINES = 3  # body sizes a word's box may reach below a usual descent before it is cut back to one
 BAND_BREAK = 2.5  # line heights of empty space that part one band from the next
@@ -127,14 +129,10 @@ def _bands(items: list[Item], width: float) -> list[tuple[list[list[Item]], list
     ]
 
 
-def _chars(line: list[Item]) -> int:
-    return sum(len(item["text"]) + 1 for item in line)
-
-
 def _is_prose(column: list[Item]) -> bool:
     if any(item.get("block") is not None for item in column):
         return True
-    return median(_chars(line) for line in item_lines(column)) >= PROSE_CHARS
+    return median(line_chars(line) for line in item_lines(column)) >= PROSE_CHARS
 
 
 def _aligned_rows(columns: list[list[Item]]) -> int:
@@ -147,7 +145,7 @@ def _over_columns(slab: list[Item], left: float) -> bool:
     """A short line of words that all stand right of ``left`` (a table's first column): a heading
     over its columns, maybe."""
     return all(item.get("block") is None and item["x0"] >= left for item in slab) and all(
-        _chars(line) < PROSE_CHARS for line in item_lines(slab)
+        line_chars(line) < PROSE_CHARS for line in item_lines(slab)
     )
 
 
@@ -354,7 +352,7 @@ def _figure_items(
                 ]
                 labels = [word for word in candidates if id(word) in claimed]
             else:
-                block = grouped_labels(labels, page, box) or None
+                block = drawn_table(labels) or grouped_labels(labels, page, box) or None
         x0, y0, x1, y1 = box  # the item stands where the figure and its labels do, so the page's flow goes round it
         items.append(
             {
@@ -458,11 +456,11 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) ->
     edges = edge_words(item_lines(items), page_top, page_bottom) if items else set()
     for item in items:
         item["edge"] = id(item) in edges
-    unruled: list[str] = []
+    items, found, unruled = aligned_tables(items, GUTTER_EMS * body)
     ratio = SCAN_HEADING_RATIO if scanned else HEADING_RATIO
     side = asides(items, drawn_boxes(page), float(page.width) * float(page.height))
     held = {id(word) for _, inside in side for word in inside}
-    items = [item for item in items if id(item) not in held] + labels
+    items = [item for item in items if id(item) not in held] + labels + found
     items += [
         {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown}
         for (x0, top, x1, bottom), markdown in tables

@@ -33,7 +33,7 @@ from ..render.pdfium import checked_page_count, rendered_png
 from ..settings import Settings
 from ..versions import EXTRACTION_VERSION
 from .boxes import box_of, centre_in
-from .cells import ruled_rows
+from .cells import closing_edges, ruled_rows, with_header_above, without_title
 from .continued import continued_tables
 from .figures import find_figures
 from .furniture import without_furniture
@@ -92,12 +92,20 @@ def pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFPa
 def is_table(rows: list[list]) -> bool:
     """A chart's gridlines also make a grid of cells, but a mostly empty one; and boxes drawn round
     prose (a back cover's columns, a figure's callouts) make cells that hold paragraphs beside
-    others (a row of notes alone under a table is its own). A grid refused here is not lost: its
-    text stays in the page's text, where a table without rules may still be found in it."""
+    others (a row of notes under a table, its label beside it or not, is the table's own). A grid
+    refused here is not lost: its text stays in the page's text, where a table without rules may
+    still be found in it."""
     filled = [sum(1 for cell in row if cell not in (None, "")) for row in rows]
     cells = sum(len(row) for row in rows)
     sparse = not cells or max(filled, default=0) < 2 or sum(filled) < TABLE_FILLED * cells
-    boxed_prose = any(_is_prose(str(cell)) for row, count in zip(rows, filled) if count > 1 for cell in row if cell)
+    notes = max((index for index, count in enumerate(filled) if count), default=0) if len(rows) > 2 else None
+    boxed_prose = any(  # the last row with text of a longer grid may be its notes ("NOTES: …")
+        _is_prose(str(cell))
+        for index, (row, count) in enumerate(zip(rows, filled))
+        if count > 1 and index != notes
+        for cell in row
+        if cell
+    )
     return not sparse and not boxed_prose
 
 
@@ -124,8 +132,9 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         page = CharsPage(whole, chars) if chars is not whole.chars else whole
         tables = [
             (table.bbox, plain(markdown))
-            for table in page.find_tables()
-            if is_table(rows := ruled_rows(table)) and (markdown := markdown_table(rows))
+            for found in page.find_tables({"explicit_vertical_lines": closing_edges(page)})
+            if is_table(rows := ruled_rows(table := with_header_above(without_title(found))))
+            and (markdown := markdown_table(rows))
         ]
         figures = [
             {**figure, "caption": figure["caption"] and plain(figure["caption"])}

@@ -29,7 +29,13 @@ from .records import Item
 ALIGNED_ROWS = 3  # rows a table without rules has at least
 HEADER_ROWS = 3  # rows a header may be stacked over
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
+PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
+
+
+def line_chars(line: list[Item]) -> int:
+    """A line's characters, a space after each word."""
+    return sum(len(item["text"]) + 1 for item in line)
 
 
 def gaps(items: list[Item], left: float, right: float, width: float) -> list[tuple[float, float]]:
@@ -108,6 +114,25 @@ def _joined(rows: list[list[str]]) -> list[list[str]]:
     return joined
 
 
+def wrapped_header(rows: list[list[str | None]]) -> list[list[str | None]]:
+    """``rows`` with a header wrapped over lines joined per column: at the top, before any digit, a
+    row with its first cell empty whose cells all stand under cells of the row above ("to air" over
+    "kg/year" in each column) goes into them."""
+    joined = [list(rows[0])]
+    for index, row in enumerate(rows[1:], 1):
+        above = joined[-1]
+        if (
+            not any(char.isdigit() for earlier in rows[: index + 1] for cell in earlier for char in cell or "")
+            and not row[0]
+            and any(row)
+            and all(above[column] for column, cell in enumerate(row) if cell)
+        ):
+            joined[-1] = [f"{old or ''} {new or ''}".strip() for old, new in zip(above, row)]
+        else:
+            joined.append(list(row))
+    return joined
+
+
 def _gutters(slabs: list[list[Item]], width: float) -> list[tuple[float, float]]:
     """The strips every slab leaves empty, with words on both sides in at least one of them."""
     items = sum(slabs, [])
@@ -118,7 +143,7 @@ def _gutters(slabs: list[list[Item]], width: float) -> list[tuple[float, float]]
     return [gap for gap in shared if any(two_sided(slab, gap) for slab in slabs)]
 
 
-def _phrases(line: list[Item], width: float) -> list[list[Item]]:
+def phrases(line: list[Item], width: float) -> list[list[Item]]:
     """A line's words in runs closer than a gutter: one heading each."""
     runs: list[list[Item]] = []
     for item in line:
@@ -167,9 +192,9 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
     (a heading, or a cell spanning the columns on both sides), a third of the rows at most."""
     strict = _gutters(rows, width)
     strict = sorted(strict + _overrun(rows, width, strict))
-    phrases = [_phrases(sorted(row, key=lambda item: item["x0"]), width) for row in rows]
-    usual = median(len(found) for found in phrases)
-    fewer = [index for index, found in enumerate(phrases) if len(found) < usual]
+    runs = [phrases(sorted(row, key=lambda item: item["x0"]), width) for row in rows]
+    usual = median(len(found) for found in runs)
+    fewer = [index for index, found in enumerate(runs) if len(found) < usual]
     others = [row for index, row in enumerate(rows) if index not in fewer]
     if not fewer or len(others) < ALIGNED_ROWS:
         return strict, set()
@@ -177,7 +202,7 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
     for gap in _gutters(others, width):
         crossed = set()
         for index in fewer:
-            over = [phrase for phrase in phrases[index] if phrase[0]["x0"] < gap[1] and gap[0] < phrase[-1]["x1"]]
+            over = [phrase for phrase in runs[index] if phrase[0]["x0"] < gap[1] and gap[0] < phrase[-1]["x1"]]
             if any(
                 abs((phrase[0]["x0"] + phrase[-1]["x1"] - gap[0] - gap[1]) / 2) <= max(width, (gap[1] - gap[0]) / 4)
                 for phrase in over
@@ -202,13 +227,11 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
 def _spread(
     line: list[Item], extents: list[tuple[float, float]], gutters: list[tuple[float, float]], width: float
 ) -> list[str]:
-    """A line's cells when its words cross gutters: each run of words in every column it spans,
-    but one across them all (a section's name within the table) in the first."""
+    """A line's cells when its words cross gutters: each run of words once, in the first column it
+    spans (Markdown has no spans: the rest are left empty)."""
     cells: list[list[str]] = [[] for _ in extents]
-    for phrase in _phrases(line, width):
-        spanned = _spanned(phrase, extents, gutters)
-        for index in spanned if len(spanned) < len(extents) else spanned[:1]:
-            cells[index].append(" ".join(item["text"] for item in phrase))
+    for phrase in phrases(line, width):
+        cells[_spanned(phrase, extents, gutters)[0]].append(" ".join(item["text"] for item in phrase))
     return [" ".join(parts) for parts in cells]
 
 
@@ -254,21 +277,31 @@ def unruled_table(
         return None
     # A line above that neither spans columns nor fills two ("Invoice 1042" over the amounts) is no
     # header: it and the lines above it are read before the table.
-    phrases = [_phrases(sorted(slab, key=lambda item: item["x0"]), width) for slab in above]
+    runs = [phrases(sorted(slab, key=lambda item: item["x0"]), width) for slab in above]
     stray = [
-        index for index, found in enumerate(phrases) if len(found) < 2 and len(_spanned(found[0], extents, gutters)) < 2
+        index for index, found in enumerate(runs) if len(found) < 2 and len(_spanned(found[0], extents, gutters)) < 2
     ]
     if stray:
         table = unruled_table(above[stray[-1] + 1 :], slabs, width)
         return table and (sum(above[: stray[-1] + 1], []) + table[0], table[1])
     before: list[Item] = []
-    stacked: list[list[str]] = [[] for _ in cells[0]]
+    stacked: list[list[str]] = [[] for _ in cells[0]]  # each column's own headings, top to bottom
+    spanning: list[tuple[list[tuple[int, ...]], list[str]]] = []  # rows of headings over columns, and their spans
     for line in item_lines(sum(rows[:cut], [])):
-        for phrase in _phrases(line, width):
+        row, spans = [""] * len(stacked), []
+        for phrase in phrases(line, width):
             spanned = _spanned(phrase, extents, gutters)
+            text = " ".join(item["text"] for item in phrase)
             if len(spanned) == len(stacked):
                 before += phrase
-            for index in spanned if len(spanned) < len(stacked) else ():
-                stacked[index].append(" ".join(item["text"] for item in phrase))
+            elif len(spanned) == 1:
+                stacked[spanned[0]].append(text)
+            else:
+                row[spanned[0]], spans = text, [*spans, tuple(spanned)]
+        if spans and spanning and spanning[-1][0] == spans:  # a heading set on two lines is one heading
+            spanning[-1] = (spans, [f"{old} {new}".strip() for old, new in zip(spanning[-1][1], row)])
+        elif spans:
+            spanning.append((spans, row))
     cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
-    return before, _joined(cells)
+    cells = [row for _, row in spanning] + cells
+    return before, _joined(wrapped_header(cells))

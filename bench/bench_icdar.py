@@ -1,0 +1,164 @@
+"""Tables in real PDFs against human ground truth: the ICDAR 2013 Table Competition's EU half.
+
+``tests/corpus/icdar2013-eu/`` holds the competition's 27 EU PDFs (government reports) and each one's
+structure ground truth (``-str.xml``: every cell's row, column and text; ``eu-009a.pdf`` has two
+readings of its one table, ``eu-009a`` and ``eu-009b``, and is scored against the one it is closer
+to). The US half is held out: never used here or anywhere in the project.
+
+Each tool finds the tables of the whole document itself and is scored by the competition's measure,
+cell adjacency relations (``bench.icdar_metric``: each non-empty cell with its next non-empty
+neighbour right and below, text normalised to lower-case letters and digits, a spanning cell
+counted once at its first row and column), per document. Printed per tool: the mean precision and
+recall over the documents and the F1 of the two (as the competition reports them), the F1 over all
+relations pooled, the documents whose tables were all missed (no relation right), the seconds it
+took; and ReadLens's documents one by one.
+
+- ReadLens: ``read_file(path, multimodal=False)`` and the Markdown tables of ``as_text()``, no vision
+  (``VISION_PROVIDER=none``: a figure's description is no table), an empty cache. A chart rebuilt
+  from a drawing is its data as a table under ``Chart: <title> (<kind>)``: that is a figure's data,
+  which the ground truth does not hold (nor do the peers make it), so it is left out of ReadLens's
+  tables, and a second row scores ReadLens with it counted.
+- pymupdf4llm (with PyMuPDF's learned layout model, ``pymupdf-layout``), camelot (stream, every
+  page) and markitdown (PDF extra), in the scratch virtualenv ``readlens-bench-icdar`` in the
+  system's temp dir (``bench.scratch``): never the project's dependencies (pymupdf4llm is AGPL).
+  pymupdf4llm's and markitdown's tables are those of their Markdown; camelot's are its tables.
+
+Target (issue 40): ReadLens's F1 at least 0.95, and no document with all its tables missed.
+
+python -m bench icdar
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+from collections import Counter
+from pathlib import Path
+from time import perf_counter
+
+from readers import Services, read_file
+from readers.markup.tables import markdown_table
+from tests.conftest import CORPUS, make_settings
+
+from .icdar_metric import Score, f1, markdown_tables, relations, row_grid, score, truth_tables
+from .scratch import peers_python
+
+FOLDER = CORPUS / "icdar2013-eu"
+TARGET_F1 = 0.95
+PEERS = [
+    "pymupdf4llm==1.28.2",
+    "pymupdf==1.28.2",
+    "pymupdf-layout==1.28.2",
+    "camelot-py==2.0.0",
+    "markitdown[pdf]==0.1.9",
+]
+PEERS_CHECK = "import pymupdf.layout, pymupdf4llm, camelot, markitdown"
+WORKER = Path(__file__).with_name("icdar_peers.py")
+
+
+def truths() -> dict[Path, list[Counter]]:
+    """Each PDF and the relations of each reading of its tables (one, or two for ``eu-009a``)."""
+    found: dict[Path, list[Counter]] = {}
+    for xml in sorted(FOLDER.glob("*-str.xml")):
+        stem = xml.name.removesuffix("-str.xml")
+        pdf = FOLDER / f"{stem}.pdf"
+        pdf = pdf if pdf.exists() else FOLDER / f"{stem[:-1]}a.pdf"  # eu-009b is another reading of eu-009a.pdf
+        found.setdefault(pdf, []).append(relations(truth_tables(xml)))
+    return found
+
+
+def scored(found: Counter, readings: list[Counter]) -> Score:
+    return max((score(found, expected) for expected in readings), key=lambda result: result.f1)
+
+
+def readlens_tables(pdfs: list[Path], cache: Path) -> dict[str, dict[Path, dict]]:
+    """ReadLens's tables of each PDF: the document's, and with its charts' data counted as tables."""
+    services = Services(make_settings(cache, vision_provider="none"))
+    answers: dict[str, dict[Path, dict]] = {"ReadLens": {}, "ReadLens, charts' data counted": {}}
+    for pdf in pdfs:
+        start = perf_counter()
+        text = read_file(pdf, services=services, multimodal=False).as_text()
+        seconds = perf_counter() - start
+        answers["ReadLens"][pdf] = {"tables": markdown_tables(text, charts=False), "seconds": seconds}
+        answers["ReadLens, charts' data counted"][pdf] = {"tables": markdown_tables(text), "seconds": seconds}
+    return answers
+
+
+def peer_tables(pdfs: list[Path]) -> dict[str, dict[Path, dict]]:
+    python = peers_python("icdar", PEERS, PEERS_CHECK)
+    if python is None:
+        return {}
+    done = subprocess.run(
+        [str(python), str(WORKER), *map(str, pdfs)], capture_output=True, text=True, timeout=3600, check=True
+    )
+    answers: dict[str, dict[Path, dict]] = {}
+    for tool, files in json.loads(done.stdout).items():
+        answers[tool] = {}
+        for path, answer in files.items():
+            if "markdown" in answer:
+                answer["tables"] = markdown_tables(answer.pop("markdown"))
+            answers[tool][Path(path)] = answer
+    return answers
+
+
+def summary(tool: str, results: dict[Path, Score], answers: dict[Path, dict]) -> list[str]:
+    precision = sum(result.precision for result in results.values()) / len(results)
+    recall = sum(result.recall for result in results.values()) / len(results)
+    totals = [sum(getattr(result, key) for result in results.values()) for key in ("found", "expected", "right")]
+    pooled = Score(*totals)
+    missed = [path.stem for path, result in results.items() if not result.right]
+    failed = [path.stem for path, answer in answers.items() if "error" in answer]
+    seconds = sum(answer.get("seconds", 0.0) for answer in answers.values())
+    return [
+        tool,
+        f"{precision:.3f}",
+        f"{recall:.3f}",
+        f"**{f1(precision, recall):.3f}**",
+        f"{pooled.f1:.3f}",
+        f"{len(missed)}" + (f" ({', '.join(missed)})" if missed else ""),
+        f"{seconds:.1f} s" + (f", failed on {', '.join(failed)}" if failed else ""),
+    ]
+
+
+def main() -> None:
+    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f}", flush=True)
+    readings = truths()
+    pdfs = sorted(readings)
+    with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
+        answers = {**readlens_tables(pdfs, Path(folder) / "cache"), **peer_tables(pdfs)}
+    results = {
+        tool: {
+            pdf: scored(relations([row_grid(table) for table in found.get(pdf, {}).get("tables", [])]), readings[pdf])
+            for pdf in pdfs
+        }
+        for tool, found in answers.items()
+    }
+    expected = sum(scored(Counter(), readings[pdf]).expected for pdf in pdfs)
+    print(f"{len(pdfs)} PDFs of the ICDAR 2013 EU half, {expected} cell relations in their ground truth\n")
+    header = ["tool", "precision", "recall", "F1", "F1, relations pooled", "documents all missed", "time"]
+    print(markdown_table([header, *(summary(tool, found, answers[tool]) for tool, found in results.items())]))
+    ours = results["ReadLens"]
+    peers = list(results)[2:]
+    rows = [["document", "relations", "ReadLens right", "precision", "recall", "F1", *peers]]
+    for pdf in pdfs:
+        result = ours[pdf]
+        rows.append(
+            [
+                pdf.stem,
+                str(result.expected),
+                str(result.right),
+                f"{result.precision:.2f}",
+                f"{result.recall:.2f}",
+                f"{result.f1:.2f}",
+                *(f"{results[tool][pdf].f1:.2f}" for tool in peers),
+            ]
+        )
+    print(f"\nEach document (F1 for the peers):\n{markdown_table(rows)}")
+    precision = sum(result.precision for result in ours.values()) / len(ours)
+    recall = sum(result.recall for result in ours.values()) / len(ours)
+    missed = sum(1 for result in ours.values() if not result.right)
+    verdict = "PASS" if f1(precision, recall) >= TARGET_F1 and not missed else "FAIL"
+    print(f"\n{verdict}: ReadLens F1 {f1(precision, recall):.3f} (target {TARGET_F1}), {missed} documents all missed")
+    print(f"load average after: {os.getloadavg()[0]:.1f}")

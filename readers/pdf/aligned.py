@@ -1,0 +1,195 @@
+"""Tables without rules found on a page by their alignment, before the page is laid out.
+
+``readers.pdf.layout`` reads a page in bands of lines that share an empty strip; a table whose rows
+stand far apart, or that sits between paragraphs sharing only a margin with it, never forms a band
+of its own there, and its rows were read as lines of text ("Austria 86.2 13.8 0 3,375"). So the
+tables are looked for first, as tabula's and Nurminen's stream methods do, and each one found is
+handed to the layout as a block that stands where it is on the page, as a ruled table is:
+
+1. Each line is cut into phrases at gaps of a gutter's width or more; a line of two phrases or more
+   may be a table's row (but a caption, "Table 5: …", and a line that reads right to left, which the
+   text reads so).
+2. A table is a run of such lines, each within ``ROW_REACH`` line heights of the one above (and,
+   once the run has its spacing, within ``ROW_SPACING`` times its usual gap or a line height), that
+   keep at least one empty strip in common with text on both sides (the region's gutters). A line
+   of one phrase, or one whose words cross the gutters, may stand among them (a cell's text wrapped
+   onto a second line, a section's name, a cell that spans columns) when the rows go on after it,
+   ``LONE_LINES`` in a row at most.
+3. Up to ``HEADER_ROWS`` short lines just above it may be its header stacked over rows; the rows
+   and those lines go to ``readers.pdf.unruled.unruled_table``, which finds the columns, the header
+   and the spanning cells, and gives back what is no header (a title) to be read as text.
+4. What reads as text set in columns is no table: a run whose columns are all prose, or one with a
+   column of long lines of prose (``PROSE_CHARS`` characters on average, ``TEXT_COLUMN`` times that
+   for one column beside others), stays with the page's text.
+5. A drawing that is no chart but a table's rules and shading (a shaded header and total drawn as
+   rectangles) is read as the table its words make (``drawn_table``, called by the layout).
+"""
+
+from __future__ import annotations
+
+import re
+from statistics import median
+
+from ..markup.tables import markdown_table, table_rows
+from .records import Item
+from .unruled import (
+    ALIGNED_ROWS,
+    GUTTER_EMS,
+    HEADER_ROWS,
+    PROSE_CHARS,
+    common,
+    gaps,
+    item_lines,
+    line_chars,
+    phrases,
+    two_sided,
+    unruled_table,
+)
+from .words import reads_right_to_left
+
+CAPTION = re.compile(r"(table|figure|fig\.|chart|exhibit)\s*[:.]?\s*[A-Z]{0,3}\d", re.I)  # "Table: 5", "Table SA3."
+ROW_REACH = 2.5  # line heights between two rows of a table at most: statistics tables space theirs widely
+ROW_SPACING = 2.0  # times the rows' usual spacing: a wider gap ends the table (a form's lines under it)
+LONE_LINES = 2  # lines of one phrase in a row inside a table: wrapped cells, a section's name
+DRAWN_FILLED = 0.75  # of such a table's cells holding text: a diagram's boxes in a grid leave more empty
+TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
+
+
+def _text(line: list[Item]) -> str:
+    return " ".join(item["text"] for item in line)
+
+
+def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool:
+    """The run is text set in columns: every column's lines are prose, or one column's are long."""
+    lengths: list[list[int]] = [[] for _ in range(len(gutters) + 1)]
+    for row in rows:
+        for line in item_lines(row):
+            for index in range(len(lengths)):
+                left = gutters[index - 1][1] if index else float("-inf")
+                right = gutters[index][0] if index < len(gutters) else float("inf")
+                cell = [item for item in line if left - 0.5 <= item["x0"] and item["x1"] <= right + 0.5]
+                if cell:
+                    lengths[index].append(line_chars(cell))
+    middles = [median(found) for found in lengths if found]
+    return all(middle >= PROSE_CHARS for middle in middles) or any(
+        middle >= TEXT_COLUMN * PROSE_CHARS for middle in middles
+    )
+
+
+def _gutters(line: list[Item], left: float, right: float, width: float) -> list[tuple[float, float]]:
+    """The empty strips between a line's phrases."""
+    return [gap for gap in gaps(line, left, right, width) if two_sided(line, gap)]
+
+
+def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
+    """The runs of lines (first, last index) that may be a table's rows."""
+    left, right = min(line[0]["x0"] for line in lines), max(line[-1]["x1"] for line in lines)
+    height = median(item["bottom"] - item["top"] for line in lines for item in line)
+    splits = [
+        0 if reads_right_to_left(line) or CAPTION.match(_text(line)) else len(phrases(line, width)) for line in lines
+    ]
+    runs: list[tuple[int, int]] = []
+    start = 0
+    while start < len(lines):
+        if splits[start] < 2:
+            start += 1
+            continue
+        strips, last, rows, lone = _gutters(lines[start], left, right, width), start, 1, 0
+        spacing: list[float] = []
+        for index in range(start + 1, len(lines)):
+            gap = lines[index][0]["top"] - max(item["bottom"] for item in lines[index - 1])
+            reach = ROW_REACH * height if len(spacing) < 2 else max(height, ROW_SPACING * median(spacing))
+            if gap > reach:
+                break
+            shared = common(strips, _gutters(lines[index], left, right, width), width) if splits[index] > 1 else []
+            if not shared:  # a lone line, or one across the gutters: a cell that spans columns
+                lone += 1
+                if lone > LONE_LINES:
+                    break
+                continue
+            spacing.append(gap)  # between rows: a wrapped cell's lines stand closer
+            strips, last, rows, lone = shared, index, rows + 1, 0
+        # The last row's cell may wrap onto lines of its own under it, right of the first gutter.
+        while (
+            last + 1 < len(lines)
+            and last + 1 - start < rows + LONE_LINES
+            and splits[last + 1] < 2
+            and lines[last + 1][0]["x0"] >= strips[0][1] - 0.5
+            and lines[last + 1][0]["top"] - max(item["bottom"] for item in lines[last]) <= height
+        ):
+            last += 1
+        if rows >= ALIGNED_ROWS:
+            runs.append((start, last))
+        start = last + 1
+    return runs
+
+
+def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[Item], list[str]]:
+    """The page's ``items`` with each table found by alignment taken out; one block item for each
+    table, where it stands; and each table's Markdown. ``width`` is the narrowest gutter."""
+    words = [item for item in items if item.get("block") is None]
+    if not words:
+        return items, [], []
+    lines = item_lines(words)
+    taken: set[int] = set()
+    blocks: list[Item] = []
+    tables: list[str] = []
+    end = 0  # the line after the last table
+    for first, last in _runs(lines, width):
+        top = first
+        height = median(item["bottom"] - item["top"] for item in lines[first])
+        while (
+            top > max(end, first - HEADER_ROWS)
+            and len(phrases(lines[top - 1], width)) < 2 + len(phrases(lines[first], width))
+            and all(line_chars(phrase) < PROSE_CHARS for phrase in phrases(lines[top - 1], width))
+            and not CAPTION.match(_text(lines[top - 1]))
+            and lines[top][0]["top"] - max(item["bottom"] for item in lines[top - 1]) <= ROW_REACH * height
+        ):
+            top -= 1
+        rows = lines[first : last + 1]
+        region = sum(rows, [])
+        left, right = min(item["x0"] for item in region), max(item["x1"] for item in region)
+        if _is_text(rows, _gutters(region, left, right, width)):
+            continue
+        table = unruled_table(lines[top:first], rows, width)
+        if table is None:
+            continue
+        before = {id(item) for item in table[0]}
+        members = [item for line in lines[top : last + 1] for item in line if id(item) not in before]
+        markdown = markdown_table(table[1])
+        if not members or not markdown:
+            continue
+        taken |= {id(item) for item in members}
+        end = last + 1
+        tables.append(markdown)
+        blocks.append(
+            {
+                "x0": min(item["x0"] for item in members),
+                "x1": max(item["x1"] for item in members),
+                "top": min(item["top"] for item in members),
+                "bottom": max(item["bottom"] for item in members),
+                "text": "",
+                "block": markdown,
+            }
+        )
+    return [item for item in items if id(item) not in taken], blocks, tables
+
+
+def drawn_table(labels: list[Item]) -> str | None:
+    """The Markdown of a drawing that holds a table, not a chart: its rows' rules, a shaded header
+    and total drawn as rectangles and lines, or a panel's box round a table with its title and notes;
+    the table found by alignment fills most of its cells (``DRAWN_FILLED``), and the drawing's other
+    lines stand before or after it. None for any other drawing (a diagram's boxes set in a grid)."""
+    width = GUTTER_EMS * median(item.get("size", item["bottom"] - item["top"]) for item in labels)
+    rest, blocks, tables = aligned_tables(labels, width)
+    cells = [cell for table in tables for row in table_rows(table) for cell in row]
+    if not cells or sum(map(bool, cells)) < DRAWN_FILLED * len(cells):
+        return None
+    parts: list[str] = []
+    for line in item_lines(rest + blocks):
+        block = line[0].get("block")
+        if block or not parts or parts[-1].startswith("|"):
+            parts.append(block or _text(line))
+        else:  # the drawing's lines of text between its tables go together
+            parts[-1] += f"\n{_text(line)}"
+    return "\n\n".join(parts)
