@@ -77,7 +77,8 @@ def test_glyphs_without_a_map_never_reach_the_text_even_in_a_table(services):
     redbook = read_file(CORPUS / "docling" / "redp5110_sampled.pdf", 8, 8, services=services)
     assert "| USAGE | VARCHAR(7) | Usage setting: ALLOWED: The user profile is allowed" in redbook.pages[0].text
     form = read_file(CORPUS / "pdfminer" / "f1040nr.pdf", 2, 2, services=services)
-    assert "| Preparer’s signature | Date |" in form.pages[0].text
+    cells = [cell.strip() for line in form.pages[0].text.splitlines() for cell in line.split("|")]
+    assert "signature" in cells and "address, and ZIP code" in cells, "no stray letter after the arrows' place"
     for reading in (redbook, form):
         assert "(cid:" not in reading.as_text()
     assert any("14 characters could not be read and were left out" in warning for warning in form.warnings)
