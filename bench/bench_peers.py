@@ -64,11 +64,16 @@ class Group:
     seconds: float | None = None
 
 
-def groups(folder: Path) -> list[Group]:
-    """The three groups; the turned scan and the warm-up files are made in ``folder``."""
-    office = sorted(
+def office_files() -> list[Path]:
+    """Every DOCX, PPTX and XLSX in tests/corpus and assets."""
+    return sorted(
         path for root in (CORPUS, ROOT / "assets") for path in root.rglob("*") if path.suffix in OFFICE_SUFFIXES
     )
+
+
+def groups(folder: Path) -> list[Group]:
+    """The three groups; the turned scan and the warm-up files are made in ``folder``."""
+    office = office_files()
     web = [*sorted((CORPUS / "docling" / "formats").glob("*.html")), ROOT / "assets" / "web-page.html"]
     scans = [
         SCAN,

@@ -18,6 +18,7 @@ import signal
 import sys
 
 from . import ReaderError, ReadOptions, Settings, read_file
+from .payload.messages import PROVIDERS
 from .payload.serialize import as_json
 
 
@@ -84,9 +85,9 @@ def load_settings() -> Settings | None:
         return None
 
 
-def batch_main(argv: list[str]) -> int:
+def batch_main(argv: list[str], prog: str = "python -m readers") -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m readers batch",
+        prog=f"{prog} batch",
         description="Read every file under PATH... (folders recursively) into one record per page: "
         "JSON Lines, or Parquet "
         "when --out ends in .parquet. Run it again on the same output to resume.",
@@ -115,8 +116,13 @@ def batch_main(argv: list[str]) -> int:
     if settings is None:
         return 2
     from .batch.engines import LocalEngine, RayEngine  # the batch extras (tqdm, Ray) are imported only for a batch
-    from .batch.records import BatchError, Request
-    from .batch.run import run
+    from .batch.records import INSTALL_HINT, BatchError, Request
+
+    try:
+        from .batch.run import run
+    except ImportError as error:  # tqdm, the progress bar
+        print(f"error: the batch command needs {error.name}: {INSTALL_HINT}.", file=sys.stderr)
+        return 2
 
     engine = RayEngine(args.ray_address, args.workers) if args.engine == "ray" else LocalEngine(args.workers)
     try:
@@ -132,24 +138,25 @@ def batch_main(argv: list[str]) -> int:
         return 2
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m readers") -> int:
+    """The command line; ``prog`` is how its help names it (``readlens`` for the installed command)."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["batch"]:
-        return batch_main(argv[1:])
+        return batch_main(argv[1:], prog)
     parser = argparse.ArgumentParser(
-        prog="python -m readers",
+        prog=prog,
         description="Show what a language model receives from a file.",
-        epilog="Collections: python -m readers batch PATH... --out pages.jsonl (see batch --help).",
+        epilog=f"Collections: {prog} batch PATH... --out pages.jsonl (see batch --help).",
     )
     parser.add_argument("file")
     add_reading_options(parser)
-    parser.add_argument("--format", choices=("text", "json", "openai", "anthropic"), default="text")
+    parser.add_argument("--format", choices=("text", "json", *PROVIDERS), default="text")
     parser.add_argument(
         "--document",
         action="store_true",
         help=(
             "send the pages as the PDF they come from (a PDF, or a document "
-            "rendered to PDF); with --format openai or anthropic"
+            "rendered to PDF); with --format openai, anthropic or gemini"
         ),
     )
     parser.add_argument(
@@ -169,8 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     chunk_tokens, overlap_tokens = chunk_sizes(parser, args)
     if chunk_tokens and (args.format != "text" or args.document or args.line_numbers):
         parser.error("--chunks prints chunks as JSON Lines: it goes without --format, --document and --line-numbers")
-    if args.document and args.format not in ("openai", "anthropic"):
-        parser.error("--document goes with --format openai or --format anthropic")
+    if args.document and args.format not in PROVIDERS:
+        parser.error("--document goes with --format openai, anthropic or gemini")
     if args.document and args.describe:
         parser.error("--describe does not go with --document: the PDF is sent as it is, without descriptions")
     if args.line_numbers and args.format != "text":
@@ -185,9 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         options = ReadOptions(start, end, args.describe, multimodal, args.images)
         reading = read_file(args.file, options=options, settings=settings)
-        parts = (
-            reading.as_messages(args.format, document=args.document) if args.format in ("openai", "anthropic") else None
-        )
+        parts = reading.as_messages(args.format, document=args.document) if args.format in PROVIDERS else None
         chunks = reading.chunks(chunk_tokens, overlap_tokens) if chunk_tokens else None
     except ReaderError as error:
         print(f"error: {error.code}: {error.message}", file=sys.stderr)

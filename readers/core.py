@@ -7,12 +7,15 @@ Nothing but ``ReaderError`` leaves it: see ``readers.errors.last_resort``.
 from __future__ import annotations
 
 import os
+import stat
+import zipfile
 from dataclasses import replace
 from pathlib import Path
 
-from .errors import ReaderError, last_resort
+from .errors import ReaderError, last_resort, time_budget
 from .formats import read
 from .intake.detect import detect, misnamed
+from .intake.fetch import fetch, is_url, url_name
 from .intake.links import links_warning
 from .intake.package import readable_package
 from .job import Job, Progress, no_progress
@@ -23,6 +26,13 @@ from .render.libreoffice import ooxml_copy
 from .services import Services, shared_services
 from .settings import Settings
 from .storage.files import file_sha256
+
+# What a reading gives back is bounded as what it reads is: a page's text past a million characters
+# (some 250,000 tokens: more than a model takes at once) is cut, and the warnings past the fiftieth
+# and each past 2,000 characters (a list of 100,000 figures was 7 MB) too, each saying so.
+MAX_PAGE_CHARS = 1_000_000
+MAX_WARNINGS = 50
+MAX_WARNING_CHARS = 2_000
 
 
 def _resolve(path: str | os.PathLike, workspace: str | os.PathLike | None) -> Path:
@@ -41,6 +51,24 @@ def _resolve(path: str | os.PathLike, workspace: str | os.PathLike | None) -> Pa
     return resolved
 
 
+def _special(mode: int) -> str:
+    """What a file that is no regular file nor a folder is, in words."""
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a socket" if stat.S_ISSOCK(mode) else "a special file"
+
+
+def _pictured(package: Path) -> bool:
+    """Whether an Office package holds pictures (a media folder's parts): local OCR will read them."""
+    try:
+        with zipfile.ZipFile(package) as archive:
+            return any("/media/" in name for name in archive.namelist())
+    except (OSError, zipfile.BadZipFile):
+        return False
+
+
 def read_file(
     path: str | os.PathLike,
     page_start: int | None = None,
@@ -56,7 +84,11 @@ def read_file(
     services: Services | None = None,
     progress: Progress | None = None,
 ) -> Reading:
-    """Read one file and return what a model receives from it.
+    """Read one file, or a file named by its http(s) URL, and return what a model receives from it.
+
+    A URL is fetched within the rules of ``readers.intake.fetch`` (public addresses only, unless
+    ``URL_ALLOW`` names others; at most ``MAX_FILE_MB``; time-outs; at most 5 redirects), read by its
+    bytes and Content-Type as a file would be, and named by its URL.
 
     ``page_start``/``page_end`` are 1-based and inclusive; ``describe`` asks a question about
     each page's visuals; ``multimodal=None`` takes ``MODEL_MULTIMODAL`` from settings;
@@ -77,7 +109,12 @@ def read_file(
     if options is not None and given != ReadOptions():
         raise TypeError("read_file takes options or its keyword options, not both")
     services = services or shared_services(settings or Settings.from_env())
-    return _read(path, (options or given).checked(services.settings), services, progress or no_progress)
+    options = (options or given).checked(services.settings)
+    if is_url(path):  # fetched into the cache within the rules of readers.intake.fetch, read as its URL
+        options = replace(options, name=options.name or url_name(path), workspace=None)
+        with last_resort(options.name):
+            path = fetch(path, services.settings, services.store)
+    return _read(path, options, services, progress or no_progress)
 
 
 def _read(path: str | os.PathLike, options: ReadOptions, services: Services, progress: Progress) -> Reading:
@@ -85,14 +122,20 @@ def _read(path: str | os.PathLike, options: ReadOptions, services: Services, pro
     settings = services.settings
     try:
         resolved = _resolve(path, options.workspace)
-        found, folder = resolved.is_file(), resolved.is_dir()
-        size = resolved.stat().st_size if found else 0
+        facts = resolved.stat() if resolved.exists() else None  # a link to a file is followed to it
     except (OSError, ValueError) as error:  # a name too long, a NUL byte, a folder we may not enter
         raise ReaderError(
             "FILE_NOT_FOUND",
             f"{options.name or path} could not be opened ({type(error).__name__}). Check the path and try again.",
         ) from None
     shown = options.name or Path(path).name or resolved.name  # a link is named as it was given, not as its target
+    mode, size = (facts.st_mode, facts.st_size) if facts else (0, 0)
+    found, folder = stat.S_ISREG(mode), stat.S_ISDIR(mode)
+    if facts and not found and not folder:  # a FIFO (reading it would wait for a writer), a device, a socket
+        raise ReaderError(
+            "UNSUPPORTED_FORMAT",
+            f"{shown} is not a regular file (it is {_special(mode)}): it has no content to read. Give a file's path.",
+        )
     if not found:
         raise ReaderError(
             "FILE_NOT_FOUND",
@@ -132,9 +175,38 @@ def _read(path: str | os.PathLike, options: ReadOptions, services: Services, pro
             job.path = ooxml_copy(job)
         if kind_of(job.kind).package:
             job.path = readable_package(job)
-        reading = read(job)
+            if not options.multimodal and getattr(services.vision, "source", None) == "ocr" and _pictured(job.path):
+                from .describe.ocr import load_soon
+
+                load_soon()
+        with time_budget(settings.read_timeout, shown):  # the reader's work; describing the pages has its own bounds
+            reading = read(job)
         if kind_of(reading.kind).visual and (options.describe or not reading.multimodal):
             from .describe.vision import describe_reading
 
             describe_reading(reading, job)
+        _bounded(reading)
         return reading
+
+
+def _bounded(reading: Reading) -> None:
+    """``reading`` held to ``MAX_PAGE_CHARS`` a page, ``MAX_WARNINGS`` warnings and ``MAX_WARNING_CHARS`` each,
+    with what was left out said."""
+    for page in reading.pages:
+        if len(page.text) + sum(map(len, page.tables_apart)) > MAX_PAGE_CHARS:
+            content = page.content
+            page.text = content[:MAX_PAGE_CHARS] + f"\n\n[{len(content) - MAX_PAGE_CHARS:,} more characters left out]"
+            page.tables = [table for table in page.tables if table in page.text]
+            reading.warnings.append(
+                f"Page {page.number} of {reading.name} has {len(content):,} characters, more than a model reads at "
+                f"once: its first {MAX_PAGE_CHARS:,} are shown, and the rest is left out."
+            )
+    warnings = reading.warnings
+    for index, warning in enumerate(warnings):
+        if len(warning) > MAX_WARNING_CHARS:
+            warnings[index] = f"{warning[:MAX_WARNING_CHARS]}… ({len(warning) - MAX_WARNING_CHARS:,} characters more)"
+    if len(warnings) > MAX_WARNINGS:
+        warnings[MAX_WARNINGS - 1 :] = [
+            f"… and {len(warnings) - MAX_WARNINGS + 1:,} more warnings, left out. Read fewer pages at a time to "
+            "see them."
+        ]

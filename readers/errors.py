@@ -6,23 +6,37 @@ Every failure a person can cause or fix is a ``ReaderError`` with a stable ``cod
     ReaderError
       code = FILE_NOT_FOUND | EMPTY_FILE | FILE_TOO_LARGE | UNSUPPORTED_FORMAT
            | CORRUPT_FILE | ENCRYPTED_FILE | PAGE_OUT_OF_RANGE | PATH_OUTSIDE_WORKSPACE
-           | INVALID_QUERY | RENDER_FAILED | VISION_FAILED | TRANSCRIPTION_FAILED
+           | INVALID_QUERY | RENDER_FAILED | VISION_FAILED | TRANSCRIPTION_FAILED | TOO_COMPLEX
+           | URL_REFUSED | FETCH_FAILED     (a file named by its URL: readers.intake.fetch)
 
 Only ``ui/`` turns these into Gradio messages; readers never import gradio.
 
 Each reader turns what its libraries raise on a damaged file into a ``ReaderError`` where it calls
 them. Should another exception still escape (a bug, or damage nobody has met yet), the guard
 ``last_resort`` logs it with its traceback (logger ``readers.core``) and raises ``CORRUPT_FILE``
-in its place (``RENDER_FAILED`` for a time-out or a stopped worker, which is no sign of damage),
+in its place (``RENDER_FAILED`` for a time-out or a stopped worker, which is no sign of damage;
+``TOO_COMPLEX`` for memory that ran out),
 with a sentence that names neither the exception nor its text (which may hold a key). So
 ``read_file`` raises nothing but ``ReaderError``, as its contract says.
+
+A reading has a time budget (``READ_TIMEOUT``): ``time_budget`` sets it for the reading of one
+file (a file inside it shares it), and ``on_time`` raises ``TOO_COMPLEX`` once the reading's
+thread has computed longer; the loops that walk what a file holds (a page's elements, a document's
+blocks, a sheet's rows, a deck's shapes) call it as they go. It is the thread's CPU time, so
+waiting for LibreOffice, Chromium or the PDF workers (bounded by their own time-outs) and a
+machine busy with other work do not count.
 """
 
 import logging
+import re
+import time
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 log = logging.getLogger("readers.core")
+_budget: ContextVar[tuple[float, float, str] | None] = ContextVar("budget", default=None)
+OBJECT_NAME = re.compile(r"<[\w.]+ object at 0x[0-9a-fA-F]+>")  # how Python names an object: Pillow names bytes so
 
 CODES = (
     "FILE_NOT_FOUND",
@@ -37,6 +51,9 @@ CODES = (
     "RENDER_FAILED",
     "VISION_FAILED",
     "TRANSCRIPTION_FAILED",
+    "TOO_COMPLEX",  # within the file's limits, but more than a reading may take in time (READ_TIMEOUT) or memory
+    "URL_REFUSED",
+    "FETCH_FAILED",
 )
 
 
@@ -51,6 +68,12 @@ class ReaderError(Exception):
         self.message = message
 
 
+def described(error: BaseException) -> str:
+    """A library's error as a sentence may quote it: its type and text, an object it names in its
+    text (Pillow's ``<_io.BytesIO object at 0x7f…>`` for the bytes it was given) called "the data"."""
+    return f"{type(error).__name__}: {OBJECT_NAME.sub('the data', str(error))}".rstrip(": ")
+
+
 @contextmanager
 def last_resort(name: str):
     """Let a ``ReaderError`` through; log any other exception and raise ``CORRUPT_FILE`` in its place,
@@ -62,6 +85,12 @@ def last_resort(name: str):
         raise
     except Exception as error:  # noqa: BLE001 - the last-resort guard: see the module docstring
         log.exception("Reading %s failed with an unexpected %s", name, type(error).__name__)
+        if isinstance(error, MemoryError):
+            raise ReaderError(
+                "TOO_COMPLEX",
+                f"{name} could not be read: it needs more memory than a reading may take. It may have been built "
+                "to stall readers; if not, split it into smaller files.",
+            ) from error
         if isinstance(error, (TimeoutError, BrokenProcessPool)):
             raise ReaderError(
                 "RENDER_FAILED",
@@ -73,3 +102,27 @@ def last_resort(name: str):
             f"{name} could not be read: ReadLens met something in it that it does not handle. The file may be "
             "damaged; save or export it again. If it keeps failing, report it with the file.",
         ) from error
+
+
+@contextmanager
+def time_budget(seconds: float, name: str):
+    """Hold the reading of the file shown as ``name`` to ``seconds`` of its thread's CPU time
+    (``on_time``); within a reading that has one already (a member of an archive), the outer one holds."""
+    token = None if _budget.get() else _budget.set((time.thread_time() + seconds, seconds, name))
+    try:
+        yield
+    finally:
+        if token is not None:
+            _budget.reset(token)
+
+
+def on_time() -> None:
+    """Raise ``TOO_COMPLEX`` if the reading under way has spent its time budget (a no-op outside one)."""
+    budget = _budget.get()
+    if budget is not None and time.thread_time() > budget[0]:
+        raise ReaderError(
+            "TOO_COMPLEX",
+            f"{budget[2]} takes more computing than a reading may (READ_TIMEOUT, {budget[1]:g} s): it holds more "
+            "than ReadLens reads in that time, and may have been built to stall readers. To read it anyway, "
+            "raise READ_TIMEOUT.",
+        )

@@ -189,8 +189,9 @@ class Reading:
     def tokens(self, provider: str = "openai") -> int:
         """Tokens of the payload in the reading's mode (``as_messages(provider)``): each text part's
         ``o200k_base`` count plus each image's tokens by the provider's rule (``readers.payload.tokens``).
-        In text-only mode, for OpenAI, exactly the ``o200k_base`` count of ``as_text()``. Anthropic
-        publishes no tokenizer, so its count is an estimate: its text counted with ``o200k_base``."""
+        In text-only mode, for OpenAI, exactly the ``o200k_base`` count of ``as_text()``. Anthropic and
+        Google publish no tokenizer that works offline, so their counts are estimates: their text
+        counted with ``o200k_base``."""
         from .payload.tokens import payload_tokens
 
         return sum(payload_tokens(self.as_messages(provider), provider))
@@ -206,7 +207,8 @@ class Reading:
         return reading_chunks(self, max_tokens, overlap_tokens)
 
     def as_messages(self, provider: str = "openai", document: bool = False) -> list[dict]:
-        """Message content parts for ``provider`` ("openai" or "anthropic").
+        """Message content parts for ``provider``: "openai", "anthropic" or "gemini" (the ``parts`` of
+        a Gemini ``contents`` entry: ``{"text": ...}`` and ``{"inline_data": {"mime_type", "data"}}``).
 
         In multimodal mode each page is a text part followed by its PNG image; otherwise the
         whole reading is one text part (``as_text()``).
@@ -214,15 +216,16 @@ class Reading:
         ``document=True`` sends the pages as the PDF they come from (``readers.payload.document``), in
         either mode: a text part naming the file and its pages, then one part holding a PDF of
         exactly those pages — Anthropic ``{"type": "document", ...}``, OpenAI ``{"type": "file",
-        ...}`` — and nothing after it. Raises ``ReaderError``: ``UNSUPPORTED_FORMAT`` for a reading
-        with no PDF (see ``pdf``), ``FILE_TOO_LARGE`` past the provider's page or size limit.
+        ...}``, Gemini ``{"inline_data": {"mime_type": "application/pdf", ...}}`` — and nothing after
+        it. Raises ``ReaderError``: ``UNSUPPORTED_FORMAT`` for a reading with no PDF (see ``pdf``),
+        ``FILE_TOO_LARGE`` past the provider's page or size limit.
         """
-        if provider not in ("openai", "anthropic"):
-            raise ValueError(f"provider must be 'openai' or 'anthropic', not {provider!r}")
+        from .payload.messages import PROVIDERS, as_messages
+
+        if provider not in PROVIDERS:
+            raise ValueError(f"provider must be one of {', '.join(map(repr, PROVIDERS))}, not {provider!r}")
         if document:
             from .payload.document import document_parts
 
             return document_parts(self, provider)
-        from .payload.messages import as_messages
-
         return as_messages(self, provider)

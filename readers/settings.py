@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,11 +39,15 @@ POSITIVE = (
     "render_dpi",
     "office_timeout",
     "page_timeout",
+    "read_timeout",
     "vision_timeout",
     "whisper_timeout",
     "max_audio_minutes",
     "vision_calls_per_minute",
+    "url_timeout",
+    "url_download_timeout",
 )
+HOST_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$")
 # faster-whisper keeps at most 223 tokens of hotwords; 500 characters of names stay well inside that.
 MAX_HOTWORDS_CHARS = 500
 
@@ -56,6 +61,7 @@ class Settings:
     render_dpi: int = 150
     office_timeout: float = 120
     page_timeout: float = 60
+    read_timeout: float = 30
     multimodal: bool = False
     vision_provider: str = "auto"
     vision_api_key: str | None = None
@@ -78,6 +84,10 @@ class Settings:
     vision_calls_per_minute: int = 30
     # the proxies whose X-Forwarded-For names the visitor: addresses, networks, "private" or "*"
     forwarded_allow_ips: tuple[str, ...] = ()
+    # hosts (names) and networks a URL may reach though they are not public; none in public mode
+    url_allow: tuple[str, ...] = ()
+    url_timeout: float = 20
+    url_download_timeout: float = 120
 
     def __post_init__(self):
         if self.vision_provider not in VISION_PROVIDERS:
@@ -96,6 +106,14 @@ class Settings:
                 except ValueError:
                     raise ValueError(
                         f"FORWARDED_ALLOW_IPS takes addresses, networks, private or *, not {entry!r}"
+                    ) from None
+        for entry in self.url_allow:
+            if not HOST_NAME.match(entry):
+                try:
+                    ipaddress.ip_network(entry, strict=False)
+                except ValueError:
+                    raise ValueError(
+                        f"URL_ALLOW takes host names, addresses and networks (e.g. 10.0.0.0/8), not {entry!r}"
                     ) from None
         if self.whisper_hotwords and len(self.whisper_hotwords) > MAX_HOTWORDS_CHARS:
             raise ValueError(
@@ -118,6 +136,7 @@ class Settings:
             render_dpi=int(_number(env, "RENDER_DPI", cls.render_dpi)),
             office_timeout=_number(env, "OFFICE_TIMEOUT", cls.office_timeout),
             page_timeout=_number(env, "PAGE_TIMEOUT", cls.page_timeout),
+            read_timeout=_number(env, "READ_TIMEOUT", cls.read_timeout),
             multimodal=_flag(get("MODEL_MULTIMODAL"), cls.multimodal),
             vision_provider=(get("VISION_PROVIDER") or cls.vision_provider).lower(),
             vision_api_key=get("VISION_API_KEY") or get("OPENAI_API_KEY"),
@@ -143,6 +162,9 @@ class Settings:
                 for entry in (get("FORWARDED_ALLOW_IPS") or ("private" if get("SPACE_ID") else "")).split(",")
                 if entry.strip()
             ),
+            url_allow=tuple(entry.strip().lower() for entry in (get("URL_ALLOW") or "").split(",") if entry.strip()),
+            url_timeout=_number(env, "URL_TIMEOUT", cls.url_timeout),
+            url_download_timeout=_number(env, "URL_DOWNLOAD_TIMEOUT", cls.url_download_timeout),
         )
 
     @property

@@ -22,6 +22,7 @@ from PIL import Image
 from readers.payload.tokens import text_tokens
 from tests import fixtures
 from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT
+from tests.loopback import Site
 from tests.model_output import assert_same_words, assert_says
 from tests.test_ui_server import (
     ARTIFACTS,
@@ -70,12 +71,15 @@ def test_the_api_page_lists_exactly_the_four_endpoints(client):
         "max_tokens",
         "cursor",
         "chunk_tokens",
+        "provider",
+        "url",
     ]
     assert [p["parameter_name"] for p in info["named_endpoints"]["/transcribe"]["parameters"]] == [
         "file",
         "file_base64",
         "file_name",
         "hotwords",
+        "url",
     ]
 
 
@@ -101,6 +105,7 @@ def test_read_file_in_text_only_mode_describes_the_pages_with_figures(client):
     assert reading["tokens"] == {
         "openai": {"count": text_tokens(reading["text"]), "exact": True},
         "anthropic": {"count": text_tokens(reading["text"]), "exact": False},
+        "gemini": {"count": text_tokens(reading["text"]), "exact": False},
     }
 
 
@@ -228,6 +233,32 @@ def test_files_inside_an_archive_come_back_as_sections(client, tmp_path):
         assert image.format == "PNG" and abs(image.width - 1275) <= 2
 
 
+def test_a_url_is_fetched_once_and_read_in_the_providers_form(client):
+    """The app's URL_ALLOW names loopback (tests.test_ui_server), where the test serves the report."""
+    with Site({"/report.pdf": (200, {"Content-Type": "application/pdf"}, REPORT_PDF.read_bytes())}) as site:
+        reading = client.predict(
+            url=site.url("/report.pdf"),
+            multimodal=True,
+            provider="gemini",
+            max_tokens=1500,  # page 1 and its image: the budget's call goes on with the same URL
+            api_name="/read_file",
+        )
+        assert reading["name"] == site.url("/report.pdf") and reading["page_count"] == 4
+        text, image = reading["messages"]  # Gemini's parts: text, then the page as inline PNG data
+        assert text["text"].startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
+        assert image["inline_data"]["mime_type"] == "image/png"
+        assert base64.b64decode(image["inline_data"]["data"]).startswith(b"\x89PNG")
+        assert reading["tokens"]["gemini"]["count"] == text_tokens(text["text"]) + 258 * 2 * 3
+        assert f'url="{site.url("/report.pdf")}"' in reading["budget"]["call"]
+        outline = client.predict(url=site.url("/report.pdf"), api_name="/outline")
+        assert outline["page_count"] == 4 and site.hits["/report.pdf"] == 2  # once a call
+        with pytest.raises(AppError, match="Send the file once"):
+            client.predict(url=site.url("/report.pdf"), file_base64="JVBERi0=", api_name="/read_file")
+        with pytest.raises(AppError, match="provider must be one of openai, anthropic, gemini"):
+            client.predict(url=site.url("/report.pdf"), provider="mistral", api_name="/read_file")
+        assert site.hits["/report.pdf"] == 2
+
+
 def test_a_file_can_also_be_sent_inline_as_base64(client):
     reading = client.predict(
         file_base64=base64.b64encode(REPORT_PDF.read_bytes()).decode(),
@@ -348,7 +379,7 @@ def test_a_server_path_is_never_read(app, client):
         file_data = {"path": path, "meta": {"_type": "gradio.FileData"}}
         event = httpx.post(
             f"{app.url}gradio_api/call/read_file",
-            json={"data": [file_data, None, None, "", False, False, False, "", "", "", None, "", 0]},
+            json={"data": [file_data, None, None, "", False, False, False, "", "", "", None, "", 0, "openai", ""]},
         ).json()
         result = httpx.get(f"{app.url}gradio_api/call/read_file/{event['event_id']}", timeout=30).text
         assert "event: error" in result and json.dumps(NOT_UPLOADED) in result

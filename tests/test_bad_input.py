@@ -317,7 +317,7 @@ def test_a_damaged_part_of_a_word_document_keeps_its_text(services, tmp_path, pa
         ("bomb.docx", fixtures.word_document, "word/document.xml", b"<w:t>"),
         ("bomb.pptx", fixtures.slide_deck, "ppt/slides/slide2.xml", b"<a:t>"),
         ("bomb.xlsx", fixtures.workbook, "xl/worksheets/sheet2.xml", b"<sheetData>"),
-        ("bomb.epub", fixtures.ebook, "EPUB/chapter-2.xhtml", b"<p>"),
+        ("bomb.epub", fixtures.ebook, "OEBPS/chapter-2.xhtml", b"<p>"),
         ("bomb.xml", fixtures.rss_feed, None, b"<title>"),
     ],
 )

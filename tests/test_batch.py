@@ -30,6 +30,7 @@ from readers.batch.records import FIELDS
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT
 from tests.fake_openai import FakeOpenAI, chat_reply
+from tests.loopback import Site
 from tests.model_output import words
 from tests.processes import descendants, running
 
@@ -64,7 +65,7 @@ def folder(tmp_path_factory) -> Path:
     return root
 
 
-def batch(*args, cache: Path, vision: FakeOpenAI, cwd: Path, wait: bool = True, **popen):
+def batch(*args, cache: Path, vision: FakeOpenAI, cwd: Path, wait: bool = True, URL_ALLOW: str = "", **popen):
     """Run the command line in ``cwd``, configured only by its environment."""
     env = {
         **os.environ,
@@ -78,6 +79,7 @@ def batch(*args, cache: Path, vision: FakeOpenAI, cwd: Path, wait: bool = True, 
         "WHISPER_API_KEY": "",
         "WHISPER_BASE_URL": "",
         "RAY_USAGE_STATS_ENABLED": "0",
+        "URL_ALLOW": URL_ALLOW,
     }
     command = [sys.executable, "-m", "readers", "batch", *map(str, args)]
     if not wait:
@@ -359,6 +361,38 @@ def test_exit_status_and_refusals(folder, vision, tmp_path):
     refused = run(note, "--out", foreign)
     assert refused.returncode == 2 and "not a ReadLens batch record" in refused.stderr
     assert foreign.read_text() == '{"id": 1, "text": "mine"}\n'
+
+
+def test_urls_among_the_paths_are_read_and_not_fetched_again_on_resume(vision, tmp_path):
+    """URL_ALLOW names localhost: the report at http://localhost is read, the same server reached as
+    127.0.0.1 (loopback, not named) is refused; a second run fetches only what failed."""
+    note = tmp_path / "note.md"
+    note.write_text("# Fine\n")
+    with Site(
+        {"/report.pdf": (200, {"Content-Type": "application/pdf"}, (ROOT / "assets/chart-report.pdf").read_bytes())}
+    ) as site:
+        named, refused = site.url("/report.pdf").replace("127.0.0.1", "localhost"), site.url("/report.pdf")
+        out = tmp_path / "pages.jsonl"
+        for _ in range(2):
+            done = batch(
+                note,
+                named,
+                refused,
+                "--out",
+                out,
+                cache=tmp_path / "cache",
+                vision=vision,
+                cwd=tmp_path,
+                URL_ALLOW="localhost",
+            )
+            assert done.returncode == 1, done.stderr
+            assert site.hits["/report.pdf"] == 1  # the second run fetched nothing again
+        records = lines(out)
+    assert [record["page"] for record in records if record["file"] == named] == [1, 2, 3, 4]
+    assert all(record["kind"] == "pdf" for record in records if record["file"] == named)
+    failed = [record for record in records if record["file"] == refused]
+    assert len(failed) == 1 and failed[0]["error"]["code"] == "URL_REFUSED"
+    assert "Skipped: 2 files already in pages.jsonl" in done.stderr
 
 
 def test_a_page_range_runs_to_each_files_last_page(folder, vision, local_run, tmp_path):

@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 
 from tests import fixtures
 from tests.conftest import ROOT
+from tests.loopback import Site
 from tests.model_output import assert_has_lines
 from tests.test_ui_server import (
     ARTIFACTS,
@@ -234,18 +235,22 @@ def test_multimodal_toggle_puts_the_images_in_the_payload(page, tmp_path):
     page.get_by_role("tab", name="Model payload").click()
     expect(page.locator("#payload-text")).to_contain_text("[PAGE 1 - VISUAL CONTENT]", timeout=WAIT_MS)
     page.get_by_label("Multimodal model").check()
-    openai = page.locator("#payload-openai")
-    expect(openai).to_contain_text("data:image/png;base64,iVBORw0KGgo", timeout=WAIT_MS)
-    expect(openai).to_contain_text("characters)")
-    expect(page.locator("#payload-anthropic")).to_contain_text('"media_type": "image/png"')
+    messages, document = page.locator("#payload-messages"), page.locator("#payload-document")
+    expect(messages).to_contain_text("data:image/png;base64,iVBORw0KGgo", timeout=WAIT_MS)
+    expect(messages).to_contain_text("characters)")
     expect(page.locator("#estimates")).to_contain_text("Multimodal (OpenAI) (current)")
     expect(page.locator("#payload-text")).to_be_hidden()
     expect(page.locator("#estimates")).to_contain_text(
-        "PDF document (Anthropic)"
-    )  # the third form: the PDF sent as itself
-    expect(page.locator("#payload-document-openai")).to_contain_text("data:application/pdf;base64,JVBERi0")
-    expect(page.locator("#payload-document-anthropic")).to_contain_text('"type": "document"')
+        "PDF document (Gemini)"
+    )  # the third form: the PDF sent as itself, counted for each provider
+    expect(document).to_contain_text("data:application/pdf;base64,JVBERi0")
     expect(page.locator("#payload-document-note")).to_contain_text("PDF sent as itself")
+    page.locator("#payload-provider").get_by_label("Anthropic").check()  # each form in the provider's words
+    expect(messages).to_contain_text('"media_type": "image/png"', timeout=WAIT_MS)
+    expect(document).to_contain_text('"type": "document"')
+    page.locator("#payload-provider").get_by_label("Gemini").check()
+    expect(messages).to_contain_text('"inline_data"', timeout=WAIT_MS)
+    expect(document).to_contain_text('"mime_type": "application/pdf"')
     shoot(page, "02-multimodal-payload")
     assert SECRET_KEY not in page.content()
 
@@ -261,6 +266,18 @@ def test_ask_a_question_and_see_the_answer(page, tmp_path):
     expect(page.get_by_text(PIE_ANSWER)).to_be_visible(timeout=WAIT_MS)
     expect(page.locator(".prose.rl-page-text").first).to_contain_text("Revenue by segment")
     shoot(page, "03-question-answered")
+
+
+def test_a_web_address_is_read_and_named_by_its_url(page):
+    """The address box, with a page the test serves on loopback (the app's URL_ALLOW names it)."""
+    html = b"<html><head><title>Pond notes</title></head><body><h1>Pond notes</h1><p>The heron came back.</p></body>"
+    with Site({"/pond": (200, {"Content-Type": "text/html; charset=utf-8"}, html + b"</html>")}) as site:
+        page.get_by_label("Or web addresses").fill(site.url("/pond"))
+        page.get_by_label("Or web addresses").press("Enter")
+        expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+        expect(page.get_by_text(site.url("/pond")).first).to_be_visible()
+        expect(page.locator(".prose.rl-page-text").first).to_contain_text("The heron came back.")
+        shoot(page, "03a-web-address")
 
 
 def test_a_failed_description_shows_on_its_page_and_the_page_stays(page, tmp_path):

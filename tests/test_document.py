@@ -33,6 +33,10 @@ def eight(tmp_path_factory):
 
 def sent_pdf(parts: list[dict]) -> pdfium.PdfDocument:
     """The PDF a document part holds, checked to be the last part, after one text part."""
+    if "inline_data" in parts[-1]:  # Gemini's parts: {"text"}, then {"inline_data": {mime_type, data}}
+        assert len(parts) == 2 and set(parts[0]) == {"text"} and set(parts[1]) == {"inline_data"}
+        assert parts[1]["inline_data"]["mime_type"] == "application/pdf"
+        return pdfium.PdfDocument(base64.b64decode(parts[1]["inline_data"]["data"]))
     assert [part["type"] for part in parts] in (["text", "file"], ["text", "document"])
     document = parts[1]
     if document["type"] == "file":
@@ -48,11 +52,11 @@ def page_texts(document: pdfium.PdfDocument) -> list[str]:
     return [page.get_textpage().get_text_range() for page in document]
 
 
-@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "gemini"])
 def test_a_pdf_range_is_sent_as_a_pdf_of_exactly_those_pages(eight, shared_services, provider):
     reading = read_file(eight, 2, 4, multimodal=True, services=shared_services)
     parts = reading.as_messages(provider, document=True)
-    assert parts[0] == {"type": "text", "text": "[DOCUMENT: eight.pdf, pages 2-4 of 8; the PDF's page 1 is page 2]"}
+    assert parts[0]["text"] == "[DOCUMENT: eight.pdf, pages 2-4 of 8; the PDF's page 1 is page 2]"
     sent = sent_pdf(parts)
     assert page_texts(sent) == page_texts(pdfium.PdfDocument(str(eight)))[1:4]
     one = read_file(eight, 7, 7, services=shared_services)  # text-only mode: the same document
@@ -130,23 +134,25 @@ def test_a_word_document_read_without_libreoffice_has_no_pdf(tmp_path, monkeypat
     assert caught.value.code == "UNSUPPORTED_FORMAT" and "LibreOffice" in caught.value.message
 
 
-@pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_more_pages_than_a_provider_takes_is_refused_with_its_limit(tmp_path, provider):
-    path = fixtures.multi_page_pdf(tmp_path / "long.pdf", 101)
+# Gemini's 1,000 pages of this fixture are 82 MB, past its 20 MB: 100 of them are sent
+@pytest.mark.parametrize("provider, most", [("openai", 100), ("anthropic", 100), ("gemini", 1000)])
+def test_more_pages_than_a_provider_takes_is_refused_with_its_limit(tmp_path, provider, most):
+    path = fixtures.multi_page_pdf(tmp_path / "long.pdf", most + 1)
     reading = Reading(
         name="long.pdf",
         kind="pdf",
         mime="application/pdf",
         sha256="0" * 64,
-        page_count=101,
-        pages=[Page(number=n) for n in range(1, 102)],
+        page_count=most + 1,
+        pages=[Page(number=n) for n in range(1, most + 2)],
         pdf=PdfSource(path, tmp_path / "cache"),
     )
     with pytest.raises(ReaderError) as caught:
         reading.as_messages(provider, document=True)
     assert caught.value.code == "FILE_TOO_LARGE"
-    assert caught.value.message.startswith("long.pdf (101 pages) is 101 PDF pages; ")
-    assert "at most 100 PDF pages" in caught.value.message and "Ask for at most 100 pages" in caught.value.message
+    assert caught.value.message.startswith(f"long.pdf ({most + 1} pages) is {most + 1} PDF pages; ")
+    assert f"at most {most:,} PDF pages" in caught.value.message
+    assert f"Ask for at most {most} pages" in caught.value.message
     reading.pages = reading.pages[:100]
     assert len(sent_pdf(reading.as_messages(provider, document=True))) == 100
 
@@ -176,7 +182,7 @@ def test_the_command_line_prints_the_document_parts(eight, tmp_path):
     assert result.returncode == 0, result.stderr
     assert page_texts(sent_pdf(json.loads(result.stdout))) == page_texts(pdfium.PdfDocument(str(eight)))[4:6]
     refused = run("--document")
-    assert refused.returncode == 2 and "--document goes with --format openai or --format anthropic" in refused.stderr
+    assert refused.returncode == 2 and "--document goes with --format openai, anthropic or gemini" in refused.stderr
     refused = run("--document", "--format", "openai", "--describe", "What is in the chart?")
     assert refused.returncode == 2 and "--describe does not go with --document" in refused.stderr
     image = subprocess.run(

@@ -400,3 +400,22 @@ def test_an_email_reads_its_attachments_within_the_same_limits(tmp_path, service
     reading = read_file(forwarded, services=services)
     assert [page.section for page in reading.pages] == [None, "original.eml"]
     assert "This is a simple email body." in reading.pages[1].text
+
+
+def test_an_ebook_chapter_its_file_lacks_costs_only_itself_and_an_html_chapter_is_read(tmp_path, services):
+    """The spine of fixtures.ebook names chapter 2, which this copy lacks, and chapter 3 listed as
+    text/html (as older books list XHTML): the book is read, chapter 2 named in a warning."""
+    source = fixtures.ebook(tmp_path / "pond.epub")
+    copy = tmp_path / "gaps.epub"
+    with zipfile.ZipFile(source) as book, zipfile.ZipFile(copy, "w") as out:
+        for info in book.infolist():
+            data = book.read(info).replace(
+                b'href="chapter-3.xhtml" media-type="application/xhtml+xml"',
+                b'href="chapter-3.xhtml" media-type="text/html"',
+            )
+            if info.filename != "OEBPS/chapter-2.xhtml":
+                out.writestr(info, data)
+    reading = read_file(copy, services=services)
+    assert reading.page_count == 2 and "# The Duck Pond" in reading.pages[0].text
+    assert "# Spring" in reading.pages[0].text and reading.pages[1].text.startswith("# Winter")
+    assert reading.warnings == ["gaps.epub lacks files its reading order lists, left out: chapter-2.xhtml."]

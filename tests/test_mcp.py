@@ -19,12 +19,13 @@ from PIL import Image
 
 from tests.conftest import CORPUS, ROOT
 from tests.fixtures.audio import KUBERNETES, said
+from tests.loopback import Site
 from tests.model_output import assert_same_words, assert_says
 from tests.test_ui_server import MAX_FILE_MB, PIE_ANSWER
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 TOOLS = {"read_file", "render_page", "describe", "transcribe", "outline", "find"}
-FILE_PARAMETERS = {"file", "file_base64", "file_name"}
+FILE_PARAMETERS = {"file", "file_base64", "file_name", "url"}
 
 
 def mcp_url(app) -> str:
@@ -86,6 +87,7 @@ def test_the_four_tools_are_listed_with_every_parameter_documented(app):
             "max_tokens",
             "cursor",
             "chunk_tokens",
+            "provider",
         }
         | FILE_PARAMETERS
     )
@@ -148,6 +150,16 @@ def test_chunks_come_back_over_mcp_when_asked(app):
     assert error(call(app, "read_file", **inline(REPORT_PDF, chunk_tokens=8))).startswith(
         "A chunk of 8 tokens cannot hold a heading and a word"
     )
+
+
+def test_a_url_is_fetched_by_the_app_and_named_in_the_answer(app):
+    """The app's URL_ALLOW names loopback (tests.test_ui_server), where the test serves the report."""
+    with Site({"/report.pdf": (200, {"Content-Type": "application/pdf"}, REPORT_PDF.read_bytes())}) as site:
+        reading = answer(call(app, "read_file", url=site.url("/report.pdf"), page_end=1))
+        assert reading["name"] == site.url("/report.pdf") and reading["page_count"] == 4
+        assert reading["text"].startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
+        refused = error(call(app, "read_file", url="ftp://example.com/report.pdf"))
+        assert "ReadLens fetches only http:// and https:// URLs, not ftp://" in refused
 
 
 def test_a_data_url_with_line_breaks_is_accepted(app):

@@ -3,6 +3,7 @@ the image rules against the providers' published examples, and ``Reading.tokens`
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import gzip
 import subprocess
@@ -15,7 +16,13 @@ import tiktoken
 import tiktoken_ext.openai_public as openai_public
 
 from readers import read_file
-from readers.payload.tokens import anthropic_image_tokens, openai_image_tokens, png_size, text_tokens
+from readers.payload.tokens import (
+    anthropic_image_tokens,
+    gemini_image_tokens,
+    openai_image_tokens,
+    png_size,
+    text_tokens,
+)
 from tests.conftest import CORPUS, ROOT
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
@@ -115,10 +122,19 @@ def test_anthropic_rule_is_pixels_over_750_after_scaling(width, height, tokens):
     assert anthropic_image_tokens(width, height) == tokens
 
 
+@pytest.mark.parametrize(
+    "width, height, tokens", [(384, 384, 258), (300, 200, 258), (385, 100, 258), (768, 769, 516), (1275, 1650, 1548)]
+)
+def test_gemini_rule_is_258_tokens_a_small_image_or_768_px_tile(width, height, tokens):
+    assert gemini_image_tokens(width, height) == tokens
+
+
 def test_text_only_reading_counts_exactly_its_text(openai_o200k, shared_services):
     reading = read_file(REPORT_PDF, services=shared_services, multimodal=False)
     assert reading.tokens("openai") == len(openai_o200k.encode_ordinary(reading.as_text())) > 100
     assert reading.tokens("anthropic") == reading.tokens("openai")  # an estimate: the same count of the same text
+    assert reading.tokens("gemini") == reading.tokens("openai")
+    assert reading.as_messages("gemini") == [{"text": reading.as_text()}]
     assert reading.tokens() == reading.tokens("openai")
 
 
@@ -133,6 +149,12 @@ def test_multimodal_reading_counts_each_text_part_and_each_image(openai_o200k, s
     assert reading.tokens("openai") == text + 4 * (85 + 170 * 4)
     assert reading.tokens("anthropic") == text + 4 * anthropic_image_tokens(width, height)
     assert 2500 < anthropic_image_tokens(width, height) < 2560
+    gemini = reading.as_messages("gemini")  # a contents entry's parts: text, then the page as inline PNG data
+    assert [part["text"] for part in gemini if "text" in part] == texts
+    images = [part["inline_data"] for part in gemini if "inline_data" in part]
+    assert [image["mime_type"] for image in images] == ["image/png"] * 4
+    assert base64.b64decode(images[0]["data"]) == reading.pages[0].image
+    assert reading.tokens("gemini") == text + 4 * 258 * 2 * 3  # 2 x 3 tiles of 768 px
     as_text_only = dataclasses.replace(reading, multimodal=False)
     assert as_text_only.tokens("openai") == text_tokens(as_text_only.as_text())
 
@@ -147,4 +169,4 @@ def test_an_image_files_reading_counts_its_image(shared_services):
 def test_an_unknown_provider_is_refused(shared_services):
     reading = read_file(REPORT_PDF, page_start=1, page_end=1, services=shared_services)
     with pytest.raises(ValueError, match="provider must be"):
-        reading.tokens("gemini")
+        reading.tokens("mistral")

@@ -15,10 +15,12 @@ import pypdfium2 as pdfium
 import pytest
 
 from readers import ReadOptions, Services, read_file
+from readers.intake import fetch
 from readers.models import Segment
 from readers.payload.tokens import anthropic_image_tokens, png_size, text_tokens
 from tests import fixtures
 from tests.conftest import CORPUS, ROOT, make_settings
+from tests.loopback import Site, fence, resolver
 from ui.handlers import (
     MAX_FILES,
     Entry,
@@ -65,6 +67,25 @@ def broken_pdf(tmp_path: Path) -> str:
 def last(iterator):
     steps = list(iterator)
     return steps, steps[-1]
+
+
+def test_web_addresses_are_read_after_the_uploads_each_named_by_its_url(tmp_path, monkeypatch):
+    """The address box: each address is fetched within the rules (here a loopback server that
+    URL_ALLOW names, and a private address refused without a packet sent), then read as an upload."""
+    monkeypatch.setattr(fetch, "resolve", resolver({"intranet.test": ["10.1.2.3"]}))
+    refused = fence(monkeypatch)
+    services = Services(make_settings(tmp_path / "cache", url_allow=("127.0.0.1",)))
+    with Site({"/report.pdf": (200, {"Content-Type": "application/pdf"}, REPORT_PDF.read_bytes())}) as site:
+        url = site.url("/report.pdf")
+        picture = upload(tmp_path, ASSETS / "diagram.png")
+        _, final = last(
+            read_uploads([picture], ReadOptions(multimodal=False), services, addresses=f"{url}\nintranet.test/x")
+        )
+    assert [entry.name for entry in final] == ["diagram.png", url, "https://intranet.test/x"]
+    assert final[1].reading.kind == "pdf" and final[1].reading.name == url and final[1].done
+    assert final[1].reading.pages[0].image is not None  # the app shows every page's image
+    assert final[2].error.startswith("https://intranet.test/x is refused: intranet.test is at 10.1.2.3, a private")
+    assert refused == [] and site.hits["/report.pdf"] == 1
 
 
 def test_triage_refuses_the_eleventh_file_and_oversized_ones_by_name(tmp_path):
@@ -180,6 +201,9 @@ def test_estimates_cover_both_modes(tmp_path, services):
         "anthropic"
     )
     assert (openai["exact"], anthropic["exact"]) == (True, False)
+    gemini = rows["Multimodal (Gemini)"]
+    assert gemini["images"] == 4 and gemini["image_tokens"] == 4 * 258 * 2 * 3 and not gemini["exact"]
+    assert gemini["total_tokens"] == reading.tokens("gemini") and gemini["text_tokens"] == openai["text_tokens"]
     table = estimate_table([reading], multimodal=True)
     assert "**Multimodal (OpenAI)** (current)" in table and "| Text-only |" in table
     assert f"| ≈ {anthropic['total_tokens']:,} |" in table and f"| {openai['total_tokens']:,} |" in table
@@ -216,6 +240,9 @@ def test_estimates_add_the_pdf_document_form(shared_services):
         )
         assert not document["exact"]
         assert document["images"] == images["images"] == 4 and document["image_tokens"] == images["image_tokens"]
+    # Gemini counts each page at 258 tokens, its text seen in its image: only the line naming the pages is text
+    gemini, parts = rows["PDF document (Gemini)"], reading.as_messages("gemini", document=True)
+    assert (gemini["text_tokens"], gemini["image_tokens"]) == (text_tokens(parts[0]["text"]), 4 * 258)
     assert "| PDF document (Anthropic) |" in estimate_table([reading], multimodal=True)
     assert not any(
         row["mode"].startswith("PDF document")
@@ -227,15 +254,19 @@ def test_payload_view_shows_the_pdf_document_form_abbreviated_and_downloads_it_w
     report = read_file(REPORT_PDF, page_start=1, page_end=2, services=shared_services)
     picture = read_file(ASSETS / "diagram.png", services=shared_services)
     entries = [Entry("chart-report.pdf", reading=report, done=True), Entry("diagram.png", reading=picture, done=True)]
-    note, openai, anthropic, download = payload_views(entries, False, tmp_path)[-4:]
+    note, openai, download = payload_views(entries, False, tmp_path)[-3:]
     assert note["visible"] and "diagram.png has no PDF and is sent as page images." in note["value"]
     assert '"file_data": "data:application/pdf;base64,JVBERi0' in openai["value"] and "characters)" in openai["value"]
-    assert len(openai["value"]) < 3000 and anthropic["visible"]
+    assert len(openai["value"]) < 3000 and openai["label"].startswith("OpenAI ")
+    gemini = payload_views(entries, False, tmp_path, "gemini")[-2]  # the provider chosen in the tab
+    assert gemini["label"].startswith("Gemini ") and '"mime_type": "application/pdf"' in gemini["value"]
+    assert len(gemini["value"]) < 3000
     saved = json.loads(Path(download["value"]).read_text())
     assert [part["type"] for part in saved["anthropic"]] == ["text", "document", "text", "image"]
     assert len(pdfium.PdfDocument(base64.b64decode(saved["anthropic"][1]["source"]["data"]))) == 2
     assert saved["openai"][:2] == report.as_messages("openai", document=True)
-    hidden = payload_views([Entry("diagram.png", reading=picture, done=True)], False, tmp_path)[-4:]
+    assert saved["gemini"][:2] == report.as_messages("gemini", document=True)
+    hidden = payload_views([Entry("diagram.png", reading=picture, done=True)], False, tmp_path)[-3:]
     assert not any(update["visible"] for update in hidden)
 
 
@@ -245,7 +276,7 @@ def test_payload_view_says_when_the_pdfs_together_are_past_a_limit(shared_servic
         dataclasses.replace(reading, name=f"copy-{n}.pdf") for n in range(26)
     ]  # 26 x 4 pages: 104 PDF pages in one request
     payloads, problems = document_payloads(many)
-    assert not payloads and len(problems) == 2
+    assert list(payloads) == ["gemini"] and len(problems) == 2  # Gemini takes 1,000 pages
     assert problems[1].startswith(
         "Anthropic: One request with all these PDFs is 104 PDF pages; Anthropic takes at most 100 PDF pages"
     )

@@ -153,6 +153,7 @@ def running_app() -> RunningApp:
             "VISION_MODEL": VISION_MODEL,
             "MAX_FILE_MB": str(MAX_FILE_MB),
             "TMPDIR": str(temp),
+            "URL_ALLOW": "127.0.0.1",  # the tests' own web servers, on loopback
         },
         ARTIFACTS / "app.log",
     )

@@ -184,6 +184,36 @@ CORPUS_VECTORS = [
         extra=["From: Alice Example <alice@example.com>", "To: Bob Example <bob@example.com>"],
         page_count=1,
     ),
+    corpus(  # Outlook's own recipient (its recipient table), and the transport header's other address labelled
+        "markitdown/test_outlook_msg.msg",
+        "email",
+        extra=[
+            "From: M. C. Kurtuluş <test.sender@example.com>\n"
+            'From (transport header): "M. C. Kurtuluş" <muratcan.kurtulus@gmail.com>\n'
+            "To: test.recipient@example.com\n"
+            'To (transport header): "M. C. Kurtuluş" <muratcan.kurtulus@gmail.com>\n'
+            "Date: 2024-12-22 08:23:00+00:00\nSubject: Test Email Message"
+        ],
+        exclude=["Cc:", "Bcc:"],
+        unseen=[
+            "Email Message",
+            "**From:** test.sender@example.com",
+            "**To:** test.recipient@example.com",
+            "**Subject:** Test Email Message",
+            "Content",
+        ],
+        page_count=1,
+    ),
+    corpus(
+        "unstructured/fake-email-with-cc-and-bcc.msg",
+        "email",
+        extra=[
+            "From: John <johnjennings702@gmail.com>\nTo: John Jennings <john-ctr@unstructured.io>\n"
+            "Cc: steve@unstructured.io\nBcc: hello@unstructured.io\n"
+        ],
+        exclude=["(transport header)"],
+        page_count=1,
+    ),
     corpus(
         "docling/formats/msg_with_attachment.msg",
         "email",

@@ -25,10 +25,12 @@ import gradio as gr
 
 from readers import ReaderError, Reading, ReadOptions, Services, read_file
 from readers.describe.vision import TEXT_ONLY, UNANSWERED
+from readers.intake.fetch import fetch, url_name
 from readers.intake.names import label, safe_suffix
 from readers.payload.budget import page_tokens, parse_cursor
 from readers.payload.chunks import check_sizes
-from readers.payload.tokens import EXACT, PROVIDERS
+from readers.payload.messages import PROVIDERS
+from readers.payload.tokens import EXACT
 
 from .api_docs import ENDPOINT_ARGS, FILE_ARGS, HOTWORDS_ARG
 from .handlers import display_name, parse_page, unexpected, visitor, visual_kind
@@ -36,8 +38,8 @@ from .report import page_image
 from .tools import Budget, Read, answer_count, file_arguments, find_json, for_agents, outline_json, token_budget
 
 NO_FILE = (
-    "No file was sent. Give file (with gradio_client, handle_file(path); over MCP, a public http(s) URL), "
-    "or the file's bytes as file_base64 with its name in file_name."
+    "No file was sent. Give url (an http(s) URL ReadLens fetches), file (with gradio_client, handle_file(path); "
+    "over MCP, a public http(s) URL Gradio fetches), or the file's bytes as file_base64 with its name in file_name."
 )
 MCP_CALLER = "mcp"  # the x-gradio-user header Gradio's MCP server sends with each tool call
 
@@ -66,9 +68,16 @@ def inline_bytes(data: str, name: str, max_bytes: int) -> bytes:
         ) from None
 
 
-def reading_json(reading: Reading, document: bool = False, line_numbers: bool = False, chunk_tokens: int = 0) -> dict:
-    """``/read_file``'s answer; ``messages`` (OpenAI parts with PNG data URLs) only in multimodal mode,
-    ``document_messages`` (OpenAI parts with the PDF of the pages read) only when ``document`` is asked;
+def reading_json(
+    reading: Reading,
+    document: bool = False,
+    line_numbers: bool = False,
+    chunk_tokens: int = 0,
+    provider: str = "openai",
+) -> dict:
+    """``/read_file``'s answer; ``messages`` (``provider``'s parts with the PNGs in base64) only in
+    multimodal mode, ``document_messages`` (its parts with the PDF of the pages read) only when
+    ``document`` is asked;
     ``line_numbers`` numbers the lines of a text file's pages in ``text``; ``tokens`` of the payload
     in the reading's mode per provider, ``exact`` false for an estimate, and each page's on its own;
     ``chunks`` of at most ``chunk_tokens`` tokens (``Reading.chunks``) when it is set."""
@@ -96,12 +105,12 @@ def reading_json(reading: Reading, document: bool = False, line_numbers: bool = 
         "warnings": reading.warnings,
         "usage": dataclasses.asdict(reading.usage),
         "text": reading.as_text(line_numbers=line_numbers),
-        "tokens": {provider: {"count": reading.tokens(provider), "exact": EXACT[provider]} for provider in PROVIDERS},
+        "tokens": {name: {"count": reading.tokens(name), "exact": EXACT[name]} for name in PROVIDERS},
     }
     if reading.multimodal:
-        answer["messages"] = reading.as_messages("openai")
+        answer["messages"] = reading.as_messages(provider)
     if document:
-        answer["document_messages"] = reading.as_messages("openai", document=True)
+        answer["document_messages"] = reading.as_messages(provider, document=True)
     if chunk_tokens:
         answer["chunks"] = [dataclasses.asdict(chunk) for chunk in reading.chunks(chunk_tokens)]
     return answer
@@ -142,18 +151,23 @@ class Endpoints:
         self.services, self.folder, self.discard = services, folder, discard
 
     @contextmanager
-    def _file(self, file: str | None, file_base64: str | None, file_name: str | None) -> Iterator[tuple[str, str]]:
-        """The file sent, as (path, name to show): the upload, or the inline bytes in a private
-        temporary file that is removed afterwards — and in public mode the upload too. Every error
-        leaves as a ``gr.Error`` with a sentence."""
-        if not file and not file_base64:
+    def _file(
+        self, file: str | None, file_base64: str | None, file_name: str | None, url: str | None
+    ) -> Iterator[tuple[str, str]]:
+        """The file sent, as (path, name to show): the upload, the inline bytes in a private
+        temporary file that is removed afterwards (and in public mode the upload too), or the file
+        at ``url``, fetched into the cache once (``readers.intake.fetch``) and named by its URL.
+        Every error leaves as a ``gr.Error`` with a sentence."""
+        if not file and not file_base64 and not url:
             raise gr.Error(NO_FILE)
-        if file and file_base64:
-            raise gr.Error("Send the file once: either file or file_base64, not both.")
-        name = display_name(file) if file else label(Path(file_name or "file").name)
+        if bool(file) + bool(file_base64) + bool(url) > 1:
+            raise gr.Error("Send the file once: file, file_base64 or url, not two of them.")
+        name = display_name(file) if file else url_name(url) if url else label(Path(file_name or "file").name)
         folder = Path(tempfile.mkdtemp(prefix="readlens-inline-")) if file_base64 else None
         try:
-            if folder is None:
+            if url:
+                path = str(fetch(url, self.services.settings, self.services.store))
+            elif folder is None:
                 path = file
             else:
                 path = str(folder / f"inline{safe_suffix(name)}")
@@ -203,6 +217,8 @@ class Endpoints:
         max_tokens: float | None = None,
         cursor: str = "",
         chunk_tokens: float = 0,
+        provider: str = "openai",
+        url: str = "",
         request: gr.Request = None,
     ) -> dict:
         """Read a file the way a language model receives it: a PDF, Word, PowerPoint, spreadsheet, web
@@ -232,10 +248,14 @@ class Endpoints:
             max_tokens: {read_file[max_tokens]}
             cursor: {read_file[cursor]}
             chunk_tokens: {read_file[chunk_tokens]}
+            provider: {read_file[provider]}
+            url: {url}
         Returns:
             {read_file[returns]}
         """
-        with self._file(file, file_base64, file_name) as (path, name):
+        if provider not in PROVIDERS:
+            raise gr.Error(f"provider must be one of {', '.join(PROVIDERS)}, not {provider!r}.")
+        with self._file(file, file_base64, file_name, url) as (path, name):
             mcp = request is not None and request.headers.get("x-gradio-user") == MCP_CALLER
             start, last = parse_cursor(cursor) if cursor else None, parse_page(page_end)
             budget = Budget(token_budget(max_tokens, mcp), start, bool(line_numbers))
@@ -250,7 +270,9 @@ class Endpoints:
             )
             reading = self._read(path, name, request, options)
             fitted = budget.fit(reading) if budget.active else None
-            answer = reading_json(fitted.reading if fitted else reading, bool(document), bool(line_numbers), chunk_size)
+            answer = reading_json(
+                fitted.reading if fitted else reading, bool(document), bool(line_numbers), chunk_size, provider
+            )
             if fitted:
                 arguments = {
                     "page_end": last,
@@ -260,10 +282,10 @@ class Endpoints:
                     "line_numbers": bool(line_numbers),
                     "hotwords": hotwords,
                     "chunk_tokens": chunk_size,
+                    "provider": provider if provider != "openai" else "",
                 }
-                answer["budget"] = budget.report(
-                    fitted, reading, last or reading.page_count, file_arguments(bool(file_base64), name), arguments
-                )
+                sent = file_arguments("url" if url else "inline" if file_base64 else "file", name)
+                answer["budget"] = budget.report(fitted, reading, last or reading.page_count, sent, arguments)
             return for_agents(answer) if mcp else answer
 
     @documented
@@ -273,6 +295,7 @@ class Endpoints:
         page: float = 1,
         file_base64: str = "",
         file_name: str = "",
+        url: str = "",
         request: gr.Request = None,
     ) -> str:
         """The rendered image (PNG) of one page, slide or sheet of a document, or of an image file:
@@ -283,8 +306,9 @@ class Endpoints:
             page: The page (slide, sheet) to render, from 1.
             file_base64: {file_base64}
             file_name: {file_name}
+            url: {url}
         """
-        with self._file(file, file_base64, file_name) as (path, name):
+        with self._file(file, file_base64, file_name, url) as (path, name):
             number = parse_page(page) or 1
             self._require_pages(path, name, "has no page image to render")
             reading = self._read(path, name, request, ReadOptions(number, number, multimodal=True))
@@ -300,6 +324,7 @@ class Endpoints:
         question: str = "",
         file_base64: str = "",
         file_name: str = "",
+        url: str = "",
         request: gr.Request = None,
     ) -> str:
         """A vision model's description of one page's visual content (charts, diagrams, pictures,
@@ -311,8 +336,9 @@ class Endpoints:
             question: {describe[question]}
             file_base64: {file_base64}
             file_name: {file_name}
+            url: {url}
         """
-        with self._file(file, file_base64, file_name) as (path, name):
+        with self._file(file, file_base64, file_name, url) as (path, name):
             number = parse_page(page) or 1
             self._require_pages(path, name, "has no visual content to describe")
             options = ReadOptions(number, number, question or None, multimodal=False, images=True)
@@ -350,6 +376,7 @@ class Endpoints:
         file_base64: str = "",
         file_name: str = "",
         hotwords: str = "",
+        url: str = "",
         request: gr.Request = None,
     ) -> dict:
         """The transcript of an audio file (WAV, MP3, FLAC, OGG, M4A and more): its text, language,
@@ -360,10 +387,11 @@ class Endpoints:
             file_base64: {file_base64}
             file_name: {file_name}
             hotwords: {hotwords}
+            url: {url}
         Returns:
             name, text, language, duration (seconds), source (which model), segments (start, end, text).
         """
-        with self._file(file, file_base64, file_name) as (path, name):
+        with self._file(file, file_base64, file_name, url) as (path, name):
             reading = self._read(path, name, request, ReadOptions(hotwords=hotwords or None))
             if reading.transcript is None:
                 raise gr.Error(f"{reading.name} is {reading.kind}, not audio; /transcribe reads audio files.")
@@ -380,6 +408,7 @@ class Endpoints:
         page_end: float | None = None,
         file_base64: str = "",
         file_name: str = "",
+        url: str = "",
         request: gr.Request = None,
     ) -> dict:
         """The outline of a file, without its text, to choose what to read: its kind and page count,
@@ -398,10 +427,11 @@ class Endpoints:
             page_end: Last page to outline; empty or 0 goes to the last.
             file_base64: {file_base64}
             file_name: {file_name}
+            url: {url}
         Returns:
             {outline[returns]}
         """
-        with self._file(file, file_base64, file_name) as (path, name):
+        with self._file(file, file_base64, file_name, url) as (path, name):
             return outline_json(
                 self._reader(path, name, request),
                 parse_page(page_start),
@@ -421,6 +451,7 @@ class Endpoints:
         max_hits: float = 20,
         file_base64: str = "",
         file_name: str = "",
+        url: str = "",
         request: gr.Request = None,
     ) -> dict:
         """Find words or a regular expression in a file's pages, as a text-only model receives them
@@ -441,10 +472,11 @@ class Endpoints:
             max_hits: {find[max_hits]}
             file_base64: {file_base64}
             file_name: {file_name}
+            url: {url}
         Returns:
             {find[returns]}
         """
-        with self._file(file, file_base64, file_name) as (path, name):
+        with self._file(file, file_base64, file_name, url) as (path, name):
             return find_json(
                 self._reader(path, name, request),
                 query,

@@ -18,6 +18,11 @@ FILE_ARGS = {  # every endpoint's file parameters, as its docstring (and so the 
         "The file's name with its extension when sending file_base64, e.g. "
         "report.pdf: it names the file in the answer and hints at its type."
     ),
+    "url": (
+        "The file's http(s) URL for the server to fetch and read, e.g. https://example.com/report.pdf: "
+        "public addresses only (the server's URL_ALLOW may name others), at most MAX_FILE_MB; the answer "
+        "names the file by its URL. Use instead of file and file_base64."
+    ),
 }
 HOTWORDS_ARG = (
     "For audio: names and terms the recording uses, spelled as they should "
@@ -59,6 +64,10 @@ ENDPOINT_ARGS = {  # by endpoint: what its docstring names as {endpoint[paramete
             'Where to go on inside a page, exactly as an answer\'s budget.next gave it (e.g. "12:3457": '
             "page 12 from character 3457); it replaces page_start. Empty reads from page_start."
         ),
+        "provider": (
+            'The provider whose message parts messages and document_messages are in: "openai" (the '
+            'default), "anthropic" or "gemini" (the parts of a Gemini contents entry).'
+        ),
         "chunk_tokens": (
             "To add chunks, what a retriever indexes, e.g. 512: the pages read cut into chunks of at most"
             " this many o200k_base tokens, each with its heading path, pages and citation; tables cut "
@@ -71,8 +80,8 @@ ENDPOINT_ARGS = {  # by endpoint: what its docstring names as {endpoint[paramete
             "download stamps, or a Word page's header and footer); warnings; usage (vision calls made, saved, "
             "cached); text (exactly what a "
             "text-only model receives); document_messages when asked; tokens of that payload (openai "
-            "exact, anthropic an estimate); and, in multimodal mode through gradio_client, messages "
-            "(OpenAI content parts with base64 PNGs); with max_tokens or a cursor (and always over MCP), "
+            "exact, anthropic and gemini estimates); and, in multimodal mode through gradio_client, messages "
+            "(the provider's content parts with base64 PNGs); with max_tokens or a cursor (and always over MCP), "
             "budget: max_tokens, tokens, pages, left, next (the page_start or cursor to go on with, null "
             "when nothing is left), call (the exact call that goes on) and note; with chunk_tokens, "
             "chunks (number, kind: text, table, figure or transcript, text: exactly what is embedded, "

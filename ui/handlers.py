@@ -14,6 +14,7 @@ from pathlib import Path
 
 from readers import ReaderError, Reading, ReadOptions, Services, read_file
 from readers.intake.detect import detect
+from readers.intake.fetch import fetch, is_url, url_name
 from readers.job import Progress
 from readers.kinds import kind_of
 from readers.markup.tables import markdown_table
@@ -141,13 +142,16 @@ def read_uploads(
     progress: Progress | None = None,
     previous: list[Entry] = (),
     discard: Callable[[str], None] | None = None,
+    addresses: str = "",
 ) -> Iterator[list[Entry]]:
-    """Read every upload in turn with ``options`` (each under its own name), yielding the whole
-    list each time something new is on screen.
+    """Read every upload, then every web address in ``addresses`` (separated by spaces or lines;
+    https:// is assumed where none is written), in turn with ``options``, each under its own name
+    (an address's is its URL), yielding the whole list each time something new is on screen.
 
     Each yield is a new list of new entries, so a listener sees every step as a change. One file's
     failure is that file's entry; the others are still read. ``discard`` (public mode) deletes each
-    upload once read; an upload already deleted keeps its ``previous`` entry, with a note.
+    upload once read; an upload already deleted keeps its ``previous`` entry, with a note. An
+    address is fetched into the cache once a read (``readers.intake.fetch``).
     """
     report = progress or (lambda stage, done, total: None)
     accepted, entries = triage(paths or [], services.settings.max_file_bytes)
@@ -155,26 +159,28 @@ def read_uploads(
     if discard is not None:
         for path in set(paths or []) - set(accepted):  # refused unread
             discard(path)
-    for path in accepted:
-        name = display_name(path)
-        if not Path(path).exists():
-            entries.append(_gone(name, path, earlier.get(path)))
+    urls = [url if is_url(url) else f"https://{url}" for url in addresses.split()]
+    for source in [*accepted, *urls]:
+        name = url_name(source) if is_url(source) else display_name(source)
+        if not is_url(source) and not Path(source).exists():
+            entries.append(_gone(name, source, earlier.get(source)))
             continue
-        entries.append(Entry(name, path))
+        entries.append(Entry(name, source))
         index = len(entries) - 1
         labelled = lambda stage, done, total, name=name: report(f"{name}: {STAGE_WORDS.get(stage, stage)}", done, total)
         try:
+            path = str(fetch(source, services.settings, services.store)) if is_url(source) else source
             for reading in read_progressively(path, replace(options, name=name), services, labelled):
                 entries[index] = Entry(name, path, reading)
                 yield list(entries)
             entries[index] = Entry(name, path, entries[index].reading, done=True)
         except ReaderError as error:
-            entries[index] = Entry(name, path, error=error.message, done=True)
+            entries[index] = Entry(name, source, error=error.message, done=True)
         except Exception as error:  # noqa: BLE001 - one file's bug must not take the others' results off the page
-            entries[index] = Entry(name, path, error=unexpected(name, error), done=True)
+            entries[index] = Entry(name, source, error=unexpected(name, error), done=True)
         finally:
-            if discard is not None:
-                discard(path)
+            if discard is not None and not is_url(source):
+                discard(source)
     yield list(entries)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import atexit
 import filecmp
 import shutil
+import signal
+import sys
 import tempfile
 from pathlib import Path
 
@@ -90,7 +92,7 @@ def examples_row(files: gr.File, folder: Path, elem_id: str, **private) -> gr.Ro
         return [str(copy)]
 
     with gr.Row(elem_id=elem_id) as row:
-        for name in EXAMPLES:
+        for name in (name for name in EXAMPLES if (ASSETS / name).is_file()):  # an installed package has no assets/
             button = gr.Button(f"Try {name}", size="sm", variant="secondary", min_width=120)
             button.click(lambda name=name: pick(name), outputs=files, **private)
     return row
@@ -116,18 +118,35 @@ def launch_options(settings: Settings) -> dict:
     }
 
 
-def launch(demo: gr.Blocks, settings: Settings) -> None:
-    """Start the app with ``launch_options`` and block until it is stopped.
+def preload() -> None:
+    """Import the slow libraries while the app starts, so the first upload does not wait for them
+    (the readers import what a kind needs on first use)."""
+    import av  # noqa: F401 - audio
+    import faster_whisper  # noqa: F401 - audio
+
+    import readers.describe.vision  # noqa: F401 - descriptions
+    import readers.pdf.pages  # noqa: F401 - pdfplumber and pdfium, for every paged kind
+
+
+def start(demo: gr.Blocks, settings: Settings, **options) -> None:
+    """Start the app with ``launch_options`` (and ``options``) without waiting for it to stop.
 
     The MCP server's requests are limited to 4 MiB by the MCP SDK, less than a file sent inline
     as base64 (4/3 of its size) may take: the limit is raised so that, as with uploads, a file up
     to twice MAX_FILE_MB arrives and is refused by name, and a bigger request is refused whole.
     """
-    demo.launch(prevent_thread_lock=True, **launch_options(settings))
+    demo.launch(prevent_thread_lock=True, **launch_options(settings), **options)
     if demo.mcp_server_obj is not None:
         demo.mcp_server_obj.manager.asgi_app.max_body_size = (
             UPLOAD_LIMIT_FACTOR * settings.max_file_bytes * 4 // 3 + MCP_ENVELOPE_BYTES
         )
+
+
+def launch(demo: gr.Blocks, settings: Settings) -> None:
+    """Start the app and block until it is stopped. Containers and Spaces stop it with SIGTERM:
+    exiting normally lets it remove its temporary folder (atexit) instead of leaving it behind."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+    start(demo, settings)
     demo.block_thread()
 
 
@@ -153,6 +172,8 @@ def _api(endpoints: Endpoints) -> None:
         search = [gr.Textbox(label="query", value=""), gr.Checkbox(label="regex", value=False)]
         around = [gr.Number(label="context", precision=0, value=2), gr.Number(label="max_hits", precision=0, value=20)]
         outline, found = gr.JSON(label="outline"), gr.JSON(label="found")
+        url = gr.Textbox(label="url", value="")
+        provider = gr.Textbox(label="provider", value="openai")
     shared = {"triggers": [], "concurrency_id": "read", "concurrency_limit": READ_CONCURRENCY}
     inputs = [
         file,
@@ -166,23 +187,35 @@ def _api(endpoints: Endpoints) -> None:
         hotwords,
         *budget,
         chunk_tokens,
+        provider,
+        url,
     ]
     gr.on(fn=endpoints.read_file, inputs=inputs, outputs=reading, api_name="read_file", **shared)
-    gr.on(fn=endpoints.render_page, inputs=[file, page, *inline], outputs=image, api_name="render_page", **shared)
-    gr.on(fn=endpoints.describe, inputs=[file, page, question, *inline], outputs=answer, api_name="describe", **shared)
+    gr.on(fn=endpoints.render_page, inputs=[file, page, *inline, url], outputs=image, api_name="render_page", **shared)
     gr.on(
-        fn=endpoints.transcribe, inputs=[file, *inline, hotwords], outputs=transcript, api_name="transcribe", **shared
+        fn=endpoints.describe,
+        inputs=[file, page, question, *inline, url],
+        outputs=answer,
+        api_name="describe",
+        **shared,
+    )
+    gr.on(
+        fn=endpoints.transcribe,
+        inputs=[file, *inline, hotwords, url],
+        outputs=transcript,
+        api_name="transcribe",
+        **shared,
     )
     gr.on(
         fn=endpoints.outline,
-        inputs=[file, page_start, page_end, *inline],
+        inputs=[file, page_start, page_end, *inline, url],
         outputs=outline,
         api_name="outline",
         **shared,
     )
     gr.on(
         fn=endpoints.find,
-        inputs=[file, *search, page_start, page_end, *around, *inline],
+        inputs=[file, *search, page_start, page_end, *around, *inline, url],
         outputs=found,
         api_name="find",
         **shared,
@@ -217,6 +250,12 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                     type="filepath",
                     height=150,
                     elem_id="uploads",
+                )
+                address = gr.Textbox(
+                    label="Or web addresses",
+                    placeholder="https://example.com/report.pdf — a page or a file; several separated by spaces",
+                    submit_btn="Read",
+                    elem_id="address",
                 )
                 gr.Examples(
                     [[[str(ASSETS / name)]] for name in EXAMPLES if (ASSETS / name).exists()],
@@ -299,7 +338,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
 
                 pages_examples = examples_row(files, folder, "pages-examples", **private)
 
-            payload_examples, payload_outputs = payload_tab(
+            payload_examples, provider, payload_outputs = payload_tab(
                 lambda: examples_row(files, folder, "payload-examples", **private)
             )
             with gr.Tab("Export", elem_id="export-tab"):
@@ -342,6 +381,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
             ask,
             mode,
             heard,
+            addresses,
             current,
             request: gr.Request,
             progress=gr.Progress(),  # noqa: B008 - how Gradio asks for progress
@@ -355,12 +395,22 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                 hotwords=heard or None,
                 visitor=visitor(request, settings.forwarded_allow_ips),
             )
-            yield from read_uploads(paths, options, services, report, current, discard if settings.public else None)
+            yield from read_uploads(
+                paths, options, services, report, current, discard if settings.public else None, addresses or ""
+            )
 
         gr.on(
-            [files.change, multimodal.change, page_start.change, page_end.change, question.submit, hotwords.submit],
+            [
+                files.change,
+                multimodal.change,
+                page_start.change,
+                page_end.change,
+                question.submit,
+                hotwords.submit,
+                address.submit,
+            ],
             read,
-            inputs=[files, page_start, page_end, question, multimodal, hotwords, entries],
+            inputs=[files, page_start, page_end, question, multimodal, hotwords, address, entries],
             outputs=entries,
             show_progress_on=status,
             trigger_mode="always_last",
@@ -369,15 +419,22 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
             **private,
         )
         entries.change(
-            lambda current, mode: (
+            lambda current, mode, chosen: (
                 *[gr.update(visible=not current)] * 3,
                 status_line(current),
                 question_note(current),
                 write_report(current, folder) if current and all(entry.done for entry in current) else None,
-                *payload_views(current, mode, folder),
+                *payload_views(current, mode, folder, chosen),
             ),
-            [entries, multimodal],
+            [entries, multimodal, provider],
             [pages_examples, payload_examples, chunks_examples, status, unanswered, report_file, *payload_outputs],
+            show_progress="hidden",
+            **private,
+        )
+        provider.change(
+            lambda current, mode, chosen: payload_views(current, mode, folder, chosen),
+            [entries, multimodal, provider],
+            payload_outputs,
             show_progress="hidden",
             **private,
         )

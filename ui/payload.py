@@ -3,12 +3,13 @@
 Tokens are counted by ``readers.payload.tokens``: text exactly with OpenAI's ``o200k_base`` encoding
 (Anthropic's figures are estimates, marked ≈), images by each provider's published rule.
 
-A PDF sent as itself costs, by both providers' published rules, the text of each page plus the
-page as an image (Anthropic, "PDF support": a page's text — typically 1,500-3,000 tokens — plus its
-image by the image rule; OpenAI, "File inputs": "both the extracted text and an image of each
+A PDF sent as itself costs, by OpenAI's and Anthropic's published rules, the text of each page plus
+the page as an image (Anthropic, "PDF support": a page's text — typically 1,500-3,000 tokens — plus
+its image by the image rule; OpenAI, "File inputs": "both the extracted text and an image of each
 page"). So the document form is counted as the pages' extracted text and their renders, by the
-same rules as the page-images form; what differs is the size of the request. Both providers
-extract the text themselves, so that form's counts are estimates.
+same rules as the page-images form; what differs is the size of the request. Gemini sees each page
+as an image of a fixed cost (``readers.payload.tokens.PDF_PAGE_TOKENS``). The providers extract the
+text themselves, so that form's counts are estimates.
 """
 
 from __future__ import annotations
@@ -19,14 +20,16 @@ import json
 from readers import ReaderError, Reading
 from readers.markup.tables import markdown_table
 from readers.payload.document import limit_problem
-from readers.payload.tokens import EXACT, IMAGE_RULES, PROVIDERS, payload_tokens, png_size, text_tokens
+from readers.payload.messages import PROVIDERS, is_text
+from readers.payload.tokens import EXACT, IMAGE_RULES, PDF_PAGE_TOKENS, payload_tokens, png_size, text_tokens
 
-PROVIDER_NAMES = {"openai": "OpenAI", "anthropic": "Anthropic"}
+PROVIDER_NAMES = {"openai": "OpenAI", "anthropic": "Anthropic", "gemini": "Gemini"}
 TOKENS_NOTE = (
     "Text tokens are counted exactly with o200k_base, the encoding of GPT-4o, GPT-4.1, GPT-5 and the o-series; "
-    "Anthropic publishes no tokenizer, so its figures (≈) are estimates "
+    "Anthropic and Google publish no tokenizer that works offline, so their figures (≈) are estimates "
     "from the same count. Images by each provider's rule: "
-    "OpenAI high detail 85 + 170 per 512 px tile, Anthropic width × height / 750."
+    "OpenAI high detail 85 + 170 per 512 px tile, Anthropic width × height / 750, "
+    "Gemini 258 per 768 px tile (Gemini 2's rule; Gemini 3 counts by its media resolution)."
 )
 DOCUMENT_NOTE = (
     "A PDF sent as itself costs each page's text plus the page as an image (Anthropic: the text, typically 1,500–3,000 "
@@ -95,13 +98,16 @@ def _cut(data: str, start: int) -> str:
 
 def _abbreviated(part: dict) -> dict:
     """A copy of one content part with its base64 image or PDF cut, made before JSON so no huge string is scanned."""
-    if part["type"] == "image_url":
+    kind = part.get("type")  # Gemini's parts have none: {"text"} or {"inline_data"}
+    if "inline_data" in part:
+        return {"inline_data": {**part["inline_data"], "data": _cut(part["inline_data"]["data"], 0)}}
+    if kind == "image_url":
         url = part["image_url"]["url"]
         return {**part, "image_url": {**part["image_url"], "url": _cut(url, url.index(",") + 1)}}
-    if part["type"] == "file":
+    if kind == "file":
         data = part["file"]["file_data"]
         return {**part, "file": {**part["file"], "file_data": _cut(data, data.index(",") + 1)}}
-    if part["type"] in ("image", "document"):
+    if kind in ("image", "document"):
         return {**part, "source": {**part["source"], "data": _cut(part["source"]["data"], 0)}}
     return part
 
@@ -137,22 +143,32 @@ def estimate(readings: list[Reading], documents: dict[str, list[dict]] | None = 
                 "mode": f"Multimodal ({PROVIDER_NAMES[provider]})",
                 "exact": EXACT[provider],
                 "bytes": len(json.dumps(parts).encode()),
-                "characters": sum(len(part["text"]) for part in parts if part["type"] == "text"),
+                "characters": sum(len(part["text"]) for part in parts if is_text(part)),
                 "text_tokens": text_count,
-                "images": sum(part["type"] != "text" for part in parts),
+                "images": sum(not is_text(part) for part in parts),
                 "image_tokens": image_count,
             }
         )
-    sizes = [png_size(page.image) for r in multimodal if r.transcript is None for page in r.pages if page.image]
-    extracted = [
-        page.content for r in multimodal if r.pdf for page in r.pages
-    ]  # the text a provider takes from the PDFs' pages
+    pdf_sizes, other_sizes = (
+        [
+            png_size(page.image)
+            for r in multimodal
+            if r.transcript is None and bool(r.pdf) == sent
+            for page in r.pages
+            if page.image
+        ]
+        for sent in (True, False)
+    )
+    extracted = [page.content for r in multimodal if r.pdf for page in r.pages]  # the text taken from the PDFs' pages
     documents = document_payloads(readings)[0] if documents is None else documents
-    for (
-        provider,
-        parts,
-    ) in documents.items():  # a provider that cannot take the PDFs has no row; the payload view says why
-        texts = extracted + [part["text"] for part in parts if part["type"] == "text"]
+    for provider, parts in documents.items():  # a provider that cannot take the PDFs has no row; the view says why
+        texts = [part["text"] for part in parts if is_text(part)]
+        image_tokens = sum(IMAGE_RULES[provider](w, h) for w, h in other_sizes)
+        if provider in PDF_PAGE_TOKENS:  # a fixed cost for each page, its text seen in its image
+            image_tokens += PDF_PAGE_TOKENS[provider] * len(pdf_sizes)
+        else:
+            texts += extracted
+            image_tokens += sum(IMAGE_RULES[provider](w, h) for w, h in pdf_sizes)
         rows.append(
             {
                 "mode": f"PDF document ({PROVIDER_NAMES[provider]})",
@@ -160,8 +176,8 @@ def estimate(readings: list[Reading], documents: dict[str, list[dict]] | None = 
                 "bytes": len(json.dumps(parts).encode()),
                 "characters": sum(map(len, texts)),
                 "text_tokens": sum(map(text_tokens, texts)),
-                "images": len(sizes),
-                "image_tokens": sum(IMAGE_RULES[provider](w, h) for w, h in sizes),
+                "images": len(pdf_sizes) + len(other_sizes),
+                "image_tokens": image_tokens,
             }
         )
     for row in rows:

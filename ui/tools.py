@@ -69,9 +69,12 @@ def _span(numbers: list[int], unit: str) -> str:
     return f"{unit}s {numbers[0]}-{numbers[-1]}" if len(numbers) > 1 else f"{unit} {numbers[0]}"
 
 
-def file_arguments(inline: bool, name: str) -> str:
-    """How the call that goes on sends the same file: inline, or as the same upload or URL."""
-    return f"file_base64=<the same file>, file_name={json.dumps(name)}" if inline else "file=<the same file>"
+def file_arguments(sent: str, name: str) -> str:
+    """How the call that goes on sends the same file, as it was sent (``sent``): "url" (``name`` is
+    the URL), "inline", or as the same upload or Gradio's URL ("file")."""
+    if sent == "url":
+        return f"url={json.dumps(name)}"
+    return f"file_base64=<the same file>, file_name={json.dumps(name)}" if sent == "inline" else "file=<the same file>"
 
 
 def continue_call(file_arguments: str, arguments: dict, position: Cursor) -> str:

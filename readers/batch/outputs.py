@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..intake.fetch import is_url
 from ..storage.files import atomic_file
 from .records import CHUNK_FIELDS, FIELDS, INSTALL_HINT, BatchError
 
@@ -25,7 +26,7 @@ def counted(number: int, singular: str, plural: str | None = None) -> str:
 class Previous:
     """What earlier runs left in the output."""
 
-    done: set[str] = field(default_factory=set)  # content hashes of the files read without an error
+    done: set[str] = field(default_factory=set)  # content hashes (URLs, for those) of the files read without an error
     pages: int = 0
     retried: int = 0  # files whose records carry an error: dropped, to be read again
     cut: int = 0  # files whose records a stopped run did not finish writing: dropped
@@ -78,7 +79,8 @@ def _sift(pairs: Iterable[tuple[dict, object]], previous: Previous) -> set:
     def close(complete: bool) -> None:
         failed = any(record["error"] for record, _ in group)
         if complete and not failed:
-            previous.done.add(group[0][0]["sha256"])
+            first = group[0][0]
+            previous.done.add(first["file"] if is_url(first["file"]) else first["sha256"])  # a URL: not fetched again
             previous.pages += group[0][0]["pages_read"]
         else:
             dropped.update(payload for _, payload in group)

@@ -62,7 +62,10 @@ CHUNK_FIELDS = (
     "error",
     "warnings",
 )
-INSTALL_HINT = "the app does not install it; run `make setup-batch`, or `pip install -r requirements-batch.txt`"
+INSTALL_HINT = (
+    "the app does not install it; run `make setup-batch`, `pip install -r requirements-batch.txt` "
+    "or, for the installed package, `pip install 'readlens[batch]'`"
+)
 FAILURES_LISTED = 20
 
 

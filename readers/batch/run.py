@@ -56,6 +56,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from ..errors import ReaderError
+from ..intake.fetch import is_url
 from ..settings import Settings
 from ..storage.files import file_sha256
 from .engines import LocalEngine, RayEngine
@@ -165,6 +166,14 @@ def _tasks(
     for file, path in files:
         if stopper.signal:
             return
+        if is_url(file):  # fetched by its reader; read again unless an earlier run read it
+            if file in previous.done:
+                tally.skipped += 1
+                bar.total -= 1
+                bar.refresh()
+            else:
+                yield file, file, None
+            continue
         try:
             sha256 = file_sha256(path) if path.stat().st_size <= settings.max_file_bytes else None
         except OSError:
@@ -206,7 +215,7 @@ def run(
             check_sizes(request.chunk_tokens, request.overlap_tokens)
     except ReaderError as error:
         raise BatchError(error.message) from None
-    missing = [given for given in paths if not Path(given).exists()]
+    missing = [given for given in paths if not is_url(given) and not Path(given).exists()]
     if missing:
         raise BatchError(f"not found: {', '.join(missing)}")
     out = Path(out)

@@ -34,8 +34,6 @@ from pathlib import Path
 import numpy as np
 
 from ..pdf.figures import OCR_MAX_SIDE
-from ..pdf.headings import heading_levels
-from ..pdf.layout import boxed_markdown
 from ..versions import OCR_VERSION
 
 MODELS = ("PP-OCRv6_det_small.onnx", "PP-OCRv6_rec_small.onnx")
@@ -71,7 +69,8 @@ def _session(path: str):
     """An onnxruntime session as rapidocr makes it, one thread per core (onnxruntime's default; more
     only slow it), but whose idle threads sleep: by default they spin between runs, holding a core
     the crop-and-resize work here and the PDF renderers need. Alone it reads as fast; beside one
-    busy process, about a quarter faster."""
+    busy process, about a quarter faster. rapidocr takes it as its own (its config's ``session``),
+    so each model is loaded once."""
     from onnxruntime import GraphOptimizationLevel, InferenceSession, SessionOptions
 
     options = SessionOptions()
@@ -88,6 +87,7 @@ class _Engine:
 
     def __init__(self):
         import rapidocr
+        from omegaconf import flag_override
         from rapidocr import RapidOCR
         from rapidocr.ch_ppocr_rec import TextRecInput
         from rapidocr.utils.process_img import get_rotate_crop_image
@@ -107,11 +107,11 @@ class _Engine:
                 "Rec.rec_batch_num": 1,
             }
         )
+        with flag_override(engine.cfg, "allow_objects", True):  # rapidocr's config sets thread counts, not spinning
+            engine.cfg.Det.session, engine.cfg.Rec.session = _session(detect), _session(recognise)
         self.load = engine.load_img  # PNG or JPEG bytes to a BGR array, as rapidocr reads them
         self.detector, self.recogniser = engine._load_det_model(), engine._load_rec_model()
         self.crop, self.batch = get_rotate_crop_image, TextRecInput
-        for model, path in ((self.detector, detect), (self.recogniser, recognise)):
-            model.session.session = _session(path)  # rapidocr's config sets thread counts, not spinning
 
     def detect(self, picture: np.ndarray, scale: float) -> np.ndarray:
         """The boxes of the lines in ``picture`` (corner points, in its pixels, top to bottom) found in
@@ -297,12 +297,10 @@ def _read(picture: np.ndarray) -> tuple[list, list[str]]:
 def _found(image: bytes) -> tuple[list, list[str]]:
     """The lines rapidocr finds in ``image`` (PNG or JPEG bytes), as ``_read`` gives them. A picture
     turned on its side or upside down is read the right way up."""
-    global _engine
-    # One engine per process, loaded on first use; one image at a time, since onnxruntime
-    # already spreads a single image over every core (its default: a thread per physical core).
+    # One engine per process, loaded on first use (or ahead, by load_soon); one image at a time, since
+    # onnxruntime already spreads a single image over every core (its default: a thread per physical core).
     with _lock:
-        if _engine is None:
-            _engine = _Engine()
+        _load()
         return _read(_engine.load(image))
 
 
@@ -315,6 +313,9 @@ def read_page(image: bytes) -> str:
     """A scanned page's text as rapidocr finds it in ``image``, laid out as a PDF page's text is
     (``readers.pdf.layout.boxed_markdown``: columns read down, tables where the lines' boxes make
     one, headings half as large again as the body); each line turned on its side follows, alone."""
+    from ..pdf.headings import heading_levels  # the page engine only for a scanned page: a deck's pictures need none
+    from ..pdf.layout import boxed_markdown
+
     boxes, texts = _found(image)
     phrases = [
         ((min(x for x, _ in box), min(y for _, y in box), max(x for x, _ in box), max(y for _, y in box)), text)
@@ -323,3 +324,24 @@ def read_page(image: bytes) -> str:
     ]
     turned = [line for box, line in zip(boxes, texts) if _tall(box)]
     return heading_levels(["\n\n".join([boxed_markdown(phrases)[0], *turned]).strip()])[0]
+
+
+def _load() -> None:
+    global _engine
+    if _engine is None:
+        _engine = _Engine()
+
+
+def load_soon() -> None:
+    """Load the engine in the background, for a reading that will need it: its second or so of
+    imports and models then overlaps what the reading waits for first (LibreOffice above all)."""
+    if _engine is None:
+        threading.Thread(target=_load_quietly, name="readlens-ocr-load", daemon=True).start()
+
+
+def _load_quietly() -> None:
+    with _lock:
+        try:
+            _load()
+        except Exception:  # noqa: BLE001 - the read that needs the engine loads it again, and says why it cannot
+            pass

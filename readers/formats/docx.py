@@ -26,6 +26,8 @@ def read(job):
         job.warnings.append(
             f"Parts of {job.name} are damaged and were left out: {', '.join(dict.fromkeys(parsed.unreadable))}."
         )
+    for cut in parsed.cut:
+        job.warnings.append(f"{job.name}: {cut}.")
     if parsed.tracked_changes:
         job.warnings.append(
             f"{job.name} has tracked changes: it is read as if they were "

@@ -1,6 +1,6 @@
-"""E-mail, EML (RFC 822, the standard library's parser) and Outlook MSG (extract-msg): the first
-page has the headers (From, To, Cc, Date, Subject; an MSG's recipients named without an address get
-it from its recipient table) and the body (an HTML body as Markdown, in the charset it declares); then
+"""E-mail, EML (RFC 822, the standard library's parser) and Outlook MSG (``readers.office.outlook``): the first
+page has the headers (From, To, Cc, Date, Subject; an MSG's From, To, Cc and Bcc as Outlook shows them,
+``_msg_headers``) and the body (an HTML body as Markdown, in the charset it declares); then
 each attachment is read by its own type as a section, within the limits of ``readers.intake.members``.
 Each header is cut before it is parsed (``MAX_SHOWN_HEADER``, ``MAX_HEADER``, ``MAX_PARAMETERS``), with a
 warning, and an e-mail of more than ``MAX_PARTS`` parts is refused before it is parsed.
@@ -9,22 +9,25 @@ warning, and an e-mail of more than ``MAX_PARTS`` parts is refused before it is 
 from __future__ import annotations
 
 import email
+import email.errors
+import email.header
+import email.parser
 import email.policy
+import email.utils
 import mimetypes
 import re
+import struct
 from email.message import EmailMessage
-
-import extract_msg
-from extract_msg.encoding import lookupCodePage
-from extract_msg.exceptions import UnknownCodepageError, UnsupportedEncodingError
 
 from ..errors import ReaderError
 from ..intake.members import container, read_members, reserve
 from ..markup.html import decode_html, html_markdown
 from ..markup.text import decode
 from ..models import Page
+from ..office.outlook import Message, open_message
 
 HEADERS = ("From", "To", "Cc", "Date", "Subject")
+RECIPIENT_FIELDS = {1: "To", 2: "Cc", 3: "Bcc"}  # an MSG recipient's type (PR_RECIPIENT_TYPE)
 # The standard library's header parser takes time and memory that grow faster than a header's
 # length (a Subject of 4,000 encoded words, 88 KB: 188 MB; a To of 4,000 addresses, 134 KB: 1.2 s;
 # 50,000 words passed 8 GB), so each value is cut before it is parsed. A header shown is cut at
@@ -35,11 +38,17 @@ HEADERS = ("From", "To", "Cc", "Date", "Subject")
 MAX_SHOWN_HEADER = 16_384
 MAX_HEADER = 2_048
 MAX_PARAMETERS = 40
-ADDRESSES = {"from", "to", "cc"}
+ADDRESSES = {"from", "to", "cc", "bcc"}
 # Parts, counted by their Content-Type lines before the message is parsed: every part's headers
 # are parsed several times over, and at most MAX_MEMBERS (100) attachments are read anyway.
 MAX_PARTS = 500
 PART = re.compile(rb"^content-type[ \t]*:", re.I | re.M)
+# An Outlook message's recipients, counted by their storages' names before they are read. A message
+# goes to at most 1,000 recipients on Exchange; past 500 (a To line cut at MAX_SHOWN_HEADER holds
+# some 500) the recipient table is not read, and the display lines stand in (a message of more than
+# readers.intake.detect.MAX_OLE_ENTRIES streams is refused before it is opened).
+MAX_RECIPIENTS = 500
+RECIPIENT_NAME = "__recip_version1.0_".encode("utf-16-le")
 
 
 def _cut(name: str, value: str) -> str:
@@ -52,7 +61,7 @@ def _cut(name: str, value: str) -> str:
     if len(value) <= bound:
         return value
     head = value[:bound]
-    end = head.rfind(",") if name.lower() in ADDRESSES else max(head.rfind(" "), head.rfind("\t"))
+    end = max(head.rfind(","), head.rfind(";")) if name.lower() in ADDRESSES else max(head.rfind(" "), head.rfind("\t"))
     return head[:end] if end > 0 else head
 
 
@@ -72,11 +81,14 @@ class _Bounded(email.policy.EmailPolicy):
 BOUNDED = _Bounded(refold_source="none")  # a forwarded e-mail is passed on as written, not parsed to be refolded
 
 
-def _message_page(headers: dict[str, str], html: str | None, plain: str | None, attachments: list[str]) -> Page:
+def _message_page(
+    headers: dict[str, str], html: str | None, plain: str | None, attachments: list[str], job=None
+) -> Page:
     lines = [f"{name}: {value}" for name, value in headers.items() if value]
     if attachments:
         lines.append(f"Attachments: {', '.join(attachments)}")
-    body = html_markdown(html) if html else (plain or "").replace("\r\n", "\n").strip()
+    said = {"warnings": job.warnings, "name": job.name} if job else {}
+    body = html_markdown(html, **said) if html else (plain or "").replace("\r\n", "\n").strip()
     return Page(number=1, text="\n".join(lines) + (f"\n\n{body}" if body else ""))
 
 
@@ -116,7 +128,7 @@ def _eml(job) -> tuple[Page, list[tuple[str, bytes]]]:
         extension = mimetypes.guess_extension(part.get_content_type()) or ""
         attachments.append((part.get_filename() or f"attachment-{index}{extension}", data))
     return _message_page(
-        headers, bodies.get("html"), bodies.get("plain"), [name for name, _ in attachments]
+        headers, bodies.get("html"), bodies.get("plain"), [name for name, _ in attachments], job
     ), attachments
 
 
@@ -148,6 +160,16 @@ def _header(message: EmailMessage, name: str) -> str:
         return " ".join(_cut(name, raw).split())
 
 
+def _as_written(message: EmailMessage, name: str) -> str:
+    """A header's value as written (cut, its encoded words decoded), not parsed as addresses: the
+    parser keeps one address of a To line whose recipients a ';' separates, as Outlook writes them."""
+    raw = next((value for key, value in message.raw_items() if key.lower() == name.lower()), "")
+    try:
+        return str(email.header.make_header(email.header.decode_header(_cut(name, raw))))
+    except (email.errors.HeaderParseError, LookupError, UnicodeError):  # a charset Python does not know
+        return _cut(name, raw)
+
+
 def _say_what_was_cut(message: EmailMessage, job) -> None:
     cut: dict[str, list[int]] = {}
     for part in message.walk():
@@ -171,91 +193,106 @@ def _part_text(part, job) -> str:
 
 def _msg(job) -> tuple[Page, list[tuple[str, bytes]]]:
     try:
-        message = extract_msg.openMsg(str(job.path))
-    except Exception as error:  # noqa: BLE001 - extract-msg raises many types on a damaged file
+        message = open_message(job.path)
+        with message.ole:
+            listed = job.path.read_bytes().count(RECIPIENT_NAME)
+            if listed > MAX_RECIPIENTS:
+                job.warnings.append(
+                    f"{job.name} has {listed:,} recipients in its recipient table, more than ReadLens reads "
+                    f"({MAX_RECIPIENTS}): its To, Cc and Bcc lines are as Outlook's display lines give them."
+                )
+            headers = _msg_headers(message, job, recipients=listed <= MAX_RECIPIENTS)
+            html = _msg_html(message, job)
+            attachments = []
+            for attachment in message.attachments:
+                name, data = attachment.name, attachment.data
+                if isinstance(data, Message):  # an attached Outlook message: its text stands in for it
+                    name, data = f"{name}.txt", _embedded_text(data, job).encode()
+                attachments.append((name, data))
+            return _message_page(headers, html, message.body, [n for n, _ in attachments], job), attachments
+    # olefile raises OSError for a file that is no compound file, and struct and its own errors for a damaged one
+    except (OSError, ValueError, struct.error, IndexError, KeyError) as error:
         raise ReaderError(
             "CORRUPT_FILE",
             f"{job.name} is damaged and cannot be opened as an Outlook message "
             f"({type(error).__name__}). Save it from Outlook again.",
         ) from None
-    try:
-        address = message.getStringStream("__substg1.0_0C1F") or message.getStringStream("__substg1.0_0065")
-        sender = message.sender or ""
-        if address and address not in sender:
-            sender = f"{sender} <{address}>".strip()
-        headers = {
-            "From": sender,
-            "To": _with_addresses(message.to, message.recipients),
-            "Cc": _with_addresses(message.cc, message.recipients),
-            "Date": str(message.date or ""),
-            "Subject": message.subject or "",
-        }
-        html = _msg_html(message, job)
-        attachments = []
-        for index, attachment in enumerate(message.attachments, 1):
-            name = attachment.longFilename or attachment.shortFilename or f"attachment-{index}"
-            data = attachment.data
-            if not isinstance(data, bytes):  # an attached Outlook message: its text stands in for it
-                name, data = f"{name}.txt", _embedded_text(data).encode()
-            attachments.append((name, data))
-        page = _message_page(headers, html, message.body, [n for n, _ in attachments])
-    finally:
-        message.close()
-    return page, attachments
 
 
-def _with_addresses(field: str | None, recipients) -> str:
-    """A To or Cc line with the address from the message's recipient table after each recipient it
-    names alone: Outlook's internet headers often give display names only ("Alice Smith; Bob Jones")."""
-    addresses: dict[str, str] = {}
-    for recipient in recipients:
-        address = recipient.smtpAddress or recipient.email or ""
-        if (
-            recipient.name and "@" in address
-        ):  # an Exchange recipient's own address (/o=ExchangeLabs/...) is no mail address
-            addresses.setdefault(
-                recipient.name.strip().replace(",", ";").casefold(), f"{recipient.name.strip()} <{address}>"
-            )
-    entries = []
-    for entry in re.split(
-        r';(?=(?:[^"]*"[^"]*")*[^"]*$)', field or ""
-    ):  # extract-msg separates recipients by ';', a quoted name may hold one
-        entry = entry.strip()
-        name = (
-            entry.removesuffix("<None>").strip().strip('"')
-        )  # extract-msg writes "<None>" where the table has no address
-        if "@" in entry or not name:
-            entries.append(entry)
-        else:  # extract-msg turned a name's commas into ';' too: the table's own spelling comes back
-            entries.append(addresses.get(name.casefold(), name))
-    return "; ".join(entry for entry in entries if entry)
+def _person(name: str, address: str) -> str:
+    """``Name <address>``, or whichever of the two there is; an address that is no mail address
+    (an Exchange recipient's /o=ExchangeLabs/...) is left out."""
+    address = address if "@" in address else ""
+    if not address or name.casefold() == address.casefold():
+        return address or name
+    return f"{name} <{address}>" if name else address
 
 
-def _msg_html(message, job) -> str | None:
+def _msg_headers(message, job, recipients: bool = True) -> dict[str, str]:
+    """From, To, Cc and Bcc as Outlook shows them, from the sender's properties and the recipient
+    table (each recipient's display name and SMTP address; the display properties PR_DISPLAY_TO,
+    _CC and _BCC where the table has none, or is not read: ``recipients`` false), then Date and
+    Subject. Where the transport headers the message arrived with (PR_TRANSPORT_MESSAGE_HEADERS) name
+    other addresses, their line follows, labelled "(transport header)". Each value is cut like an
+    e-mail's header (``_cut``), with a warning."""
+    sender = _person(
+        message.text(0x0C1A) or message.text(0x0042).partition(" <")[0],
+        message.text(0x5D01) or message.text(0x0C1F) or message.text(0x5D02) or message.text(0x0065),
+    )
+    tables: dict[str, list[str]] = {"To": [], "Cc": [], "Bcc": []}
+    lengths = dict.fromkeys(tables, 0)  # a line past its bound takes no more recipients: it is cut anyway
+    for recipient in message.recipients if recipients else ():
+        field = RECIPIENT_FIELDS.get(recipient.kind)
+        entry = _person(recipient.name, recipient.address)
+        if field and entry and lengths[field] <= MAX_SHOWN_HEADER:
+            tables[field].append(entry)
+            lengths[field] += len(entry) + 2
+    shown = {"From": sender}
+    for field, tag in (("To", 0x0E04), ("Cc", 0x0E03), ("Bcc", 0x0E02)):
+        shown[field] = "; ".join(tables[field]) or message.text(tag)
+    transport = email.parser.HeaderParser(policy=BOUNDED.clone(parsed={})).parsestr(message.text(0x007D))
+    _say_what_was_cut(transport, job)
+    headers: dict[str, str] = {}
+    for field, value in shown.items():
+        headers[field] = _bounded(field, value, job)
+        parsed, written = (_header(transport, field), _as_written(transport, field)) if field in transport else ("", "")
+        arrived = parsed if parsed.count("@") >= written.count("@") else written
+        addresses = {address.casefold() for _, address in email.utils.getaddresses([arrived]) if "@" in address}
+        if addresses and addresses != {address.casefold() for _, address in email.utils.getaddresses([value])}:
+            headers[f"{field} (transport header)"] = " ".join(arrived.split())
+    headers["Date"] = str(message.date or "")
+    headers["Subject"] = _bounded("Subject", message.text(0x0037), job)
+    return headers
+
+
+def _bounded(name: str, value: str, job) -> str:
+    """A property's value cut as an e-mail header of that name is (``_cut``), saying so when it is."""
+    value = " ".join(value.split())
+    cut = _cut(name, value)
+    if cut != value:
+        job.warnings.append(
+            f"{job.name}: its {name} has {len(value):,} characters; only its first {MAX_SHOWN_HEADER:,} "
+            "characters were read (the rest of the e-mail is read as usual)."
+        )
+    return cut
+
+
+def _msg_html(message: Message, job) -> str | None:
     """The HTML body in the charset it declares, else in the message's codepage (PR_INTERNET_CPID,
     the charset Outlook stores both bodies in); None when its bytes are text in no charset, so that
     the plain body stands in."""
-    html = message.htmlBody
+    html = message.html
     if not isinstance(html, bytes):
         return html
     try:
-        codepage = lookupCodePage(message.getPropertyVal("3FDE0003"))
-    except (UnknownCodepageError, UnsupportedEncodingError):  # no codepage, or one Python cannot decode: the bytes tell
-        codepage = None
-    try:
-        return decode_html(html, job.name, job.warnings, codepage)
+        return decode_html(html, job.name, job.warnings, message.html_charset)
     except ReaderError:
         return None
 
 
-def _embedded_text(message) -> str:
-    headers = {
-        "From": getattr(message, "sender", ""),
-        "To": getattr(message, "to", ""),
-        "Date": str(getattr(message, "date", "") or ""),
-        "Subject": getattr(message, "subject", ""),
-    }
-    return _message_page(headers, None, getattr(message, "body", ""), []).text
+def _embedded_text(message: Message, job) -> str:
+    """An attached Outlook item as text: a message's headers as the message's own are read, then its body."""
+    return _message_page(_msg_headers(message, job), None, message.body, []).text
 
 
 def read(job):

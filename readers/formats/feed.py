@@ -10,7 +10,7 @@ from ..markup.html import html_markdown
 from ..models import Page
 
 
-def _entry(entry) -> str:
+def _entry(entry, job) -> str:
     lines = [f"## {entry.get('title') or '(untitled item)'}"]
     date = entry.get("published") or entry.get("updated")
     if date:
@@ -20,7 +20,7 @@ def _entry(entry) -> str:
     if entry.get("author"):
         lines.append(f"Author: {entry['author']}")
     content = entry.get("content") or [{"value": entry.get("summary", "")}]
-    text = html_markdown(content[0].get("value") or "")
+    text = html_markdown(content[0].get("value") or "", warnings=job.warnings, name=job.name)
     return "\n".join(lines) + (f"\n\n{text}" if text else "")
 
 
@@ -35,9 +35,9 @@ def read(job):
         )
     head = [f"# {feed.get('title') or '(untitled feed)'}"]
     if feed.get("subtitle"):
-        head.append(html_markdown(feed["subtitle"]))
+        head.append(html_markdown(feed["subtitle"], warnings=job.warnings, name=job.name))
     if feed.get("link"):
         head.append(f"Link: {feed['link']}")
     head.append(f"{len(parsed.entries)} items")
-    text = "\n\n".join(["\n".join(head), *(_entry(entry) for entry in parsed.entries)])
+    text = "\n\n".join(["\n".join(head), *(_entry(entry, job) for entry in parsed.entries)])
     return job.reading(1, [Page(number=n, text=text) for n in job.select(1)])

@@ -52,7 +52,7 @@ def _printed(job, html: str):
 
 def read(job):
     html = decode_html(job.path.read_bytes(), job.name, job.warnings)
-    markdown = html_markdown(html, main_content=True)
+    markdown = html_markdown(html, main_content=True, warnings=job.warnings, name=job.name)
     if not job.options.images:
         job.warnings.append(
             f"{job.name} was read without printing it: its pages are its text cut at block boundaries "

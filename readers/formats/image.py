@@ -11,7 +11,7 @@ import warnings
 
 from PIL import ExifTags, Image
 
-from ..errors import ReaderError
+from ..errors import ReaderError, described
 from ..models import Figure, Page
 from ..render.pdfium import encode_png
 
@@ -166,7 +166,8 @@ def _open(job) -> Image.Image:
             raise too_large from None
         except DAMAGED as error:
             raise ReaderError(
-                "CORRUPT_FILE", f"{job.name} is damaged or incomplete and cannot be opened as an image ({error})."
+                "CORRUPT_FILE",
+                f"{job.name} is damaged or incomplete and cannot be opened as an image ({described(error)}).",
             ) from None
     if image.width * image.height > MAX_MEGAPIXELS * 1_000_000:
         image.close()
@@ -176,7 +177,7 @@ def _open(job) -> Image.Image:
 
 def _damaged(job, error: Exception) -> ReaderError:
     return ReaderError(
-        "CORRUPT_FILE", f"{job.name} is damaged or incomplete: its pixels could not be decoded ({error})."
+        "CORRUPT_FILE", f"{job.name} is damaged or incomplete: its pixels could not be decoded ({described(error)})."
     )
 
 
@@ -220,8 +221,9 @@ def read(job):
                     page.image = model_png(image, side)
                 except DAMAGED as error:  # a damaged frame costs that frame only
                     failed = failed or error
-                    page.error, page.figures = f"This frame is damaged and could not be decoded ({error}).", []
-                    job.warnings.append(f"Frame {number} of {job.name} is damaged and could not be decoded ({error}).")
+                    damage = f"is damaged and could not be decoded ({described(error)})"
+                    page.error, page.figures = f"This frame {damage}.", []
+                    job.warnings.append(f"Frame {number} of {job.name} {damage}.")
                 else:
                     job.services.store.put_bytes(job.sha256, name, page.image)
             pages.append(page)

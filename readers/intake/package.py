@@ -32,10 +32,12 @@ from ..errors import ReaderError
 from ..versions import PACKAGE_VERSION
 from .names import label
 from .strict import is_strict, transitional
+from .xml import MAX_DEPTH, decoded, shallow
 
 MAX_INFLATED_BYTES = 500 * 1024 * 1024  # a package, or all the members of an archive or e-mail (readers.intake.members)
 XML_PARTS = (".xml", ".rels", ".opf", ".ncx")
 CHECKED = f"package.v{PACKAGE_VERSION}.json"
+SHALLOW = f"shallow.v{PACKAGE_VERSION}.json"
 CHUNK = 1 << 16
 MB = 1024 * 1024  # bytes in a megabyte, as the limits are told
 ZIP_LOCAL_HEADER = 30  # bytes: a ZIP local file header's fixed part, before the name (APPNOTE.TXT 4.3.7)
@@ -299,3 +301,52 @@ def without(job, folder: str) -> Path:
                 _repair(archive, set(), {name for name in archive.namelist() if name.startswith(folder)}),
             )
     return target
+
+
+def shallow_package(job) -> Path | None:
+    """A copy of the package the job reads whose XML parts are cut where they nest past what the
+    libraries parse (``readers.intake.xml.shallow``: an equation or a table nested too deep costs
+    only itself), made once per content hash, with a warning naming what was cut; None when no part
+    nests that deep (the library refused the file for something else)."""
+    store, copy = job.services.store, f"shallow.{job.kind}"
+    cut = store.get_json(job.sha256, SHALLOW)
+    if cut is None:
+        cut, parts = {}, {}
+        with zipfile.ZipFile(job.path) as archive:
+            for info in archive.infolist():
+                if _is_xml(info.filename):
+                    text, encoding = decoded(archive.read(info))
+                    text, what = shallow(text)
+                    if what:
+                        parts[info.filename], cut[info.filename] = text.encode(encoding), what
+            if parts:
+                output = io.BytesIO()
+                with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as shallow_copy:
+                    for info in archive.infolist():
+                        shallow_copy.writestr(info, parts.get(info.filename) or archive.read(info))
+                store.put_bytes(job.sha256, copy, output.getvalue())
+        store.put_json(job.sha256, SHALLOW, cut)
+    if not cut:
+        return None
+    for part, what in cut.items():
+        counted = {kind: what.count(kind) for kind in dict.fromkeys(what)}
+        named = ", ".join(f"{count} {kind.split()[-1]}{'s' if count > 1 else ''}" for kind, count in counted.items())
+        job.warnings.append(
+            f"{job.name} nests content deeper than can be read ({MAX_DEPTH} levels) in {label(part)}; left out "
+            f"there, each with all it holds: {named}. The rest of the file is read as usual."
+        )
+    return store.path(job.sha256, copy)
+
+
+def open_cut_if_deep(job, open_package):
+    """``open_package(path)`` of the job's package, or, when a part nests past what the library's
+    parser takes (it raises an XML syntax error), of the copy ``shallow_package`` cuts, which the
+    job reads from then on."""
+    try:
+        return open_package(job.path)
+    except SyntaxError:  # lxml's XMLSyntaxError is one
+        shallow = shallow_package(job)
+        if shallow is None:
+            raise
+        job.path = shallow
+        return open_package(job.path)

@@ -11,6 +11,7 @@ import re
 MAX_LIST_NUMBER = 32767  # the largest number Word and PowerPoint start or count a list at
 FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")  # a fenced code block's first and last line
 HEADING_LINE = re.compile(r"#{1,6}[ \t]")
+TABLE_HEAD = re.compile(r"\|.*\n\|(?:-+\|)+\n")  # a Markdown table's header row and the line under it
 LIST_INDENT = "   "  # enough for a nested item to belong to "1. " as well as to "- "
 ROMAN = [
     (1000, "m"),
@@ -103,10 +104,8 @@ def join_blocks(blocks: list[tuple[str, bool]]) -> str:
     return "".join(out)
 
 
-def markdown_pages(markdown: str, size: int) -> list[str]:
-    """``markdown`` cut into pages of at most ``size`` characters at block boundaries (blank lines
-    outside a fenced code block), as a long text file is paged: no block is cut (one longer than a
-    page has a page of its own), and a heading goes to the page of the block under it."""
+def _blocks(markdown: str) -> list[str]:
+    """``markdown``'s blocks: what stands between blank lines outside a fenced code block."""
     blocks: list[str] = []
     lines: list[str] = []
     fence = None
@@ -122,14 +121,55 @@ def markdown_pages(markdown: str, size: int) -> list[str]:
             lines = []
     if lines:
         blocks.append("\n".join(lines))
+    return blocks
+
+
+def _pieces(block: str, size: int) -> list[str]:
+    """``block`` in pieces of at most ``size`` characters, each cut after its last line break, else
+    its last space, else at ``size``; a fenced code block's pieces are each fenced, and a table's
+    each start with its header row."""
+    if len(block) <= size:
+        return [block]
+    fence = FENCE.match(block)
+    opening = block.split("\n", 1)[0] + "\n" if fence else ""
+    closing = "\n" + fence.group(1) if fence else ""
+    if TABLE_HEAD.match(block):
+        opening = TABLE_HEAD.match(block).group()
+    room = max(size - len(opening) - len(closing), size // 2)
+    pieces, start = [], 0
+    while len(block) - start > room:
+        head = block[start : start + room]
+        end = head.rfind("\n")
+        end = end if end > room // 2 else head.rfind(" ")
+        end = end if end > room // 2 else room
+        pieces.append(head[:end].rstrip())
+        start += end
+        while start < len(block) and block[start] in " \n":
+            start += 1
+    pieces.append(block[start:])
+    if opening:
+        pieces = [pieces[0] + closing, *(opening + piece + closing for piece in pieces[1:-1]), opening + pieces[-1]]
+    return [piece for piece in pieces if piece.strip()]
+
+
+def markdown_pages(markdown: str, size: int) -> list[str]:
+    """``markdown`` cut into pages of about ``size`` characters at block boundaries (blank lines
+    outside a fenced code block), as a long text file is paged: a heading goes to the page of the
+    block under it (unless the headings alone fill a page), and a block longer than a page is cut
+    into pieces of a page each (``_pieces``), so no page is much longer than ``size``. Linear in the
+    text: a page's length and whether it holds more than headings are kept as it grows."""
     pages: list[list[str]] = [[]]
-    for block in blocks:
-        page = pages[-1]
-        full = sum(len(text) + 2 for text in page) + len(block) > size
-        if full and not all(HEADING_LINE.match(text) for text in page):
-            held = []  # the headings at the page's foot go over with the block they stand over
-            while HEADING_LINE.match(page[-1]):
-                held.insert(0, page.pop())
-            pages.append(held)
-        pages[-1].append(block)
+    length, has_text = 0, False  # the last page's characters (two between blocks), and whether it holds a non-heading
+    for block in _blocks(markdown):
+        for piece in _pieces(block, size):
+            page = pages[-1]
+            if page and length + 2 + len(piece) > size and (has_text or length >= size):
+                held = []  # the headings at the page's foot go over with the block they stand over
+                while has_text and HEADING_LINE.match(page[-1]):
+                    held.append(page.pop())
+                pages.append(held[::-1])
+                length, has_text = sum(len(text) + 2 for text in held) - 2, False
+            pages[-1].append(piece)
+            length += len(piece) + 2 * (len(pages[-1]) > 1)
+            has_text = has_text or not HEADING_LINE.match(piece)
     return ["\n\n".join(page) for page in pages]

@@ -18,15 +18,19 @@ from __future__ import annotations
 
 import io
 import re
+import warnings
 
 from lxml import etree
 from PIL import Image
 
+from ..errors import described
 from ..intake.links import LINKED, where
 from ..intake.package import PARSER
 from ..markup.charts import chart_heading, chart_table, number_text
 from ..markup.markdown import list_item, one_line
 from .metafiles import emf_bitmap
+
+OCR_SIDE = 4096  # pixels: OCR reads a picture's text no better larger, and a 99-megapixel one would be 400 MB
 
 C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
 CX = "{http://schemas.microsoft.com/office/drawing/2014/chartex}"
@@ -199,7 +203,7 @@ def graphic_chart(data, part, label: str) -> str:
             raise ValueError("its data part is missing")
         return chart_markdown(target)
     except Exception as error:  # noqa: BLE001 - lxml's, python-pptx's and our own: the rest is still read
-        return f"[{label}: its data could not be read ({error})]"
+        return f"[{label}: its data could not be read ({described(error)})]"
 
 
 def graphic_smartart(data, part, label: str) -> str:
@@ -212,7 +216,7 @@ def graphic_smartart(data, part, label: str) -> str:
             raise ValueError("its data part is missing")
         lines = smartart_lines(target)
     except Exception as error:  # noqa: BLE001 - as for charts
-        lines = [f"[its text could not be read ({error})]"]
+        lines = [f"[its text could not be read ({described(error)})]"]
     return "\n".join([label, *lines])
 
 
@@ -326,16 +330,22 @@ def chart_summary(data, part) -> str | None:
 
 def ocr_image(blob: bytes, content_type: str) -> bytes | str:
     """A picture's bytes as PNG or JPEG, which OCR reads, or why they cannot be had (a format
-    Pillow cannot open, such as WMF, or an EMF that is more than one bitmap: ``emf_bitmap``)."""
+    Pillow cannot open, such as WMF, or an EMF that is more than one bitmap: ``emf_bitmap``). A
+    picture in another format is drawn at most ``OCR_SIDE`` pixels on its long side; Pillow's
+    warning about a picture of more than 89 megapixels is not printed (the image reader's
+    100-megapixel limit is the one that counts, and Pillow's own error stops a larger one)."""
     blob = emf_bitmap(blob) or blob
     if blob[:8] == b"\x89PNG\r\n\x1a\n" or blob[:3] == b"\xff\xd8\xff":
         return blob
     try:
-        with Image.open(io.BytesIO(blob)) as image:
-            image.seek(0)  # an animation's first frame
-            buffer = io.BytesIO()
-            image.convert("RGB").save(buffer, format="PNG", compress_level=1)
-            return buffer.getvalue()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(blob)) as image:
+                image.seek(0)  # an animation's first frame
+                image.thumbnail((OCR_SIDE, OCR_SIDE))
+                buffer = io.BytesIO()
+                image.convert("RGB").save(buffer, format="PNG", compress_level=1)
+                return buffer.getvalue()
     except Exception as error:  # noqa: BLE001 - Pillow raises many types for what it cannot read
         return f"its image ({content_type}) cannot be read here ({type(error).__name__})"
 

@@ -1,6 +1,8 @@
 """Numbers, dates and times in a cell's number format, as Excel shows them (``display``):
 "#,##0.00" gives "1,234.50", "d/m/yy h:mm AM/PM" gives "31/3/24 2:05 PM", a format's literal text
-and its sections (positive; negative; zero; text) kept."""
+and its sections (positive; negative; zero; text) kept. A format that cannot be applied (longer
+than Excel takes, or one whose percent signs overflow) shows the cell's raw value instead, and
+the caller is told which format it was."""
 
 from __future__ import annotations
 
@@ -14,6 +16,10 @@ from openpyxl.utils.datetime import from_excel
 from ..markup.charts import WHOLE_BELOW
 
 LITERAL_MARK = 0xE000  # a format code's literals stand aside as private-use characters while its placeholders are read
+# a quoted or escaped literal, a bracket ([Red], [$€-407]), a pad (_)), a fill (*-), or a private-use
+# character of the code's own (which would be taken for a literal's marker)
+LITERALS = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|_.|\*.|[\ue000-\uf8ff]')
+MAX_FORMAT_CHARS = 255  # Excel takes a number format code of at most 255 characters
 TIME_ONLY_DAY = datetime.date(1900, 1, 1)  # the day a time alone is set on to be formatted: Excel's first day
 DATE_CODES = [
     ("yyyy", "%Y"),
@@ -53,12 +59,14 @@ def _literals(section: str) -> tuple[str, list[str]]:
             text = " "  # _) pads as wide as the character
         elif token.startswith("*"):
             return ""  # *- repeats to fill the cell
-        else:
+        elif token.startswith(('"', "\\")):
             text = token[1:-1] if token.startswith('"') else token[1:]
+        else:
+            text = token  # a private-use character: itself
         found.append(text)
         return chr(LITERAL_MARK + len(found) - 1)
 
-    return re.sub(r'"[^"]*"|\\.|\[[^\]]*\]|_.|\*.', keep, section), found
+    return LITERALS.sub(keep, section), found
 
 
 def _restore(text: str, literals: list[str]) -> str:
@@ -66,26 +74,33 @@ def _restore(text: str, literals: list[str]) -> str:
 
 
 def _date_text(value, code: str) -> str:
-    """A date or time in an Excel date code (m is minutes after h and before s)."""
+    """A date or time in an Excel date code (m is minutes after h and before s: the letters either
+    side of a run of m's are found in one pass each way, so a long code costs its length)."""
     lowered = code.lower()
     twelve_hour = "am/pm" in lowered or "a/p" in lowered
-    out, index = [], 0
+    following = [""] * (len(lowered) + 1)  # the first letter at or after each index
+    for index in range(len(lowered) - 1, -1, -1):
+        following[index] = lowered[index] if "a" <= lowered[index] <= "z" else following[index + 1]
+    out, index, before = [], 0, ""
     while index < len(lowered):
         if lowered[index] == "m":
-            run = len(re.match(r"m+", lowered[index:]).group())
-            before = re.sub(r"[^a-z]", "", lowered[:index])[-1:]
-            after = re.sub(r"[^a-z]", "", lowered[index + run :])[:1]
-            minutes = run <= 2 and (before == "h" or after == "s")
+            run = 1
+            while lowered.startswith("m", index + run):
+                run += 1
+            minutes = run <= 2 and (before == "h" or following[index + run] == "s")
             out.append({1: "%-M" if minutes else "%-m", 2: "%M" if minutes else "%m", 3: "%b", 4: "%B"}.get(run, "%b"))
             index += run
+            before = "m"
             continue
         for token, directive in DATE_CODES:
             if lowered.startswith(token, index):
                 out.append(directive.replace("H", "I") if twelve_hour and token in ("hh", "h") else directive)
                 index += len(token)
+                before = token[-1]
                 break
         else:
             out.append(code[index].replace("%", "%%"))
+            before = lowered[index] if "a" <= lowered[index] <= "z" else before
             index += 1
     if isinstance(value, datetime.time):
         value = datetime.datetime.combine(TIME_ONLY_DAY, value)
@@ -131,13 +146,29 @@ def _number_text(value: float, section: str) -> str:
     return _restore(code[: placeholder.start()] + text + code[placeholder.end() :], literals)
 
 
-def display(value, number_format: str | None) -> str:
-    """A cell's value as the cell shows it, from its number format (the common codes of Excel)."""
+def display(value, number_format: str | None, bad: set[str] | None = None) -> str:
+    """A cell's value as the cell shows it, from its number format (the common codes of Excel).
+
+    A format that cannot be applied (longer than ``MAX_FORMAT_CHARS``, or one that overflows: 200
+    percent signs multiply by 10^400) shows the raw value, and is added to ``bad`` when given."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     code = number_format or "General"
+    if len(code) <= MAX_FORMAT_CHARS:
+        try:
+            return _display(value, code)
+        except (ArithmeticError, ValueError):  # OverflowError and decimal's errors are ArithmeticErrors
+            pass
+    if bad is not None:
+        bad.add(code)
+    if isinstance(value, datetime.datetime):
+        return value.isoformat(sep=" ")
+    return value.isoformat() if isinstance(value, (datetime.date, datetime.time)) else str(value)
+
+
+def _display(value, code: str) -> str:
     if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
         section, literals = _literals(_sections(code)[0])
         if re.search(r"[ymdhs]", section, re.I):
@@ -150,7 +181,7 @@ def display(value, number_format: str | None) -> str:
             value = from_excel(value)
         except (ValueError, OverflowError):
             return str(value)
-        return display(value, code)
+        return _display(value, code)
     if isinstance(value, str):
         sections = _sections(code)
         if len(sections) < 4:

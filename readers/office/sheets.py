@@ -28,7 +28,7 @@ import openpyxl
 from openpyxl.utils.cell import get_column_letter, range_to_tuple
 from openpyxl.worksheet.worksheet import Worksheet
 
-from ..errors import ReaderError
+from ..errors import ReaderError, described, on_time
 from ..intake.package import without
 from ..markup.charts import chart_heading, chart_table
 from ..markup.tables import MAX_SHEET_ROWS, markdown_table
@@ -38,6 +38,7 @@ from ..render.libreoffice import office_pdf, ooxml_copy
 from ..versions import WORKBOOK_VERSION
 from .drawings import chart_kind
 from .numbers import display
+from .sheet_bounds import bounded_workbook
 from .sheet_comments import comment_lines, threads
 from .sheet_figures import sheet_figures, without_missing_images
 
@@ -59,12 +60,13 @@ OPENPYXL_LOSSES = (
     "outside the limits for dates",
 )
 BEFORE_A = ord("A") - 1  # a column letter's byte less this counts A to Z as 1 to 26
+SHOWN_FORMAT = 40  # characters of a number format that could not be applied, quoted in the warning
 
 
-def _cell_text(cell, formula: str | None) -> str:
+def _cell_text(cell, formula: str | None, bad_formats: set[str]) -> str:
     if cell.value is None and formula:
         return formula  # no stored result and no LibreOffice to compute one: show what it computes
-    text = display(cell.value, cell.number_format)
+    text = display(cell.value, cell.number_format, bad_formats)
     link = cell.hyperlink
     target = (link.target or (f"#{link.location}" if link.location else None)) if link else None
     return f"[{text}]({target})" if target and text else text
@@ -245,7 +247,7 @@ def _formulas(path) -> dict[tuple[str, int, int], str]:
 
 def _sheet(sheet, book, formulas: dict, threads: dict, package: zipfile.ZipFile) -> dict:
     """One sheet's page: heading, hidden note, tables, charts, comments; and whether it can be drawn."""
-    head, parts, tables = [f"# {sheet.title}"], [], []
+    head, parts, tables, bad_formats = [f"# {sheet.title}"], [], [], set()
     if sheet.sheet_state != "visible":
         head.append("(hidden sheet)")
     cut = None
@@ -271,10 +273,13 @@ def _sheet(sheet, book, formulas: dict, threads: dict, package: zipfile.ZipFile)
                     merged[(row, column)] = top_left
         grid = []
         for row in sheet.iter_rows(min_row=first, max_row=last, min_col=left, max_col=shown_right):
+            on_time()
             grid.append(
                 [
                     _cell_text(
-                        merged.get((cell.row, cell.column), cell), formulas.get((sheet.title, cell.row, cell.column))
+                        merged.get((cell.row, cell.column), cell),
+                        formulas.get((sheet.title, cell.row, cell.column)),
+                        bad_formats,
                     )
                     for cell in row
                 ]
@@ -298,6 +303,7 @@ def _sheet(sheet, book, formulas: dict, threads: dict, package: zipfile.ZipFile)
         "text": "\n\n".join(["\n".join(head), *parts]),
         "tables": tables,
         "cut": cut,
+        "bad_formats": sorted(bad_formats),
         "drawable": cut is None and not empty,
         **_figures(sheet, summaries, package),
     }
@@ -311,7 +317,7 @@ def _figures(sheet, summaries: list[str], package: zipfile.ZipFile) -> dict:
     try:
         return {"figures": sheet_figures(sheet, summaries, package)}
     except Exception as error:  # noqa: BLE001 - openpyxl's anchors and dimensions can hold anything a damaged file says
-        return {"figures": [], "figures_lost": f"{type(error).__name__}: {error}"}
+        return {"figures": [], "figures_lost": described(error)}
 
 
 def _column_number(letters: bytes) -> int:
@@ -339,7 +345,8 @@ def _check_merges(job) -> None:
 
 def _extract(job) -> dict:
     _check_merges(job)
-    lost: list[str] = []
+    source, cut = bounded_workbook(job)
+    job, lost = dataclasses.replace(job, path=source), []  # the copy held to what the pages show, if one was made
     try:
         book = _load(job.path, lost)
     except Exception:  # noqa: BLE001 - openpyxl raises many types (KeyError, ValueError, XML errors) on a damaged file
@@ -386,6 +393,7 @@ def _extract(job) -> dict:
         "not_calculated": not_calculated,
         "without_drawings": without_drawings,
         "lost": list(dict.fromkeys(lost)),
+        "cut": cut.warnings(job.name),
     }
 
 
@@ -458,10 +466,17 @@ def sheet_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]
         )
     for loss in extracted["lost"]:
         job.warnings.append(f"Part of {job.name} could not be read: {loss}")
+    job.warnings += extracted["cut"]
     numbers = job.select(len(sheets))
     for number in numbers:
         if sheets[number - 1]["cut"]:
             job.warnings.append(f"{job.name}, sheet {number}: {sheets[number - 1]['cut']} shown.")
+        if bad := sheets[number - 1]["bad_formats"]:
+            shown = ", ".join(repr(code[:SHOWN_FORMAT]) + ("…" if len(code) > SHOWN_FORMAT else "") for code in bad[:3])
+            job.warnings.append(
+                f"{job.name}, sheet {number}: {len(bad)} number format{'s' if len(bad) > 1 else ''} could not be "
+                f"applied ({shown}{', …' if len(bad) > 3 else ''}): the cells formatted so show their raw values."
+            )
     pages = [Page(number=n, text=sheets[n - 1]["text"], tables=sheets[n - 1]["tables"]) for n in numbers]
     found_figures = {}
     for page in pages:

@@ -19,11 +19,11 @@ from pptx.opc.constants import RELATIONSHIP_TYPE as RT
 from pptx.shapes.group import GroupShape
 from pptx.shapes.picture import Picture
 
-from ..errors import ReaderError
+from ..errors import ReaderError, described, on_time
+from ..intake.package import open_cut_if_deep
 from ..markup.markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..markup.tables import markdown_table
 from ..models import Figure, Page
-from ..pdf.pages import read_pdf_pages
 from ..render.libreoffice import office_pdf
 from .drawings import (
     GRAPHIC_CHART,
@@ -284,15 +284,18 @@ def _shapes_text(shapes, tree, part, master) -> list[str]:
     ]
     texts = []
     for _, element, shape in _reading_order(items):
+        on_time()
         try:
             texts.append(
                 join_blocks(
                     shape_blocks(shape, part, master) if shape is not None else _alternate_blocks(element, part, master)
                 )
             )
+        except ReaderError:  # the reading's time is up (``on_time``): no shape's damage
+            raise
         except Exception as error:  # one shape that cannot be read costs only that shape
             name = shape.name if shape is not None else "content"
-            texts.append(f"[Shape “{name}” could not be read: {type(error).__name__}: {error}]")
+            texts.append(f"[Shape “{name}” could not be read: {described(error)}]")
     return texts
 
 
@@ -369,7 +372,7 @@ def slide_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]
     found (as ``Job.reading`` takes them): each slide's Markdown and its figures from the deck
     (``shapes``); with images asked for, on the pages of LibreOffice's PDF (bare pages without it)."""
     try:
-        deck = Presentation(job.path)
+        deck = open_cut_if_deep(job, Presentation)  # a part nested past what python-pptx parses is read cut
         slides = list(deck.slides)  # AttributeError: a slide's part lost its content type, so is no slide
     except (PackageNotFoundError, InvalidXmlError, KeyError, ValueError, SyntaxError, AttributeError) as error:
         raise ReaderError(
@@ -380,6 +383,8 @@ def slide_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]
     comments = _Comments(deck)
     pdf = office_pdf(job) if job.options.images else None
     if pdf is not None:
+        from ..pdf.pages import read_pdf_pages  # pdfplumber and pdfium: only for a deck whose images are asked for
+
         count, pages, _ = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False)
     else:
         count, pages = len(slides), [Page(number=n) for n in job.select(len(slides))]
@@ -392,17 +397,16 @@ def slide_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]
         slide = slides[page.number - 1]
         try:
             page.text = slide_text(slide, comments)
+        except ReaderError:
+            raise
         except Exception as error:  # one slide that cannot be read costs only that slide
-            job.warnings.append(
-                f"Slide {page.number} of {job.name} could not be read ({type(error).__name__}: {error})."
-            )
+            job.warnings.append(f"Slide {page.number} of {job.name} could not be read ({described(error)}).")
             page.text = f"[This slide could not be read: {type(error).__name__}]"
         try:
             found_figures[page.number] = slide_figures(slide, deck.slide_width or 1, deck.slide_height or 1)
         except Exception as error:  # its figures are lost, not its text
             job.warnings.append(
-                f"The pictures of slide {page.number} of {job.name} could "
-                f"not be placed ({type(error).__name__}: {error})."
+                f"The pictures of slide {page.number} of {job.name} could not be placed ({described(error)})."
             )
         page.figures = [Figure.of(f) for f in found_figures[page.number]]
     return count, pages, pdf, found_figures

@@ -1,7 +1,8 @@
 """A reading's pages sent to the model as one PDF: ``Reading.as_messages(provider, document=True)``.
 
-Claude reads a PDF in a ``document`` block and OpenAI's chat API in a ``file`` part; both put the
-text and an image of every page into the model's context. A reading has a PDF when its pages were
+Claude reads a PDF in a ``document`` block, OpenAI's chat API in a ``file`` part and Gemini in an
+``inline_data`` part of MIME type ``application/pdf``; Claude and OpenAI put the text and an image of
+every page into the model's context, Gemini each page as an image. A reading has a PDF when its pages were
 read from one: a PDF file, or the rendering LibreOffice (Word, PowerPoint, spreadsheets, legacy and
 ODF Office) or Chromium (web pages) made of the file. The pages read are cut from it into a new PDF
 by pdfium (a one-page reading sends one page), kept in the disk cache by content hash and range.
@@ -17,7 +18,9 @@ for the whole request, PDFs and all other content together:
 - Anthropic (Claude docs, "PDF support"): 32 MB, and 100 PDF pages (600 on models with a 1M-token
   context window);
 - OpenAI (API docs, "File inputs", PDF files): 100 pages and 32 MB of total content (a later revision
-  of the guide allows 50 MB of files; 32 MB holds under both).
+  of the guide allows 50 MB of files; 32 MB holds under both);
+- Gemini (API docs, "Document understanding"): 1,000 pages, and 20 MB for a request that carries
+  its files inline (a larger PDF goes through its Files API, which ReadLens does not call).
 
 ``reading`` here is a ``readers.models.Reading``, whose methods call into this module (which does
 not import it: the payload sits below the model).
@@ -33,6 +36,7 @@ from pathlib import Path
 from ..errors import ReaderError
 from ..kinds import kind_of
 from ..storage.files import Store
+from .messages import inline_part, text_part
 
 MB = 1_000_000
 
@@ -51,6 +55,7 @@ LIMITS = {
         "Anthropic takes at most 100 PDF pages (600 on models with a 1M-token context window) and 32 MB in one request",
     ),
     "openai": Limit(100, 32 * MB, "OpenAI takes at most 100 PDF pages and 32 MB of files in one request"),
+    "gemini": Limit(1000, 20 * MB, "Gemini takes at most 1,000 PDF pages and 20 MB of inline data in one request"),
 }
 
 
@@ -139,9 +144,12 @@ def document_parts(reading, provider: str) -> list[dict]:
     what = f"{reading.name} ({_pages_named(reading)})"
     problem = limit_problem(provider, len(reading.pages), 0, what)  # too many pages: refused before anything is cut
     if problem is None:
-        encoded = base64.b64encode(document_pdf(reading)).decode("ascii")
-        header = {"type": "text", "text": _header(reading)}
-        if provider == "openai":
+        pdf = document_pdf(reading)
+        encoded = base64.b64encode(pdf).decode("ascii")
+        header = text_part(_header(reading), provider)
+        if provider == "gemini":
+            part = inline_part(pdf, "application/pdf")
+        elif provider == "openai":
             part = {
                 "type": "file",
                 "file": {

@@ -51,6 +51,11 @@ CONVERTED_NAME = f"office.v{OFFICE_VERSION}.pdf"
 UNO_PYTHON = "/usr/bin/python3"  # Debian's, with LibreOffice's Python bridge (python3-uno)
 BRIDGE = Path(__file__).with_name("uno_bridge.py")
 CLOSE_SECONDS = 5  # for LibreOffice to close when the process ends, before it is killed
+# The address space LibreOffice may take (its own libraries and fonts map some 800 MB of it): a
+# document that would take more (30,000 sections took 5.7 GB) stops it, and the conversion fails
+# as one LibreOffice could not finish.
+OFFICE_MEMORY = 2 << 30
+
 OOR, XS, XSI = (
     "http://openoffice.org/2001/registry",
     "http://www.w3.org/2001/XMLSchema",
@@ -73,6 +78,13 @@ LOCKED_DOWN = (
         for part, value in zip(("Name", "Port"), CLOSED_PROXY)
     ),
 )
+
+
+def with_memory_ceiling(command: list[str]) -> list[str]:
+    """``command`` run by util-linux's ``prlimit`` with its address space held to ``OFFICE_MEMORY``,
+    which the processes it starts (LibreOffice's) inherit; as it is where ``prlimit`` is missing."""
+    prlimit = shutil.which("prlimit")
+    return [prlimit, f"--as={OFFICE_MEMORY}", "--", *command] if prlimit else command
 
 
 def soffice() -> str | None:
@@ -143,7 +155,7 @@ class _Office:
         # LibreOffice's own temporary files go in our folder, so even a killed instance leaves nothing.
         command = [UNO_PYTHON, str(BRIDGE), soffice(), profile.as_uri(), f"readlens-{self.owner}-{id(self)}"]
         self.bridge = subprocess.Popen(
-            walled(command, [self.work, profile], [BRIDGE]),
+            with_memory_ceiling(walled(command, [self.work, profile], [BRIDGE])),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

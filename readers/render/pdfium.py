@@ -18,7 +18,7 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image
 
-from ..errors import ReaderError
+from ..errors import ReaderError, described
 
 PNG_COMPRESS_LEVEL = 1  # encodes about twice as fast as the default 6, at about the same size
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -109,7 +109,7 @@ def render_figures(path: str, number: int, figures: list[dict]) -> list[bytes | 
     try:
         document = pdfium.PdfDocument(path)
     except Exception as error:  # gone or damaged since its pages were read
-        return [f"{type(error).__name__}: {error}"] * len(figures)
+        return [described(error)] * len(figures)
     try:
         page = document[number - 1]
         width, height = page.get_size()  # as shown, after the page's rotation, as render's crop counts
@@ -123,7 +123,7 @@ def render_figures(path: str, number: int, figures: list[dict]) -> list[bytes | 
                 )
                 results.append(rendered_png(bitmap))
             except Exception as error:  # pdfium's own errors: this figure is lost, not the page
-                results.append(f"{type(error).__name__}: {error}")
+                results.append(described(error))
     finally:
         document.close()
     return results

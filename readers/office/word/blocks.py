@@ -25,7 +25,7 @@ class Block:
     row_letters: list[int] = field(default_factory=list)  # how many letters each row shows
     heading_rows: int = 0  # rows Word repeats at the top of each page the table runs onto
     repeated: str = ""  # the text of those rows
-    aside: bool = False  # a comment: it stays outside the table cell it was made in
+    aside: bool = False  # a comment or a table in a cell: it stays outside the table cell it was made in
     margins: Margins | None = None  # on a section's first block: the section's headers and footers
 
 
@@ -59,3 +59,5 @@ class Parsed:
     unreadable: list[str]  # parts that could not be read
     even_and_odd: bool = False  # even pages have headers and footers of their own
     drawn: bool = False  # the document draws shapes, text boxes, charts or diagrams (not only pictures)
+    sections: int = 1
+    cut: list[str] = field(default_factory=list)  # what was cut to the walker's bounds (a table's rows)

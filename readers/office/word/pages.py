@@ -5,7 +5,8 @@ match what a person sees in Word; a paragraph or table that runs over a page bre
 the page breaks (a table's parts after the first repeat its heading rows, as Word does). Each page
 is its blocks then its footnotes; its headers and footers, those of the section it is in (the
 first-page ones on a section's first page), are its furniture. Without LibreOffice the same blocks
-are one page.
+are one page. A document too long to lay out (``MAX_LAID_OUT_PAGES``) is not given to LibreOffice:
+its Markdown is paged at its blocks, as a web page's is without images.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from ...markup.markdown import join_blocks
+from ...markup.markdown import join_blocks, markdown_pages
 from ...markup.tables import markdown_table
+from ...markup.text import PAGE_CHARS
 from ...models import Page
 from ...pdf.pages import read_pdf_pages
 from ...render.libreoffice import CONVERTED_NAME, office_pdf
@@ -24,6 +26,17 @@ from ...versions import LETTERS_VERSION
 from .blocks import Block, Parsed
 
 RENDERED_NAME = f"{Path(CONVERTED_NAME).stem}-letters.v{LETTERS_VERSION}.json"  # the rendered pages' letters
+# The pages past which a document is not laid out, estimated from its sections (each starts a page,
+# and LibreOffice's memory grows with their number: 30,000 took 5.7 GB), its blocks (some 40 a page)
+# and its characters (some 3,000 a page). LibreOffice lays out some 20 pages a second on a busy
+# machine: 3,000 sections took 23 s, 50,000 paragraphs 79 s.
+MAX_LAID_OUT_PAGES = 2_000
+BLOCKS_A_PAGE, CHARACTERS_A_PAGE = 40, 3_000
+
+
+def _estimated_pages(parsed: Parsed) -> int:
+    characters = sum(len(block.plain) for block in parsed.blocks)
+    return max(parsed.sections, len(parsed.blocks) // BLOCKS_A_PAGE, characters // CHARACTERS_A_PAGE)
 
 
 def page_text(blocks: list[Block]) -> str:
@@ -117,6 +130,14 @@ def document_pages(job, parsed: Parsed) -> tuple[int, list[Page], Path | None, d
     ``Job.reading`` takes them): LibreOffice's pages with the blocks placed on them, or, without
     LibreOffice, all the blocks on one page."""
     blocks = parsed.blocks
+    if (estimated := _estimated_pages(parsed)) > MAX_LAID_OUT_PAGES:
+        job.warnings.append(
+            f"{job.name} is too long to lay out (some {estimated:,} pages; at most {MAX_LAID_OUT_PAGES:,} are): "
+            f"it has no page images, and its pages are its text cut at block boundaries (about {PAGE_CHARS:,} "
+            "characters each), not Word's pages."
+        )
+        texts = markdown_pages(page_text(blocks), PAGE_CHARS)
+        return len(texts), [Page(number=n, text=texts[n - 1]) for n in job.select(len(texts))], None, {}
     pdf = office_pdf(job)
     if pdf is None:
         shown = furniture({1: blocks}, 1, parsed.even_and_odd)[1]

@@ -18,7 +18,8 @@ import docx
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.opc.exceptions import PackageNotFoundError
 
-from ...errors import ReaderError
+from ...errors import ReaderError, on_time
+from ...intake.package import open_cut_if_deep
 from ...markup.markdown import heading, list_item, one_line
 from ...markup.tables import markdown_table
 from ...render.placement import letters
@@ -31,6 +32,12 @@ TASK = re.compile(r"\[[x ]\] ")  # a paragraph led by a check box (``inline``)
 W15 = "{http://schemas.microsoft.com/office/word/2012/wordml}"
 COMMENTS_EXTENDED = "http://schemas.microsoft.com/office/2011/relationships/commentsExtended"
 MAX_COLUMNS = 63  # the most columns a Word table can have
+# A table's text past this is cut between rows: a cell merged over 63 columns and 3,000 rows, its
+# words in every cell it spans, made 68 million characters of a 114 KB file.
+MAX_TABLE_CHARS = 500_000
+# A document's paragraphs and tables read at most: the walker takes some 15 µs a paragraph (a million
+# took 20 s of CPU and 1.2 GB); 200,000 are some 5,000 pages.
+MAX_BLOCKS = 200_000
 
 
 def _columns(element, default: int) -> int:
@@ -46,6 +53,7 @@ class _Document(Inline):
     def __init__(self, document):
         self.part = document.part
         self.unreadable: list[str] = []  # parts that could not be read, for a warning
+        self.cut: list[str] = []  # what was cut to the bounds, for a warning
         self.styles = Styles(self._xml(self.part, RT.STYLES)[1])
         self.numbering = Numbering(self._xml(self.part, RT.NUMBERING)[1])
         # a note's or comment's links and pictures are relationships of its own part
@@ -142,8 +150,11 @@ class _Document(Inline):
         part = part or self.part
         out: list[Block] = []
         for child in container:
+            on_time()
             try:
                 out.extend(self.block(child, part))
+            except ReaderError:  # the reading's time is up (``on_time``): no part of it is damage
+                raise
             except Exception as error:  # one damaged paragraph or table costs only itself
                 out.append(Block(f"[A part of the document could not be read: {type(error).__name__}]"))
         return out
@@ -261,7 +272,7 @@ class _Document(Inline):
             cells.append(row)
         if len(cells) == 1 and len(cells[0]) == 1:
             return [*cells[0][0][0], *asides]
-        rows, plain, bottom, row_plains, nested = [], [], [], [], []
+        rows, plain, bottom, row_plains, nested, size = [], [], [], [], [], 0
         for row in cells:
             shown, texts = len(plain), []
             for content, span, covered in row:
@@ -276,10 +287,19 @@ class _Document(Inline):
                     if block.rows:
                         self.nested_tables += 1
                         parts.append(f"[table {self.nested_tables}, below]")
-                        nested += [Block(f"Table {self.nested_tables}, in the table above:"), replace(block, plain="")]
+                        nested += [  # aside: a table round this one passes them on as they are
+                            Block(f"Table {self.nested_tables}, in the table above:", aside=True),
+                            replace(block, plain="", aside=True),
+                        ]
                     elif block.markdown:
                         parts.append(block.compact or block.markdown.replace("\n", "<br>"))
                 texts += ["<br>".join(parts)] * span
+            size += sum(map(len, texts))
+            if size > MAX_TABLE_CHARS and rows:
+                note = f"rows 1–{len(rows):,} of {len(cells):,} shown: its text is over {MAX_TABLE_CHARS:,} characters"
+                nested.insert(0, Block(f"({note})"))
+                self.cut.append(f"a table's {note}; the rest of the table is left out")  # said in a warning too
+                break
             rows.append(texts)
             row_plains.append("".join(plain[shown:]))
         table = Block(
@@ -337,8 +357,14 @@ def document_blocks(document) -> Parsed:
     body = document.element.body
     blocks: list[Block] = []
     section: list = []
-    margins = Margins({}, {}, False)
-    for child in body:
+    margins, sections = Margins({}, {}, False), 1
+    for index, child in enumerate(body):
+        if index == MAX_BLOCKS:
+            walker.cut.append(
+                f"its paragraphs and tables past the {MAX_BLOCKS:,}th (of {len(body):,}) are left out, more than a "
+                "reading takes"
+            )
+            break
         if child.tag == f"{W}sectPr":
             margins = _section(walker, section, child, margins, blocks)
             section = []
@@ -348,7 +374,7 @@ def document_blocks(document) -> Parsed:
         sect_pr = ppr.find(f"{W}sectPr") if ppr is not None else None
         if sect_pr is not None:
             margins = _section(walker, section, sect_pr, margins, blocks)
-            section = []
+            section, sections = [], sections + 1
     if section:
         _section(walker, section, None, margins, blocks)
     blocks.extend(walker.endnote_blocks)
@@ -361,6 +387,8 @@ def document_blocks(document) -> Parsed:
         walker.unreadable,
         _even_and_odd(document),
         walker.drawn,
+        sections,
+        walker.cut,
     )
 
 
@@ -390,9 +418,10 @@ def _even_and_odd(document) -> bool:
 
 
 def open_document(job):
-    """The job's file as a python-docx document; ``CORRUPT_FILE`` when it is none."""
+    """The job's file as a python-docx document; ``CORRUPT_FILE`` when it is none. A part nested past
+    what python-docx's parser takes is read cut (``open_cut_if_deep``)."""
     try:
-        document = docx.Document(str(job.path))
+        document = open_cut_if_deep(job, lambda path: docx.Document(str(path)))
     except (PackageNotFoundError, KeyError, ValueError, SyntaxError) as error:
         raise ReaderError(
             "CORRUPT_FILE",

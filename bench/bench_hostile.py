@@ -1,0 +1,224 @@
+"""Hostile inputs (issue 45): each file the probe found a hang, a memory blow-up, lost content or
+unbounded output with, generated at the size named (``tests.fixtures.hostile``), read by ReadLens
+and by markitdown (the peer, in its scratch virtualenv), each in a process of its own.
+
+Reported per input and reader: wall seconds, the CPU seconds of the thread that read (what
+``READ_TIMEOUT`` counts), the peak memory of the whole process tree (the reader, its PDF workers,
+LibreOffice: resident set sizes summed, sampled every 0.1 s), and what came back:
+pages, characters (and the largest page's), warnings (and their characters), whether the phrase
+that must survive is in the text, lines printed on stderr, or the error. A read is stopped past
+``TIME_CAP`` seconds or ``MEMORY_CAP`` of memory, and marked so. ReadLens's target: every input
+read or refused within its time budget (``READ_TIMEOUT``, CPU seconds) and under ``TARGET_MEMORY``
+for the tree, with the phrase that must survive in its text.
+ReadLens reads as ``read_file(path)`` does with no vision model (text only); LibreOffice runs
+where Word documents' pages need it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.bench_load import rss
+from bench.bench_peers import PEERS, PEERS_CHECK
+from bench.scratch import peers_python
+from readers import Settings
+from tests.conftest import CORPUS, ROOT
+from tests.fixtures import hostile, pixel_bomb_png
+from tests.processes import descendants
+
+TIME_CAP = 120  # seconds: a read still going is stopped (the probe's slowest rows ran for minutes)
+MEMORY_CAP = 4 << 30  # bytes: a tree past this is stopped (the probe's largest reached 5.7 GB)
+TARGET_MEMORY = 2 << 30
+SAMPLE = 0.1  # seconds between samples of the process tree
+STRICT_NAME = "http://purl.oclc.org/ooxml/wordprocessingml/main"
+
+READ = """
+import json, sys, time
+from pathlib import Path
+from readers import ReaderError, Services, read_file
+from tests.conftest import make_settings
+path, cache, expect = sys.argv[1:4]
+started = time.thread_time()
+try:
+    reading = read_file(path, services=Services(make_settings(Path(cache))))
+except ReaderError as error:
+    print(json.dumps({"code": error.code, "message": error.message, "cpu": time.thread_time() - started}))
+else:
+    texts = ["\\n".join([page.text, *page.tables, *page.furniture]) for page in reading.pages]
+    print(json.dumps({
+        "pages": len(texts), "chars": sum(map(len, texts)), "largest": max(map(len, texts), default=0),
+        "warnings": len(reading.warnings), "warning_chars": sum(map(len, reading.warnings)),
+        "found": expect in "\\n".join(texts) if expect else None, "cpu": time.thread_time() - started,
+    }))
+"""
+
+PEER = """
+import json, sys, time
+from markitdown import MarkItDown
+path, expect = sys.argv[1:3]
+converter, started = MarkItDown(), time.process_time()  # markitdown's threads too
+try:
+    text = converter.convert(path).markdown
+except Exception as error:
+    message = str(error).splitlines()[0][:150] if str(error) else ""
+    print(json.dumps({"code": type(error).__name__, "message": message, "cpu": time.process_time() - started}))
+else:
+    print(json.dumps({"pages": 1, "chars": len(text), "largest": len(text), "warnings": 0, "warning_chars": 0,
+                      "found": expect in text if expect else None, "cpu": time.process_time() - started}))
+"""
+
+
+@dataclass
+class Input:
+    name: str
+    what: str
+    make: Callable[[Path], Path]
+    expect: str = ""  # a phrase the reading must hold
+    peer: bool = True
+
+
+def inputs() -> list[Input]:
+    strict = CORPUS / "docling/formats/Strict.docx"
+    return [
+        Input("headings.html", "web page of headings only, 1.1 MB", hostile.headings_page, "Section heading"),
+        Input("divs.html", "<div></div><br> runs, 1.2 MB", hostile.empty_divs_page, "Start of the page."),
+        Input("table.html", "one table, 24 MB", hostile.table_page, "c9"),
+        Input("sup.html", "nested <sup>, 15.6 MB", hostile.nested_sup_page, "text."),
+        Input("deep.html", "nested 300 deep", hostile.deep_page, "Deep sentence."),
+        Input("line.html", "one line of 24 MB", hostile.one_line_page, "lorem ipsum dolor"),
+        Input("hints.html", "words parted by soft hyphens, zero widths", hostile.hinted_page, "word1999"),
+        Input("deep.eml", "HTML body nested 300 deep", hostile.deep_body_mail, hostile.WIRE, peer=False),
+        Input("to.msg", "To line of 20,000 addresses", hostile.to_line_msg, "user19999@example.org"),
+        Input("recipients.msg", "12,000 recipients", hostile.recipients_msg, "user0@example.org"),
+        Input("subject.msg", "Subject of 3,000,000 characters", hostile.subject_msg, "Subject words"),
+        Input("dates.xlsx", 'date format "m-" x 20,000', hostile.date_format_workbook, "Label"),
+        Input("decimals.xlsx", "2,000 cells in a 100 KB decimal format", hostile.decimal_formats_workbook, "Label"),
+        Input("formats.xlsx", "a 200-% format, a private-use one", hostile.bad_formats_workbook, "4.00"),
+        Input("pictures.xlsx", "100,000 pictures anchored", hostile.pictures_workbook, "Pictures"),
+        Input("comments.xlsx", "1,000,000 comments", hostile.comments_workbook, "Noted"),
+        Input("sections.docx", "30,000 sections", hostile.sections_document, "Part."),
+        Input("paragraphs.docx", "1,000,000 paragraphs", hostile.paragraphs_document, "Word."),
+        Input("merged.docx", "a cell merged over 63 x 3,000", hostile.merged_cells_document, "After the table."),
+        Input("tables.docx", "tables 100 deep", hostile.nested_tables_document, "After the tables."),
+        Input("equation.docx", "an equation 10,000 deep", hostile.deep_equation_document, "After."),
+        Input(
+            "strict.docx",
+            "Strict, its text naming Strict",
+            lambda target: hostile.strict_text_document(target, strict),
+            STRICT_NAME,
+        ),
+        Input(
+            "utf16.docx",
+            "the same, its main part in UTF-16",
+            lambda target: hostile.strict_text_document(target, strict, "utf-16"),
+            STRICT_NAME,
+        ),
+        Input("poster.png", "99 megapixels", pixel_bomb_png, peer=False),
+        Input("fifo", "a FIFO", lambda target: os.mkfifo(target) or target, peer=False),
+        Input("zero", "/dev/zero", lambda target: Path("/dev/zero"), peer=False),
+    ]
+
+
+def measured(command: list[str]) -> dict:
+    """Run ``command`` (which prints one line of JSON) and watch its process tree: seconds, peak
+    bytes, lines on stderr, and its answer, or why it was stopped."""
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True
+    )
+    output: dict[str, str] = {}
+    readers = [
+        threading.Thread(target=lambda name=name, stream=stream: output.setdefault(name, stream.read()))
+        for name, stream in (("out", process.stdout), ("err", process.stderr))
+    ]
+    for thread in readers:
+        thread.start()
+    peak, seen, stopped = 0, set(), None
+    while process.poll() is None:
+        tree = {process.pid} | descendants(process.pid)
+        seen |= tree
+        peak = max(peak, rss(tree))
+        if peak > MEMORY_CAP:
+            stopped = f"stopped past {MEMORY_CAP >> 30} GB"
+        elif time.perf_counter() - started > TIME_CAP:
+            stopped = f"stopped after {TIME_CAP} s"
+        if stopped:
+            for pid in seen:  # the reader and every process it started (LibreOffice has a session of its own)
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            break
+        time.sleep(SAMPLE)
+    process.wait()
+    for thread in readers:
+        thread.join()
+    seconds = time.perf_counter() - started
+    for pid in seen - {process.pid}:  # LibreOffice closes when its reader has gone; one that lingers is stopped
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    lines = (output.get("out") or "").strip().splitlines()
+    answer = json.loads(lines[-1]) if lines and not stopped and lines[-1].startswith("{") else {}
+    if not answer and not stopped:
+        answer = {"code": f"exit {process.returncode}", "message": (output.get("err") or "").strip()[-150:]}
+    stderr = [line for line in (output.get("err") or "").splitlines() if line.strip()]
+    return {"seconds": seconds, "peak": peak, "stopped": stopped, "stderr": len(stderr), **answer}
+
+
+def outcome(result: dict) -> str:
+    if result["stopped"]:
+        return result["stopped"]
+    if "code" in result:
+        return f"{result['code']}: {result['message'][:90]}"
+    found = {None: "", True: ", phrase found", False: ", PHRASE MISSING"}[result["found"]]
+    return (
+        f"{result['pages']} pages, {result['chars']:,} chars (largest page {result['largest']:,}), "
+        f"{result['warnings']} warnings ({result['warning_chars']:,} chars){found}"
+        + (f", {result['stderr']} lines on stderr" if result["stderr"] else "")
+    )
+
+
+def main() -> None:
+    budget = Settings.from_env().read_timeout
+    peer = peers_python("markitdown", PEERS, PEERS_CHECK)
+    print(f"load average before: {os.getloadavg()[0]:.2f}; {os.cpu_count()} cores", flush=True)
+    print(f"{'input':16} {'reader':10} {'seconds':>8} {'CPU s':>6} {'peak MB':>8}  outcome")
+    missed = []
+    with tempfile.TemporaryDirectory(prefix="readlens-hostile-") as work:
+        for each in inputs():
+            path = each.make(Path(work) / each.name)
+            size = path.stat().st_size if path.is_file() else 0
+            print(f"-- {each.name}: {each.what} ({size:,} bytes)", flush=True)
+            ours = measured([sys.executable, "-c", READ, str(path), str(Path(work) / "cache"), each.expect])
+            met = not ours["stopped"] and ours.get("cpu", budget + 1) <= budget and ours["peak"] < TARGET_MEMORY
+            if not met or ours.get("found") is False:
+                missed.append(each.name)
+            rows = [("ReadLens", ours)]
+            if peer is not None and each.peer:
+                rows.append(("markitdown", measured([str(peer), "-c", PEER, str(path), each.expect])))
+            for reader, result in rows:
+                cpu = f"{result['cpu']:>6.1f}" if "cpu" in result else f"{'-':>6}"
+                print(
+                    f"{each.name:16} {reader:10} {result['seconds']:>8.1f} {cpu} {result['peak'] / 2**20:>8,.0f}  "
+                    f"{outcome(result)}",
+                    flush=True,
+                )
+            if path.is_file() or path.is_fifo():
+                path.unlink()
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    print(
+        f"ReadLens within {budget:g} CPU seconds (READ_TIMEOUT) and {TARGET_MEMORY >> 30} GB, every phrase kept: "
+        + ("all met" if not missed else f"MISSED on {', '.join(missed)}")
+    )

@@ -1,0 +1,181 @@
+"""The package: ``pip install .`` into a new virtualenv gives the ``readlens`` command (read, batch,
+app, mcp) and ``from readers import read_file``.
+
+The install is real — a wheel built from a copy of the sources, installed by pip with its console
+script — and offline: the new virtualenv finds the dependencies in this one's site-packages (a
+``.pth`` file), as ``--system-site-packages`` would find a system's, and its wheel is built with
+this virtualenv's setuptools, so nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import sysconfig
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CORPUS, ROOT
+from tests.test_ui_server import free_port, wait_until_up
+
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "readers", "ui")
+
+
+def pins(path: Path) -> set[str]:
+    return {line.strip() for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")}
+
+
+def test_the_dependencies_are_the_requirements_pins():
+    """requirements.txt (what a Space installs) is the package's dependencies and its app group;
+    requirements-batch.txt its batch group."""
+    app = set(PYPROJECT["optional-dependencies"]["app"])
+    assert set(PYPROJECT["dependencies"]) | app == pins(ROOT / "requirements.txt")
+    assert not set(PYPROJECT["dependencies"]) & app and {re.split(r"[\[=]", pin)[0] for pin in app} == {
+        "gradio",
+        "gradio_client",
+        "mcp",
+    }
+    assert set(PYPROJECT["optional-dependencies"]["batch"]) == pins(ROOT / "requirements-batch.txt")
+    assert PYPROJECT["license"] == "MIT" and (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert PYPROJECT["requires-python"] == ">=3.11" and PYPROJECT["scripts"] == {"readlens": "ui.command:main"}
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """A new virtualenv with the package installed from its wheel; its bin folder."""
+    work = tmp_path_factory.mktemp("package")
+    source = work / "source"
+    source.mkdir()
+    for name in SOURCES:
+        copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy
+        copy(
+            ROOT / name,
+            source / name,
+            **({"ignore": shutil.ignore_patterns("__pycache__")} if copy is shutil.copytree else {}),
+        )
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
+    built = subprocess.run(
+        [*pip, "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(work / "dist"), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert built.returncode == 0, built.stderr[-3000:]
+    venv = work / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    # the dependencies: this virtualenv's packages, after the new one's own
+    Path(purelib, "dependencies.pth").write_text(
+        "\n".join(dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])) + "\n"
+    )
+    wheel = next((work / "dist").glob("readlens-0.1.0-*.whl"))
+    done = subprocess.run(
+        [*pip, "--python", str(python), "install", "--no-deps", "--no-index", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return venv / "bin"
+
+
+def run(bin_folder: Path, tmp_path: Path, *args, **kwargs) -> subprocess.CompletedProcess:
+    """A command of the new virtualenv, from a folder outside the repository, with a cache of its own."""
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(READLENS_CACHE_DIR=str(tmp_path / "cache"), VISION_PROVIDER="none", PATH=f"{bin_folder}:{env['PATH']}")
+    return subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, **kwargs)
+
+
+def test_pip_install_gives_the_readers_and_the_readlens_command(installed, tmp_path):
+    found = run(installed, tmp_path, "python", "-c", "import readers, ui; print(readers.__file__, ui.__file__)")
+    assert found.returncode == 0 and all(path.startswith(str(installed.parent)) for path in found.stdout.split()), (
+        found.stdout
+    )  # the installed copy, not the repository's
+    read = run(
+        installed,
+        tmp_path,
+        "python",
+        "-c",
+        f"from readers import read_file; print(read_file({str(CORPUS / 'markitdown/test.pptx')!r}).page_count)",
+    )
+    assert read.returncode == 0 and read.stdout.strip() == "6", read.stderr[-2000:]
+    text = run(installed, tmp_path, "readlens", str(CORPUS / "markitdown/test.docx"))
+    assert text.returncode == 0 and text.stdout.startswith("[PAGE 1]\n"), text.stderr[-2000:]
+    assert "# Abstract" in text.stdout and "d666f1f7-46cb-42bd-9a39-9a39cf2a509f" in text.stdout
+    named = run(installed, tmp_path, "readlens", "read", str(CORPUS / "markitdown/test.docx"), "--format", "gemini")
+    assert named.returncode == 0 and json.loads(named.stdout)[0]["text"] == text.stdout.rstrip("\n")
+    usage = run(installed, tmp_path, "readlens", "--help")
+    assert usage.returncode == 0 and usage.stdout.startswith("usage: readlens ")
+    refused = run(installed, tmp_path, "readlens", str(tmp_path / "nothing.pdf"))
+    assert refused.returncode == 2 and refused.stderr.startswith("error: FILE_NOT_FOUND: nothing.pdf was not found")
+
+
+def test_readlens_batch_reads_a_folder(installed, tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shutil.copy(CORPUS / "markitdown/test.pptx", folder)
+    done = run(installed, tmp_path, "readlens", "batch", str(folder), "--out", str(tmp_path / "pages.jsonl"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    records = [json.loads(line) for line in (tmp_path / "pages.jsonl").read_text().splitlines()]
+    assert [record["page"] for record in records] == [1, 2, 3, 4, 5, 6] and records[0]["kind"] == "pptx"
+
+
+def test_readlens_app_serves_the_app_until_stopped(installed, tmp_path):
+    port = free_port()
+    log = tmp_path / "app.log"
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    env.update(
+        READLENS_CACHE_DIR=str(tmp_path / "cache"),
+        VISION_PROVIDER="none",
+        GRADIO_SERVER_NAME="127.0.0.1",
+        GRADIO_SERVER_PORT=str(port),
+        GRADIO_ANALYTICS_ENABLED="False",
+    )
+    with open(log, "wb") as output:
+        process = subprocess.Popen(
+            [str(installed / "readlens"), "app"], cwd=tmp_path, env=env, stdout=output, stderr=subprocess.STDOUT
+        )
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}/", process, log)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(60) == 0, log.read_text()[-3000:]
+
+
+def test_readlens_mcp_serves_the_tools_over_stdio(installed, tmp_path):
+    """An agent that starts its tools as a command: the six tools, and read_file answering."""
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    env.update(READLENS_CACHE_DIR=str(tmp_path / "cache"), VISION_PROVIDER="none", GRADIO_ANALYTICS_ENABLED="False")
+    server = StdioServerParameters(command=str(installed / "readlens"), args=["mcp"], env=env, cwd=str(tmp_path))
+    note = base64.b64encode(b"# Pond\n\nThe heron came back.\n").decode()
+
+    async def session():
+        with open(tmp_path / "mcp.log", "w") as errors:
+            async with stdio_client(server, errlog=errors) as (read, write), ClientSession(read, write) as client:
+                await client.initialize()
+                tools = await client.list_tools()
+                answer = await client.call_tool("read_file", {"file_base64": note, "file_name": "pond.md"})
+                return {tool.name for tool in tools.tools}, answer
+
+    names, answer = asyncio.run(session())
+    assert names == {"read_file", "render_page", "describe", "transcribe", "outline", "find"}
+    assert not answer.isError and "The heron came back." in answer.content[0].text
