@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from readers.kinds import SUPPORTED
 from tests.conftest import ROOT
 
 PACKAGES = ("readers", "ui", "bench", "tests")
@@ -97,6 +98,10 @@ def test_docs_name_what_exists_and_link_where_they_say(page):
         path_problem(link, page.parent) for link in LINK.findall(prose) if not link.startswith(("http", "mailto:"))
     ]
     assert _problems(text) + [problem for problem in broken if problem] == []
+
+
+def test_the_docs_list_every_format_the_registry_of_kinds_has():
+    assert f"ReadLens reads {SUPPORTED}." in " ".join((ROOT / "docs/formats.md").read_text().split())
 
 
 def test_a_broken_name_is_seen():
