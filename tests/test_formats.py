@@ -25,6 +25,7 @@ from readers.office import sheets
 from readers.office.numbers import display
 from readers.render.placement import Passage, letters, markdown_on_pages
 from readers.services import Services
+from readers.storage.files import PRINTED
 from tests import fixtures
 from tests.conftest import CORPUS, make_settings
 
@@ -279,7 +280,7 @@ def test_a_web_page_read_as_text_only_is_not_printed_but_paged_at_its_blocks(tmp
     whole blocks, a heading on the page of what it heads, and one line that says so."""
     services = Services(make_settings(tmp_path / "cache"))
     reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=services)
-    assert not services.store.path(reading.sha256, "printed.pdf").exists() and reading.pdf is None
+    assert not services.store.path(reading.sha256, PRINTED).exists() and reading.pdf is None
     texts = [page.text for page in reading.pages]
     assert reading.page_count == len(texts) > 5
     blocks = [[block for block in text.split("\n\n") if not block.startswith("#")] for text in texts]

@@ -26,6 +26,7 @@ from readers import ReaderError, Services, read_file
 from readers.pdf import pages as pdf_pages
 from readers.pdf import pool as pdf_pool
 from readers.render import pdfium as pdf_render
+from readers.storage.files import PAGE
 from tests import fixtures
 from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT, make_settings
 from tests.processes import running
@@ -229,7 +230,7 @@ def test_a_damaged_page_costs_only_that_page(tmp_path, services):
     assert broken.image is None and broken.error.startswith("This page is damaged")
     assert any(warning.startswith("Page 4 of one-bad-page.pdf is damaged") for warning in reading.warnings)
     assert [page.text for page in reading.pages if page.number != 4] == [f"Page {n}" for n in (1, 2, 3, 5, 6)]
-    assert not services.store.path(reading.sha256, "page-0004.json").exists()  # a failure is never cached
+    assert not services.store.path(reading.sha256, PAGE, "0004").exists()  # a failure is never cached
 
 
 def test_page_without_text_layer_is_marked(services):

@@ -16,6 +16,8 @@ from PIL import Image
 
 from readers import ReaderError, read_file
 from readers.services import Services
+from readers.storage.files import ENTRIES
+from tests import fixtures
 from tests.conftest import CORPUS, ROOT, make_settings
 from tests.generated_vectors import GENERATED_VECTORS, generate
 from tests.vectors import CORPUS_VECTORS, check_text, resolve, skip_without
@@ -208,3 +210,20 @@ def test_services_do_not_measure_the_cache_to_hand_it_out(tmp_path):
     cache = Unmeasurable()
     services = Services(make_settings(tmp_path), cache=cache)
     assert services.cache is cache
+
+
+def test_every_cached_file_goes_through_the_store_and_carries_a_version(generated, tmp_path):
+    """One cache door (readers.storage.files): every file a read leaves in the cache is one of the
+    store's entries, named with the version of what made it, whatever the kind and however it came."""
+    services = Services(make_settings(tmp_path / "cache", vision_provider="ocr"))
+    damaged = fixtures.damaged_part(generated["review.docx"], tmp_path / "damaged.docx", "word/styles.xml", b"<w:")
+    for path in (
+        *(generated[name] for name in ("eight.pdf", "review.docx", "deck.pptx", "workbook.xlsx", "page.html")),
+        *(generated[name] for name in ("frames.tiff", "big.csv", "pond.epub", "names-only.msg")),
+        damaged,
+        CORPUS / "docling/formats/docx_external_image.docx",
+    ):
+        read_file(path, services=services, images=True)
+    named = tuple(f"{entry.kind}.v{entry.version}" for entry in ENTRIES)
+    files = [path for path in services.store.root.rglob("*") if path.is_file()]
+    assert len(files) > 40 and [path.name for path in files if not path.name.startswith(named)] == []

@@ -7,9 +7,10 @@ import pytest
 
 from readers import read_file
 from readers.markup.markdown import counter
-from readers.render.libreoffice import CONVERTED_NAME, soffice
+from readers.render.libreoffice import soffice
 from readers.render.placement import letters
 from readers.services import Services
+from readers.storage.files import OFFICE_PDF
 from tests import fixtures
 from tests.conftest import CORPUS, make_settings
 
@@ -70,7 +71,7 @@ def test_word_blocks_stand_on_the_page_the_render_shows(structured, services):
     import pypdfium2 as pdfium
 
     reading = read_file(structured, services=services)
-    pdf = pdfium.PdfDocument(str(services.store.path(reading.sha256, CONVERTED_NAME)))
+    pdf = pdfium.PdfDocument(str(services.store.path(reading.sha256, OFFICE_PDF)))
     rendered = [letters(page.get_textpage().get_text_range()) for page in pdf]
     checked = 0
     for page in reading.pages:

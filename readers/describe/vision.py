@@ -254,7 +254,7 @@ class LocalOCR:
         cache, usage = job.services.cache, reading.usage
         # the PDF the figures are rendered from: the file itself, or its print (LibreOffice's, Chromium's)
         pdf = reading.pdf.path if reading.pdf else None
-        printed = pdf.name if pdf and pdf.parent == job.services.store.folder(reading.sha256) else None
+        printed = pdf.name if pdf and job.services.store.holds(reading.sha256, pdf) else None
         scans = {page.number for page in pages if _scanned(reading, page)}  # read as their pages' text
         keys = {
             (page.number, index): cache_key(key, SCAN_TEXT) if page.number in scans else key

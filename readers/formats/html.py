@@ -22,14 +22,14 @@ from ..models import Page
 from ..pdf.pages import read_pdf_pages
 from ..render import browser
 from ..render.placement import markdown_on_pages, rendered_pages
+from ..storage.files import PRINTED
 
-PRINTED_NAME = "printed.pdf"
 NO_MAIN_CONTENT = "(no main content on this printed page: what it prints, such as navigation or a sidebar, is left out)"
 
 
 def _printed(job, html: str):
     """The cached PDF Chromium printed of the page, or None with a warning on the job."""
-    target = job.services.store.path(job.sha256, PRINTED_NAME)
+    target = job.services.store.path(job.sha256, PRINTED)
     if target.is_file():
         return target
     if browser.chromium() is None:

@@ -14,6 +14,7 @@ from PIL import ExifTags, Image
 from ..errors import ReaderError, described
 from ..models import Figure, Page
 from ..render.pdfium import encode_png
+from ..storage.files import IMAGE
 
 MAX_MEGAPIXELS = 100
 STRIP_PIXELS = 4_000_000  # pixels of a large image reduced at a time (16 MB in RGBA)
@@ -203,8 +204,8 @@ def read(job):
                 text="\n".join(f"{key}: {value}" for key, value in info.items()) if number == numbers[0] else "",
                 figures=[Figure("picture", (0.0, 0.0, 1.0, 1.0))],
             )
-            name = f"image-{number:04d}-{side}px.png"
-            page.image = job.services.store.get_bytes(job.sha256, name)
+            part = f"{number:04d}-{side}px"
+            page.image = job.services.store.get_bytes(job.sha256, IMAGE, part)
             if page.image is None:
                 try:
                     image.seek(number - 1)
@@ -225,7 +226,7 @@ def read(job):
                     page.error, page.figures = f"This frame {damage}.", []
                     job.warnings.append(f"Frame {number} of {job.name} {damage}.")
                 else:
-                    job.services.store.put_bytes(job.sha256, name, page.image)
+                    job.services.store.put_bytes(job.sha256, IMAGE, page.image, part)
             pages.append(page)
     if failed is not None and not any(page.image for page in pages):
         raise _damaged(job, failed)

@@ -20,9 +20,7 @@ import json
 
 from ..markup.text import decode, paginate, well_formed
 from ..models import Page
-from ..versions import TEXT_VERSION
-
-TEXT_NAME, PAGES_NAME = f"text.v{TEXT_VERSION}.txt", f"text-pages.v{TEXT_VERSION}.json"
+from ..storage.files import TEXT, TEXT_PAGES
 
 
 def notebook_text(text: str) -> str | None:
@@ -70,15 +68,15 @@ def _text(job, warnings: list[str]) -> str:
 
 def read(job):
     store = job.services.store
-    index = store.get_json(job.sha256, PAGES_NAME)
-    cached = store.path(job.sha256, TEXT_NAME)
+    index = store.get_json(job.sha256, TEXT_PAGES)
+    cached = store.path(job.sha256, TEXT)
     if index is None or not cached.is_file():
         warnings: list[str] = []
         text = _text(job, warnings)
-        store.put_bytes(job.sha256, TEXT_NAME, text.encode("utf-8"))
+        store.put_bytes(job.sha256, TEXT, text.encode("utf-8"))
         # what decoding said, for every later read too, which may name the same bytes otherwise
         index = {"pages": paginate(text), "name": job.name, "warnings": warnings}
-        store.put_json(job.sha256, PAGES_NAME, index)
+        store.put_json(job.sha256, TEXT_PAGES, index)
     pages = index["pages"]
     job.warnings += [job.name + w.removeprefix(index["name"]) for w in index["warnings"]]
     numbers = job.select(len(pages))

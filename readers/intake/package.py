@@ -29,15 +29,13 @@ from urllib.parse import unquote
 from lxml import etree
 
 from ..errors import ReaderError
-from ..versions import PACKAGE_VERSION
+from ..storage.files import PACKAGE, REPAIRED, SHALLOW, SHALLOW_COPY, WITHOUT
 from .names import label
 from .strict import is_strict, transitional
 from .xml import MAX_DEPTH, decoded, shallow
 
 MAX_INFLATED_BYTES = 500 * 1024 * 1024  # a package, or all the members of an archive or e-mail (readers.intake.members)
 XML_PARTS = (".xml", ".rels", ".opf", ".ncx")
-CHECKED = f"package.v{PACKAGE_VERSION}.json"
-SHALLOW = f"shallow.v{PACKAGE_VERSION}.json"
 CHUNK = 1 << 16
 MB = 1024 * 1024  # bytes in a megabyte, as the limits are told
 ZIP_LOCAL_HEADER = 30  # bytes: a ZIP local file header's fixed part, before the name (APPNOTE.TXT 4.3.7)
@@ -248,7 +246,7 @@ def readable_package(job):
     ``CORRUPT_FILE`` when it is no zip that can be opened, ``FILE_TOO_LARGE`` when it inflates past
     ``MAX_INFLATED_BYTES``."""
     store = job.services.store
-    checked = store.get_json(job.sha256, CHECKED)
+    checked = store.get_json(job.sha256, PACKAGE)
     if checked is None:
         try:
             with zipfile.ZipFile(job.path) as archive:
@@ -266,17 +264,17 @@ def readable_package(job):
                 root = "_rels/.rels"
                 strict = root in parts and root not in damaged and is_strict(archive.read(root))
                 if damaged or strict:
-                    store.put_bytes(job.sha256, f"repaired.{job.kind}", _repair(archive, set(damaged), strict=strict))
+                    store.put_bytes(job.sha256, REPAIRED, _repair(archive, set(damaged), strict=strict), job.kind)
         except DAMAGED_ZIP as error:
             raise ReaderError(
                 "CORRUPT_FILE",
                 f"{job.name} is damaged: its zip structure cannot be read ({error}). Save or export it again.",
             ) from None
         checked = {"damaged": damaged, "strict": strict}
-        store.put_json(job.sha256, CHECKED, checked)
+        store.put_json(job.sha256, PACKAGE, checked)
     damaged = checked["damaged"]
     if not damaged:
-        return store.path(job.sha256, f"repaired.{job.kind}") if checked["strict"] else job.path
+        return store.path(job.sha256, REPAIRED, job.kind) if checked["strict"] else job.path
     shown = ", ".join(label(name) for name in damaged[:SHOWN_PARTS]) + (
         f" and {len(damaged) - SHOWN_PARTS} more" if len(damaged) > SHOWN_PARTS else ""
     )
@@ -285,20 +283,22 @@ def readable_package(job):
         f"({shown}): what could still be "
         f"read of {'it' if len(damaged) == 1 else 'them'} is shown, and the rest of the file is read as usual."
     )
-    return store.path(job.sha256, f"repaired.{job.kind}")
+    return store.path(job.sha256, REPAIRED, job.kind)
 
 
 def without(job, folder: str) -> Path:
     """A copy of the job's package without the parts in ``folder`` (such as ``xl/drawings/``) and
     the relationships to them, made once per content hash: for a library that refuses the whole
     file for a damaged chart."""
-    target = job.services.store.path(job.sha256, f"without-{folder.strip('/').replace('/', '-')}.{job.kind}")
+    part = f"{folder.strip('/').replace('/', '-')}.{job.kind}"
+    target = job.services.store.path(job.sha256, WITHOUT, part)
     if not target.is_file():
         with zipfile.ZipFile(job.path) as archive:
             job.services.store.put_bytes(
                 job.sha256,
-                target.name,
+                WITHOUT,
                 _repair(archive, set(), {name for name in archive.namelist() if name.startswith(folder)}),
+                part,
             )
     return target
 
@@ -308,7 +308,7 @@ def shallow_package(job) -> Path | None:
     libraries parse (``readers.intake.xml.shallow``: an equation or a table nested too deep costs
     only itself), made once per content hash, with a warning naming what was cut; None when no part
     nests that deep (the library refused the file for something else)."""
-    store, copy = job.services.store, f"shallow.{job.kind}"
+    store = job.services.store
     cut = store.get_json(job.sha256, SHALLOW)
     if cut is None:
         cut, parts = {}, {}
@@ -324,7 +324,7 @@ def shallow_package(job) -> Path | None:
                 with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as shallow_copy:
                     for info in archive.infolist():
                         shallow_copy.writestr(info, parts.get(info.filename) or archive.read(info))
-                store.put_bytes(job.sha256, copy, output.getvalue())
+                store.put_bytes(job.sha256, SHALLOW_COPY, output.getvalue(), job.kind)
         store.put_json(job.sha256, SHALLOW, cut)
     if not cut:
         return None
@@ -335,7 +335,7 @@ def shallow_package(job) -> Path | None:
             f"{job.name} nests content deeper than can be read ({MAX_DEPTH} levels) in {label(part)}; left out "
             f"there, each with all it holds: {named}. The rest of the file is read as usual."
         )
-    return store.path(job.sha256, copy)
+    return store.path(job.sha256, SHALLOW_COPY, job.kind)
 
 
 def open_cut_if_deep(job, open_package):

@@ -35,7 +35,7 @@ from ..markup.tables import MAX_SHEET_ROWS, markdown_table
 from ..models import Figure, Page
 from ..pdf.pages import read_pdf_pages
 from ..render.libreoffice import office_pdf, ooxml_copy
-from ..versions import WORKBOOK_VERSION
+from ..storage.files import WORKBOOK
 from .drawings import chart_kind
 from .numbers import display
 from .sheet_bounds import bounded_workbook
@@ -46,7 +46,6 @@ MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every
 SIDE_GAP = 2  # empty columns that part two tables side by side (one is a spacer within a table)
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
-EXTRACTED = f"workbook.v{WORKBOOK_VERSION}.json"
 # openpyxl's warnings that it left out or changed something a page would show: a drawing it cannot
 # parse, a chart it cannot read, a comment on a merged cell, a sheet the workbook names wrongly, a date
 # it cannot hold (shown as #VALUE!). Its warnings about pictures it drops are not among them
@@ -445,10 +444,10 @@ def _for_ocr(figure: dict) -> dict:
 def sheet_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]]]:
     """The workbook's sheet count, the selected sheets' pages (from the cached extraction), the PDF
     their images come from and their figures as found (as ``Job.reading`` takes them)."""
-    extracted = job.services.store.get_json(job.sha256, EXTRACTED)
+    extracted = job.services.store.get_json(job.sha256, WORKBOOK)
     if extracted is None:
         extracted = _extract(job)
-        job.services.store.put_json(job.sha256, EXTRACTED, extracted)
+        job.services.store.put_json(job.sha256, WORKBOOK, extracted)
     sheets = extracted["sheets"]
     if extracted["recalculated"]:
         job.warnings.append(

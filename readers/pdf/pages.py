@@ -31,7 +31,7 @@ from ..markup.tables import markdown_table
 from ..models import Figure, Page
 from ..render.pdfium import checked_page_count, rendered_png
 from ..settings import Settings
-from ..versions import EXTRACTION_VERSION
+from ..storage.files import PAGE, PDF_META, RENDER
 from .boxes import box_of, centre_in
 from .cells import closing_edges, ruled_rows, with_header_above, without_title
 from .continued import continued_tables
@@ -279,17 +279,17 @@ def read_pdf_pages(
     reported. Reports ``job.progress("rendered", done, total)`` as pages come from the cache or a
     worker."""
     store, dpi = job.services.store, job.settings.render_dpi
-    printed = f"{pdf_path.stem}." if pdf_path.parent == store.folder(cache_key) else ""
-    meta = store.get_json(cache_key, f"{printed}pdf.json")
+    printed = pdf_path.name if store.holds(cache_key, pdf_path) else ""
+    meta = store.get_json(cache_key, PDF_META, printed)
     if meta is None:
         meta = {"page_count": checked_page_count(pdf_path, job.name)}
-        store.put_json(cache_key, f"{printed}pdf.json", meta)
+        store.put_json(cache_key, PDF_META, meta, printed)
     numbers = job.select(meta["page_count"])
     found: dict[int, dict] = {}
-    entry_name, png_name = f"{printed}page-{{:04d}}.v{EXTRACTION_VERSION}.json", f"{printed}page-{{:04d}}-{dpi}dpi.png"
+    page_part = (f"{printed}." if printed else "") + "{:04d}"
     for number in numbers:
-        entry = store.get_json(cache_key, entry_name.format(number))
-        png = store.get_bytes(cache_key, png_name.format(number))
+        entry = store.get_json(cache_key, PAGE, page_part.format(number))
+        png = store.get_bytes(cache_key, RENDER, f"{page_part.format(number)}-{dpi}dpi")
         if entry is not None and (png is not None or not render):
             found[number] = {**entry, "png": png}
     job.progress("rendered", len(found), len(numbers))
@@ -304,8 +304,8 @@ def read_pdf_pages(
         else:
             png = result.pop("png")
             if png is not None:
-                store.put_bytes(cache_key, png_name.format(number), png)
-            store.put_json(cache_key, entry_name.format(number), result)
+                store.put_bytes(cache_key, RENDER, png, f"{page_part.format(number)}-{dpi}dpi")
+            store.put_json(cache_key, PAGE, result, page_part.format(number))
             found[number] = {**result, "png": png}
         job.progress("rendered", done, len(numbers))
     if not found and text_from_pdf:

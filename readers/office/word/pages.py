@@ -20,12 +20,11 @@ from ...markup.tables import markdown_table
 from ...markup.text import PAGE_CHARS
 from ...models import Page
 from ...pdf.pages import read_pdf_pages
-from ...render.libreoffice import CONVERTED_NAME, office_pdf
+from ...render.libreoffice import office_pdf
 from ...render.placement import Passage, letters, place_blocks, rendered_pages
-from ...versions import LETTERS_VERSION
+from ...storage.files import LETTERS, OFFICE_PDF
 from .blocks import Block, Parsed
 
-RENDERED_NAME = f"{Path(CONVERTED_NAME).stem}-letters.v{LETTERS_VERSION}.json"  # the rendered pages' letters
 # The pages past which a document is not laid out, estimated from its sections (each starts a page,
 # and LibreOffice's memory grows with their number: 30,000 took 5.7 GB), its blocks (some 40 a page)
 # and its characters (some 3,000 a page). LibreOffice lays out some 20 pages a second on a busy
@@ -118,10 +117,10 @@ def split_over_pages(block: Block, page: int, breaks: list[tuple[int, int]]) -> 
 def _rendered(job, pdf) -> list[Passage]:
     """What each page of LibreOffice's PDF shows, kept in the cache beside that PDF."""
     store = job.services.store
-    cached = store.get_json(job.sha256, RENDERED_NAME)
+    cached = store.get_json(job.sha256, LETTERS, OFFICE_PDF.name())
     if cached is None:
         cached = [[page.text, page.pictures] for page in rendered_pages(pdf)]
-        store.put_json(job.sha256, RENDERED_NAME, cached)
+        store.put_json(job.sha256, LETTERS, cached, OFFICE_PDF.name())
     return [Passage(text, pictures) for text, pictures in cached]
 
 
