@@ -66,7 +66,7 @@ def test_a_blank_page_is_no_scan_and_a_damaged_image_size_costs_nothing(tmp_path
     from reportlab.lib.pagesizes import letter
     from reportlab.pdfgen import canvas
 
-    from readers.describe.vision import TEXT_ONLY
+    from readers.notices import Described
 
     path = tmp_path / "blank.pdf"
     pdf = canvas.Canvas(str(path), pagesize=letter)
@@ -82,7 +82,7 @@ def test_a_blank_page_is_no_scan_and_a_damaged_image_size_costs_nothing(tmp_path
     assert "A page with a picture whose width is a name." in reading.pages[0].text and reading.pages[0].error is None
     assert [figure.kind for figure in reading.pages[0].figures] == ["picture"]
     blank = reading.pages[1]
-    assert blank.figures == [] and blank.description is None and blank.description_source == TEXT_ONLY
+    assert blank.figures == [] and blank.description is None and blank.described == Described.TEXT_ONLY
     assert not any("Page 2" in warning for warning in reading.warnings) and reading.usage.calls_saved == 1
 
 

@@ -24,9 +24,9 @@ from pathlib import Path
 import gradio as gr
 
 from readers import ReaderError, Reading, ReadOptions, Services, read_file
-from readers.describe.vision import TEXT_ONLY, UNANSWERED
 from readers.intake.fetch import fetch, url_name
 from readers.intake.names import label, safe_suffix
+from readers.notices import Code, Described
 from readers.payload.budget import page_tokens, parse_cursor
 from readers.payload.chunks import check_sizes
 from readers.payload.messages import PROVIDERS
@@ -346,7 +346,7 @@ class Endpoints:
             found = reading.pages[0]
             if found.error:
                 raise gr.Error(found.error)
-            unanswered = [warning for warning in reading.warnings if warning.startswith(UNANSWERED)]
+            unanswered = [notice.text for notice in reading.notices if notice.code == Code.NOT_ANSWERED]
             if found.description:
                 return "\n\n".join([found.description, *unanswered])
             if unanswered:
@@ -355,7 +355,7 @@ class Endpoints:
                 reason = f"page {number} has no image to describe: {unrendered(reading)}"
             elif self.services.vision is None:
                 reason = "no vision model is configured (VISION_PROVIDER is none)."
-            elif found.description_source == TEXT_ONLY:
+            elif found.described == Described.TEXT_ONLY:
                 reason = (
                     "it has no figures (pictures, drawings or a scan), so there "
                     "is nothing to describe beyond its text, which /read_file gives. "

@@ -2,7 +2,9 @@
 
 A page is described only when there is something to see beyond its text: a figure (a picture, a
 drawing, a scan; see ``readers.pdf.figures``) or a question. Other pages keep no description and say
-why (``description_source`` is ``"none: text only"``), and ``reading.usage.calls_saved`` counts them.
+why (``described`` is ``Described.TEXT_ONLY``, ``description_source`` says "none: text only"), and
+``reading.usage.calls_saved`` counts them. What describing says to the person is added to the
+reading's notices.
 
 Two describers: ``OpenAIVision`` (any OpenAI-compatible chat API) sends each such page with its
 text and the places of its figures, several pages at once, caching each answer by page;
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from ..errors import ReaderError
 from ..intake.links import LINKED
 from ..kinds import kind_of
+from ..notices import Code, Described, Notice
 from ..settings import Settings
 from ..storage.descriptions import cache_key
 from ..versions import PROMPT_VERSION
@@ -35,13 +38,12 @@ LIMITED = (
     "Not described: each visitor may ask the vision model {calls} times a minute here (public mode). "
     "Try again in {seconds} s; the page's text is here already."
 )
-UNANSWERED = "Not answered: local OCR reads text but cannot answer questions"
 SCAN_TEXT = "scanned page's text"  # in the cache keys of a scanned page's text, laid out as a page's
 SCAN_READ = "A scanned page with no text layer: its text above was read by local OCR."
 OCR_CANNOT_ANSWER = (
-    UNANSWERED + ' such as "{question}", so the pages are described as without it. To ask about the '
-    "visual content, configure a vision model: set VISION_BASE_URL (for example "
-    "http://localhost:11434/v1 for Ollama) and VISION_MODEL, and VISION_API_KEY if the service needs one."
+    'Not answered: local OCR reads text but cannot answer questions such as "{question}", so the pages are '
+    "described as without it. To ask about the visual content, configure a vision model: set VISION_BASE_URL "
+    "(for example http://localhost:11434/v1 for Ollama) and VISION_MODEL, and VISION_API_KEY if the service needs one."
 )
 
 
@@ -174,6 +176,7 @@ class OpenAIVision:
                 missing.append(page)
             else:
                 page.description, page.description_source = cached, f"{self.source} (cached)"
+                page.described = Described.VISION
                 usage.cache_hits += 1
         missing = self._within_limit(reading, job, missing)
         job.progress("described", len(pages) - len(missing), len(pages))
@@ -194,11 +197,12 @@ class OpenAIVision:
                 try:
                     result = future.result()
                 except ReaderError as error:
-                    page.error = error.message
+                    page.error, page.described = error.message, Described.FAILED
                 else:
                     usage.prompt_tokens += result.prompt_tokens
                     usage.completion_tokens += result.completion_tokens
                     page.description, page.description_source = result.text, self.source
+                    page.described = Described.VISION
                     cache.put(keys[page.number], result.text)
                 job.progress("described", done, len(pages))
 
@@ -214,12 +218,15 @@ class OpenAIVision:
             wait = limit.take(job.options.visitor)
             if wait:
                 page.error = LIMITED.format(calls=limit.calls, seconds=math.ceil(wait))
+                page.described = Described.LIMITED
                 refused.append(page)
             else:
                 allowed.append(page)
         if refused:
             numbers = ", ".join(str(page.number) for page in refused)
-            job.warnings.append(f"{reading.name}, {reading.label.lower()} {numbers}: {refused[-1].error}")
+            reading.notices.append(
+                Notice(Code.RATE_LIMITED, f"{reading.name}, {reading.label.lower()} {numbers}: {refused[-1].error}")
+            )
         return allowed
 
 
@@ -243,12 +250,12 @@ class LocalOCR:
         """The cache key of the text of figure ``index`` of ``page`` (see the class's docstring);
         ``printed`` names the print in the cache its figures are rendered from (its version in its
         name), None for the file itself."""
-        found = (reading.found_figures or {}).get(page.number)
-        figure = found[index] if found else {}
-        if isinstance(figure.get("image"), bytes):
-            return _pixels_key(figure["image"])
+        found = reading._found.get(page.number)
+        figure = found[index] if found else None
+        if figure is not None and figure.image is not None:
+            return _pixels_key(figure.image)
         box = list(page.figures[index].box)
-        return cache_key(reading.sha256, printed, page.number, box, figure.get("dpi"), ENGINE_VERSION)
+        return cache_key(reading.sha256, printed, page.number, box, figure and figure.dpi, ENGINE_VERSION)
 
     def describe_pages(self, reading, job, pages: list) -> None:
         cache, usage = job.services.cache, reading.usage
@@ -326,13 +333,13 @@ class LocalOCR:
         """Each wanted page's figure images: an image file is its own figure; a figure the file
         gave with its ``image`` (a deck's picture) is read as it is; a PDF's figures are rendered
         by the PDF worker pool at the dpi their finding chose."""
-        rendered, found = {}, reading.found_figures
+        rendered, found = {}, reading._found
         for number, indices in wanted.items():
             figures = [found[number][index] for index in indices] if number in found else None
             if figures is None:
                 yield number, [pages[number].image]
-            elif all("image" in figure for figure in figures):
-                yield number, [figure["image"] for figure in figures]
+            elif all(figure.seen for figure in figures):
+                yield number, [figure.image if figure.image is not None else figure.unreadable for figure in figures]
             else:
                 rendered[number] = figures
         if rendered:
@@ -387,9 +394,10 @@ class LocalOCR:
             page.error = (
                 f"Local OCR could not read {', '.join(errors)}. The page's text and its other figures are kept."
             )
-            job.warnings.append(f"Page {page.number} of {reading.name}: {page.error}")
+            reading.notices.append(Notice(Code.DESCRIBE_FAILED, f"Page {page.number} of {reading.name}: {page.error}"))
         page.description = "\n\n".join(blocks) or None
         page.description_source = f"{self.source} (cached)" if cached else self.source
+        page.described = Described.FAILED if errors else Described.OCR
 
 
 def _sha256(data: bytes) -> str:
@@ -429,17 +437,17 @@ def describe_reading(reading, job) -> None:
     if vision is None:
         return
     if reading.question and not vision.answers_questions:  # said once; the payload stays as without the question
-        job.warnings.append(OCR_CANNOT_ANSWER.format(question=reading.question))
+        reading.notices.append(Notice(Code.NOT_ANSWERED, OCR_CANNOT_ANSWER.format(question=reading.question)))
         reading.question = None
         if reading.multimodal:
             return
     started = time.monotonic()
     wanted = []
-    for page in (page for page in reading.pages if page.image is not None or page.number in reading.found_figures):
+    for page in (page for page in reading.pages if page.image is not None or page.number in reading._found):
         if reading.question or page.figures:
             wanted.append(page)
         else:
-            page.description_source = TEXT_ONLY
+            page.description_source, page.described = TEXT_ONLY, Described.TEXT_ONLY
             reading.usage.calls_saved += 1
     vision.describe_pages(reading, job, wanted)
     reading.usage.seconds = time.monotonic() - started

@@ -12,7 +12,8 @@ import warnings
 from PIL import ExifTags, Image
 
 from ..errors import ReaderError, described
-from ..models import Figure, Page
+from ..models import Extraction, Figure, Page
+from ..notices import Code, Notice
 from ..render.pdfium import encode_png
 from ..storage.files import IMAGE
 
@@ -184,7 +185,7 @@ def _damaged(job, error: Exception) -> ReaderError:
 
 def read(job):
     image = _open(job)
-    side = job.settings.max_image_side
+    side, notices = job.settings.max_image_side, []
     with image:
         try:
             frames, cut = frame_count(image)
@@ -192,11 +193,14 @@ def read(job):
         except DAMAGED as error:
             raise _damaged(job, error) from None
         if cut:
-            job.warnings.append(
-                f"{job.name} is damaged after its frame {frames}; the frames before the damage are read."
+            notices.append(
+                Notice(
+                    Code.DAMAGED,
+                    f"{job.name} is damaged after its frame {frames}; the frames before the damage are read.",
+                )
             )
         count = frames if image.format == "TIFF" else 1
-        numbers = job.select(count)
+        numbers = job.select(count, notices)
         pages, failed = [], None
         for number in numbers:
             page = Page(
@@ -214,8 +218,12 @@ def read(job):
                             f"This frame is larger than {MAX_MEGAPIXELS} megapixels and was not read.",
                             [],
                         )
-                        job.warnings.append(
-                            f"Frame {number} of {job.name} is larger than {MAX_MEGAPIXELS} megapixels and was not read."
+                        notices.append(
+                            Notice(
+                                Code.TOO_LARGE,
+                                f"Frame {number} of {job.name} is larger than {MAX_MEGAPIXELS} megapixels and was not "
+                                "read.",
+                            )
                         )
                         pages.append(page)
                         continue
@@ -224,10 +232,10 @@ def read(job):
                     failed = failed or error
                     damage = f"is damaged and could not be decoded ({described(error)})"
                     page.error, page.figures = f"This frame {damage}.", []
-                    job.warnings.append(f"Frame {number} of {job.name} {damage}.")
+                    notices.append(Notice(Code.DAMAGED, f"Frame {number} of {job.name} {damage}."))
                 else:
                     job.services.store.put_bytes(job.sha256, IMAGE, page.image, part)
             pages.append(page)
     if failed is not None and not any(page.image for page in pages):
         raise _damaged(job, failed)
-    return job.reading(count, pages)
+    return job.reading(Extraction(count, pages, notices=notices))

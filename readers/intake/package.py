@@ -23,12 +23,14 @@ import posixpath
 import struct
 import zipfile
 import zlib
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote
 
 from lxml import etree
 
 from ..errors import ReaderError
+from ..notices import Code, Notice
 from ..storage.files import PACKAGE, REPAIRED, SHALLOW, SHALLOW_COPY, WITHOUT
 from .names import label
 from .strict import is_strict, transitional
@@ -240,9 +242,9 @@ def _repair(
     return output.getvalue()
 
 
-def readable_package(job):
+def readable_package(job, notices: list[Notice]):
     """The path to read the job's package from: the file itself, or a copy of it repaired (with a
-    warning naming the damaged parts) or, for Strict OOXML, given Transitional names. Raises
+    notice naming the damaged parts) or, for Strict OOXML, given Transitional names. Raises
     ``CORRUPT_FILE`` when it is no zip that can be opened, ``FILE_TOO_LARGE`` when it inflates past
     ``MAX_INFLATED_BYTES``."""
     store = job.services.store
@@ -278,10 +280,13 @@ def readable_package(job):
     shown = ", ".join(label(name) for name in damaged[:SHOWN_PARTS]) + (
         f" and {len(damaged) - SHOWN_PARTS} more" if len(damaged) > SHOWN_PARTS else ""
     )
-    job.warnings.append(
-        f"{job.name} is damaged in {len(damaged)} {'part' if len(damaged) == 1 else 'parts'} "
-        f"({shown}): what could still be "
-        f"read of {'it' if len(damaged) == 1 else 'them'} is shown, and the rest of the file is read as usual."
+    notices.append(
+        Notice(
+            Code.DAMAGED,
+            f"{job.name} is damaged in {len(damaged)} {'part' if len(damaged) == 1 else 'parts'} "
+            f"({shown}): what could still be "
+            f"read of {'it' if len(damaged) == 1 else 'them'} is shown, and the rest of the file is read as usual.",
+        )
     )
     return store.path(job.sha256, REPAIRED, job.kind)
 
@@ -303,7 +308,7 @@ def without(job, folder: str) -> Path:
     return target
 
 
-def shallow_package(job) -> Path | None:
+def shallow_package(job, notices: list[Notice]) -> Path | None:
     """A copy of the package the job reads whose XML parts are cut where they nest past what the
     libraries parse (``readers.intake.xml.shallow``: an equation or a table nested too deep costs
     only itself), made once per content hash, with a warning naming what was cut; None when no part
@@ -331,22 +336,24 @@ def shallow_package(job) -> Path | None:
     for part, what in cut.items():
         counted = {kind: what.count(kind) for kind in dict.fromkeys(what)}
         named = ", ".join(f"{count} {kind.split()[-1]}{'s' if count > 1 else ''}" for kind, count in counted.items())
-        job.warnings.append(
-            f"{job.name} nests content deeper than can be read ({MAX_DEPTH} levels) in {label(part)}; left out "
-            f"there, each with all it holds: {named}. The rest of the file is read as usual."
+        notices.append(
+            Notice(
+                Code.SIMPLIFIED,
+                f"{job.name} nests content deeper than can be read ({MAX_DEPTH} levels) in {label(part)}; left "
+                f"out there, each with all it holds: {named}. The rest of the file is read as usual.",
+            )
         )
     return store.path(job.sha256, SHALLOW_COPY, job.kind)
 
 
-def open_cut_if_deep(job, open_package):
-    """``open_package(path)`` of the job's package, or, when a part nests past what the library's
-    parser takes (it raises an XML syntax error), of the copy ``shallow_package`` cuts, which the
-    job reads from then on."""
+def open_cut_if_deep(job, open_package, notices: list[Notice]):
+    """``open_package(path)`` of the job's package, and the job to read from then on: the job itself,
+    or, when a part nests past what the library's parser takes (it raises an XML syntax error), one
+    reading the copy ``shallow_package`` cuts."""
     try:
-        return open_package(job.path)
+        return open_package(job.path), job
     except SyntaxError:  # lxml's XMLSyntaxError is one
-        shallow = shallow_package(job)
+        shallow = shallow_package(job, notices)
         if shallow is None:
             raise
-        job.path = shallow
-        return open_package(job.path)
+        return open_package(shallow), replace(job, path=shallow)

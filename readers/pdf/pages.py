@@ -28,7 +28,8 @@ from pdfminer.pdftypes import dict_value, int_value, list_value
 
 from ..errors import ReaderError
 from ..markup.tables import markdown_table
-from ..models import Figure, Page
+from ..models import Extraction, FoundFigure, Page
+from ..notices import Code, Notice
 from ..render.pdfium import checked_page_count, rendered_png
 from ..settings import Settings
 from ..storage.files import PAGE, PDF_META, RENDER
@@ -219,20 +220,23 @@ def extract_pages(path: str, numbers: list[int], dpi: int | None, timeout: float
     return results
 
 
-def _lost(job, number: int, failed: dict, text_from_pdf: bool) -> Page:
-    """The page ``number`` whose extraction ``failed``, with a warning on the job: without its image
-    where its text comes from elsewhere, else with an error that says to try again if it ran out of
-    time, or that it is damaged."""
+def _lost(job, number: int, failed: dict, text_from_pdf: bool, notices: list[Notice]) -> Page:
+    """The page ``number`` whose extraction ``failed``, with a notice: without its image where its
+    text comes from elsewhere, else with an error that says to try again if it ran out of time, or
+    that it is damaged."""
     late = f"took longer than {job.settings.page_timeout:g} s (PAGE_TIMEOUT; the machine may be busy)"
     if not text_from_pdf:
         why = f"its render {late}; try again" if failed["late"] else f"its render failed ({failed['error']})"
-        job.warnings.append(f"Page {number} of {job.name} has no image: {why}. Its text is still read.")
+        notices.append(
+            Notice(Code.NO_IMAGES, f"Page {number} of {job.name} has no image: {why}. Its text is still read.")
+        )
         return Page(number=number)
     if failed["late"]:
-        job.warnings.append(f"Page {number} of {job.name} {late} and could not be read. Try again.")
+        notices.append(Notice(Code.TIMED_OUT, f"Page {number} of {job.name} {late} and could not be read. Try again."))
         return Page(number=number, error=f"This page {late} and could not be read. Try again.")
-    job.warnings.append(f"Page {number} of {job.name} is damaged and could not be read ({failed['error']}).")
-    return Page(number=number, error=f"This page is damaged and could not be read ({failed['error']}).")
+    damaged = f"is damaged and could not be read ({failed['error']})"
+    notices.append(Notice(Code.DAMAGED, f"Page {number} of {job.name} {damaged}."))
+    return Page(number=number, error=f"This page {damaged}.")
 
 
 def _submit(pdf_path: Path, numbers: list[int], dpi: int | None, timeout: float) -> tuple[Executor, list]:
@@ -266,11 +270,9 @@ def _extract(job, pdf_path: Path, numbers: list[int], dpi: int | None):
             future.cancel()
 
 
-def read_pdf_pages(
-    job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True
-) -> tuple[int, list[Page], dict[int, list[dict]]]:
-    """The page count of ``pdf_path``, its selected pages, and each page's figures as found (for
-    ``Reading.found_figures``); ``cache_key`` is the content hash entries go under, named for the
+def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True) -> Extraction:
+    """``pdf_path``'s page count, its selected pages, and each page's figures as found, with the
+    notices (an ``Extraction``); ``cache_key`` is the content hash entries go under, named for the
     PDF they are read from when it is a print in the cache (``office.v1.pdf``: its version is its
     maker's). ``render=False`` makes no page images (a page read before keeps the one it has in the cache).
 
@@ -284,7 +286,8 @@ def read_pdf_pages(
     if meta is None:
         meta = {"page_count": checked_page_count(pdf_path, job.name)}
         store.put_json(cache_key, PDF_META, meta, printed)
-    numbers = job.select(meta["page_count"])
+    notices: list[Notice] = []
+    numbers = job.select(meta["page_count"], notices)
     found: dict[int, dict] = {}
     page_part = (f"{printed}." if printed else "") + "{:04d}"
     for number in numbers:
@@ -326,28 +329,37 @@ def read_pdf_pages(
     pages, found_figures = [], {}
     for number in numbers:
         if number in failed:
-            pages.append(_lost(job, number, failed[number], text_from_pdf))
+            pages.append(_lost(job, number, failed[number], text_from_pdf, notices))
             continue
         entry = found[number]
         if text_from_pdf and not entry["has_text"] and entry["figures"]:  # not a blank page
-            job.warnings.append(
-                f"Page {number} has no text layer (a scan or a picture): its text is what local OCR reads in "
-                "its picture, and a vision model (VISION_PROVIDER) describes it."
+            notices.append(
+                Notice(
+                    Code.NO_TEXT_LAYER,
+                    f"Page {number} has no text layer (a scan or a picture): its text is what local OCR reads "
+                    "in its picture, and a vision model (VISION_PROVIDER) describes it.",
+                )
             )
         if text_from_pdf and entry.get("read_by"):
-            job.warnings.append(
-                f"Page {number} of {job.name} was read by pdfium, without its ruled tables, figures and links: "
-                f"pdfminer could not read it ({entry['read_by']})."
+            notices.append(
+                Notice(
+                    Code.OTHER_READER,
+                    f"Page {number} of {job.name} was read by pdfium, without its ruled tables, figures and links: "
+                    f"pdfminer could not read it ({entry['read_by']}).",
+                )
             )
         if text_from_pdf and entry["unmapped"]:
             count = entry["unmapped"]
-            job.warnings.append(
-                f"Page {number} of {job.name}: {count} {'character' if count == 1 else 'characters'} "
-                "could not be read and "
-                f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text)."
+            notices.append(
+                Notice(
+                    Code.UNMAPPED_GLYPHS,
+                    f"Page {number} of {job.name}: {count} {'character' if count == 1 else 'characters'} "
+                    "could not be read and "
+                    f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text).",
+                )
             )
-        found_figures[number] = entry["figures"]
-        figures = [Figure.of(f) for f in entry["figures"]]
+        found_figures[number] = [FoundFigure.of(figure) for figure in entry["figures"]]
+        figures = [found.figure for found in found_figures[number]]
         pages.append(
             Page(
                 number=number,
@@ -358,4 +370,4 @@ def read_pdf_pages(
                 furniture=furniture[number] if text_from_pdf else [],
             )
         )
-    return meta["page_count"], pages, found_figures
+    return Extraction(meta["page_count"], pages, pdf_path, found_figures, notices)

@@ -42,6 +42,7 @@ from lxml import etree
 from ..errors import ReaderError
 from ..intake.links import unlinked
 from ..kinds import KINDS, SOURCE_EXTENSION
+from ..notices import Code, Notice
 from ..storage.files import CONVERTED, OFFICE_PDF, RECALCULATED, write_atomic
 from .sandbox import environment, walled
 
@@ -347,19 +348,22 @@ def convert_to_pdf(source: Path, kind: str, target: Path, timeout: float, profil
     )
 
 
-def office_pdf(job) -> Path | None:
+def office_pdf(job, notices: list[Notice]) -> Path | None:
     """LibreOffice's PDF of the job's document, converting at most once per content hash.
 
-    Returns None (with a warning on the job) when LibreOffice is not installed or the rendering
-    failed, so the caller can still read the text.
+    Returns None (with a notice) when LibreOffice is not installed or the rendering failed, so the
+    caller can still read the text.
     """
     target = job.services.store.path(job.sha256, OFFICE_PDF)
     if target.is_file():
         return target
     if soffice() is None:
-        job.warnings.append(
-            f"LibreOffice is not installed, so {job.name} has no page images "
-            "and its text comes from the file itself. Install LibreOffice (make setup does) for renders."
+        notices.append(
+            Notice(
+                Code.NO_IMAGES,
+                f"LibreOffice is not installed, so {job.name} has no page images "
+                "and its text comes from the file itself. Install LibreOffice (make setup does) for renders.",
+            )
         )
         return None
     try:
@@ -372,7 +376,7 @@ def office_pdf(job) -> Path | None:
             job.name,
         )
     except ReaderError as error:
-        job.warnings.append(error.message)
+        notices.append(Notice(Code.NO_IMAGES, error.message))
         return None
     return target
 
