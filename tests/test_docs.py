@@ -104,6 +104,13 @@ def test_the_docs_list_every_format_the_registry_of_kinds_has():
     assert f"ReadLens reads {SUPPORTED}." in " ".join((ROOT / "docs/formats.md").read_text().split())
 
 
+def test_the_api_docs_list_every_notice_code():
+    from readers.notices import Code
+
+    listed = set(re.findall(r"^\| `([a-z_]+)` \|", (ROOT / "docs/api.md").read_text(), re.M))
+    assert {str(code) for code in Code} <= listed
+
+
 def test_a_broken_name_is_seen():
     assert dotted_problem("readers.pdf.pages.read_pdf_pages") is None
     assert dotted_problem("readers.tokens") == "readers has no tokens"
