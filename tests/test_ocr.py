@@ -10,8 +10,7 @@ from PIL import Image, ImageDraw, ImageFont
 from readers import Services, read_file
 from readers.describe import ocr
 from readers.describe.ocr import read_text
-from tests import fixtures
-from tests.conftest import CORPUS, make_settings
+from testkit import CORPUS, fixtures, make_settings
 from tests.model_output import assert_lines, assert_says
 
 SCANNED = CORPUS / "docling" / "ocr_test.pdf"

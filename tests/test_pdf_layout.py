@@ -7,8 +7,7 @@ import pytest
 
 from readers import Services, read_file
 from readers.markup.tables import table_rows
-from tests import fixtures
-from tests.conftest import CORPUS, make_settings
+from testkit import CORPUS, fixtures, make_settings
 
 
 def squeeze(text: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from readers import read_file
 from readers.pdf.spelling import word_list
-from tests.fixtures import old_pages, typed_words
+from testkit.fixtures import old_pages, typed_words
 
 
 def test_words_read_as_the_author_typed_them(tmp_path, services):
