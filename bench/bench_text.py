@@ -34,7 +34,7 @@ def build_log(target: Path, encoding: str) -> Path:
 
 def simple(path: Path, number: int) -> str:
     """What a reader without the cache does for one page: decode it all, cut it all, take the page."""
-    text = decode(path.read_bytes(), path.name).replace("\r\n", "\n")
+    text = decode(path.read_bytes(), path.name, []).replace("\r\n", "\n")
     start, end = paginate(text)[number - 1][:2]
     return text.encode("utf-8")[start:end].decode("utf-8")
 
