@@ -36,9 +36,11 @@ MAX_WARNING_CHARS = 2_000
 
 
 def _resolve(path: str | os.PathLike, workspace: str | os.PathLike | None) -> Path:
+    """The file ``path`` names, its links followed (a dataset's cache, a build's output), confined to
+    ``workspace`` when one is given: a link that leads out of it is refused."""
     candidate = Path(path).expanduser()
     if workspace is None:
-        return candidate
+        return candidate.resolve()
     root = Path(workspace).resolve()
     resolved = (root / candidate).resolve()
     if resolved != root and root not in resolved.parents:
@@ -126,7 +128,7 @@ def _read(path: str | os.PathLike, options: ReadOptions, services: Services, pro
             "FILE_NOT_FOUND",
             f"{options.name or path} could not be opened ({type(error).__name__}). Check the path and try again.",
         ) from None
-    shown = options.name or resolved.name
+    shown = options.name or Path(path).name or resolved.name  # a link is named as it was given, not as its target
     mode, size = (facts.st_mode, facts.st_size) if facts else (0, 0)
     found, folder = stat.S_ISREG(mode), stat.S_ISDIR(mode)
     if facts and not found and not folder:  # a FIFO (reading it would wait for a writer), a device, a socket

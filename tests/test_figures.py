@@ -111,8 +111,8 @@ def test_with_nothing_configured_a_text_only_model_gets_the_text_in_each_figure(
     assert words(fixtures.ROTATED_LABEL) in [words(line) for line in pages[3].description.splitlines()], pages[
         3
     ].description
-    assert pages[4].description.startswith("Text found by OCR:\n")
-    assert_lines(pages[4].description.removeprefix("Text found by OCR:\n"), fixtures.SCANNED_LINES)
+    assert pages[4].description == "A scanned page with no text layer: its text above was read by local OCR."
+    assert_lines(pages[4].text, fixtures.SCANNED_LINES)  # a scanned page's text is its OCR
     for page in (pages[2], pages[5]):  # text only, and a logo below the size floor
         assert page.description is None and page.description_source == "none: text only"
     assert all(page.description_source == "ocr" for page in pages if page.description)
@@ -206,7 +206,7 @@ def test_ocr_word_recall_on_scans_of_text_pages(folder, ocr):
     ):
         scan = fixtures.turned_scan_pdf(folder / f"scan-{dpi}-{angle}.pdf", CORPUS / name, angle, dpi)
         truth = read_file(CORPUS / name, services=Services(make_settings(folder / "text"))).pages[0].text
-        assert_recall(read_file(scan, services=ocr).pages[0].description, truth, 0.95)
+        assert_recall(read_file(scan, services=ocr).pages[0].text, truth, 0.95)
 
 
 def test_ocr_reads_with_no_network_at_all(tmp_path):

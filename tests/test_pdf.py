@@ -51,7 +51,9 @@ def stream(data: bytes, extra: bytes = b"") -> bytes:
     return b"<< /Length %d %s>>\nstream\n" % (len(data), extra) + data + b"\nendstream"
 
 
-def nested_tree_pdf(target: Path, broken_page: int | None = None, untyped_page: int | None = None) -> Path:
+def nested_tree_pdf(
+    target: Path, broken_page: int | None = None, untyped_page: int | None = None, missing_page: int | None = None
+) -> Path:
     """Six pages in a nested page tree, as many producers write it::
 
         root (Resources) -> A (MediaBox 300x400): pages 1-3
@@ -59,7 +61,8 @@ def nested_tree_pdf(target: Path, broken_page: int | None = None, untyped_page: 
 
     Each page says "Page n". ``broken_page`` gets a MediaBox with a name where a number belongs:
     pdfium renders it at a default size, pdfplumber refuses it. ``untyped_page`` has no /Type:
-    pdfium counts it as a page, pdfminer's own page list skips it.
+    pdfium counts it as a page, pdfminer's own page list skips it. ``missing_page`` is named in the
+    page tree by an object the file does not hold: no engine can load it.
     """
     pages = {1: 4, 2: 4, 3: 4, 4: 6, 5: 6, 6: 5}  # page -> parent node object
     objects = {
@@ -75,6 +78,8 @@ def nested_tree_pdf(target: Path, broken_page: int | None = None, untyped_page: 
         kind = b"" if number == untyped_page else b"/Type /Page "
         objects[6 + number] = b"<< %s/Parent %d 0 R /Contents %d 0 R%s >>" % (kind, parent, 12 + number, own_box)
         objects[12 + number] = stream(b"BT /F1 24 Tf 20 100 Td (Page %d) Tj ET" % number)
+    if missing_page:
+        objects[pages[missing_page]] = objects[pages[missing_page]].replace(b"%d 0 R" % (6 + missing_page), b"99 0 R")
     target.write_bytes(pdf_bytes(objects))
     return target
 
@@ -207,8 +212,17 @@ def test_pages_are_numbered_as_pdfium_renders_them(tmp_path, services):
     assert [page.text for page in reading.pages] == [f"Page {n}" for n in range(1, 7)]
 
 
+def test_a_page_pdfminer_cannot_parse_is_read_by_pdfium(tmp_path, services):
+    path = nested_tree_pdf(tmp_path / "odd-box.pdf", broken_page=4)
+    reading = read_file(path, multimodal=True, services=services)
+    assert [page.text for page in reading.pages] == [f"Page {n}" for n in range(1, 7)]
+    assert all(page.image and page.error is None for page in reading.pages)
+    (warning,) = [warning for warning in reading.warnings if warning.startswith("Page 4 of odd-box.pdf")]
+    assert "was read by pdfium, without its ruled tables, figures and links: pdfminer could not read it" in warning
+
+
 def test_a_damaged_page_costs_only_that_page(tmp_path, services):
-    path = nested_tree_pdf(tmp_path / "one-bad-page.pdf", broken_page=4)
+    path = nested_tree_pdf(tmp_path / "one-bad-page.pdf", missing_page=4)
     reading = read_file(path, multimodal=True, services=services)
     assert [page.number for page in reading.pages] == list(range(1, 7))
     broken = reading.pages[3]
@@ -259,8 +273,8 @@ def test_pdf_whose_every_page_is_damaged_is_corrupt(tmp_path, services):
         pdf_bytes(
             {
                 1: b"<< /Type /Catalog /Pages 2 0 R >>",
-                2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 /Wide 200] /Contents 4 0 R >>",
+                2: b"<< /Type /Pages /Kids [5 0 R] /Count 1 >>",  # its page is not in the file: no engine loads it
+                3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>",
                 4: stream(b"0 0 10 10 re f"),
             }
         )

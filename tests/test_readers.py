@@ -14,7 +14,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from readers import read_file
+from readers import ReaderError, read_file
 from readers.services import Services
 from testkit import CORPUS, ROOT, make_settings
 from tests.generated_vectors import GENERATED_VECTORS, generate
@@ -64,6 +64,23 @@ def test_cli(vector, generated, shared_services):
     data = json.loads(result.stdout)
     assert data["kind"] == vector.kind
     check_text(data["text"], vector)
+
+
+def test_a_link_is_read_as_the_file_it_points_to(tmp_path, shared_services):
+    """Collections are often links (a dataset's cache, a build's output): one was refused as
+    "inode/symlink". A link is followed and named as given; one that leads out of a workspace is refused."""
+    link = tmp_path / "link.pdf"
+    link.symlink_to(CORPUS / "markitdown" / "test.pdf")
+    env = {**os.environ, "READLENS_CACHE_DIR": str(shared_services.settings.cache_dir), "VISION_PROVIDER": "none"}
+    result = subprocess.run(
+        [sys.executable, "-m", "readers", str(link)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("[PAGE 1]\n# 1 Introduction\n")
+    assert read_file(link, services=shared_services).name == "link.pdf"
+    with pytest.raises(ReaderError) as error:
+        read_file("link.pdf", workspace=tmp_path, services=shared_services)
+    assert error.value.code == "PATH_OUTSIDE_WORKSPACE"
 
 
 def test_detection_trusts_bytes_not_names(generated, shared_services):

@@ -18,7 +18,7 @@ from readers import ReadOptions, Services, read_file
 from readers.intake import fetch
 from readers.models import Segment
 from readers.payload.tokens import anthropic_image_tokens, png_size, text_tokens
-from testkit import ROOT, fixtures, make_settings
+from testkit import CORPUS, ROOT, fixtures, make_settings
 from tests.loopback import Site, fence, resolver
 from ui.handlers import (
     MAX_FILES,
@@ -154,6 +154,22 @@ def test_a_broken_file_is_reported_and_the_others_still_read(tmp_path, services)
     broken, picture = final
     assert broken.reading is None and broken.error and "broken.pdf" in broken.error and broken.done
     assert picture.reading is not None and picture.reading.kind == "image" and picture.error is None
+
+
+def test_the_app_reads_every_file_the_api_reads(tmp_path, services):
+    """The app shows the first page early, read alone; a first page no engine can load once refused
+    the whole file there (0 pages against the API's 5 of 6). Its verdict is now read_file's, the API's."""
+    from tests.test_pdf import nested_tree_pdf
+
+    for source in (
+        nested_tree_pdf(tmp_path / "first-page-missing.pdf", missing_page=1),
+        CORPUS / "pdfplumber" / "federal-register-2020-17221.pdf",
+    ):
+        _, final = last(read_uploads([upload(tmp_path, source)], ReadOptions(multimodal=False), services))
+        api = read_file(source, options=ReadOptions(name=source.name), services=services)
+        assert final[0].error is None and final[0].reading.as_text() == api.as_text(), source.name
+        assert [page.error is None for page in final[0].reading.pages] == [page.error is None for page in api.pages]
+    assert "# Proposed Rules" in api.pages[0].text and all(page.error is None for page in api.pages)
 
 
 def test_a_page_range_outside_the_document_is_a_readable_error(tmp_path, services):

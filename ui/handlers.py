@@ -115,7 +115,8 @@ def read_progressively(path: str, options: ReadOptions, services: Services, prog
     with page images (the app shows every page).
 
     The early reading skips descriptions (a vision call can take seconds); the whole reading takes
-    that page from the cache and describes every page.
+    that page from the cache and describes every page. The file's verdict is the whole reading's,
+    exactly as the API's: a first page that cannot be read alone (a damaged page) only shows nothing early.
     """
     try:
         kind = visual_kind(path, options.name)
@@ -124,9 +125,13 @@ def read_progressively(path: str, options: ReadOptions, services: Services, prog
     if kind and kind_of(kind).visual:  # audio, text and containers (read whole) have no first page worth showing early
         first = options.page_start or 1
         shown = replace(options, page_start=first, page_end=first, describe=None, multimodal=True, images=True)
-        early = read_file(path, options=shown, services=services, progress=progress)
-        early.multimodal = bool(options.multimodal)
-        yield early
+        try:
+            early = read_file(path, options=shown, services=services, progress=progress)
+        except ReaderError:
+            early = None
+        if early is not None:
+            early.multimodal = bool(options.multimodal)
+            yield early
     yield read_file(path, options=replace(options, images=True), services=services, progress=progress)
 
 

@@ -26,7 +26,7 @@ from ..kinds import kind_of
 from ..settings import Settings
 from ..storage.descriptions import cache_key
 from ..versions import PROMPT_VERSION
-from .ocr import ENGINE_VERSION, read_text
+from .ocr import ENGINE_VERSION, read_page, read_text
 from .prompts import build_prompt
 
 ATTEMPTS = 3
@@ -36,6 +36,8 @@ LIMITED = (
     "Try again in {seconds} s; the page's text is here already."
 )
 UNANSWERED = "Not answered: local OCR reads text but cannot answer questions"
+SCAN_TEXT = "scanned page's text"  # in the cache keys of a scanned page's text, laid out as a page's
+SCAN_READ = "A scanned page with no text layer: its text above was read by local OCR."
 OCR_CANNOT_ANSWER = (
     UNANSWERED + ' such as "{question}", so the pages are described as without it. To ask about the '
     "visual content, configure a vision model: set VISION_BASE_URL (for example "
@@ -253,11 +255,13 @@ class LocalOCR:
         # the PDF the figures are rendered from: the file itself, or its print (LibreOffice's, Chromium's)
         pdf = reading.pdf.path if reading.pdf else None
         printed = pdf.name if pdf and pdf.parent == job.services.store.folder(reading.sha256) else None
+        scans = {page.number for page in pages if _scanned(reading, page)}  # read as their pages' text
         keys = {
-            (page.number, index): self._key(reading, printed, page, index)
+            (page.number, index): cache_key(key, SCAN_TEXT) if page.number in scans else key
             for page in pages
             for index, figure in enumerate(page.figures)
             if not (figure.has_text or figure.linked)
+            for key in [self._key(reading, printed, page, index)]
         }
         found: dict[tuple[int, int], str] = {}
         failed: dict[tuple[int, int], str] = {}
@@ -282,7 +286,7 @@ class LocalOCR:
                 try:
                     if isinstance(image, str):  # the figure could not be rendered
                         raise ReaderError("RENDER_FAILED", image)
-                    text = self._read(image, cache, usage, hits, (number, index))
+                    text = self._read(image, cache, usage, hits, (number, index), number in scans)
                 except Exception as error:  # onnxruntime, OpenCV and pdfium raise their own types
                     failed[(number, index)] = str(error)
                     continue
@@ -303,12 +307,13 @@ class LocalOCR:
             self._describe(page, reading, job, found, failed, cached=bool(places) and set(places) <= hits)
 
     @staticmethod
-    def _read(image: bytes, cache, usage, hits: set, place: tuple[int, int]) -> str:
-        """The text OCR finds in ``image`` (PNG or JPEG bytes), cached by those bytes (``_pixels_key``)."""
-        key = _pixels_key(image)
+    def _read(image: bytes, cache, usage, hits: set, place: tuple[int, int], scan: bool) -> str:
+        """The text OCR finds in ``image`` (PNG or JPEG bytes), cached by those bytes (``_pixels_key``);
+        a ``scan``'s laid out as its page's text."""
+        key = cache_key(_pixels_key(image), SCAN_TEXT) if scan else _pixels_key(image)
         text = cache.get(key)
         if text is None:
-            text = read_text(image)
+            text = read_page(image) if scan else read_text(image)
             usage.calls += 1
             cache.put(key, text)
         else:
@@ -336,8 +341,9 @@ class LocalOCR:
             yield from figure_images(reading.pdf.path, reading.name, rendered)
 
     def _describe(self, page, reading, job, found: dict, failed: dict, cached: bool) -> None:
-        """The page's VISUAL CONTENT: the whole page's text for an image file or a scan, else
-        one paragraph per figure; a figure that failed is named on the page and in a warning."""
+        """The page's VISUAL CONTENT: the whole page's text for an image file, else one paragraph per
+        figure; a scanned page's text is its OCR (``_scanned``), which its description says, not
+        repeats. A figure that failed is named on the page and in a warning."""
         whole = reading.kind == "image" or [figure.kind for figure in page.figures] == ["scan"]
         marked = kind_of(reading.kind).marks_pictures
         blocks, errors = [], []
@@ -347,6 +353,11 @@ class LocalOCR:
                 errors.append(f"figure {index + 1} ({error})")
             elif marked and not figure.chart and (figure.has_text or not text):
                 continue  # the text marks it where it stands and holds all it says
+            if whole and _scanned(reading, page) and not error:
+                page.text = text or ""
+                page.tables = [block for block in page.text.split("\n\n") if block.startswith("|")]
+                blocks.append(SCAN_READ if text else "A scanned page: local OCR found no text on it.")
+                continue
             if whole:
                 blocks.append(
                     f"Local OCR could not read this page ({error})."
@@ -391,6 +402,11 @@ def _pixels_key(image: bytes) -> str:
     deck's or a sheet's picture as the file holds it) and the engine. So the same picture in two
     files is read once, and two pictures that differ in any pixel never share a text."""
     return cache_key(_sha256(image), ENGINE_VERSION)
+
+
+def _scanned(reading, page) -> bool:
+    """A page of a document that is a scan with no text layer: local OCR reads its text as the page's text."""
+    return reading.kind != "image" and [figure.kind for figure in page.figures] == ["scan"] and not page.text
 
 
 def build_vision(settings: Settings) -> OpenAIVision | LocalOCR | None:

@@ -102,6 +102,7 @@ KIND_BY_SUFFIX = {
 }
 TEXT_KINDS = {"text", "csv", "html", "feed", "email"}
 
+PDF_HEADER_WITHIN = 1024  # bytes: PDF readers look this far for "%PDF-" (PDF Reference 1.7, appendix H, note 13)
 FORMATS_LISTED = ". Supported: "  # where an unsupported file's sentence ends and the list begins
 
 
@@ -223,8 +224,11 @@ def detect(path: Path, name: str) -> Detected:
     mime = magic.from_file(str(path), mime=True)
     if mime in ("application/zip", "application/octet-stream", "application/x-zip-compressed", *OOXML_MIMES):
         with open(path, "rb") as handle:
-            if handle.read(4) == b"PK\x03\x04":
-                mime = _zip_mime(path, name) or ("application/zip" if mime == "application/octet-stream" else mime)
+            head = handle.read(PDF_HEADER_WITHIN)
+        if head.startswith(b"PK\x03\x04"):
+            mime = _zip_mime(path, name) or ("application/zip" if mime == "application/octet-stream" else mime)
+        elif mime == "application/octet-stream" and b"%PDF-" in head:
+            mime = "application/pdf"  # a PDF after a few lines of junk (a printer's banner), as PDF readers accept it
     if mime in (
         "application/x-ole-storage",
         "application/CDFV2",

@@ -32,22 +32,28 @@ from ..models import Figure, Page
 from ..render.pdfium import checked_page_count, rendered_png
 from ..settings import Settings
 from ..versions import EXTRACTION_VERSION
+from .boxes import box_of, centre_in
 from .cells import closing_edges, ruled_rows, with_header_above, without_title
 from .continued import continued_tables
 from .figures import find_figures
 from .furniture import without_furniture
 from .headings import heading_levels
 from .layout import page_markdown
-from .objects import PlumberPage
+from .objects import CharsPage, PlumberPage
+from .pdfium_text import pdfium_page
 from .pool import batches, discard_pool, executor, time_limit, worker_died
 from .spelling import joined_words, plain
-from .words import struck_once
+from .words import mapped, struck_once
 
 TABLE_FILLED = 0.3  # of a ruled grid's cells, holding text: a table (a chart's gridlines leave most empty)
 # a table's cell with more words than this, in lines this long on average, is a paragraph in a box; real tables'
 # longest cells hold 30 to 50 words, and a long cell of short lines (a ballot's list of names) is still a cell
 CELL_WORDS = 60
 PROSE_LINE_WORDS = 6
+# pdfium reads this many times as many characters as pdfminer, and this many more, where pdfminer lost a page's
+# text without an error (a stream it stops in); pdfium counts the spaces and line ends it adds, a fifth more at most
+UNREAD_SHARE = 2
+UNREAD_CHARS = 100
 
 
 def pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFPage]:
@@ -110,25 +116,31 @@ def _is_prose(cell: str) -> bool:
 
 def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int | None) -> dict:
     whole = PlumberPage(pdf, pdfminer_page, page_number=number)
-    kept = {id(char) for char in struck_once(whole.chars)}
-    page = (
-        whole.filter(lambda obj: obj["object_type"] != "char" or id(obj) in kept)
-        if len(kept) < len(whole.chars)
-        else whole
-    )
-    tables = [
-        (table.bbox, plain(markdown))
-        for found in page.find_tables({"explicit_vertical_lines": closing_edges(page)})
-        if is_table(rows := ruled_rows(table := with_header_above(without_title(found))))
-        and (markdown := markdown_table(rows))
-    ]
-    figures = [
-        {**figure, "caption": figure["caption"] and plain(figure["caption"])}
-        for figure in find_figures(page, [bbox for bbox, _ in tables])
-    ]
     pdfium_page = document[number - 1]  # pdfium loads the page anew on each index: once, for text and render
     try:
-        text, unmapped, unruled = page_markdown(page, tables, figures, pdfium_page)
+        textpage = pdfium_page.get_textpage()
+        seen = textpage.count_chars()
+        textpage.close()
+        if seen > UNREAD_SHARE * len(whole.chars) + UNREAD_CHARS:  # pdfminer lost most of the page's text
+            raise ValueError(f"it read {len(whole.chars)} of the {seen} characters pdfium reads")
+        # Every reader of the page's characters (its tables' cells, its text, its figures) gets them
+        # struck once, with each glyph pdfminer cannot map read by pdfium (or left out and counted),
+        # and only those on the page: a spread's pages each hold the whole spread's text, half off the page.
+        chars, unmapped = mapped(struck_once(whole.chars), pdfium_page)
+        if not all(centre_in(box_of(char), [whole.bbox]) for char in chars):
+            chars = [char for char in chars if centre_in(box_of(char), [whole.bbox])]
+        page = CharsPage(whole, chars) if chars is not whole.chars else whole
+        tables = [
+            (table.bbox, plain(markdown))
+            for found in page.find_tables({"explicit_vertical_lines": closing_edges(page)})
+            if is_table(rows := ruled_rows(table := with_header_above(without_title(found))))
+            and (markdown := markdown_table(rows))
+        ]
+        figures = [
+            {**figure, "caption": figure["caption"] and plain(figure["caption"])}
+            for figure in find_figures(page, [bbox for bbox, _ in tables])
+        ]
+        text, unruled = page_markdown(page, tables, figures)
         has_text = bool(page.chars)
         page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
         whole.close()
@@ -156,12 +168,13 @@ def _failed(number: int, error: Exception) -> dict:
 
 @contextmanager
 def _page_limit(number: int, results: list[dict], timeout: float):
-    """Run the block within ``timeout``; a page whose block fails is added to ``results`` as failed,
-    as run out of time if the limit fired first (whatever error the parser turned it into)."""
+    """Run the block within ``timeout`` (it gets the list that holds the time-out once it fired); a
+    page whose block fails is added to ``results`` as failed, as run out of time if the limit fired
+    first (whatever error the parser turned it into)."""
     expired = []
     try:
         with time_limit(timeout) as expired:
-            yield
+            yield expired
     except Exception as error:  # a damaged page costs that page only
         results.append(_failed(number, expired[0] if expired else error))
 
@@ -171,26 +184,36 @@ def extract_pages(path: str, numbers: list[int], dpi: int | None, timeout: float
     ``numbers``, each within ``timeout`` seconds (and the walk down the page tree to them too);
     runs in a worker.
 
-    A page that cannot be read comes back as ``{"number": n, "error": "...", "late": bool}``,
-    ``late`` when it ran out of time.
+    A page pdfminer cannot parse (or find) is read from pdfium's characters (``readers.pdf.pdfium_text``,
+    which says so in its ``read_by``); one that neither can read comes back as ``{"number": n,
+    "error": "...", "late": bool}``, ``late`` when it ran out of time.
     """
     with open(path, "rb") as stream:
-        expired = []
+        expired, pdf, parsed, unparsed = [], None, {}, None
         try:
             pdf = pdfplumber.PDF(stream, stream_is_external=True)
             with time_limit(timeout) as expired:  # the walk to the pages, within one page's time
                 parsed = pdfminer_pages(pdf.doc, numbers)
+        except Exception as error:  # pdfminer cannot read the file: pdfium may
+            if expired:
+                return [_failed(number, expired[0]) for number in numbers]
+            unparsed = error
+        try:
             document = pdfium.PdfDocument(path)
         except Exception as error:  # the file is unreadable here; the caller decides what that means
-            return [_failed(number, expired[0] if expired else error) for number in numbers]
+            return [_failed(number, unparsed or error) for number in numbers]
         results = []
         try:
             for number in numbers:
-                if number not in parsed:
-                    results.append(_failed(number, ValueError(f"page {number} is missing from the page tree")))
-                    continue
-                with _page_limit(number, results, timeout):
-                    results.append(_extract_page(pdf, parsed[number], document, number, dpi))
+                with _page_limit(number, results, timeout) as expired:
+                    try:
+                        if number not in parsed:
+                            raise unparsed or ValueError(f"page {number} is missing from the page tree")
+                        results.append(_extract_page(pdf, parsed[number], document, number, dpi))
+                    except Exception as error:
+                        if expired:
+                            raise
+                        results.append(pdfium_page(document, number, dpi, error))
         finally:
             document.close()
     return results
@@ -308,8 +331,13 @@ def read_pdf_pages(
         entry = found[number]
         if text_from_pdf and not entry["has_text"] and entry["figures"]:  # not a blank page
             job.warnings.append(
-                f"Page {number} has no text layer (a scan or a picture); its "
-                "content reaches a text-only model only through the visual description."
+                f"Page {number} has no text layer (a scan or a picture): its text is what local OCR reads in "
+                "its picture, and a vision model (VISION_PROVIDER) describes it."
+            )
+        if text_from_pdf and entry.get("read_by"):
+            job.warnings.append(
+                f"Page {number} of {job.name} was read by pdfium, without its ruled tables, figures and links: "
+                f"pdfminer could not read it ({entry['read_by']})."
             )
         if text_from_pdf and entry["unmapped"]:
             count = entry["unmapped"]
