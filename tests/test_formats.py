@@ -25,8 +25,7 @@ from readers.office import sheets
 from readers.office.numbers import display
 from readers.render.placement import Passage, letters, markdown_on_pages
 from readers.services import Services
-from tests import fixtures
-from tests.conftest import CORPUS, make_settings
+from testkit import CORPUS, fixtures, make_settings
 
 needs_libreoffice = pytest.mark.skipif(
     shutil.which("soffice") is None, reason="needs LibreOffice (make setup installs it)"

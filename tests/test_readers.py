@@ -16,7 +16,7 @@ from PIL import Image
 
 from readers import ReaderError, read_file
 from readers.services import Services
-from tests.conftest import CORPUS, ROOT, make_settings
+from testkit import CORPUS, ROOT, make_settings
 from tests.generated_vectors import GENERATED_VECTORS, generate
 from tests.vectors import CORPUS_VECTORS, check_text, resolve, skip_without
 
