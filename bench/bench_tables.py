@@ -1,11 +1,11 @@
 """Tables in PDFs read whole, and what reading pages as a careful reader does costs.
 
-- Each table of the generated fixtures (``tests/fixtures/tables.py``: ruled, without rules under a
+- Each table of the generated fixtures (``testkit/fixtures/tables.py``: ruled, without rules under a
   header stacked over three rows or headings over pairs of columns, spanning cells, turned 90° both
   ways, continued onto the next page) against its hand-made truth: the share of its cells ReadLens
   gives in the right row and column, beside pdfplumber's own ``extract_tables()`` on the same pages
-  (the simple approach) and markitdown's tables (its PDF converter, in the scratch virtualenv of
-  ``bench_peers``; each page converted as a PDF of its own).
+  (the simple approach) and markitdown's tables (its PDF converter, in its scratch virtualenv,
+  ``bench.scratch.MARKITDOWN``; each page converted as a PDF of its own).
 - A cold text-only read of a 20-page PDF (real corpus pages and the table fixtures) stays within
   10% (``READ_TARGET``) of the same read by the reader before each round of reading work
   (``BASELINES``, each checked out into a temporary git worktree), alternated in the same run,
@@ -25,13 +25,13 @@ from pathlib import Path
 import pdfplumber
 import pypdfium2 as pdfium
 
-from bench.bench_peers import PEERS, PEERS_CHECK, markitdown_times
-from bench.scratch import peers_python
+from bench import report
+from bench.scratch import markitdown
 from readers import Services, read_file
-from readers.markup.tables import markdown_table, table_rows
-from tests.conftest import ROOT, make_settings
-from tests.fixtures import CORPUS_PAGES, multi_page_pdf
-from tests.fixtures import tables as truth
+from readers.markup.tables import table_rows
+from testkit import ROOT, make_settings
+from testkit.fixtures import CORPUS_PAGES, multi_page_pdf
+from testkit.fixtures import tables as truth
 
 BASELINES = [  # the reader before each round of reading work, timed beside the reader now
     ("b3b0d769e441cd843f3a3d6ba3c4c2b1dbc9ae18", "before issue 22 (furniture, words, drawn text, tables)"),
@@ -95,8 +95,7 @@ def truth_rows(folder: Path) -> list[list[str]]:
     services = Services(make_settings(folder / "cache"))
     readings = {path: read_file(path, services=services, multimodal=False) for path in (sheet, invoices)}
     pages = [_single_page(path, number, folder / f"{path.stem}-{number}.pdf") for _, path, number, _ in cases]
-    python = peers_python("markitdown", PEERS, PEERS_CHECK)
-    theirs = markitdown_times(python, pages) if python else {}
+    theirs = markitdown(pages)
     rows = [["table", "ReadLens", "pdfplumber extract_tables()", "markitdown"]]
     totals = [0, 0, 0, 0]
     for (name, path, number, expected), page_file in zip(cases, pages):
@@ -180,13 +179,7 @@ def read_rows(folder: Path) -> list[list[str]]:
 
 
 def main() -> None:
-    print(
-        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
-        "(other work on the machine slows every row)",
-        flush=True,
-    )
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as name:
         folder = Path(name)
-        print(markdown_table(truth_rows(folder)), end="\n\n")
-        print(markdown_table([["case", "time", "result"], *read_rows(folder)]), end="\n\n")
-    print(f"load average after: {os.getloadavg()[0]:.1f}")
+        report.table(truth_rows(folder))
+        report.table([["case", "time", "result"], *read_rows(folder)])

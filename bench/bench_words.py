@@ -12,17 +12,15 @@ python -m bench words
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
+from bench import report
+from bench.word_diff import CLASSES, Comparison, compare, readlens_words, witness_words
 from readers import ReaderError, Services, Settings, read_file
-from readers.markup.tables import markdown_table
-from tests.conftest import CORPUS
-
-from .word_diff import CLASSES, Comparison, compare, readlens_words, witness_words
+from testkit import CORPUS
 
 PRINTS = Path(tempfile.gettempdir()) / "readlens-bench-words"  # the prints of the Office and web files, kept
 PRINTED = (".docx", ".doc", ".odt", ".pptx", ".ppt", ".odp", ".xlsx", ".xlsm", ".ods", ".html")
@@ -114,7 +112,6 @@ def _row(name: str, pages: list[tuple[str, int, Comparison, bool]]) -> list:
 
 
 def main() -> None:
-    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f}", flush=True)
     PRINTS.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="readlens-bench-words-") as folder:
         files = corpus_pdfs() + printed_pdfs()
@@ -125,7 +122,7 @@ def main() -> None:
     prints = [page for name, pages in results.items() if name.endswith("(print)") for page in pages]
     pdfs = [page for page in everything if not page[0].endswith("(print)")]
     totals = [_row("all corpus PDFs", pdfs), _row("all prints", prints), _row("all", everything)]
-    print(markdown_table([header, *rows, *totals]), end="\n\n")
+    report.table([header, *rows, *totals])
     print(f"The {WORST} pages with the most words not read as printed (every class but moved):")
     for name, number, comparison, lost in sorted(everything, key=lambda page: -page[2].faults)[:WORST]:
         counts = ", ".join(f"{kind} {count}" for kind, count in comparison.counts.items() if count)
@@ -136,4 +133,3 @@ def main() -> None:
     print("\nTriage:")
     for kind in CLASSES:
         print(f"- {kind}: {TRIAGE[kind]}")
-    print(f"load average after: {os.getloadavg()[0]:.1f}")

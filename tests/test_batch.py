@@ -27,12 +27,11 @@ import pytest
 from PIL import Image
 
 from readers.batch.records import FIELDS
-from tests import fixtures
-from tests.conftest import CORPUS, ROOT
-from tests.fake_openai import FakeOpenAI, chat_reply
+from testkit import CORPUS, ROOT, fixtures
+from testkit.fake_openai import FakeOpenAI, chat_reply
+from testkit.processes import descendants, running
 from tests.loopback import Site
 from tests.model_output import words
-from tests.processes import descendants, running
 
 DESCRIPTION = "A bar chart of sales by quarter."
 

@@ -14,8 +14,7 @@ from readers import ReadOptions, Services, read_file
 from readers.pdf.figures import OCR_MAX_SIDE, find_figures
 from readers.pdf.pages import is_table
 from readers.storage.descriptions import DescriptionCache
-from tests import fixtures
-from tests.conftest import CORPUS, ROOT, make_settings
+from testkit import CORPUS, ROOT, fixtures, make_settings
 from tests.model_output import assert_has_lines, assert_lines, assert_recall, assert_says, words
 
 

@@ -26,8 +26,7 @@ from readers.office.numbers import display
 from readers.render.placement import Passage, letters, markdown_on_pages
 from readers.services import Services
 from readers.storage.files import PRINTED
-from tests import fixtures
-from tests.conftest import CORPUS, make_settings
+from testkit import CORPUS, fixtures, make_settings
 
 needs_libreoffice = pytest.mark.skipif(
     shutil.which("soffice") is None, reason="needs LibreOffice (make setup installs it)"

@@ -30,9 +30,9 @@ from readers.render import browser, sandbox
 from readers.render import libreoffice as office
 from readers.services import Services
 from readers.storage.files import UNLINKED
-from tests.conftest import CORPUS, make_settings
-from tests.fixtures import linked, shared_images
-from tests.fixtures.common import text_picture
+from testkit import CORPUS, make_settings
+from testkit.fixtures import linked, shared_images
+from testkit.fixtures.common import text_picture
 from tests.model_output import assert_says
 
 SECRETS = {"picture": "LOCAL PICTURE 7777", "text": "LOCAL TEXT 8888"}

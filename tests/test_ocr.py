@@ -11,8 +11,7 @@ from readers import Services, read_file
 from readers.describe import ocr
 from readers.describe.ocr import read_text
 from readers.markup.tables import table_rows
-from tests import fixtures
-from tests.conftest import CORPUS, make_settings
+from testkit import CORPUS, fixtures, make_settings
 from tests.model_output import assert_lines, assert_says
 
 SCANNED = CORPUS / "docling" / "ocr_test.pdf"

@@ -14,8 +14,7 @@ from PIL import Image
 from readers import ReaderError, Services, read_file
 from readers.intake.strict import transitional
 from readers.office.metafiles import emf_bitmap
-from tests import fixtures
-from tests.conftest import CORPUS, make_settings
+from testkit import CORPUS, fixtures, make_settings
 from tests.model_output import assert_says
 
 FORMATS = CORPUS / "docling/formats"

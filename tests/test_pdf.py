@@ -27,9 +27,9 @@ from readers.pdf import pages as pdf_pages
 from readers.pdf import pool as pdf_pool
 from readers.render import pdfium as pdf_render
 from readers.storage.files import PAGE
-from tests import fixtures
-from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT, make_settings
-from tests.processes import running
+from testkit import CORPUS, ROOT, fixtures, make_settings
+from testkit.processes import running
+from tests.conftest import BOUNDED_SECONDS
 
 DPI = 150
 
@@ -299,7 +299,7 @@ def test_a_script_without_main_guard_works_and_leaves_no_process_or_temp_file(lo
         from multiprocessing import forkserver
         from readers import Services, read_file
         from readers.pdf import pool
-        from tests.conftest import make_settings
+        from testkit import make_settings
 
         reading = read_file({str(long_pdf)!r}, 1, 3, services=Services(make_settings({str(tmp_path / "cache")!r})))
         print("read", len(reading.pages), "pages")
@@ -333,7 +333,7 @@ def test_workers_end_with_a_reader_killed_outright(long_pdf, tmp_path):
         import sys, time
         from readers import Services, read_file
         from readers.pdf import pool
-        from tests.conftest import make_settings
+        from testkit import make_settings
 
         read_file({str(long_pdf)!r}, 1, 2, services=Services(make_settings({str(tmp_path / "cache")!r})))
         print(*pool.worker_pids(), flush=True)
@@ -404,7 +404,7 @@ def test_pdfium_in_a_reading_process_waits_for_another_threads_use(tmp_path, ser
 
 def test_a_charts_gridlines_are_not_a_table(tmp_path):
     from readers import Services, read_file
-    from tests.conftest import ROOT, make_settings
+    from testkit import ROOT, make_settings
 
     reading = read_file(ROOT / "assets/chart-report.pdf", 1, 1, services=Services(make_settings(tmp_path)))
     assert reading.pages[0].tables == []

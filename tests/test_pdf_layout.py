@@ -9,9 +9,8 @@ import pytest
 from readers import Services, read_file
 from readers.markup.tables import table_rows
 from readers.render.libreoffice import soffice
-from tests import fixtures
-from tests.conftest import CORPUS, make_settings
-from tests.fixtures import writer_pages
+from testkit import CORPUS, fixtures, make_settings
+from testkit.fixtures import writer_pages
 
 needs_office = pytest.mark.skipif(soffice() is None, reason="needs LibreOffice (make setup installs it)")
 

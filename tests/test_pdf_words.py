@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from readers import read_file
 from readers.pdf.spelling import word_list
-from tests.conftest import CORPUS
-from tests.fixtures import old_pages, typed_words
+from testkit import CORPUS
+from testkit.fixtures import old_pages, typed_words
 
 
 def test_words_read_as_the_author_typed_them(tmp_path, services):

@@ -17,8 +17,7 @@ from PIL import Image
 from readers import ReaderError, read_file
 from readers.services import Services
 from readers.storage.files import ENTRIES
-from tests import fixtures
-from tests.conftest import CORPUS, ROOT, make_settings
+from testkit import CORPUS, ROOT, fixtures, make_settings
 from tests.generated_vectors import GENERATED_VECTORS, generate
 from tests.vectors import CORPUS_VECTORS, check_text, resolve, skip_without
 

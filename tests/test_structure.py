@@ -11,8 +11,7 @@ from readers.render.libreoffice import soffice
 from readers.render.placement import letters
 from readers.services import Services
 from readers.storage.files import OFFICE_PDF
-from tests import fixtures
-from tests.conftest import CORPUS, make_settings
+from testkit import CORPUS, fixtures, make_settings
 
 needs_office = pytest.mark.skipif(soffice() is None, reason="needs LibreOffice (make setup installs it)")
 
@@ -299,7 +298,7 @@ def test_word_placement_on_a_document_made_to_mislead_it(tmp_path):
     """Repeated sentences, headers with the body's words, footnotes, text boxes, tracked deletions,
     recomputed fields and tables over page breaks: each block still lands where the render shows it
     (the markers that say where are hidden from the placement, as in bench_placement)."""
-    from bench.bench_placement import measure
+    from testkit.placement import measure
 
     starts, ends = measure(fixtures.placement_document(tmp_path / "placement.docx", 160), tmp_path)
     for row in (starts, ends):

@@ -7,7 +7,7 @@ import html
 from PIL import Image
 
 from readers import read_file
-from tests.conftest import ROOT
+from testkit import ROOT
 from ui.chunks import card, chunk_image, chunk_views, entry_chunks, summary_line
 from ui.handlers import Entry
 from ui.report import page_image

@@ -18,8 +18,7 @@ from readers import ReadOptions, Services, read_file
 from readers.intake import fetch
 from readers.models import Segment
 from readers.payload.tokens import anthropic_image_tokens, png_size, text_tokens
-from tests import fixtures
-from tests.conftest import CORPUS, ROOT, make_settings
+from testkit import CORPUS, ROOT, fixtures, make_settings
 from tests.loopback import Site, fence, resolver
 from ui.handlers import (
     MAX_FILES,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS
+from testkit import CORPUS
 
 EXPECTED = {entry["file"]: entry for entry in json.loads((CORPUS / "expected.json").read_text())}
 
