@@ -1,4 +1,5 @@
-"""Run every ``bench/bench_*.py`` module's ``main()`` in name order, or only the topics named.
+"""Run every ``bench/bench_*.py`` module's ``main()`` in name order, or only the topics named, each
+between two lines of the machine's load (``bench.report.load``).
 
 python -m bench            # all of them
 python -m bench readers    # bench/bench_readers.py only
@@ -9,6 +10,8 @@ from __future__ import annotations
 import importlib
 import sys
 from pathlib import Path
+
+from bench.report import load
 
 
 def topics() -> list[str]:
@@ -24,7 +27,9 @@ def main(argv: list[str]) -> int:
         return 2
     for name in chosen:
         print(f"== bench_{name} ==", flush=True)
+        load("before")
         importlib.import_module(f"bench.bench_{name}").main()
+        load("after")
     return 0
 
 

@@ -20,9 +20,9 @@ from pathlib import Path
 from gradio_client import Client, handle_file
 from playwright.sync_api import sync_playwright
 
-from tests.conftest import CORPUS, ROOT
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, UPLOAD
-from tests.test_ui_server import launch_app, stop
+from bench import report
+from testkit import CORPUS, ROOT
+from testkit.server import CHROMIUM, CHROMIUM_ARGS, UPLOAD, launch_app, stop
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 RUNS = 3
@@ -112,16 +112,21 @@ def main() -> None:
     every = statistics.median(r[1] for r in warm)
     simple = statistics.median(whole)
     print(f"4-page PDF ({REPORT_PDF.name}), new content each time; median of {RUNS} after the app's first upload")
-    print(f"{'':34} {'ReadLens app':>14} {'simple: whole file':>20}")
-    print(
-        f"{'first page image visible':34} {first:>13.2f}s {simple:>19.2f}s "
-        f"  target < {FIRST_PAGE_TARGET_S:.0f} s: {'met' if first < FIRST_PAGE_TARGET_S else 'MISSED'}"
+    met = "met" if first < FIRST_PAGE_TARGET_S else "MISSED"
+    report.table(
+        [
+            ["case", "ReadLens app", "simple: whole file", "target"],
+            ["first page image visible", f"{first:.2f} s", f"{simple:.2f} s", f"< {FIRST_PAGE_TARGET_S:.0f} s: {met}"],
+            ["all 4 pages visible", f"{every:.2f} s", f"{simple:.2f} s", ""],
+            ["first upload after start (first page / all)", f"{cold[0]:.2f} s / {cold[1]:.2f} s", "", ""],
+        ]
     )
-    print(f"{'all 4 pages visible':34} {every:>13.2f}s {simple:>19.2f}s")
-    print(f"{'first upload after start (1st/all)':34} {cold[0]:>6.2f}/{cold[1]:.2f}s")
-    print("simple = the whole file through /read_file, without the browser's upload and drawing: a lower bound")
-    print()
+    print("simple = the whole file through /read_file, without the browser's upload and drawing: a lower bound\n")
     print(f"{len(CLIENT_FILES)} API clients, each a different file (4 PDFs, 2 images), text-only mode with local OCR")
-    print(f"{'':34} {'at once':>14} {'one after another':>20}")
-    print(f"{'all six done':34} {concurrent:>13.2f}s {sequential:>19.2f}s")
-    print(f"{'slowest client':34} {max(latencies):>13.2f}s {max(one_by_one):>19.2f}s")
+    report.table(
+        [
+            ["case", "at once", "one after another"],
+            ["all six done", f"{concurrent:.2f} s", f"{sequential:.2f} s"],
+            ["slowest client", f"{max(latencies):.2f} s", f"{max(one_by_one):.2f} s"],
+        ]
+    )

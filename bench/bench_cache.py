@@ -18,6 +18,7 @@ from time import perf_counter
 
 from tinydb import Query, TinyDB
 
+from bench import report
 from readers.storage.descriptions import DescriptionCache, cache_key
 
 ENTRIES = 20_000
@@ -87,38 +88,31 @@ def main() -> None:
     median, worst = statistics.median(timings), max(timings)
     p99 = statistics.quantiles(timings, n=100)[98]
     rows = [
-        (
+        ["case", "sharded TinyDB (ours)", "TinyDB default storage", "target", "result"],
+        [
             "get, 20,000 entries (median / p99 / max)",
             f"{median:.2f} / {p99:.2f} / {worst:.2f} ms",
             f"{default['get_ms']:.1f} ms",
             f"< {GET_TARGET_MS:g} ms",
-            median < GET_TARGET_MS,
-        ),
-        (
+            "PASS" if median < GET_TARGET_MS else "FAIL",
+        ],
+        [
             "20,000 puts",
             f"{puts:.1f} s",
             f"~{default['estimate_s'] / 3600:.1f} h (estimated)",
             f"< {PUTS_TARGET_S:g} s",
-            puts < PUTS_TARGET_S,
-        ),
-        (
+            "PASS" if puts < PUTS_TARGET_S else "FAIL",
+        ],
+        [
             "one put, at the start / at 20,000 entries",
             f"{puts / ENTRIES * 1000:.2f} ms (mean)",
             f"{default['first_rate'] * 1000:.1f} / {default['full_rate'] * 1000:.0f} ms",
             "",
-            None,
-        ),
+            "",
+        ],
     ]
     print(
         f"Description cache: {ENTRIES:,} entries of {len(VALUE):,} characters; TinyDB default storage did "
         f"{default['done']:,} puts in {DEFAULT_BUDGET:g} s."
     )
-    print(f"| {'case':<44} | {'sharded TinyDB (ours)':<24} | {'TinyDB default storage':<24} | {'target':<8} | result |")
-    print(f"|{'-' * 46}|{'-' * 26}|{'-' * 26}|{'-' * 10}|--------|")
-    for case, ours, theirs, target, passed in rows:
-        verdict = "" if passed is None else ("PASS" if passed else "FAIL")
-        print(f"| {case:<44} | {ours:<24} | {theirs:<24} | {target:<8} | {verdict:<6} |")
-
-
-if __name__ == "__main__":
-    main()
+    report.table(rows)

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -18,18 +17,15 @@ from time import perf_counter
 
 import pdfplumber
 
-from readers import Services, read_file
-from readers.markup.tables import markdown_table
+from bench import report
+from bench.bench_figures import with_and_without
 from readers.pdf import layout
 from readers.pdf.pages import extract_pages
-from readers.pdf.pool import restart
-from tests import fixtures
-from tests.conftest import CORPUS, ROOT, make_settings
-from tests.fixtures import charts as chart_fixtures
+from testkit import CORPUS, ROOT, fixtures
+from testkit.fixtures import charts as chart_fixtures
 
 CHART_TARGET_MS = 20.0
 READ_TARGET = 1.05
-ROUNDS = 3
 
 
 def chart_ms(paths: list[Path]) -> list[tuple[float, str]]:
@@ -55,42 +51,15 @@ def chart_ms(paths: list[Path]) -> list[tuple[float, str]]:
 
 def read_rows(path: Path, folder: Path) -> list[list[str]]:
     reader, grouped = layout.read_chart, layout.grouped_labels
-    runs = {"with": [], "without": []}
-    for round_number in range(ROUNDS):
-        for variant in ("without", "with"):
-            layout.read_chart, layout.grouped_labels = (
-                (reader, grouped) if variant == "with" else (lambda *args: None, lambda *args: "")
-            )
-            restart()  # the workers fork from here, with the variant
-            read_file(
-                ROOT / "assets/chart-report.pdf",
-                1,
-                1,
-                services=Services(make_settings(folder / f"warm-{variant}-{round_number}")),
-            )
-            start = perf_counter()
-            read_file(path, services=Services(make_settings(folder / f"{variant}-{round_number}")))
-            runs[variant].append(perf_counter() - start)
-    layout.read_chart, layout.grouped_labels = reader, grouped
-    restart()
-    before, after = min(runs["without"]), min(runs["with"])
-    ratio = after / before
-    return [
-        ["cold text-only read, 20 text pages, without chart reading", f"{before:.2f} s", ""],
-        [
-            "cold text-only read, 20 text pages, with chart reading (ReadLens)",
-            f"{after:.2f} s",
-            f"{'PASS' if ratio <= READ_TARGET else 'FAIL'}: {ratio:.2f}x (<= {READ_TARGET:.2f}x)",
-        ],
-    ]
+
+    def switch(on: bool) -> None:
+        layout.read_chart, layout.grouped_labels = (reader, grouped) if on else (lambda *args: None, lambda *args: "")
+
+    warm_up = (ROOT / "assets/chart-report.pdf", 1, 1)
+    return with_and_without("chart reading", switch, warm_up, path, folder, READ_TARGET)
 
 
 def main() -> None:
-    print(
-        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
-        "(other work on the machine slows every row)",
-        flush=True,
-    )
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as name:
         folder = Path(name)
         (folder / "charts").mkdir()
@@ -115,5 +84,4 @@ def main() -> None:
             ],
             *read_rows(text_only, folder),
         ]
-        print(markdown_table(rows), end="\n\n")
-    print(f"load average after: {os.getloadavg()[0]:.1f}")
+        report.table(rows)

@@ -12,10 +12,9 @@ and a row is cut when no chunk holds it; a part of a table
 is without its header when a chunk holds rows of the table but not its header's cells. The time is
 the chunking alone (best of 5), not the reading.
 
-The peers are never the project's dependencies: this benchmark installs them into a scratch
-virtualenv in the system's temp dir (``readlens-bench-chunk-peers``, ``python -m venv`` then pip,
-kept for the next run) and runs ``bench/chunk_peers.py`` there. If that fails, it says so and
-measures ReadLens alone.
+The peers are never the project's dependencies: they run in their scratch virtualenv outside the
+repo (``bench.scratch.CHUNKERS``, ``readlens-bench-chunk-peers`` in the system's temp dir), in
+``bench/chunk_peers.py``. If that fails, it says so and ReadLens is measured alone.
 
 Target (issue 21): zero chunks over the limit, rows cut and chunks without a page; faster than docling.
 """
@@ -23,27 +22,21 @@ Target (issue 21): zero chunks over the limit, rows cut and chunks without a pag
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 
-from bench.scratch import peers_python
+from bench import report
+from bench.scratch import CHUNKERS
 from readers import Services, read_file
-from readers.markup.tables import markdown_table
 from readers.payload.blocks import parse
 from readers.payload.tokens import text_tokens
 from readers.render.libreoffice import soffice
-from tests import fixtures
-from tests.conftest import CORPUS, ROOT, make_settings
+from testkit import CORPUS, ROOT, fixtures, make_settings
 
 MAX_TOKENS = 512
 REPEATS = 5
-PEERS = ["docling-core[chunking]", "langchain-text-splitters", "bpe-openai"]
-PEERS_CHECK = "import docling_core.transforms.chunker.hybrid_chunker, langchain_text_splitters, bpe_openai"
-WORKER = Path(__file__).with_name("chunk_peers.py")
 
 
 def _cells(row: str) -> list[str]:
@@ -174,30 +167,12 @@ def row(tool: str, name: str, score: dict, rows: int) -> list:
 
 
 def main() -> None:
-    print(
-        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
-        "(other work on the machine slows every row)",
-        flush=True,
-    )
-    python = peers_python("chunk-peers", PEERS, PEERS_CHECK)
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         readings = documents(Path(folder), Services(make_settings(Path(folder) / "cache", vision_provider="ocr")))
         given = [described(reading) for reading in readings]
-        peers = None
-        if python is not None:
-            source = Path(folder) / "documents.json"
-            source.write_text(json.dumps([document for document, _ in given]), encoding="utf-8")
-            result = subprocess.run(
-                [str(python), str(WORKER), str(source), str(MAX_TOKENS)], capture_output=True, text=True, timeout=1800
-            )
-            if result.returncode == 0:
-                peers = json.loads(result.stdout)
-            else:
-                print(
-                    f"the peers failed ({(result.stderr.strip().splitlines() or ['no message'])[-1]}): "
-                    "measuring ReadLens alone",
-                    flush=True,
-                )
+        source = Path(folder) / "documents.json"
+        source.write_text(json.dumps([document for document, _ in given]), encoding="utf-8")
+        peers = CHUNKERS.run("chunk_peers.py", source, MAX_TOKENS)
     table = [
         [
             "chunker",
@@ -244,8 +219,5 @@ def main() -> None:
             total["largest"], total["rows"] = max(total["largest"], score["largest"]), total["rows"] + rows
     for tool, total in totals.items():
         table.append(row(f"**{tool}**", "all", total, total["rows"]))
-    print(markdown_table(table), end="\n\n")
-    print(
-        f"{MAX_TOKENS} tokens a chunk, o200k_base for all; time: the chunking alone, best of {REPEATS}; "
-        f"load average after: {os.getloadavg()[0]:.1f}"
-    )
+    report.table(table)
+    print(f"{MAX_TOKENS} tokens a chunk, o200k_base for all; time: the chunking alone, best of {REPEATS}")

@@ -9,19 +9,17 @@
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 from time import perf_counter
 
 import pdfplumber
 
+from bench import report
 from readers import Services, read_file
-from readers.markup.tables import markdown_table
 from readers.pdf import pages as pdf_pages
 from readers.pdf.pool import restart
-from tests import fixtures
-from tests.conftest import CORPUS, make_settings
+from testkit import CORPUS, fixtures, make_settings
 
 ROUNDS = 3
 READ_TARGET = 1.10
@@ -42,43 +40,44 @@ def finding_ms(paths: list[Path]) -> tuple[float, float, int]:
     return sum(times) / len(times), max(times), len(times)
 
 
-def cold_read(path: Path, folder: Path, name: str) -> float:
-    start = perf_counter()
-    read_file(path, services=Services(make_settings(folder / name)))
-    return perf_counter() - start
-
-
-def without_figures(page, tables) -> list:
-    return []
+def with_and_without(feature: str, switch, warm_up: tuple, path: Path, folder: Path, target: float) -> list:
+    """Two rows: the best of ``ROUNDS`` cold text-only reads of ``path`` without ``feature`` and with
+    it, alternated, and the ratio against ``target``. ``switch(on)`` turns the feature on or off; each
+    variant gets a fresh worker pool (forked after the switch, so the workers run the variant),
+    started by a read of ``warm_up`` (a file and its first and last page)."""
+    runs = {False: [], True: []}
+    try:
+        for round_number in range(ROUNDS):
+            for on in (False, True):
+                switch(on)
+                restart()
+                read_file(*warm_up, services=Services(make_settings(folder / f"warm-{on}-{round_number}")))
+                start = perf_counter()
+                read_file(path, services=Services(make_settings(folder / f"{on}-{round_number}")))
+                runs[on].append(perf_counter() - start)
+    finally:
+        switch(True)
+        restart()
+    before, after = min(runs[False]), min(runs[True])
+    ratio = after / before
+    return [
+        [f"cold text-only read, 20 text pages, without {feature}", f"{before:.2f} s", ""],
+        [
+            f"cold text-only read, 20 text pages, with {feature} (ReadLens)",
+            f"{after:.2f} s",
+            f"{'PASS' if ratio <= target else 'FAIL'}: {ratio:.2f}x (<= {target:.2f}x)",
+        ],
+    ]
 
 
 def read_rows(path: Path, folder: Path) -> list[list[str]]:
-    """Alternate reads with and without figure finding; each variant with a fresh worker pool
-    (forked after the switch, so the workers run the variant)."""
     finder = pdf_pages.find_figures
-    runs = {"with": [], "without": []}
-    for round_number in range(ROUNDS):
-        for variant in ("without", "with"):
-            pdf_pages.find_figures = finder if variant == "with" else without_figures
-            restart()
-            read_file(
-                fixtures.figures_pdf(folder / f"warm-{variant}-{round_number}.pdf"),
-                6,
-                6,
-                services=Services(make_settings(folder / f"warm-{variant}-{round_number}")),
-            )  # start the pool
-            runs[variant].append(cold_read(path, folder, f"{variant}-{round_number}"))
-    pdf_pages.find_figures = finder
-    before, after = min(runs["without"]), min(runs["with"])
-    ratio = after / before
-    return [
-        ["cold text-only read, 20 text pages, without figure finding", f"{before:.2f} s", ""],
-        [
-            "cold text-only read, 20 text pages, with figure finding (ReadLens)",
-            f"{after:.2f} s",
-            f"{'PASS' if ratio <= READ_TARGET else 'FAIL'}: {ratio:.2f}x (<= {READ_TARGET:.2f}x)",
-        ],
-    ]
+
+    def switch(on: bool) -> None:
+        pdf_pages.find_figures = finder if on else lambda page, tables: []
+
+    warm_up = (fixtures.figures_pdf(folder / "warm-up.pdf"), 6, 6)
+    return with_and_without("figure finding", switch, warm_up, path, folder, READ_TARGET)
 
 
 def ocr_rows(folder: Path) -> list[list[str]]:
@@ -110,11 +109,6 @@ def ocr_rows(folder: Path) -> list[list[str]]:
 
 
 def main() -> None:
-    print(
-        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
-        "(other work on the machine slows every row)",
-        flush=True,
-    )
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as name:
         folder = Path(name)
         mixed = fixtures.multi_page_pdf(folder / "mixed.pdf", 40)
@@ -130,5 +124,4 @@ def main() -> None:
             *read_rows(text_only, folder),
             *ocr_rows(folder),
         ]
-        print(markdown_table(rows), end="\n\n")
-    print(f"load average after: {os.getloadavg()[0]:.1f}")
+        report.table(rows)

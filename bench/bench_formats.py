@@ -2,13 +2,12 @@
 84 of its test files (33 DOCX, 32 HTML, 8 PPTX, 11 XLSX; ``tests/corpus/docling/groundtruth/<source>.md``,
 the sources in ``tests/corpus/docling/formats/`` or ``tests/corpus/docling/``).
 
-Per format: the mean normalised similarity and word recall (``bench.groundtruth``), the ground truth's
+Per format: the mean normalised similarity and word recall (``testkit.groundtruth``), the ground truth's
 table rows the tool's tables match (whole or as a column slice, with the whole ones beside), the files
 read (a read that fails scores 0) and the median seconds per file. ReadLens reads each file once,
 text-only with no API key and an empty cache of its own (``read_file`` + ``as_text()``, its page headers
 dropped before scoring), after one unrelated warm-up read that is not counted; markitdown converts it in
-the scratch virtualenv ``bench_peers`` uses (``bench/markitdown_peer.py``, median of its runs), or the
-table has ReadLens alone.
+its scratch virtualenv (``bench.scratch.markitdown``, median of its runs), or the table has ReadLens alone.
 
 Targets (issue 31): similarity at least markitdown's on every format and at least 0.97 on HTML, at
 least 90% of each format's table rows matched, every file read.
@@ -16,20 +15,18 @@ least 90% of each format's table rows matched, every file read.
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 from statistics import mean, median
 from time import perf_counter
 
-from bench.bench_peers import PEERS, PEERS_CHECK, markitdown_times, read_cold
-from bench.groundtruth import score, table_rows, without_page_headers
-from bench.scratch import peers_python
+from bench import report
+from bench.bench_peers import read_cold
+from bench.scratch import markitdown
 from readers import ReaderError
-from readers.markup.tables import markdown_table
 from readers.render import libreoffice
-from tests import fixtures
-from tests.conftest import CORPUS
+from testkit import CORPUS, fixtures
+from testkit.groundtruth import score, table_rows, without_page_headers
 
 GROUND_TRUTH = CORPUS / "docling" / "groundtruth"
 SOURCE_FOLDERS = (CORPUS / "docling" / "formats", CORPUS / "docling")
@@ -133,15 +130,9 @@ def targets(totals: dict[str, dict]) -> list[list[str]]:
 
 
 def main() -> None:
-    print(
-        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
-        "(other work on the machine slows the seconds, not the scores)",
-        flush=True,
-    )
     by_format = sources()
     paths = [path for files in by_format.values() for path, _ in files]
-    python = peers_python("markitdown", PEERS, PEERS_CHECK)
-    theirs = markitdown_times(python, paths) if python else {}
+    theirs = markitdown(paths)
     totals: dict[str, dict] = {}
     failures = []
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
@@ -184,11 +175,12 @@ def main() -> None:
                 ]
             )
     print()
-    print(markdown_table(rows), end="\n\n")
-    print(markdown_table(targets(totals)), end="\n\n")
+    report.table(rows)
+    report.table(targets(totals))
     for line in failures:
         print(line)
     print(
         "ReadLens: one read_file + as_text() a file, text-only, no API key, an empty cache each, in this process; "
-        f"markitdown: median of its conversions, import outside the clock; load average after: {os.getloadavg()[0]:.1f}"
+        "markitdown: median of its conversions, import outside the clock; the machine's load slows the seconds, "
+        "not the scores"
     )

@@ -1,5 +1,5 @@
 """Hostile inputs (issue 45): each file the probe found a hang, a memory blow-up, lost content or
-unbounded output with, generated at the size named (``tests.fixtures.hostile``), read by ReadLens
+unbounded output with, generated at the size named (``testkit.fixtures.hostile``), read by ReadLens
 and by markitdown (the peer, in its scratch virtualenv), each in a process of its own.
 
 Reported per input and reader: wall seconds, the CPU seconds of the thread that read (what
@@ -28,13 +28,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench import report
 from bench.bench_load import rss
-from bench.bench_peers import PEERS, PEERS_CHECK
-from bench.scratch import peers_python
+from bench.scratch import MARKITDOWN
 from readers import Settings
-from tests.conftest import CORPUS, ROOT
-from tests.fixtures import hostile, pixel_bomb_png
-from tests.processes import descendants
+from testkit import CORPUS, ROOT
+from testkit.fixtures import hostile, pixel_bomb_png
+from testkit.processes import descendants
 
 TIME_CAP = 120  # seconds: a read still going is stopped (the probe's slowest rows ran for minutes)
 MEMORY_CAP = 4 << 30  # bytes: a tree past this is stopped (the probe's largest reached 5.7 GB)
@@ -46,7 +46,7 @@ READ = """
 import json, sys, time
 from pathlib import Path
 from readers import ReaderError, Services, read_file
-from tests.conftest import make_settings
+from testkit import make_settings
 path, cache, expect = sys.argv[1:4]
 started = time.thread_time()
 try:
@@ -192,15 +192,13 @@ def outcome(result: dict) -> str:
 
 def main() -> None:
     budget = Settings.from_env().read_timeout
-    peer = peers_python("markitdown", PEERS, PEERS_CHECK)
-    print(f"load average before: {os.getloadavg()[0]:.2f}; {os.cpu_count()} cores", flush=True)
-    print(f"{'input':16} {'reader':10} {'seconds':>8} {'CPU s':>6} {'peak MB':>8}  outcome")
+    peer = MARKITDOWN.python()
+    table = report.Rows(["input", "what", "reader", "seconds", "CPU s", "peak MB", "outcome"])
     missed = []
     with tempfile.TemporaryDirectory(prefix="readlens-hostile-") as work:
         for each in inputs():
             path = each.make(Path(work) / each.name)
-            size = path.stat().st_size if path.is_file() else 0
-            print(f"-- {each.name}: {each.what} ({size:,} bytes)", flush=True)
+            what = f"{each.what} ({path.stat().st_size if path.is_file() else 0:,} bytes)"
             ours = measured([sys.executable, "-c", READ, str(path), str(Path(work) / "cache"), each.expect])
             met = not ours["stopped"] and ours.get("cpu", budget + 1) <= budget and ours["peak"] < TARGET_MEMORY
             if not met or ours.get("found") is False:
@@ -209,15 +207,21 @@ def main() -> None:
             if peer is not None and each.peer:
                 rows.append(("markitdown", measured([str(peer), "-c", PEER, str(path), each.expect])))
             for reader, result in rows:
-                cpu = f"{result['cpu']:>6.1f}" if "cpu" in result else f"{'-':>6}"
-                print(
-                    f"{each.name:16} {reader:10} {result['seconds']:>8.1f} {cpu} {result['peak'] / 2**20:>8,.0f}  "
-                    f"{outcome(result)}",
-                    flush=True,
+                cpu = f"{result['cpu']:.1f}" if "cpu" in result else "-"
+                table.add(
+                    [
+                        each.name,
+                        what,
+                        reader,
+                        f"{result['seconds']:.1f}",
+                        cpu,
+                        f"{result['peak'] / 2**20:,.0f}",
+                        outcome(result),
+                    ]
                 )
             if path.is_file() or path.is_fifo():
                 path.unlink()
-    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    print()
     print(
         f"ReadLens within {budget:g} CPU seconds (READ_TIMEOUT) and {TARGET_MEMORY >> 30} GB, every phrase kept: "
         + ("all met" if not missed else f"MISSED on {', '.join(missed)}")

@@ -6,7 +6,7 @@ readings of its one table, ``eu-009a`` and ``eu-009b``, and is scored against th
 to). The US half is held out: never used here or anywhere in the project.
 
 Each tool finds the tables of the whole document itself and is scored by the competition's measure,
-cell adjacency relations (``bench.icdar_metric``: each non-empty cell with its next non-empty
+cell adjacency relations (``testkit.icdar_metric``: each non-empty cell with its next non-empty
 neighbour right and below, text normalised to lower-case letters and digits, a spanning cell
 counted once at its first row and column), per document. Printed per tool: the mean precision and
 recall over the documents and the F1 of the two (as the competition reports them), the F1 over all
@@ -20,7 +20,7 @@ took; and ReadLens's documents one by one.
   tables, and a second row scores ReadLens with it counted.
 - pymupdf4llm (with PyMuPDF's learned layout model, ``pymupdf-layout``), camelot (stream, every
   page) and markitdown (PDF extra), in the scratch virtualenv ``readlens-bench-icdar`` in the
-  system's temp dir (``bench.scratch``): never the project's dependencies (pymupdf4llm is AGPL).
+  system's temp dir (``bench.scratch.ICDAR``): never the project's dependencies (pymupdf4llm is AGPL).
   pymupdf4llm's and markitdown's tables are those of their Markdown; camelot's are its tables.
 
 Target (issue 40): ReadLens's F1 at least 0.95, and no document with all its tables missed.
@@ -30,32 +30,19 @@ python -m bench icdar
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import tempfile
 from collections import Counter
 from pathlib import Path
 from time import perf_counter
 
+from bench import report
+from bench.scratch import ICDAR
 from readers import Services, read_file
-from readers.markup.tables import markdown_table
-from tests.conftest import CORPUS, make_settings
-
-from .icdar_metric import Score, f1, markdown_tables, relations, row_grid, score, truth_tables
-from .scratch import peers_python
+from testkit import CORPUS, make_settings
+from testkit.icdar_metric import Score, f1, markdown_tables, relations, row_grid, score, truth_tables
 
 FOLDER = CORPUS / "icdar2013-eu"
 TARGET_F1 = 0.95
-PEERS = [
-    "pymupdf4llm==1.28.2",
-    "pymupdf==1.28.2",
-    "pymupdf-layout==1.28.2",
-    "camelot-py==2.0.0",
-    "markitdown[pdf]==0.1.9",
-]
-PEERS_CHECK = "import pymupdf.layout, pymupdf4llm, camelot, markitdown"
-WORKER = Path(__file__).with_name("icdar_peers.py")
 
 
 def truths() -> dict[Path, list[Counter]]:
@@ -87,14 +74,8 @@ def readlens_tables(pdfs: list[Path], cache: Path) -> dict[str, dict[Path, dict]
 
 
 def peer_tables(pdfs: list[Path]) -> dict[str, dict[Path, dict]]:
-    python = peers_python("icdar", PEERS, PEERS_CHECK)
-    if python is None:
-        return {}
-    done = subprocess.run(
-        [str(python), str(WORKER), *map(str, pdfs)], capture_output=True, text=True, timeout=3600, check=True
-    )
     answers: dict[str, dict[Path, dict]] = {}
-    for tool, files in json.loads(done.stdout).items():
+    for tool, files in (ICDAR.run("icdar_peers.py", *pdfs) or {}).items():
         answers[tool] = {}
         for path, answer in files.items():
             if "markdown" in answer:
@@ -123,7 +104,6 @@ def summary(tool: str, results: dict[Path, Score], answers: dict[Path, dict]) ->
 
 
 def main() -> None:
-    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f}", flush=True)
     readings = truths()
     pdfs = sorted(readings)
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
@@ -138,7 +118,7 @@ def main() -> None:
     expected = sum(scored(Counter(), readings[pdf]).expected for pdf in pdfs)
     print(f"{len(pdfs)} PDFs of the ICDAR 2013 EU half, {expected} cell relations in their ground truth\n")
     header = ["tool", "precision", "recall", "F1", "F1, relations pooled", "documents all missed", "time"]
-    print(markdown_table([header, *(summary(tool, found, answers[tool]) for tool, found in results.items())]))
+    report.table([header, *(summary(tool, found, answers[tool]) for tool, found in results.items())])
     ours = results["ReadLens"]
     peers = list(results)[2:]
     rows = [["document", "relations", "ReadLens right", "precision", "recall", "F1", *peers]]
@@ -155,10 +135,10 @@ def main() -> None:
                 *(f"{results[tool][pdf].f1:.2f}" for tool in peers),
             ]
         )
-    print(f"\nEach document (F1 for the peers):\n{markdown_table(rows)}")
+    print("Each document (F1 for the peers):")
+    report.table(rows)
     precision = sum(result.precision for result in ours.values()) / len(ours)
     recall = sum(result.recall for result in ours.values()) / len(ours)
     missed = sum(1 for result in ours.values() if not result.right)
     verdict = "PASS" if f1(precision, recall) >= TARGET_F1 and not missed else "FAIL"
-    print(f"\n{verdict}: ReadLens F1 {f1(precision, recall):.3f} (target {TARGET_F1}), {missed} documents all missed")
-    print(f"load average after: {os.getloadavg()[0]:.1f}")
+    print(f"{verdict}: ReadLens F1 {f1(precision, recall):.3f} (target {TARGET_F1}), {missed} documents all missed")

@@ -28,10 +28,10 @@ from pathlib import Path
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
-from tests import fixtures
-from tests.conftest import CORPUS, ROOT
-from tests.processes import descendants, running
-from tests.test_ui_server import launch_app, stop
+from bench import report
+from testkit import CORPUS, ROOT, fixtures
+from testkit.processes import descendants, running
+from testkit.server import launch_app, stop
 
 USERS = 20
 READS_PER_USER = 2
@@ -163,7 +163,8 @@ def phase(url: str, folder: Path, hostile: dict[str, Path] | None) -> dict:
     return {"good": results, "hostile": hostile_results}
 
 
-def report(title: str, outcome: dict, peak: int) -> dict[str, float]:
+def summary(title: str, outcome: dict, peak: int) -> dict[str, float]:
+    """Print a phase's reads (p50 and p95 per kind of file) and what each hostile file got; each kind's p95."""
     good = outcome["good"]
     failed = [(kind, error) for kind, _, error in good if error]
     damaged = [error for _, error in failed if "damaged" in error]
@@ -173,16 +174,20 @@ def report(title: str, outcome: dict, peak: int) -> dict[str, float]:
     )
     for kind, error in failed:
         print(f"   failed ({kind}): {error[:160]}")
-    print(f"   {'kind':8} {'reads':>5} {'p50':>8} {'p95':>8}")
-    p95s = {}
+    rows, p95s = [["kind", "reads", "p50", "p95"]], {}
     for kind in sorted({kind for kind, _, _ in good}):
         times = sorted(seconds for each, seconds, error in good if each == kind and not error)
         if not times:
             continue
         p95s[kind] = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
-        print(f"   {kind:8} {len(times):>5} {statistics.median(times):>7.2f}s {p95s[kind]:>7.2f}s")
-    for name, (seconds, error) in outcome["hostile"].items():
-        print(f"   hostile {name:30} {seconds:>7.2f}s  {(error or 'read')[:110]}")
+        rows.append([kind, len(times), f"{statistics.median(times):.2f} s", f"{p95s[kind]:.2f} s"])
+    report.table(rows)
+    if outcome["hostile"]:
+        hostile = [["hostile file", "time", "outcome"]]
+        hostile += [
+            [name, f"{seconds:.2f} s", (error or "read")[:110]] for name, (seconds, error) in outcome["hostile"].items()
+        ]
+        report.table(hostile)
     return p95s
 
 
@@ -221,9 +226,9 @@ def main() -> None:
         f"{USERS} users at once, {READS_PER_USER} reads each of fresh copies of {len(GOOD)} good files; "
         f"{len(hostile)} hostile files read alongside in the second and third runs"
     )
-    unloaded = report("good files alone", alone, peak_alone)
-    loaded = report("with the hostile files", attacked, peak_attacked)
-    report(f"with the hostile files and {HOGS} CPU hogs", hogged, peak_hogged)
+    unloaded = summary("good files alone", alone, peak_alone)
+    loaded = summary("with the hostile files", attacked, peak_attacked)
+    summary(f"with the hostile files and {HOGS} CPU hogs", hogged, peak_hogged)
     worst = {kind: loaded[kind] / unloaded[kind] for kind in loaded if kind in unloaded}
     slowest = max(worst, key=worst.get)
     print(

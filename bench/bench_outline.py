@@ -11,7 +11,6 @@ outline. Each cached figure is the best of ``ROUNDS``, as the machine may be sha
 
 from __future__ import annotations
 
-import os
 import tempfile
 import time
 from pathlib import Path
@@ -19,11 +18,11 @@ from pathlib import Path
 import pdfplumber
 from gradio_client import Client, handle_file
 
+from bench import report
 from readers import Services, Settings
-from readers.markup.tables import markdown_table
 from readers.payload.tokens import text_tokens
-from tests.fixtures.book import BOOK_PAGES, field_manual_pdf
-from tests.test_ui_server import ARTIFACTS, launch_app, stop
+from testkit.fixtures.book import BOOK_PAGES, field_manual_pdf
+from testkit.server import ARTIFACTS, launch_app, stop
 from ui.api import Endpoints
 
 ROUNDS = 5
@@ -46,11 +45,6 @@ def simple(path: Path) -> list[int]:
 
 
 def main() -> None:
-    print(
-        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
-        "(other work on the machine slows every row)",
-        flush=True,
-    )
     with tempfile.TemporaryDirectory(prefix="readlens-bench-outline-") as folder:
         work = Path(folder)
         pdf = field_manual_pdf(work / "manual.pdf")
@@ -87,5 +81,4 @@ def main() -> None:
             f"< {TARGET_S:g} s {'✓' if min(over_api[1:]) < TARGET_S else '✗'}",
         ],
     ]
-    print(markdown_table(rows), end="\n\n")
-    print(f"load average after: {os.getloadavg()[0]:.1f}")
+    report.table(rows)

@@ -11,10 +11,10 @@ unrelated file comes first and is not counted, so the imports and the OCR model'
 process) are not charged to a file; markitdown's import is outside its clock too. A group's figure
 is the median seconds per file; its ratio compares the files both tools read (gave text from).
 
-markitdown is never the project's dependency: this benchmark installs ``markitdown[docx,pptx,xlsx]``
-into a scratch virtualenv in the system's temp dir (``readlens-bench-markitdown``, ``python -m venv``
-then pip, kept for the next run) and runs ``bench/markitdown_peer.py`` there, ``PEER_RUNS``
-conversions a file. If that fails, it says so and measures ReadLens alone.
+markitdown is never the project's dependency: it runs in its scratch virtualenv outside the repo
+(``bench.scratch.MARKITDOWN``, ``readlens-bench-markitdown`` in the system's temp dir), converting
+each file ``MARKITDOWN_RUNS`` times (``bench/markitdown_peer.py``). If that fails, it says so and
+ReadLens is measured alone.
 
 Also measured: the first page visible in the app for a DOCX, from the upload to the first page image
 the app's upload handler (``ui.handlers.read_uploads``) yields, with an empty cache.
@@ -25,28 +25,21 @@ most 5x (a web page read text-only is not printed); scans at most 2.5 s a page f
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import median
 from time import perf_counter
 
-from bench.scratch import peers_python
+from bench import report
+from bench.scratch import MARKITDOWN_RUNS, markitdown
 from readers import ReaderError, ReadOptions, Services, Settings, read_file
-from readers.markup.tables import markdown_table
 from readers.render import libreoffice
-from tests import fixtures
-from tests.conftest import CORPUS, ROOT
+from testkit import CORPUS, ROOT, fixtures
 from ui.handlers import read_uploads
 
-RUNS, PEER_RUNS = 3, 5
+RUNS = 3
 OFFICE_RATIO, WEB_RATIO, SCAN_TARGET_S = 3.0, 5.0, 2.5
-PEERS = ["markitdown[docx,pptx,xlsx,pdf]"]  # PDFs for bench_tables
-PEERS_CHECK = "import markitdown, mammoth, pptx, openpyxl, pandas, pdfplumber"
-WORKER = Path(__file__).with_name("markitdown_peer.py")
 OFFICE_SUFFIXES = {".docx", ".pptx", ".xlsx"}
 SCAN = CORPUS / "docling" / "ocr_test.pdf"
 APP_DOCX = CORPUS / "markitdown" / "test.docx"
@@ -91,21 +84,6 @@ def groups(folder: Path) -> list[Group]:
             seconds=SCAN_TARGET_S,
         ),
     ]
-
-
-def markitdown_times(python: Path, paths: list[Path]) -> dict[Path, dict]:
-    """Each file's median seconds, Markdown and its length (or error) from markitdown, in the scratch virtualenv."""
-    result = subprocess.run(
-        [str(python), str(WORKER), str(PEER_RUNS), *map(str, paths)], capture_output=True, text=True, timeout=1800
-    )
-    if result.returncode != 0:
-        print(
-            f"markitdown failed ({(result.stderr.strip().splitlines() or ['no message'])[-1]}): "
-            "measuring ReadLens alone",
-            flush=True,
-        )
-        return {}
-    return {Path(path): answer for path, answer in json.loads(result.stdout).items()}
 
 
 def read_cold(path: Path, folder: Path) -> str:
@@ -191,23 +169,17 @@ def summary(group: Group, ours: dict[Path, dict], theirs: dict[Path, dict]) -> l
 
 
 def main() -> None:
-    print(
-        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
-        "(other work on the machine slows every row)",
-        flush=True,
-    )
-    python = peers_python("markitdown", PEERS, PEERS_CHECK)
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         folder = Path(folder)
         measured = groups(folder)
-        theirs = markitdown_times(python, [path for group in measured for path in group.files]) if python else {}
+        theirs = markitdown([path for group in measured for path in group.files])
         rows = [
             [
                 "group",
                 "file",
                 f"ReadLens (median of {RUNS} cold)",
                 "ReadLens chars",
-                f"markitdown (median of {PEER_RUNS})",
+                f"markitdown (median of {MARKITDOWN_RUNS})",
                 "markitdown chars",
                 "ratio",
             ]
@@ -254,8 +226,8 @@ def main() -> None:
         warm = first_page_in_app(folder / "app-warm")
         libreoffice.shutdown()  # its profile is in the folder, which it would write to while it is removed
     print()
-    print(markdown_table(summaries), end="\n\n")
-    print(markdown_table(rows), end="\n\n")
+    report.table(summaries)
+    report.table(rows)
     for label, (first, whole) in (("LibreOffice started by the upload", cold), ("LibreOffice already running", warm)):
         first_text = f"{first:.2f} s" if first is not None else "never (no page image was yielded)"
         print(
@@ -266,5 +238,5 @@ def main() -> None:
         "ReadLens: read_file + as_text(), text-only, no API key (local "
         "OCR), each read with an empty cache, in this process after "
         "one unrelated warm-up read per group; markitdown: its import "
-        f"and MarkItDown() outside the clock; load average after: {os.getloadavg()[0]:.1f}"
+        "and MarkItDown() outside the clock"
     )

@@ -24,14 +24,14 @@ import pdfplumber
 import pypdfium2 as pdfium
 from pdf2image import convert_from_path
 
+from bench import report
 from readers import Services, Settings, read_file
-from readers.markup.tables import markdown_table
 from readers.pdf import pool as pdf_pool
 from readers.pdf.objects import PlumberPage
 from readers.pdf.pages import pdfminer_pages
 from readers.render import libreoffice as office
 from readers.render.pdfium import PNG_COMPRESS_LEVEL, rendered_png
-from tests.conftest import CORPUS
+from testkit import CORPUS
 
 SOURCES = (
     "markitdown/test.pdf",
@@ -236,17 +236,9 @@ def choice_rows(path: Path, work: Path) -> list[list[str]]:
 
 
 def main() -> None:
-    print(
-        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
-        "(other work on the machine slows every row)",
-        flush=True,
-    )
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         work = Path(folder)
         path = build_pdf(work / f"mixed-{PAGES}-pages.pdf")
         rows = [["case", "pages", "time", "CPU time", "ratio", "target"], *pdf_rows(path, work), pptx_row(work)]
-        print(markdown_table(rows), end="\n\n", flush=True)
-        print(
-            markdown_table([["PDF reader choice (one core unless said)", "time"], *choice_rows(path, work)]), end="\n\n"
-        )
-    print(f"load average after: {os.getloadavg()[0]:.1f}")
+        report.table(rows)
+        report.table([["PDF reader choice (one core unless said)", "time"], *choice_rows(path, work)])

@@ -7,8 +7,8 @@ Cold: one new process per file, ``python -m readers FILE`` (what the ``readlens`
 text-only with no API key (local OCR describes the figures) and an empty cache of its own, from a
 folder with no ``.env``: the file never read, the machine as after an earlier run (LibreOffice's
 profile, which its first start ever makes, is kept in the cache's ``office-profiles``; a warm-up
-read made it); markitdown's own command from the scratch virtualenv ``bench_peers`` makes
-(``readlens-bench-markitdown``, outside the repo). The two alternate file by file, so the machine's
+read made it); markitdown's own command from its scratch virtualenv (``bench.scratch.MARKITDOWN``,
+``readlens-bench-markitdown``, outside the repo). The two alternate file by file, so the machine's
 load falls on both alike; each figure is one process, timed from its start to its exit.
 Warm: in this process after a first read of the file (its engines loaded), ``read_file`` +
 ``as_text()`` with an empty cache; markitdown's, converted in its process after its import
@@ -28,11 +28,11 @@ from pathlib import Path
 from statistics import median
 from time import perf_counter
 
-from bench.bench_peers import PEERS, PEERS_CHECK, gave_text, markitdown_times, office_files
-from bench.scratch import peers_python
+from bench import report
+from bench.bench_peers import gave_text, office_files
+from bench.scratch import MARKITDOWN, markitdown
 from readers import ReaderError, Services, Settings, read_file
-from readers.markup.tables import markdown_table
-from tests.conftest import CORPUS, ROOT
+from testkit import CORPUS, ROOT
 
 RATIO = 3.0
 NAMED = [CORPUS / "markitdown" / "test.docx", CORPUS / "markitdown" / "test.pptx"]  # the issue's own examples
@@ -68,11 +68,10 @@ def shown(seconds: float | None) -> str:
 
 
 def main() -> None:
-    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f}", flush=True)
-    python = peers_python("markitdown", PEERS, PEERS_CHECK)
-    markitdown = python.parent / "markitdown" if python else None
+    python = MARKITDOWN.python()
+    command = python.parent / "markitdown" if python else None
     files = office_files()
-    theirs_warm = markitdown_times(python, files) if python else {}
+    theirs_warm = markitdown(files)
     ours, theirs, warm = {}, {}, {}
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         folder = Path(folder)
@@ -80,7 +79,7 @@ def main() -> None:
         cold_seconds([sys.executable, "-m", "readers", str(NAMED[0])], folder)  # LibreOffice makes its profile
         for path in files:
             ours[path] = cold_seconds([sys.executable, "-m", "readers", str(path)], folder)
-            theirs[path] = cold_seconds([str(markitdown), str(path)], folder) if markitdown else None
+            theirs[path] = cold_seconds([str(command), str(path)], folder) if command else None
         for path in files:
             warm_seconds(path, folder)  # loads what the file needs, not counted
             warm[path] = warm_seconds(path, folder)
@@ -92,7 +91,7 @@ def main() -> None:
         name = str(path.relative_to(ROOT))
         rows.append([name, shown(mine), shown(peer), ratio, shown(warm[path]), shown(peer_warm)])
     print()
-    print(markdown_table(rows), end="\n\n")
+    report.table(rows)
     both = [path for path in files if ours[path] and theirs[path] and gave_text(theirs_warm.get(path))]
     for path in NAMED:
         cold = f"{shown(ours[path])} against markitdown's {shown(theirs[path])}"
@@ -108,6 +107,5 @@ def main() -> None:
         print("markitdown was not measured: ReadLens alone")
     print(
         "cold: a new process per file (python -m readers FILE, text-only, local OCR, empty cache but LibreOffice's "
-        "profile; markitdown FILE), alternating; warm: read in a loaded process, empty cache; "
-        f"load average after: {os.getloadavg()[0]:.1f}"
+        "profile; markitdown FILE), alternating; warm: read in a loaded process, empty cache"
     )

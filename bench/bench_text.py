@@ -9,15 +9,14 @@ is the best of ``ROUNDS``, the approaches taking turns, as the machine may be sh
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 from time import perf_counter
 
+from bench import report
 from readers import Services, Settings, read_file
-from readers.markup.tables import markdown_table
 from readers.markup.text import decode, paginate
-from tests import fixtures
+from testkit import fixtures
 
 LOG_BYTES = 5 * 1024 * 1024
 PAGE = 600
@@ -35,7 +34,7 @@ def build_log(target: Path, encoding: str) -> Path:
 
 def simple(path: Path, number: int) -> str:
     """What a reader without the cache does for one page: decode it all, cut it all, take the page."""
-    text = decode(path.read_bytes(), path.name).replace("\r\n", "\n")
+    text = decode(path.read_bytes(), path.name, []).replace("\r\n", "\n")
     start, end = paginate(text)[number - 1][:2]
     return text.encode("utf-8")[start:end].decode("utf-8")
 
@@ -84,11 +83,6 @@ def log_rows(path: Path, services: Services) -> list[list[str]]:
 
 
 def main() -> None:
-    print(
-        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
-        "(other work on the machine slows every row)",
-        flush=True,
-    )
     with tempfile.TemporaryDirectory(prefix="readlens-bench-text-") as folder:
         work = Path(folder)
         services = Services(Settings(cache_dir=work / "cache", vision_provider="none", max_pages=100_000))
@@ -98,5 +92,4 @@ def main() -> None:
                 [f"{encoding}: {case}", *rest]
                 for case, *rest in log_rows(build_log(work / f"server-{encoding}.log", encoding), services)
             ]
-        print(markdown_table(rows), end="\n\n")
-    print(f"load average after: {os.getloadavg()[0]:.1f}")
+        report.table(rows)

@@ -9,7 +9,6 @@ the package in a new process, is timed too.
 from __future__ import annotations
 
 import math
-import os
 import statistics
 import subprocess
 import sys
@@ -17,9 +16,9 @@ import tempfile
 from pathlib import Path
 from time import perf_counter
 
+from bench import report
 from readers import Services, read_file
-from readers.markup.tables import markdown_table
-from tests.conftest import CORPUS, ROOT, make_settings
+from testkit import CORPUS, ROOT, make_settings
 
 CHARS_PER_TOKEN = 4
 REPEATS = 50
@@ -65,11 +64,6 @@ def load_seconds() -> float:
 def main() -> None:
     from readers.payload.tokens import text_tokens
 
-    print(
-        f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.1f} "
-        "(other work on the machine slows every row)",
-        flush=True,
-    )
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         services = Services(make_settings(Path(folder)))
         texts = [(path.name, read_file(path, services=services).as_text()) for path in FILES]
@@ -101,6 +95,6 @@ def main() -> None:
                 f"{median_ms(estimated, text):.4f} ms",
             ]
         )
-    print(markdown_table(rows), end="\n\n")
+    report.table(rows)
     print(f"loading the counter once per process: {load_seconds():.2f} s (the app does it while it starts)")
-    print(f"median of {REPEATS} counts each; load average after: {os.getloadavg()[0]:.1f}")
+    print(f"median of {REPEATS} counts each")

@@ -4,7 +4,7 @@
 - a text-only re-read of 20 described pages: zero calls and under 0.2 s;
 - calls made and saved on a document of figures and text pages, next to a call for every page.
 
-The server is ``tests/fake_openai.py`` reached through the real ``openai`` SDK. Page renders are
+The server is ``testkit/fake_openai.py`` reached through the real ``openai`` SDK. Page renders are
 cached first, so the figures are the describing (and, for the re-read, the whole ``read_file``).
 Each figure is the best of ``ROUNDS``, as the machine may be shared.
 """
@@ -15,10 +15,10 @@ import tempfile
 from pathlib import Path
 from time import perf_counter
 
+from bench import report
 from readers import Services, read_file
-from tests import fixtures
-from tests.conftest import make_settings
-from tests.fake_openai import FakeOpenAI
+from testkit import fixtures, make_settings
+from testkit.fake_openai import FakeOpenAI
 
 CALL_SECONDS = 0.5
 ROUNDS = 2
@@ -41,6 +41,11 @@ def described_from_scratch(path: Path, services: Services) -> tuple[float, int]:
         services.cache.clear()
         runs.append(timed_read(path, services))
     return min(runs)
+
+
+def shown(run: tuple[float, int]) -> list[str]:
+    """A read's seconds and vision calls, as the table shows them."""
+    return [f"{run[0]:.3f}", str(run[1])]
 
 
 def main() -> None:
@@ -71,30 +76,29 @@ def main() -> None:
             saving = read_file(mixed, services=services)
     finally:
         server.stop()
+    verdict = lambda passed: "PASS" if passed else "FAIL"
     rows = [
-        ("8 pages, one after another (concurrency 1)", one_by_one, "", None),
-        ("8 pages, VISION_CONCURRENCY=4", concurrent, f"< {CONCURRENT_TARGET:g} s", concurrent[0] < CONCURRENT_TARGET),
-        ("20 pages, first read (concurrency 4)", first, "", None),
-        (
+        ["case", "seconds", "calls", "target", "result"],
+        ["8 pages, one after another (concurrency 1)", *shown(one_by_one), "", ""],
+        [
+            "8 pages, VISION_CONCURRENCY=4",
+            *shown(concurrent),
+            f"< {CONCURRENT_TARGET:g} s",
+            verdict(concurrent[0] < CONCURRENT_TARGET),
+        ],
+        ["20 pages, first read (concurrency 4)", *shown(first), "", ""],
+        [
             "20 pages, text-only re-read",
-            reread,
+            *shown(reread),
             f"< {REREAD_TARGET:g} s, 0 calls",
-            reread[0] < REREAD_TARGET and reread[1] == 0,
-        ),
+            verdict(reread[0] < REREAD_TARGET and reread[1] == 0),
+        ],
     ]
     print(f"Vision descriptions: a server taking {CALL_SECONDS * 1000:.0f} ms per call; best of {ROUNDS}.")
-    print(f"| {'case':<43} | {'seconds':>7} | {'calls':>5} | {'target':<17} | result |")
-    print(f"|{'-' * 45}|{'-' * 9}|{'-' * 7}|{'-' * 19}|--------|")
-    for case, (seconds, calls), target, passed in rows:
-        verdict = "" if passed is None else ("PASS" if passed else "FAIL")
-        print(f"| {case:<43} | {seconds:>7.3f} | {calls:>5} | {target:<17} | {verdict:<6} |")
+    report.table(rows)
     usage = saving.usage
     print(
-        f"\n{len(saving.pages)} pages (pictures, a chart, a scan, prose, "
+        f"{len(saving.pages)} pages (pictures, a chart, a scan, prose, "
         f"tables): {usage.calls} calls made, {usage.calls_saved} saved "
         f"on pages with only text, against {len(saving.pages)} calls when every page is sent."
     )
-
-
-if __name__ == "__main__":
-    main()

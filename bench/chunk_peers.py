@@ -1,6 +1,6 @@
 """The peers of ``bench_chunks``: docling's HybridChunker and LangChain's RecursiveCharacterTextSplitter.
 
-Run by the scratch virtualenv's Python that ``bench_chunks`` makes, never the project's (neither
+Run by the Python of its scratch virtualenv (``bench.scratch.CHUNKERS``), never the project's (neither
 package is a dependency): ``python chunk_peers.py DOCUMENTS.json MAX_TOKENS``. It reads the documents
 ReadLens read (each page's headings, paragraphs and tables, and the text-only payload), chunks them
 with both peers and prints, as JSON, each chunk's text as it would be embedded, its pages and the

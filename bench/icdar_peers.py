@@ -1,6 +1,6 @@
 """The peers of ``bench_icdar``: pymupdf4llm, camelot (stream) and markitdown on each PDF given.
 
-Run by the scratch virtualenv's Python that ``bench_icdar`` makes (none of them is a dependency;
+Run by the Python of its scratch virtualenv (``bench.scratch.ICDAR``; none of them is a dependency,
 pymupdf4llm is AGPL): ``python icdar_peers.py FILE...``; prints JSON: per tool, per file, its tables
 as rows of cells (pymupdf4llm's and markitdown's are in their Markdown, handed back whole) and the
 seconds it took, or the error it raised.

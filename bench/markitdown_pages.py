@@ -1,6 +1,6 @@
 """The peer of ``bench_pages``: markitdown converting each PDF it is given, page by page.
 
-Run by the scratch virtualenv's Python that ``bench_pages`` makes (markitdown is never a
+Run by the Python of its scratch virtualenv (``bench.scratch.MARKITDOWN``; markitdown is never a
 dependency): ``python markitdown_pages.py FILE...``; prints JSON: per file, its pages' Markdown, the
 seconds ``convert`` took, or the error markitdown raised.
 

@@ -1,10 +1,11 @@
-"""The peer of ``bench_peers``: markitdown converting each file it is given.
+"""The peer of ``bench_peers``, ``bench_tables``, ``bench_formats`` and ``bench_startup``: markitdown
+converting each file it is given.
 
-Run by the scratch virtualenv's Python that ``bench_peers`` makes, never the project's (markitdown is
-not a dependency): ``python markitdown_peer.py RUNS FILE...``. markitdown is imported and its
-converter built before any clock starts (its import time is not counted, as ReadLens's is not); each
-file is converted RUNS times and its median seconds printed as JSON with its Markdown and that
-Markdown's length, or the error markitdown raised on it.
+Run by the Python of its scratch virtualenv (``bench.scratch.markitdown``), never the project's
+(markitdown is not a dependency): ``python markitdown_peer.py RUNS FILE...``. markitdown is imported
+and its converter built before any clock starts (its import time is not counted, as ReadLens's is
+not); each file is converted RUNS times and its median seconds printed as JSON with its Markdown and
+that Markdown's length, or the error markitdown raised on it.
 """
 
 import json

@@ -21,6 +21,7 @@ from .intake.package import readable_package
 from .job import Job, Preview, Progress, no_progress
 from .kinds import SOURCE_EXTENSION, kind_of
 from .models import Reading
+from .notices import Code, Notice
 from .options import ReadOptions
 from .render.libreoffice import ooxml_copy
 from .services import Services, shared_services
@@ -36,9 +37,11 @@ MAX_WARNING_CHARS = 2_000
 
 
 def _resolve(path: str | os.PathLike, workspace: str | os.PathLike | None) -> Path:
+    """The file ``path`` names, its links followed (a dataset's cache, a build's output), confined to
+    ``workspace`` when one is given: a link that leads out of it is refused."""
     candidate = Path(path).expanduser()
     if workspace is None:
-        return candidate
+        return candidate.resolve()
     root = Path(workspace).resolve()
     resolved = (root / candidate).resolve()
     if resolved != root and root not in resolved.parents:
@@ -134,7 +137,7 @@ def _read(
             "FILE_NOT_FOUND",
             f"{options.name or path} could not be opened ({type(error).__name__}). Check the path and try again.",
         ) from None
-    shown = options.name or resolved.name
+    shown = options.name or Path(path).name or resolved.name  # a link is named as it was given, not as its target
     mode, size = (facts.st_mode, facts.st_size) if facts else (0, 0)
     found, folder = stat.S_ISREG(mode), stat.S_ISDIR(mode)
     if facts and not found and not folder:  # a FIFO (reading it would wait for a writer), a device, a socket
@@ -171,20 +174,20 @@ def _read(
             read_file,
             preview,
         )
-        if warning := misnamed(shown, detected):
-            job.warnings.append(warning)
+        notices = [Notice(Code.MISNAMED, warning)] if (warning := misnamed(shown, detected)) else []
         if warning := links_warning(job):
-            job.warnings.append(warning)
+            notices.append(Notice(Code.LINKED_CONTENT, warning))
         if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with the OOXML reader
-            job.path = ooxml_copy(job)
+            job = replace(job, path=ooxml_copy(job))
         if kind_of(job.kind).package:
-            job.path = readable_package(job)
+            job = replace(job, path=readable_package(job, notices))
             if not options.multimodal and getattr(services.vision, "source", None) == "ocr" and _pictured(job.path):
                 from .describe.ocr import load_soon
 
                 load_soon()
         with time_budget(settings.read_timeout, shown):  # the reader's work; describing the pages has its own bounds
             reading = read(job)
+        reading.notices[:0] = notices
         if kind_of(reading.kind).visual and (options.describe or not reading.multimodal):
             from .describe.vision import describe_reading
 
@@ -201,16 +204,23 @@ def _bounded(reading: Reading) -> None:
             content = page.content
             page.text = content[:MAX_PAGE_CHARS] + f"\n\n[{len(content) - MAX_PAGE_CHARS:,} more characters left out]"
             page.tables = [table for table in page.tables if table in page.text]
-            reading.warnings.append(
-                f"Page {page.number} of {reading.name} has {len(content):,} characters, more than a model reads at "
-                f"once: its first {MAX_PAGE_CHARS:,} are shown, and the rest is left out."
+            reading.notices.append(
+                Notice(
+                    Code.CUT,
+                    f"Page {page.number} of {reading.name} has {len(content):,} characters, more than a model reads "
+                    f"at once: its first {MAX_PAGE_CHARS:,} are shown, and the rest is left out.",
+                )
             )
-    warnings = reading.warnings
-    for index, warning in enumerate(warnings):
-        if len(warning) > MAX_WARNING_CHARS:
-            warnings[index] = f"{warning[:MAX_WARNING_CHARS]}… ({len(warning) - MAX_WARNING_CHARS:,} characters more)"
-    if len(warnings) > MAX_WARNINGS:
-        warnings[MAX_WARNINGS - 1 :] = [
-            f"… and {len(warnings) - MAX_WARNINGS + 1:,} more warnings, left out. Read fewer pages at a time to "
-            "see them."
+    notices = reading.notices
+    for index, notice in enumerate(notices):
+        if len(text := notice.text) > MAX_WARNING_CHARS:
+            cut = f"{text[:MAX_WARNING_CHARS]}… ({len(text) - MAX_WARNING_CHARS:,} characters more)"
+            notices[index] = replace(notice, text=cut)
+    if len(notices) > MAX_WARNINGS:
+        notices[MAX_WARNINGS - 1 :] = [
+            Notice(
+                Code.NOTICES_CUT,
+                f"… and {len(notices) - MAX_WARNINGS + 1:,} more warnings, left out. Read fewer pages at a time "
+                "to see them.",
+            )
         ]

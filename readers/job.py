@@ -4,12 +4,13 @@ the services to use."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ReaderError
 from .kinds import kind_of
-from .models import Page, PdfSource, Reading
+from .models import Extraction, Page, PdfSource, Reading
+from .notices import Code, Notice
 from .options import ReadOptions
 from .services import Services
 from .settings import Settings
@@ -22,18 +23,19 @@ def no_progress(stage: str, done: float, total: float) -> None:
     pass
 
 
-@dataclass
+@dataclass(frozen=True)
 class Job:
-    """One file being read: the file (``path``, its ``name`` to show, its ``size`` and content hash,
-    its detected ``kind`` and ``mime``), the checked ``options`` (``ReadOptions.checked``, with
-    ``images`` decided), the ``services`` to use and where to report ``progress``.
+    """One file being read, as its reader is handed it: the file (``path``, its ``name`` to show,
+    its ``size`` and content hash, its detected ``kind`` and ``mime``), the checked ``options``
+    (``ReadOptions.checked``, with ``images`` decided), the ``services`` to use and where to report
+    ``progress``. Inputs only: a reader returns all it makes, its notices too, in its ``Reading``
+    (``reading()``); a step that reads the file from another path (a repaired or converted copy)
+    hands its reader a new job (``dataclasses.replace``).
 
     ``preview``, when given, is handed each page of a paged document as soon as it is read, before
     the reading is whole (``readers.pdf.pages``).
     ``read_file`` is the injection point for containers: a ZIP's or an e-mail's reader reads each
     member through it (``readers.intake.members``), never by importing ``readers.core``.
-    ``warnings`` collects what the reading will say to the person; a reader returns everything else
-    it makes in its ``Reading`` (``reading()``).
     """
 
     path: Path
@@ -47,14 +49,14 @@ class Job:
     progress: Progress = no_progress
     read_file: Callable[..., Reading] | None = None
     preview: Preview | None = None
-    warnings: list[str] = field(default_factory=list)
 
     @property
     def settings(self) -> Settings:
         return self.services.settings
 
-    def select(self, page_count: int) -> list[int]:
-        """The 1-based page numbers to read, checked against ``page_count`` and ``MAX_PAGES``."""
+    def select(self, page_count: int, notices: list[Notice]) -> list[int]:
+        """The 1-based page numbers to read, checked against ``page_count`` and ``MAX_PAGES`` (past
+        which a notice says which range was read)."""
         unit = kind_of(self.kind).unit + "s"
         start, end = self.options.page_start, self.options.page_end
         for value in (start, end):
@@ -72,33 +74,29 @@ class Job:
         first, last = start or 1, end or page_count
         if last - first + 1 > self.settings.max_pages:
             last = first + self.settings.max_pages - 1
-            self.warnings.append(
-                f"{self.name}: read {unit} {first}-{last} of {first}-{end or page_count} "
-                f"(MAX_PAGES is {self.settings.max_pages}). Ask for the next range to read more."
+            notices.append(
+                Notice(
+                    Code.PAGES_LIMITED,
+                    f"{self.name}: read {unit} {first}-{last} of {first}-{end or page_count} "
+                    f"(MAX_PAGES is {self.settings.max_pages}). Ask for the next range to read more.",
+                )
             )
         return list(range(first, last + 1))
 
-    def reading(
-        self,
-        page_count: int,
-        pages: list[Page],
-        pdf: Path | None = None,
-        found_figures: dict[int, list[dict]] | None = None,
-        **extra,
-    ) -> Reading:
-        """The reading of ``pages``; ``pdf`` is the PDF they come from, ``found_figures`` each page's
-        figures as the reader found them (``Reading``'s fields of those names)."""
+    def reading(self, extraction: Extraction, **extra) -> Reading:
+        """The reading of what ``extraction`` holds: its pages, the PDF they come from, each page's
+        figures as found and the notices (``Reading``'s fields of those names)."""
         return Reading(
             name=self.name,
             kind=self.kind,
             mime=self.mime,
             sha256=self.sha256,
-            page_count=page_count,
-            pages=pages,
-            warnings=self.warnings,
+            page_count=extraction.page_count,
+            pages=extraction.pages,
+            notices=extraction.notices,
             question=self.options.describe,
             multimodal=self.options.multimodal,
-            pdf=PdfSource(pdf, self.settings.cache_dir) if pdf else None,
-            found_figures=found_figures or {},
+            pdf=PdfSource(extraction.pdf, self.settings.cache_dir) if extraction.pdf else None,
+            _found=extraction.figures,
             **extra,
         )

@@ -1,8 +1,17 @@
-"""The one registry of kinds: what each kind of file is to ReadLens, in one place.
+"""The one registry of kinds: what each kind of file is to ReadLens, in one place. A format is added
+here and in its reader's module, and nowhere else: dispatch (``readers.formats.read``), detection
+by name (``readers.intake.detect``), the supported list (``SUPPORTED``) and the docs' list of
+formats (``docs/formats.md``, held to it by ``tests/test_docs.py``) come from this table.
 
-A kind's reader is ``readers/formats/<kind>.py`` (one ``read(job)`` each, handed the job by
+A kind's reader is ``readers/formats/<reader>.py`` (one ``read(job)`` each, handed the job by
 ``readers.formats.read``, which imports it only when a file of that kind is read). A kind says:
 
+- ``reader``: its reader's module in ``readers/formats``;
+- ``listed``: how the supported list and the docs name it, with the file types it reads;
+- ``names``: the extensions that promise it (a file named so but holding another kind is read with a
+  warning); ``text_names`` those that make a text file this kind (text has no magic number), each
+  with the MIME type it means; ``plain``: its files are text, so that one named as another plain
+  kind is no surprise;
 - ``unit``: what it calls its pages ("page", "slide", "sheet"), in ranges, headers and citations;
 - ``visual``: its pages have images that ``readers.describe`` describes for text-only models;
 - ``container``: its pages are its members' (a ZIP, an e-mail), described by their own readings;
@@ -15,7 +24,8 @@ A kind's reader is ``readers/formats/<kind>.py`` (one ``read(job)`` each, handed
 - ``pdf_filter`` / ``ooxml_filter``: LibreOffice's export filters to PDF and to this OOXML kind.
 
 Legacy and ODF files get the kind of the OOXML reader that reads them after LibreOffice converts
-them (a .doc is read as ``docx``); their MIME type says what they were.
+them (a .doc is read as ``docx``); their MIME type says what they were. ``text`` is the kind of any
+other text.
 """
 
 from __future__ import annotations
@@ -27,6 +37,12 @@ DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.docu
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 XLSM_MIME = "application/vnd.ms-excel.sheet.macroEnabled.12"
 DOC_MIME, XLS_MIME, PPT_MIME = "application/msword", "application/vnd.ms-excel", "application/vnd.ms-powerpoint"
+ODT_MIME, ODP_MIME, ODS_MIME = (
+    "application/vnd.oasis.opendocument.text",
+    "application/vnd.oasis.opendocument.presentation",
+    "application/vnd.oasis.opendocument.spreadsheet",
+)
+TSV_MIME = "text/tab-separated-values"
 MSG_MIME = "application/vnd.ms-outlook"
 OOXML_MIMES = (DOCX_MIME, PPTX_MIME, XLSX_MIME, XLSM_MIME)
 
@@ -34,6 +50,11 @@ OOXML_MIMES = (DOCX_MIME, PPTX_MIME, XLSX_MIME, XLSM_MIME)
 @dataclass(frozen=True)
 class Kind:
     name: str
+    reader: str = ""
+    listed: str = ""
+    names: tuple[str, ...] = ()
+    text_names: dict[str, str] = field(default_factory=dict)
+    plain: bool = False
     unit: str = "page"
     visual: bool = False
     container: bool = False
@@ -49,32 +70,33 @@ class Kind:
 KINDS = {
     kind.name: kind
     for kind in (
-        Kind("pdf", visual=True, paged=True, mimes=("application/pdf",)),
+        Kind("pdf", reader="pdf", listed="PDF", names=(".pdf",), visual=True, paged=True, mimes=("application/pdf",)),
         Kind(
             "docx",
+            reader="docx",
+            listed="Word (DOCX, DOC, RTF, ODT)",
+            names=(".docx", ".doc", ".rtf", ".odt"),
             visual=True,
             package=True,
             paged=True,
             marks_pictures=True,
             mimes=(DOCX_MIME,),
-            legacy={
-                DOC_MIME: "doc",
-                "text/rtf": "rtf",
-                "application/rtf": "rtf",
-                "application/vnd.oasis.opendocument.text": "odt",
-            },
+            legacy={DOC_MIME: "doc", "text/rtf": "rtf", "application/rtf": "rtf", ODT_MIME: "odt"},
             pdf_filter="pdf:writer_pdf_Export",
             ooxml_filter="docx:MS Word 2007 XML",
         ),
         Kind(
             "pptx",
+            reader="pptx",
+            listed="PowerPoint (PPTX, PPT, ODP)",
+            names=(".pptx", ".ppt", ".odp"),
             unit="slide",
             visual=True,
             package=True,
             paged=True,
             marks_pictures=True,
             mimes=(PPTX_MIME,),
-            legacy={PPT_MIME: "ppt", "application/vnd.oasis.opendocument.presentation": "odp"},
+            legacy={PPT_MIME: "ppt", ODP_MIME: "odp"},
             pdf_filter="pdf:impress_pdf_Export:"
             '{"ExportHiddenSlides":{"type":"boolean","value":"true"},'
             '"ExportNotesPages":{"type":"boolean","value":"false"}}',
@@ -83,28 +105,75 @@ KINDS = {
         # A workbook's PDF: one page per sheet, as large as the sheet's used range (hidden sheets too, in order).
         Kind(
             "xlsx",
+            reader="xlsx",
+            listed="spreadsheets (XLSX, XLSM, XLS, ODS)",
+            names=(".xlsx", ".xlsm", ".xls", ".ods"),
             unit="sheet",
             visual=True,
             package=True,
             paged=True,
             mimes=(XLSX_MIME, XLSM_MIME),
-            legacy={XLS_MIME: "xls", "application/vnd.oasis.opendocument.spreadsheet": "ods"},
+            legacy={XLS_MIME: "xls", ODS_MIME: "ods"},
             pdf_filter='pdf:calc_pdf_Export:{"SinglePageSheets":{"type":"boolean","value":"true"}}',
             ooxml_filter="xlsx:Calc MS Excel 2007 XML",
         ),
-        Kind("csv", mimes=("text/csv", "application/csv", "text/tab-separated-values")),
-        Kind("html", visual=True, paged=True, mimes=("text/html", "application/xhtml+xml")),
-        Kind("feed", mimes=("application/rss+xml", "application/atom+xml")),
-        Kind("epub", package=True, mimes=("application/epub+zip",)),
-        Kind("email", container=True, mimes=("message/rfc822", MSG_MIME)),
-        Kind("zip", container=True, mimes=("application/zip", "application/x-zip-compressed")),
+        Kind(
+            "csv",
+            reader="csv",
+            listed="tables as text (CSV, TSV)",
+            text_names={".csv": "text/csv", ".tsv": TSV_MIME, ".tab": TSV_MIME},
+            plain=True,
+            mimes=("text/csv", "application/csv", TSV_MIME),
+        ),
+        Kind(
+            "html",
+            reader="html",
+            listed="web pages (HTML, XHTML)",
+            text_names={".html": "text/html", ".htm": "text/html", ".xhtml": "application/xhtml+xml"},
+            plain=True,
+            visual=True,
+            paged=True,
+            mimes=("text/html", "application/xhtml+xml"),
+        ),
+        Kind(
+            "feed",
+            reader="feed",
+            listed="RSS and Atom feeds",
+            plain=True,
+            mimes=("application/rss+xml", "application/atom+xml"),
+        ),
+        Kind("epub", reader="epub", listed="EPUB", names=(".epub",), package=True, mimes=("application/epub+zip",)),
+        Kind(
+            "email",
+            reader="email",
+            listed="e-mail (EML, MSG)",
+            names=(".msg",),
+            text_names={".eml": "message/rfc822"},
+            plain=True,
+            container=True,
+            mimes=("message/rfc822", MSG_MIME),
+        ),
+        Kind(
+            "zip",
+            reader="zip",
+            listed="ZIP archives",
+            names=(".zip",),
+            container=True,
+            mimes=("application/zip", "application/x-zip-compressed"),
+        ),
         Kind(
             "image",
+            reader="image",
+            listed="images (PNG, JPEG, GIF, WebP, BMP, TIFF)",
+            names=(".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff"),
             visual=True,
             mimes=("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/x-ms-bmp", "image/tiff"),
         ),
         Kind(
             "audio",
+            reader="audio",
+            listed="audio (WAV, MP3, M4A, FLAC, OGG, WebM)",
+            names=(".wav", ".mp3", ".m4a", ".flac", ".ogg", ".webm"),
             mimes=(
                 "audio/x-wav",
                 "audio/wav",
@@ -125,6 +194,10 @@ KINDS = {
         ),
         Kind(
             "text",
+            reader="text",
+            listed="text files (TXT, Markdown, JSON, notebooks, source code)",
+            names=(".txt", ".md", ".json"),
+            plain=True,
             mimes=(
                 "application/json",
                 "application/x-ndjson",
@@ -137,6 +210,9 @@ KINDS = {
 }
 KIND_BY_MIME = {mime: kind.name for kind in KINDS.values() for mime in (*kind.mimes, *kind.legacy)}
 SOURCE_EXTENSION = {mime: extension for kind in KINDS.values() for mime, extension in kind.legacy.items()}
+KIND_BY_SUFFIX = {suffix: kind.name for kind in KINDS.values() for suffix in (*kind.names, *kind.text_names)}
+MIME_BY_TEXT_SUFFIX = {suffix: mime for kind in KINDS.values() for suffix, mime in kind.text_names.items()}
+SUPPORTED = "; ".join(kind.listed for kind in KINDS.values())  # every kind, as the docs list them
 
 
 def kind_of(name: str) -> Kind:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .kinds import kind_of
+from .notices import Described, Notice
 
 if TYPE_CHECKING:
     from .payload.chunks import Chunk
@@ -44,18 +46,6 @@ class Figure:
     chart: str | None = None
     linked: str | None = None
 
-    @classmethod
-    def of(cls, found: dict) -> Figure:
-        """The figure a reader found, from its dict (``readers.pdf.figures``' form)."""
-        return cls(
-            found["kind"],
-            tuple(found["box"]),
-            found["caption"],
-            found["has_text"],
-            found.get("chart"),
-            found.get("linked"),
-        )
-
     @property
     def place(self) -> str:
         """Where it stands, in words: "top left of the page", "middle of the page", "whole page"."""
@@ -66,6 +56,45 @@ class Figure:
         row = "top" if y < 1 / 3 else "bottom" if y > 2 / 3 else "middle"
         column = "" if right - left > FULL_WIDTH else "left" if x < 1 / 3 else "right" if x > 2 / 3 else ""
         return f"{row} {column} of the page" if column else f"{row} of the page"
+
+
+@dataclass(frozen=True)
+class FoundFigure:
+    """A figure as its reader found it, which ``readers.describe`` reads it from: the ``figure`` a page
+    shows, and how to see it: ``dpi``, to render it at from the reading's PDF; or the picture's own
+    bytes (``image``, a deck's or a sheet's picture), or why they cannot be had (``unreadable``)."""
+
+    figure: Figure
+    dpi: int | None = None
+    image: bytes | None = None
+    unreadable: str | None = None
+
+    @classmethod
+    def of(cls, found: dict) -> FoundFigure:
+        """From the dict an engine keeps in its cache (JSON: a picture's ``image`` in base64) or makes."""
+        image = found.get("image")
+        return cls(
+            Figure(
+                found["kind"],
+                tuple(found["box"]),
+                found.get("caption"),
+                found.get("has_text", False),
+                found.get("chart"),
+                found.get("linked"),
+            ),
+            found.get("dpi"),
+            base64.b64decode(image) if isinstance(image, str) else image,
+            found.get("unreadable"),
+        )
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        return self.figure.box
+
+    @property
+    def seen(self) -> bool:
+        """Whether it is read from its own bytes (or said unreadable) rather than rendered from the PDF."""
+        return self.image is not None or self.unreadable is not None
 
 
 @dataclass
@@ -92,6 +121,7 @@ class Page:
     section: str | None = None
     line: int | None = None
     furniture: list[str] = field(default_factory=list)
+    described: Described | None = None
 
     @property
     def tables_apart(self) -> list[str]:
@@ -145,13 +175,13 @@ class Reading:
     """What ReadLens read from one file: data, and the four forms a model receives it in
     (``as_text``, ``as_messages``, ``tokens``, ``chunks``), made by ``readers.payload``.
 
-    ``pdf`` says where the pages come from as a PDF — the file itself, or the rendering LibreOffice
-    or Chromium made of it, in the cache — for ``as_messages(document=True)``; None when they do not
-    (images, audio, text, e-books, containers, a document LibreOffice could not render).
-    ``found_figures`` is what ``readers.describe`` reads the figures from: each page's figures as
-    its reader found them (``readers.pdf.figures``' dicts, with the dpi to render each at from
-    ``pdf``, or the file's own picture as ``image``); a page it does not name is described whole,
-    from its image. Neither is part of what a model receives.
+    ``notices`` is what the reading tells the person beside its pages (``readers.notices``), and
+    ``warnings`` their texts. ``pdf`` says where the pages come from as a PDF — the file itself, or
+    the rendering LibreOffice or Chromium made of it, in the cache — for
+    ``as_messages(document=True)``; None when they do not (images, audio, text, e-books,
+    containers, a document LibreOffice could not render). ``_found`` is describe's own: each page's
+    ``FoundFigure``s as its reader found them; a page it does not name is described whole, from
+    its image. Neither is part of what a model receives.
     """
 
     name: str
@@ -160,13 +190,18 @@ class Reading:
     sha256: str
     page_count: int
     pages: list[Page] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
     transcript: Transcript | None = None
     usage: Usage = field(default_factory=Usage)
     question: str | None = None
     multimodal: bool = False
     pdf: PdfSource | None = field(default=None, repr=False)
-    found_figures: dict[int, list[dict]] = field(default_factory=dict, repr=False)
+    _found: dict[int, list[FoundFigure]] = field(default_factory=dict, repr=False)
+
+    @property
+    def warnings(self) -> list[str]:
+        """The notices' texts, as a person reads them."""
+        return [notice.text for notice in self.notices]
 
     @property
     def label(self) -> str:
@@ -229,3 +264,15 @@ class Reading:
 
             return document_parts(self, provider)
         return as_messages(self, provider)
+
+
+@dataclass
+class Extraction:
+    """What an engine read of a file for its reader: the document's ``page_count``, the selected
+    ``pages``, the ``pdf`` they come from, each page's ``figures`` as found, and the ``notices``."""
+
+    page_count: int
+    pages: list[Page]
+    pdf: Path | None = None
+    figures: dict[int, list[FoundFigure]] = field(default_factory=dict)
+    notices: list[Notice] = field(default_factory=list)

@@ -1,24 +1,15 @@
-import os
 from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+from readers import Services, Settings
+from testkit import make_settings  # importing testkit turns Gradio's analytics off before a test imports Gradio
+from testkit.fake_openai import FakeOpenAI
 
-from readers import Services, Settings  # noqa: E402
-from tests.fake_openai import FakeOpenAI  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "corpus"  # copies of other projects' test files: see its SOURCES.md
 # A bound on work that, unbounded, runs for minutes or never ends (a stalled parser, a hung
 # LibreOffice or Chromium, workers that outlive their reader): generous, so that a machine busy with
 # other work passes too. How fast things are is measured by `make bench`, never asserted here.
 BOUNDED_SECONDS = 60
-
-
-def make_settings(cache_dir: Path, **overrides) -> Settings:
-    """Settings for a test: nothing from the developer's environment, a private cache."""
-    return Settings(**{"cache_dir": cache_dir, "vision_provider": "none", **overrides})
 
 
 @pytest.fixture
@@ -55,7 +46,7 @@ def app():
 @pytest.fixture(scope="module")
 def ocr_app(tmp_path_factory):
     """The app as a new user starts it: nothing configured, so local OCR describes the figures."""
-    from tests.test_ui_server import ARTIFACTS, launch_app, stop
+    from testkit.server import ARTIFACTS, launch_app, stop
 
     url, process = launch_app(
         {"READLENS_CACHE_DIR": str(tmp_path_factory.mktemp("ocr-app") / "cache")}, ARTIFACTS / "app-ocr.log"
@@ -87,7 +78,7 @@ def client(app):
 
 @pytest.fixture(scope="session")
 def spoken(tmp_path_factory) -> dict[str, Path]:
-    """The same spoken sentence in every accepted audio format (``tests.fixtures.audio``)."""
-    from tests.fixtures.audio import spoken_files
+    """The same spoken sentence in every accepted audio format (``testkit.fixtures.audio``)."""
+    from testkit.fixtures.audio import spoken_files
 
     return spoken_files(tmp_path_factory.mktemp("spoken"))

@@ -4,7 +4,7 @@
     python -m tests.fuzz                                  # 1,000 mutants, a random seed (printed)
     python -m tests.fuzz --seed 42 --count 5000 --formats docx,pptx --jobs 2
 
-Seeds are the files in tests/corpus/ and files made by tests/fixtures/, of every format the
+Seeds are the files in tests/corpus/ and files made by testkit/fixtures/, of every format the
 readers take. The formats take turns; mutant ``n`` of a run takes a seed file of its format and a
 mutation from ``Random(f"{seed}:{n}")``, so the same seed replays the same run. Mutations (in
 tests/fuzz_mutations.py): truncate, flip bytes, zero a block, splice a range from elsewhere over
@@ -75,15 +75,14 @@ def format_of(path: Path) -> str:
 
 
 def make_seeds(folder: Path, xls: bool = True) -> dict[str, list[Path]]:
-    """The seed files by format: tests/corpus/ and files of every kind made by tests/fixtures/
+    """The seed files by format: tests/corpus/ and files of every kind made by testkit/fixtures/
     in ``folder`` (with ``xls``, and LibreOffice installed, an XLS too).
 
     Files made once are used again: some embed the time or a random ID, and the same seed must
     replay the same mutants. Delete the folder to make them afresh.
     """
-    from tests import fixtures
-    from tests.conftest import CORPUS
-    from tests.fixtures import old_pages, tables
+    from testkit import CORPUS, fixtures
+    from testkit.fixtures import old_pages, tables
 
     made = folder / "made"
     if not made.is_file():
@@ -316,7 +315,7 @@ def worker(answers: int, cache: str, renders: bool, hook: str | None) -> None:
     import traceback
 
     from readers import ReaderError, Services, read_file
-    from tests.conftest import make_settings
+    from testkit import make_settings
 
     if not renders:  # the text only: no LibreOffice and no Chromium
         from readers.render import browser, libreoffice

@@ -1,4 +1,4 @@
-"""The vectors of the files we generate (``tests.fixtures``): what each must and must not give."""
+"""The vectors of the files we generate (``testkit.fixtures``): what each must and must not give."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from tests import fixtures
-from tests.conftest import CORPUS
+from testkit import CORPUS, fixtures
 from tests.vectors import Vector
 
 

@@ -1,6 +1,6 @@
 """Answers sized for an agent (issue 23): read_file within max_tokens, outline and find — through the
 official ``mcp`` client and through ``gradio_client``, against the same ``python app.py`` the other
-API tests use, on a generated 300-page PDF (``tests.fixtures.book``) and the app's chart report."""
+API tests use, on a generated 300-page PDF (``testkit.fixtures.book``) and the app's chart report."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ from readers import ReaderError, read_file
 from readers.payload.budget import Cursor, fit
 from readers.payload.search import Search, compile_query
 from readers.payload.tokens import text_tokens
-from tests.conftest import ROOT
-from tests.fixtures import log_line, numbered_log
-from tests.fixtures.book import (
+from testkit import ROOT
+from testkit.fixtures import log_line, numbered_log
+from testkit.fixtures.book import (
     APPENDIX_PAGE,
     BOOK_PAGES,
     CHAPTER_PAGES,

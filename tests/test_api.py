@@ -22,20 +22,12 @@ from PIL import Image
 
 from readers.models import Segment, Transcript
 from readers.payload.tokens import text_tokens
-from tests import fixtures
-from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT
+from testkit import CORPUS, ROOT, fixtures
+from testkit.server import ARTIFACTS, launch_app, stop
+from tests.conftest import BOUNDED_SECONDS
 from tests.loopback import Site
 from tests.model_output import assert_same_words, assert_says
-from tests.test_ui_server import (
-    ARTIFACTS,
-    GENERIC_ANSWER,
-    MAX_FILE_MB,
-    PIE_ANSWER,
-    SECRET_KEY,
-    VISION_MODEL,
-    launch_app,
-    stop,
-)
+from tests.test_ui_server import GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, VISION_MODEL
 from tests.vectors import CORPUS_VECTORS, check_text
 from ui.server import NOT_UPLOADED
 

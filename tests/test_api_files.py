@@ -8,7 +8,7 @@ import httpx
 from gradio_client import handle_file
 
 from readers.payload.tokens import text_tokens
-from tests.conftest import CORPUS, ROOT
+from testkit import CORPUS, ROOT
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 WARN_PDF = CORPUS / "pdfplumber" / "ca-warn-report.pdf"

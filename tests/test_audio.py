@@ -1,5 +1,5 @@
 """Audio transcripts: the local faster-whisper model on real recordings (corpus files and speech
-generated with espeak-ng + ffmpeg), the OpenAI-compatible API against ``tests/fake_openai.py``
+generated with espeak-ng + ffmpeg), the OpenAI-compatible API against ``testkit/fake_openai.py``
 through the real SDK, the fallback between them, the cache, progress and every bad input.
 
 The local model is loaded once per process (``readers.describe.transcribe``), so once per test session.
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from readers import ReaderError, ReadOptions, Services, read_file
-from tests.conftest import CORPUS, ROOT, make_settings
-from tests.fixtures.audio import CODECS, KUBERNETES, SENTENCE, run, said
+from testkit import CORPUS, ROOT, make_settings
+from testkit.fixtures.audio import CODECS, KUBERNETES, SENTENCE, run, said
 from tests.model_output import assert_same_words, assert_says, other_words_error_rate, words
 
 EXPECTED = {entry["file"]: entry for entry in json.loads((CORPUS / "expected.json").read_text())}

@@ -1,4 +1,4 @@
-"""Audio through an OpenAI-compatible transcription API (``tests/fake_openai.py`` through the real
+"""Audio through an OpenAI-compatible transcription API (``testkit/fake_openai.py`` through the real
 SDK): segments, language, model and hotwords sent, the fallback to the local model, the cache and
 what a failure says."""
 

@@ -18,8 +18,8 @@ from msoffcrypto.format.ooxml import OOXMLFile
 from readers import ReaderError, read_file
 from readers.render.libreoffice import soffice
 from readers.services import Services
-from tests import fixtures
-from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT, make_settings
+from testkit import CORPUS, ROOT, fixtures, make_settings
+from tests.conftest import BOUNDED_SECONDS
 
 
 def refused(path, code: str, services: Services, **kwargs) -> ReaderError:

@@ -27,12 +27,11 @@ import pytest
 from PIL import Image
 
 from readers.batch.records import FIELDS
-from tests import fixtures
-from tests.conftest import CORPUS, ROOT
-from tests.fake_openai import FakeOpenAI, chat_reply
+from testkit import CORPUS, ROOT, fixtures
+from testkit.fake_openai import FakeOpenAI, chat_reply
+from testkit.processes import descendants, running
 from tests.loopback import Site
 from tests.model_output import words
-from tests.processes import descendants, running
 
 DESCRIPTION = "A bar chart of sales by quarter."
 
@@ -215,6 +214,7 @@ def test_warnings_are_on_a_files_first_record(folder, vision, tmp_path):
     assert result.returncode == 0, result.stderr
     (record,) = lines(tmp_path / "pages.jsonl")
     assert any("no text layer" in warning for warning in record["warnings"])
+    assert {"code": "no_text_layer", "text": record["warnings"][0]} in record["notices"]
 
 
 def test_multimodal_records_carry_the_page_images_and_questions_reach_the_model(folder, vision, tmp_path):

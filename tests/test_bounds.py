@@ -24,8 +24,8 @@ from readers.office.drawings import ocr_image
 from readers.office.word import pages as word_pages
 from readers.office.word import walker
 from readers.render import libreoffice
-from tests.conftest import CORPUS, make_settings
-from tests.fixtures import hostile
+from testkit import CORPUS, make_settings
+from testkit.fixtures import hostile
 
 STRICT = CORPUS / "docling/formats/Strict.docx"
 STRICT_NAME = "http://purl.oclc.org/ooxml/wordprocessingml/main"

@@ -16,26 +16,15 @@ import pytest
 from PIL import Image, ImageChops, ImageFilter
 from playwright.sync_api import Page, expect, sync_playwright
 
-from tests import fixtures
-from tests.conftest import ROOT
+from testkit import ROOT, fixtures
+from testkit.server import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, UPLOAD
 from tests.loopback import Site
 from tests.model_output import assert_has_lines
-from tests.test_ui_server import (
-    ARTIFACTS,
-    GENERIC_ANSWER,
-    MAX_FILE_MB,
-    PIE_ANSWER,
-    SECRET_KEY,
-    UNANSWERABLE,
-    running_app,
-)
+from tests.test_ui_server import GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET_KEY, UNANSWERABLE, running_app
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 ASSETS = ROOT / "assets"
-UPLOAD = "#uploads input[type=file]"
 WAIT_MS = 60_000
 
 

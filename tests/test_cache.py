@@ -7,7 +7,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from readers.storage.descriptions import DescriptionCache, cache_key
-from tests.conftest import ROOT
+from testkit import ROOT
 
 FILE_A = "a" * 64
 FILE_B = "b" * 64

@@ -1,5 +1,5 @@
 """Vector charts in PDFs reach a text-only model as their data (issue 18): each chart fixture of
-``tests/fixtures/charts.py`` goes through the real reader, and its table, read back from the
+``testkit/fixtures/charts.py`` goes through the real reader, and its table, read back from the
 page's text, is compared with the numbers it was drawn from. Drawings that are no chart stay
 free of tables; ``assets/chart-report.pdf`` no longer pairs a slice with another's share."""
 
@@ -12,8 +12,8 @@ import shutil
 import pytest
 
 from readers import Services, read_file
-from tests.conftest import ROOT, make_settings
-from tests.fixtures import charts as made
+from testkit import ROOT, make_settings
+from testkit.fixtures import charts as made
 
 HEADING = re.compile(r"^Chart(?:: (?P<title>.+))? \((?P<kind>.+) chart\)$")
 HOW = {

@@ -21,8 +21,7 @@ from readers import ReaderError, Services, read_file
 from readers.batch.records import CHUNK_FIELDS
 from readers.payload.tokens import text_tokens
 from readers.render.libreoffice import soffice
-from tests import fixtures
-from tests.conftest import CORPUS, ROOT, make_settings
+from testkit import CORPUS, ROOT, fixtures, make_settings
 from ui.handlers import Entry
 from ui.report import write_report
 

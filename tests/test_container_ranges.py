@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from readers import Services, read_file
-from tests import fixtures
-from tests.conftest import make_settings
+from testkit import fixtures, make_settings
 
 CHAT = "/v1/chat/completions"
 BROKEN = b"%PDF-1.7\nnot a real PDF\n"  # one page that says why it was not read

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.conftest import CORPUS
+from testkit import CORPUS
 
 ENTRIES = json.loads((CORPUS / "expected.json").read_text())
 

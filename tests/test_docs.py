@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from readers.kinds import SUPPORTED
+from testkit import ROOT
 
-PACKAGES = ("readers", "ui", "bench", "tests")
-DOTTED = re.compile(r"\b((?:readers|ui|bench)(?:\.[A-Za-z_][A-Za-z0-9_]*)+)")
-PATHED = re.compile(r"(?<![\w./-])((?:readers|ui|bench|tests|docs|assets)/[\w./*<>-]*[\w/>])")
+PACKAGES = ("readers", "ui", "bench", "testkit", "tests")
+DOTTED = re.compile(r"\b((?:readers|ui|bench|testkit)(?:\.[A-Za-z_][A-Za-z0-9_]*)+)")
+PATHED = re.compile(r"(?<![\w./-])((?:readers|ui|bench|testkit|tests|docs|assets)/[\w./*<>-]*[\w/>])")
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
@@ -97,6 +98,17 @@ def test_docs_name_what_exists_and_link_where_they_say(page):
         path_problem(link, page.parent) for link in LINK.findall(prose) if not link.startswith(("http", "mailto:"))
     ]
     assert _problems(text) + [problem for problem in broken if problem] == []
+
+
+def test_the_docs_list_every_format_the_registry_of_kinds_has():
+    assert f"ReadLens reads {SUPPORTED}." in " ".join((ROOT / "docs/formats.md").read_text().split())
+
+
+def test_the_api_docs_list_every_notice_code():
+    from readers.notices import Code
+
+    listed = set(re.findall(r"^\| `([a-z_]+)` \|", (ROOT / "docs/api.md").read_text(), re.M))
+    assert {str(code) for code in Code} <= listed
 
 
 def test_a_broken_name_is_seen():

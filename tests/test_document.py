@@ -18,8 +18,7 @@ from readers.payload.document import LIMITS, MB, limit_problem
 from readers.pdf import pool as pdf_pool
 from readers.render import libreoffice as office
 from readers.services import Services
-from tests import fixtures
-from tests.conftest import CORPUS, ROOT, make_settings
+from testkit import CORPUS, ROOT, fixtures, make_settings
 
 needs_libreoffice = pytest.mark.skipif(
     shutil.which("soffice") is None, reason="needs LibreOffice (make setup installs it)"

@@ -2,8 +2,8 @@
 into the page's visual block; a row of equal shapes is no word."""
 
 from readers import Services, read_file
-from tests.conftest import make_settings
-from tests.fixtures import drawn_words
+from testkit import make_settings
+from testkit.fixtures import drawn_words
 from tests.model_output import assert_has_lines
 
 

@@ -19,8 +19,8 @@ import pytest
 from readers import ReaderError, Services, read_file
 from readers.errors import last_resort
 from readers.pdf import pages as pdf_pages
-from tests import fixtures
-from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT, make_settings
+from testkit import CORPUS, ROOT, fixtures, make_settings
+from tests.conftest import BOUNDED_SECONDS
 
 
 def test_a_script_without_a_main_guard_runs_once_after_a_web_page_and_a_pdf(tmp_path):

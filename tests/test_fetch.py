@@ -16,7 +16,7 @@ import pytest
 
 from readers import ReaderError, Services, Settings, read_file
 from readers.intake import fetch
-from tests.conftest import CORPUS, ROOT, make_settings
+from testkit import CORPUS, ROOT, make_settings
 from tests.loopback import Site, fence, resolver
 
 PDF, DOCX = CORPUS / "markitdown/test.pdf", CORPUS / "markitdown/test.docx"
@@ -243,7 +243,7 @@ def test_http_errors_and_empty_answers_say_so(site, fenced, tmp_path):
 def test_https_is_checked_against_the_urls_host(tmp_path, fenced, monkeypatch):
     """A certificate for localhost, trusted by the test: https://localhost/ is read, and the same
     server reached as 127.0.0.1, a name its certificate does not carry, is refused."""
-    from tests.fixtures.certificates import serve_tls
+    from testkit.fixtures.certificates import serve_tls
 
     with serve_tls(tmp_path, PDF.read_bytes(), monkeypatch) as port:
         services = local(tmp_path, url_allow=("localhost", "127.0.0.1"))

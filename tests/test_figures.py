@@ -14,8 +14,7 @@ from readers import ReadOptions, Services, read_file
 from readers.pdf.figures import OCR_MAX_SIDE, find_figures
 from readers.pdf.pages import is_table
 from readers.storage.descriptions import DescriptionCache
-from tests import fixtures
-from tests.conftest import CORPUS, ROOT, make_settings
+from testkit import CORPUS, ROOT, fixtures, make_settings
 from tests.model_output import assert_has_lines, assert_lines, assert_recall, assert_says, words
 
 
@@ -66,7 +65,7 @@ def test_a_blank_page_is_no_scan_and_a_damaged_image_size_costs_nothing(tmp_path
     from reportlab.lib.pagesizes import letter
     from reportlab.pdfgen import canvas
 
-    from readers.describe.vision import TEXT_ONLY
+    from readers.notices import Described
 
     path = tmp_path / "blank.pdf"
     pdf = canvas.Canvas(str(path), pagesize=letter)
@@ -82,7 +81,7 @@ def test_a_blank_page_is_no_scan_and_a_damaged_image_size_costs_nothing(tmp_path
     assert "A page with a picture whose width is a name." in reading.pages[0].text and reading.pages[0].error is None
     assert [figure.kind for figure in reading.pages[0].figures] == ["picture"]
     blank = reading.pages[1]
-    assert blank.figures == [] and blank.description is None and blank.description_source == TEXT_ONLY
+    assert blank.figures == [] and blank.description is None and blank.described == Described.TEXT_ONLY
     assert not any("Page 2" in warning for warning in reading.warnings) and reading.usage.calls_saved == 1
 
 
@@ -112,8 +111,8 @@ def test_with_nothing_configured_a_text_only_model_gets_the_text_in_each_figure(
     assert words(fixtures.ROTATED_LABEL) in [words(line) for line in pages[3].description.splitlines()], pages[
         3
     ].description
-    assert pages[4].description.startswith("Text found by OCR:\n")
-    assert_lines(pages[4].description.removeprefix("Text found by OCR:\n"), fixtures.SCANNED_LINES)
+    assert pages[4].description == "A scanned page with no text layer: its text above was read by local OCR."
+    assert_lines(pages[4].text, fixtures.SCANNED_LINES)  # a scanned page's text is its OCR
     for page in (pages[2], pages[5]):  # text only, and a logo below the size floor
         assert page.description is None and page.description_source == "none: text only"
     assert all(page.description_source == "ocr" for page in pages if page.description)
@@ -207,7 +206,7 @@ def test_ocr_word_recall_on_scans_of_text_pages(folder, ocr):
     ):
         scan = fixtures.turned_scan_pdf(folder / f"scan-{dpi}-{angle}.pdf", CORPUS / name, angle, dpi)
         truth = read_file(CORPUS / name, services=Services(make_settings(folder / "text"))).pages[0].text
-        assert_recall(read_file(scan, services=ocr).pages[0].description, truth, 0.95)
+        assert_recall(read_file(scan, services=ocr).pages[0].text, truth, 0.95)
 
 
 def test_ocr_reads_with_no_network_at_all(tmp_path):

@@ -25,8 +25,8 @@ from readers.office import sheets
 from readers.office.numbers import display
 from readers.render.placement import Passage, letters, markdown_on_pages
 from readers.services import Services
-from tests import fixtures
-from tests.conftest import CORPUS, make_settings
+from readers.storage.files import PRINTED
+from testkit import CORPUS, fixtures, make_settings
 
 needs_libreoffice = pytest.mark.skipif(
     shutil.which("soffice") is None, reason="needs LibreOffice (make setup installs it)"
@@ -279,7 +279,7 @@ def test_a_web_page_read_as_text_only_is_not_printed_but_paged_at_its_blocks(tmp
     whole blocks, a heading on the page of what it heads, and one line that says so."""
     services = Services(make_settings(tmp_path / "cache"))
     reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=services)
-    assert not services.store.path(reading.sha256, "printed.pdf").exists() and reading.pdf is None
+    assert not services.store.path(reading.sha256, PRINTED).exists() and reading.pdf is None
     texts = [page.text for page in reading.pages]
     assert reading.page_count == len(texts) > 5
     blocks = [[block for block in text.split("\n\n") if not block.startswith("#")] for text in texts]

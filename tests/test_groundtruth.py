@@ -3,8 +3,8 @@ counts as matched only when its cells are the same, whole or as a slice of a wid
 
 from __future__ import annotations
 
-from bench.groundtruth import score, table_rows, without_page_headers, words
-from tests.conftest import CORPUS
+from testkit import CORPUS
+from testkit.groundtruth import score, table_rows, without_page_headers, words
 
 DOCLING_PROSE = "## Strong\n\nThis is **strong emphasis** (strong) .\n\n- [a link](https://example.com)\n"
 READLENS_PROSE = "[PAGE 1]\n# Strong\n\nThis is *strong emphasis* (strong).\n\n* a link\n"

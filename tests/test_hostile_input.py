@@ -13,8 +13,8 @@ import zipfile
 import pytest
 
 from readers import ReaderError, read_file
-from tests import fixtures
-from tests.conftest import BOUNDED_SECONDS, ROOT
+from testkit import ROOT, fixtures
+from tests.conftest import BOUNDED_SECONDS
 
 # Peak memory a reading may add to its process, well above what the bounded readers need (tens of
 # MB) and far below what the faults took (gigabytes).
@@ -28,7 +28,7 @@ READ = """
 import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
 from readers import ReaderError, Services, read_file
-from tests.conftest import make_settings
+from testkit import make_settings
 from pathlib import Path
 services = Services(make_settings(Path(sys.argv[2])))
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

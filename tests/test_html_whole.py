@@ -12,7 +12,7 @@ import pytest
 
 from readers import read_file
 from readers.markup.html import html_markdown
-from tests.conftest import CORPUS, ROOT
+from testkit import CORPUS, ROOT
 
 HTML = CORPUS / "docling/formats"
 NO_MAIN_CONTENT = "(no main content on this printed page"

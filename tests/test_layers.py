@@ -1,18 +1,19 @@
 """The house's layers, held by the suite (``docs/architecture.md``): the import graph of ``readers``,
-``ui``, ``bench`` and ``app.py``, imports inside functions included, has no cycle; a package imports
-only the packages above it in ``LAYERS``; and a format reader is imported by the registry alone."""
+``ui``, ``app.py``, ``testkit``, ``bench`` and ``tests``, imports inside functions included, has no
+cycle; a package imports only the packages above it in ``LAYERS``; a format reader is imported by the
+registry alone; and ``tests`` and ``bench`` never import each other (what both need is in ``testkit``)."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-from tests.conftest import ROOT
+from testkit import CORPUS, ROOT
 
 # Each line may import itself and the lines above it, never one below (the flow of a read,
 # docs/architecture.md). A package not named is in its parent's line.
 LAYERS = [
-    {"readers.errors", "readers.versions", "readers.settings"},
+    {"readers.errors", "readers.versions", "readers.settings", "readers.notices"},
     {"readers.storage", "readers.kinds", "readers.options"},
     {"readers.markup", "readers.models"},
     {"readers.intake"},
@@ -27,18 +28,21 @@ LAYERS = [
     {"readers.core"},
     {"readers.batch", "readers.__main__", "readers"},
     {"ui", "app"},
-    {"bench"},
+    {"testkit"},
+    {"bench", "tests"},  # side by side: neither imports the other
 ]
 # The one import downward the design allows, inside a function (or for type checkers) only: the Reading's public methods
 # (as_text, as_messages, tokens, chunks) hand off to the payload, so that the model stays data.
 LAZY_UPWARD = {("readers.models", "readers.payload")}
-PACKAGES = ("readers", "ui", "bench")
+PACKAGES = ("readers", "ui", "testkit", "bench", "tests")
 
 
 def _modules() -> dict[str, Path]:
     found = {}
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
+            if path.is_relative_to(CORPUS):  # other projects' files, read as data
+                continue
             parts = list(path.relative_to(ROOT).with_suffix("").parts)
             found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return {**found, "app": ROOT / "app.py"}
@@ -155,7 +159,22 @@ def test_a_format_reader_is_imported_by_the_registry_alone():
         {
             importer
             for importer, imported, _ in _imports(_modules())
-            if imported.startswith("readers.formats.") and importer != "readers.formats"
+            if imported.startswith("readers.formats.")
+            and importer != "readers.formats"
+            and not importer.startswith("tests.")  # a reader's own tests call its functions
         }
     )
     assert importers == []
+
+
+def test_tests_and_bench_never_import_each_other():
+    crossing = sorted(
+        {
+            (importer, imported)
+            for importer, imported, _ in _imports(_modules())
+            if {importer.partition(".")[0], imported.partition(".")[0]} == {"tests", "bench"}
+        }
+    )
+    assert crossing == [], "tests and bench import each other (move what both need to testkit): " + ", ".join(
+        f"{a} -> {b}" for a, b in crossing
+    )

@@ -10,7 +10,7 @@ import re
 
 from packaging.requirements import Requirement
 
-from tests.conftest import ROOT
+from testkit import ROOT
 
 SHIPPED = ("requirements.txt", "requirements-batch.txt")
 COPYLEFT = re.compile(r"\b(A?GPL|LGPL|Affero|GNU)\b", re.I)

@@ -29,10 +29,10 @@ from readers.kinds import KINDS
 from readers.render import browser, sandbox
 from readers.render import libreoffice as office
 from readers.services import Services
-from readers.versions import LINKS_VERSION
-from tests.conftest import CORPUS, make_settings
-from tests.fixtures import linked, shared_images
-from tests.fixtures.common import text_picture
+from readers.storage.files import UNLINKED
+from testkit import CORPUS, make_settings
+from testkit.fixtures import linked, shared_images
+from testkit.fixtures.common import text_picture
 from tests.model_output import assert_says
 
 SECRETS = {"picture": "LOCAL PICTURE 7777", "text": "LOCAL TEXT 8888"}
@@ -214,7 +214,7 @@ def test_the_copy_libreoffice_converts_names_nothing_outside(vectors, places, oc
         if vector == "html":
             continue
         reading = read_file(path, services=ocr_services)
-        copy = ocr_services.store.path(reading.sha256, f"unlinked.v{LINKS_VERSION}.original")
+        copy = ocr_services.store.path(reading.sha256, UNLINKED, "original")
         if copy.read_bytes().startswith(b"{\\rtf"):
             members = [copy.read_bytes()]
         else:

@@ -17,8 +17,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult
 from PIL import Image
 
-from tests.conftest import CORPUS, ROOT
-from tests.fixtures.audio import KUBERNETES, said
+from testkit import CORPUS, ROOT
+from testkit.fixtures.audio import KUBERNETES, said
 from tests.loopback import Site
 from tests.model_output import assert_same_words, assert_says
 from tests.test_ui_server import MAX_FILE_MB, PIE_ANSWER

@@ -10,8 +10,8 @@ from PIL import Image, ImageDraw, ImageFont
 from readers import Services, read_file
 from readers.describe import ocr
 from readers.describe.ocr import read_text
-from tests import fixtures
-from tests.conftest import CORPUS, make_settings
+from readers.markup.tables import table_rows
+from testkit import CORPUS, fixtures, make_settings
 from tests.model_output import assert_lines, assert_says
 
 SCANNED = CORPUS / "docling" / "ocr_test.pdf"
@@ -77,10 +77,10 @@ def test_spaces_after_punctuation_and_digits_are_kept(tmp_path, ocr_services):
     for spaced in (r"Date\W* 12", r"Subtotal\W* 83", r"DUE\W* 99", r"49 30 1234"):  # a space, whatever the punctuation
         assert re.search(spaced, text), f"no space in {spaced!r}:\n{text}"
     paper = fixtures.turned_scan_pdf(tmp_path / "paper-100dpi.pdf", CORPUS / "docling" / "2305.03393v1-pg9.pdf", 0, 100)
-    description = read_file(paper, services=ocr_services).pages[0].description
-    assert_says(description, "PubTables-1M (about 1M samples)")
-    assert_says(description, "TableFormer 9 architecture")  # a note's mark, set small and high, then its word
-    customs = read_file(CORPUS / "pdfplumber" / "issue-203-decimalize.pdf", services=ocr_services).pages[0].description
+    text = read_file(paper, services=ocr_services).pages[0].text  # a scanned page's text is its OCR
+    assert_says(text, "PubTables-1M (about 1M samples)")
+    assert_says(text, "TableFormer 9 architecture")  # a note's mark, set small and high, then its word
+    customs = read_file(CORPUS / "pdfplumber" / "issue-203-decimalize.pdf", services=ocr_services).pages[0].text
     assert re.search(r"\d\.\d", customs) and not re.search(r"\d[.,:] \d", customs), customs  # no number split
 
 
@@ -93,18 +93,30 @@ def test_threads_share_one_engine():
 
 
 def test_a_scanned_page_becomes_readable(scanned):
+    """A scan has no text layer: its OCR is the page's text, and its description says so without repeating it."""
     page = scanned.pages[0]
-    assert page.content == "", "the scan has no text layer"
-    assert page.description.startswith("Text found by OCR:\n")
-    assert_says(page.description, SENTENCE)
+    assert_says(page.text, SENTENCE)
+    assert page.description == "A scanned page with no text layer: its text above was read by local OCR."
     assert page.description_source == "ocr" and page.error is None
     assert scanned.usage.calls == 1 and scanned.usage.cache_hits == 0
     assert_says(scanned.as_text(), SENTENCE)
+    assert scanned.as_text().count("Docling bundles") == 1, "the words are in the page's text once"
+
+
+def test_a_scanned_page_s_table_is_a_table(tmp_path, ocr_services):
+    """A scan of a real claim page: where OCR's boxes line up as a table, the page's text has it as
+    one, and so do its tables, as a text layer's would."""
+    scan = fixtures.turned_scan_pdf(tmp_path / "claim.pdf", CORPUS / "pdfplumber" / "issue-140-example.pdf", 0, 150)
+    page = read_file(scan, services=ocr_services).pages[0]
+    assert page.tables and all(table in page.text for table in page.tables)
+    assert any(
+        sum("CENTRAL KMA" in " ".join(row) and len(row) >= 4 for row in table_rows(table)) >= 4 for table in page.tables
+    ), page.text
 
 
 def test_a_second_read_is_cached(scanned, ocr_services):
     again = read_file(SCANNED, services=ocr_services)
-    assert again.pages[0].description == scanned.pages[0].description
+    assert again.pages[0].description == scanned.pages[0].description and again.pages[0].text == scanned.pages[0].text
     assert again.pages[0].description_source == "ocr (cached)"
     assert again.usage.calls == 0 and again.usage.cache_hits == 1
 
@@ -156,8 +168,8 @@ def test_a_page_of_large_print_is_measured_at_a_first_look(ocr_services, monkeyp
         services=Services(make_settings(ocr_services.settings.cache_dir / "notice", vision_provider="ocr")),
     )
     assert len(looks) == 3 and max(looks) <= ocr.QUICK_SIDE, looks
-    assert_says(notice.pages[0].description, "行政处罚决定书")
-    assert_says(notice.pages[0].description, "哈尔滨电气国际工程有限责任公司")
+    assert_says(notice.pages[0].text, "行政处罚决定书")
+    assert_says(notice.pages[0].text, "哈尔滨电气国际工程有限责任公司")
     assert ocr._engine.recogniser.rec_batch_num == 1
     looks.clear()
     small = [(200, y, 24, f"Clause {y // 500}: the tenant pays the rent monthly") for y in range(200, 3400, 500)]

@@ -23,7 +23,7 @@ from readers.describe import ocr
 from readers.pdf.figures import find_figures
 from readers.render import libreoffice as office
 from readers.services import Services
-from tests.conftest import CORPUS, make_settings
+from testkit import CORPUS, make_settings
 from tests.model_output import assert_says
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"

@@ -17,8 +17,8 @@ import pytest
 from readers import ReaderError, read_file
 from readers.render import libreoffice as office
 from readers.services import Services
-from tests import fixtures
-from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT, make_settings
+from testkit import CORPUS, ROOT, fixtures, make_settings
+from tests.conftest import BOUNDED_SECONDS
 from tests.model_output import assert_says
 
 DOCX, SAMPLE = CORPUS / "markitdown/test.docx", CORPUS / "docling/word_sample.docx"

@@ -14,8 +14,7 @@ from PIL import Image
 from readers import ReaderError, Services, read_file
 from readers.intake.strict import transitional
 from readers.office.metafiles import emf_bitmap
-from tests import fixtures
-from tests.conftest import CORPUS, make_settings
+from testkit import CORPUS, fixtures, make_settings
 from tests.model_output import assert_says
 
 FORMATS = CORPUS / "docling/formats"
@@ -279,7 +278,7 @@ def test_workbook_pictures_in_emf_are_figures_where_they_stand_and_read(tmp_path
     ocr = Services(make_settings(tmp_path, vision_provider="ocr"))
     reading = read_file(FORMATS / "xlsx_emf.xlsx", services=ocr)
     assert [[figure.kind for figure in page.figures] for page in reading.pages] == [["picture"]] * 3
-    sizes = [Image.open(io.BytesIO(reading.found_figures[number][0]["image"])).size for number in (1, 2, 3)]
+    sizes = [Image.open(io.BytesIO(reading._found[number][0].image)).size for number in (1, 2, 3)]
     assert sizes == [(1024, 1024), (997, 1024), (400, 400)]
     places = [page.description.split(")")[0] for page in reading.pages]  # sheet 3's picture is on the left half
     assert places == ["Figure 1 (picture, middle of the page"] * 2 + ["Figure 1 (picture, middle left of the page"]
@@ -330,7 +329,7 @@ def test_a_sheet_picture_whose_image_is_missing_costs_only_itself(tmp_path):
     book = _without_part(FORMATS / "xlsx_emf.xlsx", tmp_path / "missing.xlsx", "xl/media/image1.emf")
     reading = read_file(book, services=Services(make_settings(tmp_path / "cache", vision_provider="ocr")))
     assert [[figure.kind for figure in page.figures] for page in reading.pages] == [["picture"]] * 3
-    assert [Image.open(io.BytesIO(reading.found_figures[number][0]["image"])).size for number in (2, 3)] == [
+    assert [Image.open(io.BytesIO(reading._found[number][0].image)).size for number in (2, 3)] == [
         (997, 1024),
         (400, 400),
     ]
@@ -352,5 +351,5 @@ def test_a_sheet_picture_whose_image_is_missing_leaves_the_charts(tmp_path, shar
     assert reading.pages[1].text == whole.pages[1].text and "line, 1 series" in reading.pages[1].description
     assert [(f.kind, f.box) for f in reading.pages[1].figures] == [(f.kind, f.box) for f in whole.pages[1].figures]
     assert [(f.kind, f.box) for f in reading.pages[2].figures] == [(f.kind, f.box) for f in whole.pages[2].figures]
-    assert reading.found_figures[3][0]["image"] == "its image is missing from the file"
+    assert reading._found[3][0].unreadable == "its image is missing from the file"
     assert not any("were left out" in warning for warning in reading.warnings)

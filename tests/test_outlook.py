@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from readers import read_file
 from readers.office import outlook
-from tests import fixtures
-from tests.conftest import CORPUS
+from testkit import CORPUS, fixtures
 from tests.test_hostile_input import MEMORY_MB, read_measured
 
 

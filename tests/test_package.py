@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS, ROOT
-from tests.test_ui_server import free_port, wait_until_up
+from testkit import CORPUS, ROOT
+from testkit.server import free_port, wait_until_up
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 SOURCES = ("pyproject.toml", "README.md", "LICENSE", "readers", "ui")

@@ -26,9 +26,10 @@ from readers import ReaderError, Services, read_file
 from readers.pdf import pages as pdf_pages
 from readers.pdf import pool as pdf_pool
 from readers.render import pdfium as pdf_render
-from tests import fixtures
-from tests.conftest import BOUNDED_SECONDS, CORPUS, ROOT, make_settings
-from tests.processes import running
+from readers.storage.files import PAGE
+from testkit import CORPUS, ROOT, fixtures, make_settings
+from testkit.processes import running
+from tests.conftest import BOUNDED_SECONDS
 
 DPI = 150
 
@@ -51,7 +52,9 @@ def stream(data: bytes, extra: bytes = b"") -> bytes:
     return b"<< /Length %d %s>>\nstream\n" % (len(data), extra) + data + b"\nendstream"
 
 
-def nested_tree_pdf(target: Path, broken_page: int | None = None, untyped_page: int | None = None) -> Path:
+def nested_tree_pdf(
+    target: Path, broken_page: int | None = None, untyped_page: int | None = None, missing_page: int | None = None
+) -> Path:
     """Six pages in a nested page tree, as many producers write it::
 
         root (Resources) -> A (MediaBox 300x400): pages 1-3
@@ -59,7 +62,8 @@ def nested_tree_pdf(target: Path, broken_page: int | None = None, untyped_page: 
 
     Each page says "Page n". ``broken_page`` gets a MediaBox with a name where a number belongs:
     pdfium renders it at a default size, pdfplumber refuses it. ``untyped_page`` has no /Type:
-    pdfium counts it as a page, pdfminer's own page list skips it.
+    pdfium counts it as a page, pdfminer's own page list skips it. ``missing_page`` is named in the
+    page tree by an object the file does not hold: no engine can load it.
     """
     pages = {1: 4, 2: 4, 3: 4, 4: 6, 5: 6, 6: 5}  # page -> parent node object
     objects = {
@@ -75,6 +79,8 @@ def nested_tree_pdf(target: Path, broken_page: int | None = None, untyped_page: 
         kind = b"" if number == untyped_page else b"/Type /Page "
         objects[6 + number] = b"<< %s/Parent %d 0 R /Contents %d 0 R%s >>" % (kind, parent, 12 + number, own_box)
         objects[12 + number] = stream(b"BT /F1 24 Tf 20 100 Td (Page %d) Tj ET" % number)
+    if missing_page:
+        objects[pages[missing_page]] = objects[pages[missing_page]].replace(b"%d 0 R" % (6 + missing_page), b"99 0 R")
     target.write_bytes(pdf_bytes(objects))
     return target
 
@@ -207,15 +213,24 @@ def test_pages_are_numbered_as_pdfium_renders_them(tmp_path, services):
     assert [page.text for page in reading.pages] == [f"Page {n}" for n in range(1, 7)]
 
 
+def test_a_page_pdfminer_cannot_parse_is_read_by_pdfium(tmp_path, services):
+    path = nested_tree_pdf(tmp_path / "odd-box.pdf", broken_page=4)
+    reading = read_file(path, multimodal=True, services=services)
+    assert [page.text for page in reading.pages] == [f"Page {n}" for n in range(1, 7)]
+    assert all(page.image and page.error is None for page in reading.pages)
+    (warning,) = [warning for warning in reading.warnings if warning.startswith("Page 4 of odd-box.pdf")]
+    assert "was read by pdfium, without its ruled tables, figures and links: pdfminer could not read it" in warning
+
+
 def test_a_damaged_page_costs_only_that_page(tmp_path, services):
-    path = nested_tree_pdf(tmp_path / "one-bad-page.pdf", broken_page=4)
+    path = nested_tree_pdf(tmp_path / "one-bad-page.pdf", missing_page=4)
     reading = read_file(path, multimodal=True, services=services)
     assert [page.number for page in reading.pages] == list(range(1, 7))
     broken = reading.pages[3]
     assert broken.image is None and broken.error.startswith("This page is damaged")
     assert any(warning.startswith("Page 4 of one-bad-page.pdf is damaged") for warning in reading.warnings)
     assert [page.text for page in reading.pages if page.number != 4] == [f"Page {n}" for n in (1, 2, 3, 5, 6)]
-    assert not services.store.path(reading.sha256, "page-0004.json").exists()  # a failure is never cached
+    assert not services.store.path(reading.sha256, PAGE, "0004").exists()  # a failure is never cached
 
 
 def test_page_without_text_layer_is_marked(services):
@@ -259,8 +274,8 @@ def test_pdf_whose_every_page_is_damaged_is_corrupt(tmp_path, services):
         pdf_bytes(
             {
                 1: b"<< /Type /Catalog /Pages 2 0 R >>",
-                2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 /Wide 200] /Contents 4 0 R >>",
+                2: b"<< /Type /Pages /Kids [5 0 R] /Count 1 >>",  # its page is not in the file: no engine loads it
+                3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>",
                 4: stream(b"0 0 10 10 re f"),
             }
         )
@@ -284,7 +299,7 @@ def test_a_script_without_main_guard_works_and_leaves_no_process_or_temp_file(lo
         from multiprocessing import forkserver
         from readers import Services, read_file
         from readers.pdf import pool
-        from tests.conftest import make_settings
+        from testkit import make_settings
 
         reading = read_file({str(long_pdf)!r}, 1, 3, services=Services(make_settings({str(tmp_path / "cache")!r})))
         print("read", len(reading.pages), "pages")
@@ -318,7 +333,7 @@ def test_workers_end_with_a_reader_killed_outright(long_pdf, tmp_path):
         import sys, time
         from readers import Services, read_file
         from readers.pdf import pool
-        from tests.conftest import make_settings
+        from testkit import make_settings
 
         read_file({str(long_pdf)!r}, 1, 2, services=Services(make_settings({str(tmp_path / "cache")!r})))
         print(*pool.worker_pids(), flush=True)
@@ -389,7 +404,7 @@ def test_pdfium_in_a_reading_process_waits_for_another_threads_use(tmp_path, ser
 
 def test_a_charts_gridlines_are_not_a_table(tmp_path):
     from readers import Services, read_file
-    from tests.conftest import ROOT, make_settings
+    from testkit import ROOT, make_settings
 
     reading = read_file(ROOT / "assets/chart-report.pdf", 1, 1, services=Services(make_settings(tmp_path)))
     assert reading.pages[0].tables == []

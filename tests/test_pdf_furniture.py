@@ -17,8 +17,8 @@ import pytest
 from readers import Services, read_file
 from readers.batch.outputs import ParquetOutput, parquet_schema
 from readers.batch.records import FIELDS, page_records
-from tests.conftest import ROOT, make_settings
-from tests.fixtures import page_furniture as furniture
+from testkit import ROOT, make_settings
+from testkit.fixtures import page_furniture as furniture
 from ui.handlers import Entry
 from ui.pages import show_entries
 from ui.report import report_markdown

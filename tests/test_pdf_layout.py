@@ -1,5 +1,6 @@
 """PDF pages as a model should read them: columns in order, headings, lists, links, tables in
-place, text on its side read once, glyphs without a map left out with a warning."""
+place, text on its side read once, glyphs without a map left out with a warning; side boxes and
+sidebars whole, frames of text read down each one, a paragraph set large kept body text."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ import pytest
 
 from readers import Services, read_file
 from readers.markup.tables import table_rows
-from tests import fixtures
-from tests.conftest import CORPUS, make_settings
+from readers.render.libreoffice import soffice
+from testkit import CORPUS, fixtures, make_settings
+from testkit.fixtures import writer_pages
+
+needs_office = pytest.mark.skipif(soffice() is None, reason="needs LibreOffice (make setup installs it)")
 
 
 def squeeze(text: str) -> str:
@@ -151,3 +155,60 @@ def test_running_headers_and_footers_are_left_out_of_the_text_and_kept_apart(tmp
     assert alone.text.startswith("# Part 2\n\n"), "a page read alone tells its running header by its type and place"
     assert alone.text.endswith("\n\nBalance carried forward: 980.10"), "a last line with an amount is data"
     assert alone.furniture == [fixtures.RUNNING_HEADER, "Page 2 of 4"]
+
+
+@needs_office
+def test_a_writer_page_of_two_frames_is_read_down_each_frame(tmp_path, services):
+    """Prose in one frame, a numbered list in the other, lines on the same baselines: the list's
+    numbers made a third column and the page a table, read across both frames line by line."""
+    source = writer_pages.two_frames_fodt(tmp_path / "frames.fodt")
+    text = read_file(fixtures.libreoffice_copy(source, tmp_path / "frames.pdf", "pdf"), services=services).pages[0].text
+    flat = squeeze(text)
+    assert "|" not in text
+    assert all(squeeze(line) in flat for line in writer_pages.RIVER), text
+    walk = "\n".join(f"{number}. {item}" for number, item in enumerate(writer_pages.WALK, 1))
+    assert walk in text and flat.index(writer_pages.RIVER[-1][-20:]) < flat.index("1. Walk"), text
+
+
+@needs_office
+def test_a_boxed_glossary_is_read_whole_after_the_paragraph_it_stands_beside(tmp_path, services):
+    """A textbook's glossary box, the body text wrapped round it: its lines were spliced into the
+    body's line by line ("condizionamenti esterni ... Persona: essere umano")."""
+    source = writer_pages.glossary_fodt(tmp_path / "glossary.fodt")
+    text = (
+        read_file(fixtures.libreoffice_copy(source, tmp_path / "glossary.pdf", "pdf"), services=services).pages[0].text
+    )
+    paragraphs = text.split("\n\n")
+    assert paragraphs[0] == "# La persona e i suoi condizionamenti"
+    assert squeeze(paragraphs[1]) == f"{writer_pages.BODY} {writer_pages.BODY}", "the paragraph beside the box, whole"
+    glossary = [f"{term}: {meaning}" for term, meaning in writer_pages.GLOSSARY]
+    assert squeeze(paragraphs[2]) == squeeze(" ".join(["Glossario", *glossary])), "then the box, whole"
+    assert squeeze(paragraphs[3]) == writer_pages.BODY
+
+
+def test_a_report_s_sidebar_and_columns_are_read_whole_and_in_order(services):
+    """A real report page pdfminer cannot parse (read by pdfium): a sidebar of section names beside
+    two columns, whose lines share baselines. It was read as one table, lines across every column."""
+    reading = read_file(CORPUS / "unstructured" / "pdf-bad-color-space.pdf", services=services)
+    text = squeeze(reading.pages[0].text)
+    assert "|" not in text
+    order = [
+        "We aim to achieve net-zero emissions across all of our operations and value chain by 2030",
+        "### Our ambition ### Our approach ### Measuring our carbon footprint ### Reducing carbon emissions",
+        "The United Nations Intergovernmental Panel on Climate Change is unequivocal",
+        "to limit temperature rise to 1.5°C.",
+        "At Google, we’re working to accelerate the transition to a carbon-free future.",
+        "That’s why, in 2020, we set a goal to",
+        "operate our data centers and office campuses on 24/7 carbon-free energy",
+    ]
+    assert all(part in text for part in order), text
+    assert [text.index(part) for part in order] == sorted(text.index(part) for part in order), text
+    assert any("was read by pdfium" in warning for warning in reading.warnings)
+
+
+def test_a_paragraph_set_large_is_never_a_heading(services):
+    """Page 2 of a register, its footnotes outnumbering its body: the body's size stood above the
+    page's most common one, and its paragraphs became headings of 200 words."""
+    text = read_file(CORPUS / "pdfplumber" / "federal-register-2020-17221.pdf", 2, 2, services=services).pages[0].text
+    assert text.startswith("Hatta International Airport in Jakarta,\nIndonesia, resulting in 189 fatalities."), text
+    assert all(len(line.split()) <= 16 for line in text.splitlines() if line.startswith("#")), text

@@ -4,7 +4,7 @@ import pdfplumber
 import pytest
 
 from readers.pdf.objects import PlumberPage
-from tests.conftest import CORPUS
+from testkit import CORPUS
 
 # a MediaBox not at the origin and CMYK (a tax form), Separation and CalRGB colour spaces, a page
 # turned 90 degrees, prose, Korean text in ICC colours, and a page whose text is an OCR layer

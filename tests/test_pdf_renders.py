@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 
 from readers.render.pdfium import encode_png, rendered_png
-from tests.conftest import CORPUS
+from testkit import CORPUS
 
 RENDERS = [  # (file, what it is, the PNG's mode)
     ("markitdown/test.pdf", "black print on white", "L"),

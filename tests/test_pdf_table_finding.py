@@ -10,9 +10,9 @@ from collections import Counter
 
 import pytest
 
-from bench.icdar_metric import markdown_tables, normalised, relations, row_grid, score, truth_tables
 from readers import Services, read_file
-from tests.conftest import CORPUS, make_settings
+from testkit import CORPUS, make_settings
+from testkit.icdar_metric import markdown_tables, normalised, relations, row_grid, score, truth_tables
 
 ICDAR = CORPUS / "icdar2013-eu"
 

@@ -8,7 +8,7 @@ import pytest
 from readers import read_file
 from readers.markup.tables import table_rows as rows
 from readers.pdf.unruled import unruled_table
-from tests.fixtures import tables
+from testkit.fixtures import tables
 
 
 @pytest.fixture(scope="module")

@@ -1,12 +1,15 @@
 """Words as the author typed them: hyphenation at line ends mended by the pages' own words and a
-word list, ligatures expanded, soft hyphens and odd spaces made plain; and lines in order on a
-small page scanned askew."""
+word list, ligatures expanded, soft hyphens and odd spaces made plain; lines in order on a small
+page scanned askew; and, on real files, words as printed (``make bench words`` checks every page
+against pdftotext): spaces drawn over other text, lines close together, a poor OCR layer, glyphs
+no font maps."""
 
 from __future__ import annotations
 
 from readers import read_file
 from readers.pdf.spelling import word_list
-from tests.fixtures import old_pages, typed_words
+from testkit import CORPUS
+from testkit.fixtures import old_pages, typed_words
 
 
 def test_words_read_as_the_author_typed_them(tmp_path, services):
@@ -41,3 +44,49 @@ def test_a_small_page_scanned_askew_reads_line_by_line_in_order(tmp_path, servic
     assert [page.text for page in reading.pages] == [
         "\n".join(old_pages.page_lines(page.number)) for page in reading.pages
     ]
+
+
+def test_a_report_s_dates_are_read_as_printed(services):
+    """Each date is drawn, then a run of spaces as padding that reaches over the next field: the
+    spaces once parted every digit ("0 3 / 2 5 / 2 0 16")."""
+    page = read_file(CORPUS / "pdfplumber" / "ca-warn-report.pdf", 1, 1, services=services).pages[0]
+    assert "| 06/22/2015 | 03/25/2016 | 07/01/2015 | Maxim Integrated Product | San Jose | 150 |" in page.text
+    assert "0 3 / 2 5" not in page.text and "2 0 15" not in page.text
+
+
+def test_two_lines_set_close_are_never_read_letter_by_letter(services):
+    """A form's small print, two lines 8 points apart beside boxes whose tops stand between them: the
+    lines were read as one, letter by letter ("efafectiUve.Sly.")."""
+    text = read_file(CORPUS / "pdfminer" / "f1040nr.pdf", 4, 4, services=services).pages[0].text
+    assert "exchanges that are effectively" in text and "connected with a U.S." in text
+    assert "efafecti" not in text
+
+
+def test_a_poor_ocr_layer_keeps_its_words_whole(services):
+    """A typewritten memo's OCR layer spreads each word's letters over the word's box, with spaces
+    drawn over them: words came apart ("A l e t t er", "t h e ir"), where pdftotext keeps them."""
+    text = read_file(CORPUS / "unstructured" / "pdf-with-ocr-text.pdf", services=services).pages[0].text
+    assert "(a) A letter from the" in text and "enclosing their check and executed contracts" in text
+    assert "l e t t" not in text and "t h e ir" not in text
+
+
+def test_glyphs_without_a_map_never_reach_the_text_even_in_a_table(services):
+    """A ruled table's cells once kept pdfminer's glyph names ("Usage setting: (cid:2) ALLOWED"),
+    and a page whose MediaBox does not start at 0 asked pdfium for the wrong places (a form's arrows
+    came back as stray letters): they are left out, and counted."""
+    redbook = read_file(CORPUS / "docling" / "redp5110_sampled.pdf", 8, 8, services=services)
+    assert "| USAGE | VARCHAR(7) | Usage setting: ALLOWED: The user profile is allowed" in redbook.pages[0].text
+    form = read_file(CORPUS / "pdfminer" / "f1040nr.pdf", 2, 2, services=services)
+    cells = [cell.strip() for line in form.pages[0].text.splitlines() for cell in line.split("|")]
+    assert "signature" in cells and "address, and ZIP code" in cells, "no stray letter after the arrows' place"
+    for reading in (redbook, form):
+        assert "(cid:" not in reading.as_text()
+    assert any("14 characters could not be read and were left out" in warning for warning in form.warnings)
+
+
+def test_only_the_words_on_the_page_are_read(services):
+    """An annual report's spread, printed as two pages that each hold the whole spread's text: each
+    page once read the other half too, off the page (its table of contents at x 902 of 595)."""
+    first, second = read_file(CORPUS / "unstructured" / "reliance.pdf", 2, 3, services=services).pages
+    assert "Table of Contents" not in first.text and "India’s largest company" in first.text
+    assert "Reliance Industries Limited (RIL)\nis a Fortune 500 company" not in second.text

@@ -18,10 +18,11 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from playwright.sync_api import expect, sync_playwright
 
-from tests.conftest import ROOT
-from tests.fake_openai import FakeOpenAI
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, UPLOAD, WAIT_MS, page_images, shoot
-from tests.test_ui_server import ARTIFACTS, GENERIC_ANSWER, answer, launch_app, running_app, stop
+from testkit import ROOT
+from testkit.fake_openai import FakeOpenAI
+from testkit.server import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, UPLOAD, launch_app, stop
+from tests.test_browser import WAIT_MS, page_images, shoot
+from tests.test_ui_server import GENERIC_ANSWER, answer, running_app
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 CALLS_PER_MINUTE = 3

@@ -14,9 +14,10 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from readers import read_file
+from readers import ReaderError, read_file
 from readers.services import Services
-from tests.conftest import CORPUS, ROOT, make_settings
+from readers.storage.files import ENTRIES
+from testkit import CORPUS, ROOT, fixtures, make_settings
 from tests.generated_vectors import GENERATED_VECTORS, generate
 from tests.vectors import CORPUS_VECTORS, check_text, resolve, skip_without
 
@@ -64,6 +65,23 @@ def test_cli(vector, generated, shared_services):
     data = json.loads(result.stdout)
     assert data["kind"] == vector.kind
     check_text(data["text"], vector)
+
+
+def test_a_link_is_read_as_the_file_it_points_to(tmp_path, shared_services):
+    """Collections are often links (a dataset's cache, a build's output): one was refused as
+    "inode/symlink". A link is followed and named as given; one that leads out of a workspace is refused."""
+    link = tmp_path / "link.pdf"
+    link.symlink_to(CORPUS / "markitdown" / "test.pdf")
+    env = {**os.environ, "READLENS_CACHE_DIR": str(shared_services.settings.cache_dir), "VISION_PROVIDER": "none"}
+    result = subprocess.run(
+        [sys.executable, "-m", "readers", str(link)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("[PAGE 1]\n# 1 Introduction\n")
+    assert read_file(link, services=shared_services).name == "link.pdf"
+    with pytest.raises(ReaderError) as error:
+        read_file("link.pdf", workspace=tmp_path, services=shared_services)
+    assert error.value.code == "PATH_OUTSIDE_WORKSPACE"
 
 
 def test_detection_trusts_bytes_not_names(generated, shared_services):
@@ -191,3 +209,20 @@ def test_services_do_not_measure_the_cache_to_hand_it_out(tmp_path):
     cache = Unmeasurable()
     services = Services(make_settings(tmp_path), cache=cache)
     assert services.cache is cache
+
+
+def test_every_cached_file_goes_through_the_store_and_carries_a_version(generated, tmp_path):
+    """One cache door (readers.storage.files): every file a read leaves in the cache is one of the
+    store's entries, named with the version of what made it, whatever the kind and however it came."""
+    services = Services(make_settings(tmp_path / "cache", vision_provider="ocr"))
+    damaged = fixtures.damaged_part(generated["review.docx"], tmp_path / "damaged.docx", "word/styles.xml", b"<w:")
+    for path in (
+        *(generated[name] for name in ("eight.pdf", "review.docx", "deck.pptx", "workbook.xlsx", "page.html")),
+        *(generated[name] for name in ("frames.tiff", "big.csv", "pond.epub", "names-only.msg")),
+        damaged,
+        CORPUS / "docling/formats/docx_external_image.docx",
+    ):
+        read_file(path, services=services, images=True)
+    named = tuple(f"{entry.kind}.v{entry.version}" for entry in ENTRIES)
+    files = [path for path in services.store.root.rglob("*") if path.is_file()]
+    assert len(files) > 40 and [path.name for path in files if not path.name.startswith(named)] == []

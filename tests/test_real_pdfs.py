@@ -1,5 +1,5 @@
 """Real PDFs read right: each mended defect held to the hand-written checks of the real pages that
-showed it (``tests/corpus/page-checks.json``, written from each page's render; ``tests.page_checks``
+showed it (``tests/corpus/page-checks.json``, written from each page's render; ``testkit.page_checks``
 scores them). ``make bench pages`` scores every check, beside markitdown."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from readers import Services, read_file
-from tests.conftest import CORPUS, make_settings
+from testkit import CORPUS, make_settings
+from testkit.page_checks import described, entries, evaluate, split_pages
 from tests.model_output import assert_says
-from tests.page_checks import described, entries, evaluate, split_pages
 
 PAGES = {(entry.file, entry.page): entry for entry in entries()}
 

@@ -7,11 +7,11 @@ import pytest
 
 from readers import read_file
 from readers.markup.markdown import counter
-from readers.render.libreoffice import CONVERTED_NAME, soffice
+from readers.render.libreoffice import soffice
 from readers.render.placement import letters
 from readers.services import Services
-from tests import fixtures
-from tests.conftest import CORPUS, make_settings
+from readers.storage.files import OFFICE_PDF
+from testkit import CORPUS, fixtures, make_settings
 
 needs_office = pytest.mark.skipif(soffice() is None, reason="needs LibreOffice (make setup installs it)")
 
@@ -70,7 +70,7 @@ def test_word_blocks_stand_on_the_page_the_render_shows(structured, services):
     import pypdfium2 as pdfium
 
     reading = read_file(structured, services=services)
-    pdf = pdfium.PdfDocument(str(services.store.path(reading.sha256, CONVERTED_NAME)))
+    pdf = pdfium.PdfDocument(str(services.store.path(reading.sha256, OFFICE_PDF)))
     rendered = [letters(page.get_textpage().get_text_range()) for page in pdf]
     checked = 0
     for page in reading.pages:
@@ -298,7 +298,7 @@ def test_word_placement_on_a_document_made_to_mislead_it(tmp_path):
     """Repeated sentences, headers with the body's words, footnotes, text boxes, tracked deletions,
     recomputed fields and tables over page breaks: each block still lands where the render shows it
     (the markers that say where are hidden from the placement, as in bench_placement)."""
-    from bench.bench_placement import measure
+    from testkit.placement import measure
 
     starts, ends = measure(fixtures.placement_document(tmp_path / "placement.docx", 160), tmp_path)
     for row in (starts, ends):

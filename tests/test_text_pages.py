@@ -14,8 +14,7 @@ from readers import ReaderError, read_file
 from readers.formats import text as text_reader
 from readers.markup.text import PAGE_CHARS
 from readers.services import Services
-from tests import fixtures
-from tests.conftest import ROOT, make_settings
+from testkit import ROOT, fixtures, make_settings
 
 NUMBERED = re.compile(r"^ *(\d+)→(.*)$")
 

@@ -23,7 +23,7 @@ from readers.payload.tokens import (
     png_size,
     text_tokens,
 )
-from tests.conftest import CORPUS, ROOT
+from testkit import CORPUS, ROOT
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 EMBEDDED_VOCABULARY = Path(bpe_openai.__file__).parent / "data" / "o200k_base.tiktoken.gz"

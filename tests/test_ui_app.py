@@ -13,9 +13,10 @@ import pytest
 from gradio_client import Client, handle_file
 from playwright.sync_api import Page, expect
 
-from tests.conftest import CORPUS
-from tests.fixtures.audio import KUBERNETES, said
-from tests.test_browser import ASSETS, UPLOAD, WAIT_MS, shoot
+from testkit import CORPUS
+from testkit.fixtures.audio import KUBERNETES, said
+from testkit.server import UPLOAD
+from tests.test_browser import ASSETS, WAIT_MS, shoot
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,7 @@ from PIL import Image
 
 from readers import read_file
 from readers.payload.serialize import answer_json
-from tests.conftest import ROOT
+from testkit import ROOT
 from ui.chunks import card, chunk_image, chunk_marks, chunk_views, entry_chunks, summary_line
 from ui.handlers import Entry
 from ui.report import page_image

@@ -12,7 +12,7 @@ import pytest
 from gradio_client import Client, handle_file
 from playwright.sync_api import expect
 
-from tests.conftest import CORPUS
+from testkit import CORPUS
 from tests.test_browser import ASSETS, UPLOAD, WAIT_MS, fresh_copy, shoot
 from tests.test_ui_app import PHONE, TOO_WIDE, open_app, open_tab
 

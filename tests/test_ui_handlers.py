@@ -18,8 +18,7 @@ from readers import ReadOptions, Services, read_file
 from readers.models import Segment
 from readers.payload.text import files_text
 from readers.payload.tokens import anthropic_image_tokens, png_size, text_tokens
-from tests import fixtures
-from tests.conftest import CORPUS, ROOT, make_settings
+from testkit import CORPUS, ROOT, fixtures, make_settings
 from ui.handlers import Entry, backends_line, cache_summary, clear_cache, discard_upload, read_uploads, visitor
 from ui.pages import transcript_table
 from ui.payload import PROVIDER_NAMES, abbreviate, document_payloads, estimate, estimate_table, message_payload

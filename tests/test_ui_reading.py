@@ -12,7 +12,7 @@ import readers.core
 import ui.handlers
 from readers import ReadOptions, Services, read_file
 from readers.intake import fetch
-from tests.conftest import ROOT, make_settings
+from testkit import CORPUS, ROOT, make_settings
 from tests.loopback import Site, fence, resolver
 from tests.test_ui_handlers import broken_pdf, last, upload
 from ui.handlers import MAX_FILES, NOT_SENT, Entry, parse_page, parse_range, read_uploads, triage
@@ -174,6 +174,22 @@ def test_a_files_own_range_reads_that_file_alone_and_removing_a_file_reads_nothi
     assert len(steps) == 1 and removed == [first[1]]  # the card goes at once, nothing else is read
     _, again = last(read_uploads(paths, ReadOptions(multimodal=True), services, removed))
     assert again[1] is not first[1] and again[1].reading.multimodal  # another mode is another reading
+
+
+def test_the_app_reads_every_file_the_api_reads(tmp_path, services):
+    """A first page no engine can load once refused the whole file in the app (0 pages against the
+    API's 5 of 6); the app's verdict is read_file's, the API's."""
+    from tests.test_pdf import nested_tree_pdf
+
+    for source in (
+        nested_tree_pdf(tmp_path / "first-page-missing.pdf", missing_page=1),
+        CORPUS / "pdfplumber" / "federal-register-2020-17221.pdf",
+    ):
+        _, final = last(read_uploads([upload(tmp_path, source)], ReadOptions(multimodal=False), services))
+        api = read_file(source, options=ReadOptions(name=source.name), services=services)
+        assert final[0].error is None and final[0].reading.as_text() == api.as_text(), source.name
+        assert [page.error is None for page in final[0].reading.pages] == [page.error is None for page in api.pages]
+    assert "# Proposed Rules" in api.pages[0].text and all(page.error is None for page in api.pages)
 
 
 def test_no_files_clears_the_view(services):

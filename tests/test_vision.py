@@ -15,9 +15,8 @@ from readers.describe.prompts import IMAGE_PROMPT, PAGE_PROMPT
 from readers.describe.ratelimit import RateLimit
 from readers.describe.vision import LocalOCR, OpenAIVision, build_vision
 from readers.storage.descriptions import DescriptionCache
-from tests import fixtures
-from tests.conftest import CORPUS, ROOT, make_settings
-from tests.fake_openai import chat_reply
+from testkit import CORPUS, ROOT, fixtures, make_settings
+from testkit.fake_openai import chat_reply
 
 KEY = "sk-test-7Qp2Zr9Xw4Lk"
 PROSE = CORPUS / "markitdown" / "test.pdf"

@@ -19,8 +19,8 @@ import pytest
 from readers import read_file
 from readers.render import browser
 from readers.services import Services
-from tests import fixtures
-from tests.conftest import BOUNDED_SECONDS, make_settings
+from testkit import fixtures, make_settings
+from tests.conftest import BOUNDED_SECONDS
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Chromium (make setup installs it)")
 

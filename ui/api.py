@@ -24,12 +24,12 @@ from pathlib import Path
 import gradio as gr
 
 from readers import ReaderError, Reading, ReadOptions, Services, read_file
-from readers.describe.vision import TEXT_ONLY, unanswered
 from readers.errors import too_large
 from readers.intake.detect import detect
 from readers.intake.fetch import fetch, url_name
 from readers.intake.names import label, safe_suffix
 from readers.kinds import kind_of
+from readers.notices import Code, Described
 from readers.payload.budget import parse_cursor
 from readers.payload.chunks import check_sizes
 from readers.payload.messages import PROVIDERS
@@ -342,7 +342,7 @@ class Endpoints:
             found = reading.pages[0]
             if found.error:
                 raise gr.Error(found.error)
-            refused = unanswered(reading.warnings)
+            refused = [notice.text for notice in reading.notices if notice.code == Code.NOT_ANSWERED]
             if found.description:
                 return "\n\n".join([found.description, *refused])
             if refused:
@@ -351,7 +351,7 @@ class Endpoints:
                 reason = f"page {number} has no image to describe: {unrendered(reading)}"
             elif self.services.vision is None:
                 reason = "no vision model is configured (VISION_PROVIDER is none)."
-            elif found.description_source == TEXT_ONLY:
+            elif found.described == Described.TEXT_ONLY:
                 reason = (
                     "it has no figures (pictures, drawings or a scan), so there "
                     "is nothing to describe beyond its text, which /read_file gives. "

@@ -19,7 +19,7 @@ from pathlib import Path
 import gradio as gr
 
 from readers import ReadOptions, Services, Settings
-from readers.intake.detect import SUPPORTED
+from readers.kinds import SUPPORTED
 
 from .api import Endpoints
 from .browser import CSS, head

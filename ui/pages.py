@@ -12,9 +12,9 @@ from pathlib import Path
 import gradio as gr
 
 from readers import Page, Reading
-from readers.describe.vision import TEXT_ONLY, unanswered
 from readers.intake.detect import FORMATS_LISTED
 from readers.intake.fetch import is_url
+from readers.notices import Code, Described
 from readers.payload.citations import CITED_UNITS, clock
 
 from .handlers import Entry, parse_range
@@ -119,7 +119,7 @@ def _show_page(reading: Reading, page, blocks: list[dict], folder: Path, raw: bo
                     key=f"{key}-description",
                     elem_classes="rl-description",
                 )
-            elif page.description_source == TEXT_ONLY:
+            elif page.described == Described.TEXT_ONLY:
                 gr.Markdown(
                     "<span class='rl-source'>No figures on this page: nothing to describe beyond its text.</span>",
                     key=f"{key}-text-only",
@@ -360,15 +360,15 @@ def card_error(error: str) -> str:
 
 def card_warnings(reading: Reading) -> list[str]:
     """A file's warnings but the unanswered question's, which ``question_note`` says once beside the question."""
-    asked = set(unanswered(reading.warnings))
-    return [warning for warning in reading.warnings if warning not in asked]
+    return [notice.text for notice in reading.notices if notice.code != Code.NOT_ANSWERED]
 
 
 def question_note(entries: list[Entry]) -> dict:
     """The note under the Describe box: why the question was not answered (no vision model), once for all files."""
     for entry in entries:
-        for warning in unanswered(entry.reading.warnings) if entry.reading else ():
-            return gr.update(value=f"⚠️ {warning}", visible=True)
+        for notice in entry.reading.notices if entry.reading else ():
+            if notice.code == Code.NOT_ANSWERED:
+                return gr.update(value=f"⚠️ {notice.text}", visible=True)
     return gr.update(value="", visible=False)
 
 

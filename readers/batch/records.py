@@ -10,7 +10,7 @@ from ..core import read_file
 from ..errors import ReaderError
 from ..models import Reading
 from ..options import ReadOptions
-from ..payload.serialize import as_json
+from ..payload.serialize import as_json, notices_json
 from ..services import shared_services
 from ..settings import Settings
 
@@ -33,6 +33,7 @@ FIELDS = (
     "error",
     "transcript",
     "warnings",
+    "notices",
 )
 # A chunk's fields (readers.payload.chunks.Chunk) after the file's, its number and kind renamed so they
 # are not taken for a page's or the file's; chunk_count says how many records the file has.
@@ -61,6 +62,7 @@ CHUNK_FIELDS = (
     "overlap",
     "error",
     "warnings",
+    "notices",
 )
 INSTALL_HINT = (
     "the app does not install it; run `make setup-batch`, `pip install -r requirements-batch.txt` "
@@ -92,6 +94,7 @@ def _record(file: str, sha256: str | None, **values) -> dict:
         "tables": [],
         "furniture": [],
         "warnings": [],
+        "notices": [],
         **values,
     }
 
@@ -107,6 +110,7 @@ def _chunk_record(file: str, sha256: str | None, **values) -> dict:
         "headings": [],
         "boxes": [],
         "warnings": [],
+        "notices": [],
         **values,
     }
 
@@ -135,6 +139,7 @@ def page_records(reading: Reading, file: str) -> list[dict]:
                 text=transcript["text"] if transcript else "",
                 transcript=transcript,
                 warnings=data["warnings"],
+                notices=data["notices"],
             )
         ]
     return [
@@ -153,6 +158,7 @@ def page_records(reading: Reading, file: str) -> list[dict]:
             description_source=page["description_source"],
             error={"code": None, "message": page["error"]} if page["error"] else None,
             warnings=data["warnings"] if index == 0 else [],
+            notices=data["notices"] if index == 0 else [],
         )
         for index, page in enumerate(data["pages"])
     ]
@@ -171,7 +177,11 @@ def chunk_records(reading: Reading, file: str, max_tokens: int, overlap_tokens: 
         "chunk_count": len(chunks),
     }
     failed = "; ".join(f"{reading.label.lower()} {page.number}: {page.error}" for page in reading.pages if page.error)
-    first = {"warnings": reading.warnings, "error": {"code": None, "message": failed} if failed else None}
+    first = {
+        "warnings": reading.warnings,
+        "notices": notices_json(reading),
+        "error": {"code": None, "message": failed} if failed else None,
+    }
     if not chunks:
         return [_chunk_record(file, reading.sha256, **common, **first)]
     records = []

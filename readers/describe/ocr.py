@@ -262,13 +262,14 @@ def _print(boxes: np.ndarray) -> float:
     return float(np.percentile([_sides(box)[1] for box in boxes], SMALL_PRINT)) if len(boxes) else 0.0
 
 
-def _read(picture: np.ndarray) -> str:
-    """The text in ``picture`` (a BGR array), read as the module's docstring tells."""
+def _read(picture: np.ndarray) -> tuple[list, list[str]]:
+    """The lines in ``picture`` (a BGR array), read as the module's docstring tells: each line's box
+    (its corners, in the picture turned the right way up) and text, top to bottom."""
     boxes, probe = _find(picture)
     if probe < 1 and _print(boxes) * probe < SURE_HEIGHT:
         boxes, probe = _find(picture, side=PROBE_SIDE)
     if not len(boxes):
-        return ""
+        return [], []
     height = _print(boxes)
     # the scale that makes the smaller print's boxes LINE_HEIGHT px high, never finer than rapidocr's
     # own (the picture as it is, or enlarged to a short side of SHORT_SIDE), nor past OCR_MAX_SIDE
@@ -290,19 +291,39 @@ def _read(picture: np.ndarray) -> str:
         if score > scores[index]:
             texts[index], scores[index] = text, score
     kept = [index for index, (text, score) in enumerate(zip(texts, scores)) if text.strip() and score >= MIN_SCORE]
-    return _lines([boxes[index].tolist() for index in kept], [texts[index] for index in kept])
+    return [boxes[index].tolist() for index in kept], [texts[index] for index in kept]
 
 
-def read_text(image: bytes) -> str:
-    """The text rapidocr finds in ``image`` (PNG or JPEG bytes), in reading order; "" if none.
-
-    A picture turned on its side or upside down is read the right way up.
-    """
+def _found(image: bytes) -> tuple[list, list[str]]:
+    """The lines rapidocr finds in ``image`` (PNG or JPEG bytes), as ``_read`` gives them. A picture
+    turned on its side or upside down is read the right way up."""
     # One engine per process, loaded on first use (or ahead, by load_soon); one image at a time, since
     # onnxruntime already spreads a single image over every core (its default: a thread per physical core).
     with _lock:
         _load()
         return _read(_engine.load(image))
+
+
+def read_text(image: bytes) -> str:
+    """The text rapidocr finds in ``image`` (PNG or JPEG bytes), line by line; "" if none."""
+    return _lines(*_found(image))
+
+
+def read_page(image: bytes) -> str:
+    """A scanned page's text as rapidocr finds it in ``image``, laid out as a PDF page's text is
+    (``readers.pdf.layout.boxed_markdown``: columns read down, tables where the lines' boxes make
+    one, headings half as large again as the body); each line turned on its side follows, alone."""
+    from ..pdf.headings import heading_levels  # the page engine only for a scanned page: a deck's pictures need none
+    from ..pdf.layout import boxed_markdown
+
+    boxes, texts = _found(image)
+    phrases = [
+        ((min(x for x, _ in box), min(y for _, y in box), max(x for x, _ in box), max(y for _, y in box)), text)
+        for box, text in zip(boxes, texts)
+        if not _tall(box)
+    ]
+    turned = [line for box, line in zip(boxes, texts) if _tall(box)]
+    return heading_levels(["\n\n".join([boxed_markdown(phrases)[0], *turned]).strip()])[0]
 
 
 def _load() -> None:

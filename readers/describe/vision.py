@@ -2,7 +2,9 @@
 
 A page is described only when there is something to see beyond its text: a figure (a picture, a
 drawing, a scan; see ``readers.pdf.figures``) or a question. Other pages keep no description and say
-why (``description_source`` is ``"none: text only"``), and ``reading.usage.calls_saved`` counts them.
+why (``described`` is ``Described.TEXT_ONLY``, ``description_source`` says "none: text only"), and
+``reading.usage.calls_saved`` counts them. What describing says to the person is added to the
+reading's notices.
 
 Two describers: ``OpenAIVision`` (any OpenAI-compatible chat API) sends each such page with its
 text and the places of its figures, several pages at once, caching each answer by page;
@@ -23,10 +25,11 @@ from dataclasses import dataclass
 from ..errors import ReaderError
 from ..intake.links import LINKED
 from ..kinds import kind_of
+from ..notices import Code, Described, Notice
 from ..settings import Settings
 from ..storage.descriptions import cache_key
 from ..versions import PROMPT_VERSION
-from .ocr import ENGINE_VERSION, read_text
+from .ocr import ENGINE_VERSION, read_page, read_text
 from .prompts import build_prompt
 
 ATTEMPTS = 3
@@ -35,18 +38,13 @@ LIMITED = (
     "Not described: each visitor may ask the vision model {calls} times a minute here (public mode). "
     "Try again in {seconds} s; the page's text is here already."
 )
-UNANSWERED = "Not answered: local OCR reads text but cannot answer questions"
+SCAN_TEXT = "scanned page's text"  # in the cache keys of a scanned page's text, laid out as a page's
+SCAN_READ = "A scanned page with no text layer: its text above was read by local OCR."
 OCR_CANNOT_ANSWER = (
-    UNANSWERED + ' such as "{question}", so the pages are described as without it. To ask about the '
-    "visual content, configure a vision model: set VISION_BASE_URL (for example "
-    "http://localhost:11434/v1 for Ollama) and VISION_MODEL, and VISION_API_KEY if the service needs one."
+    'Not answered: local OCR reads text but cannot answer questions such as "{question}", so the pages are '
+    "described as without it. To ask about the visual content, configure a vision model: set VISION_BASE_URL "
+    "(for example http://localhost:11434/v1 for Ollama) and VISION_MODEL, and VISION_API_KEY if the service needs one."
 )
-
-
-def unanswered(warnings: list[str]) -> list[str]:
-    """The warnings that say a question was not answered (local OCR answers none), so the app and the
-    API can say it apart from the others without reading the sentences themselves."""
-    return [warning for warning in warnings if warning.startswith(UNANSWERED)]
 
 
 @dataclass
@@ -178,6 +176,7 @@ class OpenAIVision:
                 missing.append(page)
             else:
                 page.description, page.description_source = cached, f"{self.source} (cached)"
+                page.described = Described.VISION
                 usage.cache_hits += 1
         missing = self._within_limit(reading, job, missing)
         job.progress("described", len(pages) - len(missing), len(pages))
@@ -198,11 +197,12 @@ class OpenAIVision:
                 try:
                     result = future.result()
                 except ReaderError as error:
-                    page.error = error.message
+                    page.error, page.described = error.message, Described.FAILED
                 else:
                     usage.prompt_tokens += result.prompt_tokens
                     usage.completion_tokens += result.completion_tokens
                     page.description, page.description_source = result.text, self.source
+                    page.described = Described.VISION
                     cache.put(keys[page.number], result.text)
                 job.progress("described", done, len(pages))
 
@@ -218,12 +218,15 @@ class OpenAIVision:
             wait = limit.take(job.options.visitor)
             if wait:
                 page.error = LIMITED.format(calls=limit.calls, seconds=math.ceil(wait))
+                page.described = Described.LIMITED
                 refused.append(page)
             else:
                 allowed.append(page)
         if refused:
             numbers = ", ".join(str(page.number) for page in refused)
-            job.warnings.append(f"{reading.name}, {reading.label.lower()} {numbers}: {refused[-1].error}")
+            reading.notices.append(
+                Notice(Code.RATE_LIMITED, f"{reading.name}, {reading.label.lower()} {numbers}: {refused[-1].error}")
+            )
         return allowed
 
 
@@ -247,23 +250,25 @@ class LocalOCR:
         """The cache key of the text of figure ``index`` of ``page`` (see the class's docstring);
         ``printed`` names the print in the cache its figures are rendered from (its version in its
         name), None for the file itself."""
-        found = (reading.found_figures or {}).get(page.number)
-        figure = found[index] if found else {}
-        if isinstance(figure.get("image"), bytes):
-            return _pixels_key(figure["image"])
+        found = reading._found.get(page.number)
+        figure = found[index] if found else None
+        if figure is not None and figure.image is not None:
+            return _pixels_key(figure.image)
         box = list(page.figures[index].box)
-        return cache_key(reading.sha256, printed, page.number, box, figure.get("dpi"), ENGINE_VERSION)
+        return cache_key(reading.sha256, printed, page.number, box, figure and figure.dpi, ENGINE_VERSION)
 
     def describe_pages(self, reading, job, pages: list) -> None:
         cache, usage = job.services.cache, reading.usage
         # the PDF the figures are rendered from: the file itself, or its print (LibreOffice's, Chromium's)
         pdf = reading.pdf.path if reading.pdf else None
-        printed = pdf.name if pdf and pdf.parent == job.services.store.folder(reading.sha256) else None
+        printed = pdf.name if pdf and job.services.store.holds(reading.sha256, pdf) else None
+        scans = {page.number for page in pages if _scanned(reading, page)}  # read as their pages' text
         keys = {
-            (page.number, index): self._key(reading, printed, page, index)
+            (page.number, index): cache_key(key, SCAN_TEXT) if page.number in scans else key
             for page in pages
             for index, figure in enumerate(page.figures)
             if not (figure.has_text or figure.linked)
+            for key in [self._key(reading, printed, page, index)]
         }
         found: dict[tuple[int, int], str] = {}
         failed: dict[tuple[int, int], str] = {}
@@ -288,7 +293,7 @@ class LocalOCR:
                 try:
                     if isinstance(image, str):  # the figure could not be rendered
                         raise ReaderError("RENDER_FAILED", image)
-                    text = self._read(image, cache, usage, hits, (number, index))
+                    text = self._read(image, cache, usage, hits, (number, index), number in scans)
                 except Exception as error:  # onnxruntime, OpenCV and pdfium raise their own types
                     failed[(number, index)] = str(error)
                     continue
@@ -309,12 +314,13 @@ class LocalOCR:
             self._describe(page, reading, job, found, failed, cached=bool(places) and set(places) <= hits)
 
     @staticmethod
-    def _read(image: bytes, cache, usage, hits: set, place: tuple[int, int]) -> str:
-        """The text OCR finds in ``image`` (PNG or JPEG bytes), cached by those bytes (``_pixels_key``)."""
-        key = _pixels_key(image)
+    def _read(image: bytes, cache, usage, hits: set, place: tuple[int, int], scan: bool) -> str:
+        """The text OCR finds in ``image`` (PNG or JPEG bytes), cached by those bytes (``_pixels_key``);
+        a ``scan``'s laid out as its page's text."""
+        key = cache_key(_pixels_key(image), SCAN_TEXT) if scan else _pixels_key(image)
         text = cache.get(key)
         if text is None:
-            text = read_text(image)
+            text = read_page(image) if scan else read_text(image)
             usage.calls += 1
             cache.put(key, text)
         else:
@@ -327,13 +333,13 @@ class LocalOCR:
         """Each wanted page's figure images: an image file is its own figure; a figure the file
         gave with its ``image`` (a deck's picture) is read as it is; a PDF's figures are rendered
         by the PDF worker pool at the dpi their finding chose."""
-        rendered, found = {}, reading.found_figures
+        rendered, found = {}, reading._found
         for number, indices in wanted.items():
             figures = [found[number][index] for index in indices] if number in found else None
             if figures is None:
                 yield number, [pages[number].image]
-            elif all("image" in figure for figure in figures):
-                yield number, [figure["image"] for figure in figures]
+            elif all(figure.seen for figure in figures):
+                yield number, [figure.image if figure.image is not None else figure.unreadable for figure in figures]
             else:
                 rendered[number] = figures
         if rendered:
@@ -342,8 +348,9 @@ class LocalOCR:
             yield from figure_images(reading.pdf.path, reading.name, rendered)
 
     def _describe(self, page, reading, job, found: dict, failed: dict, cached: bool) -> None:
-        """The page's VISUAL CONTENT: the whole page's text for an image file or a scan, else
-        one paragraph per figure; a figure that failed is named on the page and in a warning."""
+        """The page's VISUAL CONTENT: the whole page's text for an image file, else one paragraph per
+        figure; a scanned page's text is its OCR (``_scanned``), which its description says, not
+        repeats. A figure that failed is named on the page and in a warning."""
         whole = reading.kind == "image" or [figure.kind for figure in page.figures] == ["scan"]
         marked = kind_of(reading.kind).marks_pictures
         blocks, errors = [], []
@@ -353,6 +360,11 @@ class LocalOCR:
                 errors.append(f"figure {index + 1} ({error})")
             elif marked and not figure.chart and (figure.has_text or not text):
                 continue  # the text marks it where it stands and holds all it says
+            if whole and _scanned(reading, page) and not error:
+                page.text = text or ""
+                page.tables = [block for block in page.text.split("\n\n") if block.startswith("|")]
+                blocks.append(SCAN_READ if text else "A scanned page: local OCR found no text on it.")
+                continue
             if whole:
                 blocks.append(
                     f"Local OCR could not read this page ({error})."
@@ -382,9 +394,10 @@ class LocalOCR:
             page.error = (
                 f"Local OCR could not read {', '.join(errors)}. The page's text and its other figures are kept."
             )
-            job.warnings.append(f"Page {page.number} of {reading.name}: {page.error}")
+            reading.notices.append(Notice(Code.DESCRIBE_FAILED, f"Page {page.number} of {reading.name}: {page.error}"))
         page.description = "\n\n".join(blocks) or None
         page.description_source = f"{self.source} (cached)" if cached else self.source
+        page.described = Described.FAILED if errors else Described.OCR
 
 
 def _sha256(data: bytes) -> str:
@@ -397,6 +410,11 @@ def _pixels_key(image: bytes) -> str:
     deck's or a sheet's picture as the file holds it) and the engine. So the same picture in two
     files is read once, and two pictures that differ in any pixel never share a text."""
     return cache_key(_sha256(image), ENGINE_VERSION)
+
+
+def _scanned(reading, page) -> bool:
+    """A page of a document that is a scan with no text layer: local OCR reads its text as the page's text."""
+    return reading.kind != "image" and [figure.kind for figure in page.figures] == ["scan"] and not page.text
 
 
 def build_vision(settings: Settings) -> OpenAIVision | LocalOCR | None:
@@ -419,17 +437,17 @@ def describe_reading(reading, job) -> None:
     if vision is None:
         return
     if reading.question and not vision.answers_questions:  # said once; the payload stays as without the question
-        job.warnings.append(OCR_CANNOT_ANSWER.format(question=reading.question))
+        reading.notices.append(Notice(Code.NOT_ANSWERED, OCR_CANNOT_ANSWER.format(question=reading.question)))
         reading.question = None
         if reading.multimodal:
             return
     started = time.monotonic()
     wanted = []
-    for page in (page for page in reading.pages if page.image is not None or page.number in reading.found_figures):
+    for page in (page for page in reading.pages if page.image is not None or page.number in reading._found):
         if reading.question or page.figures:
             wanted.append(page)
         else:
-            page.description_source = TEXT_ONLY
+            page.description_source, page.described = TEXT_ONLY, Described.TEXT_ONLY
             reading.usage.calls_saved += 1
     vision.describe_pages(reading, job, wanted)
     reading.usage.seconds = time.monotonic() - started

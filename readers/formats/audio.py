@@ -16,7 +16,8 @@ from faster_whisper import decode_audio
 from ..describe.transcribe import SAMPLE_RATE, Audio, TranscriptionFailed, hotwords_prompt
 from ..errors import ReaderError
 from ..job import Job
-from ..models import Reading, Segment, Transcript
+from ..models import Extraction, Reading, Segment, Transcript
+from ..notices import Code, Notice
 from ..storage.descriptions import cache_key
 from ..versions import TRANSCRIPT_VERSION
 
@@ -119,7 +120,7 @@ def _loaded(value: str) -> Transcript:
     return replace(transcript, source=f"{transcript.source} (cached)")
 
 
-def _transcribe(job: Job, declared: float | None) -> Transcript:
+def _transcribe(job: Job, declared: float | None, notices: list[Notice]) -> Transcript:
     """Try each backend in order: its cached transcript, else a transcription; warn on a fallback."""
     language = (job.settings.whisper_language or "").lower() or None
     audio = None
@@ -154,15 +155,18 @@ def _transcribe(job: Job, declared: float | None) -> Transcript:
             job.progress("transcribed", audio.duration, audio.duration)
             job.services.cache.put(key, _stored(transcript))
             if backend.warning:
-                job.warnings.append(f"{job.name}: {backend.warning}.")
+                notices.append(Notice(Code.TRANSCRIBER, f"{job.name}: {backend.warning}."))
         if failures:
-            job.warnings.append(f"Transcribed {job.name} with {backend.source} because {'; '.join(failures)}.")
+            notices.append(
+                Notice(Code.TRANSCRIBER, f"Transcribed {job.name} with {backend.source} because {'; '.join(failures)}.")
+            )
         return transcript
     raise ReaderError("TRANSCRIPTION_FAILED", f"{job.name} could not be transcribed: {'; '.join(failures)}.")
 
 
 def read(job: Job) -> Reading:
-    transcript = _transcribe(job, _declared_duration(job))
+    notices: list[Notice] = []
+    transcript = _transcribe(job, _declared_duration(job), notices)
     if not transcript.text:
-        job.warnings.append(f"No speech was found in {job.name} ({transcript.duration:.1f} s).")
-    return job.reading(page_count=0, pages=[], transcript=transcript)
+        notices.append(Notice(Code.NO_SPEECH, f"No speech was found in {job.name} ({transcript.duration:.1f} s)."))
+    return job.reading(Extraction(0, [], notices=notices), transcript=transcript)

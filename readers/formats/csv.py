@@ -11,7 +11,8 @@ import io
 from ..errors import ReaderError
 from ..markup.tables import MAX_SHEET_ROWS, markdown_table
 from ..markup.text import decode
-from ..models import Page
+from ..models import Extraction, Page
+from ..notices import Code, Notice
 
 MAX_TABLE_ROWS = MAX_SHEET_ROWS  # the same cut as a spreadsheet's sheet
 DELIMITERS = ",;\t|"
@@ -39,7 +40,8 @@ def _dialect(text: str, tab_separated: bool) -> type[csv.Dialect]:
 
 
 def read(job):
-    text = decode(job.path.read_bytes(), job.name, job.warnings)
+    notices: list[Notice] = []
+    text = decode(job.path.read_bytes(), job.name, notices)
     rows = csv.reader(io.StringIO(text, newline=""), _dialect(text, job.mime == "text/tab-separated-values"))
     shown, total = [], 0
     try:
@@ -55,6 +57,7 @@ def read(job):
     note = ""
     if total > MAX_TABLE_ROWS:
         note = f"(rows 1–{MAX_TABLE_ROWS:,} of {total:,} shown)"
-        job.warnings.append(f"{job.name}: rows 1–{MAX_TABLE_ROWS:,} of {total:,} shown.")
+        notices.append(Notice(Code.CUT, f"{job.name}: rows 1–{MAX_TABLE_ROWS:,} of {total:,} shown."))
     table = markdown_table(shown)
-    return job.reading(1, [Page(number=n, text=note, tables=[table] if table else []) for n in job.select(1)])
+    pages = [Page(number=n, text=note, tables=[table] if table else []) for n in job.select(1, notices)]
+    return job.reading(Extraction(1, pages, notices=notices))

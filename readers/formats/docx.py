@@ -16,21 +16,25 @@ what a person sees in Word. Without LibreOffice the same blocks are one page.
 
 from __future__ import annotations
 
+from ..notices import Code, Notice
 from ..office.word.pages import document_pages
 from ..office.word.walker import document_blocks, open_document
 
 
 def read(job):
-    parsed = document_blocks(open_document(job))
+    notices = []
+    document, job = open_document(job, notices)  # the job of the copy cut if the document nests too deep
+    parsed = document_blocks(document)
     if parsed.unreadable:
-        job.warnings.append(
-            f"Parts of {job.name} are damaged and were left out: {', '.join(dict.fromkeys(parsed.unreadable))}."
-        )
-    for cut in parsed.cut:
-        job.warnings.append(f"{job.name}: {cut}.")
+        damaged = ", ".join(dict.fromkeys(parsed.unreadable))
+        notices.append(Notice(Code.DAMAGED, f"Parts of {job.name} are damaged and were left out: {damaged}."))
+    notices += [Notice(Code.CUT, f"{job.name}: {cut}.") for cut in parsed.cut]
     if parsed.tracked_changes:
-        job.warnings.append(
-            f"{job.name} has tracked changes: it is read as if they were "
-            "all accepted (insertions kept, deletions dropped, moved text where it was moved to)."
+        notices.append(
+            Notice(
+                Code.TRACKED_CHANGES,
+                f"{job.name} has tracked changes: it is read as if they were all accepted (insertions kept, "
+                "deletions dropped, moved text where it was moved to).",
+            )
         )
-    return job.reading(*document_pages(job, parsed))
+    return job.reading(document_pages(job, parsed, notices))

@@ -24,6 +24,7 @@ from ..intake.members import container, read_members, reserve
 from ..markup.html import decode_html, html_markdown
 from ..markup.text import decode
 from ..models import Page
+from ..notices import Code, Notice
 from ..office.outlook import Message, open_message
 
 HEADERS = ("From", "To", "Cc", "Date", "Subject")
@@ -82,13 +83,12 @@ BOUNDED = _Bounded(refold_source="none")  # a forwarded e-mail is passed on as w
 
 
 def _message_page(
-    headers: dict[str, str], html: str | None, plain: str | None, attachments: list[str], job=None
+    headers: dict[str, str], html: str | None, plain: str | None, attachments: list[str], job, notices: list[Notice]
 ) -> Page:
     lines = [f"{name}: {value}" for name, value in headers.items() if value]
     if attachments:
         lines.append(f"Attachments: {', '.join(attachments)}")
-    said = {"warnings": job.warnings, "name": job.name} if job else {}
-    body = html_markdown(html, **said) if html else (plain or "").replace("\r\n", "\n").strip()
+    body = html_markdown(html, notices=notices, name=job.name) if html else (plain or "").replace("\r\n", "\n").strip()
     return Page(number=1, text="\n".join(lines) + (f"\n\n{body}" if body else ""))
 
 
@@ -96,7 +96,7 @@ def _bytes_writer(data: bytes):
     return lambda handle: handle.write(data)
 
 
-def _eml(job) -> tuple[Page, list[tuple[str, bytes]]]:
+def _eml(job, notices: list[Notice]) -> tuple[Page, list[tuple[str, bytes]]]:
     data = job.path.read_bytes()
     if (parts := len(PART.findall(data))) > MAX_PARTS:
         raise ReaderError(
@@ -106,7 +106,7 @@ def _eml(job) -> tuple[Page, list[tuple[str, bytes]]]:
         )
     message = email.message_from_bytes(data, policy=BOUNDED.clone(parsed={}))
     headers = {name: _header(message, name) for name in HEADERS}
-    _say_what_was_cut(message, job)
+    _say_what_was_cut(message, job, notices)
     if not any(headers.values()):
         raise ReaderError(
             "CORRUPT_FILE",
@@ -116,7 +116,7 @@ def _eml(job) -> tuple[Page, list[tuple[str, bytes]]]:
     for subtype in ("html", "plain"):
         part = message.get_body(preferencelist=(subtype,))
         if part is not None:
-            bodies[subtype] = _part_text(part, job)
+            bodies[subtype] = _part_text(part, job, notices)
             shown.append(part)
     attachments = []
     for index, part in enumerate(_attachment_parts(message, shown), 1):
@@ -128,7 +128,7 @@ def _eml(job) -> tuple[Page, list[tuple[str, bytes]]]:
         extension = mimetypes.guess_extension(part.get_content_type()) or ""
         attachments.append((part.get_filename() or f"attachment-{index}{extension}", data))
     return _message_page(
-        headers, bodies.get("html"), bodies.get("plain"), [name for name, _ in attachments], job
+        headers, bodies.get("html"), bodies.get("plain"), [name for name, _ in attachments], job, notices
     ), attachments
 
 
@@ -170,7 +170,7 @@ def _as_written(message: EmailMessage, name: str) -> str:
         return _cut(name, raw)
 
 
-def _say_what_was_cut(message: EmailMessage, job) -> None:
+def _say_what_was_cut(message: EmailMessage, job, notices: list[Notice]) -> None:
     cut: dict[str, list[int]] = {}
     for part in message.walk():
         for name, value in part.raw_items():
@@ -184,32 +184,36 @@ def _say_what_was_cut(message: EmailMessage, job) -> None:
             if len(lengths) == 1
             else f"{len(lengths):,} of its {name} headers were cut, to their first {read}"
         )
-        job.warnings.append(f"{job.name}: {which} (the rest of the e-mail is read as usual).")
+        notices.append(Notice(Code.CUT, f"{job.name}: {which} (the rest of the e-mail is read as usual)."))
 
 
-def _part_text(part, job) -> str:
-    return decode(part.get_payload(decode=True) or b"", job.name, job.warnings, part.get_content_charset())
+def _part_text(part, job, notices: list[Notice]) -> str:
+    return decode(part.get_payload(decode=True) or b"", job.name, notices, part.get_content_charset())
 
 
-def _msg(job) -> tuple[Page, list[tuple[str, bytes]]]:
+def _msg(job, notices: list[Notice]) -> tuple[Page, list[tuple[str, bytes]]]:
     try:
         message = open_message(job.path)
         with message.ole:
             listed = job.path.read_bytes().count(RECIPIENT_NAME)
             if listed > MAX_RECIPIENTS:
-                job.warnings.append(
-                    f"{job.name} has {listed:,} recipients in its recipient table, more than ReadLens reads "
-                    f"({MAX_RECIPIENTS}): its To, Cc and Bcc lines are as Outlook's display lines give them."
+                notices.append(
+                    Notice(
+                        Code.CUT,
+                        f"{job.name} has {listed:,} recipients in its recipient table, more than ReadLens reads "
+                        f"({MAX_RECIPIENTS}): its To, Cc and Bcc lines are as Outlook's display lines give them.",
+                    )
                 )
-            headers = _msg_headers(message, job, recipients=listed <= MAX_RECIPIENTS)
-            html = _msg_html(message, job)
+            headers = _msg_headers(message, job, notices, recipients=listed <= MAX_RECIPIENTS)
+            html = _msg_html(message, job, notices)
             attachments = []
             for attachment in message.attachments:
                 name, data = attachment.name, attachment.data
                 if isinstance(data, Message):  # an attached Outlook message: its text stands in for it
-                    name, data = f"{name}.txt", _embedded_text(data, job).encode()
+                    name, data = f"{name}.txt", _embedded_text(data, job, notices).encode()
                 attachments.append((name, data))
-            return _message_page(headers, html, message.body, [n for n, _ in attachments], job), attachments
+            page = _message_page(headers, html, message.body, [n for n, _ in attachments], job, notices)
+            return page, attachments
     # olefile raises OSError for a file that is no compound file, and struct and its own errors for a damaged one
     except (OSError, ValueError, struct.error, IndexError, KeyError) as error:
         raise ReaderError(
@@ -228,13 +232,13 @@ def _person(name: str, address: str) -> str:
     return f"{name} <{address}>" if name else address
 
 
-def _msg_headers(message, job, recipients: bool = True) -> dict[str, str]:
+def _msg_headers(message, job, notices: list[Notice], recipients: bool = True) -> dict[str, str]:
     """From, To, Cc and Bcc as Outlook shows them, from the sender's properties and the recipient
     table (each recipient's display name and SMTP address; the display properties PR_DISPLAY_TO,
     _CC and _BCC where the table has none, or is not read: ``recipients`` false), then Date and
     Subject. Where the transport headers the message arrived with (PR_TRANSPORT_MESSAGE_HEADERS) name
     other addresses, their line follows, labelled "(transport header)". Each value is cut like an
-    e-mail's header (``_cut``), with a warning."""
+    e-mail's header (``_cut``), with a notice."""
     sender = _person(
         message.text(0x0C1A) or message.text(0x0042).partition(" <")[0],
         message.text(0x5D01) or message.text(0x0C1F) or message.text(0x5D02) or message.text(0x0065),
@@ -251,33 +255,36 @@ def _msg_headers(message, job, recipients: bool = True) -> dict[str, str]:
     for field, tag in (("To", 0x0E04), ("Cc", 0x0E03), ("Bcc", 0x0E02)):
         shown[field] = "; ".join(tables[field]) or message.text(tag)
     transport = email.parser.HeaderParser(policy=BOUNDED.clone(parsed={})).parsestr(message.text(0x007D))
-    _say_what_was_cut(transport, job)
+    _say_what_was_cut(transport, job, notices)
     headers: dict[str, str] = {}
     for field, value in shown.items():
-        headers[field] = _bounded(field, value, job)
+        headers[field] = _bounded(field, value, job, notices)
         parsed, written = (_header(transport, field), _as_written(transport, field)) if field in transport else ("", "")
         arrived = parsed if parsed.count("@") >= written.count("@") else written
         addresses = {address.casefold() for _, address in email.utils.getaddresses([arrived]) if "@" in address}
         if addresses and addresses != {address.casefold() for _, address in email.utils.getaddresses([value])}:
             headers[f"{field} (transport header)"] = " ".join(arrived.split())
     headers["Date"] = str(message.date or "")
-    headers["Subject"] = _bounded("Subject", message.text(0x0037), job)
+    headers["Subject"] = _bounded("Subject", message.text(0x0037), job, notices)
     return headers
 
 
-def _bounded(name: str, value: str, job) -> str:
+def _bounded(name: str, value: str, job, notices: list[Notice]) -> str:
     """A property's value cut as an e-mail header of that name is (``_cut``), saying so when it is."""
     value = " ".join(value.split())
     cut = _cut(name, value)
     if cut != value:
-        job.warnings.append(
-            f"{job.name}: its {name} has {len(value):,} characters; only its first {MAX_SHOWN_HEADER:,} "
-            "characters were read (the rest of the e-mail is read as usual)."
+        notices.append(
+            Notice(
+                Code.CUT,
+                f"{job.name}: its {name} has {len(value):,} characters; only its first {MAX_SHOWN_HEADER:,} "
+                "characters were read (the rest of the e-mail is read as usual).",
+            )
         )
     return cut
 
 
-def _msg_html(message: Message, job) -> str | None:
+def _msg_html(message: Message, job, notices: list[Notice]) -> str | None:
     """The HTML body in the charset it declares, else in the message's codepage (PR_INTERNET_CPID,
     the charset Outlook stores both bodies in); None when its bytes are text in no charset, so that
     the plain body stands in."""
@@ -285,19 +292,20 @@ def _msg_html(message: Message, job) -> str | None:
     if not isinstance(html, bytes):
         return html
     try:
-        return decode_html(html, job.name, job.warnings, message.html_charset)
+        return decode_html(html, job.name, notices, message.html_charset)
     except ReaderError:
         return None
 
 
-def _embedded_text(message: Message, job) -> str:
+def _embedded_text(message: Message, job, notices: list[Notice]) -> str:
     """An attached Outlook item as text: a message's headers as the message's own are read, then its body."""
-    return _message_page(_msg_headers(message, job), None, message.body, []).text
+    return _message_page(_msg_headers(message, job, notices), None, message.body, [], job, notices).text
 
 
 def read(job):
+    notices: list[Notice] = []
     try:
-        page, attachments = _msg(job) if job.mime == "application/vnd.ms-outlook" else _eml(job)
+        page, attachments = _msg(job, notices) if job.mime == "application/vnd.ms-outlook" else _eml(job, notices)
     except RecursionError:  # the standard library walks a message's parts one call per level of nesting
         raise ReaderError(
             "CORRUPT_FILE",
@@ -306,4 +314,5 @@ def read(job):
         ) from None
     with container(job):
         reserve(job, [len(data) for _, data in attachments])
-        return read_members(job, [(name, _bytes_writer(data)) for name, data in attachments], leading=[page])
+        members = [(name, _bytes_writer(data)) for name, data in attachments]
+        return read_members(job, members, leading=[page], notices=notices)

@@ -21,7 +21,8 @@ from lxml import etree
 from ..errors import ReaderError
 from ..intake.package import PARSER
 from ..markup.html import decode_html, html_markdown
-from ..models import Page
+from ..models import Extraction, Page
+from ..notices import Code, Notice
 
 FONT_OBFUSCATION = (b"http://www.idpf.org/2008/embedding", b"http://ns.adobe.com/pdf/enc#RC")
 OPF, DC = "{http://www.idpf.org/2007/opf}", "{http://purl.org/dc/elements/1.1/}"
@@ -107,7 +108,7 @@ def _published(book) -> str:
     return re.sub(r"(?<=^\d{4}-\d\d-\d\d)T.*", "", date)
 
 
-def _catalogue(book, job) -> list[str]:
+def _catalogue(book, job, notices: list[Notice]) -> list[str]:
     """The blocks a reader sees before the first chapter: the title, the authors, the catalogue
     entry and the description, which is often HTML and is what a model asked what the book is
     about needs most."""
@@ -125,22 +126,23 @@ def _catalogue(book, job) -> list[str]:
     if entry:
         top.append("\n".join(entry))
     description = "\n\n".join(
-        html_markdown(value, warnings=job.warnings, name=job.name) for value in _metadata(book, "description")
+        html_markdown(value, notices=notices, name=job.name) for value in _metadata(book, "description")
     )
     if description.strip():
         top.append(f"Description: {description.strip()}")
     return top
 
 
-def _chapter_html(data: bytes, href: str, job) -> str:
+def _chapter_html(data: bytes, href: str, job, notices: list[Notice]) -> str:
     try:
-        return decode_html(data, f"{job.name} ({href})", job.warnings)
+        return decode_html(data, f"{job.name} ({href})", notices)
     except ReaderError:  # bytes in no charset known: what UTF-8 makes of them keeps the chapter's readable part
         return data.decode("utf-8", errors="replace")
 
 
 def read(job):
     _check_encryption(job)
+    notices: list[Notice] = []
     with zipfile.ZipFile(job.path) as archive:
         try:
             book = _book(archive)
@@ -155,13 +157,14 @@ def read(job):
             shown = ", ".join(book.missing[:5]) + (
                 f" and {len(book.missing) - 5} more" if len(book.missing) > 5 else ""
             )
-            job.warnings.append(f"{job.name} lacks files its reading order lists, left out: {shown}.")
+            notices.append(Notice(Code.DAMAGED, f"{job.name} lacks files its reading order lists, left out: {shown}."))
         if not book.chapters:
             raise ReaderError("CORRUPT_FILE", f"{job.name} is an EPUB with no chapters in its reading order.")
-        top = _catalogue(book, job)
+        top = _catalogue(book, job, notices)
         pages = []
-        for number in job.select(len(book.chapters)):
+        for number in job.select(len(book.chapters), notices):
             name, href = book.chapters[number - 1]
-            text = html_markdown(_chapter_html(archive.read(name), href, job), warnings=job.warnings, name=job.name)
+            html = _chapter_html(archive.read(name), href, job, notices)
+            text = html_markdown(html, notices=notices, name=job.name)
             pages.append(Page(number=number, text="\n\n".join([*top, text]) if number == 1 and top else text))
-    return job.reading(len(book.chapters), pages)
+    return job.reading(Extraction(len(book.chapters), pages, notices=notices))

@@ -7,10 +7,11 @@ import feedparser
 
 from ..errors import ReaderError
 from ..markup.html import html_markdown
-from ..models import Page
+from ..models import Extraction, Page
+from ..notices import Notice
 
 
-def _entry(entry, job) -> str:
+def _entry(entry, job, notices: list[Notice]) -> str:
     lines = [f"## {entry.get('title') or '(untitled item)'}"]
     date = entry.get("published") or entry.get("updated")
     if date:
@@ -20,7 +21,7 @@ def _entry(entry, job) -> str:
     if entry.get("author"):
         lines.append(f"Author: {entry['author']}")
     content = entry.get("content") or [{"value": entry.get("summary", "")}]
-    text = html_markdown(content[0].get("value") or "", warnings=job.warnings, name=job.name)
+    text = html_markdown(content[0].get("value") or "", notices=notices, name=job.name)
     return "\n".join(lines) + (f"\n\n{text}" if text else "")
 
 
@@ -33,11 +34,11 @@ def read(job):
             f"{job.name} is not a readable RSS or Atom feed "
             f"({parsed.get('bozo_exception') or 'no title and no items'}).",
         )
-    head = [f"# {feed.get('title') or '(untitled feed)'}"]
+    head, notices = [f"# {feed.get('title') or '(untitled feed)'}"], []
     if feed.get("subtitle"):
-        head.append(html_markdown(feed["subtitle"], warnings=job.warnings, name=job.name))
+        head.append(html_markdown(feed["subtitle"], notices=notices, name=job.name))
     if feed.get("link"):
         head.append(f"Link: {feed['link']}")
     head.append(f"{len(parsed.entries)} items")
-    text = "\n\n".join(["\n".join(head), *(_entry(entry, job) for entry in parsed.entries)])
-    return job.reading(1, [Page(number=n, text=text) for n in job.select(1)])
+    text = "\n\n".join(["\n".join(head), *(_entry(entry, job, notices) for entry in parsed.entries)])
+    return job.reading(Extraction(1, [Page(number=n, text=text) for n in job.select(1, notices)], notices=notices))

@@ -18,60 +18,72 @@ from __future__ import annotations
 from ..markup.html import decode_html, html_markdown, page_title
 from ..markup.markdown import markdown_pages
 from ..markup.text import PAGE_CHARS
-from ..models import Page
+from ..models import Extraction, Page
+from ..notices import Code, Notice
 from ..pdf.pages import read_pdf_pages
 from ..render import browser
 from ..render.placement import markdown_on_pages, rendered_pages
+from ..storage.files import PRINTED
 
-PRINTED_NAME = "printed.pdf"
 NO_MAIN_CONTENT = "(no main content on this printed page: what it prints, such as navigation or a sidebar, is left out)"
 
 
-def _printed(job, html: str):
-    """The cached PDF Chromium printed of the page, or None with a warning on the job."""
-    target = job.services.store.path(job.sha256, PRINTED_NAME)
+def _printed(job, html: str, notices: list[Notice]):
+    """The cached PDF Chromium printed of the page, or None with a notice."""
+    target = job.services.store.path(job.sha256, PRINTED)
     if target.is_file():
         return target
     if browser.chromium() is None:
-        job.warnings.append(
-            f"Chromium is not installed, so {job.name} has no page images "
-            "and its text is paged at its blocks. Install it (make setup does)."
+        notices.append(
+            Notice(
+                Code.NO_IMAGES,
+                f"Chromium is not installed, so {job.name} has no page images "
+                "and its text is paged at its blocks. Install it (make setup does).",
+            )
         )
         return None
     try:
         browser.print_page(html, target)
     # Playwright raises its own Error and TimeoutError; the text is still read.
     except Exception as error:  # noqa: BLE001
-        job.warnings.append(
-            f"Chromium could not print {job.name} ({type(error).__name__}), "
-            "so it has no page images; its text is still read."
+        notices.append(
+            Notice(
+                Code.NO_IMAGES,
+                f"Chromium could not print {job.name} ({type(error).__name__}), "
+                "so it has no page images; its text is still read.",
+            )
         )
         return None
     return target
 
 
 def read(job):
-    html = decode_html(job.path.read_bytes(), job.name, job.warnings)
-    markdown = html_markdown(html, main_content=True, warnings=job.warnings, name=job.name)
+    notices: list[Notice] = []
+    html = decode_html(job.path.read_bytes(), job.name, notices)
+    markdown = html_markdown(html, main_content=True, notices=notices, name=job.name)
     if not job.options.images:
-        job.warnings.append(
-            f"{job.name} was read without printing it: its pages are its text cut at block boundaries "
-            f"(about {PAGE_CHARS:,} characters each), not the pages a browser prints. Ask for page images "
-            "to read it on its printed pages."
+        notices.append(
+            Notice(
+                Code.TEXT_PAGES,
+                f"{job.name} was read without printing it: its pages are its text cut at block boundaries "
+                f"(about {PAGE_CHARS:,} characters each), not the pages a browser prints. Ask for page images "
+                "to read it on its printed pages.",
+            )
         )
-    pdf = _printed(job, html) if job.options.images else None
+    pdf = _printed(job, html, notices) if job.options.images else None
     if pdf is None:
         texts = markdown_pages(markdown, PAGE_CHARS)
-        count, found_figures = len(texts), {}
-        pages = [Page(number=n, text=texts[n - 1]) for n in job.select(count)]
+        extraction = Extraction(
+            len(texts), [Page(number=n, text=texts[n - 1]) for n in job.select(len(texts), notices)]
+        )
     else:
         blocks = markdown_on_pages(markdown, rendered_pages(pdf))
-        count, pages, found_figures = read_pdf_pages(
-            job, pdf, job.sha256, text_from_pdf=False, render=job.options.images
-        )
-        for page in pages:
+        extraction = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False, render=job.options.images)
+        for page in extraction.pages:
             page.text, page.tables = "\n\n".join(blocks[page.number - 1]) or NO_MAIN_CONTENT, []
+    pages = extraction.pages
     title = page_title(html)
     if title and pages and pages[0].number == 1:  # the name a browser shows in its tab and prints at the top
         pages[0].furniture = [title, *pages[0].furniture]
-    return job.reading(count, pages, pdf, found_figures)
+    extraction.notices[:0] = notices
+    return job.reading(extraction)

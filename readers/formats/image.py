@@ -12,8 +12,10 @@ import warnings
 from PIL import ExifTags, Image
 
 from ..errors import ReaderError, described
-from ..models import Figure, Page
+from ..models import Extraction, Figure, Page
+from ..notices import Code, Notice
 from ..render.pdfium import encode_png
+from ..storage.files import IMAGE
 
 MAX_MEGAPIXELS = 100
 STRIP_PIXELS = 4_000_000  # pixels of a large image reduced at a time (16 MB in RGBA)
@@ -182,7 +184,7 @@ def _damaged(job, error: Exception) -> ReaderError:
 
 def read(job):
     image = _open(job)
-    side = job.settings.max_image_side
+    side, notices = job.settings.max_image_side, []
     with image:
         try:
             frames, cut = frame_count(image)
@@ -190,11 +192,14 @@ def read(job):
         except DAMAGED as error:
             raise _damaged(job, error) from None
         if cut:
-            job.warnings.append(
-                f"{job.name} is damaged after its frame {frames}; the frames before the damage are read."
+            notices.append(
+                Notice(
+                    Code.DAMAGED,
+                    f"{job.name} is damaged after its frame {frames}; the frames before the damage are read.",
+                )
             )
         count = frames if image.format == "TIFF" else 1
-        numbers = job.select(count)
+        numbers = job.select(count, notices)
         pages, failed = [], None
         for number in numbers:
             page = Page(
@@ -202,8 +207,8 @@ def read(job):
                 text="\n".join(f"{key}: {value}" for key, value in info.items()) if number == numbers[0] else "",
                 figures=[Figure("picture", (0.0, 0.0, 1.0, 1.0))],
             )
-            name = f"image-{number:04d}-{side}px.png"
-            page.image = job.services.store.get_bytes(job.sha256, name)
+            part = f"{number:04d}-{side}px"
+            page.image = job.services.store.get_bytes(job.sha256, IMAGE, part)
             if page.image is None:
                 try:
                     image.seek(number - 1)
@@ -212,8 +217,12 @@ def read(job):
                             f"This frame is larger than {MAX_MEGAPIXELS} megapixels and was not read.",
                             [],
                         )
-                        job.warnings.append(
-                            f"Frame {number} of {job.name} is larger than {MAX_MEGAPIXELS} megapixels and was not read."
+                        notices.append(
+                            Notice(
+                                Code.TOO_LARGE,
+                                f"Frame {number} of {job.name} is larger than {MAX_MEGAPIXELS} megapixels and was not "
+                                "read.",
+                            )
                         )
                         pages.append(page)
                         continue
@@ -222,10 +231,10 @@ def read(job):
                     failed = failed or error
                     damage = f"is damaged and could not be decoded ({described(error)})"
                     page.error, page.figures = f"This frame {damage}.", []
-                    job.warnings.append(f"Frame {number} of {job.name} {damage}.")
+                    notices.append(Notice(Code.DAMAGED, f"Frame {number} of {job.name} {damage}."))
                 else:
-                    job.services.store.put_bytes(job.sha256, name, page.image)
+                    job.services.store.put_bytes(job.sha256, IMAGE, page.image, part)
             pages.append(page)
     if failed is not None and not any(page.image for page in pages):
         raise _damaged(job, failed)
-    return job.reading(count, pages)
+    return job.reading(Extraction(count, pages, notices=notices))

@@ -7,4 +7,4 @@ from ..office.slides import slide_pages
 
 
 def read(job):
-    return job.reading(*slide_pages(job))
+    return job.reading(slide_pages(job))

@@ -19,10 +19,9 @@ from __future__ import annotations
 import json
 
 from ..markup.text import decode, paginate, well_formed
-from ..models import Page
-from ..versions import TEXT_VERSION
-
-TEXT_NAME, PAGES_NAME = f"text.v{TEXT_VERSION}.txt", f"text-pages.v{TEXT_VERSION}.json"
+from ..models import Extraction, Page
+from ..notices import Code, Notice
+from ..storage.files import TEXT, TEXT_PAGES
 
 
 def notebook_text(text: str) -> str | None:
@@ -61,8 +60,8 @@ def _page(data: bytes, number: int, first: int, cut_before: int, cut_after: int)
     return Page(number=number, text=text, line=first)
 
 
-def _text(job, warnings: list[str]) -> str:
-    text = decode(job.path.read_bytes(), job.name, warnings).replace("\r\n", "\n")
+def _text(job, notices: list[Notice]) -> str:
+    text = decode(job.path.read_bytes(), job.name, notices).replace("\r\n", "\n")
     if job.path.suffix.lower() == ".ipynb":
         text = notebook_text(text) or text
     return text
@@ -70,27 +69,25 @@ def _text(job, warnings: list[str]) -> str:
 
 def read(job):
     store = job.services.store
-    index = store.get_json(job.sha256, PAGES_NAME)
-    cached = store.path(job.sha256, TEXT_NAME)
+    index = store.get_json(job.sha256, TEXT_PAGES)
+    cached = store.path(job.sha256, TEXT)
     if index is None or not cached.is_file():
-        warnings: list[str] = []
-        text = _text(job, warnings)
-        store.put_bytes(job.sha256, TEXT_NAME, text.encode("utf-8"))
+        decoded: list[Notice] = []
+        text = _text(job, decoded)
+        store.put_bytes(job.sha256, TEXT, text.encode("utf-8"))
         # what decoding said, for every later read too, which may name the same bytes otherwise
-        index = {"pages": paginate(text), "name": job.name, "warnings": warnings}
-        store.put_json(job.sha256, PAGES_NAME, index)
+        index = {"pages": paginate(text), "name": job.name, "notices": [[n.code, n.text] for n in decoded]}
+        store.put_json(job.sha256, TEXT_PAGES, index)
     pages = index["pages"]
-    job.warnings += [job.name + w.removeprefix(index["name"]) for w in index["warnings"]]
-    numbers = job.select(len(pages))
+    notices = [Notice(Code(code), job.name + text.removeprefix(index["name"])) for code, text in index["notices"]]
+    numbers = job.select(len(pages), notices)
     chosen = [pages[number - 1] for number in numbers]
     start = chosen[0][0]
     with open(cached, "rb") as handle:  # only the bytes of the pages asked for
         handle.seek(start)
         data = handle.read(chosen[-1][1] - start)
-    return job.reading(
-        len(pages),
-        [
-            _page(data[begin - start : end - start], number, first, before, after)
-            for number, (begin, end, first, before, after) in zip(numbers, chosen)
-        ],
-    )
+    read = [
+        _page(data[begin - start : end - start], number, first, before, after)
+        for number, (begin, end, first, before, after) in zip(numbers, chosen)
+    ]
+    return job.reading(Extraction(len(pages), read, notices=notices))

@@ -8,4 +8,4 @@ from ..office.sheets import sheet_pages
 
 
 def read(job):
-    return job.reading(*sheet_pages(job))
+    return job.reading(sheet_pages(job))

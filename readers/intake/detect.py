@@ -5,7 +5,8 @@ The extension is only a hint: it words an error when the bytes are damaged, and 
 plain-text files that have no magic of their own (a CSV, an HTML fragment, an e-mail). Everyone
 else trusts ``detect()``.
 
-A kind names the reader; ``readers.kinds`` lists each kind's MIME types (aliases included).
+A kind names the reader; ``readers.kinds`` lists each kind's MIME types (aliases included) and
+names, and the supported list an unsupported file's error gives.
 """
 
 from __future__ import annotations
@@ -24,13 +25,17 @@ from ..kinds import (
     DOC_MIME,
     DOCX_MIME,
     KIND_BY_MIME,
+    KIND_BY_SUFFIX,
+    MIME_BY_TEXT_SUFFIX,
     MSG_MIME,
     OOXML_MIMES,
     PPT_MIME,
     PPTX_MIME,
+    SUPPORTED,
     XLS_MIME,
     XLSM_MIME,
     XLSX_MIME,
+    kind_of,
 )
 from .package import DAMAGED_ZIP
 
@@ -60,17 +65,6 @@ OLE_STREAM_MIME = {
 # minutes); an honest Office file or message has a few hundred, one with 100 attachments some 2,000.
 MAX_OLE_ENTRIES = 10_000
 OLE_HEADER, OLE_ENTRY = 512, 128  # bytes (MS-CFB 2.2, 2.6)
-OFFICE_EXTENSIONS = {".pptx", ".docx", ".xlsx", ".xlsm", ".doc", ".ppt", ".xls", ".odt", ".odp", ".ods", ".epub"}
-# Plain text has no magic number: for these the name says which text reader fits.
-TEXT_BY_SUFFIX = {
-    ".csv": "text/csv",
-    ".tsv": "text/tab-separated-values",
-    ".tab": "text/tab-separated-values",
-    ".html": "text/html",
-    ".htm": "text/html",
-    ".xhtml": "application/xhtml+xml",
-    ".eml": "message/rfc822",
-}
 # An XML file is what its root element says: a feed, an XHTML page, or other XML (text).
 XML_ROOT_MIME = {
     "rss": "application/rss+xml",
@@ -78,30 +72,7 @@ XML_ROOT_MIME = {
     "rdf:rdf": "application/rss+xml",
     "html": "application/xhtml+xml",
 }
-SUPPORTED = (
-    "PDF; Word (DOCX, DOC, RTF, ODT); PowerPoint (PPTX, PPT, ODP); spreadsheets (XLSX, XLSM, XLS, ODS, CSV, TSV); "
-    "web pages (HTML, XHTML) and RSS/Atom feeds; EPUB; e-mail (EML, MSG); "
-    "ZIP archives; images (PNG, JPEG, GIF, WebP, BMP, "
-    "TIFF); audio (WAV, MP3, M4A, FLAC, OGG, WebM); and text files (TXT, Markdown, JSON, notebooks, source code)"
-)
-
-
-# What a name promises, for the warning when the content is something else; the text kinds among
-# them tell each other apart by name, so only a text file named as a binary format (or the
-# reverse) is named.
-KIND_BY_SUFFIX = {
-    **dict.fromkeys((".pdf",), "pdf"),
-    **dict.fromkeys((".docx", ".doc", ".odt", ".rtf"), "docx"),
-    **dict.fromkeys((".pptx", ".ppt", ".odp"), "pptx"),
-    **dict.fromkeys((".xlsx", ".xlsm", ".xls", ".ods"), "xlsx"),
-    **dict.fromkeys((".epub",), "epub"),
-    **dict.fromkeys((".zip",), "zip"),
-    **dict.fromkeys((".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff"), "image"),
-    **dict.fromkeys((".wav", ".mp3", ".m4a", ".flac", ".ogg", ".webm"), "audio"),
-    **dict.fromkeys((".txt", ".md", ".json", ".csv", ".tsv", ".html", ".htm", ".eml", ".msg"), "text"),
-}
-TEXT_KINDS = {"text", "csv", "html", "feed", "email"}
-
+PDF_HEADER_WITHIN = 1024  # bytes: PDF readers look this far for "%PDF-" (PDF Reference 1.7, appendix H, note 13)
 FORMATS_LISTED = ". Supported: "  # where an unsupported file's sentence ends and the list begins
 
 
@@ -152,7 +123,7 @@ def _zip_mime(path: Path, name: str) -> str | None:
                     "XLSB or Visio); save it as XLSX, DOCX or PPTX",
                 )
     except DAMAGED_ZIP:
-        if path.suffix.lower() in OFFICE_EXTENSIONS:
+        if kind_of(KIND_BY_SUFFIX.get(path.suffix.lower(), "")).package:
             raise ReaderError(
                 "CORRUPT_FILE",
                 f"{name} looks like an Office file but its zip structure is "
@@ -223,8 +194,11 @@ def detect(path: Path, name: str) -> Detected:
     mime = magic.from_file(str(path), mime=True)
     if mime in ("application/zip", "application/octet-stream", "application/x-zip-compressed", *OOXML_MIMES):
         with open(path, "rb") as handle:
-            if handle.read(4) == b"PK\x03\x04":
-                mime = _zip_mime(path, name) or ("application/zip" if mime == "application/octet-stream" else mime)
+            head = handle.read(PDF_HEADER_WITHIN)
+        if head.startswith(b"PK\x03\x04"):
+            mime = _zip_mime(path, name) or ("application/zip" if mime == "application/octet-stream" else mime)
+        elif mime == "application/octet-stream" and b"%PDF-" in head:
+            mime = "application/pdf"  # a PDF after a few lines of junk (a printer's banner), as PDF readers accept it
     if mime in (
         "application/x-ole-storage",
         "application/CDFV2",
@@ -239,9 +213,9 @@ def detect(path: Path, name: str) -> Detected:
     elif mime in ("text/xml", "application/xml"):
         mime = _xml_root_mime(path) or mime
     elif mime == "text/plain":
-        mime = TEXT_BY_SUFFIX.get(path.suffix.lower(), mime)
+        mime = MIME_BY_TEXT_SUFFIX.get(path.suffix.lower(), mime)
     elif mime == "text/csv" and path.suffix.lower() not in ("", ".csv", ".tsv", ".tab"):
-        mime = TEXT_BY_SUFFIX.get(
+        mime = MIME_BY_TEXT_SUFFIX.get(
             path.suffix.lower(), "text/plain"
         )  # libmagic calls any text with a comma on every line CSV; the name's type wins
     kind = KIND_BY_MIME.get(mime)
@@ -268,7 +242,7 @@ def misnamed(name: str, detected: Detected) -> str | None:
     """A warning when ``name``'s extension promises another kind of file than its content is, naming both."""
     suffix = Path(name).suffix.lower()
     promised = KIND_BY_SUFFIX.get(suffix)
-    if promised is None or promised == detected.kind or {promised, detected.kind} <= TEXT_KINDS:
+    if promised is None or promised == detected.kind or kind_of(promised).plain and kind_of(detected.kind).plain:
         return None
     return (
         f"{name} is named as a {suffix} file, but its content is {detected.mime}: it was read as "

@@ -47,7 +47,7 @@ from urllib.parse import quote, urljoin, urlsplit, urlunsplit
 
 from ..errors import ReaderError
 from ..settings import Settings
-from ..storage.files import Store
+from ..storage.files import DOWNLOAD, Store
 from .names import label, safe_suffix
 
 SCHEMES = {"http": 80, "https": 443}
@@ -308,7 +308,7 @@ def _save(response: http.client.HTTPResponse, target: _Target, settings: Setting
             raise _failed(target, TimeoutError(), deadline)
         if size == 0:
             raise ReaderError("EMPTY_FILE", f"{target.what} is empty: the server sent no content.")
-        path = store.path(digest.hexdigest(), f"download{_suffix(response, target)}")
+        path = store.path(digest.hexdigest(), DOWNLOAD, _suffix(response, target).lstrip("."))
         path.parent.mkdir(parents=True, exist_ok=True)
         os.replace(temporary, path)
         return path

@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from ..kinds import SOURCE_EXTENSION, kind_of
-from ..versions import LINKS_VERSION
+from ..storage.files import LINKS, UNLINKED
 from .package import DAMAGED_ZIP, MAX_INFLATED_BYTES, PARSER
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -55,7 +55,6 @@ WHAT = {
     "subDocument": "document",
     "attachedTemplate": None,
 }
-CENSUS = f"links.v{LINKS_VERSION}.json"
 SHOWN = 5  # kinds of link a warning names
 PLURALS = {"chart's data": "charts' data"}
 LINKED = "linked to {where}, not loaded"  # a linked picture, where it stands
@@ -275,25 +274,25 @@ def _source_kind(job) -> str | None:
 def _made(job) -> bool:
     """Whether ``job.path`` is a copy made of the file in the store (repaired, converted by
     LibreOffice), rather than the file as it came."""
-    return job.path.parent == job.services.store.folder(job.sha256)
+    return job.services.store.holds(job.sha256, job.path)
 
 
-def _copy_name(job) -> str:
-    """The name of the copy of ``job.path`` without its links: a made copy's keeps its name."""
-    return f"unlinked.v{LINKS_VERSION}.{job.path.name if _made(job) else 'original'}"
+def _copy_part(job) -> str:
+    """The part naming the copy of ``job.path`` without its links: a made copy's is its name."""
+    return job.path.name if _made(job) else "original"
 
 
 def outside_links(job) -> list[Link]:
     """What the job's file as it came links outside itself (see the module's docstring), found once per content hash."""
     store = job.services.store
-    found = store.get_json(job.sha256, CENSUS)
+    found = store.get_json(job.sha256, LINKS)
     if found is None:
         kind = _source_kind(job)
         stripped, links = _stripped(job.path, kind) if kind else (None, [])
         if stripped is not None:
-            store.put_bytes(job.sha256, _copy_name(job), stripped)
+            store.put_bytes(job.sha256, UNLINKED, stripped, _copy_part(job))
         found = [asdict(link) for link in links]
-        store.put_json(job.sha256, CENSUS, found)
+        store.put_json(job.sha256, LINKS, found)
     return [Link(**link) for link in found]
 
 
@@ -302,12 +301,12 @@ def unlinked(job) -> Path:
     file itself when it links nothing (a copy LibreOffice made of a file without its links, too)."""
     if not outside_links(job):
         return job.path
-    copy = job.services.store.path(job.sha256, _copy_name(job))
+    copy = job.services.store.path(job.sha256, UNLINKED, _copy_part(job))
     if not copy.is_file():
         stripped, _ = _stripped(job.path, job.kind if _made(job) else _source_kind(job))
         if stripped is None:
             return job.path
-        job.services.store.put_bytes(job.sha256, copy.name, stripped)
+        job.services.store.put_bytes(job.sha256, UNLINKED, stripped, _copy_part(job))
     return copy
 
 

@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import ReaderError, last_resort
-from ..models import Page
+from ..models import Extraction, Page
+from ..notices import Code, Notice
 from ..options import ReadOptions
 from .detect import detect
 from .names import label, safe_suffix
@@ -160,28 +161,35 @@ def _not_read(reason: str, numbers: list[int]) -> list[Page]:
     return [Page(number=number, text=f"(not read: {reason})", error=reason) for number in numbers]
 
 
-def _read_range(job, member: _Member, numbers: list[int]) -> list[Page]:
-    """The member's pages ``numbers`` (its own, consecutive), read as the container was asked to be."""
+def _read_range(job, member: _Member, numbers: list[int], notices: list[Notice]) -> list[Page]:
+    """The member's pages ``numbers`` (its own, consecutive), read as the container was asked to be;
+    what its reading (or its failure) says goes in ``notices``."""
     if member.reason is not None:
-        job.warnings.append(member.reason)
+        notices.append(Notice(Code.MEMBER_NOT_READ, member.reason))
         return _not_read(member.reason, numbers)
     try:
         with _written(member) as path:
             own = _options(job, member, numbers[0], numbers[-1])
             reading = job.read_file(path, options=own, services=job.services, progress=job.progress)
     except ReaderError as error:  # counted, but its range could not be read: each of those pages says why
-        job.warnings.append(error.message)
+        notices.append(Notice(Code.MEMBER_NOT_READ, error.message))
         return _not_read(error.message, numbers)
-    job.warnings.extend(reading.warnings)
+    notices.extend(reading.notices)
     return _pages_of(reading)
 
 
-def read_members(job, members: Iterable[tuple[str, Callable[[BinaryIO], None]]], leading: Iterable[Page] = ()):
+def read_members(
+    job,
+    members: Iterable[tuple[str, Callable[[BinaryIO], None]]],
+    leading: Iterable[Page] = (),
+    notices: Iterable[Notice] = (),
+):
     """The container's reading: its own ``leading`` pages (an e-mail's message), then each ``(name,
     write)`` member's — ``write`` puts its bytes in the file it is given — as sections, numbered on
-    across all of them and cut to the requested range. Members are read through ``job.read_file``
-    (``read_file``, injected): counted first, then only those the range covers, for those pages."""
-    pages = list(leading)
+    across all of them and cut to the requested range, with the container's own ``notices`` and its
+    members'. Members are read through ``job.read_file`` (``read_file``, injected): counted first,
+    then only those the range covers, for those pages."""
+    pages, notices = list(leading), list(notices)
     with tempfile.TemporaryDirectory(prefix="readlens-members-") as folder:
         counted, total = [], len(pages)
         for index, (name, write) in enumerate(members, 1):
@@ -192,14 +200,14 @@ def read_members(job, members: Iterable[tuple[str, Callable[[BinaryIO], None]]],
                 member.reason = error.message
             counted.append(member)
             total += member.count
-        numbers = job.select(total)
+        numbers = job.select(total, notices)
         pages = [page for page in pages if page.number in numbers]
         for member in counted:
             own = [
                 number - member.first + 1 for number in numbers if member.first <= number < member.first + member.count
             ]
-            for page in _read_range(job, member, own) if own else ():
+            for page in _read_range(job, member, own, notices) if own else ():
                 page.number += member.first - 1
                 page.section = f"{member.name}/{page.section}" if page.section else member.name
                 pages.append(page)
-    return job.reading(total, pages)
+    return job.reading(Extraction(total, pages, notices=notices))

@@ -23,21 +23,21 @@ import posixpath
 import struct
 import zipfile
 import zlib
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote
 
 from lxml import etree
 
 from ..errors import ReaderError
-from ..versions import PACKAGE_VERSION
+from ..notices import Code, Notice
+from ..storage.files import PACKAGE, REPAIRED, SHALLOW, SHALLOW_COPY, WITHOUT
 from .names import label
 from .strict import is_strict, transitional
 from .xml import MAX_DEPTH, decoded, shallow
 
 MAX_INFLATED_BYTES = 500 * 1024 * 1024  # a package, or all the members of an archive or e-mail (readers.intake.members)
 XML_PARTS = (".xml", ".rels", ".opf", ".ncx")
-CHECKED = f"package.v{PACKAGE_VERSION}.json"
-SHALLOW = f"shallow.v{PACKAGE_VERSION}.json"
 CHUNK = 1 << 16
 MB = 1024 * 1024  # bytes in a megabyte, as the limits are told
 ZIP_LOCAL_HEADER = 30  # bytes: a ZIP local file header's fixed part, before the name (APPNOTE.TXT 4.3.7)
@@ -242,13 +242,13 @@ def _repair(
     return output.getvalue()
 
 
-def readable_package(job):
+def readable_package(job, notices: list[Notice]):
     """The path to read the job's package from: the file itself, or a copy of it repaired (with a
-    warning naming the damaged parts) or, for Strict OOXML, given Transitional names. Raises
+    notice naming the damaged parts) or, for Strict OOXML, given Transitional names. Raises
     ``CORRUPT_FILE`` when it is no zip that can be opened, ``FILE_TOO_LARGE`` when it inflates past
     ``MAX_INFLATED_BYTES``."""
     store = job.services.store
-    checked = store.get_json(job.sha256, CHECKED)
+    checked = store.get_json(job.sha256, PACKAGE)
     if checked is None:
         try:
             with zipfile.ZipFile(job.path) as archive:
@@ -266,49 +266,54 @@ def readable_package(job):
                 root = "_rels/.rels"
                 strict = root in parts and root not in damaged and is_strict(archive.read(root))
                 if damaged or strict:
-                    store.put_bytes(job.sha256, f"repaired.{job.kind}", _repair(archive, set(damaged), strict=strict))
+                    store.put_bytes(job.sha256, REPAIRED, _repair(archive, set(damaged), strict=strict), job.kind)
         except DAMAGED_ZIP as error:
             raise ReaderError(
                 "CORRUPT_FILE",
                 f"{job.name} is damaged: its zip structure cannot be read ({error}). Save or export it again.",
             ) from None
         checked = {"damaged": damaged, "strict": strict}
-        store.put_json(job.sha256, CHECKED, checked)
+        store.put_json(job.sha256, PACKAGE, checked)
     damaged = checked["damaged"]
     if not damaged:
-        return store.path(job.sha256, f"repaired.{job.kind}") if checked["strict"] else job.path
+        return store.path(job.sha256, REPAIRED, job.kind) if checked["strict"] else job.path
     shown = ", ".join(label(name) for name in damaged[:SHOWN_PARTS]) + (
         f" and {len(damaged) - SHOWN_PARTS} more" if len(damaged) > SHOWN_PARTS else ""
     )
-    job.warnings.append(
-        f"{job.name} is damaged in {len(damaged)} {'part' if len(damaged) == 1 else 'parts'} "
-        f"({shown}): what could still be "
-        f"read of {'it' if len(damaged) == 1 else 'them'} is shown, and the rest of the file is read as usual."
+    notices.append(
+        Notice(
+            Code.DAMAGED,
+            f"{job.name} is damaged in {len(damaged)} {'part' if len(damaged) == 1 else 'parts'} "
+            f"({shown}): what could still be "
+            f"read of {'it' if len(damaged) == 1 else 'them'} is shown, and the rest of the file is read as usual.",
+        )
     )
-    return store.path(job.sha256, f"repaired.{job.kind}")
+    return store.path(job.sha256, REPAIRED, job.kind)
 
 
 def without(job, folder: str) -> Path:
     """A copy of the job's package without the parts in ``folder`` (such as ``xl/drawings/``) and
     the relationships to them, made once per content hash: for a library that refuses the whole
     file for a damaged chart."""
-    target = job.services.store.path(job.sha256, f"without-{folder.strip('/').replace('/', '-')}.{job.kind}")
+    part = f"{folder.strip('/').replace('/', '-')}.{job.kind}"
+    target = job.services.store.path(job.sha256, WITHOUT, part)
     if not target.is_file():
         with zipfile.ZipFile(job.path) as archive:
             job.services.store.put_bytes(
                 job.sha256,
-                target.name,
+                WITHOUT,
                 _repair(archive, set(), {name for name in archive.namelist() if name.startswith(folder)}),
+                part,
             )
     return target
 
 
-def shallow_package(job) -> Path | None:
+def shallow_package(job, notices: list[Notice]) -> Path | None:
     """A copy of the package the job reads whose XML parts are cut where they nest past what the
     libraries parse (``readers.intake.xml.shallow``: an equation or a table nested too deep costs
     only itself), made once per content hash, with a warning naming what was cut; None when no part
     nests that deep (the library refused the file for something else)."""
-    store, copy = job.services.store, f"shallow.{job.kind}"
+    store = job.services.store
     cut = store.get_json(job.sha256, SHALLOW)
     if cut is None:
         cut, parts = {}, {}
@@ -324,29 +329,31 @@ def shallow_package(job) -> Path | None:
                 with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as shallow_copy:
                     for info in archive.infolist():
                         shallow_copy.writestr(info, parts.get(info.filename) or archive.read(info))
-                store.put_bytes(job.sha256, copy, output.getvalue())
+                store.put_bytes(job.sha256, SHALLOW_COPY, output.getvalue(), job.kind)
         store.put_json(job.sha256, SHALLOW, cut)
     if not cut:
         return None
     for part, what in cut.items():
         counted = {kind: what.count(kind) for kind in dict.fromkeys(what)}
         named = ", ".join(f"{count} {kind.split()[-1]}{'s' if count > 1 else ''}" for kind, count in counted.items())
-        job.warnings.append(
-            f"{job.name} nests content deeper than can be read ({MAX_DEPTH} levels) in {label(part)}; left out "
-            f"there, each with all it holds: {named}. The rest of the file is read as usual."
+        notices.append(
+            Notice(
+                Code.SIMPLIFIED,
+                f"{job.name} nests content deeper than can be read ({MAX_DEPTH} levels) in {label(part)}; left "
+                f"out there, each with all it holds: {named}. The rest of the file is read as usual.",
+            )
         )
-    return store.path(job.sha256, copy)
+    return store.path(job.sha256, SHALLOW_COPY, job.kind)
 
 
-def open_cut_if_deep(job, open_package):
-    """``open_package(path)`` of the job's package, or, when a part nests past what the library's
-    parser takes (it raises an XML syntax error), of the copy ``shallow_package`` cuts, which the
-    job reads from then on."""
+def open_cut_if_deep(job, open_package, notices: list[Notice]):
+    """``open_package(path)`` of the job's package, and the job to read from then on: the job itself,
+    or, when a part nests past what the library's parser takes (it raises an XML syntax error), one
+    reading the copy ``shallow_package`` cuts."""
     try:
-        return open_package(job.path)
+        return open_package(job.path), job
     except SyntaxError:  # lxml's XMLSyntaxError is one
-        shallow = shallow_package(job)
+        shallow = shallow_package(job, notices)
         if shallow is None:
             raise
-        job.path = shallow
-        return open_package(job.path)
+        return open_package(shallow), replace(job, path=shallow)

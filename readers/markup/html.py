@@ -23,6 +23,7 @@ from lxml.etree import ParserError
 from markdownify import MarkdownConverter
 
 from ..errors import on_time
+from ..notices import Code, Notice
 from .chrome import drop_chrome
 from .html_tables import flat_table, is_layout, layout_cells, table_markdown
 from .text import decode
@@ -55,7 +56,7 @@ INLINE = {"a", "abbr", "b", "big", "cite", "code", "del", "dfn", "em", "font", "
 INLINE |= {"s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var"}
 
 
-def decode_html(data: bytes, name: str, warnings: list[str], default: str | None = None) -> str:
+def decode_html(data: bytes, name: str, notices: list[Notice], default: str | None = None) -> str:
     """The page's text in the charset it declares (its XML declaration, which rules an XHTML file
     such as an EPUB chapter, else its <meta>), else in ``default`` (the charset its container gives,
     an e-mail's codepage), else as detected."""
@@ -68,7 +69,7 @@ def decode_html(data: bytes, name: str, warnings: list[str], default: str | None
         ("utf-16", "utf-32")
     ):  # found as ASCII bytes, so the file is not in it: HTML's rule reads UTF-8
         charset = "utf-8"
-    return decode(data, name, warnings, charset)
+    return decode(data, name, notices, charset)
 
 
 class _Converter(MarkdownConverter):
@@ -163,11 +164,11 @@ def _flattened(html: str) -> str:
     return TAG.sub(tag, RAW_TEXT.sub("", html))
 
 
-def _tree(html: str, too_deep: list[bool], warnings: list[str], name: str):
+def _tree(html: str, too_deep: list[bool], notices: list[Notice], name: str):
     """The page parsed (lxml raises ParserError or ValueError on what is no page), cut after
     ``MAX_ELEMENTS`` elements (``_cut``), text runs of any length and nesting up to 2,048 levels read
     (``huge_tree``); a page nested deeper is parsed flattened (``_flattened``; then cut, if it must
-    be, and said so in ``warnings``), and ``too_deep`` is told so."""
+    be, and said so in ``notices``), and ``too_deep`` is told so."""
     html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html)  # XHTML's declaration: lxml refuses it in a decoded string
     # A DOCTYPE with an internal subset (<!DOCTYPE html [ <!ENTITY …> ]>): lxml's HTML parser ends it
     # at its first ">", and the rest ("]>") became text. Its entities are never expanded.
@@ -179,16 +180,16 @@ def _tree(html: str, too_deep: list[bool], warnings: list[str], name: str):
         too_deep.append(True)
         kept, cut = _cut(_flattened(html), name)
         tree = lxml.html.document_fromstring(kept, parser=lxml.html.HTMLParser(huge_tree=True))
-    warnings += [cut] if cut else []
+    notices += [Notice(Code.CUT, cut)] if cut else []
     return tree
 
 
-def _body(html: str, main_content: bool, too_deep: list[bool], warnings: list[str], name: str):
+def _body(html: str, main_content: bool, too_deep: list[bool], notices: list[Notice], name: str):
     """The page's body without scripts and styles; with ``main_content``, without its chrome too (or
     whole, when it is all chrome). A page nested deeper than the chrome is looked for (a call a
     level: a thousand levels) is read flattened."""
-    said = len(warnings)
-    tree = _tree(html, too_deep, warnings, name)
+    said = len(notices)
+    tree = _tree(html, too_deep, notices, name)
     for element in tree.xpath(NOT_CONTENT):
         element.drop_tree()
     body = tree.find("body") if tree.find("body") is not None else tree
@@ -196,9 +197,9 @@ def _body(html: str, main_content: bool, too_deep: list[bool], warnings: list[st
         if main_content and not drop_chrome(body):
             return _body(html, False, too_deep, [], name)  # cut as before, and said so
     except RecursionError:
-        del warnings[said:]  # the flattened page's own are said instead
+        del notices[said:]  # the flattened page's own are said instead
         too_deep.append(True)
-        return _body(_flattened(html), main_content, too_deep, warnings, name)
+        return _body(_flattened(html), main_content, too_deep, notices, name)
     return body
 
 
@@ -248,14 +249,14 @@ def _written(body) -> str:
     return VOID.sub(r"<\1\2/>", lxml.html.tostring(body, encoding="unicode"))
 
 
-def html_markdown(html: str, main_content: bool = False, warnings: list[str] | None = None, name: str = "") -> str:
+def html_markdown(html: str, main_content: bool = False, notices: list[Notice] | None = None, name: str = "") -> str:
     """Markdown of ``html``: with ``main_content``, a web page less its chrome; otherwise everything
     but scripts and styles. The ``<title>``, which the page does not show, is not in it (``page_title``).
-    What is flattened or cut is said in ``warnings``, naming the page ``name``."""
-    warnings = [] if warnings is None else warnings
+    What is flattened or cut is said in ``notices``, naming the page ``name``."""
+    notices = [] if notices is None else notices
     name, too_deep = name or "The page", []
     try:
-        body = _body(html, main_content, too_deep, warnings, name)
+        body = _body(html, main_content, too_deep, notices, name)
     except (ParserError, ValueError):
         return ""
     for item in body.xpath(".//li[not(*) and not(normalize-space())]"):
@@ -279,9 +280,12 @@ def html_markdown(html: str, main_content: bool = False, warnings: list[str] | N
         too_deep.append(True)
         markdown = converter.convert(_written(_body(_flattened(written), False, [], [], name)))
     if too_deep:
-        warnings.append(
-            f"{name} nests its elements deeper than ReadLens follows (hundreds of levels): it is read as its "
-            "text, in its paragraphs, without its headings, lists and tables."
+        notices.append(
+            Notice(
+                Code.SIMPLIFIED,
+                f"{name} nests its elements deeper than ReadLens follows (hundreds of levels): it is read as "
+                "its text, in its paragraphs, without its headings, lists and tables.",
+            )
         )
     markdown = re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+\n", "\n", markdown)).strip()  # <br> leaves two trailing spaces
     markdown = _one_space(markdown)

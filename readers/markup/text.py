@@ -8,19 +8,20 @@ import re
 from charset_normalizer import from_bytes
 
 from ..errors import ReaderError
+from ..notices import Code, Notice
 
 PAGE_CHARS = 4000
 ESCAPED = re.compile("[\udc80-\udcff]")  # a byte UTF-8 cannot decode, as the "surrogateescape" handler keeps it
 NOT_ASCII = re.compile("[^\x00-\x7f\udc80-\udcff]")  # a character UTF-8 spells in two bytes or more
 
 
-def decode(data: bytes, name: str, warnings: list[str], declared: str | None = None) -> str:
+def decode(data: bytes, name: str, notices: list[Notice], declared: str | None = None) -> str:
     """The text of ``data`` in the charset the file ``declared`` (an e-mail part's header, a web
     page's <meta>) when it names one that decodes it, else in its detected encoding (UTF-8 and its
     BOMs first). A charset that makes lone surrogates (UTF-7 can) gives U+FFFD in their place.
 
     Text that is UTF-8 but for a few bad bytes (a log with a stray byte, a file cut inside a
-    character) stays UTF-8: each bad byte is U+FFFD and ``warnings`` says how many there were. It
+    character) stays UTF-8: each bad byte is U+FFFD and a notice says how many there were. It
     is UTF-8 when its characters beyond ASCII spelled right in UTF-8 outnumber the bad bytes; text
     in a legacy charset (Latin-1's "café" is ``caf\\xe9``) almost never spells one, and is left to
     detection."""
@@ -44,7 +45,9 @@ def decode(data: bytes, name: str, warnings: list[str], declared: str | None = N
     bad = sum(1 for _ in ESCAPED.finditer(text))
     if sum(1 for _ in NOT_ASCII.finditer(text)) > bad:
         count = f"{bad:,} byte{'s' if bad > 1 else ''}"
-        warnings.append(f"{name} is UTF-8 text but for {count} not valid in it, each replaced by \ufffd.")
+        notices.append(
+            Notice(Code.ENCODING, f"{name} is UTF-8 text but for {count} not valid in it, each replaced by \ufffd.")
+        )
         return well_formed(text)
     match = from_bytes(data).best()
     if match is None:

@@ -83,7 +83,10 @@ def _figure(element, part) -> dict | None:
         if (linked := picture_link(element, part)) is not None:
             return {"kind": "picture", "has_text": False, "chart": None, "linked": linked}
         image = picture_bytes(element, part)
-        return {"kind": "picture", "has_text": False, "chart": None, "image": image} if image is not None else None
+        if image is None:
+            return None
+        seen = {"image": image} if isinstance(image, bytes) else {"unreadable": image}
+        return {"kind": "picture", "has_text": False, "chart": None, **seen}
     if element.tag == f"{P}graphicFrame":
         data = element.find(f".//{A}graphicData")
         uri = data.get("uri") if data is not None else None
@@ -97,7 +100,8 @@ def _figure(element, part) -> dict | None:
 def slide_figures(slide, width: int, height: int) -> list[dict]:
     """The slide's figures top to bottom, then left to right, as ``readers.pdf.figures`` gives a
     page's: kind, box, caption (none: a slide says nothing of which line names a picture),
-    has_text, chart; a picture's also ``image``, its PNG or JPEG bytes or why they cannot be had."""
+    has_text, chart; a picture's also ``image``, its PNG or JPEG bytes, or ``unreadable``, why they
+    cannot be had, or ``linked``, where the picture it only links points."""
     figures = []
 
     def walk(tree, transform: tuple) -> None:

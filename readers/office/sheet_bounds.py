@@ -20,6 +20,7 @@ from lxml import etree
 
 from ..intake.package import PARSER
 from ..markup.tables import MAX_SHEET_ROWS
+from ..storage.files import BOUNDED, BOUNDS
 from .sheet_figures import ANCHORS
 
 MAX_SHEET_COMMENTS = MAX_SHEET_ROWS
@@ -74,7 +75,7 @@ def bounded_workbook(job) -> tuple[Path, Cut]:
     """The workbook to load (the job's file, or a copy of it held to the bounds above) and what the
     copy left out."""
     store = job.services.store
-    cached = store.get_json(job.sha256, "bounded.json")
+    cached = store.get_json(job.sha256, BOUNDS)
     if cached is None:
         cut, parts = Cut(), {}
         with zipfile.ZipFile(job.path) as package:
@@ -92,8 +93,8 @@ def bounded_workbook(job) -> tuple[Path, Cut]:
                 with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as copy:
                     for info in package.infolist():
                         copy.writestr(info, parts.get(info.filename) or package.read(info))
-                store.put_bytes(job.sha256, "bounded.xlsx", output.getvalue())
+                store.put_bytes(job.sha256, BOUNDED, output.getvalue(), job.kind)
         cached = {"comments": cut.comments, "drawings": cut.drawings}
-        store.put_json(job.sha256, "bounded.json", cached)
+        store.put_json(job.sha256, BOUNDS, cached)
     cut = Cut(cached["comments"], cached["drawings"])
-    return (store.path(job.sha256, "bounded.xlsx") if cut.comments or cut.drawings else job.path), cut
+    return (store.path(job.sha256, BOUNDED, job.kind) if cut.comments or cut.drawings else job.path), cut

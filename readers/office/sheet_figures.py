@@ -40,6 +40,7 @@ from openpyxl.xml.functions import fromstring
 
 from ..intake.links import Link, where
 from ..intake.package import PARSER
+from ..storage.files import WITHOUT_MISSING
 from .drawings import ocr_image
 
 EMU_PER_POINT = 12700
@@ -242,7 +243,7 @@ def without_missing_images(job) -> Path | None:
     """A copy of the job's workbook whose drawings leave out each picture whose image is missing
     from the file, for openpyxl, which refuses the whole workbook for one; None when no picture
     misses its image. Made once per content hash."""
-    target = job.services.store.path(job.sha256, f"without-missing-images.{job.kind}")
+    target = job.services.store.path(job.sha256, WITHOUT_MISSING, job.kind)
     if target.is_file():
         return target
     with zipfile.ZipFile(job.path) as package:
@@ -266,7 +267,7 @@ def without_missing_images(job) -> Path | None:
         with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as copy:
             for info in package.infolist():
                 copy.writestr(info, drawings.get(info.filename) or package.read(info))
-    job.services.store.put_bytes(job.sha256, target.name, output.getvalue())
+    job.services.store.put_bytes(job.sha256, WITHOUT_MISSING, output.getvalue(), job.kind)
     return target
 
 

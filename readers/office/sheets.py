@@ -16,7 +16,6 @@ parsed once.
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import functools
 import re
@@ -32,10 +31,11 @@ from ..errors import ReaderError, described, on_time
 from ..intake.package import without
 from ..markup.charts import chart_heading, chart_table
 from ..markup.tables import MAX_SHEET_ROWS, markdown_table
-from ..models import Figure, Page
+from ..models import Extraction, FoundFigure, Page
+from ..notices import Code, Notice
 from ..pdf.pages import read_pdf_pages
 from ..render.libreoffice import office_pdf, ooxml_copy
-from ..versions import WORKBOOK_VERSION
+from ..storage.files import WORKBOOK
 from .drawings import chart_kind
 from .numbers import display
 from .sheet_bounds import bounded_workbook
@@ -46,7 +46,6 @@ MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every
 SIDE_GAP = 2  # empty columns that part two tables side by side (one is a spacer within a table)
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
-EXTRACTED = f"workbook.v{WORKBOOK_VERSION}.json"
 # openpyxl's warnings that it left out or changed something a page would show: a drawing it cannot
 # parse, a chart it cannot read, a comment on a merged cell, a sheet the workbook names wrongly, a date
 # it cannot hold (shown as #VALUE!). Its warnings about pictures it drops are not among them
@@ -397,97 +396,101 @@ def _extract(job) -> dict:
     }
 
 
-def _add_images(job, pages: list[Page], sheets: list[dict]) -> Path | None:
+def _add_images(job, pages: list[Page], sheets: list[dict], notices: list[Notice]) -> Path | None:
     """Each drawable sheet's image: its page of LibreOffice Calc's PDF (a page per sheet, hidden
     ones too); that PDF, or None when the sheets have no images."""
     if not any(sheets[page.number - 1]["drawable"] for page in pages):
         return None
     if any(sheet["cut"] for sheet in sheets):
-        job.warnings.append(
-            f"{job.name} has sheets too large to draw, so it has no sheet "
-            f"images; the text has their first {MAX_SHEET_ROWS} rows "
-            f"and {MAX_SHEET_COLUMNS} columns."
+        notices.append(
+            Notice(
+                Code.NO_IMAGES,
+                f"{job.name} has sheets too large to draw, so it has no sheet "
+                f"images; the text has their first {MAX_SHEET_ROWS} rows "
+                f"and {MAX_SHEET_COLUMNS} columns.",
+            )
         )
         return None
-    pdf = office_pdf(job)
+    pdf = office_pdf(job, notices)
     if pdf is None:
         return None
     # The sheets read() selected (so its MAX_PAGES note is not given twice), read apart from the job:
-    # what the PDF gives reaches the job only if LibreOffice drew a page per sheet.
+    # what the PDF gives reaches the reading only if LibreOffice drew a page per sheet.
     selected = dataclasses.replace(job.options, page_start=pages[0].number, page_end=pages[-1].number)
-    drawing = dataclasses.replace(job, options=selected, warnings=[])
     try:
-        drawn_pages, drawn, _ = read_pdf_pages(drawing, pdf, job.sha256, text_from_pdf=False)
+        drawn = read_pdf_pages(dataclasses.replace(job, options=selected), pdf, job.sha256, text_from_pdf=False)
     except ReaderError as error:
         if error.code != "PAGE_OUT_OF_RANGE":
             raise
-        drawn_pages, drawn = 0, []  # fewer pages than the sheets selected
-    if drawn_pages != len(sheets):
-        job.warnings.append(
-            f"LibreOffice drew {drawn_pages or 'too few'} pages for the {len(sheets)} "
-            f"sheets of {job.name}, so its sheets have no images."
+        drawn = Extraction(0, [])  # fewer pages than the sheets selected
+    if drawn.page_count != len(sheets):
+        notices.append(
+            Notice(
+                Code.NO_IMAGES,
+                f"LibreOffice drew {drawn.page_count or 'too few'} pages for the {len(sheets)} "
+                f"sheets of {job.name}, so its sheets have no images.",
+            )
         )
         return None
-    job.warnings += drawing.warnings
-    for page, drawn_page in zip(pages, drawn):
+    notices += drawn.notices
+    for page, drawn_page in zip(pages, drawn.pages):
         if sheets[page.number - 1]["drawable"] and drawn_page.image:
             page.image = drawn_page.image
     return pdf
 
 
-def _for_ocr(figure: dict) -> dict:
-    """A cached figure as OCR takes it: a picture's ``image`` as bytes, or why it cannot be had."""
-    if "image" in figure:
-        return {**figure, "image": base64.b64decode(figure["image"])}
-    return {**figure, "image": figure["unreadable"]} if "unreadable" in figure else figure
-
-
-def sheet_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]]]:
+def sheet_pages(job) -> Extraction:
     """The workbook's sheet count, the selected sheets' pages (from the cached extraction), the PDF
-    their images come from and their figures as found (as ``Job.reading`` takes them)."""
-    extracted = job.services.store.get_json(job.sha256, EXTRACTED)
+    their images come from and their figures as found."""
+    extracted = job.services.store.get_json(job.sha256, WORKBOOK)
     if extracted is None:
         extracted = _extract(job)
-        job.services.store.put_json(job.sha256, EXTRACTED, extracted)
-    sheets = extracted["sheets"]
+        job.services.store.put_json(job.sha256, WORKBOOK, extracted)
+    sheets, notices = extracted["sheets"], []
     if extracted["recalculated"]:
-        job.warnings.append(
-            f"{job.name} was saved without the results of its formulas (as "
-            "files written by programs often are); LibreOffice calculated them."
+        notices.append(
+            Notice(
+                Code.FORMULAS,
+                f"{job.name} was saved without the results of its formulas (as "
+                "files written by programs often are); LibreOffice calculated them.",
+            )
         )
     if extracted["not_calculated"]:
-        job.warnings.append(
-            f"{job.name} was saved without the results of its formulas, so "
-            f"formulas are shown instead: {extracted['not_calculated']}"
+        notices.append(
+            Notice(
+                Code.FORMULAS,
+                f"{job.name} was saved without the results of its formulas, so "
+                f"formulas are shown instead: {extracted['not_calculated']}",
+            )
         )
     if extracted["without_drawings"]:
-        job.warnings.append(
-            f"The charts and pictures of {job.name} are damaged and were left out; its sheets are read."
-        )
-    for loss in extracted["lost"]:
-        job.warnings.append(f"Part of {job.name} could not be read: {loss}")
-    job.warnings += extracted["cut"]
-    numbers = job.select(len(sheets))
+        lost = f"The charts and pictures of {job.name} are damaged and were left out; its sheets are read."
+        notices.append(Notice(Code.DAMAGED, lost))
+    notices += [Notice(Code.DAMAGED, f"Part of {job.name} could not be read: {loss}") for loss in extracted["lost"]]
+    notices += [Notice(Code.CUT, cut) for cut in extracted["cut"]]
+    numbers = job.select(len(sheets), notices)
     for number in numbers:
         if sheets[number - 1]["cut"]:
-            job.warnings.append(f"{job.name}, sheet {number}: {sheets[number - 1]['cut']} shown.")
+            notices.append(Notice(Code.CUT, f"{job.name}, sheet {number}: {sheets[number - 1]['cut']} shown."))
         if bad := sheets[number - 1]["bad_formats"]:
             shown = ", ".join(repr(code[:SHOWN_FORMAT]) + ("…" if len(code) > SHOWN_FORMAT else "") for code in bad[:3])
-            job.warnings.append(
-                f"{job.name}, sheet {number}: {len(bad)} number format{'s' if len(bad) > 1 else ''} could not be "
-                f"applied ({shown}{', …' if len(bad) > 3 else ''}): the cells formatted so show their raw values."
+            notices.append(
+                Notice(
+                    Code.NUMBER_FORMATS,
+                    f"{job.name}, sheet {number}: {len(bad)} number format{'s' if len(bad) > 1 else ''} could not "
+                    f"be applied ({shown}{', …' if len(bad) > 3 else ''}): the cells formatted so show their raw "
+                    "values.",
+                )
             )
     pages = [Page(number=n, text=sheets[n - 1]["text"], tables=sheets[n - 1]["tables"]) for n in numbers]
     found_figures = {}
     for page in pages:
         sheet = sheets[page.number - 1]
-        if sheet.get("figures_lost"):
-            job.warnings.append(
-                f"The pictures and charts of sheet {page.number} of {job.name} "
-                f"could not be placed ({sheet['figures_lost']}); its cells are read."
-            )
+        if lost := sheet.get("figures_lost"):
+            unplaced = f"The pictures and charts of sheet {page.number} of {job.name} could not be placed ({lost})"
+            notices.append(Notice(Code.NOT_PLACED, f"{unplaced}; its cells are read."))
         if sheet["drawable"]:
-            found_figures[page.number] = [_for_ocr(figure) for figure in sheet["figures"]]
-            page.figures = [Figure.of(f) for f in sheet["figures"]]
-    pdf = _add_images(job, pages, sheets) if job.options.images else None
-    return len(sheets), pages, pdf, found_figures
+            found_figures[page.number] = [FoundFigure.of(figure) for figure in sheet["figures"]]
+            page.figures = [found.figure for found in found_figures[page.number]]
+    pdf = _add_images(job, pages, sheets, notices) if job.options.images else None
+    return Extraction(len(sheets), pages, pdf, found_figures, notices)

@@ -11,8 +11,6 @@ read costs only that shape, named with a note; a slide that cannot be read, only
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from pptx import Presentation
 from pptx.exc import InvalidXmlError, PackageNotFoundError
 from pptx.opc.constants import RELATIONSHIP_TYPE as RT
@@ -23,7 +21,8 @@ from ..errors import ReaderError, described, on_time
 from ..intake.package import open_cut_if_deep
 from ..markup.markdown import counter, heading, join_blocks, link, list_item, one_line
 from ..markup.tables import markdown_table
-from ..models import Figure, Page
+from ..models import Extraction, FoundFigure, Page
+from ..notices import Code, Notice
 from ..render.libreoffice import office_pdf
 from .drawings import (
     GRAPHIC_CHART,
@@ -367,12 +366,13 @@ def slide_text(slide, comments: _Comments) -> str:
     return join_blocks(blocks)
 
 
-def slide_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]]]:
+def slide_pages(job) -> Extraction:
     """The deck's slide count, the selected slides, the PDF they come from and their figures as
-    found (as ``Job.reading`` takes them): each slide's Markdown and its figures from the deck
-    (``shapes``); with images asked for, on the pages of LibreOffice's PDF (bare pages without it)."""
+    found: each slide's Markdown and its figures from the deck (``shapes``); with images asked for,
+    on the pages of LibreOffice's PDF (bare pages without it)."""
+    notices: list[Notice] = []
     try:
-        deck = open_cut_if_deep(job, Presentation)  # a part nested past what python-pptx parses is read cut
+        deck, job = open_cut_if_deep(job, Presentation, notices)  # a part nested past what python-pptx parses: cut
         slides = list(deck.slides)  # AttributeError: a slide's part lost its content type, so is no slide
     except (PackageNotFoundError, InvalidXmlError, KeyError, ValueError, SyntaxError, AttributeError) as error:
         raise ReaderError(
@@ -381,14 +381,17 @@ def slide_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]
             f"deck ({type(error).__name__}). Save it again from PowerPoint.",
         ) from None
     comments = _Comments(deck)
-    pdf = office_pdf(job) if job.options.images else None
+    pdf = office_pdf(job, notices) if job.options.images else None
     if pdf is not None:
         from ..pdf.pages import read_pdf_pages  # pdfplumber and pdfium: only for a deck whose images are asked for
 
-        count, pages, _ = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False)
+        extraction = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False)
+        extraction.notices[:0] = notices
     else:
-        count, pages = len(slides), [Page(number=n) for n in job.select(len(slides))]
-    found_figures = {}
+        extraction = Extraction(
+            len(slides), [Page(number=n) for n in job.select(len(slides), notices)], notices=notices
+        )
+    pages, found_figures = extraction.pages, {}
     for page in pages:
         page.tables, found_figures[page.number], page.figures = [], [], []
         if page.number > len(slides):
@@ -400,13 +403,20 @@ def slide_pages(job) -> tuple[int, list[Page], Path | None, dict[int, list[dict]
         except ReaderError:
             raise
         except Exception as error:  # one slide that cannot be read costs only that slide
-            job.warnings.append(f"Slide {page.number} of {job.name} could not be read ({described(error)}).")
+            extraction.notices.append(
+                Notice(Code.DAMAGED, f"Slide {page.number} of {job.name} could not be read ({described(error)}).")
+            )
             page.text = f"[This slide could not be read: {type(error).__name__}]"
         try:
-            found_figures[page.number] = slide_figures(slide, deck.slide_width or 1, deck.slide_height or 1)
+            found = slide_figures(slide, deck.slide_width or 1, deck.slide_height or 1)
+            found_figures[page.number] = [FoundFigure.of(figure) for figure in found]
         except Exception as error:  # its figures are lost, not its text
-            job.warnings.append(
-                f"The pictures of slide {page.number} of {job.name} could not be placed ({described(error)})."
+            extraction.notices.append(
+                Notice(
+                    Code.NOT_PLACED,
+                    f"The pictures of slide {page.number} of {job.name} could not be placed ({described(error)}).",
+                )
             )
-        page.figures = [Figure.of(f) for f in found_figures[page.number]]
-    return count, pages, pdf, found_figures
+        page.figures = [found.figure for found in found_figures[page.number]]
+    extraction.figures = found_figures
+    return extraction

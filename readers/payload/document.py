@@ -35,7 +35,7 @@ from pathlib import Path
 
 from ..errors import ReaderError
 from ..kinds import kind_of
-from ..storage.files import Store
+from ..storage.files import DOCUMENT, Store
 from .messages import files_messages, inline_part, text_part
 
 MB = 1_000_000
@@ -120,8 +120,10 @@ def document_pdf(reading) -> bytes:
         )
     first, last = reading.pages[0].number, reading.pages[-1].number
     store = Store(source.cache_dir)
-    name = f"document-{first:04d}-{last:04d}.pdf"
-    data = store.get_bytes(reading.sha256, name)
+    # the pages of a print in the cache are cut from that print: a print made anew is cut anew
+    part = f"{first:04d}-{last:04d}"
+    part = f"{source.path.name}.{part}" if store.holds(reading.sha256, source.path) else part
+    data = store.get_bytes(reading.sha256, DOCUMENT, part)
     if data is None:
         if not source.path.is_file():
             raise ReaderError(
@@ -132,7 +134,7 @@ def document_pdf(reading) -> bytes:
         from ..pdf.pool import cut_pages
 
         data = cut_pages(source.path, first, last, reading.name)
-        store.put_bytes(reading.sha256, name, data)
+        store.put_bytes(reading.sha256, DOCUMENT, data, part)
     return data
 
 

@@ -22,6 +22,7 @@ ANSWER_PAGE = (
     "tables",
     "description",
     "description_source",
+    "described",
     "error",
     "section",
     "line",
@@ -33,15 +34,20 @@ ANSWER_PAGE = (
 
 def as_json(reading: Reading, images: bool = True) -> dict:
     """Every field of ``reading`` as JSON values, page images as base64 PNG (None when not ``images``),
-    each page's ``blocks`` where they stand on it (``readers.payload.placed``), and ``text``, what a
+    each page's ``blocks`` where they stand on it (``readers.payload.placed``), its notices' texts as
+    ``warnings`` and the notices with their codes as ``notices`` (last), and ``text``, what a
     text-only model receives."""
-    data = asdict(reading)
-    del data["pdf"]  # where the PDF is on this machine: for as_messages(document=True), not a value to share
-    del data["found_figures"]  # what describe read the figures from: the reading's pages already show them
+    data = {}
+    for key, value in asdict(reading).items():
+        if key == "notices":
+            data["warnings"] = reading.warnings
+        elif key not in ("pdf", "_found"):  # where its PDF is on this machine, and what describe read figures from
+            data[key] = value
     for page, blocks in zip(data["pages"], placed_blocks(reading)):
         page["image"] = base64.b64encode(page["image"]).decode("ascii") if images and page["image"] else None
         page["blocks"] = [asdict(block) for block in blocks]
     data["text"] = reading.as_text()
+    data["notices"] = notices_json(reading)
     return data
 
 
@@ -70,6 +76,7 @@ def answer_json(
             for page, count in zip(data["pages"], counts)
         ],
         "warnings": data["warnings"],
+        "notices": data["notices"],
         "usage": data["usage"],
         "text": reading.as_text(line_numbers=True) if line_numbers else data["text"],
         "tokens": {name: {"count": reading.tokens(name), "exact": EXACT[name]} for name in PROVIDERS},
@@ -100,3 +107,8 @@ def files_json(readings: list[Reading], multimodal: bool, document: bool = False
     if document:
         answer["document_messages"] = files_document_parts(readings, provider)
     return answer
+
+
+def notices_json(reading: Reading) -> list[dict]:
+    """The reading's notices as JSON values: each one's ``code`` and ``text``."""
+    return [{"code": str(notice.code), "text": notice.text} for notice in reading.notices]

@@ -91,10 +91,11 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
     runs: list[tuple[int, int]] = []
     start = 0
     while start < len(lines):
-        if splits[start] < 2:
+        strips = _gutters(lines[start], left, right, width) if splits[start] > 1 else []
+        if not strips:  # no strip parts the line's phrases where they overlap (a word run on under the next)
             start += 1
             continue
-        strips, last, rows, lone = _gutters(lines[start], left, right, width), start, 1, 0
+        last, rows, lone = start, 1, 0
         spacing: list[float] = []
         for index in range(start + 1, len(lines)):
             gap = lines[index][0]["top"] - max(item["bottom"] for item in lines[index - 1])

@@ -3,7 +3,8 @@ text, or a short bold line standing alone (or numbered as a section and leading 
 marked with its size (``heading_mark``) while the page is laid out; once the pages read are
 compared, the sizes become ``#``, ``##`` and ``###`` (``heading_levels``), the largest first. A line's
 size is its words' middle one, so one glyph set large makes no heading; over a scan, whose OCR layer
-sizes each line by its box, a heading is set half as large again as the body."""
+sizes each line by its box, a heading is set half as large again as the body. A heading is never a
+paragraph: more than two lines, or fifteen words, are body text (``as_body``)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ LEVEL_STEP = 0.9
 ALPHANUMERIC = re.compile(r"[^\W_]")
 SECTION_NUMBER = re.compile(r"(?:\d+\.)*\d+\.?\s+\S")  # 2.1.1 Pretraining data, 3. Results
 BOLD_HEADING_RATIO = 0.95  # a bold line alone this large against the body text (or larger) is a heading
+HEADING_LINES = 2  # a heading set on more lines is a paragraph set large
+HEADING_WORDS = 15  # a heading of more words is a paragraph: the longest titles run to a dozen words
 
 
 def heading_mark(
@@ -46,6 +49,23 @@ def heading_mark(
         and not text.endswith((".", ":", ","))
     )
     return f"{HEADING}{size:.1f}{HEADING}" if larger or bold else None
+
+
+def as_body(lines: list[list[Item]], marks: list[str | None]) -> list[str | None]:
+    """``marks`` (one per line of a paragraph's ``lines``) with each run of lines marked alike that is
+    too long for a heading cleared: more than ``HEADING_LINES`` lines or ``HEADING_WORDS`` words is
+    body text, whatever its size (a page whose footnotes outnumber its body sets the body larger than
+    the page's most common size)."""
+    kept, start = list(marks), 0
+    while start < len(marks):
+        end = start + 1
+        while end < len(marks) and marks[end] == marks[start]:
+            end += 1
+        words = sum(len(item["text"].split()) for line in lines[start:end] for item in line)
+        if marks[start] and (end - start > HEADING_LINES or words > HEADING_WORDS):
+            kept[start:end] = [None] * (end - start)
+        start = end
+    return kept
 
 
 def heading_levels(texts: list[str]) -> list[str]:

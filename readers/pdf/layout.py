@@ -40,12 +40,15 @@ from statistics import median
 
 from ..markup.tables import markdown_table
 from .aligned import aligned_tables, drawn_table
+from .asides import asides, drawn_boxes, paragraph_groups
 from .boxes import box_of, centre_in, near
 from .charts.reading import grouped_labels, read_chart
-from .figures import LABEL_GAP, PARAGRAPH_GAP
+from .figures import LABEL_GAP
 from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, furniture_line, margin_numbers
-from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, heading_mark
-from .records import Boxed, Char, Item, Word
+from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, as_body, heading_mark
+from .items import page_links, word_items
+from .records import Boxed, Char, Item
+from .turned import half_turned, rotated_lines, turn_of
 from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
@@ -59,14 +62,15 @@ from .unruled import (
     two_sided,
     unruled_table,
 )
-from .words import DESCENT, LEFT_OUT, TURNED_SPACE, mapped, page_words, reads_right_to_left, set_upright, text_lines
+from .words import DESCENT, page_words, reads_right_to_left, set_upright, text_lines
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 SCANNED_AREA = 0.9  # of the page: a picture this large under the text is a scan, the text its OCR layer
 HANGING_LINES = 3  # body sizes a word's box may reach below a usual descent before it is cut back to one
 BAND_BREAK = 2.5  # line heights of empty space that part one band from the next
-BOLD = re.compile(r"bold|black|heavy|semibold|demi|medi", re.I)
+LINE_EDGE = 0.25  # of a word's height, at its top and its bottom: where the lines of staggered blocks overlap
 BULLET = re.compile(r"^[•◦▪▫‣●○■□►▶–—*·]\s*")
+MARKER = re.compile(r"[•◦▪▫‣●○■□►▶–—*·-]|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]")  # a list item's, alone
 
 
 def _overlap(a: Boxed, b: Boxed) -> bool:
@@ -77,17 +81,27 @@ def _area(box) -> float:
     return (box[2] - box[0]) * (box[3] - box[1])
 
 
+def _core(item: Item) -> tuple[float, float]:
+    """The middle of a word's height, where a line's words all overlap (a block's whole height): lines
+    of two blocks set at different sizes overlap at their edges, staggered, without being one row."""
+    if item.get("block") is not None:
+        return item["top"], item["bottom"]
+    edge = LINE_EDGE * (item["bottom"] - item["top"])
+    return item["top"] + edge, item["bottom"] - edge
+
+
 def _slabs(items: list[Item]) -> list[list[Item]]:
-    """Items grouped into runs that overlap vertically, top to bottom."""
+    """Items grouped into runs whose cores (``_core``) overlap vertically, top to bottom."""
     slabs: list[list[Item]] = []
     bottom = None
-    for item in sorted(items, key=lambda i: i["top"]):
-        if slabs and item["top"] < bottom - 0.5:
+    for item in sorted(items, key=lambda i: _core(i)[0]):
+        top, end = _core(item)
+        if slabs and top < bottom:
             slabs[-1].append(item)
-            bottom = max(bottom, item["bottom"])
+            bottom = max(bottom, end)
         else:
             slabs.append([item])
-            bottom = item["bottom"]
+            bottom = end
     return slabs
 
 
@@ -135,6 +149,18 @@ def _over_columns(slab: list[Item], left: float) -> bool:
     )
 
 
+def _hung_lists(columns: list[list[Item]]) -> list[list[Item]]:
+    """``columns`` with each column of list markers alone ("1.", "b)", "•") joined to the column after
+    it: the numbers a list hangs from, beside its items, are no column of a table."""
+    joined: list[list[Item]] = []
+    for column in columns:
+        if joined and all(item.get("block") is None and MARKER.fullmatch(item["text"]) for item in joined[-1]):
+            joined[-1] = joined[-1] + column
+        else:
+            joined.append(column)
+    return joined
+
+
 def _order(items: list[Item], width: float) -> list:
     """Blocks in reading order: lists of lines (paragraph material) and ``("table", rows)``."""
     blocks: list = []
@@ -153,9 +179,14 @@ def _order(items: list[Item], width: float) -> list:
         if not gutters or len(item_lines(members)) == 1:  # one line is read across: "2.1.1   Pretraining data"
             flow(members)
             continue
-        columns = [column for column in in_columns(members, gutters) if column]
+        columns = _hung_lists([column for column in in_columns(members, gutters) if column])
+        if len(columns) == 1:  # a list hung from its numbers, alone: read line by line
+            flow(members)
+            continue
         prose = [_is_prose(column) for column in columns]
-        if all(prose) or (any(prose) and _aligned_rows(columns) < ALIGNED_ROWS):
+        # columns of text: all prose, or two of prose beside a sidebar's short lines (its lines may share their
+        # baselines), or one beside short lines that do not line up with it as a table's rows do
+        if all(prose) or sum(prose) >= 2 or (any(prose) and _aligned_rows(columns) < ALIGNED_ROWS):
             flowing = False
             for column in columns:
                 blocks.extend(_order(column, width))
@@ -210,22 +241,16 @@ def _render(blocks: list, body: float, tables: list[str], ratio: float = HEADING
             paragraphs.append(markdown_table(block[1]))
             tables.append(paragraphs[-1])
             continue
-        groups: list[list[list[Item]]] = []
-        for line in block:
-            if groups:
-                previous = groups[-1][-1]
-                height = max(1.0, median(item["bottom"] - item["top"] for item in previous))
-                apart = line[0]["top"] - max(item["bottom"] for item in previous) > PARAGRAPH_GAP * height
-                if not apart and line[0].get("block") is None and previous[0].get("block") is None:
-                    groups[-1].append(line)
-                    continue
-            groups.append([line])
+        groups = paragraph_groups(block)
         for group in groups:
             plain_after = len(group) > 1 and not all(item.get("bold") for item in group[1])
-            marks = [
-                heading_mark(line, body, len(group) == 1, not index and plain_after, ratio)
-                for index, line in enumerate(group)
-            ]
+            marks = as_body(
+                group,
+                [
+                    heading_mark(line, body, len(group) == 1, not index and plain_after, ratio)
+                    for index, line in enumerate(group)
+                ],
+            )
             lines: list[str] = []
             for index, (line, mark) in enumerate(zip(group, marks)):
                 text = _linked(line)
@@ -254,34 +279,6 @@ def _marked(text: str, line: list[Item], body: float) -> str:
     one set larger than the body text is a title, never a running header."""
     edge = all(item.get("edge") for item in line) and max(item["size"] for item in line) < HEADING_RATIO * body
     return edge_line(text) if edge else text
-
-
-def _rotated_lines(chars: list[Char]) -> list[tuple[str, float]]:
-    """Runs of text turned on their side, each read in its own direction (up or down the page), with
-    the middle of its run across the page."""
-    lines = []
-    for up in (True, False):
-        runs: list[tuple[float, list[Char]]] = []
-        for char in sorted((c for c in chars if (c["matrix"][1] > 0) == up), key=lambda c: (c["x0"] + c["x1"]) / 2):
-            centre = (char["x0"] + char["x1"]) / 2
-            if runs and abs(runs[-1][0] - centre) <= char["size"] / 2:
-                runs[-1][1].append(char)
-            else:
-                runs.append((centre, [char]))
-        for centre, run in runs:
-            run.sort(key=lambda c: -c["bottom"] if up else c["top"])
-            text, previous = "", None
-            for char in run:
-                gap = (
-                    0.0
-                    if previous is None
-                    else (previous["top"] - char["bottom"] if up else char["top"] - previous["bottom"])
-                )
-                text += (" " if gap > TURNED_SPACE * char["size"] and not text.endswith(" ") else "") + char["text"]
-                previous = char
-            if text.strip():
-                lines.append((" ".join(text.split()), centre))
-    return lines
 
 
 def _figure_items(
@@ -346,7 +343,7 @@ def _figure_items(
             ):  # its data where it stands; words near it that are none of its labels stay in the prose
                 title = [char for char in turned if _beside(char, box)]
                 turned = [char for char in turned if not _beside(char, box)]
-                chart.value_title = " ".join(text for text, _ in _rotated_lines(title)) or None
+                chart.value_title = " ".join(text for text, _ in rotated_lines(title)) or None
                 block, figure["chart"] = chart.markdown(), chart.summary
                 candidates = labels + reach
                 claimed = {id(candidates[index]) for index in chart.labels_used}
@@ -378,67 +375,65 @@ def _beside(char: Char, box) -> bool:
     )
 
 
-def _items(words: list[Word], links: list[dict]) -> list[Item]:
-    """Layout items of ``words``: box, text, size, font, boldness and the link they stand under."""
-    items: list[Item] = []
-    for word in words:
-        word["text"] = word["text"].replace(LEFT_OUT, "")
-        if not word["text"]:
-            continue
-        x, y = (word["x0"] + word["x1"]) / 2, (word["top"] + word["bottom"]) / 2
-        link = next(
-            (link["uri"] for link in links if link["x0"] <= x <= link["x1"] and link["top"] <= y <= link["bottom"]),
-            None,
-        )
-        items.append(
-            {
-                "x0": word["x0"],
-                "x1": word["x1"],
-                "top": word["top"],
-                "bottom": word["bottom"],
-                "text": word["text"],
-                "size": max(char["size"] for char in word["chars"]),
-                "link": link,
-                "font": Counter(char.get("fontname") for char in word["chars"]).most_common(1)[0][0],
-                "bold": all(BOLD.search(char.get("fontname") or "") for char in word["chars"]),
-            }
-        )
-    return items
-
-
 def _turned_text(chars: list[Char], page, tables: list[str], text_span: tuple[float, float]) -> tuple[list, list]:
     """Text turned on its side: a line or two (an arXiv sidebar) as lines in their own direction;
-    more (a table or a page set in landscape) read upright, with the page's own layout. A line or
-    two in the margin beside the page's upright text (``text_span``, its left and right) is a
-    stamp or a code set sideways ("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021"): furniture, the second
-    list."""
+    more (a table or a page set in landscape), and text turned upside down, read upright, with the
+    page's own layout. A line or two in the margin beside the page's upright text (``text_span``, its
+    left and right) is a stamp or a code set sideways ("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021"):
+    furniture, the second list."""
     parts, furniture = [], []
-    for up in (True, False):
-        run = [char for char in chars if (char["matrix"][1] > 0) == up]
-        turned = [set_upright(char, up, float(page.bbox[2]), float(page.bbox[3])) for char in run]
-        if len(text_lines(turned)) < ALIGNED_ROWS:
-            for text, centre in _rotated_lines(run):
+    width, height = float(page.bbox[2]), float(page.bbox[3])
+    for turn in ("up", "down", "over"):
+        run = [char for char in chars if turn_of(char) == turn]
+        turned = [
+            half_turned(c, width, height) if turn == "over" else set_upright(c, turn == "up", width, height)
+            for c in run
+        ]
+        if turn != "over" and len(text_lines(turned)) < ALIGNED_ROWS:
+            for text, centre in rotated_lines(run):
                 aside = not text_span[0] <= centre <= text_span[1] and len(text.split()) <= RUNNING_WORDS
                 (furniture if aside else parts).append(text)
             continue
-        items = _items(page_words(turned), [])
+        items = word_items(page_words(turned), [])
         if items:
             body = Counter(round(item["size"], 1) for item in items).most_common(1)[0][0]
             parts.append(_render(_order(items, GUTTER_EMS * body), body, tables))
     return parts, furniture
 
 
-def page_markdown(
-    page, tables: list[tuple[tuple, str]], figures: list[dict], pdfium_page
-) -> tuple[str, int, list[str]]:
+def plain_markdown(chars: list[Char]) -> tuple[str, list[str]]:
+    """The Markdown of a page known only by its characters (``readers.pdf.pdfium_text``: a page
+    pdfminer cannot parse), and the tables without rules found: its upright words in reading order,
+    with headings, lists and those tables; no links, figures or furniture."""
+    upright = [char for char in chars if char["upright"]]
+    sizes = Counter(round(char["size"], 1) for char in upright if char["text"].strip())
+    return _markdown(word_items(page_words(upright), []), sizes.most_common(1)[0][0] if sizes else 10.0)
+
+
+def boxed_markdown(phrases: list[tuple[tuple[float, float, float, float], str]]) -> tuple[str, list[str]]:
+    """The Markdown of a page known only as phrases in boxes (left, top, right, bottom), as OCR reads a
+    scan (``readers.describe.ocr``), and the tables without rules found: in reading order, columns read
+    down, a table where the boxes line up as one, headings half as large again as the body (each
+    phrase's size is its box's height)."""
+    items: list[Item] = [
+        {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": text, "size": bottom - top, "bold": False}
+        for (x0, top, x1, bottom), text in phrases
+        if text.strip()
+    ]
+    return _markdown(items, median(item["size"] for item in items) if items else 1.0, SCAN_HEADING_RATIO)
+
+
+def _markdown(items: list[Item], body: float, ratio: float = HEADING_RATIO) -> tuple[str, list[str]]:
+    unruled: list[str] = []
+    return (_render(_order(items, GUTTER_EMS * body), body, unruled, ratio) if items else ""), unruled
+
+
+def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) -> tuple[str, list[str]]:
     """The Markdown of a pdfplumber ``page`` whose ``tables`` are ``(bbox, markdown)`` pairs and
-    whose ``figures`` are ``readers.pdf.figures`` dicts, the number of glyphs that could not be mapped
-    to text, and the tables without rules found. ``pdfium_page`` is the same page in pdfium."""
+    whose ``figures`` are ``readers.pdf.figures`` dicts, and the tables without rules found."""
     boxes = [bbox for bbox, _ in tables]
     chars = [char for char in page.chars if not centre_in(box_of(char), boxes)] if boxes else page.chars
-    origin = (float(page.mediabox[0]), float(page.mediabox[1]))
-    chars, dropped = mapped(chars, pdfium_page, origin)
-    upright = [char for char in chars if char["upright"]]
+    upright = [char for char in chars if turn_of(char) == "level"]
     sizes = Counter(round(char["size"], 1) for char in upright if char["text"].strip())
     body = sizes.most_common(1)[0][0] if sizes else 10.0
     scanned = any(_area(figure["box"]) >= SCANNED_AREA for figure in figures if figure["kind"] in ("picture", "scan"))
@@ -450,9 +445,9 @@ def page_markdown(
     for word in found:  # a display title in a font with a deep descent (Poppins) would hang over the lines under it
         usual = word["base"] + DESCENT * max(char["size"] for char in word["chars"])
         word["bottom"] = usual if word["bottom"] - usual > HANGING_LINES * body else word["bottom"]
-    words = _items(found, [link for link in page.hyperlinks if link.get("uri")])
+    words = word_items(found, page_links(page))
     words, numbered = margin_numbers(words, body, body_font)
-    items, labels, turned = _figure_items(words, figures, page, [char for char in chars if not char["upright"]])
+    items, labels, turned = _figure_items(words, figures, page, [c for c in chars if turn_of(c) != "level"])
     page_top, page_bottom = float(page.bbox[1]), float(page.bbox[3])
     taken, heads, feet = (
         band_furniture(item_lines(items), page_top, page_bottom, body, body_font) if items else (set(), [], [])
@@ -462,18 +457,18 @@ def page_markdown(
     for item in items:
         item["edge"] = id(item) in edges
     items, found, unruled = aligned_tables(items, GUTTER_EMS * body)
-    items += (
-        labels
-        + found
-        + [
-            {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown}
-            for (x0, top, x1, bottom), markdown in tables
-        ]
-    )
     ratio = SCAN_HEADING_RATIO if scanned else HEADING_RATIO
+    side = asides(items, drawn_boxes(page), float(page.width) * float(page.height))
+    held = {id(word) for _, inside in side for word in inside}
+    items = [item for item in items if id(item) not in held] + labels + found
+    items += [
+        {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown}
+        for (x0, top, x1, bottom), markdown in tables
+        + [(box, _render(_order(inside, GUTTER_EMS * body), body, unruled, ratio)) for box, inside in side]
+    ]
     text = _render(_order(items, GUTTER_EMS * body), body, unruled, ratio) if items else ""
     spans = [(w["x0"], w["x1"]) for w in words] + [(box[0], box[2]) for box in boxes]
     text_span = (min(x0 for x0, _ in spans), max(x1 for _, x1 in spans)) if spans else (0.0, float(page.width))
     sideways, aside = _turned_text(turned, page, unruled, text_span)
     parts = [*map(furniture_line, heads), text, *sideways, *map(furniture_line, feet + numbered + aside)]
-    return "\n\n".join(part for part in parts if part), dropped, unruled
+    return "\n\n".join(part for part in parts if part), unruled

@@ -71,3 +71,17 @@ class PlumberPage(pdfplumber.page.Page):
         if not hasattr(self, "_frame_values"):
             self._frame_values = (self.height, *self.mediabox[:2])
         return self._frame_values
+
+
+class CharsPage(pdfplumber.page.DerivedPage):
+    """A pdfplumber page whose characters are given (``readers.pdf.pages``: struck once, each glyph
+    pdfminer cannot map read by pdfium), its other objects its ``parent``'s."""
+
+    def __init__(self, parent: pdfplumber.page.Page, chars: list[dict]):
+        self.bbox = parent.bbox
+        self._chars = chars
+        super().__init__(parent)
+
+    @property
+    def objects(self) -> dict[str, list[dict]]:
+        return {**self.parent_page.objects, "char": self._chars}

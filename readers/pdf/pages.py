@@ -28,26 +28,33 @@ from pdfminer.pdftypes import dict_value, int_value, list_value
 
 from ..errors import ReaderError
 from ..markup.tables import markdown_table
-from ..models import Figure, Page
+from ..models import Extraction, FoundFigure, Page
+from ..notices import Code, Notice
 from ..render.pdfium import checked_page_count, rendered_png
 from ..settings import Settings
-from ..versions import EXTRACTION_VERSION
+from ..storage.files import PAGE, PDF_META, RENDER
+from .boxes import box_of, centre_in
 from .cells import closing_edges, ruled_rows, with_header_above, without_title
 from .continued import continued_tables
 from .figures import find_figures
 from .furniture import without_furniture
 from .headings import heading_levels
 from .layout import page_markdown
-from .objects import PlumberPage
+from .objects import CharsPage, PlumberPage
+from .pdfium_text import pdfium_page
 from .pool import batches, discard_pool, executor, time_limit, worker_died
 from .spelling import joined_words, plain
-from .words import struck_once
+from .words import mapped, struck_once
 
 TABLE_FILLED = 0.3  # of a ruled grid's cells, holding text: a table (a chart's gridlines leave most empty)
 # a table's cell with more words than this, in lines this long on average, is a paragraph in a box; real tables'
 # longest cells hold 30 to 50 words, and a long cell of short lines (a ballot's list of names) is still a cell
 CELL_WORDS = 60
 PROSE_LINE_WORDS = 6
+# pdfium reads this many times as many characters as pdfminer, and this many more, where pdfminer lost a page's
+# text without an error (a stream it stops in); pdfium counts the spaces and line ends it adds, a fifth more at most
+UNREAD_SHARE = 2
+UNREAD_CHARS = 100
 
 
 def pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFPage]:
@@ -110,25 +117,31 @@ def _is_prose(cell: str) -> bool:
 
 def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int | None) -> dict:
     whole = PlumberPage(pdf, pdfminer_page, page_number=number)
-    kept = {id(char) for char in struck_once(whole.chars)}
-    page = (
-        whole.filter(lambda obj: obj["object_type"] != "char" or id(obj) in kept)
-        if len(kept) < len(whole.chars)
-        else whole
-    )
-    tables = [
-        (table.bbox, plain(markdown))
-        for found in page.find_tables({"explicit_vertical_lines": closing_edges(page)})
-        if is_table(rows := ruled_rows(table := with_header_above(without_title(found))))
-        and (markdown := markdown_table(rows))
-    ]
-    figures = [
-        {**figure, "caption": figure["caption"] and plain(figure["caption"])}
-        for figure in find_figures(page, [bbox for bbox, _ in tables])
-    ]
     pdfium_page = document[number - 1]  # pdfium loads the page anew on each index: once, for text and render
     try:
-        text, unmapped, unruled = page_markdown(page, tables, figures, pdfium_page)
+        textpage = pdfium_page.get_textpage()
+        seen = textpage.count_chars()
+        textpage.close()
+        if seen > UNREAD_SHARE * len(whole.chars) + UNREAD_CHARS:  # pdfminer lost most of the page's text
+            raise ValueError(f"it read {len(whole.chars)} of the {seen} characters pdfium reads")
+        # Every reader of the page's characters (its tables' cells, its text, its figures) gets them
+        # struck once, with each glyph pdfminer cannot map read by pdfium (or left out and counted),
+        # and only those on the page: a spread's pages each hold the whole spread's text, half off the page.
+        chars, unmapped = mapped(struck_once(whole.chars), pdfium_page)
+        if not all(centre_in(box_of(char), [whole.bbox]) for char in chars):
+            chars = [char for char in chars if centre_in(box_of(char), [whole.bbox])]
+        page = CharsPage(whole, chars) if chars is not whole.chars else whole
+        tables = [
+            (table.bbox, plain(markdown))
+            for found in page.find_tables({"explicit_vertical_lines": closing_edges(page)})
+            if is_table(rows := ruled_rows(table := with_header_above(without_title(found))))
+            and (markdown := markdown_table(rows))
+        ]
+        figures = [
+            {**figure, "caption": figure["caption"] and plain(figure["caption"])}
+            for figure in find_figures(page, [bbox for bbox, _ in tables])
+        ]
+        text, unruled = page_markdown(page, tables, figures)
         has_text = bool(page.chars)
         page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
         whole.close()
@@ -156,12 +169,13 @@ def _failed(number: int, error: Exception) -> dict:
 
 @contextmanager
 def _page_limit(number: int, results: list[dict], timeout: float):
-    """Run the block within ``timeout``; a page whose block fails is added to ``results`` as failed,
-    as run out of time if the limit fired first (whatever error the parser turned it into)."""
+    """Run the block within ``timeout`` (it gets the list that holds the time-out once it fired); a
+    page whose block fails is added to ``results`` as failed, as run out of time if the limit fired
+    first (whatever error the parser turned it into)."""
     expired = []
     try:
         with time_limit(timeout) as expired:
-            yield
+            yield expired
     except Exception as error:  # a damaged page costs that page only
         results.append(_failed(number, expired[0] if expired else error))
 
@@ -171,45 +185,58 @@ def extract_pages(path: str, numbers: list[int], dpi: int | None, timeout: float
     ``numbers``, each within ``timeout`` seconds (and the walk down the page tree to them too);
     runs in a worker.
 
-    A page that cannot be read comes back as ``{"number": n, "error": "...", "late": bool}``,
-    ``late`` when it ran out of time.
+    A page pdfminer cannot parse (or find) is read from pdfium's characters (``readers.pdf.pdfium_text``,
+    which says so in its ``read_by``); one that neither can read comes back as ``{"number": n,
+    "error": "...", "late": bool}``, ``late`` when it ran out of time.
     """
     with open(path, "rb") as stream:
-        expired = []
+        expired, pdf, parsed, unparsed = [], None, {}, None
         try:
             pdf = pdfplumber.PDF(stream, stream_is_external=True)
             with time_limit(timeout) as expired:  # the walk to the pages, within one page's time
                 parsed = pdfminer_pages(pdf.doc, numbers)
+        except Exception as error:  # pdfminer cannot read the file: pdfium may
+            if expired:
+                return [_failed(number, expired[0]) for number in numbers]
+            unparsed = error
+        try:
             document = pdfium.PdfDocument(path)
         except Exception as error:  # the file is unreadable here; the caller decides what that means
-            return [_failed(number, expired[0] if expired else error) for number in numbers]
+            return [_failed(number, unparsed or error) for number in numbers]
         results = []
         try:
             for number in numbers:
-                if number not in parsed:
-                    results.append(_failed(number, ValueError(f"page {number} is missing from the page tree")))
-                    continue
-                with _page_limit(number, results, timeout):
-                    results.append(_extract_page(pdf, parsed[number], document, number, dpi))
+                with _page_limit(number, results, timeout) as expired:
+                    try:
+                        if number not in parsed:
+                            raise unparsed or ValueError(f"page {number} is missing from the page tree")
+                        results.append(_extract_page(pdf, parsed[number], document, number, dpi))
+                    except Exception as error:
+                        if expired:
+                            raise
+                        results.append(pdfium_page(document, number, dpi, error))
         finally:
             document.close()
     return results
 
 
-def _lost(job, number: int, failed: dict, text_from_pdf: bool) -> Page:
-    """The page ``number`` whose extraction ``failed``, with a warning on the job: without its image
-    where its text comes from elsewhere, else with an error that says to try again if it ran out of
-    time, or that it is damaged."""
+def _lost(job, number: int, failed: dict, text_from_pdf: bool, notices: list[Notice]) -> Page:
+    """The page ``number`` whose extraction ``failed``, with a notice: without its image where its
+    text comes from elsewhere, else with an error that says to try again if it ran out of time, or
+    that it is damaged."""
     late = f"took longer than {job.settings.page_timeout:g} s (PAGE_TIMEOUT; the machine may be busy)"
     if not text_from_pdf:
         why = f"its render {late}; try again" if failed["late"] else f"its render failed ({failed['error']})"
-        job.warnings.append(f"Page {number} of {job.name} has no image: {why}. Its text is still read.")
+        notices.append(
+            Notice(Code.NO_IMAGES, f"Page {number} of {job.name} has no image: {why}. Its text is still read.")
+        )
         return Page(number=number)
     if failed["late"]:
-        job.warnings.append(f"Page {number} of {job.name} {late} and could not be read. Try again.")
+        notices.append(Notice(Code.TIMED_OUT, f"Page {number} of {job.name} {late} and could not be read. Try again."))
         return Page(number=number, error=f"This page {late} and could not be read. Try again.")
-    job.warnings.append(f"Page {number} of {job.name} is damaged and could not be read ({failed['error']}).")
-    return Page(number=number, error=f"This page is damaged and could not be read ({failed['error']}).")
+    damaged = f"is damaged and could not be read ({failed['error']})"
+    notices.append(Notice(Code.DAMAGED, f"Page {number} of {job.name} {damaged}."))
+    return Page(number=number, error=f"This page {damaged}.")
 
 
 def _submit(pdf_path: Path, numbers: list[int], dpi: int | None, timeout: float) -> tuple[Executor, list]:
@@ -249,15 +276,13 @@ def _preview(job, number: int, entry: dict, text_from_pdf: bool) -> None:
     if job.preview is None:
         return
     text = heading_levels([without_furniture({number: entry["text"]})[0][number]])[0] if text_from_pdf else ""
-    figures = [Figure.of(found) for found in entry["figures"]]
+    figures = [FoundFigure.of(found).figure for found in entry["figures"]]
     job.preview(Page(number=number, text=text, tables=entry["tables"], image=entry["png"], figures=figures))
 
 
-def read_pdf_pages(
-    job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True
-) -> tuple[int, list[Page], dict[int, list[dict]]]:
-    """The page count of ``pdf_path``, its selected pages, and each page's figures as found (for
-    ``Reading.found_figures``); ``cache_key`` is the content hash entries go under, named for the
+def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True) -> Extraction:
+    """``pdf_path``'s page count, its selected pages, and each page's figures as found, with the
+    notices (an ``Extraction``); ``cache_key`` is the content hash entries go under, named for the
     PDF they are read from when it is a print in the cache (``office.v1.pdf``: its version is its
     maker's). ``render=False`` makes no page images (a page read before keeps the one it has in the cache).
 
@@ -266,17 +291,18 @@ def read_pdf_pages(
     reported. Reports ``job.progress("rendered", done, total)`` as pages come from the cache or a
     worker."""
     store, dpi = job.services.store, job.settings.render_dpi
-    printed = f"{pdf_path.stem}." if pdf_path.parent == store.folder(cache_key) else ""
-    meta = store.get_json(cache_key, f"{printed}pdf.json")
+    printed = pdf_path.name if store.holds(cache_key, pdf_path) else ""
+    meta = store.get_json(cache_key, PDF_META, printed)
     if meta is None:
         meta = {"page_count": checked_page_count(pdf_path, job.name)}
-        store.put_json(cache_key, f"{printed}pdf.json", meta)
-    numbers = job.select(meta["page_count"])
+        store.put_json(cache_key, PDF_META, meta, printed)
+    notices: list[Notice] = []
+    numbers = job.select(meta["page_count"], notices)
     found: dict[int, dict] = {}
-    entry_name, png_name = f"{printed}page-{{:04d}}.v{EXTRACTION_VERSION}.json", f"{printed}page-{{:04d}}-{dpi}dpi.png"
+    page_part = (f"{printed}." if printed else "") + "{:04d}"
     for number in numbers:
-        entry = store.get_json(cache_key, entry_name.format(number))
-        png = store.get_bytes(cache_key, png_name.format(number))
+        entry = store.get_json(cache_key, PAGE, page_part.format(number))
+        png = store.get_bytes(cache_key, RENDER, f"{page_part.format(number)}-{dpi}dpi")
         if entry is not None and (png is not None or not render):
             found[number] = {**entry, "png": png}
     job.progress("rendered", len(found), len(numbers))
@@ -293,8 +319,8 @@ def read_pdf_pages(
         else:
             png = result.pop("png")
             if png is not None:
-                store.put_bytes(cache_key, png_name.format(number), png)
-            store.put_json(cache_key, entry_name.format(number), result)
+                store.put_bytes(cache_key, RENDER, png, f"{page_part.format(number)}-{dpi}dpi")
+            store.put_json(cache_key, PAGE, result, page_part.format(number))
             found[number] = {**result, "png": png}
             _preview(job, number, found[number], text_from_pdf)
         job.progress("rendered", done, len(numbers))
@@ -316,23 +342,37 @@ def read_pdf_pages(
     pages, found_figures = [], {}
     for number in numbers:
         if number in failed:
-            pages.append(_lost(job, number, failed[number], text_from_pdf))
+            pages.append(_lost(job, number, failed[number], text_from_pdf, notices))
             continue
         entry = found[number]
         if text_from_pdf and not entry["has_text"] and entry["figures"]:  # not a blank page
-            job.warnings.append(
-                f"Page {number} has no text layer (a scan or a picture); its "
-                "content reaches a text-only model only through the visual description."
+            notices.append(
+                Notice(
+                    Code.NO_TEXT_LAYER,
+                    f"Page {number} has no text layer (a scan or a picture): its text is what local OCR reads "
+                    "in its picture, and a vision model (VISION_PROVIDER) describes it.",
+                )
+            )
+        if text_from_pdf and entry.get("read_by"):
+            notices.append(
+                Notice(
+                    Code.OTHER_READER,
+                    f"Page {number} of {job.name} was read by pdfium, without its ruled tables, figures and links: "
+                    f"pdfminer could not read it ({entry['read_by']}).",
+                )
             )
         if text_from_pdf and entry["unmapped"]:
             count = entry["unmapped"]
-            job.warnings.append(
-                f"Page {number} of {job.name}: {count} {'character' if count == 1 else 'characters'} "
-                "could not be read and "
-                f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text)."
+            notices.append(
+                Notice(
+                    Code.UNMAPPED_GLYPHS,
+                    f"Page {number} of {job.name}: {count} {'character' if count == 1 else 'characters'} "
+                    "could not be read and "
+                    f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text).",
+                )
             )
-        found_figures[number] = entry["figures"]
-        figures = [Figure.of(f) for f in entry["figures"]]
+        found_figures[number] = [FoundFigure.of(figure) for figure in entry["figures"]]
+        figures = [found.figure for found in found_figures[number]]
         pages.append(
             Page(
                 number=number,
@@ -343,4 +383,4 @@ def read_pdf_pages(
                 furniture=furniture[number] if text_from_pdf else [],
             )
         )
-    return meta["page_count"], pages, found_figures
+    return Extraction(meta["page_count"], pages, pdf_path, found_figures, notices)

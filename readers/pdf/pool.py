@@ -24,7 +24,7 @@ from multiprocessing.context import ForkServerContext, ForkServerProcess
 from pathlib import Path
 
 from ..errors import ReaderError
-from ..render.pdfium import pages_pdf, render_figures
+from ..render.pdfium import Placed, pages_pdf, render_figures
 
 WORKERS = min(4, os.cpu_count() or 1)  # a worker peaks near 150 MB on the bench pages; four bound that on big machines
 WORKER_MEMORY = 4 << 30  # the most data one worker may hold: far above any honest page
@@ -176,10 +176,10 @@ def worker_died(pool: Executor | None, message: str) -> ReaderError:
     return ReaderError("RENDER_FAILED", message)
 
 
-def figure_images(pdf_path: Path, name: str, wanted: dict[int, list[dict]]):
+def figure_images(pdf_path: Path, name: str, wanted: dict[int, list[Placed]]):
     """Yield ``(page number, [PNG bytes or error text per figure])`` for the figures in ``wanted``
-    (page number to figure dicts) of ``pdf_path`` (the PDF of the file shown as ``name``), rendered
-    by the worker pool as they finish."""
+    (page number to the figures' places: ``FoundFigure``s) of ``pdf_path`` (the PDF of the file shown
+    as ``name``), rendered by the worker pool as they finish."""
     futures = {}
     try:
         pool = executor()

@@ -10,7 +10,7 @@ at run time: a word is still read as ``word["x0"]`` and told apart by ``id(word)
   characters, its line's baseline and its box. Read by ``layout`` (which turns each into an
   ``Item``) and ``cells``.
 - ``Item``: one thing placed in a page's reading order by ``readers.pdf.layout``: a word with its
-  size, font, boldness and link (``layout._items``), or a block that stands where it is on the page
+  size, font, boldness and link (``readers.pdf.items.word_items``), or a block that stands where it is on the page
   (a ruled table, a figure's labels, a chart rebuilt) with its Markdown in ``block``. Read by
   ``unruled``, ``furniture``, ``headings`` and the chart readers.
 

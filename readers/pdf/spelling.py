@@ -22,9 +22,11 @@ from functools import cache
 
 from pdfplumber.utils.text import LIGATURES
 
+from .words import LEFT_OUT
+
 SOFT_HYPHEN = "\u00ad"
 ODD_SPACES = "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
-PLAIN = str.maketrans({**LIGATURES, **dict.fromkeys(ODD_SPACES, " ")})
+PLAIN = str.maketrans({**LIGATURES, **dict.fromkeys(ODD_SPACES, " "), LEFT_OUT: None})
 LETTERS = r"[^\W\d_]+"
 HYPHENS = "-\u2010"  # the hyphen-minus and the hyphen; a non-breaking hyphen (U+2011) breaks no word
 BROKEN = re.compile(

@@ -3,10 +3,12 @@
 Many PDFs draw no space glyphs: each word is placed on its own, or moved along by a kerning
 offset, so a word space is only a wider gap between two letters. How wide depends on the type:
 tight letter spacing (a negative character spacing, common in dense tables) draws letters that
-overlap and words a fraction of a point apart. A fixed tolerance (pdfplumber's 3 pt, or a fixed
-share of the font size) glues such words ("CITIBANK-TRAVELCBACARD"). Here each gap is measured in
-ems of its character's size against the line's usual gap between letters (the median gap, when it
-is tighter than none): a gap ``WORD_EMS`` wider than that parts two words. Each word carries its
+overlap and words a fraction of a point apart; a heading set letter-spaced draws them apart. A
+fixed tolerance (pdfplumber's 3 pt, or a fixed share of the font size) glues the first
+("CITIBANK-TRAVELCBACARD") and breaks the second. Here each gap is measured in ems of its
+character's size against the line's letter spacing and its space's width (``line_words``); a space
+glyph parts two words where it is drawn between them, and only there: one drawn over other text
+(a form's padding) is left out (``placed_spaces``). Each word carries its
 line's baseline, where a table's rows are told apart (``readers.pdf.cells``): boxes overlap when
 rows are set tight, and sit higher or lower with each font's descent.
 
@@ -26,18 +28,31 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from bisect import bisect_right
 from collections import Counter
 from statistics import median
 
 import numpy as np
+import pypdfium2.raw as pdfium_c
 from pdfplumber.utils import extract_words
 from pdfplumber.utils.text import LIGATURES
 
 from .records import Boxed, Char, Item, Word
 
-WORD_EMS = (
-    0.1  # letters sit within a few hundredths of an em of their usual spacing; the narrowest word space is about 0.2 em
-)
+# of a space's width: a gap this much wider than the letter spacing parts two words. Letters sit within a few
+# hundredths of an em of their usual spacing; the narrowest word space is about 0.2 em, a usual space 0.25 em
+WORD_SHARE = 0.4
+# of the spread of a line's letter gaps (their median distance from their median): a gap parts words only this far
+# past the letter spacing too. A font whose widths the PDF does not keep to places its letters up to a tenth of an
+# em from their usual spacing, 4.3 times their spread (a data sheet in Arial: 0.024 em); in type set as its
+# widths say the spread is under a hundredth of an em
+LETTER_SPREAD = 5
+SPACE_EMS = 0.25  # a space's width when the line draws none (Times' is 0.25 em, Helvetica's 0.28)
+TRACKING_MOST = 0.3  # ems: letters set farther apart are words, whatever the line's spacing (a table's cells)
+LEADERS = frozenset(".·_-…")  # a row of these is a leader ("Total .......... 12"), one word however spaced
+LEADER_EMS = 0.5  # a leader's glyphs stand closer than this
+LETTER_RUN = 3  # gaps alike in a row: a word set letter-spaced; two are two word spaces ("Register / Vol.")
+LETTER_RUN_EMS = 0.03  # gaps this close to each other are alike: an OCR layer spaces a word's letters evenly
 LINE_EMS = (
     0.3  # of the size: tops this close are one line (pdfplumber's 3 pt at 10 pt), and so are baselines in a table's row
 )
@@ -52,6 +67,9 @@ DESCENT = 0.2  # of the size: and this far below it
 RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic, their presentation forms
 PRESENTATION = re.compile("[\ufb50-\ufdff\ufe70-\ufeff]")  # Arabic letters' contextual shapes
 SAME_BASELINE = 0.1  # points: characters this close in baseline stand on one line, whatever their tops
+SCRIPT_SIZE = 0.85  # of a line's largest glyph: one this small beside a glyph of the line is a script (TeX's: 0.7)
+SCRIPT_SMALLEST = 0.5  # of it: a script's script is half its line's size; smaller text beside a drop cap is no script
+SCRIPT_REACH = 0.3  # of a glyph's size: how far from it its script stands, at most
 # spacing accents as TeX and old fonts draw them beside their letter, and the combining marks they stand for
 SPACING_ACCENTS = {
     "\u00b4": "\u0301",  # ´ acute
@@ -74,6 +92,7 @@ TURNED_SPACE = 0.15  # of the size: a wider gap parts words in turned text, whic
 CID = re.compile(r"^\(cid:\d+\)$")  # pdfminer's name for a glyph it cannot map to text
 LEFT_OUT = "\u200b"  # stands for a glyph neither pdfminer nor pdfium can map
 RESTRUCK = 0.1  # of the size: the same glyph drawn again this close is one glyph struck twice (a bold faked)
+SAME_GLYPH = 0.25  # of the size: pdfium's character for a glyph pdfminer cannot map starts this close to it
 
 
 def struck_once(chars: list[Char]) -> list[Char]:
@@ -101,23 +120,46 @@ def baseline(char: Char) -> float:
 
 
 def text_lines(chars: list[Char]) -> list[list[Char]]:
-    """Upright ``chars`` grouped into lines by their tops, top to bottom, each left to right, their
-    spacing accents set on their letters (``with_accents``). Tops, as pdfplumber groups them: a
-    superscript's top is level with its line's, its baseline is not; and a run in another font on the
+    """Upright ``chars`` (in the order the PDF draws them) grouped into lines by their tops, top to
+    bottom, each left to right, their spacing accents set on their letters (``with_accents``) and
+    their space glyphs where they part words (``placed_spaces``). Tops, as pdfplumber groups them,
+    but each against the line's first top, never the last one's, so a staircase of tops between two
+    lines (a form's boxes, a sidebar's lines) does not chain them into one line read letter by letter
+    ("efafectiUve.Sly." for "effectively" over "U.S."): a superscript's top is level with its line's,
+    its baseline is not; and a run in another font on the
     same baseline (a bold caption's label before its regular text) is on the same line, whatever its
-    top. A large glyph whose top stands below a small one's bottom is on a line of its own (a cover's
-    title under its authors' names)."""
+    top, and so is a subscript (smaller, its middle within the line: "q₁", "H₂O"). A large glyph whose
+    top stands below a small one's bottom is on a line of its own (a cover's title under its authors'
+    names)."""
     lines: list[list[Char]] = []
-    last, base = None, None
+    first, base = None, 0.0  # the line's topmost character, and its baseline
     for char in sorted(chars, key=lambda char: char["top"]):
-        near = last and char["top"] - last["top"] <= LINE_EMS * char["size"] and char["top"] < last["bottom"]
-        if lines and (near or abs(baseline(char) - base) <= SAME_BASELINE):
+        near = first and char["top"] - first["top"] <= LINE_EMS * char["size"] and char["top"] < first["bottom"]
+        if lines and (near or abs(baseline(char) - base) <= SAME_BASELINE or _script(char, lines[-1])):
             lines[-1].append(char)
         else:
             lines.append([char])
-            base = baseline(char)
-        last = char
-    return [with_accents(sorted(line, key=lambda char: char["x0"])) for line in lines]
+            first, base = char, baseline(char)
+    beside = _drawn_beside(chars)
+    return [with_accents(placed_spaces(sorted(line, key=lambda char: char["x0"]), beside)) for line in lines]
+
+
+def _script(char: Char, line: list[Char]) -> bool:
+    """Whether ``char`` is a sub- or superscript on ``line``: set smaller than the line's largest
+    glyph, but not so small that the line is a drop cap or a title beside smaller text, and next to a
+    glyph of the line, its middle within that glyph's height ("q₁", "H₂O", "x₁₂")."""
+    letters = [glyph for glyph in line if glyph["text"].strip()]
+    if not char["text"].strip() or not letters:
+        return False  # a space has no size to tell by: one set large would take the line below as its script
+    size = max(glyph["size"] for glyph in letters)
+    if not SCRIPT_SMALLEST * size <= char["size"] <= SCRIPT_SIZE * size:
+        return False
+    middle = (char["top"] + char["bottom"]) / 2
+    return any(
+        glyph["top"] < middle < glyph["bottom"]
+        and max(char["x0"] - glyph["x1"], glyph["x0"] - char["x1"]) <= SCRIPT_REACH * glyph["size"]
+        for glyph in letters
+    )
 
 
 def with_accents(line: list[Char]) -> list[Char]:
@@ -148,11 +190,77 @@ def _gap(left: Char, right: Char) -> float:
     return (right["x0"] - left["x1"]) / max(left["size"], 1.0)
 
 
-def _letter_gap(line: list[Char]) -> float:
-    """The line's usual gap between two letters, in ems; never wider than none, so a line of
-    one-letter words still parts them."""
-    gaps = [_gap(left, right) for left, right in zip(line, line[1:]) if left["text"].strip() and right["text"].strip()]
-    return min(0.0, median(gaps)) if gaps else 0.0
+def _drawn_beside(chars: list[Char]) -> dict[int, tuple[Char | None, Char | None]]:
+    """Each space glyph of ``chars`` (in the order the PDF draws them), by ``id``: the glyphs drawn
+    just before and after it."""
+    beside: dict[int, tuple[Char | None, Char | None]] = {}
+    waiting: list[Char] = []
+    before = None
+    for char in chars:
+        if char["text"].strip():
+            for space in waiting:
+                beside[id(space)] = (before, char)
+            waiting, before = [], char
+        else:
+            waiting.append(char)
+    for space in waiting:
+        beside[id(space)] = (before, None)
+    return beside
+
+
+def placed_spaces(line: list[Char], beside: dict[int, tuple[Char | None, Char | None]]) -> list[Char]:
+    """``line`` (left to right) with each space glyph that stands over a letter set where it parts
+    two words: between the glyphs drawn just before and after it (``beside``), when they stand side
+    by side on the line; else left out, since it parts nothing there. A run of spaces drawn as a field's padding
+    reaches over the next field, drawn at its own place (a report's dates read "0 3 / 2 5 / 2 0 16"
+    for "03/25/2016"), and an OCR layer's space may stand over the next word's first letter
+    ("C'ESTa vec" for "C'EST avec"). A space in a gap stays as it is drawn."""
+    letters = [char for char in line if char["text"].strip()]
+    if len(letters) == len(line):
+        return line
+    starts = [char["x0"] for char in letters]
+    order = {id(char): index for index, char in enumerate(letters)}
+    placed: list[Char] = []
+    for char in line:
+        centre = (char["x0"] + char["x1"]) / 2
+        under = bisect_right(starts, centre) - 1
+        if char["text"].strip() or under < 0 or centre >= letters[under]["x1"]:
+            placed.append(char)
+            continue
+        sides = sorted(order.get(id(glyph), -len(line)) for glyph in beside.get(id(char), (None, None)) if glyph)
+        if len(sides) == 2 and sides[0] >= 0 and sides[1] == sides[0] + 1:  # drawn between neighbours on the line
+            left, right = letters[sides[0]], letters[sides[1]]
+            x0 = left["x1"] if left["x1"] < right["x0"] else (left["x0"] + right["x0"]) / 2
+            placed.append({**char, "x0": x0, "x1": x0 + char["x1"] - char["x0"]})  # its width kept: a space's
+    return sorted(placed, key=lambda char: char["x0"])
+
+
+def _spacing(line: list[Char]) -> tuple[list[tuple[Char, Char, bool]], float, float, float]:
+    """The line's neighbouring glyphs (each pair with whether a space glyph stands between them), its
+    letter spacing (the usual gap between two letters of a word, in ems), the spread of its letter
+    gaps (their median distance from it) and its space's width in ems.
+
+    The letter spacing is the middle gap between glyphs with no space between them: tight in dense
+    tables, wide in a heading set letter-spaced. A line that draws no spaces gives no such proof, so
+    there it is never wider than none (a line of one-letter words still parts them), and it is
+    never wider than ``TRACKING_MOST``. The space's width is that of the line's space glyphs, or
+    ``SPACE_EMS`` when it draws none."""
+    pairs: list[tuple[Char, Char, bool]] = []
+    spaces: list[float] = []
+    left, spaced = None, False
+    for char in line:
+        if not char["text"].strip():
+            spaced = True
+            spaces.append((char["x1"] - char["x0"]) / max(char["size"], 1.0))
+            continue
+        if left is not None:
+            pairs.append((left, char, spaced))
+        left, spaced = char, False
+    gaps = [_gap(a, b) for a, b, spaced in pairs if not spaced]
+    middle = median(gaps) if gaps else 0.0
+    spread = median(abs(gap - middle) for gap in gaps) if gaps else 0.0
+    letter = min(middle, TRACKING_MOST) if any(spaced for *_, spaced in pairs) else min(0.0, middle)
+    return pairs, letter, spread, median(spaces) if spaces else SPACE_EMS
 
 
 def logical(glyphs: list[str]) -> str:
@@ -192,24 +300,58 @@ def _word(chars: list[Char], base: float) -> Word:
 
 
 def line_words(line: list[Char]) -> list[Word]:
-    """The words of one line of characters (``text_lines``), left to right."""
-    cut = _letter_gap(line) + WORD_EMS
+    """The words of one line of characters (``text_lines``), left to right: a space glyph between two
+    glyphs parts them, and so does a gap ``WORD_SHARE`` of a space wider than the line's letter
+    spacing (and ``LETTER_SPREAD`` times its letter gaps' spread, if more: ``_spacing``); a row of dots
+    or rules (a leader) is one word, and so is a letter-spaced run in a line that draws its spaces
+    (``_letter_spaced``)."""
+    pairs, letter, spread, space = _spacing(line)
+    cut = letter + max(WORD_SHARE * space, LETTER_SPREAD * spread)
+    parts = [
+        spaced
+        or (
+            _gap(left, right) > cut
+            and not (left["text"] == right["text"] in LEADERS and _gap(left, right) < LEADER_EMS)
+        )
+        for left, right, spaced in pairs
+    ]
+    if any(spaced for *_, spaced in pairs):
+        parts = _letter_spaced(pairs, parts)
     base = median(baseline(char) for char in line)
     words: list[Word] = []
-    current: list[Char] = []
-    for char in line:
-        if not char["text"].strip():
-            if current:
-                words.append(_word(current, base))
-            current = []
-        elif current and _gap(current[-1], char) > cut:
+    current: list[Char] = [pairs[0][0]] if pairs else [char for char in line if char["text"].strip()][:1]
+    for (_, right, _), part in zip(pairs, parts):
+        if part:
             words.append(_word(current, base))
-            current = [char]
-        else:
-            current.append(char)
+            current = []
+        current.append(right)
     if current:
         words.append(_word(current, base))
-    return words
+    return [word for word in words if word["text"].strip(LEFT_OUT)]  # a glyph left out alone is no word
+
+
+def _letter_spaced(pairs: list[tuple[Char, Char, bool]], parts: list[bool]) -> list[bool]:
+    """``parts`` (whether each pair of neighbouring glyphs is parted) with each letter-spaced run kept
+    whole: ``LETTER_RUN`` or more gaps in a row, none with a space drawn in it, each within
+    ``LETTER_RUN_EMS`` of the first and narrower than ``TRACKING_MOST``. An OCR layer spreads each
+    word's letters over the word's box on the scan ("A l e t t er"), a heading may be set so; a line
+    that draws its spaces says where its words part, and two gaps alike ("Register / Vol.") are words."""
+    kept, start = list(parts), 0
+    while start < len(pairs):
+        first = _gap(*pairs[start][:2])
+        end = start
+        while (
+            end < len(pairs)
+            and parts[end]
+            and not pairs[end][2]
+            and abs(_gap(*pairs[end][:2]) - first) <= LETTER_RUN_EMS
+            and first < TRACKING_MOST
+        ):
+            end += 1
+        if end - start >= LETTER_RUN:
+            kept[start:end] = [False] * (end - start)
+        start = max(end, start + 1)
+    return kept
 
 
 def is_level(char: Char) -> bool:
@@ -311,11 +453,15 @@ def set_upright(char: Char, up: bool, width: float, height: float) -> Char:
     return {**char, **box, "y0": 0.0, "matrix": (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), "upright": True}
 
 
-def mapped(chars: list[Char], pdfium_page, origin: tuple[float, float]) -> tuple[list[Char], int]:
-    """Each ``(cid:N)`` char with the text pdfium reads at its place, or left out; and how many were left out."""
+def mapped(chars: list[Char], pdfium_page) -> tuple[list[Char], int]:
+    """Each ``(cid:N)`` char with the text pdfium reads at its place, or left out where pdfium has no
+    map for that glyph either (a pi font's arrow would read as its code's letter); and how many were
+    left out."""
     if not any(CID.match(char["text"]) for char in chars):
         return chars, 0
     textpage = pdfium_page.get_textpage()
+    # pdfplumber's x is the page's own; its y0 is pdfminer's, from the bottom of the page's MediaBox
+    bottom = pdfium_page.get_mediabox()[1]
     kept: list[Char] = []
     dropped = 0
     try:
@@ -323,14 +469,17 @@ def mapped(chars: list[Char], pdfium_page, origin: tuple[float, float]) -> tuple
             if CID.match(char["text"]):
                 # pdfminer gives such a glyph no width: ask pdfium for the character at its start, and its width.
                 index = textpage.get_index(
-                    char["x0"] + origin[0] + 0.5,
-                    (char["y0"] + char["y1"]) / 2 + origin[1],
-                    char["size"] / 2,
-                    char["size"] / 2,
+                    char["x0"] + 0.5, (char["y0"] + char["y1"]) / 2 + bottom, char["size"] / 2, char["size"] / 2
                 )
-                known = index is not None and index >= 0  # pypdfium2 answers None or -1 when no character is there
+                # pypdfium2 answers None or -1 when no character is there; pdfium too may have no map for the glyph
+                known = (
+                    index is not None and index >= 0 and not pdfium_c.FPDFText_HasUnicodeMapError(textpage.raw, index)
+                )
+                box = textpage.get_charbox(index) if known else None
+                # the character found must start where the glyph does: not the letter before it, found for a space
+                known = box is not None and abs(box[0] - char["x0"]) <= SAME_GLYPH * char["size"]
                 found = textpage.get_text_range(index, 1) if known else ""
-                right = textpage.get_charbox(index)[2] - origin[0] if known else char["x0"] + char["size"] / 2
+                right = box[2] if known else char["x0"] + char["size"] / 2
                 placed: Char = {**char, "x1": max(char["x1"], right)}
                 if len(found) == 1 and found.isprintable() and not found.isspace():
                     kept.append({**placed, "text": found})

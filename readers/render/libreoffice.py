@@ -42,12 +42,11 @@ from lxml import etree
 from ..errors import ReaderError
 from ..intake.links import unlinked
 from ..kinds import KINDS, SOURCE_EXTENSION
-from ..storage.files import write_atomic
-from ..versions import OFFICE_VERSION
+from ..notices import Code, Notice
+from ..storage.files import CONVERTED, OFFICE_PDF, RECALCULATED, write_atomic
 from .sandbox import environment, walled
 
 PROFILE_SLOTS = 8
-CONVERTED_NAME = f"office.v{OFFICE_VERSION}.pdf"
 UNO_PYTHON = "/usr/bin/python3"  # Debian's, with LibreOffice's Python bridge (python3-uno)
 BRIDGE = Path(__file__).with_name("uno_bridge.py")
 CLOSE_SECONDS = 5  # for LibreOffice to close when the process ends, before it is killed
@@ -349,19 +348,22 @@ def convert_to_pdf(source: Path, kind: str, target: Path, timeout: float, profil
     )
 
 
-def office_pdf(job) -> Path | None:
+def office_pdf(job, notices: list[Notice]) -> Path | None:
     """LibreOffice's PDF of the job's document, converting at most once per content hash.
 
-    Returns None (with a warning on the job) when LibreOffice is not installed or the rendering
-    failed, so the caller can still read the text.
+    Returns None (with a notice) when LibreOffice is not installed or the rendering failed, so the
+    caller can still read the text.
     """
-    target = job.services.store.path(job.sha256, CONVERTED_NAME)
+    target = job.services.store.path(job.sha256, OFFICE_PDF)
     if target.is_file():
         return target
     if soffice() is None:
-        job.warnings.append(
-            f"LibreOffice is not installed, so {job.name} has no page images "
-            "and its text comes from the file itself. Install LibreOffice (make setup does) for renders."
+        notices.append(
+            Notice(
+                Code.NO_IMAGES,
+                f"LibreOffice is not installed, so {job.name} has no page images "
+                "and its text comes from the file itself. Install LibreOffice (make setup does) for renders.",
+            )
         )
         return None
     try:
@@ -374,7 +376,7 @@ def office_pdf(job) -> Path | None:
             job.name,
         )
     except ReaderError as error:
-        job.warnings.append(error.message)
+        notices.append(Notice(Code.NO_IMAGES, error.message))
         return None
     return target
 
@@ -383,8 +385,7 @@ def ooxml_copy(job, recalculate: bool = False) -> Path:
     """The job's document as the OOXML file its reader reads: a legacy or ODF file converted by
     LibreOffice (or, with ``recalculate``, a workbook LibreOffice has recalculated), made at most
     once per content hash. Raises ``ReaderError`` when that cannot be done."""
-    made = "recalculated" if recalculate else "converted"
-    target = job.services.store.path(job.sha256, f"{made}.v{OFFICE_VERSION}.{job.kind}")
+    target = job.services.store.path(job.sha256, RECALCULATED if recalculate else CONVERTED, job.kind)
     if target.is_file():
         return target
     extension = job.kind if recalculate else SOURCE_EXTENSION[job.mime]

@@ -13,6 +13,7 @@ import struct
 import threading
 import zlib
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -109,7 +110,15 @@ def checked_page_count(path: Path, name: str) -> int:
     return count
 
 
-def render_figures(path: str, number: int, figures: list[dict]) -> list[bytes | str]:
+class Placed(Protocol):
+    """Where a figure is on its page (left, top, right, bottom as fractions of the page shown) and the
+    dpi to render it at: ``readers.models.FoundFigure`` is one."""
+
+    box: tuple[float, float, float, float]
+    dpi: int
+
+
+def render_figures(path: str, number: int, figures: list[Placed]) -> list[bytes | str]:
     """A PNG of each figure of page ``number`` at the dpi its finding chose, or why it failed; runs in a worker."""
     results: list[bytes | str] = []
     try:
@@ -120,10 +129,10 @@ def render_figures(path: str, number: int, figures: list[dict]) -> list[bytes | 
         page = document[number - 1]
         width, height = page.get_size()  # as shown, after the page's rotation, as render's crop counts
         for figure in figures:
-            left, top, right, bottom = figure["box"]
+            left, top, right, bottom = figure.box
             try:
                 bitmap = page.render(
-                    scale=figure["dpi"] / 72,
+                    scale=figure.dpi / 72,
                     rev_byteorder=True,
                     crop=(left * width, (1 - bottom) * height, (1 - right) * width, top * height),
                 )

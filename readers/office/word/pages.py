@@ -13,19 +13,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from pathlib import Path
 
 from ...markup.markdown import join_blocks, markdown_pages
 from ...markup.tables import markdown_table
 from ...markup.text import PAGE_CHARS
-from ...models import Page
+from ...models import Extraction, Page
+from ...notices import Code, Notice
 from ...pdf.pages import read_pdf_pages
-from ...render.libreoffice import CONVERTED_NAME, office_pdf
+from ...render.libreoffice import office_pdf
 from ...render.placement import Passage, letters, place_blocks, rendered_pages
-from ...versions import LETTERS_VERSION
+from ...storage.files import LETTERS, OFFICE_PDF
 from .blocks import Block, Parsed
 
-RENDERED_NAME = f"{Path(CONVERTED_NAME).stem}-letters.v{LETTERS_VERSION}.json"  # the rendered pages' letters
 # The pages past which a document is not laid out, estimated from its sections (each starts a page,
 # and LibreOffice's memory grows with their number: 30,000 took 5.7 GB), its blocks (some 40 a page)
 # and its characters (some 3,000 a page). LibreOffice lays out some 20 pages a second on a busy
@@ -118,35 +117,41 @@ def split_over_pages(block: Block, page: int, breaks: list[tuple[int, int]]) -> 
 def _rendered(job, pdf) -> list[Passage]:
     """What each page of LibreOffice's PDF shows, kept in the cache beside that PDF."""
     store = job.services.store
-    cached = store.get_json(job.sha256, RENDERED_NAME)
+    cached = store.get_json(job.sha256, LETTERS, OFFICE_PDF.name())
     if cached is None:
         cached = [[page.text, page.pictures] for page in rendered_pages(pdf)]
-        store.put_json(job.sha256, RENDERED_NAME, cached)
+        store.put_json(job.sha256, LETTERS, cached, OFFICE_PDF.name())
     return [Passage(text, pictures) for text, pictures in cached]
 
 
-def document_pages(job, parsed: Parsed) -> tuple[int, list[Page], Path | None, dict[int, list[dict]]]:
-    """The page count, the selected pages, the PDF they come from and their figures as found (as
-    ``Job.reading`` takes them): LibreOffice's pages with the blocks placed on them, or, without
-    LibreOffice, all the blocks on one page."""
+def document_pages(job, parsed: Parsed, notices: list[Notice]) -> Extraction:
+    """LibreOffice's pages with the blocks placed on them, or, without LibreOffice, all the blocks on
+    one page; what is said of them follows ``notices``."""
     blocks = parsed.blocks
     if (estimated := _estimated_pages(parsed)) > MAX_LAID_OUT_PAGES:
-        job.warnings.append(
-            f"{job.name} is too long to lay out (some {estimated:,} pages; at most {MAX_LAID_OUT_PAGES:,} are): "
-            f"it has no page images, and its pages are its text cut at block boundaries (about {PAGE_CHARS:,} "
-            "characters each), not Word's pages."
+        notices.append(
+            Notice(
+                Code.NO_IMAGES,
+                f"{job.name} is too long to lay out (some {estimated:,} pages; at most {MAX_LAID_OUT_PAGES:,} "
+                f"are): it has no page images, and its pages are its text cut at block boundaries (about "
+                f"{PAGE_CHARS:,} characters each), not Word's pages.",
+            )
         )
         texts = markdown_pages(page_text(blocks), PAGE_CHARS)
-        return len(texts), [Page(number=n, text=texts[n - 1]) for n in job.select(len(texts))], None, {}
-    pdf = office_pdf(job)
+        pages = [Page(number=n, text=texts[n - 1]) for n in job.select(len(texts), notices)]
+        return Extraction(len(texts), pages, notices=notices)
+    pdf = office_pdf(job, notices)
     if pdf is None:
         shown = furniture({1: blocks}, 1, parsed.even_and_odd)[1]
-        return 1, [Page(number=n, text=page_text(blocks), furniture=shown) for n in job.select(1)], None, {}
-    count, pages, found_figures = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False, render=job.options.images)
+        pages = [Page(number=n, text=page_text(blocks), furniture=shown) for n in job.select(1, notices)]
+        return Extraction(1, pages, notices=notices)
+    extraction = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False, render=job.options.images)
+    extraction.notices[:0] = notices
+    count, pages = extraction.page_count, extraction.pages
     if not parsed.drawn:  # vector drawings on its pages are its tables' borders and rules, no figures
-        found_figures = {
-            number: [figure for figure in found if figure["kind"] != "drawing"]
-            for number, found in found_figures.items()
+        extraction.figures = {
+            number: [found_figure for found_figure in found if found_figure.figure.kind != "drawing"]
+            for number, found in extraction.figures.items()
         }
         for page in pages:
             page.figures = [figure for figure in page.figures if figure.kind != "drawing"]
@@ -158,10 +163,13 @@ def document_pages(job, parsed: Parsed) -> tuple[int, list[Page], Path | None, d
         parsed.margin_pictures,
     )
     if placed.unmatched > max(3, placed.matchable // 5):
-        job.warnings.append(
-            f"{placed.unmatched} of {placed.matchable} passages of {job.name} "
-            "were not found in LibreOffice's rendering; they are put on "
-            "the page of the passage before them, so their page numbers may be off."
+        extraction.notices.append(
+            Notice(
+                Code.NOT_PLACED,
+                f"{placed.unmatched} of {placed.matchable} passages of {job.name} "
+                "were not found in LibreOffice's rendering; they are put on "
+                "the page of the passage before them, so their page numbers may be off.",
+            )
         )
     on_page: dict[int, list[Block]] = {}
     for block, start, breaks in zip(blocks, placed.pages, placed.breaks):
@@ -173,4 +181,4 @@ def document_pages(job, parsed: Parsed) -> tuple[int, list[Page], Path | None, d
             page.text = page_text(on_page.get(page.number, []))
             page.tables = []
             page.furniture = margins[page.number]
-    return count, pages, pdf, found_figures
+    return extraction

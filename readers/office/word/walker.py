@@ -22,6 +22,7 @@ from ...errors import ReaderError, on_time
 from ...intake.package import open_cut_if_deep
 from ...markup.markdown import heading, list_item, one_line
 from ...markup.tables import markdown_table
+from ...notices import Notice
 from ...render.placement import letters
 from ..drawings import R, part_root, related_part
 from .blocks import Block, Margins, Parsed
@@ -417,11 +418,11 @@ def _even_and_odd(document) -> bool:
         return False
 
 
-def open_document(job):
-    """The job's file as a python-docx document; ``CORRUPT_FILE`` when it is none. A part nested past
-    what python-docx's parser takes is read cut (``open_cut_if_deep``)."""
+def open_document(job, notices: list[Notice]):
+    """The job's file as a python-docx document, and the job to read from then on; ``CORRUPT_FILE``
+    when it is none. A part nested past what python-docx's parser takes is read cut (``open_cut_if_deep``)."""
     try:
-        document = open_cut_if_deep(job, lambda path: docx.Document(str(path)))
+        document, job = open_cut_if_deep(job, lambda path: docx.Document(str(path)), notices)
     except (PackageNotFoundError, KeyError, ValueError, SyntaxError) as error:
         raise ReaderError(
             "CORRUPT_FILE",
@@ -434,4 +435,4 @@ def open_document(job):
             f"{job.name} is damaged: its main part (word/document.xml) has "
             "no document left in it. Save it again from Word.",
         )
-    return document
+    return document, job

@@ -11,7 +11,7 @@ from .parts import PHRASE_GAP, THIN, Mark, Phrase, centre, lines_of, parse_numbe
 
 SWATCH_GAP = 13.0  # points: a legend name starts this close to the right of its swatch
 ALIGN = 1.6  # points: tick labels of one axis line up this closely
-# Tolerances set against the generated charts of tests/fixtures/charts.py (matplotlib, reportlab, LibreOffice).
+# Tolerances set against the generated charts of testkit/fixtures/charts.py (matplotlib, reportlab, LibreOffice).
 SPAN_SHOWN = 100  # a reading's decimals show a hundredth of its axis' span
 SPAN_FINEST = 10000  # and never resolve finer than a ten-thousandth of it
 EVEN_RELATIVE = 1e-6  # of the first step: float error allowed between steps that are even

@@ -23,7 +23,7 @@ MAX_ROWS = (
 )
 DENSE = 40  # points along a numeric x axis beyond which a line is read at the axis' ticks
 STRAY_WORDS = 2  # more unexplained words than this inside the plot: a table or a diagram, not a chart
-# Tolerances set against the generated charts of tests/fixtures/charts.py (matplotlib, reportlab, LibreOffice).
+# Tolerances set against the generated charts of testkit/fixtures/charts.py (matplotlib, reportlab, LibreOffice).
 BACKDROP_SHARE = 0.1  # of the marks' whole extent: a filled box this large holding other marks is a backdrop
 AREA_WIDTH = 30  # points: a filled curve narrower than this is a marker, not an area
 MARKER_SIDE = 14  # points: a filled mark no larger is a marker; a rect larger is a bar

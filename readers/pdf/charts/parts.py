@@ -13,7 +13,7 @@ from ..records import Boxed, Char, Item
 NUMBER = re.compile(r"([+-]?)[$€£¥]?([+-]?)(\d{1,3}(?:,\d{3})+|\d+)?(?:[.·](\d+)|,(\d{1,2}))?\s?(%|°|k|K|M|B|bn)?")
 SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
 SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "bn": 1e9}
-# Tolerances set against the generated charts of tests/fixtures/charts.py (matplotlib, reportlab, LibreOffice).
+# Tolerances set against the generated charts of testkit/fixtures/charts.py (matplotlib, reportlab, LibreOffice).
 THIN = 1.5  # points: a rect thinner than this is drawn as a line (a rule, a tick, a gridline, a legend's line key)
 PHRASE_GAP = 0.6  # of the font size: words on a line closer than this read as one label
 SUPERSCRIPT_SIZE = 0.85  # of the digits' size: a power set smaller than this (and higher) is a superscript

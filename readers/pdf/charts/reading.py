@@ -58,7 +58,7 @@ ODD_DRAWING = (
 GLYPHS_FAR = 150  # points left of and below the box: a turned tick label runs this far from its plot
 GLYPHS_NEAR = 30  # points right of and above the box where its glyphs are gathered too
 EPSILON = 1e-6  # guards a division: points in a row, or parallel normals, have no centre
-# Tolerances set against the generated charts of tests/fixtures/charts.py (matplotlib, reportlab, LibreOffice).
+# Tolerances set against the generated charts of testkit/fixtures/charts.py (matplotlib, reportlab, LibreOffice).
 ARC_CENTRES = 0.03  # of the radius: a wedge's arcs have their centres this close to their median
 ARC_SHARE = 0.6  # of a wedge's arcs: so many must share its centre, or it is no wedge
 RIM = 0.97  # of the radius: points this far out are on a wedge's rim, their angles its span

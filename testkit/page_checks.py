@@ -22,7 +22,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from tests.conftest import CORPUS
+from testkit import CORPUS
 
 KINDS = ("present", "absent", "order", "cell")
 ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~<])")

@@ -1,0 +1,95 @@
+"""Side boxes: the words set inside a box drawn on the page (a newsletter's side box, a textbook's
+glossary, a boxed note) are read as a block of their own, whole, where the box stands, so the body
+text beside it is never spliced with it line by line ("condizionamenti ester-Persona"), however
+narrow the gap between them. ``readers.pdf.layout`` reads the block's words in their own reading
+order; ``paragraph_groups`` places it, like any block (a table, a figure), after the paragraph it
+stands beside rather than in its middle.
+
+A box is a side box when it holds lines of text of its own: at least ``ASIDE_LINES`` lines of some
+``ASIDE_LINE_CHARS`` characters (a figure's labels in its frame are shorter) and ``ASIDE_WORDS``
+words, none crossing its edge (a highlight or a rule behind part of a line is no box); and it
+covers less than ``ASIDE_PAGE`` of the page (a frame round the whole text is no side box). A ruled
+table's cells were taken before; a box holding a smaller one is left to it.
+"""
+
+from __future__ import annotations
+
+from statistics import median
+
+from .boxes import Box, box_of, near
+from .figures import PARAGRAPH_GAP
+from .records import Item
+from .unruled import item_lines
+
+ASIDE_LINES = 2
+ASIDE_WORDS = 6  # fewer words in a box are a label, a button or a form's field, not a block of text
+ASIDE_PAGE = 0.5  # of the page's area
+ASIDE_LINE_CHARS = 20  # a side box's lines are text this long or longer; a figure's labels in their frame are short
+EDGE_SLACK = 1.0  # points: a word may touch a box's edge
+
+
+def drawn_boxes(page) -> list[Box]:
+    """The boxes drawn on a pdfplumber ``page``: its rectangles and curves, filled or stroked."""
+    return [box_of(obj) for obj in (*page.rects, *page.curves) if obj.get("fill") or obj.get("stroke")]
+
+
+def _area(box: Box) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
+def _within(word: Item, box: Box) -> bool:
+    return (
+        word["x0"] >= box[0] - EDGE_SLACK
+        and word["x1"] <= box[2] + EDGE_SLACK
+        and word["top"] >= box[1] - EDGE_SLACK
+        and word["bottom"] <= box[3] + EDGE_SLACK
+    )
+
+
+def asides(words: list[Item], drawn: list[Box], page_area: float) -> list[tuple[Box, list[Item]]]:
+    """The side boxes among ``drawn`` with the ``words`` each holds (see the module's docstring),
+    smallest first."""
+    found: list[tuple[Box, list[Item]]] = []
+    taken: set[int] = set()
+    for box in sorted(set(drawn), key=_area):
+        if _area(box) >= ASIDE_PAGE * page_area or any(near(box, other, 0) for other, _ in found):
+            continue
+        touching = [word for word in words if near(box_of(word), box, 0)]
+        inside = [word for word in touching if _within(word, box)]
+        lines = item_lines(inside)
+        if (
+            len(inside) < len(touching)
+            or len(inside) < ASIDE_WORDS
+            or len(lines) < ASIDE_LINES
+            or median(sum(len(word["text"]) + 1 for word in line) for line in lines) < ASIDE_LINE_CHARS
+            or any(id(word) in taken for word in inside)
+        ):
+            continue
+        found.append((box, inside))
+        taken.update(id(word) for word in inside)
+    return found
+
+
+def paragraph_groups(lines: list[list[Item]]) -> list[list[list[Item]]]:
+    """``lines`` grouped into paragraphs (lines closer than ``PARAGRAPH_GAP``), each block (a table, a
+    figure, a side box) a paragraph of its own. A block that stands beside a paragraph, the lines
+    before and after it one paragraph, follows that paragraph: it is not read in its middle."""
+
+    def continues(previous: list[Item], line: list[Item]) -> bool:
+        height = max(1.0, median(item["bottom"] - item["top"] for item in previous))
+        apart = line[0]["top"] - max(item["bottom"] for item in previous) > PARAGRAPH_GAP * height
+        return not apart and line[0].get("block") is None and previous[0].get("block") is None
+
+    groups: list[list[list[Item]]] = []
+    beside: list[list[Item]] = []
+    for index, line in enumerate(lines):
+        if groups and continues(groups[-1][-1], line):
+            groups[-1].append(line)
+            continue
+        after = lines[index + 1] if index + 1 < len(lines) else None
+        if groups and line[0].get("block") is not None and after and continues(groups[-1][-1], after):
+            beside.append(line)
+            continue
+        groups += [[held] for held in beside] + [[line]]
+        beside = []
+    return groups + [[held] for held in beside]
