@@ -117,16 +117,23 @@ def _page_boxes(page: pdfium.PdfPage, blocks: list[str]) -> list[Box | None]:
 
 def block_boxes(pdf_path: Path, pages: list[tuple[int, list[str]]]) -> list[list[Box | None]]:
     """For each (1-based page number, its blocks' Markdown) the box of each block on that page of
-    ``pdf_path``, or None where it is not found; a page the PDF does not have finds none."""
+    ``pdf_path``, or None where it is not found; a page the PDF does not have, or that pdfium cannot
+    load (a damaged page, read by another engine), finds none."""
     with PDFIUM_LOCK:
-        document = pdfium.PdfDocument(str(pdf_path))
+        try:
+            document = pdfium.PdfDocument(str(pdf_path))
+        except pdfium.PdfiumError:  # gone or damaged since its pages were read
+            return [[None] * len(blocks) for _, blocks in pages]
         try:
             found = []
             for number, blocks in pages:
-                if not 1 <= number <= len(document):
+                try:
+                    page = document[number - 1] if 1 <= number <= len(document) else None
+                except pdfium.PdfiumError:
+                    page = None
+                if page is None:
                     found.append([None] * len(blocks))
                     continue
-                page = document[number - 1]
                 try:
                     found.append(_page_boxes(page, blocks))
                 finally:
