@@ -34,7 +34,7 @@ from ..render.pdfium import checked_page_count, rendered_png
 from ..settings import Settings
 from ..storage.files import PAGE, PDF_META, RENDER
 from .boxes import box_of, centre_in
-from .cells import closing_edges, ruled_rows, with_header_above, without_title
+from .cells import closing_edges, holds_its_words, ruled_rows, with_header_above, without_title
 from .continued import continued_tables
 from .figures import find_figures
 from .furniture import without_furniture
@@ -134,7 +134,8 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         tables = [
             (table.bbox, plain(markdown))
             for found in page.find_tables({"explicit_vertical_lines": closing_edges(page)})
-            if is_table(rows := ruled_rows(table := with_header_above(without_title(found))))
+            if holds_its_words(table := with_header_above(without_title(found)))
+            and is_table(rows := ruled_rows(table))
             and (markdown := markdown_table(rows))
         ]
         figures = [
