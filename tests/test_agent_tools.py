@@ -31,6 +31,7 @@ from testkit.fixtures.book import (
 )
 from tests.test_mcp import inline, mcp_url
 from tests.test_ui_server import GENERIC_ANSWER
+from ui.tools import outline_json
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 CLIENT_LIMIT = 25_000  # Claude Code refuses a tool result over this many tokens
@@ -333,3 +334,16 @@ def test_a_text_files_page_cut_by_the_budget_keeps_its_line_numbers(tmp_path, se
         "no line lost, repeated or renumbered"
     )
     assert second.next == Cursor(1, first.next.offset + len(second.reading.pages[0].text) + 1)
+
+
+def test_the_outline_says_each_notice_once_with_its_code(tmp_path, services):
+    """A misnamed file read in windows of two pages: every window says so; the outline, once."""
+    path = tmp_path / "report.txt"
+    path.write_bytes((ROOT / "assets/chart-report.pdf").read_bytes())
+
+    def read(first, last, multimodal=False):
+        return read_file(path, first, last, services=services, multimodal=multimodal)
+
+    outline = outline_json(read, None, None, 2)
+    assert outline["page_count"] == 4 and len(outline["warnings"]) == 1
+    assert outline["notices"] == [{"code": "misnamed", "text": outline["warnings"][0]}]

@@ -21,6 +21,7 @@ from readers.kinds import kind_of
 from readers.payload.budget import Cursor, Fitted, answer_count, default_count, fit, page_tokens
 from readers.payload.outline import heading_tree, outline_pages
 from readers.payload.search import Search, compile_query
+from readers.payload.serialize import notices_json
 
 MCP_MAX_TOKENS = 20_000
 MAX_HITS = 200
@@ -165,8 +166,10 @@ def windows(read: Read, first: int | None, last: int | None, max_pages: int, **o
         yield read(window, min(window + max_pages - 1, end), **options)
 
 
-def _warnings(readings: list[Reading]) -> list[str]:
-    return list(dict.fromkeys(warning for reading in readings for warning in reading.warnings))
+def _said(readings: list[Reading]) -> dict:
+    """What the readings say beside their pages, each once: ``warnings`` and ``notices`` (with codes)."""
+    notices = list(dict.fromkeys(notice for reading in readings for notice in reading.notices))
+    return {"warnings": [notice.text for notice in notices], "notices": notices_json(notices)}
 
 
 def outline_json(read: Read, first: int | None, last: int | None, max_pages: int) -> dict:
@@ -209,8 +212,7 @@ def outline_json(read: Read, first: int | None, last: int | None, max_pages: int
             "page_end=..., max_tokens=...); find "
             f"searches them."
         )
-    answer["warnings"] = _warnings(readings)
-    return answer
+    return answer | _said(readings)
 
 
 def find_json(
@@ -277,5 +279,5 @@ def find_json(
         "hit_count": len(hits),
         "capped": len(hits) > max_hits,
         "note": note,
-        "warnings": _warnings(readings),
+        **_said(readings),
     }

@@ -179,7 +179,7 @@ def chunk_records(reading: Reading, file: str, max_tokens: int, overlap_tokens: 
     failed = "; ".join(f"{reading.label.lower()} {page.number}: {page.error}" for page in reading.pages if page.error)
     first = {
         "warnings": reading.warnings,
-        "notices": notices_json(reading),
+        "notices": notices_json(reading.notices),
         "error": {"code": None, "message": failed} if failed else None,
     }
     if not chunks:

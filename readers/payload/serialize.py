@@ -8,6 +8,7 @@ import base64
 from dataclasses import asdict
 
 from ..models import Reading
+from ..notices import Notice
 from .budget import answer_count, page_tokens
 from .document import files_document_parts
 from .messages import PROVIDERS, files_messages
@@ -47,7 +48,7 @@ def as_json(reading: Reading, images: bool = True) -> dict:
         page["image"] = base64.b64encode(page["image"]).decode("ascii") if images and page["image"] else None
         page["blocks"] = [asdict(block) for block in blocks]
     data["text"] = reading.as_text()
-    data["notices"] = notices_json(reading)
+    data["notices"] = notices_json(reading.notices)
     return data
 
 
@@ -109,6 +110,6 @@ def files_json(readings: list[Reading], multimodal: bool, document: bool = False
     return answer
 
 
-def notices_json(reading: Reading) -> list[dict]:
-    """The reading's notices as JSON values: each one's ``code`` and ``text``."""
-    return [{"code": str(notice.code), "text": notice.text} for notice in reading.notices]
+def notices_json(notices: list[Notice]) -> list[dict]:
+    """``notices`` as JSON values: each one's ``code`` and ``text``."""
+    return [{"code": str(notice.code), "text": notice.text} for notice in notices]
