@@ -98,7 +98,7 @@ def inputs() -> list[Input]:
         Input("line.html", "one line of 24 MB", hostile.one_line_page, "lorem ipsum dolor"),
         Input("hints.html", "words parted by soft hyphens, zero widths", hostile.hinted_page, "word1999"),
         Input("deep.eml", "HTML body nested 300 deep", hostile.deep_body_mail, hostile.WIRE, peer=False),
-        Input("to.msg", "To line of 20,000 addresses", hostile.to_line_msg, "user19999@example.org"),
+        Input("to.msg", "To line of 20,000 addresses", hostile.to_line_msg, "The body of the message."),
         Input("recipients.msg", "12,000 recipients", hostile.recipients_msg, "user0@example.org"),
         Input("subject.msg", "Subject of 3,000,000 characters", hostile.subject_msg, "Subject words"),
         Input("dates.xlsx", 'date format "m-" x 20,000', hostile.date_format_workbook, "Label"),
