@@ -127,9 +127,25 @@ def closing_edges(page) -> list[dict]:
 def holds_its_words(table) -> bool:
     """Whether the cells of a pdfplumber ``table`` hold ``HELD_SHARE`` of the characters in its box, so
     reading it as a table loses none of the page's words (those no cell holds are read as text then)."""
-    inside = [char for char in table.page.chars if _inside(char, table.bbox) and char["text"].strip()]
-    held = sum(1 for char in inside if any(_inside(char, box) for box in table.cells))
-    return held >= HELD_SHARE * len(inside)
+    inside, middles = _banded(table)
+    held = sum(  # a table's cells do not overlap: each holds the characters of its rows' band inside it
+        _inside(char, box) and bool(char["text"].strip())
+        for box in table.cells
+        for char in inside[bisect_left(middles, box[1]) : bisect_left(middles, box[3])]
+    )
+    return held >= HELD_SHARE * sum(bool(char["text"].strip()) for char in inside)
+
+
+def _banded(table) -> tuple[list[Char], list[float]]:
+    """The characters in a pdfplumber ``table``'s box by the height of their middles, and those
+    middles: a row's or a cell's characters are a slice of them (``bisect``)."""
+    bbox = table.bbox  # pdfplumber works a table's and a row's box out anew on each use
+    inside = sorted((char for char in table.page.chars if _inside(char, bbox)), key=_middle)
+    return inside, [_middle(char) for char in inside]
+
+
+def _middle(char: Char) -> float:
+    return (char["top"] + char["bottom"]) / 2
 
 
 def _inside(char: Char, box) -> bool:
@@ -330,11 +346,7 @@ def ruled_rows(table) -> list[list[str | None]]:
     columns = {box: _covered((box[0], box[2]), lefts) for box in table.cells}
     rows: list[list[str | None]] = []
     turns: Counter = Counter()
-    bbox = table.bbox  # pdfplumber works a table's and a row's box out anew on each use
-    inside = sorted(
-        (char for char in table.page.chars if _inside(char, bbox)), key=lambda char: (char["top"] + char["bottom"]) / 2
-    )
-    middles = [(char["top"] + char["bottom"]) / 2 for char in inside]
+    inside, middles = _banded(table)
     figures = False  # a row above held a digit: the header, its rows of words, is over
     for number, row in enumerate(table.rows):  # each row's characters, from those between its top and bottom
         box = row.bbox
