@@ -21,7 +21,6 @@ keep their links unloaded.
 
 from __future__ import annotations
 
-import io
 import re
 import zipfile
 from dataclasses import asdict, dataclass
@@ -32,7 +31,7 @@ from lxml import etree
 
 from ..kinds import SOURCE_EXTENSION, kind_of
 from ..storage.files import LINKS, UNLINKED
-from .package import DAMAGED_ZIP, MAX_INFLATED_BYTES, PARSER
+from .package import DAMAGED_ZIP, MAX_INFLATED_BYTES, PARSER, with_parts
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
@@ -254,11 +253,7 @@ def _stripped(path: Path, kind: str) -> tuple[bytes | None, list[Link]]:
                     continue
             if not changed:
                 return None, links
-            output = io.BytesIO()
-            with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as copy:
-                for info in archive.infolist():
-                    copy.writestr(info, changed.get(info.filename) or archive.read(info))
-            return output.getvalue(), links
+            return with_parts(archive, changed), links
     except DAMAGED_ZIP:  # the package's own check says so in its words
         return None, links
 

@@ -291,6 +291,15 @@ def readable_package(job, notices: list[Notice]):
     return store.path(job.sha256, REPAIRED, job.kind)
 
 
+def with_parts(archive: zipfile.ZipFile, parts: dict[str, bytes]) -> bytes:
+    """A copy of the package ``archive`` with ``parts`` (name: bytes) in place of its own."""
+    output = io.BytesIO()
+    with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as copy:
+        for info in archive.infolist():
+            copy.writestr(info, parts.get(info.filename) or archive.read(info))
+    return output.getvalue()
+
+
 def without(job, folder: str) -> Path:
     """A copy of the job's package without the parts in ``folder`` (such as ``xl/drawings/``) and
     the relationships to them, made once per content hash: for a library that refuses the whole
@@ -325,11 +334,7 @@ def shallow_package(job, notices: list[Notice]) -> Path | None:
                     if what:
                         parts[info.filename], cut[info.filename] = text.encode(encoding), what
             if parts:
-                output = io.BytesIO()
-                with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as shallow_copy:
-                    for info in archive.infolist():
-                        shallow_copy.writestr(info, parts.get(info.filename) or archive.read(info))
-                store.put_bytes(job.sha256, SHALLOW_COPY, output.getvalue(), job.kind)
+                store.put_bytes(job.sha256, SHALLOW_COPY, with_parts(archive, parts), job.kind)
         store.put_json(job.sha256, SHALLOW, cut)
     if not cut:
         return None

@@ -10,7 +10,6 @@ reading says how many were left out.
 
 from __future__ import annotations
 
-import io
 import re
 import zipfile
 from dataclasses import dataclass, field
@@ -18,7 +17,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from ..intake.package import PARSER
+from ..intake.package import PARSER, with_parts
 from ..markup.tables import MAX_SHEET_ROWS
 from ..storage.files import BOUNDED, BOUNDS
 from .sheet_figures import ANCHORS
@@ -89,11 +88,7 @@ def bounded_workbook(job) -> tuple[Path, Cut]:
                 if (found := cutter(package.read(name))) is not None:
                     parts[name], held[name] = found
             if parts:
-                output = io.BytesIO()
-                with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as copy:
-                    for info in package.infolist():
-                        copy.writestr(info, parts.get(info.filename) or package.read(info))
-                store.put_bytes(job.sha256, BOUNDED, output.getvalue(), job.kind)
+                store.put_bytes(job.sha256, BOUNDED, with_parts(package, parts), job.kind)
         cached = {"comments": cut.comments, "drawings": cut.drawings}
         store.put_json(job.sha256, BOUNDS, cached)
     cut = Cut(cached["comments"], cached["drawings"])

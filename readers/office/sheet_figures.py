@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import base64
 import bisect
-import io
 import itertools
 import posixpath
 import zipfile
@@ -39,7 +38,7 @@ from openpyxl.xml.constants import IMAGE_NS
 from openpyxl.xml.functions import fromstring
 
 from ..intake.links import Link, where
-from ..intake.package import PARSER
+from ..intake.package import PARSER, with_parts
 from ..storage.files import WITHOUT_MISSING
 from .drawings import ocr_image
 
@@ -263,11 +262,8 @@ def without_missing_images(job) -> Path | None:
                 left_out += len(missing)
         if not left_out:
             return None
-        output = io.BytesIO()
-        with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as copy:
-            for info in package.infolist():
-                copy.writestr(info, drawings.get(info.filename) or package.read(info))
-    job.services.store.put_bytes(job.sha256, WITHOUT_MISSING, output.getvalue(), job.kind)
+        copy = with_parts(package, drawings)
+    job.services.store.put_bytes(job.sha256, WITHOUT_MISSING, copy, job.kind)
     return target
 
 
