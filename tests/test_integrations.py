@@ -259,7 +259,7 @@ def test_simple_directory_reader_reads_a_folder_with_the_reader(folder, shared_s
         if source.endswith(".pdf"):
             assert_chunks(mine, read_file(source, services=shared_services), source)
     pdf = next(doc for doc in documents if doc.metadata["source"].endswith(".pdf"))
-    # embedded: the text as ReadLens counted it, under the one key SimpleDirectoryReader shows; the model sees the citation
+    # embedded: the text as ReadLens counted it, under the one key SimpleDirectoryReader shows; the model: the citation
     path = f"file_path: {pdf.metadata['file_path']}"
     assert pdf.get_content(MetadataMode.EMBED) == f"{path}\n\n{pdf.text}"
     assert pdf.get_content(MetadataMode.LLM) == f"{path}\ncitation: {pdf.metadata['citation']}\n\n{pdf.text}"

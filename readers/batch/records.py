@@ -192,9 +192,10 @@ def chunk_records(reading: Reading, file: str, max_tokens: int, overlap_tokens: 
     return records
 
 
-def read_collected(path: str, options: ReadOptions, services: Services) -> Reading:
+def read_collected(path: str, options: ReadOptions, services: Services | None) -> Reading:
     """``read_file`` for one file of a collection: a page range that runs past the file's last page
-    reads up to that page, as a collection's files have different lengths."""
+    reads up to that page, as a collection's files have different lengths. ``services`` None: from
+    the environment."""
     try:
         return read_file(path, options=options, services=services)
     except ReaderError as error:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from ..batch.outputs import collect
 from ..batch.records import Request, read_collected
 from ..models import Reading
+from ..options import ReadOptions
 from ..payload.blocks import TABLE_RULE, parse
 from ..payload.budget import page_tokens
 from ..payload.chunks import Chunk, check_sizes, has_headings
@@ -51,7 +52,7 @@ class Piece:
     metadata: dict
 
 
-def request(mode: str, max_tokens: int, overlap: int, options) -> Request:
+def request(mode: str, max_tokens: int, overlap: int, options: ReadOptions) -> Request:
     """What each file is read with and cut into: a page a piece, or (``chunk``) a chunk a piece.
     Raises ``ValueError`` for another mode and ``ReaderError`` ``INVALID_QUERY`` for chunk sizes
     that cannot work, before any file is read."""
@@ -160,8 +161,9 @@ def _held(chunk: Chunk, blocks: list[dict]) -> list[dict]:
     content = chunk.content
     lines = [line.strip() for line in content.split("\n")]
     first = next((line for line in lines if line and not TABLE_RULE.match(line)), "")
-    return [
-        block
-        for block in blocks
-        if (first and first in block["text"]) or (head := block["text"].split("\n", 1)[0].strip()) and head in content
-    ]
+
+    def held(block: dict) -> bool:
+        head = block["text"].split("\n", 1)[0].strip()
+        return bool(first and first in block["text"]) or bool(head and head in content)
+
+    return [block for block in blocks if held(block)]
