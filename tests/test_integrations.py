@@ -12,7 +12,7 @@ import io
 import logging
 import re
 import shutil
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
@@ -160,10 +160,16 @@ def test_a_scan_is_its_ocr_text(framework, ocr_services):
     assert documents[0][1]["blocks"] == []  # OCR's text has no place in the PDF's text layer
 
 
+@pytest.fixture(scope="module")
+def loopback_services(shared_services) -> Services:
+    """The session's services, but that they may read the test's server on loopback (``URL_ALLOW``)."""
+    return Services(replace(shared_services.settings, url_allow=("127.0.0.1",)))
+
+
 @pytest.mark.parametrize("framework", ["langchain", "llamaindex"])
-def test_a_url_is_read_and_cited_by_its_url(framework, tmp_path, monkeypatch):
+def test_a_url_is_read_and_cited_by_its_url(framework, loopback_services, monkeypatch):
     refused = fence(monkeypatch)
-    services = Services(make_settings(tmp_path / "cache", url_allow=("127.0.0.1",)))
+    services = loopback_services
     routes = {"/reports/warn.pdf": (200, {"Content-Type": "application/pdf"}, PDF.read_bytes())}
     with Site(routes) as site:
         url = site.url("/reports/warn.pdf")
@@ -280,22 +286,17 @@ def _examples() -> dict[str, str]:
     }
 
 
-@pytest.fixture(scope="module")
-def example_cache(tmp_path_factory) -> Path:
-    """One cache for both examples, so the second reads the reports from it."""
-    return tmp_path_factory.mktemp("examples")
-
-
 @pytest.mark.parametrize("section", ["LangChain", "LlamaIndex"])
-def test_the_docs_retrieval_examples_run_as_written(section, tmp_path, monkeypatch, example_cache):
+@pytest.mark.filterwarnings("ignore:`langchain-community` is being sunset:DeprecationWarning")  # its own notice
+def test_the_docs_retrieval_examples_run_as_written(section, tmp_path, monkeypatch, shared_services):
     """Each example as it stands in the docs, run in a folder holding reports/ with the settings of the
-    environment (here a private cache, and no vision model)."""
+    environment: here the session's cache, and no vision model."""
     reports = tmp_path / "reports"
     reports.mkdir()
     for path in (PDF, CORPUS / "markitdown" / "test.pdf", HTML):
         shutil.copy(path, reports)
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("READLENS_CACHE_DIR", str(example_cache))
+    monkeypatch.setenv("READLENS_CACHE_DIR", str(shared_services.settings.cache_dir))
     monkeypatch.setenv("VISION_PROVIDER", "none")
     code = _examples()[section]
     assert len(code.strip().splitlines()) <= 12
