@@ -11,7 +11,7 @@ from ..errors import ReaderError
 from ..models import Reading
 from ..options import ReadOptions
 from ..payload.serialize import as_json, notices_json
-from ..services import shared_services
+from ..services import Services, shared_services
 from ..settings import Settings
 
 FIELDS = (
@@ -192,25 +192,27 @@ def chunk_records(reading: Reading, file: str, max_tokens: int, overlap_tokens: 
     return records
 
 
+def read_collected(path: str, options: ReadOptions, services: Services | None) -> Reading:
+    """``read_file`` for one file of a collection: a page range that runs past the file's last page
+    reads up to that page, as a collection's files have different lengths. ``services`` None: from
+    the environment."""
+    try:
+        return read_file(path, options=options, services=services)
+    except ReaderError as error:
+        if error.code != "PAGE_OUT_OF_RANGE" or options.page_end is None:
+            raise
+        return read_file(path, options=replace(options, page_end=None), services=services)
+
+
 def read_records(path: str, file: str, sha256: str | None, request: Request, settings: Settings) -> list[dict] | None:
     """The records of one file; runs in an engine's worker (a thread here, or a Ray task).
 
-    A page range that runs past a file's last page reads up to that page, as a collection's
-    files have different lengths. Returns None when the read was interrupted (Ctrl-C reached
-    the worker): the file is left for the next run.
+    A page range that runs past a file's last page reads up to that page (``read_collected``).
+    Returns None when the read was interrupted (Ctrl-C reached the worker): the file is left for
+    the next run.
     """
-    services = shared_services(settings)
-
-    def read(start: int | None, end: int | None) -> Reading:
-        return read_file(path, options=replace(request.options, page_start=start, page_end=end), services=services)
-
     try:
-        try:
-            reading = read(request.options.page_start, request.options.page_end)
-        except ReaderError as error:
-            if error.code != "PAGE_OUT_OF_RANGE" or request.options.page_end is None:
-                raise
-            reading = read(request.options.page_start, None)
+        reading = read_collected(path, request.options, shared_services(settings))
         if request.chunk_tokens:
             return chunk_records(reading, file, request.chunk_tokens, request.overlap_tokens)
     except ReaderError as error:
