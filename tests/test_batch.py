@@ -18,7 +18,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -29,7 +28,7 @@ from PIL import Image
 from readers.batch.records import FIELDS
 from testkit import CORPUS, ROOT, fixtures
 from testkit.fake_openai import FakeOpenAI, chat_reply
-from testkit.processes import descendants, running
+from testkit.processes import descendants
 from tests.loopback import Site
 from tests.model_output import words
 
@@ -425,29 +424,8 @@ def test_a_page_range_runs_to_each_files_last_page(folder, vision, local_run, tm
     assert result.returncode == 1
 
 
-@pytest.fixture(scope="module")
-def ray_cluster():
-    """A Ray of 2 CPUs started here (no dashboard, no usage stats); shut down, and checked gone."""
-    import ray
-
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    before = descendants(os.getpid())
-    temp = tempfile.mkdtemp(prefix="rl-ray-")  # short: Ray's socket paths must fit in 107 bytes
-    context = ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR", _temp_dir=temp)
-    try:
-        yield context.address_info["gcs_address"]
-    finally:
-        started = descendants(os.getpid()) - before  # Ray's processes, its workers and anything they started
-        ray.shutdown()
-        deadline = time.monotonic() + 30
-        while any(map(running, started)) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        shutil.rmtree(temp, ignore_errors=True)
-        assert not [pid for pid in started if running(pid)], "Ray left processes behind"
-
-
-def test_ray_engine_gives_the_local_engines_records(ray_cluster, local_run, folder, vision, tmp_path):
-    """The cluster's workers read with the driver's settings (its fake vision server, its cache folder)."""
+def test_ray_engine_gives_the_local_engines_records(ray_nodes, local_run, folder, vision, tmp_path):
+    """The three-node cluster's workers read with the driver's settings (its fake vision server, its cache folder)."""
     result, first, _ = local_run
     ray_run = batch(
         "docs",
@@ -456,7 +434,7 @@ def test_ray_engine_gives_the_local_engines_records(ray_cluster, local_run, fold
         "--engine",
         "ray",
         "--ray-address",
-        ray_cluster,
+        ray_nodes.address,
         cache=tmp_path / "cache",
         vision=vision,
         cwd=folder.parent,

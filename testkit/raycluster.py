@@ -1,0 +1,101 @@
+"""Ray's own multi-node cluster on this one machine (``ray.cluster_utils.Cluster``): a head and
+worker nodes, each a raylet of its own with its own workers, sized for a shared 2-core machine.
+The tests and ``make bench scale`` run the batch command against its address."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from testkit.processes import descendants, running
+
+NODE_CPUS = 1  # each worker node reads one file at a time: two nodes fill this machine's 2 cores
+# Each node's object store: Ray's least (75 MiB, ray_constants.OBJECT_STORE_MINIMUM_MEMORY_BYTES) and a
+# little; the batch holds a few files' records in it at a time.
+OBJECT_STORE_BYTES = 80 * 2**20
+GONE_WITHIN = 30  # seconds for a node's processes to end once it is killed or shut down
+
+
+class Nodes:
+    """A running cluster: its ``address``, and worker nodes to kill and add."""
+
+    def __init__(self, cluster):
+        self.cluster = cluster
+        self.address = cluster.address
+
+    @property
+    def workers(self) -> list:
+        return sorted(self.cluster.worker_nodes, key=lambda node: node.unique_id)
+
+    def add(self) -> None:
+        self.cluster.add_node(num_cpus=NODE_CPUS, object_store_memory=OBJECT_STORE_BYTES)
+        self.cluster.wait_for_nodes()
+
+    @staticmethod
+    def busy(node, task: str) -> bool:
+        """A worker of ``node`` is running the Ray task named ``task`` (Ray names its workers' processes so)."""
+        raylet = node.all_processes["raylet"][0].process.pid
+        for pid in descendants(raylet):
+            try:
+                if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(f"ray::{task}".encode()):
+                    return True
+            except OSError:
+                pass
+        return False
+
+    def kill(self, node) -> set[int]:
+        """Kill a worker node as a machine is lost: its raylet and everything under it (its
+        workers and what they started) with SIGKILL, at once. Returns their ids, checked gone."""
+        processes = {process.process.pid for group in node.all_processes.values() for process in group}
+        for pid in list(processes):
+            processes |= descendants(pid)
+        self.cluster.remove_node(node, allow_graceful=False)
+        _gone(processes)
+        return processes
+
+
+def _gone(processes: set[int]) -> None:
+    deadline = time.monotonic() + GONE_WITHIN
+    while any(map(running, processes)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = [pid for pid in processes if running(pid)]
+    assert not left, f"Ray left processes behind: {left}"
+
+
+@contextmanager
+def cluster(workers: int = 2) -> Iterator[Nodes]:
+    """A head node without CPUs (it holds the cluster's state and the driver, as a cluster's head
+    does) and ``workers`` worker nodes of ``NODE_CPUS`` each. Ray's files, and the address file
+    it writes for ``ray.init(address="auto")``, go to a folder of its own (``RAY_TMPDIR``), not the
+    machine's shared /tmp/ray. Shut down at the end, and every process it started checked gone."""
+    import ray
+    from ray.cluster_utils import Cluster
+
+    temp = tempfile.mkdtemp(prefix="rl-ray-")  # short: Ray's socket paths must fit in 107 bytes
+    saved = {name: os.environ.get(name) for name in ("RAY_TMPDIR", "RAY_USAGE_STATS_ENABLED")}
+    os.environ.update(RAY_TMPDIR=temp, RAY_USAGE_STATS_ENABLED="0")
+    before = descendants(os.getpid())
+    try:
+        head = {"num_cpus": 0, "object_store_memory": OBJECT_STORE_BYTES, "include_dashboard": False}
+        nodes = Nodes(Cluster(initialize_head=True, head_node_args=head))
+        try:
+            for _ in range(workers):
+                nodes.add()
+            yield nodes
+        finally:
+            started = descendants(os.getpid()) - before  # the nodes' processes, their workers and what those started
+            ray.shutdown()
+            nodes.cluster.shutdown()
+            _gone(started)
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        shutil.rmtree(temp, ignore_errors=True)
