@@ -3,6 +3,7 @@ go on from ReadLens to their own steps (an embedding model, Ray Data's writers).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..intake.fetch import is_url
@@ -47,7 +48,7 @@ def ray_dataset(paths: list[str], *, chunks: int = 0, overlap: int = 0, settings
         raise BatchError(f"ray_dataset needs Ray Data: {INSTALL_HINT}.") from None
     request = Request(ReadOptions(**options), chunks, overlap)
     settings = checked(paths, request, settings or Settings.from_env())
-    files = [{"path": file if is_url(file) else str(path.absolute()), "file": file} for file, path in collect(paths)]
+    files = [{"path": file if is_url(file) else os.path.abspath(file), "file": file} for file in collect(paths)]
     if not ray.is_initialized():
         ray.init(runtime_env=RayEngine.runtime_env())
     return ray.data.from_items(files).map_batches(_read, batch_size=1, fn_args=(request, settings), num_cpus=1)

@@ -94,17 +94,12 @@ class _Stopper:
 
 
 def _tasks(
-    files: list[tuple[str, Path]],
-    previous: Previous,
-    tally: Tally,
-    settings: Settings,
-    progress: Progress,
-    stopper: _Stopper,
+    files: list[str], previous: Previous, tally: Tally, settings: Settings, progress: Progress, stopper: _Stopper
 ) -> Iterator[tuple]:
     """(path, file, sha256) of each file still to read, hashed here as the engine asks for
     more; files already read and copies are counted off the progress bar instead."""
     seen: set[str] = set()
-    for file, path in files:
+    for file in files:
         if stopper.signal:
             return
         if is_url(file):  # fetched by its reader; read again unless an earlier run read it
@@ -114,7 +109,7 @@ def _tasks(
             else:
                 yield file, file, None
             continue
-        sha256 = content_hash(path, settings)
+        sha256 = content_hash(Path(file), settings)
         if sha256 in previous.done or sha256 in seen:
             if sha256 in seen:
                 tally.copies += 1
@@ -124,7 +119,7 @@ def _tasks(
             continue
         if sha256:
             seen.add(sha256)
-        yield str(path.absolute()), file, sha256
+        yield os.path.abspath(file), file, sha256
 
 
 def _stopped(file: str, error: BaseException) -> str:
