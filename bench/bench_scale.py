@@ -14,7 +14,9 @@ process of its own, timed from its start to its end:
 - the time to resume: a local run killed (SIGKILL) halfway, then the same command again, timed to
   its first new record (the scan of the output and the skipping of the files already read) and to
   its end;
-- the scaling from one worker node to two, on the same 1,000 files.
+- the scaling from one worker node to two, on the same 1,000 files;
+- the output writer (the driver, one process) on the records of the local 10,000-file run: JSON
+  Lines appended a file at a time, scanned as a resume scans them, and written as Parquet at the end.
 
 The load before and after each row is printed with it: on a shared 2-core machine the rates follow
 the other work, and two worker nodes of one CPU each are the machine's two cores.
@@ -34,6 +36,7 @@ from pathlib import Path
 
 from bench import report
 from bench.bench_batch import counted
+from readers.batch.outputs import JsonlOutput, ParquetOutput, output_journal
 from testkit import CORPUS, ROOT
 from testkit.processes import descendants, running
 from testkit.raycluster import cluster
@@ -173,6 +176,7 @@ def main() -> None:
         table = report.Rows([*header, "load before/after"])
         row(table, f"local, {SMALL:,} files", work / "small", work)
         row(table, f"local, {FILES:,} files", work / "large", work)
+        writer(work / "1.jsonl", work / "writer")
         with cluster(workers=1) as nodes:
             ray = ("--engine", "ray", "--ray-address", nodes.address)
             one = row(table, f"Ray, head + 1 worker node, {SMALL:,} files", work / "small", work, *ray)
@@ -184,6 +188,39 @@ def main() -> None:
             f"{one:.1f} files/s, then {two:.1f}: {two / one:.2f}x.\n"
         )
         resume(work)
+
+
+def writer(records: Path, work: Path) -> None:
+    """The output writer's rates on the records in ``records``: appended a file at a time (one write,
+    flushed, per file), scanned as a resume does, and written into a Parquet file at the end."""
+    files: dict[tuple[str, str], list[dict]] = {}
+    for line in records.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        files.setdefault((record["file"], record["sha256"]), []).append(record)
+    count = sum(map(len, files.values()))
+    work.mkdir()
+    output = JsonlOutput(work / "pages.jsonl")
+    start = time.perf_counter()
+    for file_records in files.values():
+        output.append(file_records)
+    output.close()
+    appended = time.perf_counter() - start
+    start = time.perf_counter()
+    JsonlOutput(work / "pages.jsonl").resume()
+    scanned = time.perf_counter() - start
+    (work / "pages.jsonl").rename(output_journal(work / "pages.parquet"))
+    parquet = ParquetOutput(work / "pages.parquet")
+    parquet.resume()
+    start = time.perf_counter()
+    parquet.close()
+    written = time.perf_counter() - start
+    print(
+        f"\nOutput writer, {count:,} records of {len(files):,} files: JSON Lines appended at "
+        f"{count / appended:,.0f} records/s, scanned for a resume at {count / scanned:,.0f} records/s, "
+        f"written as Parquet at the end at {count / written:,.0f} records/s "
+        f"(load {os.getloadavg()[0]:.1f}).\n",
+        flush=True,
+    )
 
 
 def _mix() -> str:

@@ -81,7 +81,12 @@ def cluster(workers: int = 2) -> Iterator[Nodes]:
     os.environ.update(RAY_TMPDIR=temp, RAY_USAGE_STATS_ENABLED="0")
     before = descendants(os.getpid())
     try:
-        head = {"num_cpus": 0, "object_store_memory": OBJECT_STORE_BYTES, "include_dashboard": False}
+        head = {
+            "num_cpus": 0,
+            "object_store_memory": OBJECT_STORE_BYTES,
+            "include_dashboard": False,
+            "dashboard_agent_listen_port": None,  # a free port, as the worker nodes' agents get: not Ray's fixed one
+        }
         nodes = Nodes(Cluster(initialize_head=True, head_node_args=head))
         try:
             for _ in range(workers):
