@@ -24,8 +24,8 @@ GONE_WITHIN = 30  # seconds for a node's processes to end once it is killed or s
 class Nodes:
     """A running cluster: its ``address``, and worker nodes to kill and add."""
 
-    def __init__(self, cluster):
-        self.cluster = cluster
+    def __init__(self, cluster, temp: str):
+        self.cluster, self.temp = cluster, temp
         self.address = cluster.address
 
     @property
@@ -33,14 +33,23 @@ class Nodes:
         return sorted(self.cluster.worker_nodes, key=lambda node: node.unique_id)
 
     def add(self) -> None:
-        self.cluster.add_node(num_cpus=NODE_CPUS, object_store_memory=OBJECT_STORE_BYTES)
+        with _environment(RAY_TMPDIR=self.temp, RAY_USAGE_STATS_ENABLED="0"):
+            self.cluster.add_node(num_cpus=NODE_CPUS, object_store_memory=OBJECT_STORE_BYTES)
         self.cluster.wait_for_nodes()
 
     @staticmethod
-    def busy(node, task: str) -> bool:
-        """A worker of ``node`` is running the Ray task named ``task`` (Ray names its workers' processes so)."""
-        raylet = node.all_processes["raylet"][0].process.pid
-        for pid in descendants(raylet):
+    def processes(node) -> set[int]:
+        """The node's processes: its raylet and the others Ray started for it, and all under them
+        (its workers and what they started)."""
+        found = {process.process.pid for group in node.all_processes.values() for process in group}
+        for pid in list(found):
+            found |= descendants(pid)
+        return found
+
+    @staticmethod
+    def busy(processes: set[int], task: str) -> bool:
+        """One of ``processes`` is a worker running the Ray task named ``task`` (Ray names its workers so)."""
+        for pid in processes:
             try:
                 if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(f"ray::{task}".encode()):
                     return True
@@ -48,15 +57,11 @@ class Nodes:
                 pass
         return False
 
-    def kill(self, node) -> set[int]:
-        """Kill a worker node as a machine is lost: its raylet and everything under it (its
-        workers and what they started) with SIGKILL, at once. Returns their ids, checked gone."""
-        processes = {process.process.pid for group in node.all_processes.values() for process in group}
-        for pid in list(processes):
-            processes |= descendants(pid)
+    def kill(self, node, processes: set[int]) -> None:
+        """Kill a worker node as a machine is lost: its raylet and everything under it with SIGKILL,
+        at once; ``processes`` (``Nodes.processes``) are checked gone."""
         self.cluster.remove_node(node, allow_graceful=False)
         _gone(processes)
-        return processes
 
 
 def _gone(processes: set[int]) -> None:
@@ -68,26 +73,40 @@ def _gone(processes: set[int]) -> None:
 
 
 @contextmanager
+def _environment(**values: str) -> Iterator[None]:
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@contextmanager
 def cluster(workers: int = 2) -> Iterator[Nodes]:
     """A head node without CPUs (it holds the cluster's state and the driver, as a cluster's head
     does) and ``workers`` worker nodes of ``NODE_CPUS`` each. Ray's files, and the address file
-    it writes for ``ray.init(address="auto")``, go to a folder of its own (``RAY_TMPDIR``), not the
-    machine's shared /tmp/ray. Shut down at the end, and every process it started checked gone."""
+    it writes for ``ray.init(address="auto")``, go to a folder of its own (``RAY_TMPDIR`` while a
+    node starts), not the machine's shared /tmp/ray: only the ``address`` finds this cluster.
+    Shut down at the end, and every process it started checked gone."""
     import ray
     from ray.cluster_utils import Cluster
 
     temp = tempfile.mkdtemp(prefix="rl-ray-")  # short: Ray's socket paths must fit in 107 bytes
-    saved = {name: os.environ.get(name) for name in ("RAY_TMPDIR", "RAY_USAGE_STATS_ENABLED")}
-    os.environ.update(RAY_TMPDIR=temp, RAY_USAGE_STATS_ENABLED="0")
     before = descendants(os.getpid())
+    head = {
+        "num_cpus": 0,
+        "object_store_memory": OBJECT_STORE_BYTES,
+        "include_dashboard": False,
+        "dashboard_agent_listen_port": None,  # a free port, as the worker nodes' agents get: not Ray's fixed one
+    }
     try:
-        head = {
-            "num_cpus": 0,
-            "object_store_memory": OBJECT_STORE_BYTES,
-            "include_dashboard": False,
-            "dashboard_agent_listen_port": None,  # a free port, as the worker nodes' agents get: not Ray's fixed one
-        }
-        nodes = Nodes(Cluster(initialize_head=True, head_node_args=head))
+        with _environment(RAY_TMPDIR=temp, RAY_USAGE_STATS_ENABLED="0"):
+            nodes = Nodes(Cluster(initialize_head=True, head_node_args=head), temp)
         try:
             for _ in range(workers):
                 nodes.add()
@@ -98,9 +117,4 @@ def cluster(workers: int = 2) -> Iterator[Nodes]:
             nodes.cluster.shutdown()
             _gone(started)
     finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
         shutil.rmtree(temp, ignore_errors=True)

@@ -51,4 +51,4 @@ def ray_dataset(paths: list[str], *, chunks: int = 0, overlap: int = 0, settings
     files = [{"path": file if is_url(file) else os.path.abspath(file), "file": file} for file in collect(paths)]
     if not ray.is_initialized():
         ray.init(runtime_env=RayEngine.runtime_env())
-    return ray.data.from_items(files).map_batches(_read, batch_size=1, fn_args=(request, settings), num_cpus=1)
+    return ray.data.from_items(files).map_batches(_read, batch_size=1, fn_args=(request, settings))

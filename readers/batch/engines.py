@@ -172,7 +172,7 @@ class RayEngine:
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # nothing is reported anywhere
             try:
                 ray.init(
-                    address=self.address,
+                    address=self.address or "local",  # without one, a Ray of its own: not a cluster found here
                     num_cpus=None if self.address else self.workers,
                     include_dashboard=False,
                     log_to_driver=False,
