@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 import time
 from collections.abc import Iterator
@@ -105,8 +106,13 @@ def cluster(workers: int = 2) -> Iterator[Nodes]:
         "dashboard_agent_listen_port": None,  # a free port, as the worker nodes' agents get: not Ray's fixed one
     }
     try:
-        with _environment(RAY_TMPDIR=temp, RAY_USAGE_STATS_ENABLED="0"):
-            nodes = Nodes(Cluster(initialize_head=True, head_node_args=head), temp)
+        try:
+            with _environment(RAY_TMPDIR=temp, RAY_USAGE_STATS_ENABLED="0"):
+                nodes = Nodes(Cluster(initialize_head=True, head_node_args=head), temp)
+        except Exception:  # a head that did not come up (Ray waits 30 s for it): end what it started
+            for pid in descendants(os.getpid()) - before:
+                os.kill(pid, signal.SIGKILL)
+            raise
         try:
             for _ in range(workers):
                 nodes.add()

@@ -63,8 +63,18 @@ def folder(tmp_path_factory) -> Path:
     return root
 
 
-def batch(*args, cache: Path, vision: FakeOpenAI, cwd: Path, wait: bool = True, URL_ALLOW: str = "", **popen):
-    """Run the command line in ``cwd``, configured only by its environment."""
+def batch(
+    *args,
+    cache: Path,
+    vision: FakeOpenAI,
+    cwd: Path,
+    wait: bool = True,
+    URL_ALLOW: str = "",
+    RAY_TMPDIR: str = "",
+    **popen,
+):
+    """Run the command line in ``cwd``, configured only by its environment (``RAY_TMPDIR``: where
+    Ray looks for a cluster started on this machine, when given)."""
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -78,6 +88,7 @@ def batch(*args, cache: Path, vision: FakeOpenAI, cwd: Path, wait: bool = True, 
         "WHISPER_BASE_URL": "",
         "RAY_USAGE_STATS_ENABLED": "0",
         "URL_ALLOW": URL_ALLOW,
+        **({"RAY_TMPDIR": RAY_TMPDIR} if RAY_TMPDIR else {}),
     }
     command = [sys.executable, "-m", "readers", "batch", *map(str, args)]
     if not wait:
@@ -445,11 +456,23 @@ def test_ray_engine_gives_the_local_engines_records(ray_nodes, local_run, folder
     assert (tmp_path / "cache" / "files").is_dir()  # the workers wrote to the driver's cache
 
 
-def test_a_ray_run_leaves_no_libreoffice_behind(vision, tmp_path):
-    """Ray ends its workers' children with SIGKILL: the LibreOffice a worker started goes with them."""
+def test_a_ray_run_leaves_no_libreoffice_behind(ray_nodes, vision, tmp_path):
+    """Ray ends its workers' children with SIGKILL: the LibreOffice a worker started goes with them.
+    Without --ray-address the run starts a Ray of its own, though a cluster runs on this machine
+    where Ray looks for one (joining it, its tasks could not fetch their arguments: OwnerDiedError)."""
     (tmp_path / "docs").mkdir()
     shutil.copy(CORPUS / "markitdown/test.docx", tmp_path / "docs/report.docx")
-    run = batch("docs", "--out", "p.jsonl", "--engine", "ray", cache=tmp_path / "cache", vision=vision, cwd=tmp_path)
+    run = batch(
+        "docs",
+        "--out",
+        "p.jsonl",
+        "--engine",
+        "ray",
+        cache=tmp_path / "cache",
+        vision=vision,
+        cwd=tmp_path,
+        RAY_TMPDIR=ray_nodes.temp,
+    )
     assert run.returncode == 0, run.stderr
     assert [record["page"] for record in lines(tmp_path / "p.jsonl")] == [1, 2, 3]
     deadline = time.monotonic() + 10
