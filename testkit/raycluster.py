@@ -110,7 +110,7 @@ def cluster(workers: int = 2) -> Iterator[Nodes]:
             with _environment(RAY_TMPDIR=temp, RAY_USAGE_STATS_ENABLED="0"):
                 nodes = Nodes(Cluster(initialize_head=True, head_node_args=head), temp)
         except Exception:  # a head that did not come up (Ray waits 30 s for it): end what it started
-            for pid in descendants(os.getpid()) - before:
+            for pid in descendants(os.getpid()) - before:  # nothing else starts while it does
                 os.kill(pid, signal.SIGKILL)
             raise
         try:
@@ -118,7 +118,7 @@ def cluster(workers: int = 2) -> Iterator[Nodes]:
                 nodes.add()
             yield nodes
         finally:
-            started = descendants(os.getpid()) - before  # the nodes' processes, their workers and what those started
+            started = set().union(*map(Nodes.processes, [nodes.cluster.head_node, *nodes.workers]))
             ray.shutdown()
             nodes.cluster.shutdown()
             _gone(started)
