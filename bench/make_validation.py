@@ -6,7 +6,7 @@ source's text, and the truth says on which page each table (or each page's piece
 
 Each source table is printed three times, in turn: by Chromium in one layout, by LibreOffice (as a
 Word document) in another, and typed in a monospaced font, as a sheet of a workbook, or by Chromium
-in a third layout. A long table is cut into slices of ``SLICE`` body rows, and its first ``LONG``
+in a third layout. A long table is cut into even slices of ``SLICE`` body rows at most, and its first ``LONG``
 rows are printed once more whole, breaking across pages with the header repeated. Some tables have
 footnote marks on their figures, some documents set paragraphs of the source's text around their
 tables. Nothing is random: the same sources make the same tables and the same truth.
@@ -141,7 +141,8 @@ def printings(tables: list[Table]) -> list[Printing]:
     index = 0
     for table in tables:
         body = table.height - table.header
-        pieces = [table.slice(start, start + SLICE) for start in range(0, body, SLICE)][:SLICES]
+        size = -(-body // -(-body // SLICE))  # slices as even as they come, none over SLICE rows
+        pieces = [table.slice(start, start + size) for start in range(0, body, size)][:SLICES]
         pieces = pieces if body > SLICE else [table]
         if body > 2 * SLICE and not table.rtl:
             renderer = "chromium" if index % 2 else "word"
@@ -193,8 +194,9 @@ def landscape(table: Table) -> bool:
 
 def row_pages(table: Table, caption: str, pages: list[str], start: int, sheet: bool) -> list[int]:
     """The page (counted from 0) each row of a printed table is on: its caption's page, then for each
-    body row the first page from the last row's on that holds the text of every cell of the row. In a
-    right-to-left table pdfium reads the lines in visual order, a cell's lines among the others', and
+    body row the first page from the last row's on that holds the text of every cell of the row (or,
+    failing that, its runs of letters and digits: a letter drawn in a fallback font is read apart). In
+    a right-to-left table pdfium reads the lines in visual order, a cell's lines among the others', and
     a number's parts in either order: there each word in Latin letters is looked for, without its
     punctuation. A sheet prints on one page (``SinglePageSheets``)."""
     number = compact(" ".join(caption.split()[:2]))  # "Table12.": no other caption holds it
@@ -208,8 +210,14 @@ def row_pages(table: Table, caption: str, pages: list[str], start: int, sheet: b
             texts = [re.sub(r"\W", "", word) for text in texts if not RTL_LETTERS.search(text) for word in text.split()]
             texts = [text for text in texts if LATIN.search(text)]
         texts = [compact(text) for text in texts]
+        runs = [run for text in texts for run in re.findall(r"\w+", text)]
         if r >= table.header and not sheet:
-            page = next(p for p in range(page, len(pages)) if all(text in pages[p] for text in texts))
+            whole = next((p for p in range(page, len(pages)) if all(text in pages[p] for text in texts)), None)
+            page = (
+                whole
+                if whole is not None
+                else next(p for p in range(page, len(pages)) if all(run in pages[p] for run in runs))
+            )
         found.append(page)
     return found
 

@@ -40,7 +40,7 @@ VALIDATION = CORPUS / "table-validation"
 RTL_LETTERS = re.compile(r"[\u0590-\u08ff\U0001e900-\U0001e95f]")  # Hebrew, Arabic, Syriac, Thaana, N'Ko, Adlam
 PARTS = ("printed", "tabula-py")
 RENDERERS = ("chromium", "libreoffice")
-LAYOUTS = ("ruled", "header rule", "no rules", "zebra", "monospaced", "as published")
+LAYOUTS = ("ruled", "header rule", "no rules", "zebra", "monospaced")
 FEATURES = (
     "grouped header",
     "10+ columns",
