@@ -45,7 +45,7 @@ from time import perf_counter
 from bench import report
 from bench.icdar_validation import figures, report_validation
 from bench.scratch import ICDAR
-from readers import Services, read_file
+from readers import ReaderError, Services, read_file
 from testkit import CORPUS, make_settings
 from testkit.icdar_metric import Score, markdown_tables, means, relations, row_grid, score, truth_tables
 from testkit.validation import validation_tables
@@ -70,12 +70,18 @@ def scored(found: Counter, readings: list[Counter]) -> Score:
 
 
 def readlens_tables(pdfs: list[Path], cache: Path) -> dict[str, dict[Path, dict]]:
-    """ReadLens's tables of each PDF: the document's, and with its charts' data counted as tables."""
+    """ReadLens's tables of each PDF: the document's, and with its charts' data counted as tables (or
+    the error it raised: a file it cannot read has no tables, and is counted as failed)."""
     services = Services(make_settings(cache, vision_provider="none"))
     answers: dict[str, dict[Path, dict]] = {"ReadLens": {}, "ReadLens, charts' data counted": {}}
     for pdf in pdfs:
         start = perf_counter()
-        text = read_file(pdf, services=services, multimodal=False).as_text()
+        try:
+            text = read_file(pdf, services=services, multimodal=False).as_text()
+        except ReaderError as error:
+            for found in answers.values():
+                found[pdf] = {"error": f"{error.code}: {error.message}"}
+            continue
         seconds = perf_counter() - start
         answers["ReadLens"][pdf] = {"tables": markdown_tables(text, charts=False), "seconds": seconds}
         answers["ReadLens, charts' data counted"][pdf] = {"tables": markdown_tables(text), "seconds": seconds}

@@ -1,7 +1,8 @@
 """The tables' validation set (``tests/corpus/table-validation``) stays honest: every truth file is
 well formed and its PDF is there, every cell of its truth is printed on the page it names, the set
 holds 300 tables at least, every file is named in its SOURCES.md, every source is the original
-(the SHA-256 of its text there) and no file outgrows the repository's bounds."""
+(the SHA-256 of its text there) and no file outgrows the repository's bounds; and each truth table is
+matched to the found table it shares the most with (``testkit.icdar_metric.match_tables``)."""
 
 import gzip
 import hashlib
@@ -10,6 +11,7 @@ import re
 
 import pytest
 
+from testkit.icdar_metric import match_tables, row_grid
 from testkit.validation import (
     FEATURES,
     LAYOUTS,
@@ -18,6 +20,7 @@ from testkit.validation import (
     RTL_LETTERS,
     VALIDATION,
     compact,
+    grid,
     page_texts,
     tables,
     truth_files,
@@ -85,3 +88,12 @@ def test_the_set_keeps_within_the_repositorys_bounds():
     files = [path for path in VALIDATION.rglob("*") if path.is_file()]
     assert sum(path.stat().st_size for path in files) <= MOST_BYTES
     assert [path.name for path in files if path.stat().st_size > MOST_FILE_BYTES] == []
+
+
+def test_each_truth_table_is_matched_to_the_found_table_with_the_most_relations_in_common():
+    truth = [grid([["a", "b"], ["1", "2"]]), grid([["x", "y"], ["7", "8"], ["9", "10"]]), grid([["p", "q"]])]
+    found = [row_grid([["x", "y"], ["7", "8"]]), row_grid([["a", "b"], ["1", "2"]]), row_grid([["z"]])]
+    whole, cut, missed = match_tables(truth, found)
+    assert (whole.found, whole.score.f1, whole.wrong) == (1, 1.0, False)
+    assert (cut.found, cut.score.right, cut.score.expected, cut.wrong) == (0, 4, 7, True)  # its last row lost
+    assert (missed.found, missed.score.expected, missed.wrong) == (None, 1, True)
