@@ -77,6 +77,9 @@ CORPUS_VECTORS = [
     # silently, and a third file has a printer's banner before its header
     corpus("unstructured/pdf-bad-color-space.pdf", "pdf", page_count=1),
     corpus("pdfjs/bug1019475_1.pdf", "pdf", page_count=1),
+    # soft hyphens the page draws as dashes: a part number's, a date line's
+    corpus("pdfjs/issue9084.pdf", "pdf", page_count=1),
+    corpus("pdfjs/issue7855.pdf", "pdf", page_count=1),
     corpus("pdfplumber/issue-848.pdf", "pdf", page_count=8),
     corpus("python-pptx/tbl-cell.pptx", "pptx", page_count=3),
     corpus(

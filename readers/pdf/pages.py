@@ -43,7 +43,7 @@ from .layout import page_markdown
 from .objects import CharsPage, PlumberPage
 from .pdfium_text import pdfium_page
 from .pool import batches, discard_pool, executor, time_limit, worker_died
-from .spelling import joined_words, plain
+from .spelling import drawn_hyphens, joined_words, plain
 from .words import mapped, struck_once
 
 TABLE_FILLED = 0.3  # of a ruled grid's cells, holding text: a table (a chart's gridlines leave most empty)
@@ -126,8 +126,9 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
             raise ValueError(f"it read {len(whole.chars)} of the {seen} characters pdfium reads")
         # Every reader of the page's characters (its tables' cells, its text, its figures) gets them
         # struck once, with each glyph pdfminer cannot map read by pdfium (or left out and counted),
-        # and only those on the page: a spread's pages each hold the whole spread's text, half off the page.
-        chars, unmapped = mapped(struck_once(whole.chars), pdfium_page)
+        # and only those on the page: a spread's pages each hold the whole spread's text, half off the page;
+        # a soft hyphen the page draws as a dash is one.
+        chars, unmapped = mapped(drawn_hyphens(struck_once(whole.chars)), pdfium_page)
         if not all(centre_in(box_of(char), [whole.bbox]) for char in chars):
             chars = [char for char in chars if centre_in(box_of(char), [whole.bbox])]
         page = CharsPage(whole, chars) if chars is not whole.chars else whole
