@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+import numpy as np
 from pdfplumber.utils.text import LIGATURES
 
 from .records import Char
@@ -44,20 +45,12 @@ BROKEN = re.compile(
 COMPOUND = re.compile(rf"({LETTERS})[{HYPHENS}](?=({LETTERS}))")  # each pair of a hyphenated word, within a line
 
 
-def _next_to(left: Char, right: Char) -> bool:
-    """Whether ``right`` is the glyph right after ``left`` in a word: on its line, within a letter's gap."""
-    reach = LETTER_GAP_EMS * left["size"]
-    return (
-        right is not left
-        and -reach <= right["x0"] - left["x1"] <= reach
-        and abs(baseline(right) - baseline(left)) <= LINE_EMS * left["size"]
-    )
-
-
 def drawn_hyphens(chars: list[Char]) -> list[Char]:
     """``chars`` with each soft hyphen the page draws (``VISIBLE_EMS`` wide or wider) read as a hyphen,
     unless it ends a word after a letter: "1‐12", "SS‐2541‐03‐M" and "‐ Berlin, den 28.11.2016 ‐" keep
-    their dashes, "for‐" over "tress" stays a break for ``joined_words`` (``chars`` itself when none changes)."""
+    their dashes, "for‐" over "tress" stays a break for ``joined_words`` (``chars`` itself when none
+    changes). A glyph is next to a hyphen on its line (baselines within ``LINE_EMS``), within
+    ``LETTER_GAP_EMS`` of it; the glyphs are sorted by baseline once, so each hyphen looks along its line only."""
     drawn = [
         index
         for index, char in enumerate(chars)
@@ -65,11 +58,20 @@ def drawn_hyphens(chars: list[Char]) -> list[Char]:
     ]
     if not drawn:
         return chars
+    bases = np.array([baseline(char) for char in chars])
+    order = np.argsort(bases, kind="stable")
+    bases = bases[order]
+    starts, ends = np.array([chars[i]["x0"] for i in order]), np.array([chars[i]["x1"] for i in order])
+    letters = np.array([chars[i]["text"].isalpha() for i in order])
     read = list(chars)
     for index in drawn:
         hyphen = chars[index]
-        ends_word = not any(_next_to(hyphen, char) for char in chars)
-        if not (ends_word and any(char["text"].isalpha() and _next_to(char, hyphen) for char in chars)):
+        base, across, along = baseline(hyphen), LINE_EMS * hyphen["size"], LETTER_GAP_EMS * hyphen["size"]
+        line = slice(np.searchsorted(bases, base - across, "left"), np.searchsorted(bases, base + across, "right"))
+        others = order[line] != index
+        follows = others & (np.abs(starts[line] - hyphen["x1"]) <= along)
+        after_letter = others & letters[line] & (np.abs(hyphen["x0"] - ends[line]) <= along)
+        if follows.any() or not after_letter.any():
             read[index] = {**hyphen, "text": "-"}
     return read
 
