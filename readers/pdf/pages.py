@@ -304,7 +304,9 @@ def _lead_in(
 ) -> dict[int, dict]:
     """The extractions of the pages before ``first`` (a range's first page) that a table ``first``
     starts with runs on from, back to the page the table starts on, ``CONTINUED_LOOKBACK`` at most
-    (``readers.pdf.continued``); none if the page before ends with no table."""
+    (``readers.pdf.continued``): each page read back ends with a table; the reading back stops at one
+    that starts with none, at a page that cannot be read, or after ``CONTINUED_LOOKBACK`` pages. None if
+    ``first`` starts with no table or the page before it ends with none."""
     lead: dict[int, dict] = {}
 
     def texts() -> dict[int, str]:
@@ -315,9 +317,12 @@ def _lead_in(
         entry = _page_entry(job, pdf_path, cache_key, page_part, number - 1)
         if entry is None:
             break
+        lead[number - 1] = entry
+        if not closes_with_table(texts()[number - 1]):  # the table starts on the page after it
+            del lead[number - 1]
+            break
         number -= 1
-        lead[number] = entry
-    return lead if lead and closes_with_table(texts()[first - 1]) else {}
+    return lead
 
 
 def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True) -> Extraction:
