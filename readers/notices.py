@@ -16,6 +16,7 @@ class Code(StrEnum):
     MISNAMED = "misnamed"  # the file's name promises another kind than its content is
     LINKED_CONTENT = "linked_content"  # content the file links outside itself, never loaded
     PAGES_LIMITED = "pages_limited"  # more pages than MAX_PAGES asked for: a range of them was read
+    PART_OF_FILE = "part_of_file"  # the pages read are a range of a longer file: the others were not read
     CUT = "cut"  # content past a bound (rows, columns, comments, characters, recipients) left out
     SIMPLIFIED = "simplified"  # structure past what can be followed (nesting) read flat or left out
     DAMAGED = "damaged"  # a part, page, frame, slide, chart or member damaged: read as far as it goes
@@ -49,6 +50,13 @@ class Notice:
 
     def __str__(self) -> str:
         return self.text
+
+
+def part_of_file(name: str, unit: str, first: int, last: int, count: int) -> Notice:
+    """The notice that a reading of ``name`` holds its ``unit``s (page, slide, sheet ...) ``first``
+    to ``last`` only, of ``count``."""
+    read = f"{unit} {first} was" if first == last else f"{unit}s {first}-{last} were"
+    return Notice(Code.PART_OF_FILE, f"{name} has {count} {unit}s; {read} read, not the others.")
 
 
 class Described(StrEnum):

@@ -337,7 +337,8 @@ def test_a_text_files_page_cut_by_the_budget_keeps_its_line_numbers(tmp_path, se
 
 
 def test_the_outline_says_each_notice_once_with_its_code(tmp_path, services):
-    """A misnamed file read in windows of two pages: every window says so; the outline, once."""
+    """A misnamed file read in windows of two pages: every window says so; the outline, once. Each
+    window is part of the file, which the outline, reading them all, is not; a range of it is."""
     path = tmp_path / "report.txt"
     path.write_bytes((ROOT / "assets/chart-report.pdf").read_bytes())
 
@@ -347,3 +348,7 @@ def test_the_outline_says_each_notice_once_with_its_code(tmp_path, services):
     outline = outline_json(read, None, None, 2)
     assert outline["page_count"] == 4 and len(outline["warnings"]) == 1
     assert outline["notices"] == [{"code": "misnamed", "text": outline["warnings"][0]}]
+    ranged = outline_json(read, 2, 4, 2)
+    assert ranged["notices"][1:] == [
+        {"code": "part_of_file", "text": "report.txt has 4 pages; pages 2-4 were read, not the others."}
+    ]

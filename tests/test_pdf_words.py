@@ -6,8 +6,11 @@ no font maps."""
 
 from __future__ import annotations
 
+import pypdfium2 as pdfium
+
 from readers import read_file
-from readers.pdf.spelling import word_list
+from readers.pdf.pdfium_text import pdfium_page
+from readers.pdf.spelling import joined_words, word_list
 from testkit import CORPUS
 from testkit.fixtures import old_pages, typed_words
 
@@ -90,3 +93,25 @@ def test_only_the_words_on_the_page_are_read(services):
     first, second = read_file(CORPUS / "unstructured" / "reliance.pdf", 2, 3, services=services).pages
     assert "Table of Contents" not in first.text and "India’s largest company" in first.text
     assert "Reliance Industries Limited (RIL)\nis a Fortune 500 company" not in second.text
+
+
+def test_a_soft_hyphen_the_page_draws_is_a_hyphen_but_where_it_breaks_a_word(services):
+    """Some PDFs encode each dash as a soft hyphen (U+00AD) and draw it: a part number read
+    "SS254103M", a number range "112 months". One that ends a word at a line's end still breaks that
+    word: an OCR layer's "for‐" over "tress" is "fortress"."""
+    assert "SS-2541-03-M" in read_file(CORPUS / "pdfjs" / "issue9084.pdf", services=services).pages[0].text
+    dated = read_file(CORPUS / "pdfjs" / "issue7855.pdf", services=services).pages[0].text
+    assert "- Berlin, den 28.11.2016 -" in dated, "a dash at a line's end after no letter is a dash"
+    scan = read_file(CORPUS / "olmocr" / "horribleocr.pdf", services=services).pages[0].text
+    assert {"fortress", "putting"} <= set(scan.split()) and "\u00ad" not in scan
+
+
+def test_pdfium_reads_a_drawn_soft_hyphen_and_a_broken_word_as_pdfminer_does():
+    """A page pdfminer cannot parse is read from pdfium's characters, which mark a hyphen that breaks
+    a word at a line's end with U+0002: that control character once reached the text ("for\\x02")."""
+    with pdfium.PdfDocument(CORPUS / "pdfjs" / "issue9084.pdf") as document:
+        assert "SS-2541-03-M" in pdfium_page(document, 1, None, ValueError("unparsed"))["text"]
+    with pdfium.PdfDocument(CORPUS / "olmocr" / "horribleocr.pdf") as document:
+        text = pdfium_page(document, 1, None, ValueError("unparsed"))["text"]
+    assert "\x02" not in text and "for-\ntress" in text
+    assert "fortress" in joined_words([text])[0].split()

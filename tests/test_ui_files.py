@@ -149,6 +149,11 @@ def test_a_page_range_is_each_file_s_and_pages_outside_a_file_are_a_note(chromiu
     own.press("Enter")
     expect(rows.last).to_contain_text("ca-warn-report.pdf · pages 3–5 of 16", timeout=WAIT_MS)
     expect(page.locator("#rl-file-1-page-3")).to_be_attached()
+    # the range starts inside a table whose header is on page 1: its first page carries it, and says so
+    third = page.locator("#rl-file-1-page-3")
+    expect(third).to_contain_text("continued from page 2")
+    expect(third.locator("table").first.locator("tr").first).to_contain_text("Notice Date")
+    expect(page.get_by_text("ca-warn-report.pdf has 16 pages; pages 3-5 were read, not the others.")).to_be_visible()
     expect(page.locator("#rl-file-1-page-6")).to_have_count(0)
     expect(rows.first).to_contain_text("chart-report.pdf · 4 pages")
     assert "chart-report.pdf" not in page.evaluate("window.rlRead")  # the other file was not read again

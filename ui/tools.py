@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 
 from readers import ReaderError, Reading
 from readers.kinds import kind_of
+from readers.notices import Code, part_of_file
 from readers.payload.budget import Cursor, Fitted, answer_count, default_count, fit, page_tokens
 from readers.payload.outline import heading_tree, outline_pages
 from readers.payload.search import Search, compile_query
@@ -167,8 +168,14 @@ def windows(read: Read, first: int | None, last: int | None, max_pages: int, **o
 
 
 def _said(readings: list[Reading]) -> dict:
-    """What the readings say beside their pages, each once: ``warnings`` and ``notices`` (with codes)."""
-    notices = list(dict.fromkeys(notice for reading in readings for notice in reading.notices))
+    """What the readings say beside their pages, each once: ``warnings`` and ``notices`` (with codes).
+    Each run of pages is part of the file; what they read together is said once, if it is."""
+    notices = [notice for reading in readings for notice in reading.notices if notice.code != Code.PART_OF_FILE]
+    read, first = [page.number for reading in readings for page in reading.pages], readings[0]
+    if read and len(read) < first.page_count:
+        unit = kind_of(first.kind).unit
+        notices.append(part_of_file(first.name, unit, min(read), max(read), first.page_count))
+    notices = list(dict.fromkeys(notices))
     return {"warnings": [notice.text for notice in notices], "notices": notices_json(notices)}
 
 

@@ -14,8 +14,9 @@ the structure, from geometry alone (``python -m bench readers`` measures its cos
    a table without rules (short cells whose rows line up across the gutters) and becomes a
    Markdown table, each cell keeping its own words, under its header (the short lines just above
    it may be a header stacked over rows: ``readers.pdf.unruled``); else its lines are read row by row.
-3. **Lines and paragraphs.** Words on a line are joined in order; a gap between lines larger
-   than ``PARAGRAPH_GAP`` line heights starts a paragraph. Headings are lines set larger than the
+3. **Lines and paragraphs.** Words on a line are joined in order; a gap between lines wider than
+   the page's own gap between a paragraph's lines starts a paragraph (``readers.pdf.paragraphs``:
+   single, 1.5 and double spacing alike). Headings are lines set larger than the
    page's body text or a short bold line standing
    alone (``###``); bulleted lines become ``-`` items; words under a link annotation become
    ``[text](url)``; tables stand where they are on the page.
@@ -40,13 +41,14 @@ from statistics import median
 
 from ..markup.tables import markdown_table
 from .aligned import aligned_tables, drawn_table
-from .asides import asides, drawn_boxes, paragraph_groups
+from .asides import asides, drawn_boxes
 from .boxes import box_of, centre_in, near
 from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP
 from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, furniture_line, margin_numbers
 from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, as_body, heading_mark
 from .items import page_links, word_items
+from .paragraphs import paragraph_gaps, paragraph_groups
 from .records import Boxed, Char, Item
 from .turned import half_turned, rotated_lines, turn_of
 from .unruled import (
@@ -236,12 +238,13 @@ def _render(blocks: list, body: float, tables: list[str], ratio: float = HEADING
     """The blocks as Markdown; each table without rules is also added to ``tables``; a heading is
     set ``ratio`` times the body text's size."""
     paragraphs: list[str] = []
+    gaps = paragraph_gaps(blocks)
     for block in blocks:
         if isinstance(block, tuple):
             paragraphs.append(markdown_table(block[1]))
             tables.append(paragraphs[-1])
             continue
-        groups = paragraph_groups(block)
+        groups = paragraph_groups(block, gaps)
         for group in groups:
             plain_after = len(group) > 1 and not all(item.get("bold") for item in group[1])
             marks = as_body(

@@ -35,7 +35,7 @@ from ..settings import Settings
 from ..storage.files import PAGE, PDF_META, RENDER
 from .boxes import box_of, centre_in
 from .cells import closing_edges, holds_its_words, ruled_rows, with_header_above, without_title
-from .continued import continued_tables
+from .continued import closes_with_table, continued_tables, opens_with_table
 from .figures import find_figures
 from .furniture import without_furniture
 from .headings import heading_levels
@@ -43,7 +43,7 @@ from .layout import page_markdown
 from .objects import CharsPage, PlumberPage
 from .pdfium_text import pdfium_page
 from .pool import batches, discard_pool, executor, time_limit, worker_died
-from .spelling import joined_words, plain
+from .spelling import drawn_hyphens, joined_words, plain
 from .words import mapped, struck_once
 
 TABLE_FILLED = 0.3  # of a ruled grid's cells, holding text: a table (a chart's gridlines leave most empty)
@@ -55,6 +55,9 @@ PROSE_LINE_WORDS = 6
 # text without an error (a stream it stops in); pdfium counts the spaces and line ends it adds, a fifth more at most
 UNREAD_SHARE = 2
 UNREAD_CHARS = 100
+# pages read before a range, at most, back to the start of a table the range starts inside (for its header): each
+# costs one page's extraction without a render (0.1-0.5 s on the corpus's tables, cached for the next read)
+CONTINUED_LOOKBACK = 8
 
 
 def pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFPage]:
@@ -126,8 +129,9 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
             raise ValueError(f"it read {len(whole.chars)} of the {seen} characters pdfium reads")
         # Every reader of the page's characters (its tables' cells, its text, its figures) gets them
         # struck once, with each glyph pdfminer cannot map read by pdfium (or left out and counted),
-        # and only those on the page: a spread's pages each hold the whole spread's text, half off the page.
-        chars, unmapped = mapped(struck_once(whole.chars), pdfium_page)
+        # and only those on the page: a spread's pages each hold the whole spread's text, half off the page;
+        # a soft hyphen the page draws as a dash is one.
+        chars, unmapped = mapped(drawn_hyphens(struck_once(whole.chars)), pdfium_page)
         if not all(centre_in(box_of(char), [whole.bbox]) for char in chars):
             chars = [char for char in chars if centre_in(box_of(char), [whole.bbox])]
         page = CharsPage(whole, chars) if chars is not whole.chars else whole
@@ -281,6 +285,46 @@ def _preview(job, number: int, entry: dict, text_from_pdf: bool) -> None:
     job.preview(Page(number=number, text=text, tables=entry["tables"], image=entry["png"], figures=figures))
 
 
+def _page_entry(job, pdf_path: Path, cache_key: str, page_part: str, number: int) -> dict | None:
+    """Page ``number``'s extraction from the cache, or extracted now without a render (and cached);
+    None if it cannot be read."""
+    store, part = job.services.store, page_part.format(number)
+    entry = store.get_json(cache_key, PAGE, part)
+    if entry is None:
+        entry = list(_extract(job, pdf_path, [number], None))[0]
+        if "error" in entry:
+            return None
+        entry.pop("png")
+        store.put_json(cache_key, PAGE, entry, part)
+    return entry
+
+
+def _lead_in(
+    job, pdf_path: Path, cache_key: str, page_part: str, first: int, found: dict[int, dict]
+) -> dict[int, dict]:
+    """The extractions of the pages before ``first`` (a range's first page) that a table ``first``
+    starts with runs on from, back to the page the table starts on, ``CONTINUED_LOOKBACK`` at most
+    (``readers.pdf.continued``): each page read back ends with a table; the reading back stops at one
+    that starts with none, at a page that cannot be read, or after ``CONTINUED_LOOKBACK`` pages. None if
+    ``first`` starts with no table or the page before it ends with none."""
+    lead: dict[int, dict] = {}
+
+    def texts() -> dict[int, str]:
+        return without_furniture({number: entry["text"] for number, entry in sorted({**lead, **found}.items())})[0]
+
+    number = first
+    while first in found and number > 1 and first - number < CONTINUED_LOOKBACK and opens_with_table(texts()[number]):
+        entry = _page_entry(job, pdf_path, cache_key, page_part, number - 1)
+        if entry is None:
+            break
+        lead[number - 1] = entry
+        if not closes_with_table(texts()[number - 1]):  # the table starts on the page after it
+            del lead[number - 1]
+            break
+        number -= 1
+    return lead
+
+
 def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True) -> Extraction:
     """``pdf_path``'s page count, its selected pages, and each page's figures as found, with the
     notices (an ``Extraction``); ``cache_key`` is the content hash entries go under, named for the
@@ -337,9 +381,10 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
             "CORRUPT_FILE",
             f"{job.name} is damaged: none of its pages could be read ({first}). Export or download it again.",
         )
-    texts, furniture = without_furniture({number: entry["text"] for number, entry in found.items()})
+    read = {**(_lead_in(job, pdf_path, cache_key, page_part, numbers[0], found) if text_from_pdf else {}), **found}
+    texts, furniture = without_furniture({number: entry["text"] for number, entry in sorted(read.items())})
     texts = dict(zip(texts, joined_words(heading_levels(list(texts.values())))))
-    texts, tables = continued_tables(texts, {number: entry["tables"] for number, entry in found.items()})
+    texts, tables = continued_tables(texts, {number: entry["tables"] for number, entry in read.items()})
     pages, found_figures = [], {}
     for number in numbers:
         if number in failed:

@@ -20,9 +20,10 @@ from ..render.pdfium import rendered_png
 from .figures import OCR_DPI, OCR_MAX_SIDE
 from .layout import plain_markdown
 from .records import Char
-from .spelling import plain
+from .spelling import drawn_hyphens, plain
 
 NOT_TEXT = {0, 0xA, 0xD, 0xFFFE, 0xFFFF}  # line ends pdfium adds, and its marks for a glyph it cannot map
+BROKEN_HYPHEN = 0x2  # pdfium's character for a hyphen (or a soft hyphen) that breaks a word at a line's end
 FONT_NAME = 128  # bytes: room for a font's name
 
 
@@ -43,10 +44,11 @@ def pdfium_chars(pdfium_page) -> list[Char]:
             pdfium_c.FPDFText_GetCharOrigin(handle, index, x, y)
             pdfium_c.FPDFText_GetMatrix(handle, index, matrix)
             pdfium_c.FPDFText_GetFontInfo(handle, index, name, FONT_NAME, flags)
+            broken = code == BROKEN_HYPHEN and pdfium_c.FPDFText_IsHyphen(handle, index) == 1
             size = pdfium_c.FPDFText_GetFontSize(handle, index) * math.hypot(matrix.c, matrix.d)  # Tf times the matrix
             chars.append(
                 {
-                    "text": chr(code),
+                    "text": "-" if broken else chr(code),
                     "fontname": name.value.decode("latin-1"),
                     "size": size,
                     "upright": matrix.a * matrix.d > 0 and matrix.b * matrix.c <= 0,  # as pdfminer tells it
@@ -75,7 +77,7 @@ def pdfium_page(document, number: int, dpi: int | None, failure: Exception) -> d
     except Exception:  # noqa: BLE001 - pdfium raises its own types for a page it cannot load
         raise failure from None
     try:
-        chars = pdfium_chars(page)
+        chars = drawn_hyphens(pdfium_chars(page))
         text, unruled = plain_markdown(chars)
         text, unruled = plain(text), [plain(table) for table in unruled]
         drawn = not chars and pdfium_c.FPDFPage_CountObjects(page.raw) > 0
