@@ -310,7 +310,7 @@ def test_a_sheet_picture_that_cannot_be_read_is_still_its_figure_and_said_so(tmp
     assert reading.warnings == [
         "wide.xlsx has 3 sheets; sheet 1 was read, not the others.",
         "Page 1 of wide.xlsx: Local OCR could not read figure 1 (RENDER_FAILED: its image (emf) cannot be read "
-        "here (OSError)). The page's text and its other figures are kept."
+        "here (OSError)). The page's text and its other figures are kept.",
     ]
 
 
