@@ -157,35 +157,36 @@ def _read(
     if size > settings.max_file_bytes:
         raise too_large(shown, size, settings.max_file_bytes)
     with last_resort(shown):
-        detected = detect(resolved, shown)
-        if options.images is None:
-            wanted = options.multimodal or options.describe or getattr(services.vision, "sees_pages", False)
-            options = replace(options, images=bool(wanted))
-        job = Job(
-            resolved,
-            shown,
-            size,
-            file_sha256(resolved),
-            detected.kind,
-            detected.mime,
-            options,
-            services,
-            progress,
-            read_file,
-            preview,
-        )
-        notices = [Notice(Code.MISNAMED, warning)] if (warning := misnamed(shown, detected)) else []
-        if warning := links_warning(job):
-            notices.append(Notice(Code.LINKED_CONTENT, warning))
-        if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with the OOXML reader
-            job = replace(job, path=ooxml_copy(job))
-        if kind_of(job.kind).package:
-            job = replace(job, path=readable_package(job, notices))
-            if not options.multimodal and getattr(services.vision, "source", None) == "ocr" and _pictured(job.path):
-                from .describe.ocr import load_soon
+        # every step that reads the file works within its time budget; describing the pages has its own bounds
+        with time_budget(settings.read_timeout, shown):
+            detected = detect(resolved, shown)
+            if options.images is None:
+                wanted = options.multimodal or options.describe or getattr(services.vision, "sees_pages", False)
+                options = replace(options, images=bool(wanted))
+            job = Job(
+                resolved,
+                shown,
+                size,
+                file_sha256(resolved),
+                detected.kind,
+                detected.mime,
+                options,
+                services,
+                progress,
+                read_file,
+                preview,
+            )
+            notices = [Notice(Code.MISNAMED, warning)] if (warning := misnamed(shown, detected)) else []
+            if warning := links_warning(job):
+                notices.append(Notice(Code.LINKED_CONTENT, warning))
+            if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with its reader
+                job = replace(job, path=ooxml_copy(job, notices))
+            if kind_of(job.kind).package:
+                job = replace(job, path=readable_package(job, notices))
+                if not options.multimodal and getattr(services.vision, "source", None) == "ocr" and _pictured(job.path):
+                    from .describe.ocr import load_soon
 
-                load_soon()
-        with time_budget(settings.read_timeout, shown):  # the reader's work; describing the pages has its own bounds
+                    load_soon()
             reading = read(job)
         reading.notices[:0] = notices
         if kind_of(reading.kind).visual and (options.describe or not reading.multimodal):

@@ -31,14 +31,17 @@ import shutil
 import signal
 import tempfile
 import threading
+import time
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
+from ..errors import current_budget
 from ..storage.files import write_atomic
-from .sandbox import environment, walled
+from .sandbox import chromium_sandbox, environment, walled
 
 PRINT_TIMEOUT_MS = 60_000
+WATCH_SECONDS = 0.1  # how often a page waiting for its print looks at its reading's time budget
 # Every request Chromium makes itself goes to this proxy, where nothing listens (port 9, discard).
 NOWHERE = ["--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>"]
 _TAG = re.compile(r"<(meta|link)\b", re.IGNORECASE)
@@ -152,15 +155,28 @@ class _Printer:
     def print(self, html: str) -> bytes:
         """The PDF of ``html``; the calling thread waits while the printer's thread prints it. Past
         twice the print's own limit (some of Playwright's calls have none: a new context in a hung
-        browser waits for ever) the browser is killed, which ends the stuck call, and this raises."""
+        browser waits for ever) the browser is killed, which ends the stuck call, and this raises;
+        past the time budget of the reading it prints for, the same, and this raises ``TOO_COMPLEX``.
+        The budget is paused while the page waits for another's print, and while Chromium starts."""
         done: Future = Future()
-        self.requests.put((html, done))
-        try:
-            return done.result(timeout=2 * PRINT_TIMEOUT_MS / 1000)
-        except FutureTimeout:
-            done.cancel()  # if it has not started: the thread is stuck before it, on the browser
-            _kill_group(self.group)
-            raise TimeoutError(f"Chromium did not print the page within {2 * PRINT_TIMEOUT_MS / 1000:g} s") from None
+        budget, limit = current_budget(), time.monotonic() + 2 * PRINT_TIMEOUT_MS / 1000
+        if budget is not None:
+            budget.pause()  # the printer's thread resumes it when it takes the page up
+        self.requests.put((html, done, budget))
+        while True:
+            try:
+                return done.result(timeout=WATCH_SECONDS)
+            except FutureTimeout:
+                spent = budget is not None and budget.spent()
+                if not spent and time.monotonic() < limit:
+                    continue
+                done.cancel()  # if it has not started: the thread is stuck before it, on the browser
+                _kill_group(self.group)
+                if spent:
+                    raise budget.refusal() from None
+                raise TimeoutError(
+                    f"Chromium did not print the page within {2 * PRINT_TIMEOUT_MS / 1000:g} s"
+                ) from None
 
     def stop(self) -> None:
         self.requests.put(None)
@@ -176,21 +192,29 @@ class _Printer:
         playwright = browser = ready = None
         try:
             while (request := self.requests.get()) is not None:
-                html, done = request
+                html, done, budget = request
                 if not done.set_running_or_notify_cancel():  # its caller stopped waiting
                     continue
+                if budget is not None:
+                    budget.resume()
                 for attempt in (1, 2):
                     try:
                         if browser is None or not browser.is_connected():
                             _kill_group(self.group)  # what is left of one that crashed
-                            playwright = playwright or sync_playwright().start()
-                            browser, ready = None, None
-                            browser = playwright.chromium.launch(
-                                executable_path=_launcher(self.work),
-                                args=["--no-sandbox", *NOWHERE],
-                                env=environment(self.work),
-                                timeout=PRINT_TIMEOUT_MS,
-                            )
+                            if budget is not None:
+                                budget.pause()  # starting Chromium is the server's cost, not the page's
+                            try:
+                                playwright = playwright or sync_playwright().start()
+                                browser, ready = None, None
+                                browser = playwright.chromium.launch(
+                                    executable_path=_launcher(self.work),
+                                    args=[*chromium_sandbox(), *NOWHERE],
+                                    env=environment(self.work),
+                                    timeout=PRINT_TIMEOUT_MS,
+                                )
+                            finally:
+                                if budget is not None:
+                                    budget.resume()
                             self.pid, self.launches = _pid(browser), self.launches + 1
                             self.group = _group(self.pid)
                         context, page = ready or _fresh_page(browser)
