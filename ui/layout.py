@@ -39,7 +39,7 @@ from .pages import question_note, show_entries, show_files, status_line
 from .payload_tab import payload_tab, payload_views
 from .report import write_reading, write_report
 from .search import search_results
-from .server import App, mend_api_page, mend_uploads
+from .server import App, mend_api_page, mend_downloads, mend_uploads
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
@@ -426,6 +426,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
     """The ReadLens app over one ``Services`` (one cache, one vision client, one transcriber per process)."""
     services = services or Services(Settings.from_env())
     mend_uploads()
+    mend_downloads(services)
     mend_api_page()
     folder = Path(tempfile.mkdtemp(prefix="readlens-app-"))
     atexit.register(shutil.rmtree, folder, True)

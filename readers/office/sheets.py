@@ -38,11 +38,10 @@ from ..render.libreoffice import office_pdf, ooxml_copy
 from ..storage.files import WORKBOOK
 from .drawings import chart_kind
 from .numbers import display
-from .sheet_bounds import bounded_workbook
+from .sheet_bounds import MAX_SHEET_COLUMNS, bounded_workbook
 from .sheet_comments import comment_lines, threads
 from .sheet_figures import sheet_figures, without_missing_images
 
-MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every row 16,384 cells wide
 SIDE_GAP = 2  # empty columns that part two tables side by side (one is a spacer within a table)
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')

@@ -286,7 +286,7 @@ class Pool(Executor):
             budget.resume()
 
     def pids(self) -> list[int]:
-        return [worker.process.pid for worker in self._workers if worker.process is not None]
+        return [worker.process.pid for worker in self._workers if worker.process is not None and worker.process.pid]
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         with self._changed:

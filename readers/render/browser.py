@@ -38,7 +38,7 @@ from pathlib import Path
 
 from ..errors import current_budget
 from ..storage.files import write_atomic
-from .sandbox import chromium_sandbox, environment, walled
+from .sandbox import chromium_sandbox, environment, host_pid, walled
 
 PRINT_TIMEOUT_MS = 60_000
 WATCH_SECONDS = 0.1  # how often a page waiting for its print looks at its reading's time budget
@@ -48,6 +48,7 @@ _TAG = re.compile(r"<(meta|link)\b", re.IGNORECASE)
 _REFRESH = re.compile(r"""http-equiv\s*=\s*["']?\s*refresh""", re.IGNORECASE)
 _STYLESHEET = re.compile(r"""\brel\s*=\s*["']?\s*stylesheet\b""", re.IGNORECASE)
 CLOSE_SECONDS = 10  # for the browser and the driver to stop at shutdown, before they are killed
+LAUNCHED = "launched.pid"  # the launcher's pid, in the browser's work folder
 
 
 def chromium() -> str | None:
@@ -114,9 +115,11 @@ def _group(pid: int | None) -> int | None:
 
 def _launcher(work: Path) -> Path:
     """The program Playwright launches as Chromium: Chromium inside its walls
-    (``readers.render.sandbox``), with ``work`` its one folder of the machine's."""
+    (``readers.render.sandbox``), with ``work`` its one folder of the machine's. It writes its pid
+    (bubblewrap's, which it becomes) to ``LAUNCHED`` in ``work``."""
     launcher = work / "chromium"
-    launcher.write_text(f'#!/bin/sh\nexec {shlex.join(walled([chromium()], [work]))} "$@"\n')
+    walls = shlex.join(walled([chromium()], [work]))
+    launcher.write_text(f'#!/bin/sh\necho $$ > {shlex.quote(str(work / LAUNCHED))}\nexec {walls} "$@"\n')
     launcher.chmod(0o700)
     return launcher
 
@@ -215,8 +218,9 @@ class _Printer:
                             finally:
                                 if budget is not None:
                                     budget.resume()
-                            self.pid, self.launches = _pid(browser), self.launches + 1
-                            self.group = _group(self.pid)
+                            walls = int((self.work / LAUNCHED).read_text())
+                            self.pid, self.launches = host_pid(_pid(browser), walls), self.launches + 1
+                            self.group = _group(walls)  # Playwright launches it as the leader of its own group
                         context, page = ready or _fresh_page(browser)
                         ready = None
                         page.set_content(html, wait_until="load")

@@ -45,7 +45,7 @@ from ..intake.links import unlinked
 from ..kinds import KINDS, SOURCE_EXTENSION
 from ..notices import Code, Notice
 from ..storage.files import CONVERTED, OFFICE_PDF, RECALCULATED, write_atomic
-from .sandbox import NOT_RUN, engine_allowed, environment, walled
+from .sandbox import NOT_RUN, engine_allowed, environment, host_pid, walled
 
 PROFILE_SLOTS = 8
 UNO_PYTHON = "/usr/bin/python3"  # Debian's, with LibreOffice's Python bridge (python3-uno)
@@ -182,7 +182,7 @@ class _Office:
                 "RENDER_FAILED",
                 _sentences(f"LibreOffice could not start to convert {name} ({started['error']}{missing}).", why),
             )
-        self.pid = started["ready"]
+        self.pid = host_pid(started["ready"], self.bridge.pid)
 
     def _answer(self, timeout: float, late: str) -> dict:
         """The bridge's next line; past ``timeout``, or past the time budget of the reading it works

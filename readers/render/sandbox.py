@@ -142,3 +142,36 @@ def engine_allowed(job, engine: str, notices: list[Notice]) -> bool:
         return False
     notices.append(Notice(Code.UNWALLED, UNWALLED.format(engine=engine, name=job.name)))
     return True
+
+
+def _children() -> dict[int, list[int]]:
+    """Each process's children, as /proc shows them."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit():
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                children.setdefault(parent, []).append(int(entry.name))
+        except OSError:  # it ended meanwhile
+            pass
+    return children
+
+
+def host_pid(inner: int | None, root: int) -> int | None:
+    """The pid, as this process sees it, of the process below ``root`` (the walls' bubblewrap) that
+    its own PID namespace numbers ``inner``: an engine inside the walls tells its pid as it sees it.
+    Without the walls that is the pid already; None when no such process runs."""
+    if inner is None or not available():
+        return inner
+    children, frontier = _children(), [root]
+    while frontier:
+        pid = frontier.pop()
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        numbers = next((line.split()[1:] for line in status.splitlines() if line.startswith("NSpid:")), [])
+        if len(numbers) > 1 and int(numbers[-1]) == inner:
+            return pid
+        frontier += children.get(pid, [])
+    return None
