@@ -23,18 +23,9 @@ from readers.render import browser, libreoffice
 from testkit import CORPUS, fixtures, make_settings
 from testkit.fixtures import stalls
 from testkit.processes import running
-from tests.conftest import BOUNDED_SECONDS
+from tests.conftest import BOUNDED_SECONDS, eventually
 
 BUDGET = 3  # seconds: READ_TIMEOUT for the readings that must be refused
-
-
-def eventually(check, seconds: float = BOUNDED_SECONDS) -> bool:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 def budgeted(tmp_path: Path, name: str = "cache", **overrides) -> Services:

@@ -24,8 +24,8 @@ from PIL import Image
 
 from readers import ReaderError, Services, read_file
 from readers.pdf import pages as pdf_pages
-from readers.pdf.operators import MAX_PAGE_OPERATORS
 from readers.pdf import pool as pdf_pool
+from readers.pdf.operators import MAX_PAGE_OPERATORS
 from readers.render import pdfium as pdf_render
 from readers.storage.files import PAGE
 from testkit import CORPUS, ROOT, fixtures, make_settings
@@ -446,7 +446,8 @@ def test_a_page_of_more_operators_than_are_read_is_left_out_unread(tmp_path, ser
     with pytest.raises(ReaderError) as refused:
         read_file(shared, services=services)
     assert refused.value.code == "TOO_COMPLEX" and "drawing and text operations" in refused.value.message
-    (counted,) = pdf_pages.extract_pages(str(stalls.operators_pdf(tmp_path / "few.pdf", pages=1, operators=20)), [1], 72)
+    few = stalls.operators_pdf(tmp_path / "few.pdf", pages=1, operators=20)
+    (counted,) = pdf_pages.extract_pages(str(few), [1], 72)
     assert "ReadLens" in counted["text"]
 
 
