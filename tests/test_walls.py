@@ -132,3 +132,14 @@ def test_without_walls_elsewhere_a_reading_says_its_engine_ran_unwalled(tmp_path
     monkeypatch.setattr(sandbox, "available", lambda: False)
     reading = read_file(LEGACY, services=Services(make_settings(tmp_path / "cache")))
     assert reading.pages[0].text and [notice for notice in reading.notices if notice.code == Code.UNWALLED]
+
+
+def test_without_walls_the_public_apps_first_screen_says_what_it_does_not_do(tmp_path, monkeypatch):
+    from ui.layout import NO_WALLS_NOTE, build_ui
+
+    monkeypatch.setattr(sandbox, "available", lambda: False)
+    shown = build_ui(Services(make_settings(tmp_path / "public", public=True))).blocks.values()
+    assert [block.value for block in shown if getattr(block, "elem_id", None) == "no-walls"] == [NO_WALLS_NOTE]
+    monkeypatch.setattr(sandbox, "available", lambda: True)
+    shown = build_ui(Services(make_settings(tmp_path / "walled", public=True))).blocks.values()
+    assert not [block for block in shown if getattr(block, "elem_id", None) == "no-walls"]

@@ -20,6 +20,7 @@ import gradio as gr
 
 from readers import ReadOptions, Services, Settings
 from readers.kinds import SUPPORTED
+from readers.render import sandbox
 
 from .api import Endpoints
 from .browser import CSS, head
@@ -49,6 +50,10 @@ MCP_ENVELOPE_BYTES = 64 * 1024  # a tool call's JSON around its file_base64
 PUBLIC_NOTE = (
     "**Public mode:** each upload is deleted from the server once read, the shared cache cannot be cleared from here, "
     "and each visitor may ask the vision model {calls} times a minute."
+)
+NO_WALLS_NOTE = (
+    "**This server cannot wall LibreOffice and Chromium in** (bubblewrap cannot make namespaces here), so it runs "
+    "neither: legacy Office and ODF files are refused, and Office files and web pages are read without page images."
 )
 READ_CONCURRENCY = 8  # six people reading at once, plus API clients, all start without waiting
 PRIVATE = {"api_visibility": "private"}
@@ -221,6 +226,8 @@ def _masthead(services: Services) -> None:
     )
     if services.settings.public:
         gr.Markdown(PUBLIC_NOTE.format(calls=services.settings.vision_calls_per_minute), elem_id="public-mode")
+        if not sandbox.available():  # readers.render.sandbox.engine_allowed: neither engine runs
+            gr.Markdown(NO_WALLS_NOTE, elem_id="no-walls")
     gr.Markdown(backends_line(services), elem_id="backends", elem_classes="rl-source")
 
 
