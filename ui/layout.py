@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from readers import ReadOptions, Services, Settings
 from readers.kinds import SUPPORTED
@@ -40,7 +41,7 @@ from .pages import question_note, show_entries, show_files, status_line
 from .payload_tab import payload_tab, payload_views
 from .report import write_reading, write_report
 from .search import search_results
-from .server import App, mend_api_page, mend_downloads, mend_uploads
+from .server import App, OwnOriginOnly, mend_api_page, mend_downloads, mend_uploads
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
@@ -100,7 +101,7 @@ def launch_options(settings: Settings) -> dict:
     never sends a file over the limit at all (``ui.browser``). show_error lets Gradio's own refusals (a
     request that is no valid call) reach clients as sentences, a path that was not uploaded as
     ``ui.server.NOT_UPLOADED``; the handlers already turn every other exception into a gr.Error
-    without its text.
+    without its text. Every answer carries the app's Content-Security-Policy (``ui.server.OwnOriginOnly``).
     """
     return {
         "max_file_size": UPLOAD_LIMIT_FACTOR * settings.max_file_bytes,
@@ -110,6 +111,7 @@ def launch_options(settings: Settings) -> dict:
         "css": CSS,
         "head": head(settings.max_file_bytes),
         "footer_links": ["api"],
+        "app_kwargs": {"middleware": [Middleware(OwnOriginOnly)]},
     }
 
 

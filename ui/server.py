@@ -1,8 +1,9 @@
 """Gradio's own behaviour, mended where it reaches a client or leaves files behind (gradio 6.31):
 ``App`` words its refusal of a file that was not uploaded without the server's paths,
 ``mend_uploads`` leaves nothing behind in the upload folder, ``mend_downloads`` fetches a file
-given by its URL with ``readers.intake.fetch``, and ``mend_api_page`` makes the API page's examples
-send a file. docs/architecture.md says why each is needed and which test holds it."""
+given by its URL with ``readers.intake.fetch``, ``mend_api_page`` makes the API page's examples
+send a file, and ``OwnOriginOnly`` gives every answer a Content-Security-Policy that lets the
+browser load nothing from elsewhere. docs/architecture.md says why each is needed and which test holds it."""
 
 from __future__ import annotations
 
@@ -22,6 +23,15 @@ from gradio_client import utils as client_utils
 from readers import ReaderError, Services
 from readers.intake.fetch import fetch
 
+# The app's own origin only: a page read shows no picture, and runs no script, from anywhere else (a tracking
+# pixel in a document is never requested by the viewer's browser). Gradio's page needs its inline scripts and
+# styles and evaluates the events' js; pictures the app makes come as its own files, data: and blob: URLs.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: blob:; media-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; "
+    "frame-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'"
+)
+POLICY_HEADER = b"content-security-policy"
 NOT_UPLOADED = (
     "That file was not uploaded to this app: send the file itself (upload it, or send its bytes as file_base64). "
     "A path on the server is never read."
@@ -73,6 +83,25 @@ def mend_uploads() -> None:
 
 def _is_file(example) -> bool:
     return isinstance(example, dict) and (example.get("meta") or {}).get("_type") == "gradio.FileData"
+
+
+class OwnOriginOnly:
+    """ASGI middleware: every HTTP answer carries ``CONTENT_SECURITY_POLICY`` (in place of any other)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def with_policy(message):
+            if message["type"] == "http.response.start":
+                kept = [(name, value) for name, value in message.get("headers", []) if name.lower() != POLICY_HEADER]
+                message = {**message, "headers": [*kept, (POLICY_HEADER, CONTENT_SECURITY_POLICY.encode())]}
+            await send(message)
+
+        return await self.app(scope, receive, with_policy)
 
 
 _fetching: list[Services] = []  # the app's services, which mend_downloads' fetches use
