@@ -21,7 +21,7 @@ from .intake.package import readable_package
 from .job import Job, Preview, Progress, no_progress
 from .kinds import SOURCE_EXTENSION, kind_of
 from .models import Reading
-from .notices import Code, Notice
+from .notices import CACHED, Code, Notice
 from .options import ReadOptions
 from .render.libreoffice import ooxml_copy
 from .services import Services, shared_services
@@ -193,8 +193,22 @@ def _read(
             from .describe.vision import describe_reading
 
             describe_reading(reading, job)
+        if settings.public:
+            _unmarked(reading)
         _bounded(reading)
         return reading
+
+
+def _unmarked(reading: Reading) -> None:
+    """In public mode a visitor's reading does not show whether anyone read the same bytes before: no
+    description or transcript says it came from the cache, and the cache's hits count as the calls
+    they stood in for."""
+    for page in reading.pages:
+        if page.description_source:
+            page.description_source = page.description_source.removesuffix(CACHED)
+    if reading.transcript is not None:
+        reading.transcript = replace(reading.transcript, source=reading.transcript.source.removesuffix(CACHED))
+    reading.usage.calls, reading.usage.cache_hits = reading.usage.calls + reading.usage.cache_hits, 0
 
 
 def _bounded(reading: Reading) -> None:

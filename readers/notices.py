@@ -52,6 +52,9 @@ class Notice:
         return self.text
 
 
+CACHED = " (cached)"  # how a description's or a transcript's source says it came from the cache (not in public mode)
+
+
 class Described(StrEnum):
     """How a page's description came to be (``Page.described``)."""
 

@@ -20,7 +20,7 @@ from ..describe.transcribe import SAMPLE_RATE, Audio, TranscriptionFailed, hotwo
 from ..errors import ReaderError, on_time
 from ..job import Job
 from ..models import Extraction, Reading, Segment, Transcript
-from ..notices import Code, Notice
+from ..notices import CACHED, Code, Notice
 from ..storage.descriptions import cache_key
 from ..versions import TRANSCRIPT_VERSION
 
@@ -160,7 +160,16 @@ def _loaded(value: str) -> Transcript:
     fields = json.loads(value)
     segments = [Segment(**segment) for segment in fields.pop("segments")]
     transcript = Transcript(**fields, segments=segments)
-    return replace(transcript, source=f"{transcript.source} (cached)")
+    return replace(transcript, source=f"{transcript.source}{CACHED}")
+
+
+def transcript_key(sha256: str, backend, language: str | None, hotwords: str | None) -> str:
+    """The cache key of a recording's transcript by ``backend``: its model and the service that runs
+    it, the language and the hotwords. Hotwords are in the key only when given, so transcripts made
+    without them stay cached; as the sentence they reach the model in, so one made from the bare
+    terms (before) is made again."""
+    hotwords = [hotwords_prompt(hotwords)] if hotwords else []
+    return cache_key(sha256, "transcript", TRANSCRIPT_VERSION, backend.source, backend.service, language, *hotwords)
 
 
 def _transcribe(job: Job, declared: float | None, notices: list[Notice]) -> Transcript:
@@ -169,16 +178,7 @@ def _transcribe(job: Job, declared: float | None, notices: list[Notice]) -> Tran
     audio = None
     failures = []
     for backend in job.services.transcriber.backends:
-        # Hotwords are in the key only when given, so transcripts made without them stay cached; as the
-        # sentence they reach the model in, so one made from the bare terms (before) is made again.
-        key = cache_key(
-            job.sha256,
-            "transcript",
-            TRANSCRIPT_VERSION,
-            backend.source,
-            language,
-            *([hotwords_prompt(job.options.hotwords)] if job.options.hotwords else []),
-        )
+        key = transcript_key(job.sha256, backend, language, job.options.hotwords)
         cached = job.services.cache.get(key)
         if cached is not None:
             transcript = _loaded(cached)
