@@ -25,7 +25,7 @@ it), and ``on_time`` raises ``TOO_COMPLEX`` once it is spent; the loops that wal
 (a page's elements, a document's blocks, a sheet's rows, a deck's shapes) call it as they go, and
 the engines that work for the file (the PDF workers, LibreOffice, Chromium) are stopped when it is
 spent, so they are free for the next file at once. Time spent waiting for an engine busy with
-another file, or for an engine to start, is not the file's (``Budget.paused``).
+another file is not the file's (``Budget.paused``).
 """
 
 import logging
@@ -115,9 +115,9 @@ def last_resort(name: str):
 
 class Budget:
     """The wall-clock time the reading of the file shown as ``name`` may take: ``seconds`` from its
-    start, less the spans it was paused (waiting for an engine another file holds, or for one to
-    start). Shared by the threads that work for the reading; ``ended`` once the reading is over, so
-    whatever still works for it can be stopped."""
+    start, less the spans it was paused (waiting for an engine another file holds). Shared by the
+    threads that work for the reading; ``ended`` once the reading is over, so whatever still works
+    for it can be stopped."""
 
     def __init__(self, seconds: float, name: str):
         self.seconds, self.name, self.ended = seconds, name, False
@@ -185,8 +185,8 @@ def current_budget() -> Budget | None:
 
 @contextmanager
 def not_counted():
-    """A span that is not the reading's own work (waiting for an engine another file holds, or for one
-    to start): the budget of the reading under way, if any, is paused through it."""
+    """A span that is not the reading's own work (waiting for an engine another file holds): the
+    budget of the reading under way, if any, is paused through it."""
     budget = _budget.get()
     if budget is None:
         yield

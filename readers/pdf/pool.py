@@ -37,8 +37,8 @@ from ..errors import Budget, ReaderError, current_budget
 from ..render.pdfium import Placed, pages_pdf, render_figures
 
 WORKERS = min(4, os.cpu_count() or 1)  # a worker peaks near 150 MB on the bench pages; four bound that on big machines
-# The most data one worker may hold: the corpus's pages peak under 300 MB a worker, and a reading's
-# whole tree (the reader, two workers, LibreOffice) stays within 1.5 GB (make bench hostile).
+# The most data one worker may hold: some seven times the 150 MB a worker peaks at on the bench pages,
+# and a reading's whole tree (the reader, its workers, LibreOffice) stays within 1.5 GB (make bench hostile).
 WORKER_MEMORY = 1 << 30
 PR_SET_PDEATHSIG = 1  # prctl(2)
 ALARM_REPEAT = 0.1  # seconds: time_limit's alarm fires again this often, in case pdfminer swallowed the last one
@@ -177,9 +177,11 @@ class _Worker:
     def stop(self) -> None:
         """Kill the worker at once (it may be deep in a page) and forget it; the next task starts another."""
         if self.process is not None:
-            self.process.kill()
-            self.process.join()
-            self.connection.close()
+            if self.process.pid is not None:  # it started
+                self.process.kill()
+                self.process.join()
+            if self.connection is not None:
+                self.connection.close()
             self.process = self.connection = None
 
     def _feed(self) -> None:

@@ -160,7 +160,7 @@ class _Printer:
         twice the print's own limit (some of Playwright's calls have none: a new context in a hung
         browser waits for ever) the browser is killed, which ends the stuck call, and this raises;
         past the time budget of the reading it prints for, the same, and this raises ``TOO_COMPLEX``.
-        The budget is paused while the page waits for another's print, and while Chromium starts."""
+        The budget is paused while the page waits for another's print."""
         done: Future = Future()
         budget, limit = current_budget(), time.monotonic() + 2 * PRINT_TIMEOUT_MS / 1000
         if budget is not None:
@@ -204,20 +204,14 @@ class _Printer:
                     try:
                         if browser is None or not browser.is_connected():
                             _kill_group(self.group)  # what is left of one that crashed
-                            if budget is not None:
-                                budget.pause()  # starting Chromium is the server's cost, not the page's
-                            try:
-                                playwright = playwright or sync_playwright().start()
-                                browser, ready = None, None
-                                browser = playwright.chromium.launch(
-                                    executable_path=_launcher(self.work),
-                                    args=[*chromium_sandbox(), *NOWHERE],
-                                    env=environment(self.work),
-                                    timeout=PRINT_TIMEOUT_MS,
-                                )
-                            finally:
-                                if budget is not None:
-                                    budget.resume()
+                            playwright = playwright or sync_playwright().start()
+                            browser, ready = None, None
+                            browser = playwright.chromium.launch(
+                                executable_path=_launcher(self.work),
+                                args=[*chromium_sandbox(), *NOWHERE],
+                                env=environment(self.work),
+                                timeout=PRINT_TIMEOUT_MS,
+                            )
                             walls = int((self.work / LAUNCHED).read_text())
                             self.pid, self.launches = host_pid(_pid(browser), walls), self.launches + 1
                             self.group = _group(walls)  # Playwright launches it as the leader of its own group

@@ -299,8 +299,7 @@ def _convert(
             if _office is None or _office.owner != os.getpid() or not _office.alive():
                 if _office is not None:
                     _office.close(wait=False)
-                with not_counted():  # starting LibreOffice is the server's cost, bounded by OFFICE_TIMEOUT
-                    _office = _Office(profiles, timeout, name, why)
+                _office = _Office(profiles, timeout, name, why)
             # In the instance's own folder, the only one of the machine's it may write to (readers.render.sandbox).
             with tempfile.TemporaryDirectory(prefix="convert-", dir=_office.work, ignore_cleanup_errors=True) as work:
                 document, produced = Path(work) / f"document.{extension}", Path(work) / f"document.{output_extension}"
