@@ -153,7 +153,9 @@ def issue_50() -> list[Input]:
         Input("cropped.pptx", "a picture cropped to its top half", stalls.cropped_picture_deck, peer=False, **HIDDEN),
         Input("covered.pptx", "a picture half covered by a shape", stalls.covered_picture_deck, peer=False, **HIDDEN),
         Input("cropped.xlsx", "a sheet's picture cropped", stalls.cropped_picture_workbook, peer=False, **HIDDEN),
+        Input("covered.xlsx", "a sheet's picture half covered", stalls.covered_picture_workbook, peer=False, **HIDDEN),
         Input("cropped.docx", "a Word picture cropped", stalls.cropped_picture_document, peer=False, **HIDDEN),
+        Input("covered.docx", "a Word picture half covered", stalls.covered_picture_document, peer=False, **HIDDEN),
         Input(
             "pixel.html",
             "a page showing a remote picture",

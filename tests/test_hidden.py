@@ -38,8 +38,13 @@ def read_text(path, services: Services) -> str:
 
 @pytest.mark.parametrize(
     "make",
-    [stalls.cropped_picture_deck, stalls.covered_picture_deck, stalls.cropped_picture_workbook],
-    ids=["slide cropped", "slide covered", "sheet cropped"],
+    [
+        stalls.cropped_picture_deck,
+        stalls.covered_picture_deck,
+        stalls.cropped_picture_workbook,
+        stalls.covered_picture_workbook,
+    ],
+    ids=["slide cropped", "slide covered", "sheet cropped", "sheet covered"],
 )
 def test_a_pictures_hidden_part_does_not_reach_ocr(tmp_path, ocr, make):
     text = read_text(make(tmp_path / f"hidden.{'pptx' if 'deck' in make.__name__ else 'xlsx'}"), ocr)
@@ -48,8 +53,11 @@ def test_a_pictures_hidden_part_does_not_reach_ocr(tmp_path, ocr, make):
 
 
 @pytest.mark.skipif(libreoffice.soffice() is None, reason="LibreOffice is not installed")
-def test_a_word_pictures_crop_is_read_as_its_page_shows_it(tmp_path, ocr):
-    text = read_text(stalls.cropped_picture_document(tmp_path / "hidden.docx"), ocr)
+@pytest.mark.parametrize(
+    "make", [stalls.cropped_picture_document, stalls.covered_picture_document], ids=["cropped", "covered"]
+)
+def test_a_word_picture_is_read_as_its_page_shows_it(tmp_path, ocr, make):
+    text = read_text(make(tmp_path / "hidden.docx"), ocr)
     assert_says(text, stalls.SHOWN)
     assert "CHARLIE" not in text.upper() and "DELTA" not in text.upper()
 
