@@ -23,6 +23,7 @@ print launches a new one. A forked process starts its own (the owner's pid is ch
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import queue
 import re
@@ -32,7 +33,7 @@ import signal
 import tempfile
 import threading
 import time
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
@@ -173,13 +174,16 @@ class _Printer:
                 spent = budget is not None and budget.spent()
                 if not spent and time.monotonic() < limit:
                     continue
-                done.cancel()  # if it has not started: the thread is stuck before it, on the browser
-                _kill_group(self.group)
-                if spent:
-                    raise budget.refusal() from None
-                raise TimeoutError(
-                    f"Chromium did not print the page within {2 * PRINT_TIMEOUT_MS / 1000:g} s"
-                ) from None
+                error = (
+                    budget.refusal()
+                    if spent
+                    else TimeoutError(f"Chromium did not print the page within {2 * PRINT_TIMEOUT_MS / 1000:g} s")
+                )
+                if not done.cancel():  # it has started: the printer's thread tries it no more (a second go
+                    with contextlib.suppress(InvalidStateError):  # would hold the next file's print)
+                        done.set_exception(error)
+                _kill_group(self.group)  # if it has not started, the thread is stuck before it, on the browser
+                raise error from None
 
     def stop(self) -> None:
         self.requests.put(None)
@@ -217,6 +221,9 @@ class _Printer:
                             self.group = _group(walls)  # Playwright launches it as the leader of its own group
                         context, page = ready or _fresh_page(browser)
                         ready = None
+                        if done.done():  # its reading gave up while the browser started: on to the next file
+                            ready = context, page
+                            break
                         page.set_content(html, wait_until="load")
                         done.set_result(page.pdf(format="A4", print_background=True))
                         context.close()
