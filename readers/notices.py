@@ -22,6 +22,7 @@ class Code(StrEnum):
     DAMAGED = "damaged"  # a part, page, frame, slide, chart or member damaged: read as far as it goes
     TOO_LARGE = "too_large"  # a frame past the size ReadLens reads, left out
     NO_IMAGES = "no_images"  # page images could not be made (LibreOffice or Chromium missing or failed)
+    UNWALLED = "unwalled"  # LibreOffice or Chromium ran without the walls this machine cannot make
     TEXT_PAGES = "text_pages"  # pages cut from the text at its blocks, not printed ones
     TIMED_OUT = "timed_out"  # a page took longer than PAGE_TIMEOUT: try again
     NOT_PLACED = "not_placed"  # passages or pictures not found on the rendered pages
@@ -57,6 +58,9 @@ def part_of_file(name: str, unit: str, first: int, last: int, count: int) -> Not
     to ``last`` only, of ``count``."""
     read = f"{unit} {first} was" if first == last else f"{unit}s {first}-{last} were"
     return Notice(Code.PART_OF_FILE, f"{name} has {count} {unit}s; {read} read, not the others.")
+
+
+CACHED = " (cached)"  # how a description's or a transcript's source says it came from the cache (not in public mode)
 
 
 class Described(StrEnum):

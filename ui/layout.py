@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from readers import ReadOptions, Services, Settings
 from readers.kinds import SUPPORTED
+from readers.render import sandbox
 
 from .api import Endpoints
 from .browser import CSS, head
@@ -39,7 +41,7 @@ from .pages import question_note, show_entries, show_files, status_line
 from .payload_tab import payload_tab, payload_views
 from .report import write_reading, write_report
 from .search import search_results
-from .server import App, mend_api_page, mend_uploads
+from .server import App, OwnOriginOnly, mend_api_page, mend_downloads, mend_uploads
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
@@ -49,6 +51,10 @@ MCP_ENVELOPE_BYTES = 64 * 1024  # a tool call's JSON around its file_base64
 PUBLIC_NOTE = (
     "**Public mode:** each upload is deleted from the server once read, the shared cache cannot be cleared from here, "
     "and each visitor may ask the vision model {calls} times a minute."
+)
+NO_WALLS_NOTE = (
+    "**This server cannot wall LibreOffice and Chromium in** (bubblewrap cannot make namespaces here), so it runs "
+    "neither: legacy Office and ODF files are refused, and Office files and web pages are read without page images."
 )
 READ_CONCURRENCY = 8  # six people reading at once, plus API clients, all start without waiting
 PRIVATE = {"api_visibility": "private"}
@@ -95,7 +101,7 @@ def launch_options(settings: Settings) -> dict:
     never sends a file over the limit at all (``ui.browser``). show_error lets Gradio's own refusals (a
     request that is no valid call) reach clients as sentences, a path that was not uploaded as
     ``ui.server.NOT_UPLOADED``; the handlers already turn every other exception into a gr.Error
-    without its text.
+    without its text. Every answer carries the app's Content-Security-Policy (``ui.server.OwnOriginOnly``).
     """
     return {
         "max_file_size": UPLOAD_LIMIT_FACTOR * settings.max_file_bytes,
@@ -105,6 +111,7 @@ def launch_options(settings: Settings) -> dict:
         "css": CSS,
         "head": head(settings.max_file_bytes),
         "footer_links": ["api"],
+        "app_kwargs": {"middleware": [Middleware(OwnOriginOnly)]},
     }
 
 
@@ -221,6 +228,8 @@ def _masthead(services: Services) -> None:
     )
     if services.settings.public:
         gr.Markdown(PUBLIC_NOTE.format(calls=services.settings.vision_calls_per_minute), elem_id="public-mode")
+        if not sandbox.available():  # readers.render.sandbox.engine_allowed: neither engine runs
+            gr.Markdown(NO_WALLS_NOTE, elem_id="no-walls")
     gr.Markdown(backends_line(services), elem_id="backends", elem_classes="rl-source")
 
 
@@ -426,6 +435,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
     """The ReadLens app over one ``Services`` (one cache, one vision client, one transcriber per process)."""
     services = services or Services(Settings.from_env())
     mend_uploads()
+    mend_downloads(services)
     mend_api_page()
     folder = Path(tempfile.mkdtemp(prefix="readlens-app-"))
     atexit.register(shutil.rmtree, folder, True)

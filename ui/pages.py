@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import html
+import re
 from pathlib import Path
 
 import gradio as gr
@@ -26,6 +27,10 @@ EMPTY = (
     "upload (each page shows as soon as it is read)."
 )
 BOX_SCALE = 10_000  # a box's fractions, as whole numbers in a class name
+# A picture a page's text names by its address, as Markdown writes one and as HTML does.
+MARKDOWN_PICTURE = re.compile(r"!\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
+HTML_PICTURE = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
+HTML_ATTRIBUTE = re.compile(r"""\b(src|alt)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 LINKED = "Point at a paragraph or a table and its place lights on the page; click the page and its text is shown."
 
 
@@ -43,6 +48,24 @@ def token_line(reading: Reading, page) -> str:
     )
     seen = f" · **{multimodal:,}** multimodal (OpenAI, with its image)" if page.image else ""
     return f"Tokens of this {CITED_UNITS.get(reading.kind, 'page')}: **{text_only:,}** text-only{seen}"
+
+
+def _placeholder(alt: str, address: str) -> str:
+    shown = f"Picture: {alt}" if alt.strip() else "Picture"
+    return f"[{shown} — `{address}`, not loaded]" if address and not address.startswith("data:") else f"[{shown}]"
+
+
+def unfetched(markdown: str) -> str:
+    """``markdown`` as the app shows it: each picture it names by its address (``![alt](address)``,
+    ``<img src=…>``) a placeholder naming the address, so the viewer's browser requests nothing a
+    document links to (a tracking pixel); the app's Content-Security-Policy stops anything else
+    (``ui.server.CONTENT_SECURITY_POLICY``). What the model receives keeps them as they are."""
+
+    def from_html(tag: re.Match) -> str:
+        found = {name.lower(): next(filter(None, values), "") for name, *values in HTML_ATTRIBUTE.findall(tag[0])}
+        return _placeholder(html.unescape(found.get("alt", "")), html.unescape(found.get("src", "")))
+
+    return HTML_PICTURE.sub(from_html, MARKDOWN_PICTURE.sub(lambda found: _placeholder(found[1], found[2]), markdown))
 
 
 def linked_text(page: Page, blocks: list[dict]) -> str:
@@ -101,7 +124,7 @@ def _show_page(reading: Reading, page, blocks: list[dict], folder: Path, raw: bo
                 hint = f" · <span class='rl-hint'>{LINKED}</span>" if blocks and page.image else ""
                 gr.Markdown(f"**{label} — text, rendered** (the model receives it raw){hint}", key=f"{key}-label")
                 gr.Markdown(
-                    linked_text(page, blocks) or "*(no text on this page)*",
+                    unfetched(linked_text(page, blocks)) or "*(no text on this page)*",
                     container=True,
                     max_height=480,
                     key=f"{key}-rendered",
@@ -113,7 +136,7 @@ def _show_page(reading: Reading, page, blocks: list[dict], folder: Path, raw: bo
             if page.description:
                 # line_breaks: OCR keeps each line of a figure as it stands, not joined into one run.
                 gr.Markdown(
-                    f"{_source_line(page)}\n\n{page.description.strip()}",
+                    f"{_source_line(page)}\n\n{unfetched(page.description.strip())}",
                     container=True,
                     line_breaks=True,
                     key=f"{key}-description",
@@ -135,7 +158,7 @@ def _show_preview(entry: Entry, page: Page, folder: Path, anchor: str) -> None:
         with gr.Column(scale=1):
             gr.Markdown(f"**Page {page.number}** — read; its tokens and description come with the rest of the file")
             gr.Markdown(
-                page.text.strip() or "*(its text comes with the rest of the file)*",
+                unfetched(page.text.strip()) or "*(its text comes with the rest of the file)*",
                 container=True,
                 max_height=480,
                 elem_classes="rl-rendered",  # its tables as wide as they need, as when the file is read

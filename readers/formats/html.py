@@ -15,6 +15,7 @@ as its image's. Without Chromium the Markdown is paged as without images, with a
 
 from __future__ import annotations
 
+from ..errors import ReaderError
 from ..markup.html import decode_html, html_markdown, page_title
 from ..markup.markdown import markdown_pages
 from ..markup.text import PAGE_CHARS
@@ -23,6 +24,7 @@ from ..notices import Code, Notice
 from ..pdf.pages import read_pdf_pages
 from ..render import browser
 from ..render.placement import markdown_on_pages, rendered_pages
+from ..render.sandbox import NOT_RUN, engine_allowed
 from ..storage.files import PRINTED
 
 NO_MAIN_CONTENT = "(no main content on this printed page: what it prints, such as navigation or a sidebar, is left out)"
@@ -42,8 +44,13 @@ def _printed(job, html: str, notices: list[Notice]):
             )
         )
         return None
+    if not engine_allowed(job, "Chromium", notices):
+        notices.append(Notice(Code.NO_IMAGES, f"{job.name} has no page images: {NOT_RUN.format(engine='Chromium')}"))
+        return None
     try:
         browser.print_page(html, target)
+    except ReaderError:  # the reading's time is spent (TOO_COMPLEX): the file is refused
+        raise
     # Playwright raises its own Error and TimeoutError; the text is still read.
     except Exception as error:  # noqa: BLE001
         notices.append(

@@ -15,7 +15,7 @@ touches no parser. ``python -m bench readers`` measures these choices.
 
 from __future__ import annotations
 
-from concurrent.futures import Executor, as_completed
+from concurrent.futures import as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
@@ -41,8 +41,9 @@ from .furniture import without_furniture
 from .headings import heading_levels
 from .layout import page_markdown
 from .objects import CharsPage, PlumberPage
+from .operators import too_many_operators
 from .pdfium_text import pdfium_page
-from .pool import batches, discard_pool, executor, time_limit, worker_died
+from .pool import batches, executor, time_limit, worker_stopped
 from .spelling import drawn_hyphens, joined_words, plain
 from .words import mapped, struck_once
 
@@ -168,8 +169,15 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
     }
 
 
-def _failed(number: int, error: Exception) -> dict:
-    return {"number": number, "error": f"{type(error).__name__}: {error}", "late": isinstance(error, TimeoutError)}
+def _failed(number: int, error: Exception | str) -> dict:
+    """A page that could not be read: ``error`` is what failed, or why the page holds more than is read."""
+    held = isinstance(error, str)
+    return {
+        "number": number,
+        "error": error if held else f"{type(error).__name__}: {error}",
+        "late": isinstance(error, TimeoutError),
+        "complex": held,
+    }
 
 
 @contextmanager
@@ -190,9 +198,11 @@ def extract_pages(path: str, numbers: list[int], dpi: int | None, timeout: float
     ``numbers``, each within ``timeout`` seconds (and the walk down the page tree to them too);
     runs in a worker.
 
-    A page pdfminer cannot parse (or find) is read from pdfium's characters (``readers.pdf.pdfium_text``,
-    which says so in its ``read_by``); one that neither can read comes back as ``{"number": n,
-    "error": "...", "late": bool}``, ``late`` when it ran out of time.
+    A page whose content streams hold more than either engine reads in a page's time
+    (``readers.pdf.operators``) is not interpreted at all. A page pdfminer cannot parse (or find) is
+    read from pdfium's characters (``readers.pdf.pdfium_text``, which says so in its ``read_by``); one
+    that neither can read comes back as ``{"number": n, "error": "...", "late": bool, "complex":
+    bool}``, ``late`` when it ran out of time, ``complex`` when it holds too much.
     """
     with open(path, "rb") as stream:
         expired, pdf, parsed, unparsed = [], None, {}, None
@@ -208,10 +218,13 @@ def extract_pages(path: str, numbers: list[int], dpi: int | None, timeout: float
             document = pdfium.PdfDocument(path)
         except Exception as error:  # the file is unreadable here; the caller decides what that means
             return [_failed(number, unparsed or error) for number in numbers]
-        results = []
+        results, counted = [], {}
         try:
             for number in numbers:
                 with _page_limit(number, results, timeout) as expired:
+                    if number in parsed and (held := too_many_operators(parsed[number], counted)):
+                        results.append(_failed(number, held))
+                        continue
                     try:
                         if number not in parsed:
                             raise unparsed or ValueError(f"page {number} is missing from the page tree")
@@ -239,36 +252,28 @@ def _lost(job, number: int, failed: dict, text_from_pdf: bool, notices: list[Not
     if failed["late"]:
         notices.append(Notice(Code.TIMED_OUT, f"Page {number} of {job.name} {late} and could not be read. Try again."))
         return Page(number=number, error=f"This page {late} and could not be read. Try again.")
+    if failed.get("complex"):
+        notices.append(Notice(Code.CUT, f"Page {number} of {job.name} was left out: {failed['error']}."))
+        return Page(number=number, error=f"This page was left out: {failed['error']}.")
     damaged = f"is damaged and could not be read ({failed['error']})"
     notices.append(Notice(Code.DAMAGED, f"Page {number} of {job.name} {damaged}."))
     return Page(number=number, error=f"This page {damaged}.")
 
 
-def _submit(pdf_path: Path, numbers: list[int], dpi: int | None, timeout: float) -> tuple[Executor, list]:
-    """Submit the batches. A pool that broke while idle (a worker was killed) is replaced once."""
-    for attempt in range(2):
-        pool = executor()
-        try:
-            return pool, [pool.submit(extract_pages, str(pdf_path), batch, dpi, timeout) for batch in batches(numbers)]
-        except BrokenProcessPool:
-            discard_pool(pool)
-            if attempt:
-                raise
-
-
 def _extract(job, pdf_path: Path, numbers: list[int], dpi: int | None):
-    """Yield each page's extraction as its batch finishes; a page that failed has an "error"."""
-    pool, futures = None, []
+    """Yield each page's extraction as its batch finishes; a page that failed has an "error". Past the
+    reading's time budget the pool stops the batches under way and this raises ``TOO_COMPLEX``."""
+    futures = []
     try:
-        pool, futures = _submit(pdf_path, numbers, dpi, job.settings.page_timeout)
+        pool, timeout = executor(), job.settings.page_timeout
+        futures = [pool.submit(extract_pages, str(pdf_path), batch, dpi, timeout) for batch in batches(numbers)]
         for future in as_completed(futures):
             yield from future.result()
     except BrokenProcessPool:
-        raise worker_died(
-            pool,
+        raise worker_stopped(
             f"A PDF worker process stopped while reading {job.name}: the "
             "file may be damaged, or the machine ran out of memory. Try "
-            "again; if it fails again, the file is the cause.",
+            "again; if it fails again, the file is the cause."
         ) from None
     finally:
         for future in futures:
@@ -371,6 +376,11 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
         job.progress("rendered", done, len(numbers))
     if not found and text_from_pdf:
         first, limit = failed[numbers[0]]["error"], job.settings.page_timeout
+        if all(result.get("complex") for result in failed.values()):
+            raise ReaderError(
+                "TOO_COMPLEX",
+                f"{job.name} could not be read: on every page read, {first}. It may be built to stall readers.",
+            )
         if any(result["late"] for result in failed.values()):
             raise ReaderError(
                 "RENDER_FAILED",
