@@ -68,11 +68,23 @@ def test_estimates_cover_both_modes(tmp_path, services):
     )
     assert (openai["exact"], anthropic["exact"]) == (True, False)
     gemini = rows["Multimodal (Gemini)"]
-    assert gemini["images"] == 4 and gemini["image_tokens"] == 4 * 258 * 2 * 3 and not gemini["exact"]
+    assert gemini["images"] == 4 and gemini["image_tokens"] == 4 * 1120 and not gemini["exact"]
+    assert [
+        rows[mode]["image_rule"]
+        for mode in ("Text-only", *[f"Multimodal ({name})" for name in PROVIDER_NAMES.values()])
+    ] == [
+        "",
+        "GPT-4o/4.1, high detail: 85 + 170 a 512 px tile",
+        "Claude: a token a 28 px patch, within 1568 px and 1,568 tokens",
+        "Gemini 3: 1,120 an image",
+    ]
     assert gemini["total_tokens"] == reading.tokens("gemini") and gemini["text_tokens"] == openai["text_tokens"]
     table = estimate_table([reading], multimodal=True)
     assert "**Multimodal (OpenAI)** (current)" in table and "| Text-only |" in table
     assert f"| ≈ {anthropic['total_tokens']:,} |" in table and f"| {openai['total_tokens']:,} |" in table
+    assert (
+        f"| {anthropic['image_tokens']:,} | Claude: a token a 28 px patch, within 1568 px and 1,568 tokens |" in table
+    )
 
 
 def test_payload_shows_images_abbreviated_and_downloads_them_whole(tmp_path, services):
@@ -106,9 +118,10 @@ def test_estimates_add_the_pdf_document_form(shared_services):
         )
         assert not document["exact"]
         assert document["images"] == images["images"] == 4 and document["image_tokens"] == images["image_tokens"]
-    # Gemini counts each page at 258 tokens, its text seen in its image: only the line naming the pages is text
+    # Gemini 3 counts each page at 560 tokens, its text seen in its image: only the line naming the pages is text
     gemini, parts = rows["PDF document (Gemini)"], reading.as_messages("gemini", document=True)
-    assert (gemini["text_tokens"], gemini["image_tokens"]) == (text_tokens(parts[0]["text"]), 4 * 258)
+    assert (gemini["text_tokens"], gemini["image_tokens"]) == (text_tokens(parts[0]["text"]), 4 * 560)
+    assert gemini["image_rule"] == "Gemini 3: 560 a PDF page"
     assert "| PDF document (Anthropic) |" in estimate_table([reading], multimodal=True)
     assert not any(
         row["mode"].startswith("PDF document")
