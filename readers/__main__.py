@@ -138,19 +138,33 @@ def batch_main(argv: list[str], prog: str = "python -m readers") -> int:
         return 2
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m readers") -> int:
-    """The command line; ``prog`` is how its help names it (``readlens`` for the installed command)."""
+def main(argv: list[str] | None = None, prog: str = "python -m readers", commands: str | None = None) -> int:
+    """The command line; ``prog`` is how its help names it (``readlens`` for the installed command), and
+    ``commands`` the lines its help ends with, naming the other commands (by default ``batch``)."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["batch"]:
         return batch_main(argv[1:], prog)
     parser = argparse.ArgumentParser(
         prog=prog,
-        description="Show what a language model receives from a file.",
-        epilog=f"Collections: {prog} batch PATH... --out pages.jsonl (see batch --help).",
+        description="Show what a language model receives from a file or a web address: its text, with tables\n"
+        "and a description of each page's visuals, or the message content with each page's image.",
+        epilog=commands or f"Collections: {prog} batch PATH... --out pages.jsonl (see {prog} batch --help).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file")
+    parser.add_argument(
+        "file",
+        metavar="FILE|URL",
+        help="a file to read (documents, spreadsheets, web pages, e-books, e-mail, archives, images, audio, text), "
+        "or an http:// or https:// address, fetched first (public addresses only unless URL_ALLOW names it)",
+    )
     add_reading_options(parser)
-    parser.add_argument("--format", choices=("text", "json", *PROVIDERS), default="text")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", *PROVIDERS),
+        default="text",
+        help="text: what a text-only model receives (the default); json: the whole reading; openai, anthropic, "
+        "gemini: that provider's message content, with the page images in multimodal mode",
+    )
     parser.add_argument(
         "--document",
         action="store_true",
