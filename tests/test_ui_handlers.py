@@ -15,12 +15,13 @@ import pypdfium2 as pdfium
 import pytest
 
 from readers import ReadOptions, Services, read_file
+from readers.errors import CODES
 from readers.models import Segment
 from readers.payload.text import files_text
 from readers.payload.tokens import anthropic_image_tokens, png_size, text_tokens
 from testkit import CORPUS, ROOT, fixtures, make_settings
-from ui.handlers import Entry, backends_line, cache_summary, clear_cache, discard_upload, read_uploads, visitor
-from ui.pages import transcript_table
+from ui.handlers import REASONS, Entry, backends_line, cache_summary, clear_cache, discard_upload, read_uploads, visitor
+from ui.pages import status_line, transcript_table
 from ui.payload import PROVIDER_NAMES, abbreviate, document_payloads, estimate, estimate_table, message_payload
 from ui.payload_tab import payload_views
 from ui.report import citation, report_markdown, write_payload, write_report
@@ -358,3 +359,27 @@ def test_a_transcript_s_rows_play_its_player_and_with_the_recording_deleted_play
     assert "Turns &lt;every&gt; page" in playing  # what was said, never markup
     deleted = transcript_table(segments, None)  # public mode: the recording went once transcribed
     assert "<button" not in deleted and "data-start" not in deleted and "<td>0:06 → 0:08</td>" in deleted
+
+
+def test_each_error_code_has_its_few_words_and_an_address_is_named_never_linked():
+    """The status line's and file list's reasons come from the codes the cards' sentences carry; an address that
+    was not found is not said to be "no longer on the server" (an upload's reason), and none is a link."""
+    assert set(CODES) <= set(REASONS)
+    refused, missing = "http://169.254.169.254/latest/meta-data", "https://example.org/gone.pdf"
+    entries = [
+        Entry(refused, refused, error="…", done=True, code="URL_REFUSED"),
+        Entry("http://127.0.0.1:9/slow", "http://127.0.0.1:9/slow", error="…", done=True, code="FETCH_FAILED"),
+        Entry(missing, missing, error="…", done=True, code="FILE_NOT_FOUND"),
+        Entry("report.pdf", "/tmp/gradio/report.pdf", error="…", done=True, code="FILE_NOT_FOUND"),
+        Entry("odd.bin", "/tmp/gradio/odd.bin", error="…", done=True),  # a bug, not a bad file: no code
+    ]
+    assert [entry.reason for entry in entries] == [
+        "address refused",
+        "could not be fetched",
+        "not found at that address",
+        "no longer on the server",
+        "an unexpected error",
+    ]
+    line = status_line(entries)
+    assert line.startswith("0 of 5 files read · ⚠️ not read: http&#58;//169.254.169.254/latest/meta-data (address")
+    assert "://" not in line and "https&#58;//example.org/gone.pdf (not found at that address)" in line
