@@ -343,7 +343,7 @@ def test_a_file_over_twice_the_limit_is_not_sent_and_is_refused_by_name(page, tm
 
 
 def test_audio_shows_a_player_and_a_timed_transcript(page):
-    page.get_by_text("recording.wav", exact=True).click()
+    page.locator("#pages-examples").get_by_role("button", name="Try recording.wav").click()
     expect(page.locator("audio, [data-testid='waveform-x']").first).to_be_attached(timeout=WAIT_MS)
     expect(page.locator("p", has_text="Language:")).to_contain_text("Language: en", timeout=WAIT_MS)
     expect(page.locator("table").filter(has_text="Time")).to_contain_text("0:00 →")

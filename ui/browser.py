@@ -79,11 +79,11 @@ CSS = """
 .rl-transcript tbody tr:hover, .rl-transcript tr.rl-playing {background: var(--color-accent-soft);}
 .rl-transcript .rl-seek {white-space: nowrap; color: var(--link-text-color); text-decoration: underline;
                          background: none; border: none; box-shadow: none; padding: 0; font: inherit; cursor: pointer;}
-/* The token table keeps its words whole (an image rule wraps between them): on a phone it scrolls sideways in its
-   own box, the page does not, and a line over it says so. */
+/* The token table keeps its words whole (but for an image rule's, wrapped between them on a wide screen, so that
+   the table fits): on a phone it scrolls sideways in its own box, the page does not, and a line over it says so. */
 #estimates table {display: block; overflow-x: auto; max-width: 100%;}
 #estimates th, #estimates td {white-space: nowrap;}
-#estimates td:nth-child(5) {white-space: normal; min-width: 12em; max-width: 18em;}  /* an image rule, in lines */
+@media (min-width: 641px) {#estimates td:nth-child(5) {white-space: normal; min-width: 12em; max-width: 18em;}}
 .rl-sideways {display: none;}
 @media (max-width: 640px) {.rl-sideways {display: block;}}
 """
