@@ -110,6 +110,7 @@ def test_an_examples_copy_is_never_deleted(public):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(public.url)
+        page.get_by_label("Multimodal model").check()  # nothing described: the visitor's vision calls are kept
         page.locator("#pages-examples").get_by_role("button", name=f"Try {REPORT_PDF.name}").click()
         expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
         browser.close()
