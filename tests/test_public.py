@@ -109,6 +109,7 @@ def test_an_examples_copy_is_never_deleted(public):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(WAIT_MS)
         page.goto(public.url)
         page.get_by_label("Multimodal model").check()  # nothing described: the visitor's vision calls are kept
         page.locator("#pages-examples").get_by_role("button", name=f"Try {REPORT_PDF.name}").click()
@@ -183,6 +184,7 @@ def test_in_the_browser_the_cache_cannot_be_cleared_and_a_deleted_upload_keeps_i
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(WAIT_MS)
         page.goto(public.url)
         expect(page.locator("#public-mode")).to_contain_text(
             "each upload is deleted from the server once read", timeout=WAIT_MS

@@ -40,6 +40,7 @@ TOO_WIDE = """width => {
 
 def open_app(chromium, url: str, viewport: dict | None = None) -> Page:
     page = chromium.new_page(viewport=viewport or {"width": 1440, "height": 1000})
+    page.set_default_timeout(WAIT_MS)
     page.goto(url)
     page.wait_for_selector(UPLOAD, state="attached")
     return page

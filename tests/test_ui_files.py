@@ -308,6 +308,7 @@ def test_errors_read_alike_in_the_app_and_the_api_in_upload_order_with_their_rea
 @VIEWPORTS
 def test_the_api_page_opens_on_python_with_a_file_in_its_examples(chromium, ocr_app, viewport):
     page = chromium.new_page(viewport=viewport)
+    page.set_default_timeout(WAIT_MS)
     page.goto(f"{ocr_app}?view=api")
     code = page.locator("code").filter(has_text="client.predict(").first
     expect(code).to_contain_text("file=handle_file('https://", timeout=WAIT_MS)
