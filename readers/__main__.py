@@ -1,5 +1,5 @@
 """Command line: ``python -m readers FILE [--pages 3-5] [--describe Q] [--multimodal] [--format F]
-[--document] [--line-numbers] [--chunks 512 [--overlap 64]]``.
+[--citations] [--document] [--line-numbers] [--chunks 512 [--overlap 64]]``.
 
 Prints what a model receives from FILE; with ``--chunks``, what a retriever indexes instead: one
 JSON object per chunk (JSON Lines, ``Reading.chunks``). On a ReaderError it prints one line,
@@ -160,10 +160,17 @@ def main(argv: list[str] | None = None, prog: str = "python -m readers", command
     add_reading_options(parser)
     parser.add_argument(
         "--format",
-        choices=("text", "json", *PROVIDERS),
+        choices=("text", "plain", "json", *PROVIDERS),
         default="text",
-        help="text: what a text-only model receives (the default); json: the whole reading; openai, anthropic, "
-        "gemini: that provider's message content, with the page images in multimodal mode",
+        help="text: what a text-only model receives, its pages' text in Markdown (the default); plain: the same "
+        "as plain text, tables in columns; json: the whole reading; openai, anthropic, gemini: that provider's "
+        "message content, with the page images in multimodal mode",
+    )
+    parser.add_argument(
+        "--citations",
+        action="store_true",
+        help="with --format text or plain: a citation after each page's text and visual content, "
+        "*(Source: report.pdf, p. 12)*",
     )
     parser.add_argument(
         "--document",
@@ -196,6 +203,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m readers", command
         parser.error("--describe does not go with --document: the PDF is sent as it is, without descriptions")
     if args.line_numbers and args.format != "text":
         parser.error("--line-numbers goes with --format text")
+    if args.citations and (args.format not in ("text", "plain") or chunk_tokens):
+        parser.error("--citations goes with --format text or plain (each chunk carries its own citation)")
     start, end = args.pages or (None, None)
     settings = load_settings()
     if settings is None:
@@ -216,8 +225,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m readers", command
     if chunks is not None:
         for chunk in chunks:
             print(json.dumps(dataclasses.asdict(chunk), ensure_ascii=False))
-    elif args.format == "text":
-        print(reading.as_text(line_numbers=args.line_numbers))
+    elif args.format in ("text", "plain"):
+        print(reading.as_text(args.line_numbers, plain=args.format == "plain", citations=args.citations))
     elif args.format == "json":
         print(json.dumps(as_json(reading), ensure_ascii=False, indent=2))
     else:

@@ -5,8 +5,10 @@ folder."""
 
 from __future__ import annotations
 
+import json
 import re
 import threading
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -216,4 +218,56 @@ def test_the_payload_view_names_each_image_rule_beside_its_tokens(chromium, dail
         assert table.evaluate("table => table.scrollWidth <= table.clientWidth")
     assert page.evaluate(TOO_WIDE, viewport["width"]) == []  # the table scrolls in its own box on a phone
     shoot(page, f"52-07-image-rules-{tag(viewport)}")
+    page.close()
+
+
+def listed(*names: str) -> list[re.Pattern]:
+    """A download list's rows as a person reads them: each file's name (its ending set apart), then its size and
+    the download mark."""
+    return [
+        re.compile(rf"^\s*{re.escape(Path(name).stem)}\s*{re.escape(Path(name).suffix)}[\d.]+\s+K?B\s+⇣")
+        for name in names
+    ]
+
+
+def downloaded(page, link) -> str:
+    """The text of the file ``link`` downloads."""
+    with page.expect_download() as download:
+        link.click()
+    return Path(download.value.path()).read_text()
+
+
+@VIEWPORTS
+def test_the_reading_downloads_as_markdown_json_or_plain_text_for_all_files_and_each(chromium, daily_app, viewport):
+    page = read_in(chromium, daily_app, viewport, REPORT, ASSETS / "sales.xlsx")
+    open_tab(page, "Export")
+    rows, links, citations = page.locator("#readings tr"), page.locator("#readings a"), page.get_by_label("Citations")
+    expect(rows).to_have_text(listed("all-files.md", "chart-report.md", "sales.md"))  # Markdown, cited, at first
+    expect(citations).to_be_checked()
+    together = downloaded(page, links.nth(0))
+    assert together.startswith("[FILE: chart-report.pdf]\n\n[PAGE 1]\n# Quarterly Sales Report 2024\n")
+    assert "\n\n*(Source: chart-report.pdf, p. 3)*\n\n[PAGE 4]\n" in together
+    assert "\n\n[FILE: sales.xlsx]\n\n[SHEET 1]\n" in together and "*(Source: sales.xlsx, sheet 2)*" in together
+    report = downloaded(page, links.nth(1))
+    assert report.startswith("[PAGE 1]\n") and "sales.xlsx" not in report and report in together
+    citations.uncheck()
+    expect(links.nth(0)).to_have_attribute("href", re.compile(r"all-files\.md$"))
+    uncited = downloaded(page, links.nth(0))
+    assert "(Source: " not in uncited and uncited.count("[PAGE ") == 4
+    page.get_by_label("Plain text").check()
+    expect(rows).to_have_text(listed("all-files.txt", "chart-report.txt", "sales.txt"))
+    plain = downloaded(page, links.nth(1))
+    assert "\nRegion  Q1   Q2   Q3   Q4\nNorth   120  135  150  170\nSouth   90   95   110  125\n" in plain
+    assert "\nQuarterly Sales Report 2024\n" in plain and "|" not in plain and "(Source: " not in plain
+    citations.check()
+    expect(links.nth(1)).to_have_attribute("href", re.compile(r"chart-report\.txt$"))
+    assert "\n\n(Source: chart-report.pdf, p. 3)\n\n" in downloaded(page, links.nth(1))
+    page.get_by_label("JSON").check()
+    expect(rows).to_have_text(listed("all-files.json", "chart-report.json", "sales.json"))
+    expect(citations).to_be_disabled()  # the API's answer is as it is
+    answer = json.loads(downloaded(page, links.nth(0)))
+    assert [file["name"] for file in answer["files"]] == ["chart-report.pdf", "sales.xlsx"]
+    assert answer["text"] == uncited.rstrip("\n") and answer["tokens"]["openai"]["count"] > 0  # what the model gets
+    assert page.evaluate(TOO_WIDE, viewport["width"]) == []
+    shoot(page, f"52-08-export-{tag(viewport)}")
     page.close()

@@ -24,6 +24,7 @@ from readers.kinds import SUPPORTED
 from .api import Endpoints
 from .browser import CSS, head
 from .chunks import chunks_tab
+from .export_tab import export_tab
 from .handlers import (
     MAX_FILES,
     backends_line,
@@ -332,15 +333,6 @@ def _pages_tab(demo: gr.Blocks, entries: gr.State, inputs: Inputs, folder: Path,
         return examples_row(inputs.files, folder, "pages-examples"), [text_mode, search, found]
 
 
-def _export_tab() -> gr.File:
-    with gr.Tab("Export", elem_id="export-tab"):
-        gr.Markdown(
-            "A Markdown report of everything read — text, tables, descriptions and page images — "
-            "with a citation for each page's text, each table and each figure, as a zip with the images."
-        )
-        return gr.File(label="Report (report.md + images)", interactive=False, elem_id="report")
-
-
 def _settings_and_cache(services: Services) -> gr.Markdown:
     """The limits in force, and the cache's size (cleared here, but not in public mode), to fill on load."""
     with gr.Accordion("Settings in force", open=False, elem_id="settings"):
@@ -438,7 +430,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
             payload_examples, provider, payload_outputs = payload_tab(
                 lambda: examples_row(inputs.files, folder, "payload-examples")
             )
-            report_file = _export_tab()
+            report_file = export_tab(entries, folder, **PRIVATE)
             chunks_examples = chunks_tab(
                 entries, folder, lambda: examples_row(inputs.files, folder, "chunks-examples"), **PRIVATE
             )

@@ -288,7 +288,8 @@ def _what(entry: Entry) -> str:
 def show_files(entries: list[Entry], files: gr.File, ranges: gr.State, folder: Path, write_reading) -> None:
     """One line per file: its name linking to its card and what was read (or how far its reading is,
     or why it was not read), the pages to read of it (the controls' range unless typed here), a page
-    box for a long one, its reading to download as Markdown and as the API's JSON, and Remove."""
+    box for a long one, its reading to download as Markdown (with citations) and as the API's JSON (the Export
+    tab's), and Remove."""
     with gr.Column(elem_id="file-list"):
         for index, entry in enumerate(entries):
             reading = entry.reading
@@ -311,9 +312,14 @@ def show_files(entries: list[Entry], files: gr.File, ranges: gr.State, folder: P
                     if downloads or uploaded:
                         with gr.Row(elem_classes="rl-file-buttons"):  # together: no Remove on a line of its own
                             if downloads:
-                                markdown, answer = write_reading(entry, folder)
-                                gr.DownloadButton("Markdown", markdown, size="sm", scale=0, elem_classes="rl-md")
-                                gr.DownloadButton("JSON", answer, size="sm", scale=0, elem_classes="rl-json")
+                                for label, ending in (("Markdown", "md"), ("JSON", "json")):
+                                    gr.DownloadButton(
+                                        label,
+                                        write_reading(entry, folder, ending),
+                                        size="sm",
+                                        scale=0,
+                                        elem_classes=f"rl-{ending}",
+                                    )
                             if uploaded:
                                 remove = gr.Button("Remove", size="sm", variant="secondary", scale=0)
                                 remove.click(
