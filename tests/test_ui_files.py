@@ -261,12 +261,14 @@ def test_remove_drops_the_card_at_once_and_reads_nothing_else(chromium, ocr_app,
     page.route(
         "**/gradio_api/queue/join*", lambda request: request.fallback() if held is None else held.append(request)
     )
-    rows.first.get_by_role("button", name="Remove").click()
-    expect(rows.filter(visible=True)).to_have_count(2)
-    expect(rows.filter(visible=True).first).to_contain_text("diagram.png")
-    expect(card).to_be_hidden()
-    assert held, "the removal is on its way to the server, not answered yet"
-    for request in held:
+    # The card goes at once; the removal's request to the server, held back, may follow it (on a busy machine the
+    # page sends it later): the test waits for that request, not for a moment.
+    with page.expect_request("**/gradio_api/queue/join*"):
+        rows.first.get_by_role("button", name="Remove").click()
+        expect(rows.filter(visible=True)).to_have_count(2)
+        expect(rows.filter(visible=True).first).to_contain_text("diagram.png")
+        expect(card).to_be_hidden()
+    for request in held:  # a request routed after this is let through as it comes
         request.continue_()
     held = None
     expect(rows).to_have_count(2, timeout=WAIT_MS)  # the server's list, without it
