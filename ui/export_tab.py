@@ -10,7 +10,7 @@ import gradio as gr
 
 from .report import EXPORTS, write_readings
 
-CITATIONS = "Citations: *(Source: report.pdf, p. 12)* after each page's text and its visual content"
+CITATIONS = "Citations after each page's text and its visual content, e.g. (Source: report.pdf, p. 12)"
 
 
 def export_tab(entries: gr.State, folder: Path, **private) -> gr.File:
@@ -22,7 +22,7 @@ def export_tab(entries: gr.State, folder: Path, **private) -> gr.File:
             "text and tables, then its visual content); **JSON**, what the API's `/read_file` answers; "
             "**Plain text**, the Markdown without its marks, tables in columns."
         )
-        with gr.Row(equal_height=True):
+        with gr.Group():  # the citations under the format, at every width
             form = gr.Radio(list(EXPORTS), value="Markdown", label="Format", elem_id="export-format")
             citations = gr.Checkbox(value=True, label=CITATIONS, elem_id="export-citations")
         readings = gr.File(
