@@ -103,11 +103,21 @@ def test_an_upload_is_deleted_once_read_and_the_reading_comes_back(public):
     assert Path(image).read_bytes().startswith(b"\x89PNG") and public.uploads(pdf.name) == []
 
 
+@pytest.mark.browser
 def test_an_examples_copy_is_never_deleted(public):
-    """Gradio keeps an upload in a folder named by its content: an example's bytes sent through
-    the API land on the example's own copy, which every visitor's page uses."""
+    """Gradio keeps a file in a folder named by its content: an example picked on the page is copied there, and
+    its bytes sent through the API land on that same copy, which every visitor's page uses."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(WAIT_MS)
+        page.goto(public.url)
+        page.get_by_label("Multimodal model").check()  # nothing described: the visitor's vision calls are kept
+        page.locator("#pages-examples").get_by_role("button", name=f"Try {REPORT_PDF.name}").click()
+        expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+        browser.close()
     examples = public.uploads(REPORT_PDF.name)
-    assert examples  # copied into Gradio's cache when the page was built
+    assert examples  # the example's copy in Gradio's cache, kept once read
     read(Client(public.url, verbose=False), REPORT_PDF, page_end=1)
     assert public.uploads(REPORT_PDF.name) == examples and all(path.is_file() for path in examples)
 
@@ -179,6 +189,7 @@ def test_in_the_browser_the_cache_cannot_be_cleared_and_a_deleted_upload_keeps_i
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(WAIT_MS)
         page.goto(public.url)
         expect(page.locator("#public-mode")).to_contain_text(
             "each upload is deleted from the server once read", timeout=WAIT_MS
@@ -199,7 +210,8 @@ def test_in_the_browser_the_cache_cannot_be_cleared_and_a_deleted_upload_keeps_i
         expect(page_images(page, pdf.name)).to_have_count(4)
         shoot(page, "09-public-mode")
         # An example is not a visitor's upload: it stays, and is read again when a control changes.
-        page.get_by_text(REPORT_PDF.name, exact=True).click()
+        page.locator("#file-list").get_by_role("button", name="Remove").click()
+        page.locator("#pages-examples").get_by_role("button", name=f"Try {REPORT_PDF.name}").click()
         expect(page_images(page, REPORT_PDF.name)).to_have_count(4, timeout=WAIT_MS)
         page.get_by_label("Last page").fill("2")
         expect(page_images(page, REPORT_PDF.name)).to_have_count(2, timeout=WAIT_MS)

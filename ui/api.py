@@ -33,7 +33,7 @@ from readers.notices import Code, Described
 from readers.payload.budget import parse_cursor
 from readers.payload.chunks import check_sizes
 from readers.payload.messages import PROVIDERS
-from readers.payload.serialize import answer_json, files_json
+from readers.payload.serialize import answer_json, several_json
 
 from .api_docs import ENDPOINT_ARGS, FILE_ARGS, HOTWORDS_ARG
 from .handlers import display_name, parse_page, unexpected, visitor
@@ -45,7 +45,6 @@ NO_FILE = (
     "over MCP, an http(s) URL), or the file's bytes as file_base64 with its name in file_name."
 )
 MCP_CALLER = "mcp"  # the x-gradio-user header Gradio's MCP server sends with each tool call
-TOGETHER = ("messages", "document_messages")  # in an answer of several files, once for them all
 
 
 def documented(endpoint):
@@ -257,7 +256,7 @@ class Endpoints:
 
     def _several(self, files: list[str], also_one: bool, request: gr.Request | None, asked: dict) -> dict:
         """``/read_file`` of several files: each file's answer in ``files`` (or why it was not read),
-        then their payload together, each file named (``readers.payload.serialize.files_json``)."""
+        then their payload together, each file named (``readers.payload.serialize.several_json``)."""
         if also_one:
             raise gr.Error("Send one file (file, file_base64 or url) or several (files), not both.")
         if asked["cursor"]:
@@ -275,14 +274,14 @@ class Endpoints:
             finally:
                 if self.discard is not None:
                     self.discard(upload)
-            answers.append({key: value for key, value in answer.items() if key not in TOGETHER})
+            answers.append(answer)
         try:
-            together = files_json(readings, asked["multimodal"], asked["document"], asked["provider"])
+            together = several_json(answers, readings, asked["multimodal"], asked["document"], asked["provider"])
         except ReaderError as error:
             raise gr.Error(error.message) from None
         if request is not None and request.headers.get("x-gradio-user") == MCP_CALLER:
             together.pop("messages", None)  # megabytes of base64 a model would read as text (tools.for_agents)
-        return {"files": answers, **together}
+        return together
 
     @documented
     def render_page(

@@ -22,15 +22,15 @@ from .handlers import Entry, parse_range
 from .report import furniture_note, outlined_image, page_image, page_title, preview_image
 
 EMPTY = (
-    "**Each page will appear here** once a file is read: its render on the left, figures outlined; on the "
-    "right its text, tables, tokens and the description of its visuals. Reading starts as soon as you "
-    "upload (each page shows as soon as it is read)."
+    "**Each page will appear here** as soon as it is read: its render, figures outlined, beside its text, tables, "
+    "tokens and visual description. Or try an example:"
 )
 BOX_SCALE = 10_000  # a box's fractions, as whole numbers in a class name
 # A picture a page's text names by its address, as Markdown writes one and as HTML does.
 MARKDOWN_PICTURE = re.compile(r"!\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
 HTML_PICTURE = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
 HTML_ATTRIBUTE = re.compile(r"""\b(src|alt)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
+AUTOLINKED = re.compile(r"\b(?:https?://|www\.)", re.IGNORECASE)  # where GitHub Markdown starts a link it makes
 LINKED = "Point at a paragraph or a table and its place lights on the page; click the page and its text is shown."
 
 
@@ -236,7 +236,7 @@ def show_entries(entries: list[Entry], folder: Path, raw: bool = False) -> None:
         with gr.Column(elem_classes=["rl-file", file_class(entry), *refused], elem_id=f"rl-file-{index}"):
             reading = entry.reading
             if reading is None:
-                gr.Markdown(f"### {entry.name}")
+                gr.Markdown(f"### {unlinked(entry.name)}")
                 if entry.error:
                     gr.Markdown(f"⚠️ {card_error(entry.error)}", elem_classes="rl-error")
                     continue
@@ -246,7 +246,9 @@ def show_entries(entries: list[Entry], folder: Path, raw: bool = False) -> None:
                 continue
             unit = CITED_UNITS.get(reading.kind, "page") + "s"
             shown = f"{len(reading.pages)} of {reading.page_count} {unit}" if reading.page_count > 1 else ""
-            gr.Markdown(f"### {entry.name}\n{' · '.join(filter(None, [reading.kind.upper(), reading.mime, shown]))}")
+            gr.Markdown(
+                f"### {unlinked(entry.name)}\n{' · '.join(filter(None, [reading.kind.upper(), reading.mime, shown]))}"
+            )
             for warning in [entry.note, *card_warnings(reading)] if entry.note else card_warnings(reading):
                 gr.Markdown(f"ℹ️ {warning}")
             if reading.transcript is not None:
@@ -308,60 +310,71 @@ def _what(entry: Entry) -> str:
 def show_files(entries: list[Entry], files: gr.File, ranges: gr.State, folder: Path, write_reading) -> None:
     """One line per file: its name linking to its card and what was read (or how far its reading is,
     or why it was not read), the pages to read of it (the controls' range unless typed here), a page
-    box for a long one, its reading to download as Markdown and as the API's JSON, and Remove."""
+    box for a long one, its reading to download as Markdown (with citations) and as the API's JSON (the Export
+    tab's), and Remove."""
     with gr.Column(elem_id="file-list"):
         for index, entry in enumerate(entries):
             reading = entry.reading
             unit = CITED_UNITS.get(reading.kind, "page") if reading else "page"
+            uploaded = not is_url(entry.name)  # an address is the address box's to change
+            ranged = uploaded and reading is not None and reading.page_count > 1
+            jumps = reading is not None and len(reading.pages) > 1
+            downloads = reading is not None and entry.done and entry.answer is not None
             with gr.Row(equal_height=False, elem_classes=["rl-file-row", file_class(entry)]):
-                gr.Markdown(
-                    f"[{entry.name}](#rl-file-{index}) · {_what(entry)}", min_width=160, scale=3, elem_classes="rl-name"
-                )
-                uploaded = not is_url(entry.name)  # an address is the address box's to change
-                if uploaded and reading and reading.page_count > 1:
-                    pages = gr.Textbox(
-                        label=f"Read {unit}s",
-                        show_label=False,
-                        placeholder=f"Read {unit}s 1–{reading.page_count}",
-                        max_lines=1,
-                        min_width=150,
-                        scale=1,
-                        key=f"range-{entry.path}",
-                        elem_classes="rl-range",
-                        html_attributes=gr.InputHTMLAttributes(autocomplete="off", enterkeyhint="go"),
-                    )
-                    pages.submit(
-                        lambda typed, current, path=entry.path: own_range(current, path, typed),
-                        [pages, ranges],
-                        ranges,
-                        api_visibility="private",
-                    )
-                if reading and len(reading.pages) > 1:
-                    first, last = reading.pages[0].number, reading.pages[-1].number
-                    box = gr.Textbox(
-                        label=f"Go to {unit}",
-                        show_label=False,
-                        placeholder=f"Go to {unit} {first}–{last}",
-                        max_lines=1,
-                        min_width=150,
-                        scale=1,
-                        elem_classes="rl-goto",
-                        html_attributes=gr.InputHTMLAttributes(autocomplete="off", enterkeyhint="go"),
-                    )
-                    box.submit(None, box, None, js=JUMP.format(index=index, first=first, last=last))
-                if reading and entry.done and entry.answer is not None:
-                    markdown, answer = write_reading(entry, folder)
-                    gr.DownloadButton("Markdown", markdown, size="sm", min_width=90, scale=0, elem_classes="rl-md")
-                    gr.DownloadButton("JSON", answer, size="sm", min_width=70, scale=0, elem_classes="rl-json")
-                if uploaded:
-                    remove = gr.Button("Remove", size="sm", variant="secondary", min_width=80, scale=0)
-                    remove.click(
-                        lambda current, path=entry.path: [kept for kept in current or [] if kept != path],
-                        files,
-                        files,
-                        js=DROP.format(key=file_class(entry)),
-                        api_visibility="private",
-                    )
+                gr.Markdown(f"[{entry.name}](#rl-file-{index}) · {_what(entry)}", elem_classes="rl-name")
+                with gr.Row(elem_classes="rl-file-tools"):  # under the name as a whole when the line is full
+                    if ranged or jumps:
+                        with gr.Row(elem_classes="rl-file-pages"):
+                            if ranged:
+                                _range_box(entry.path, unit, reading.page_count, ranges)
+                            if jumps:
+                                first, last = reading.pages[0].number, reading.pages[-1].number
+                                box = _page_box(f"Go to {unit}", f"Go to {unit} {first}–{last}", "rl-goto")
+                                box.submit(None, box, None, js=JUMP.format(index=index, first=first, last=last))
+                    if downloads or uploaded:
+                        with gr.Row(elem_classes="rl-file-buttons"):  # together: no Remove on a line of its own
+                            if downloads:
+                                for label, ending in (("Markdown", "md"), ("JSON", "json")):
+                                    gr.DownloadButton(
+                                        label,
+                                        write_reading(entry, folder, ending),
+                                        size="sm",
+                                        scale=0,
+                                        elem_classes=f"rl-{ending}",
+                                    )
+                            if uploaded:
+                                remove = gr.Button("Remove", size="sm", variant="secondary", scale=0)
+                                remove.click(
+                                    lambda current, path=entry.path: [kept for kept in current or [] if kept != path],
+                                    files,
+                                    files,
+                                    js=DROP.format(key=file_class(entry)),
+                                    api_visibility="private",
+                                )
+
+
+def _page_box(label: str, placeholder: str, elem_class: str, **options) -> gr.Textbox:
+    """A file's own box for pages, as wide as its placeholder needs (``ui.browser.CSS``)."""
+    return gr.Textbox(
+        label=label,
+        show_label=False,
+        placeholder=placeholder,
+        max_lines=1,
+        elem_classes=["rl-page-box", elem_class],
+        html_attributes=gr.InputHTMLAttributes(autocomplete="off", enterkeyhint="go"),
+        **options,
+    )
+
+
+def _range_box(path: str, unit: str, count: int, ranges: gr.State) -> None:
+    """The pages of this file to read, typed ("3–5"), over the controls' range."""
+    pages = _page_box(f"Read {unit}s", f"Read {unit}s 1–{count}", "rl-range", key=f"range-{path}")
+    pages.submit(
+        lambda typed, current, path=path: own_range(current, path, typed),
+        [pages, ranges],
+        ranges,
+        api_visibility="private",
+    )
 
 
 def own_range(ranges: dict, path: str, typed: str) -> dict:
@@ -375,10 +388,18 @@ def own_range(ranges: dict, path: str, typed: str) -> dict:
     return chosen
 
 
+def unlinked(text: str) -> str:
+    """``text`` as Markdown shows it, but for the web addresses in it, which GitHub Markdown would make links
+    of: their ":" (or "www.") written as a character reference, so that an address refused or not fetched is
+    named, never offered to click."""
+    return AUTOLINKED.sub(lambda found: found.group().replace(":", "&#58;").replace(".", "&#46;", 1), text)
+
+
 def card_error(error: str) -> str:
-    """The API's sentence, with the list of formats (given once, under the upload) pointed to rather than repeated."""
-    sentence, listed, _ = error.partition(FORMATS_LISTED)
-    return f"{sentence} (see *Formats ReadLens reads*, under the upload)." if listed else error
+    """The API's sentence, its addresses not made links, with the list of formats (given once, under the upload)
+    pointed to rather than repeated."""
+    sentence, listed, _ = unlinked(error).partition(FORMATS_LISTED)
+    return f"{sentence} (see *Formats ReadLens reads*, under the upload)." if listed else sentence
 
 
 def card_warnings(reading: Reading) -> list[str]:
@@ -396,6 +417,8 @@ def question_note(entries: list[Entry]) -> dict:
 
 
 def status_line(entries: list[Entry]) -> str:
+    """How many files are read, each not read by name with why in a few words (``Entry.reason``), and those
+    still read; no name a link."""
     if not entries:
         return ""
     read = [e for e in entries if e.reading is not None and e.done]
@@ -403,7 +426,7 @@ def status_line(entries: list[Entry]) -> str:
     pending = [e for e in entries if not e.done]
     parts = [f"{len(read)} of {len(entries)} files read"]
     if failed:
-        parts.append(f"⚠️ not read: {', '.join(f'{e.name} ({e.reason})' for e in failed)}")
+        parts.append(f"⚠️ not read: {', '.join(f'{unlinked(e.name)} ({e.reason})' for e in failed)}")
     if pending:
-        parts.append(f"reading {', '.join(e.name for e in pending)}…")
+        parts.append(f"reading {', '.join(unlinked(e.name) for e in pending)}…")
     return " · ".join(parts)

@@ -1,6 +1,6 @@
 """A ``Reading`` as JSON values: ``as_json`` (the command line's ``--format json``, the batch
 records), and ``answer_json``, the app's ``/read_file`` answer made from it; ``files_json``, what
-several readings sent together add to their answers."""
+several readings sent together add to their answers, and ``several_json``, the whole answer for them."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ ANSWER_PAGE = (
     "furniture",
     "blocks",
 )
+TOGETHER = ("messages", "document_messages")  # in an answer of several files, once for them all
 
 
 def as_json(reading: Reading, images: bool = True) -> dict:
@@ -108,6 +109,15 @@ def files_json(readings: list[Reading], multimodal: bool, document: bool = False
     if document:
         answer["document_messages"] = files_document_parts(readings, provider)
     return answer
+
+
+def several_json(
+    answers: list[dict], readings: list[Reading], multimodal: bool, document: bool = False, provider: str = "openai"
+) -> dict:
+    """``/read_file``'s answer for several files: each one's answer (or why it was not read) in ``files``, without
+    what goes once for them all (``TOGETHER``), then ``files_json`` of the ``readings`` made."""
+    files = [{key: value for key, value in answer.items() if key not in TOGETHER} for answer in answers]
+    return {"files": files, **files_json(readings, multimodal, document, provider)}
 
 
 def notices_json(notices: list[Notice]) -> list[dict]:
