@@ -7,7 +7,10 @@ each hold a whole column: a 1,000-word row. So each cell's words are read here
 split at its lines' baselines when they line up across its cells. A line that fills one cell
 alone, not the first, goes on that cell's text in the row above (a description that wraps). A
 ledger's body boxed as one cell under a ruled header (the Senate's expenditure reports) is parted
-under the header's columns first, each run of words to the column it starts in.
+under the header's columns first, each run of words to the column it starts in. Every character in
+the table's box is in one of its cells: one the grid drew no cell round (a line indented past its
+cell's rule, a label left of its row's first cell) goes to its column's cell in the row it stands
+level with, so the table loses no word of the page.
 
 A cell that spans columns or rows is written once, where its span starts (Markdown has no spans: the
 rest of its span is left empty), a header stacked over rows stays rows, each heading over the
@@ -24,6 +27,7 @@ from pdfplumber.table import Table
 from pdfplumber.utils import extract_text
 
 from .aligned import CAPTION
+from .boxes import box_of, centre_in
 from .records import Char
 from .unruled import GUTTER_EMS, PROSE_CHARS, wrapped_header
 from .words import LINE_EMS, ON_AXIS, is_level, line_words, set_upright, text_lines
@@ -140,7 +144,8 @@ def _banded(table) -> tuple[list[Char], list[float]]:
     """The characters in a pdfplumber ``table``'s box by the height of their middles, and those
     middles: a row's or a cell's characters are a slice of them (``bisect``)."""
     bbox = table.bbox  # pdfplumber works a table's and a row's box out anew on each use
-    inside = sorted((char for char in table.page.chars if _inside(char, bbox)), key=_middle)
+    # Its edges count, as where the page's text leaves the table's characters out (``readers.pdf.layout``).
+    inside = sorted((char for char in table.page.chars if centre_in(box_of(char), [bbox])), key=_middle)
     return inside, [_middle(char) for char in inside]
 
 
@@ -232,40 +237,56 @@ def _split(cells: list[list[Char] | None], by_records: bool = True) -> list[list
     return [rows[start] for start in shared]
 
 
-def _parted(chars: list[Char], edges: list[float]) -> list[list[Char]]:
-    """A cell's characters parted into the columns it spans, which start at ``edges``: each run of
-    words on a line (closer than a gutter) goes to the column it starts in, so a description that
-    runs on past its column's rule stays in it, and an amount set right goes to its own."""
+def _parted(chars: list[Char], edges: list[float], right: float) -> list[list[Char]]:
+    """A cell's characters parted into the columns it spans, which start at ``edges`` (the last ends at
+    ``right``): each run of words on a line (closer than a gutter) goes to the column it starts in, so
+    a description that runs on past its column's rule stays in it, and an amount set right goes to
+    its own; a line of one run centred over them, above lines that stand apart under them (a group's
+    name over its columns' headings), is a heading that spans them all, written in the first."""
     columns: list[list[Char]] = [[] for _ in edges]
+    centred: list[tuple[int, list[Char]]] = []
+    apart = False
     for line in text_lines(chars):
-        column, end = 0, None
+        column, end, runs = 0, None, 0
         for char in line:
             if char["text"].strip() and (end is None or char["x0"] - end > GUTTER_EMS * char["size"]):
                 column = max(0, bisect_right(edges, char["x0"] + 0.5) - 1)
+                runs += 1
             if char["text"].strip():
                 end = char["x1"]
             columns[column].append(char)
+        middle = (line[0]["x0"] + line[-1]["x1"]) / 2
+        if not apart and runs == 1 and abs(middle - (edges[0] + right) / 2) <= (right - edges[0]) / 4:
+            centred.append((column, line))
+        apart = apart or runs > 1
+    for column, line in centred if apart else ():
+        ids = {id(char) for char in line}
+        columns[column] = [char for char in columns[column] if id(char) not in ids]
+        columns[0] += line
     return columns
 
 
-def _records(row, chars: list[Char], lefts: list[float], columns: dict, header: bool) -> list[list[str | None]]:
-    """One ruled row's cells, as one row or one per record (``_split``); a ``header`` row (the first
-    of several, and each after it before a digit is seen) is one row, its cells' lines wrapped
-    headings however they line up. A cell spanning
+def _records(
+    row, cells: list[list[Char] | None], lefts: list[float], columns: dict, header: bool
+) -> list[list[str | None]]:
+    """One ruled row's ``cells`` (each one's characters, ``_placed``), as one row or one per record
+    (``_split``); a ``header`` row (the first of several, and each after it before a digit is seen)
+    is one row, its cells' lines wrapped headings however they line up. A cell spanning
     columns whose words stand apart under them (a ledger's body boxed as one cell under a ruled
     header, a row ruled only above and below) is parted into those columns first."""
-    cells = [None if box is None else [char for char in chars if _inside(char, box)] for box in row.cells]
     records = _split(cells, not header)
-    if len(records) > 1 or not any(box and len(columns[box]) > 1 for box in row.cells):
-        return records
     parted: list[list[Char] | None] = list(cells)
     for box, inside in zip(row.cells, cells):
-        if box and len(columns[box]) > 1:
-            for column, part in zip(columns[box], _parted(inside, [lefts[index] for index in columns[box]])):
+        spanned = columns[box] if box else []
+        parts = _parted(inside, [lefts[index] for index in spanned], box[2]) if len(spanned) > 1 else []
+        if sum(map(bool, parts)) > 1:  # its words stand apart; a heading centred over its columns stays whole
+            for column, part in zip(columns[box], parts):
                 parted[column] = part
+    if all(new is old for new, old in zip(parted, cells)):
+        return records
     split = _split(parted, not header)
     filled = [sum(1 for row in found for cell in row if cell) for found in (split, records)]
-    return split if len(split) > 1 or filled[0] > filled[1] else records
+    return split if len(split) > len(records) or filled[0] > filled[1] else records
 
 
 def _covered(box, starts: list[float]) -> list[int]:
@@ -338,6 +359,44 @@ def _crossed(chars: list[Char], x: float) -> bool:
     return False
 
 
+def _placed(table) -> list[list[list[Char] | None]]:
+    """Each of a pdfplumber ``table``'s rows as its cells' characters (None where no cell starts), every
+    character in the table's box in one of them: in the cell it stands in, or, where the grid drew no
+    cell round it (a line indented past its cell's rule, a label left of the first cell of its row),
+    in its column's cell of the row it stands level with, a cell of its own where that row has none."""
+    xs = sorted({box[0] for box in table.cells})  # where pdfplumber's ``row.cells`` start, one column each
+    inside, middles = _banded(table)
+    placed: list[list[list[Char] | None]] = []
+    held: set[int] = set()
+    for row in table.rows:  # each row's characters, from those between its top and bottom
+        box = row.bbox
+        chars = [
+            char for char in inside[bisect_left(middles, box[1]) : bisect_left(middles, box[3])] if _inside(char, box)
+        ]
+        cells = [None if box is None else [char for char in chars if _inside(char, box)] for box in row.cells]
+        held |= {id(char) for cell in cells if cell for char in cell}
+        placed.append(cells)
+    bands = [(row.bbox[1], row.bbox[3]) for row in table.rows]
+    for char in inside:
+        if id(char) in held:
+            continue
+        middle = _middle(char)
+        level = [n for n, (top, bottom) in enumerate(bands) if top <= middle < bottom]
+        number = (
+            min(level, key=lambda n: bands[n][1] - bands[n][0])
+            if level
+            else min(range(len(bands)), key=lambda n: min(abs(middle - bands[n][0]), abs(middle - bands[n][1])))
+        )
+        x = (char["x0"] + char["x1"]) / 2
+        column = max(0, bisect_right(xs, x) - 1)
+        row, cells = table.rows[number], placed[number]
+        column = next(
+            (index for index, box in enumerate(row.cells) if box is not None and box[0] <= x < box[2]), column
+        )
+        cells[column] = [*(cells[column] or []), char]
+    return placed
+
+
 def ruled_rows(table) -> list[list[str | None]]:
     """The rows of a pdfplumber ``table``, each cell read from its own words and a row of records
     split. A cell that spans columns or rows is written once, in its first row and column, the rest
@@ -346,16 +405,12 @@ def ruled_rows(table) -> list[list[str | None]]:
     columns = {box: _covered((box[0], box[2]), lefts) for box in table.cells}
     rows: list[list[str | None]] = []
     turns: Counter = Counter()
-    inside, middles = _banded(table)
     figures = False  # a row above held a digit: the header, its rows of words, is over
-    for number, row in enumerate(table.rows):  # each row's characters, from those between its top and bottom
-        box = row.bbox
-        chars = [
-            char for char in inside[bisect_left(middles, box[1]) : bisect_left(middles, box[3])] if _inside(char, box)
-        ]
+    for number, (row, cells) in enumerate(zip(table.rows, _placed(table))):
+        chars = [char for cell in cells if cell for char in cell]
         turns.update(_turn(char) for char in chars)
         figures = figures or any(char["text"].isdigit() for char in chars)
-        rows += _records(row, chars, lefts, columns, header=(not number or not figures) and len(table.rows) > 1)
+        rows += _records(row, cells, lefts, columns, header=(not number or not figures) and len(table.rows) > 1)
     rows = wrapped_header(_joined_columns(rows, {column for box in table.cells for column in columns[box][:-1]}))
     turn = turns.most_common(1)[0][0] if turns else 0
     if turn:  # a table turned 90°: the page's columns are its rows

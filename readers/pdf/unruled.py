@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from statistics import median
 
 from .records import Item
@@ -303,5 +304,20 @@ def unruled_table(
         elif spans:
             spanning.append((spans, row))
     cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
-    cells = [row for _, row in spanning] + cells
-    return before, _joined(wrapped_header(cells))
+    cells = _joined(wrapped_header([row for _, row in spanning] + cells))
+    held = {id(item) for item in before}
+    return before + unplaced([item for row in rows for item in row if id(item) not in held], cells), cells
+
+
+def unplaced(items: list[Item], rows: list[list[str | None]]) -> list[Item]:
+    """The words of ``items`` that no cell of ``rows`` holds: a table builder's account of its region,
+    so that a word it could not place is read beside the table as text, never lost."""
+    held = Counter(word for row in rows for cell in row if cell for word in cell.split())
+    missing = []
+    for item in items:
+        words = Counter(item["text"].split())
+        if all(held[word] >= count for word, count in words.items()):
+            held -= words
+        else:
+            missing.append(item)
+    return missing
