@@ -31,6 +31,7 @@ import re
 from statistics import median
 
 from ..markup.tables import markdown_table, table_rows
+from .boxes import box_of, centre_in
 from .records import Item
 from .unruled import (
     ALIGNED_ROWS,
@@ -43,14 +44,17 @@ from .unruled import (
     line_chars,
     phrases,
     two_sided,
+    undrawn,
     unruled_table,
 )
 from .words import reads_right_to_left
 
+PAGE_NUMBER = re.compile(r"\d{1,4}|[ivxlcdm]{1,7}|\d{1,3}[-–]\d{1,4}", re.I)  # "12", "xiv", "1-3"
 CAPTION = re.compile(r"(table|figure|fig\.|chart|exhibit)\s*[:.]?\s*[A-Z]{0,3}\d", re.I)  # "Table: 5", "Table SA3."
 ROW_REACH = 2.5  # line heights between two rows of a table at most: statistics tables space theirs widely
 ROW_SPACING = 2.0  # times the rows' usual spacing: a wider gap ends the table (a form's lines under it)
 LONE_LINES = 2  # lines of one phrase in a row inside a table: wrapped cells, a section's name
+GROUP_LINES = 2  # blank lines between groups of a table's rows at most, when the next group keeps every column
 DRAWN_FILLED = 0.75  # of such a table's cells holding text: a diagram's boxes in a grid leave more empty
 TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
 
@@ -60,8 +64,10 @@ def _text(line: list[Item]) -> str:
 
 
 def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool:
-    """The run is text set in columns: every column's lines are prose, or one column's are long."""
+    """The run is text set in columns: every column's lines are prose, or one column's are long beside
+    others not of figures (a cost table's long descriptions beside its amounts are a table's)."""
     lengths: list[list[int]] = [[] for _ in range(len(gutters) + 1)]
+    figures: list[list[bool]] = [[] for _ in lengths]
     for row in rows:
         for line in item_lines(row):
             for index in range(len(lengths)):
@@ -70,10 +76,19 @@ def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool
                 cell = [item for item in line if left - 0.5 <= item["x0"] and item["x1"] <= right + 0.5]
                 if cell:
                     lengths[index].append(line_chars(cell))
-    middles = [median(found) for found in lengths if found]
-    return all(middle >= PROSE_CHARS for middle in middles) or any(
-        middle >= TEXT_COLUMN * PROSE_CHARS for middle in middles
+                    figures[index].append(any(char.isdigit() for item in cell for char in item["text"]))
+    middles = [median(found) if found else 0 for found in lengths]
+    long = [middle >= TEXT_COLUMN * PROSE_CHARS for middle in middles]
+    beside_figures = all(2 * sum(found) >= len(found) for found, wide in zip(figures, long) if not wide)
+    return all(middle >= PROSE_CHARS for middle in middles if middle) or (any(long) and not beside_figures)
+
+
+def _contents(rows: list[list[Item]], drawing: list[Item], width: float) -> bool:
+    """The run is a table of contents: every row ends in a page number, most after a leader's dots."""
+    leadered = sum(
+        any(dots["top"] < row[-1]["bottom"] and row[0]["top"] < dots["bottom"] for dots in drawing) for row in rows
     )
+    return 2 * leadered >= len(rows) and all(PAGE_NUMBER.fullmatch(_text(phrases(row, width)[-1])) for row in rows)
 
 
 def _gutters(line: list[Item], left: float, right: float, width: float) -> list[tuple[float, float]]:
@@ -100,9 +115,15 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
         for index in range(start + 1, len(lines)):
             gap = lines[index][0]["top"] - max(item["bottom"] for item in lines[index - 1])
             reach = ROW_REACH * height if len(spacing) < 2 else max(height, ROW_SPACING * median(spacing))
-            if gap > reach:
-                break
             shared = common(strips, _gutters(lines[index], left, right, width), width) if splits[index] > 1 else []
+            if gap > reach and not (
+                # rows set in groups (five to a group in a statistics table) go on after a blank line or two
+                rows >= ALIGNED_ROWS and gap <= reach + GROUP_LINES * height and len(shared) == len(strips)
+            ):
+                break
+            if gap > reach:  # the gap between groups is no row spacing
+                strips, last, rows, lone = shared, index, rows + 1, 0
+                continue
             if not shared:  # a lone line, or one across the gutters: a cell that spans columns
                 lone += 1
                 if lone > LONE_LINES:
@@ -110,12 +131,15 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 continue
             spacing.append(gap)  # between rows: a wrapped cell's lines stand closer
             strips, last, rows, lone = shared, index, rows + 1, 0
-        # The last row's cell may wrap onto lines of its own under it, right of the first gutter.
+        # The last row's cell may wrap onto lines of its own under it, right of the first gutter, or
+        # indented under the first column's labels (a hanging indent: "MDS installation, INOP" / "marker
+        # removal.").
+        labels = min(line[0]["x0"] for line in lines[start : last + 1])
         while (
             last + 1 < len(lines)
             and last + 1 - start < rows + LONE_LINES
             and splits[last + 1] < 2
-            and lines[last + 1][0]["x0"] >= strips[0][1] - 0.5
+            and (lines[last + 1][0]["x0"] >= strips[0][1] - 0.5 or labels + 1 < lines[last + 1][0]["x0"] < strips[0][0])
             and lines[last + 1][0]["top"] - max(item["bottom"] for item in lines[last]) <= height
         ):
             last += 1
@@ -129,9 +153,10 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
     """The page's ``items`` with each table found by alignment taken out; one block item for each
     table, where it stands; and each table's Markdown. ``width`` is the narrowest gutter."""
     words = [item for item in items if item.get("block") is None]
-    if not words:
+    lines = undrawn(item_lines(words))  # a leader's dots and a typed rule part no columns and end no table
+    if not lines:
         return items, [], []
-    lines = item_lines(words)
+    drawing = [item for item in words if id(item) not in {id(item) for line in lines for item in line}]
     taken: set[int] = set()
     blocks: list[Item] = []
     tables: list[str] = []
@@ -150,7 +175,7 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
         rows = lines[first : last + 1]
         region = sum(rows, [])
         left, right = min(item["x0"] for item in region), max(item["x1"] for item in region)
-        if _is_text(rows, _gutters(region, left, right, width)):
+        if _is_text(rows, _gutters(region, left, right, width)) or _contents(rows, drawing, width):
             continue
         table = unruled_table(lines[top:first], rows, width)
         if table is None:
@@ -160,19 +185,17 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
         markdown = markdown_table(table[1])
         if not members or not markdown:
             continue
-        taken |= {id(item) for item in members}
+        box = {
+            "x0": min(item["x0"] for item in members),
+            "x1": max(item["x1"] for item in members),
+            "top": min(item["top"] for item in members),
+            "bottom": max(item["bottom"] for item in members),
+        }
+        inside = [item for item in drawing if centre_in(box_of(item), [box_of(box)])]  # the table's own rules
+        taken |= {id(item) for item in members + inside}
         end = last + 1
         tables.append(markdown)
-        blocks.append(
-            {
-                "x0": min(item["x0"] for item in members),
-                "x1": max(item["x1"] for item in members),
-                "top": min(item["top"] for item in members),
-                "bottom": max(item["bottom"] for item in members),
-                "text": "",
-                "block": markdown,
-            }
-        )
+        blocks.append({**box, "text": "", "block": markdown})
     return [item for item in items if id(item) not in taken], blocks, tables
 
 

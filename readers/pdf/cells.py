@@ -29,7 +29,7 @@ from pdfplumber.utils import extract_text
 from .aligned import CAPTION
 from .boxes import box_of, centre_in
 from .records import Char
-from .unruled import GUTTER_EMS, PROSE_CHARS, wrapped_header
+from .unruled import GUTTER_EMS, LEADER, PROSE_CHARS, wrapped_header
 from .words import LINE_EMS, ON_AXIS, is_level, line_words, set_upright, text_lines
 
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
@@ -170,7 +170,8 @@ def _turn(char: Char) -> int:
 
 def _cell_lines(chars: list[Char]) -> list[tuple[float, float, str]]:
     """The cell's lines as (baseline, size, text); text turned 90° is read as if the page were turned
-    with it, text slanted is one line, as pdfplumber reads it."""
+    with it, text slanted is one line, as pdfplumber reads it; a leader's dots are the table's, no
+    word of the cell ("Stabilizer wiring change ........")."""
     turns = {_turn(char) for char in chars}
     if len(turns) == 1 and turns != {0}:
         chars = [set_upright(char, turns == {1}, 0.0, 0.0) for char in chars]
@@ -178,7 +179,7 @@ def _cell_lines(chars: list[Char]) -> list[tuple[float, float, str]]:
         return [(min(char["top"] for char in chars), max(char["size"] for char in chars), extract_text(chars))]
     lines = []
     for line in text_lines(chars):
-        words = line_words(line)
+        words = [word for word in line_words(line) if not LEADER.fullmatch(word["text"])]
         if words:
             lines.append(
                 (words[0]["base"], max(char["size"] for char in line), " ".join(word["text"] for word in words))

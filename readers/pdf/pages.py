@@ -93,12 +93,13 @@ def pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFPa
 def is_table(rows: list[list]) -> bool:
     """A chart's gridlines also make a grid of cells, but a mostly empty one; and boxes drawn round
     prose (a back cover's columns, a figure's callouts) make cells that hold paragraphs beside
-    others (a row of notes under a table, its label beside it or not, is the table's own). A grid
+    others (a row of notes under a table, its label beside it or not, is the table's own); and a
+    grid of one row with text is a header ruled above and below, over a body left unruled. A grid
     refused here is not lost: its text stays in the page's text, where a table without rules may
-    still be found in it."""
+    still be found in it (the header over its body)."""
     filled = [sum(1 for cell in row if cell not in (None, "")) for row in rows]
     cells = sum(len(row) for row in rows)
-    sparse = not cells or max(filled, default=0) < 2 or sum(filled) < TABLE_FILLED * cells
+    sparse = sum(map(bool, filled)) < 2 or max(filled) < 2 or sum(filled) < TABLE_FILLED * cells
     notes = max((index for index, count in enumerate(filled) if count), default=0) if len(rows) > 2 else None
     boxed_prose = any(  # the last row with text of a longer grid may be its notes ("NOTES: …")
         _is_prose(str(cell))
