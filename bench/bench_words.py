@@ -4,7 +4,7 @@ For every page of every PDF in ``tests/corpus``, and of the PDFs LibreOffice and
 the Office and web files there (printed once by ReadLens's own renderers and kept in
 ``PRINTS``), ReadLens's words (``read_file``, text-only, no vision, an empty cache: the page's text with
 its tables, then its furniture) are aligned with poppler's ``pdftotext`` (the witness) as word
-sequences and every difference is classed (``bench.word_diff``). Printed: a table per file, the totals,
+sequences and every difference is classed (``testkit.word_diff``). Printed: a table per file, the totals,
 and the worst pages with examples of each class; then how each class is triaged (``TRIAGE``).
 
 python -m bench words
@@ -18,9 +18,9 @@ import tempfile
 from pathlib import Path
 
 from bench import report
-from bench.word_diff import CLASSES, Comparison, compare, readlens_words, witness_words
 from readers import ReaderError, Services, Settings, read_file
 from testkit import CORPUS
+from testkit.word_diff import CLASSES, Comparison, compare, readlens_words, witness_words
 
 PRINTS = Path(tempfile.gettempdir()) / "readlens-bench-words"  # the prints of the Office and web files, kept
 PRINTED = (".docx", ".doc", ".odt", ".pptx", ".ppt", ".odp", ".xlsx", ".xlsm", ".ods", ".html")

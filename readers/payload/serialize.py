@@ -29,6 +29,7 @@ ANSWER_PAGE = (
     "line",
     "figures",
     "furniture",
+    "unsure_tables",
     "blocks",
 )
 

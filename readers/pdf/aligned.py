@@ -139,7 +139,11 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
             last + 1 < len(lines)
             and last + 1 - start < rows + LONE_LINES
             and splits[last + 1] < 2
-            and (lines[last + 1][0]["x0"] >= strips[0][1] - 0.5 or labels + 1 < lines[last + 1][0]["x0"] < strips[0][0])
+            and (
+                lines[last + 1][0]["x0"] >= strips[0][1] - 0.5
+                or labels + 1 < lines[last + 1][0]["x0"]
+                and lines[last + 1][-1]["x1"] <= strips[0][0] + 0.5
+            )
             and lines[last + 1][0]["top"] - max(item["bottom"] for item in lines[last]) <= height
         ):
             last += 1
@@ -149,17 +153,20 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
     return runs
 
 
-def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[Item], list[str]]:
+def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[Item], list[str], list[str]]:
     """The page's ``items`` with each table found by alignment taken out; one block item for each
-    table, where it stands; and each table's Markdown. ``width`` is the narrowest gutter."""
+    table, where it stands; each table's Markdown; and the Markdown of those beside which words no
+    cell could hold stay in the page's text (``readers.pdf.unruled.unplaced``). ``width`` is the
+    narrowest gutter."""
     words = [item for item in items if item.get("block") is None]
     lines = undrawn(item_lines(words))  # a leader's dots and a typed rule part no columns and end no table
     if not lines:
-        return items, [], []
+        return items, [], [], []
     drawing = [item for item in words if id(item) not in {id(item) for line in lines for item in line}]
     taken: set[int] = set()
     blocks: list[Item] = []
     tables: list[str] = []
+    beside: list[str] = []
     end = 0  # the line after the last table
     for first, last in _runs(lines, width):
         top = first
@@ -195,8 +202,10 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
         taken |= {id(item) for item in members + inside}
         end = last + 1
         tables.append(markdown)
+        if any(item["top"] >= lines[first][0]["top"] for item in table[0]):  # among its rows, not a title over it
+            beside.append(markdown)
         blocks.append({**box, "text": "", "block": markdown})
-    return [item for item in items if id(item) not in taken], blocks, tables
+    return [item for item in items if id(item) not in taken], blocks, tables, beside
 
 
 def drawn_table(labels: list[Item]) -> str | None:
@@ -205,7 +214,7 @@ def drawn_table(labels: list[Item]) -> str | None:
     the table found by alignment fills most of its cells (``DRAWN_FILLED``), and the drawing's other
     lines stand before or after it. None for any other drawing (a diagram's boxes set in a grid)."""
     width = GUTTER_EMS * median(item.get("size", item["bottom"] - item["top"]) for item in labels)
-    rest, blocks, tables = aligned_tables(labels, width)
+    rest, blocks, tables, _ = aligned_tables(labels, width)
     cells = [cell for table in tables for row in table_rows(table) for cell in row]
     if not cells or sum(map(bool, cells)) < DRAWN_FILLED * len(cells):
         return None

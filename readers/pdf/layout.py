@@ -428,9 +428,10 @@ def _markdown(items: list[Item], body: float, ratio: float = HEADING_RATIO) -> t
     return (_render(_order(items, GUTTER_EMS * body), body, unruled, ratio) if items else ""), unruled
 
 
-def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) -> tuple[str, list[str]]:
+def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) -> tuple[str, list[str], list[str]]:
     """The Markdown of a pdfplumber ``page`` whose ``tables`` are ``(bbox, markdown)`` pairs and
-    whose ``figures`` are ``readers.pdf.figures`` dicts, and the tables without rules found."""
+    whose ``figures`` are ``readers.pdf.figures`` dicts, the tables without rules found, and those of
+    them beside which words no cell could hold were read as text."""
     boxes = [bbox for bbox, _ in tables]
     chars = [char for char in page.chars if not centre_in(box_of(char), boxes)] if boxes else page.chars
     upright = [char for char in chars if turn_of(char) == "level"]
@@ -456,7 +457,7 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) ->
     edges = edge_words(item_lines(items), page_top, page_bottom) if items else set()
     for item in items:
         item["edge"] = id(item) in edges
-    items, found, unruled = aligned_tables(items, GUTTER_EMS * body)
+    items, found, unruled, beside = aligned_tables(items, GUTTER_EMS * body)
     ratio = SCAN_HEADING_RATIO if scanned else HEADING_RATIO
     side = asides(items, drawn_boxes(page), float(page.width) * float(page.height))
     held = {id(word) for _, inside in side for word in inside}
@@ -471,4 +472,4 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) ->
     text_span = (min(x0 for x0, _ in spans), max(x1 for _, x1 in spans)) if spans else (0.0, float(page.width))
     sideways, aside = _turned_text(turned, page, unruled, text_span)
     parts = [*map(furniture_line, heads), text, *sideways, *map(furniture_line, feet + numbered + aside)]
-    return "\n\n".join(part for part in parts if part), unruled
+    return "\n\n".join(part for part in parts if part), unruled, beside

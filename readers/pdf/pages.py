@@ -44,6 +44,7 @@ from .objects import CharsPage, PlumberPage
 from .pdfium_text import pdfium_page
 from .pool import batches, discard_pool, executor, time_limit, worker_died
 from .spelling import joined_words, plain
+from .unsure import doubts
 from .words import mapped, struck_once
 
 TABLE_FILLED = 0.3  # of a ruled grid's cells, holding text: a table (a chart's gridlines leave most empty)
@@ -143,7 +144,7 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
             {**figure, "caption": figure["caption"] and plain(figure["caption"])}
             for figure in find_figures(page, [bbox for bbox, _ in tables])
         ]
-        text, unruled = page_markdown(page, tables, figures)
+        text, unruled, beside = page_markdown(page, tables, figures)
         has_text = bool(page.chars)
         page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
         whole.close()
@@ -154,10 +155,13 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         pdfium_page.close()
     text = plain(text)
     found = [markdown for _, markdown in tables] + [plain(markdown) for markdown in unruled]
+    found.sort(key=text.find)
+    beside = {plain(markdown) for markdown in beside}
     return {
         "number": number,
         "text": text,
-        "tables": sorted(found, key=text.find),
+        "tables": found,
+        "doubts": [doubts(markdown, markdown in beside) for markdown in found],
         "has_text": has_text,
         "unmapped": unmapped,
         "figures": figures,
@@ -373,6 +377,15 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
                     f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text).",
                 )
             )
+        unsure = [index for index, reasons in enumerate(entry["doubts"]) if reasons] if text_from_pdf else []
+        for index in unsure:
+            notices.append(
+                Notice(
+                    Code.TABLE_UNSURE,
+                    f"Page {number} of {job.name}: table {index + 1} may be read wrong "
+                    f"({'; '.join(entry['doubts'][index])}). Check it against the page.",
+                )
+            )
         found_figures[number] = [FoundFigure.of(figure) for figure in entry["figures"]]
         figures = [found.figure for found in found_figures[number]]
         pages.append(
@@ -383,6 +396,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
                 image=entry["png"],
                 figures=figures,
                 furniture=furniture[number] if text_from_pdf else [],
+                unsure_tables=unsure,
             )
         )
     return Extraction(meta["page_count"], pages, pdf_path, found_figures, notices)
