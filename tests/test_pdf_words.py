@@ -62,6 +62,14 @@ def test_two_lines_set_close_are_never_read_letter_by_letter(services):
     assert "efafecti" not in text
 
 
+def test_two_lines_beside_a_page_number_set_across_both_are_two_lines(services):
+    """The ECB working paper's footer: "Working Paper Series No 1299" over "Febuary 2011", the page number
+    set large beside them, level with the first's top and the second's baseline; they were one line
+    read letter by letter ("SeFreiebsu aNroy 21021919"), every word of both lost."""
+    text = read_file(CORPUS / "icdar2013-eu/eu-026.pdf", 1, 1, services=services).pages[0].text
+    assert text.endswith("Working Paper Series No 1299\nFebuary 2011 13")
+
+
 def test_a_poor_ocr_layer_keeps_its_words_whole(services):
     """A typewritten memo's OCR layer spreads each word's letters over the word's box, with spaces
     drawn over them: words came apart ("A l e t t er", "t h e ir"), where pdftotext keeps them."""

@@ -41,11 +41,11 @@ from .furniture import without_furniture
 from .headings import heading_levels
 from .layout import page_markdown
 from .objects import CharsPage, PlumberPage
-from .pdfium_text import pdfium_page
+from .pdfium_text import mapped, pdfium_page
 from .pool import batches, discard_pool, executor, time_limit, worker_died
 from .spelling import joined_words, plain
 from .unsure import doubts
-from .words import mapped, struck_once
+from .words import struck_once
 
 TABLE_FILLED = 0.3  # of a ruled grid's cells, holding text: a table (a chart's gridlines leave most empty)
 # a table's cell with more words than this, in lines this long on average, is a paragraph in a box; real tables'
