@@ -11,7 +11,8 @@ neighbour right and below, text normalised to lower-case letters and digits, a s
 counted once at its first row and column), per document. Printed per tool: the mean precision and
 recall over the documents and the F1 of the two (as the competition reports them), the F1 over all
 relations pooled, the documents whose tables were all missed (no relation right), the seconds it
-took; and ReadLens's documents one by one.
+took; and ReadLens's documents one by one, then how many of its tables read wrong (F1 under ``RIGHT_F1``
+against the truth table each is closest to) and how many read right carry a ``TABLE_UNSURE`` notice.
 
 - ReadLens: ``read_file(path, multimodal=False)`` and the Markdown tables of ``as_text()``, no vision
   (``VISION_PROVIDER=none``: a figure's description is no table), an empty cache. A chart rebuilt
@@ -38,21 +39,23 @@ from time import perf_counter
 from bench import report
 from bench.scratch import ICDAR
 from readers import Services, read_file
+from readers.markup.tables import table_rows
 from testkit import CORPUS, make_settings
-from testkit.icdar_metric import Score, f1, markdown_tables, relations, row_grid, score, truth_tables
+from testkit.icdar_metric import Grid, Score, f1, markdown_tables, relations, row_grid, score, truth_tables
 
 FOLDER = CORPUS / "icdar2013-eu"
 TARGET_F1 = 0.95
+RIGHT_F1 = 0.9  # a table's F1 against its closest truth table: under it, the table is read wrong (flag it)
 
 
-def truths() -> dict[Path, list[Counter]]:
-    """Each PDF and the relations of each reading of its tables (one, or two for ``eu-009a``)."""
-    found: dict[Path, list[Counter]] = {}
+def truths() -> dict[Path, list[list[Grid]]]:
+    """Each PDF and each reading of its tables (one, or two for ``eu-009a``), a grid a table."""
+    found: dict[Path, list[list[Grid]]] = {}
     for xml in sorted(FOLDER.glob("*-str.xml")):
         stem = xml.name.removesuffix("-str.xml")
         pdf = FOLDER / f"{stem}.pdf"
         pdf = pdf if pdf.exists() else FOLDER / f"{stem[:-1]}a.pdf"  # eu-009b is another reading of eu-009a.pdf
-        found.setdefault(pdf, []).append(relations(truth_tables(xml)))
+        found.setdefault(pdf, []).append(truth_tables(xml))
     return found
 
 
@@ -66,9 +69,15 @@ def readlens_tables(pdfs: list[Path], cache: Path) -> dict[str, dict[Path, dict]
     answers: dict[str, dict[Path, dict]] = {"ReadLens": {}, "ReadLens, charts' data counted": {}}
     for pdf in pdfs:
         start = perf_counter()
-        text = read_file(pdf, services=services, multimodal=False).as_text()
+        reading = read_file(pdf, services=services, multimodal=False)
+        text = reading.as_text()
         seconds = perf_counter() - start
         answers["ReadLens"][pdf] = {"tables": markdown_tables(text, charts=False), "seconds": seconds}
+        answers["ReadLens"][pdf]["unsure"] = [
+            (table_rows(table), index in page.unsure_tables)
+            for page in reading.pages
+            for index, table in enumerate(page.tables)
+        ]
         answers["ReadLens, charts' data counted"][pdf] = {"tables": markdown_tables(text), "seconds": seconds}
     return answers
 
@@ -103,8 +112,26 @@ def summary(tool: str, results: dict[Path, Score], answers: dict[Path, dict]) ->
     ]
 
 
+def unsure_rates(tables: dict[Path, list], truth: dict[Path, list[list[Grid]]]) -> str:
+    """How many of ReadLens's tables read wrong carry a ``TABLE_UNSURE`` notice, and how many read
+    right: a table is right when it scores ``RIGHT_F1`` or more against the truth table it is closest to."""
+    counts: Counter = Counter()
+    for pdf, found in tables.items():
+        grids = [grid for reading in truth[pdf] for grid in reading]
+        for rows, flagged in found:
+            relation = relations([row_grid(rows)])
+            best = max((score(relation, relations([grid])).f1 for grid in grids), default=0.0)
+            counts[best >= RIGHT_F1, flagged] += 1
+    wrong, right = counts[False, True] + counts[False, False], counts[True, True] + counts[True, False]
+    return (
+        f"ReadLens's TABLE_UNSURE notices: {counts[False, True]} of its {wrong} tables read wrong (F1 under "
+        f"{RIGHT_F1} against the closest truth table) are flagged, {counts[True, True]} of its {right} read right"
+    )
+
+
 def main() -> None:
-    readings = truths()
+    truth = truths()
+    readings = {pdf: [relations(grids) for grids in found] for pdf, found in truth.items()}
     pdfs = sorted(readings)
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
         answers = {**readlens_tables(pdfs, Path(folder) / "cache"), **peer_tables(pdfs)}
@@ -142,3 +169,4 @@ def main() -> None:
     missed = sum(1 for result in ours.values() if not result.right)
     verdict = "PASS" if f1(precision, recall) >= TARGET_F1 and not missed else "FAIL"
     print(f"{verdict}: ReadLens F1 {f1(precision, recall):.3f} (target {TARGET_F1}), {missed} documents all missed")
+    print(unsure_rates({pdf: answer["unsure"] for pdf, answer in answers["ReadLens"].items()}, truth))
