@@ -5,7 +5,8 @@ the Office and web files there (printed once by ReadLens's own renderers and kep
 ``PRINTS``), ReadLens's words (``read_file``, text-only, no vision, an empty cache: the page's text with
 its tables, then its furniture) are aligned with poppler's ``pdftotext`` (the witness) as word
 sequences and every difference is classed (``testkit.word_diff``). Printed: a table per file, the totals,
-and the worst pages with examples of each class; then how each class is triaged (``TRIAGE``).
+and the worst pages with examples of each class; each page's words lost by ReadLens (lost, and nowhere
+in the page's output: the count issue 49 holds at 0); then how each class is triaged (``TRIAGE``).
 
 python -m bench words
 """
@@ -25,6 +26,7 @@ from testkit.word_diff import CLASSES, Comparison, compare, readlens_words, witn
 PRINTS = Path(tempfile.gettempdir()) / "readlens-bench-words"  # the prints of the Office and web files, kept
 PRINTED = (".docx", ".doc", ".odt", ".pptx", ".ppt", ".odp", ".xlsx", ".xlsm", ".ods", ".html")
 WORST = 15  # pages shown with examples
+EXAMPLES_MISSING = 12  # of the words lost by ReadLens on a page, shown
 # Each class as the worst pages show it: a ReadLens defect (mended, or left and why), or the witness at fault.
 TRIAGE = {
     "split": "ReadLens defects mended: spaces drawn over other text (a report's padding: '0 3 / 2 5 / 2 0 16'), a "
@@ -108,7 +110,9 @@ def _row(name: str, pages: list[tuple[str, int, Comparison, bool]]) -> list:
     words = sum(c.witness for _, _, c, _ in pages)
     same = sum(c.same for _, _, c, _ in pages)
     counts = [sum(c.counts[kind] for _, _, c, _ in pages) for kind in CLASSES]
-    return [name, len(pages), sum(lost for *_, lost in pages), words, f"{same / words:.3f}" if words else "-", *counts]
+    missing = sum(len(c.missing) for _, _, c, _ in pages)
+    share = f"{same / words:.3f}" if words else "-"
+    return [name, len(pages), sum(lost for *_, lost in pages), words, share, *counts, missing]
 
 
 def main() -> None:
@@ -116,7 +120,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="readlens-bench-words-") as folder:
         files = corpus_pdfs() + printed_pdfs()
         results = {name: compared(name, path, Path(folder) / "cache") for name, path in files}
-    header = ["file", "pages", "lost pages", "witness words", "same", *CLASSES]
+    header = ["file", "pages", "lost pages", "witness words", "same", *CLASSES, "lost by ReadLens"]
     rows = [_row(name, pages) for name, pages in results.items()]
     everything = [page for pages in results.values() for page in pages]
     prints = [page for name, pages in results.items() if name.endswith("(print)") for page in pages]
@@ -130,6 +134,11 @@ def main() -> None:
         for kind, examples in comparison.examples.items():
             if kind != "moved":
                 print(f"    {kind}: {' | '.join(examples)}")
+    missing = [(name, number, comparison.missing) for name, number, comparison, _ in everything if comparison.missing]
+    print(f"\nWords lost by ReadLens (lost, and nowhere in the page's output): {sum(len(m) for *_, m in missing)}")
+    for name, number, words in missing:
+        more = " …" if len(words) > EXAMPLES_MISSING else ""
+        print(f"- {name} p. {number}: {' | '.join(words[:EXAMPLES_MISSING])}{more}")
     print("\nTriage:")
     for kind in CLASSES:
         print(f"- {kind}: {TRIAGE[kind]}")

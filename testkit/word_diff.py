@@ -3,7 +3,7 @@
 
 Both sides become word sequences: ReadLens's page text with its Markdown taken off (heading marks,
 list dashes, table pipes and rules, link targets) and its furniture after it; the witness's text as it
-prints it. Bullets, dashes and dots standing alone (a leader's) are no word on either side. The
+prints it. Bullets, dashes and a leader's dots standing alone are no word on either side. The
 sequences are aligned with ``difflib`` (the runs both read in the same order), and what is left is
 classed, in this order:
 
@@ -17,19 +17,26 @@ classed, in this order:
 - ``changed``: a word read in its place with other characters (an accent, a quote, a letter);
 - ``lost``: a witness word ReadLens does not have;
 - ``added``: a ReadLens word the witness does not have.
+
+Of the words ``lost`` in that alignment, those the page's output does not hold are ReadLens's loss
+(``Comparison.missing``, the count ``make bench words`` holds at 0): a word ReadLens reads fewer times
+than the witness, nowhere in its page (not glued to another, "980s.[3]", nor in another order), and
+not the witness's own: no word at all (no letter or digit: a form's arrows the witness prints as
+"©"), a font's raw codes (control characters), or a word it spells backwards (text set mirrored).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 CLASSES = ("split", "merged", "hyphen", "moved", "cid", "changed", "lost", "added")
 CID = re.compile(r"\(cid:\d+\)")
 # bullets, dashes, rules, a leader's dots and Markdown marks standing alone
-NO_WORD = re.compile(r"^[•◦▪▫‣●○■□►▶–—*·\-_=|#>.…]+$")
+NO_WORD = re.compile(r"^(?:[•◦▪▫‣●○■□►▶–—*·\-_=|#>]+|\.{2,}|…+)$")
 LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 TABLE_RULE = re.compile(r"^\|(?:-+\|)+$")
 CELL = re.compile(r"(?<!\\)\|")  # a table's cells are parted by pipes, a pipe in a cell is escaped
@@ -55,6 +62,7 @@ class Comparison:
     same: int = 0
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CLASSES, 0))
     examples: dict[str, list[str]] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)  # of the words lost, those the page's output does not hold
 
     def add(self, kind: str, example: str, count: int = 1) -> None:
         self.counts[kind] += count
@@ -181,7 +189,26 @@ def compare(witness: list[Token], readlens: list[Token]) -> Comparison:
         result.add("lost", token.text)
     for token in left_r.values():
         result.add("added", token.text)
+    result.missing = _missing(list(left_w.values()), witness, readlens)
     return result
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _missing(lost: list[Token], witness: list[Token], readlens: list[Token]) -> list[str]:
+    """The ``lost`` words the page's output does not hold (the module's docstring)."""
+    ours = " ".join(_fold(token.text) for token in readlens)
+    read = Counter(_fold(token.text) for token in witness)
+    return [
+        token.text
+        for token in lost
+        if any(char.isalnum() for char in token.text)
+        and not any(unicodedata.category(char) == "Cc" for char in token.text)
+        and ours.count(word := _fold(token.text)) < read[word]
+        and word[::-1] not in ours
+    ]
 
 
 def _alike(theirs: str, ours: str) -> bool:
