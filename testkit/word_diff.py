@@ -207,7 +207,7 @@ def _missing(lost: list[Token], witness: list[Token], readlens: list[Token]) -> 
         if any(char.isalnum() for char in token.text)
         and not any(unicodedata.category(char) == "Cc" for char in token.text)
         and ours.count(word := _fold(token.text)) < read[word]
-        and word[::-1] not in ours
+        and _fold(token.text[::-1]) not in ours  # reversed before a ligature is expanded: "ﬃ"
     ]
 
 

@@ -48,7 +48,7 @@ from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, fur
 from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, as_body, heading_mark
 from .items import page_links, word_items
 from .records import Boxed, Char, Item
-from .turned import half_turned, rotated_lines, turn_of
+from .turned import rotated_lines, turn_of, upright_as_read
 from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
@@ -62,7 +62,7 @@ from .unruled import (
     two_sided,
     unruled_table,
 )
-from .words import DESCENT, page_words, reads_right_to_left, set_upright, text_lines
+from .words import DESCENT, page_words, reads_right_to_left, text_lines
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 SCANNED_AREA = 0.9  # of the page: a picture this large under the text is a scan, the text its OCR layer
@@ -377,19 +377,16 @@ def _beside(char: Char, box) -> bool:
 
 def _turned_text(chars: list[Char], page, tables: list[str], text_span: tuple[float, float]) -> tuple[list, list]:
     """Text turned on its side: a line or two (an arXiv sidebar) as lines in their own direction;
-    more (a table or a page set in landscape), and text turned upside down, read upright, with the
-    page's own layout. A line or two in the margin beside the page's upright text (``text_span``, its
+    more (a table or a page set in landscape), and text turned upside down or mirrored, read upright,
+    with the page's own layout. A line or two in the margin beside the page's upright text (``text_span``, its
     left and right) is a stamp or a code set sideways ("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021"):
     furniture, the second list."""
     parts, furniture = [], []
     width, height = float(page.bbox[2]), float(page.bbox[3])
-    for turn in ("up", "down", "over"):
+    for turn in ("up", "down", "over", "mirrored", "flipped"):
         run = [char for char in chars if turn_of(char) == turn]
-        turned = [
-            half_turned(c, width, height) if turn == "over" else set_upright(c, turn == "up", width, height)
-            for c in run
-        ]
-        if turn != "over" and len(text_lines(turned)) < ALIGNED_ROWS:
+        turned = [upright_as_read(char, turn, width, height) for char in run]
+        if turn in ("up", "down") and len(text_lines(turned)) < ALIGNED_ROWS:
             for text, centre in rotated_lines(run):
                 aside = not text_span[0] <= centre <= text_span[1] and len(text.split()) <= RUNNING_WORDS
                 (furniture if aside else parts).append(text)
