@@ -19,17 +19,17 @@ classed, in this order:
 - ``added``: a ReadLens word the witness does not have.
 
 Of the words ``lost`` in that alignment, those the page's output does not hold are ReadLens's loss
-(``Comparison.missing``, the count ``make bench words`` holds at 0): a word ReadLens reads fewer times
-than the witness, nowhere in its page (not glued to another, "980s.[3]", nor in another order), and
-not the witness's own: no word at all (no letter or digit: a form's arrows the witness prints as
-"©"), a font's raw codes (control characters), or a word it spells backwards (text set mirrored).
+(``Comparison.missing``, the count ``make bench words`` holds at 0): a word whose letters and digits
+stand fewer times in ReadLens's page than in the witness's, each page read as one run of letters and
+digits (so a word split, glued to another, "980s.[3]", or read in another order is held), and not
+the witness's own: no word at all (no letter or digit: a form's arrows the witness prints as "©"),
+a font's raw codes (control characters), or a word it spells backwards (text set mirrored).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
@@ -193,21 +193,25 @@ def compare(witness: list[Token], readlens: list[Token]) -> Comparison:
     return result
 
 
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
+def _letters(text: str) -> str:
+    """``text``'s letters and digits alone, in one case: what a page holds whatever its spacing."""
+    return "".join(char for char in unicodedata.normalize("NFKC", text).casefold() if char.isalnum())
 
 
 def _missing(lost: list[Token], witness: list[Token], readlens: list[Token]) -> list[str]:
-    """The ``lost`` words the page's output does not hold (the module's docstring)."""
-    ours = " ".join(_fold(token.text) for token in readlens)
-    read = Counter(_fold(token.text) for token in witness)
+    """The ``lost`` words the page's output does not hold (the module's docstring): the witness's
+    letters and digits of the word stand fewer times in ReadLens's page, both read as one run of
+    letters and digits (so a word split, glued to another or to a rule, or set apart by a mark, is
+    held), nor spelled backwards (its ligature reversed whole: "ﬃ")."""
+    ours = _letters(" ".join(token.text for token in readlens))
+    theirs = _letters(" ".join(token.text for token in witness))
     return [
         token.text
         for token in lost
-        if any(char.isalnum() for char in token.text)
+        if (word := _letters(token.text))
         and not any(unicodedata.category(char) == "Cc" for char in token.text)
-        and ours.count(word := _fold(token.text)) < read[word]
-        and _fold(token.text[::-1]) not in ours  # reversed before a ligature is expanded: "ﬃ"
+        and ours.count(word) < theirs.count(word)
+        and _letters(token.text[::-1]) not in ours
     ]
 
 

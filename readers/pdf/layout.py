@@ -351,6 +351,8 @@ def _figure_items(
                     word for word in labels if id(word) not in claimed
                 ]
                 labels = [word for word in candidates if id(word) in claimed]
+                chart.other_labels = _unsaid(labels, block)
+                block = chart.markdown()
             else:
                 block = drawn_table(labels) or grouped_labels(labels, page, box) or None
         x0, y0, x1, y1 = box  # the item stands where the figure and its labels do, so the page's flow goes round it
@@ -365,6 +367,19 @@ def _figure_items(
             }
         )
     return outside, items, turned
+
+
+def _unsaid(labels: list[Item], block: str) -> list[str]:
+    """The chart's labels its Markdown (``block``) does not hold, its axes' ticks mostly, top to
+    bottom: a chart rebuilt loses none of the words drawn on it."""
+    said = Counter(block.replace("|", " ").split())
+    unsaid = []
+    for word in sorted(labels, key=lambda word: (word["top"], word["x0"])):
+        if said[word["text"]]:
+            said[word["text"]] -= 1
+        else:
+            unsaid.append(word["text"])
+    return unsaid
 
 
 def _beside(char: Char, box) -> bool:
