@@ -80,6 +80,13 @@ def test_text_drawn_mirrored_reads_as_written(services):
     assert "henwdh" not in flipped
 
 
+def test_a_letter_of_the_symbol_font_is_its_greek_letter(services):
+    """A chi-square test's χ, set in the Symbol font (not embedded, its encoding its own): pdfminer reads
+    it as "c", pdfium as it is printed."""
+    text = read_file(CORPUS / "icdar2013-eu/eu-020.pdf", 2, 2, services=services).pages[0].text
+    assert "χ2 = 5.281, v = 3, p = 0.152" in text
+
+
 def test_a_poor_ocr_layer_keeps_its_words_whole(services):
     """A typewritten memo's OCR layer spreads each word's letters over the word's box, with spaces
     drawn over them: words came apart ("A l e t t er", "t h e ir"), where pdftotext keeps them."""

@@ -30,6 +30,7 @@ NOT_TEXT = {0, 0xA, 0xD, 0xFFFE, 0xFFFF}  # line ends pdfium adds, and its marks
 FONT_NAME = 128  # bytes: room for a font's name
 CID = re.compile(r"^\(cid:\d+\)$")  # pdfminer's name for a glyph it cannot map to text
 SAME_GLYPH = 0.25  # of the size: pdfium's character for a glyph pdfminer cannot map starts this close to it
+SYMBOL_FONT = "Symbol"  # the standard Greek and mathematical font, whose letters pdfminer reads as Latin
 
 
 def pdfium_chars(pdfium_page) -> list[Char]:
@@ -106,11 +107,19 @@ def pdfium_page(document, number: int, dpi: int | None, failure: Exception) -> d
     }
 
 
+def _unread(char: Char) -> bool:
+    """pdfminer has no text for the glyph (``(cid:N)``), or reads a letter of the Symbol font by the
+    standard encoding: a chi as "c" (the font not embedded, its encoding its own; pdfium knows it)."""
+    return bool(CID.match(char["text"])) or (
+        char["fontname"].split("+")[-1] == SYMBOL_FONT and char["text"].isascii() and char["text"].isalpha()
+    )
+
+
 def mapped(chars: list[Char], pdfium_page) -> tuple[list[Char], int]:
-    """Each ``(cid:N)`` char with the text pdfium reads at its place, or left out where pdfium has no
-    map for that glyph either (a pi font's arrow would read as its code's letter); and how many were
-    left out."""
-    if not any(CID.match(char["text"]) for char in chars):
+    """Each char pdfminer cannot read (``_unread``) with the text pdfium reads at its place, or a
+    ``(cid:N)`` one left out where pdfium has no map for that glyph either (a pi font's arrow would
+    read as its code's letter); and how many were left out."""
+    if not any(_unread(char) for char in chars):
         return chars, 0
     textpage = pdfium_page.get_textpage()
     # pdfplumber's x is the page's own; its y0 is pdfminer's, from the bottom of the page's MediaBox
@@ -119,7 +128,7 @@ def mapped(chars: list[Char], pdfium_page) -> tuple[list[Char], int]:
     dropped = 0
     try:
         for char in chars:
-            if CID.match(char["text"]):
+            if _unread(char):
                 # pdfminer gives such a glyph no width: ask pdfium for the character at its start, and its width.
                 index = textpage.get_index(
                     char["x0"] + 0.5, (char["y0"] + char["y1"]) / 2 + bottom, char["size"] / 2, char["size"] / 2
@@ -136,6 +145,8 @@ def mapped(chars: list[Char], pdfium_page) -> tuple[list[Char], int]:
                 placed: Char = {**char, "x1": max(char["x1"], right)}
                 if len(found) == 1 and found.isprintable() and not found.isspace():
                     kept.append({**placed, "text": found})
+                elif not CID.match(char["text"]):  # a Symbol letter pdfium does not find: pdfminer's, as read
+                    kept.append(char)
                 else:  # left out, but its place kept by a zero-width space, so the word around it stays one word
                     kept.append({**placed, "text": LEFT_OUT})
                     dropped += 1
