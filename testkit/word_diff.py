@@ -202,7 +202,7 @@ def _missing(lost: list[Token], witness: list[Token], readlens: list[Token]) -> 
     """The ``lost`` words the page's output does not hold (the module's docstring): the witness's
     letters and digits of the word stand fewer times in ReadLens's page, both read as one run of
     letters and digits (so a word split, glued to another or to a rule, or set apart by a mark, is
-    held), nor spelled backwards (its ligature reversed whole: "ﬃ")."""
+    held), nor spelled backwards (``_backwards``)."""
     ours = _letters(" ".join(token.text for token in readlens))
     theirs = _letters(" ".join(token.text for token in witness))
     return [
@@ -211,8 +211,17 @@ def _missing(lost: list[Token], witness: list[Token], readlens: list[Token]) -> 
         if (word := _letters(token.text))
         and not any(unicodedata.category(char) == "Cc" for char in token.text)
         and ours.count(word) < theirs.count(word)
-        and _letters(token.text[::-1]) not in ours
+        and _backwards(token.text) not in ours
     ]
+
+
+def _backwards(word: str) -> str:
+    """``word`` spelled backwards, as a word set mirrored reads, its ligatures the right way round (the
+    witness reverses "ﬃ" letter by letter: "srecffio")."""
+    backwards = _letters(word[::-1])
+    for ligature in ("ffi", "ffl", "ff", "fi", "fl"):
+        backwards = backwards.replace(ligature[::-1], ligature)
+    return backwards
 
 
 def _alike(theirs: str, ours: str) -> bool:

@@ -95,6 +95,13 @@ def test_a_ruled_table_holds_the_words_its_grid_drew_no_cell_round(services):
     assert "| peS2o from Dolma 1.7 | Academic papers | 58.6B |" in table
 
 
+def test_a_word_the_grid_cuts_stays_whole_in_the_cell_it_starts_in(services):
+    """LibreOffice's slide table: "With footnote" runs on across its cells' rules; it was read as "W",
+    "ith footno" and "t●e", three cells."""
+    text = page(CORPUS / "docling/odf_presentation_01.odp.pdf", 1, services).text
+    assert "With | footnote |" in text and "ith footno" not in text
+
+
 @pytest.mark.skipif(not shutil.which("pdftotext"), reason="poppler's pdftotext is not installed")
 @pytest.mark.parametrize("path, number", [(NICS, 1), (SAN_JOSE, 1), (USGS, 1), (USGS, 2), (REGISTER, 5), (REGISTER, 6)])
 def test_every_word_of_a_table_s_page_is_read(services, path, number):

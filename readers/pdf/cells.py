@@ -30,7 +30,7 @@ from .aligned import CAPTION
 from .boxes import box_of, centre_in
 from .records import Char
 from .unruled import GUTTER_EMS, LEADER, PROSE_CHARS, wrapped_header
-from .words import LINE_EMS, ON_AXIS, is_level, line_words, set_upright, text_lines
+from .words import LINE_EMS, ON_AXIS, baseline, is_level, line_words, set_upright, text_lines
 
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
 CURRENCY = {"$", "€", "£", "¥"}  # a sign ruled apart from its amount goes with it
@@ -43,6 +43,7 @@ RECORD_SHARE = 0.8  # of the shared baselines every cell has a line at, when not
 # of its number boxes across the whole form (f1040nr p. 3: 11% held), whose words a table would lose.
 # Real tables hold 89% (a booktabs table's header) to 100% of theirs.
 HELD_SHARE = 0.8
+JOINED_EMS = 0.1  # of the size: glyphs on one baseline closer than this are one word's (a space is a quarter em)
 
 
 def _rules(page) -> list[tuple[float, float, float]]:
@@ -395,7 +396,29 @@ def _placed(table) -> list[list[list[Char] | None]]:
             (index for index, box in enumerate(row.cells) if box is not None and box[0] <= x < box[2]), column
         )
         cells[column] = [*(cells[column] or []), char]
-    return placed
+    return [_whole_words(cells) for cells in placed]
+
+
+def _whole_words(cells: list[list[Char] | None]) -> list[list[Char] | None]:
+    """A row's cells with each word whole in the cell it starts in: a word the grid's rule cuts (a
+    label run on across its cell's rule, "W | ith footnote") keeps its letters together."""
+    owner = {id(char): index for index, chars in enumerate(cells) if chars for char in chars}
+    glyphs = sorted(
+        (char for chars in cells if chars for char in chars if char["text"].strip()),
+        key=lambda char: (round(baseline(char)), char["x0"]),
+    )
+    moved = False
+    for left, right in zip(glyphs, glyphs[1:]):
+        same = round(baseline(left)) == round(baseline(right))
+        if same and owner[id(left)] != owner[id(right)] and right["x0"] - left["x1"] < JOINED_EMS * left["size"]:
+            owner[id(right)], moved = owner[id(left)], True
+    if not moved:
+        return cells
+    parted: list[list[Char] | None] = [None if chars is None else [] for chars in cells]
+    for chars in cells:
+        for char in chars or []:
+            parted[owner[id(char)]] = [*(parted[owner[id(char)]] or []), char]
+    return parted
 
 
 def ruled_rows(table) -> list[list[str | None]]:
