@@ -171,9 +171,9 @@ class Headings:
         return self._closed(len(self.path))
 
 
-def _markdown(page, name: str) -> bool:
+def has_headings(page, name: str) -> bool:
     """Whether a page's ``#`` lines are headings: a reader's Markdown, or a Markdown text file's lines
-    (not a log's or a script's)."""
+    (not a log's or a script's); ``name`` is the reading's."""
     return page.line is None or PurePosixPath(page.section or name).suffix.lower() in MARKDOWN_FILES
 
 
@@ -235,7 +235,7 @@ def _document_units(reading, packer: Packer, headings: Headings) -> list[Unit]:
         pack_unused(headings.enter(first.section))
         text_file = first.line is not None
         charts = {page.number: [figure for figure in page.figures if figure.chart] for page in pages}
-        for block in parse(source.text, start, end, _markdown(first, reading.name)):
+        for block in parse(source.text, start, end, has_headings(first, reading.name)):
             if block.kind == "heading":
                 pack_unused(headings.open(block, source))
             elif block.kind == "chart":

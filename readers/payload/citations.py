@@ -55,3 +55,11 @@ def source(
             unit = PLURAL_UNITS.get(unit, unit + "s")
         where = f", {unit} {_numbers(pages)}"
     return cited + where
+
+
+def page_source(reading, page) -> str:
+    """``source`` of one page of ``reading`` (a ``readers.models.Reading``): a text file's page by its lines."""
+    lines = (page.line, page.line + page.text.count("\n")) if page.line is not None else None
+    return source(
+        reading.name, reading.kind, reading.page_count, section=page.section, pages=[page.number], lines=lines
+    )

@@ -8,12 +8,11 @@ same pages read twice: for a text-only model and for a multimodal one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import PurePosixPath
 
 from ..markup.tables import table_rows
 from .blocks import parse
 from .budget import default_count, page_tokens
-from .chunks import MARKDOWN_FILES
+from .chunks import has_headings
 
 
 def heading_tree(found: list[tuple[int, int, str]]) -> list[dict]:
@@ -64,12 +63,9 @@ def outline_pages(
         if page.error:
             row["error"] = page.error
         rows.append(row)
-        markdown = (
-            page.line is None or PurePosixPath(page.section or text_only.name).suffix.lower() in MARKDOWN_FILES
-        )  # not a script's comments
         found += [
             (page.number, block.level, block.title)
-            for block in parse(page.text, 0, len(page.text), markdown)
+            for block in parse(page.text, 0, len(page.text), has_headings(page, text_only.name))
             if block.kind == "heading"
         ]
     return rows, found
