@@ -10,17 +10,22 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
    may be a table's row (but a caption, "Table 5: …", and a line that reads right to left, which the
    text reads so).
 2. A table is a run of such lines, each within ``ROW_REACH`` line heights of the one above (and,
-   once the run has its spacing, within ``ROW_SPACING`` times its usual gap or a line height), that
-   keep at least one empty strip in common with text on both sides (the region's gutters). A line
-   of one phrase, or one whose words cross the gutters, may stand among them (a cell's text wrapped
-   onto a second line, a section's name, a cell that spans columns) when the rows go on after it,
-   ``LONE_LINES`` in a row at most.
+   once the run has its spacing, within ``ROW_SPACING`` times its usual gap or a line height, or
+   ``GROUP_LINES`` blank lines more where the next line keeps every column: rows set in groups of
+   five), that keep at least one empty strip in common with text on both sides (the region's
+   gutters). A line of one phrase, or one whose words cross the gutters, may stand among them (a
+   cell's text wrapped onto a second line, a section's name, a cell that spans columns) when the
+   rows go on after it, ``LONE_LINES`` in a row at most. What the page draws with characters, a
+   leader's dots and a rule typed as hyphens (``readers.pdf.unruled.drawn``), parts no columns and
+   ends no table: it is the table's own rules.
 3. Up to ``HEADER_ROWS`` short lines just above it may be its header stacked over rows; the rows
    and those lines go to ``readers.pdf.unruled.unruled_table``, which finds the columns, the header
    and the spanning cells, and gives back what is no header (a title) to be read as text.
 4. What reads as text set in columns is no table: a run whose columns are all prose, or one with a
    column of long lines of prose (``PROSE_CHARS`` characters on average, ``TEXT_COLUMN`` times that
-   for one column beside others), stays with the page's text.
+   for one column beside others not of figures), stays with the page's text; so does a table of
+   contents (every line ending in a page number, most after a leader). A word no cell holds is read
+   beside the table, and the table is said to be so (``readers.pdf.unsure``).
 5. A drawing that is no chart but a table's rules and shading (a shaded header and total drawn as
    rectangles) is read as the table its words make (``drawn_table``, called by the layout).
 """
@@ -162,7 +167,8 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
     lines = undrawn(item_lines(words))  # a leader's dots and a typed rule part no columns and end no table
     if not lines:
         return items, [], [], []
-    drawing = [item for item in words if id(item) not in {id(item) for line in lines for item in line}]
+    read = {id(item) for line in lines for item in line}
+    drawing = [item for item in words if id(item) not in read]
     taken: set[int] = set()
     blocks: list[Item] = []
     tables: list[str] = []

@@ -16,6 +16,10 @@ the gutters all the rows under it share, off their middles ("Table: 5   Public H
 A cell that runs on into the next column (a surname too long for its own) does not merge the two:
 a strip all but a few rows leave empty, before a column whose words start on one edge in most
 rows, is a gutter too, and a word that crosses it stays in the column it starts in.
+
+What a line draws with characters (``drawn``: a leader's dots, a rule typed as hyphens) is the table's
+rule, in no cell; every other word of the region is in a cell or comes back to be read beside the
+table (``unplaced``): a table loses no word.
 """
 
 from __future__ import annotations
@@ -305,12 +309,11 @@ def unruled_table(
     ]
     if len(cells) < ALIGNED_ROWS:
         return None
-    # A line above that neither spans columns nor fills two ("Invoice 1042" over the amounts) is no
-    # header, nor is one centred over the whole table, its first column too ("DAILY MEAN VALUES"; a
-    # heading over the columns of figures is centred over them alone): it and the lines above it are
+    # A line above that neither spans columns nor fills two ("Invoice 1042" over the amounts; but one
+    # column's heading wrapped under a line with a heading in that column: "Cost on U.S." / "operators")
+    # is no header, nor is one centred over the whole table, its first column too ("DAILY MEAN VALUES";
+    # a heading over the columns of figures is centred over them alone): it and the lines above it are
     # read before the table.
-    # A line of one column's heading under a line with a heading in that column is that heading wrapped
-    # ("Cost on U.S." / "operators").
     runs = [phrases(sorted(slab, key=lambda item: item["x0"]), width) for slab in above]
     body = sum(slabs, [])
     middle = (min(item["x0"] for item in body) + max(item["x1"] for item in body)) / 2
