@@ -42,14 +42,17 @@ TRIAGE = {
     "left out and counted (a pi font's arrows, which pdftotext reads as its code's letter, '©').",
     "changed": "Mostly the witness: Arabic ligatures written as two letters in visual order ('اإلنتاجية'), line-end "
     "hyphens inside a table's cell. ReadLens: a word broken at a line's end and joined with its hyphen kept.",
-    "lost": "ReadLens defects mended: pages pdfminer cannot read or silently half reads (pdfium reads them), lines "
-    "read letter by letter. Left: a form's filled-in values (annotations, which pdftotext prints and ReadLens does "
-    "not read yet); pdfplumber's issue-848 test pages, mirrored or turned inside a ruled table (whose cells "
-    "readers.pdf.cells reads); a Korean box of 44 words on normal_4pages p. 2, left out before as now; the "
-    "witness's '©' for a form's arrows.",
+    "lost": "The alignment's; what counts is the words lost by ReadLens (nowhere in the page's output), printed "
+    "after the table. Mended: pages pdfminer cannot read or silently half reads (pdfium reads them), lines read "
+    "letter by letter (two footer lines beside a page number set across both), text drawn mirrored, a table's "
+    "words its ruled grid drew no cell round or cut, a chart's ticks (now on its block's line of labels), a Symbol "
+    "font's Greek letters. Left: a nav bar pdfium cannot see on a page pdfminer refuses (pdf-bad-color-space); an "
+    "OCR layer that draws its words twice, offset (ff518…); accents and mathematics pdftotext spells otherwise "
+    "(fr_olap's angle brackets as 'h' and 'i', math_2503); Korean footnote marks pdftotext moves out of their word. "
+    "Prints: a web page's language menu (chrome, left out on purpose) and sheets' words their Office readers own.",
     "added": "ReadLens's own words ('(continued from page 1)', a chart's 'Chart:' and 'Axis ticks' lines), a "
     "spanning cell repeated in each column it spans (so each row reads alone), and words pdftotext leaves out "
-    "(ReadLens reads turned and upside-down text whole). Mended: a spread's text off the page.",
+    "(ReadLens reads turned, upside-down and mirrored text whole). Mended: a spread's text off the page.",
 }
 
 

@@ -211,17 +211,17 @@ def _missing(lost: list[Token], witness: list[Token], readlens: list[Token]) -> 
         if (word := _letters(token.text))
         and not any(unicodedata.category(char) == "Cc" for char in token.text)
         and ours.count(word) < theirs.count(word)
-        and _backwards(token.text) not in ours
+        and not any(backwards in ours for backwards in _backwards(token.text))
     ]
 
 
-def _backwards(word: str) -> str:
-    """``word`` spelled backwards, as a word set mirrored reads, its ligatures the right way round (the
-    witness reverses "ﬃ" letter by letter: "srecffio")."""
-    backwards = _letters(word[::-1])
+def _backwards(word: str) -> tuple[str, str]:
+    """``word`` spelled backwards, as a word set mirrored reads: as it is, and with its ligatures the
+    right way round (the witness keeps a ligature's letters in order: "srecffio" for "officers")."""
+    backwards = turned = _letters(word[::-1])
     for ligature in ("ffi", "ffl", "ff", "fi", "fl"):
-        backwards = backwards.replace(ligature[::-1], ligature)
-    return backwards
+        turned = turned.replace(ligature[::-1], ligature)
+    return backwards, turned
 
 
 def _alike(theirs: str, ours: str) -> bool:
