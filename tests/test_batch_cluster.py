@@ -96,7 +96,8 @@ def test_a_worker_node_killed_mid_run_loses_no_file_and_doubles_none(
     assert process.returncode == 0, stderr
     records = lines(out)
     assert pages_once(records)
-    assert by_page(records) == by_page(local_records)
+    # A file read again after the loss finds the descriptions its first try already cached.
+    assert without_cache_marks(by_page(records)) == without_cache_marks(by_page(local_records))
     # The node's loss is seen as the node's or as its worker's, whichever Ray notices first.
     reasons = "|".join(map(re.escape, LOST.values()))
     retried = dict(re.findall(rf"^retrying: (\S+): ({reasons}) \(try 2 of {TRIES}\)$", stderr, re.MULTILINE))

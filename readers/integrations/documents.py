@@ -67,7 +67,7 @@ def sources(given: Given) -> list[str]:
     """Each file ``given`` names: a path or URL as it is, a folder's files walked in name order (names
     starting with a dot left out), for a list each of its items in turn."""
     items = [given] if isinstance(given, str | os.PathLike) else list(given)
-    return [file for file, _ in collect([os.fspath(item) for item in items])]
+    return collect([os.fspath(item) for item in items])
 
 
 def pieces(file: str, request: Request, services: Services | None) -> list[Piece]:
