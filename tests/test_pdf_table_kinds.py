@@ -95,6 +95,14 @@ def test_a_ruled_table_holds_the_words_its_grid_drew_no_cell_round(services):
     assert "| peS2o from Dolma 1.7 | Academic papers | 58.6B |" in table
 
 
+def test_shaded_cells_rule_no_row_apart(services):
+    """An EU survey's tables shade their two-row headers: the shading drew a rule under the first row,
+    so "At least every" and "week" stood in two rows and "Psychosomatic Symptoms" over both."""
+    text = page(CORPUS / "icdar2013-eu/eu-025.pdf", 2, services).text
+    assert "| Psychosomatic Symptoms | How often do you have these symptoms |  |  |" in text
+    assert "|  | At least every week | About every month | Rarely/Never |" in text
+
+
 def test_a_word_the_grid_cuts_stays_whole_in_the_cell_it_starts_in(services):
     """LibreOffice's slide table: "With footnote" runs on across its cells' rules; it was read as "W",
     "ith footno" and "t●e", three cells."""

@@ -24,7 +24,7 @@ from collections import Counter
 from statistics import median
 
 from pdfplumber.table import Table
-from pdfplumber.utils import extract_text
+from pdfplumber.utils import extract_text, line_to_edge, rect_to_edges
 
 from .aligned import CAPTION
 from .boxes import box_of, centre_in
@@ -43,6 +43,10 @@ RECORD_SHARE = 0.8  # of the shared baselines every cell has a line at, when not
 # of its number boxes across the whole form (f1040nr p. 3: 11% held), whose words a table would lose.
 # Real tables hold 89% (a booktabs table's header) to 100% of theirs.
 HELD_SHARE = 0.8
+# Points: a rectangle filled, not stroked, thicker than this both ways shades cells (a header's band, a
+# cell's background); thinner, it is a rule drawn as a filled bar (rules are 0.25 to 1.5 pt).
+SHADE_POINTS = 2.0
+SHADE_REACH = 0.5  # points either side of a shade's edge looked at for shading of its colour
 JOINED_EMS = 0.1  # of the size: glyphs on one baseline closer than this are one word's (a space is a quarter em)
 
 
@@ -127,6 +131,55 @@ def closing_edges(page) -> list[dict]:
                     )
                 chain = [rule] if rule else []
     return edges
+
+
+def _shades(page) -> list[dict]:
+    """The page's rectangles that shade cells (``SHADE_POINTS``)."""
+    return [
+        rect
+        for rect in page.rects
+        if rect["fill"] and not rect["stroke"] and min(rect["width"], rect["height"]) > SHADE_POINTS
+    ]
+
+
+def _inside_shade(edge: dict, shades: list[dict]) -> bool:
+    """``edge`` lies inside a shade of its own shade's colour, along its whole length: it parts nothing
+    (a cell's lines shaded one by one inside the cell's shade: EU survey tables' headers). Two shades
+    that only meet at it are two cells."""
+    across, along = (
+        (("top", "bottom"), ("x0", "x1")) if edge["orientation"] == "h" else (("x0", "x1"), ("top", "bottom"))
+    )
+    at = edge[across[0]]
+    return any(
+        shade["non_stroking_color"] == edge["non_stroking_color"]
+        and shade[across[0]] <= at - SHADE_REACH
+        and shade[across[1]] >= at + SHADE_REACH
+        and shade[along[0]] <= edge[along[0]] + SHADE_REACH
+        and shade[along[1]] >= edge[along[1]] - SHADE_REACH
+        for shade in shades
+    )
+
+
+def table_settings(page) -> dict | None:
+    """``find_tables``' settings for the page: its rules (as pdfplumber's ``lines`` strategy takes them,
+    a point long at least), each edge with a shade's shading on both sides left out (``_inside_shade``),
+    and the edges that close a table open at its sides (``closing_edges``); None when too few rules
+    are left to make a grid."""
+    shades = _shades(page)
+    shading = {id(rect) for rect in shades}
+    edges = [line_to_edge(line) for line in page.lines] + page.curve_edges
+    for rect in page.rects:
+        edges += [edge for edge in rect_to_edges(rect) if id(rect) not in shading or not _inside_shade(edge, shades)]
+    vertical = [edge for edge in edges if edge["orientation"] == "v" and edge["height"] >= 1] + closing_edges(page)
+    horizontal = [edge for edge in edges if edge["orientation"] == "h" and edge["width"] >= 1]
+    if len(vertical) < 2 or len(horizontal) < 2:
+        return None
+    return {
+        "vertical_strategy": "explicit",
+        "horizontal_strategy": "explicit",
+        "explicit_vertical_lines": vertical,
+        "explicit_horizontal_lines": horizontal,
+    }
 
 
 def holds_its_words(table) -> bool:

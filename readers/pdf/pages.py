@@ -34,7 +34,7 @@ from ..render.pdfium import checked_page_count, rendered_png
 from ..settings import Settings
 from ..storage.files import PAGE, PDF_META, RENDER
 from .boxes import box_of, centre_in
-from .cells import closing_edges, holds_its_words, ruled_rows, with_header_above, without_title
+from .cells import holds_its_words, ruled_rows, table_settings, with_header_above, without_title
 from .continued import continued_tables
 from .figures import find_figures
 from .furniture import without_furniture
@@ -133,9 +133,10 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         if not all(centre_in(box_of(char), [whole.bbox]) for char in chars):
             chars = [char for char in chars if centre_in(box_of(char), [whole.bbox])]
         page = CharsPage(whole, chars) if chars is not whole.chars else whole
+        settings = table_settings(page)
         tables = [
             (table.bbox, plain(markdown))
-            for found in page.find_tables({"explicit_vertical_lines": closing_edges(page)})
+            for found in (page.find_tables(settings) if settings else [])
             if holds_its_words(table := with_header_above(without_title(found)))
             and is_table(rows := ruled_rows(table))
             and (markdown := markdown_table(rows))
