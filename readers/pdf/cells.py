@@ -47,6 +47,9 @@ HELD_SHARE = 0.8
 # cell's background); thinner, it is a rule drawn as a filled bar (rules are 0.25 to 1.5 pt).
 SHADE_POINTS = 2.0
 SHADE_REACH = 0.5  # points either side of a shade's edge looked at for shading of its colour
+# Shades on a page at most for their edges to be looked at (each against every shade): more are a chart's or
+# a map's fills, no table's cells (eu-025's survey tables shade 157); there every edge stays, as drawn.
+SHADES_CHECKED = 300
 JOINED_EMS = 0.1  # of the size: glyphs on one baseline closer than this are one word's (a space is a quarter em)
 
 
@@ -133,15 +136,6 @@ def closing_edges(page) -> list[dict]:
     return edges
 
 
-def _shades(page) -> list[dict]:
-    """The page's rectangles that shade cells (``SHADE_POINTS``)."""
-    return [
-        rect
-        for rect in page.rects
-        if rect["fill"] and not rect["stroke"] and min(rect["width"], rect["height"]) > SHADE_POINTS
-    ]
-
-
 def _inside_shade(edge: dict, shades: list[dict]) -> bool:
     """``edge`` lies inside a shade of its own shade's colour, along its whole length: it parts nothing
     (a cell's lines shaded one by one inside the cell's shade: EU survey tables' headers). Two shades
@@ -162,10 +156,12 @@ def _inside_shade(edge: dict, shades: list[dict]) -> bool:
 
 def table_settings(page) -> dict | None:
     """``find_tables``' settings for the page: its rules (as pdfplumber's ``lines`` strategy takes them,
-    a point long at least), each edge with a shade's shading on both sides left out (``_inside_shade``),
+    a point long at least), each edge of a shade (``SHADE_POINTS``) inside a shade of its colour left out,
     and the edges that close a table open at its sides (``closing_edges``); None when too few rules
     are left to make a grid."""
-    shades = _shades(page)
+    filled = [rect for rect in page.rects if rect["fill"] and not rect["stroke"]]
+    shades = [rect for rect in filled if min(rect["width"], rect["height"]) > SHADE_POINTS]
+    shades = shades if len(shades) <= SHADES_CHECKED else []
     shading = {id(rect) for rect in shades}
     edges = [line_to_edge(line) for line in page.lines] + page.curve_edges
     for rect in page.rects:
