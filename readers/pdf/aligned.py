@@ -13,7 +13,7 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
    once the run has its spacing, within ``ROW_SPACING`` times its usual gap or a line height, or
    ``GROUP_LINES`` blank lines more where the next line keeps every column: rows set in groups of
    five), that keep at least one empty strip in common with text on both sides (the region's
-   gutters); a caption ends it. A line of one phrase, or one whose words cross the gutters, may stand among them (a
+   gutters). A line of one phrase, or one whose words cross the gutters, may stand among them (a
    cell's text wrapped onto a second line, a section's name, a cell that spans columns) when the
    rows go on after it, ``LONE_LINES`` in a row at most. What the page draws with characters, a
    leader's dots and a rule typed as hyphens (``readers.pdf.unruled.drawn``), parts no columns and
@@ -105,10 +105,8 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
     """The runs of lines (first, last index) that may be a table's rows."""
     left, right = min(line[0]["x0"] for line in lines), max(line[-1]["x1"] for line in lines)
     height = median(item["bottom"] - item["top"] for line in lines for item in line)
-    captions = [bool(CAPTION.match(_text(line))) for line in lines]
     splits = [
-        0 if reads_right_to_left(line) or caption else len(phrases(line, width))
-        for line, caption in zip(lines, captions)
+        0 if reads_right_to_left(line) or CAPTION.match(_text(line)) else len(phrases(line, width)) for line in lines
     ]
     runs: list[tuple[int, int]] = []
     start = 0
@@ -123,8 +121,6 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
             gap = lines[index][0]["top"] - max(item["bottom"] for item in lines[index - 1])
             reach = ROW_REACH * height if len(spacing) < 2 else max(height, ROW_SPACING * median(spacing))
             shared = common(strips, _gutters(lines[index], left, right, width), width) if splits[index] > 1 else []
-            if captions[index]:  # the next table's caption ("Table 14. …"): no line of this one
-                break
             if gap > reach and not (
                 # rows set in groups (five to a group in a statistics table) go on after a blank line or two
                 rows >= ALIGNED_ROWS and gap <= reach + GROUP_LINES * height and len(shared) == len(strips)

@@ -349,31 +349,9 @@ def unruled_table(
         elif spans:
             spanning.append((spans, row))
     cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
-    cells = _headed_columns(_joined(wrapped_header([row for _, row in spanning] + cells)))
+    cells = _joined(wrapped_header([row for _, row in spanning] + cells))
     held = {id(item) for item in before}
     return before + unplaced([item for row in rows for item in row if id(item) not in held], cells), cells
-
-
-def _headed_columns(rows: list[list[str]]) -> list[list[str]]:
-    """``rows`` with a heading that stands apart from its column's values made one column with them: a
-    column holding nothing but its heading, beside one holding values under no heading (a heading set
-    left over figures set right: "Revenue" then "$134", clear of each other in every row)."""
-    column = 0
-    while column + 1 < len(rows[0]):
-        pair = [[row[column], row[column + 1]] for row in rows]
-        for heading, values in ((0, 1), (1, 0)):
-            if (
-                pair[0][heading]
-                and not pair[0][values]
-                and not any(cells[heading] for cells in pair[1:])
-                and any(cells[values] for cells in pair[1:])
-            ):
-                for row, cells in zip(rows, pair):
-                    row[column : column + 2] = [cells[heading] or cells[values]]
-                break
-        else:
-            column += 1
-    return rows
 
 
 def unplaced(items: list[Item], rows: list[list[str | None]]) -> list[Item]:
