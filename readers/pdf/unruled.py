@@ -184,14 +184,16 @@ def phrases(line: list[Item], width: float) -> list[list[Item]]:
 
 
 def _spanned(phrase: list[Item], extents: list[tuple[float, float]], gutters: list[tuple[float, float]]) -> list[int]:
-    """The columns a heading spans: those its words overlap, and both sides of a gutter its middle stands in."""
+    """The columns a heading spans: those its words overlap, and both sides of a gutter its middle stands
+    in; or else the column between the gutters its middle stands in (a heading over a column left empty
+    under it, "2021" over a year with no figures)."""
     x0, x1 = phrase[0]["x0"], phrase[-1]["x1"]
     middle = (x0 + x1) / 2
     spanned = {index for index, (left, right) in enumerate(extents) if x0 < right and left < x1}
     spanned |= {
         side for index, (start, end) in enumerate(gutters) if start <= middle <= end for side in (index, index + 1)
     }
-    return sorted(spanned)
+    return sorted(spanned) or [sum(end <= middle for _, end in gutters)]
 
 
 def _overrun(rows: list[list[Item]], width: float, gutters: list[tuple[float, float]]) -> list[tuple[float, float]]:
