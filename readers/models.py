@@ -107,7 +107,10 @@ class Page:
     whole lines, kept exactly as they are); None for other pages. ``furniture`` is what a PDF page
     shows round its content and its text leaves out, in the order it stands: running headers and
     footers, page numbers, download stamps, document codes, line numbers ("Line numbers 1–52"),
-    or a Word page's header and footer; a text-only model never receives it.
+    or a Word page's header and footer; a text-only model never receives it. ``unsure_tables`` are
+    the indices in ``tables`` of those a PDF page's reader is unsure of (each with a ``TABLE_UNSURE``
+    notice saying why): ragged rows, a column that mixes words and figures, figures run together, words
+    placed beside it.
     """
 
     number: int
@@ -122,6 +125,7 @@ class Page:
     line: int | None = None
     furniture: list[str] = field(default_factory=list)
     described: Described | None = None
+    unsure_tables: list[int] = field(default_factory=list)
 
     @property
     def tables_apart(self) -> list[str]:

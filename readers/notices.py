@@ -33,6 +33,7 @@ class Code(StrEnum):
     NO_TEXT_LAYER = "no_text_layer"  # a page without a text layer, read by OCR
     OTHER_READER = "other_reader"  # a page read by pdfium, pdfminer having failed on it
     UNMAPPED_GLYPHS = "unmapped_glyphs"  # characters whose font has no map to text, left out
+    TABLE_UNSURE = "table_unsure"  # a PDF page's table that may be read wrong (readers.pdf.unsure says why)
     TRANSCRIBER = "transcriber"  # a recording transcribed by another backend than the first, or with a caveat
     NO_SPEECH = "no_speech"  # a recording in which no speech was found
     NOT_ANSWERED = "not_answered"  # a question local OCR cannot answer: pages described without it

@@ -65,6 +65,31 @@ def test_two_lines_set_close_are_never_read_letter_by_letter(services):
     assert "efafecti" not in text
 
 
+def test_two_lines_beside_a_page_number_set_across_both_are_two_lines(services):
+    """The ECB working paper's footer: "Working Paper Series No 1299" over "Febuary 2011", the page number
+    set large beside them, level with the first's top and the second's baseline; they were one line
+    read letter by letter ("SeFreiebsu aNroy 21021919"), every word of both lost."""
+    text = read_file(CORPUS / "icdar2013-eu/eu-026.pdf", 1, 1, services=services).pages[0].text
+    assert text.endswith("Working Paper Series No 1299\nFebuary 2011 13")
+
+
+def test_text_drawn_mirrored_reads_as_written(services):
+    """pdfplumber's issue-848 pages, the same plot summary drawn mirrored left to right (page 2) and top
+    to bottom (page 4): each line was read letter by letter down the page ("henwdh hReda t")."""
+    path = CORPUS / "pdfplumber/issue-848.pdf"
+    mirrored, flipped = (read_file(path, number, number, services=services).pages[0].text for number in (2, 4))
+    assert mirrored.startswith("The movie opens with a news report advertising the way of life in this future")
+    assert "the next day and admonishes them harshly about striking." in flipped
+    assert "henwdh" not in flipped
+
+
+def test_a_letter_of_the_symbol_font_is_its_greek_letter(services):
+    """A chi-square test's χ, set in the Symbol font (not embedded, its encoding its own): pdfminer reads
+    it as "c", pdfium as it is printed."""
+    text = read_file(CORPUS / "icdar2013-eu/eu-020.pdf", 2, 2, services=services).pages[0].text
+    assert "χ2 = 5.281, v = 3, p = 0.152" in text
+
+
 def test_a_poor_ocr_layer_keeps_its_words_whole(services):
     """A typewritten memo's OCR layer spreads each word's letters over the word's box, with spaces
     drawn over them: words came apart ("A l e t t er", "t h e ir"), where pdftotext keeps them."""

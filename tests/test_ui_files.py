@@ -20,10 +20,11 @@ pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1440, "height": 1000}
 VIEWPORTS = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-REPORT, WARN, HEALTH = (
+REPORT, WARN, HEALTH, USGS = (
     ASSETS / "chart-report.pdf",
     CORPUS / "pdfplumber/ca-warn-report.pdf",
     CORPUS / "camelot/health.pdf",
+    CORPUS / "pdfbox/PDFBOX-4417-054080.pdf",
 )
 # For each cell of a rendered table: its width, and the width of its longest word set in the cell's font (a word
 # ends at a space, after a hyphen and before a bracket, where type may break a line: "Hewlett-/Packard").
@@ -96,6 +97,21 @@ def test_a_wide_table_keeps_its_words_whole_and_scrolls_in_its_own_box(chromium,
     assert table.evaluate("table => getComputedStyle(table).overflowX") == "auto"
     assert page.evaluate(TOO_WIDE, viewport["width"]) == []  # the table scrolls, the page does not
     shoot(page, f"42-02-table-{tag(viewport)}")
+    page.close()
+
+
+def test_a_table_the_reader_is_unsure_of_is_marked_on_its_page_and_the_others_are_not(chromium, ocr_app):
+    """The USGS report's summary statistics, whose value and date columns run together (TABLE_UNSURE):
+    framed under a line that says so, on page 2 only."""
+    page = read_in(chromium, ocr_app, DESKTOP, USGS)
+    unsure = page.locator("#rl-file-0-page-2 .rl-unsure")
+    unsure.scroll_into_view_if_needed()
+    expect(unsure).to_be_visible()
+    expect(unsure).to_contain_text("This table may be read wrong")
+    expect(unsure.locator("table")).to_contain_text("ANNUAL TOTAL")
+    expect(page.locator("#rl-file-0-page-1 .rl-unsure")).to_have_count(0)  # the daily values, read right
+    assert unsure.evaluate("box => getComputedStyle(box).borderStyle") == "dashed"
+    shoot(page, "49-01-unsure-table")
     page.close()
 
 

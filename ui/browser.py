@@ -38,6 +38,8 @@ CSS = """
 .rl-mark {position: absolute; border: 3px solid var(--color-accent); background: rgba(99, 102, 241, .15);
           border-radius: 3px; pointer-events: none; z-index: 5;}
 .rl-hint {font-weight: normal; opacity: .75;}
+/* A table the reader is unsure of (TABLE_UNSURE): framed by a dashed line, under the line that says so. */
+.rl-unsure {border: 2px dashed var(--color-accent); border-radius: 8px; padding: 0 8px; margin: 8px 0;}
 /* A table keeps its columns' natural widths and scrolls sideways in its own box; a cell wraps between
    words, never inside one. */
 .rl-rendered table {display: block; width: max-content; max-width: 100%; overflow-x: auto;}

@@ -32,6 +32,7 @@ HTML_PICTURE = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
 HTML_ATTRIBUTE = re.compile(r"""\b(src|alt)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 AUTOLINKED = re.compile(r"\b(?:https?://|www\.)", re.IGNORECASE)  # where GitHub Markdown starts a link it makes
 LINKED = "Point at a paragraph or a table and its place lights on the page; click the page and its text is shown."
+UNSURE = "⚠️ **This table may be read wrong** — check it against the page (the file's notices say why)."
 
 
 def _source_line(page) -> str:
@@ -72,15 +73,18 @@ def linked_text(page: Page, blocks: list[dict]) -> str:
     """The page's content as Markdown with each placed block (``readers.payload.placed``) inside a
     ``div`` whose class carries its box in ten-thousandths of the page (``rl-box-1070-786-6361-1089``:
     Gradio's sanitizer keeps a class, not a data attribute), for the page's script to light on the
-    render (``ui.browser``)."""
+    render (``ui.browser``); each table the reader is unsure of (``Page.unsure_tables``) inside an
+    ``rl-unsure`` one, under a line that says so."""
     parts, at = [], 0
     for block in blocks:
         box = "-".join(str(round(value * BOX_SCALE)) for value in block["box"])
         shown = page.text[block["start"] : block["end"]]
         parts += [page.text[at : block["start"]], f'<div class="rl-block rl-box-{box}">\n\n{shown}\n\n</div>']
         at = block["end"]
-    text = "".join([*parts, page.text[at:]]).strip()
-    return "\n\n".join(part for part in [text, *page.tables_apart] if part)
+    text = "\n\n".join(part for part in ["".join([*parts, page.text[at:]]).strip(), *page.tables_apart] if part)
+    for table in {page.tables[index] for index in page.unsure_tables if index < len(page.tables)}:
+        text = text.replace(table, f'<div class="rl-unsure">\n\n{UNSURE}\n\n{table}\n\n</div>', 1)
+    return text
 
 
 def _render(image: str | None, label: str, key: str) -> None:

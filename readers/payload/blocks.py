@@ -16,7 +16,7 @@ HEADING = re.compile(r"(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 TABLE_RULE = re.compile(r"\|?[ \t]*:?-{3,}:?[ \t]*(\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$")
 # The line over a chart's table (readers.markup.charts.chart_heading), and what a rebuilt chart says under it.
 CHART = re.compile(r"Chart(: .+)? \((.+ )?chart\)$")
-CHART_NOTE = re.compile(r"Value axis: .+|\*values .+\*$")
+CHART_NOTE = re.compile(r"Value axis: .+|Axis ticks and other labels: .+|\*values .+\*$")
 LIST_ITEM = re.compile(r"[ \t]*([-*+•]|\d{1,3}[.)]|[a-zA-Z][.)]|>)[ \t]")
 # A sentence ends at . ! ? (and closing quotes or brackets) before a space and anything but a
 # lower-case letter, so "e.g. the" and "3.5 m" stay whole.

@@ -29,6 +29,7 @@ ANSWER_PAGE = (
     "line",
     "figures",
     "furniture",
+    "unsure_tables",
     "blocks",
 )
 TOGETHER = ("messages", "document_messages")  # in an answer of several files, once for them all

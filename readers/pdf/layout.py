@@ -50,7 +50,7 @@ from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, as_body, heading_mark
 from .items import page_links, word_items
 from .paragraphs import paragraph_gaps, paragraph_groups
 from .records import Boxed, Char, Item
-from .turned import half_turned, rotated_lines, turn_of
+from .turned import rotated_lines, turn_of, upright_as_read
 from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
@@ -64,7 +64,7 @@ from .unruled import (
     two_sided,
     unruled_table,
 )
-from .words import DESCENT, page_words, reads_right_to_left, set_upright, text_lines
+from .words import DESCENT, page_words, reads_right_to_left, text_lines
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 SCANNED_AREA = 0.9  # of the page: a picture this large under the text is a scan, the text its OCR layer
@@ -354,6 +354,8 @@ def _figure_items(
                     word for word in labels if id(word) not in claimed
                 ]
                 labels = [word for word in candidates if id(word) in claimed]
+                chart.other_labels = _unsaid(labels, block)
+                block = chart.markdown()
             else:
                 block = drawn_table(labels) or grouped_labels(labels, page, box) or None
         x0, y0, x1, y1 = box  # the item stands where the figure and its labels do, so the page's flow goes round it
@@ -370,6 +372,19 @@ def _figure_items(
     return outside, items, turned
 
 
+def _unsaid(labels: list[Item], block: str) -> list[str]:
+    """The chart's labels its Markdown (``block``) does not hold, its axes' ticks mostly, top to
+    bottom: a chart rebuilt loses none of the words drawn on it."""
+    said = Counter(block.replace("|", " ").split())
+    unsaid = []
+    for word in sorted(labels, key=lambda word: (word["top"], word["x0"])):
+        if said[word["text"]]:
+            said[word["text"]] -= 1
+        else:
+            unsaid.append(word["text"])
+    return unsaid
+
+
 def _beside(char: Char, box) -> bool:
     """A turned character left or right of a chart's drawing, level with it: its value axis' title."""
     level = char["top"] < box[3] and char["bottom"] > box[1]
@@ -380,19 +395,16 @@ def _beside(char: Char, box) -> bool:
 
 def _turned_text(chars: list[Char], page, tables: list[str], text_span: tuple[float, float]) -> tuple[list, list]:
     """Text turned on its side: a line or two (an arXiv sidebar) as lines in their own direction;
-    more (a table or a page set in landscape), and text turned upside down, read upright, with the
-    page's own layout. A line or two in the margin beside the page's upright text (``text_span``, its
+    more (a table or a page set in landscape), and text turned upside down or mirrored, read upright,
+    with the page's own layout. A line or two in the margin beside the page's upright text (``text_span``, its
     left and right) is a stamp or a code set sideways ("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021"):
     furniture, the second list."""
     parts, furniture = [], []
     width, height = float(page.bbox[2]), float(page.bbox[3])
-    for turn in ("up", "down", "over"):
+    for turn in ("up", "down", "over", "mirrored", "flipped"):
         run = [char for char in chars if turn_of(char) == turn]
-        turned = [
-            half_turned(c, width, height) if turn == "over" else set_upright(c, turn == "up", width, height)
-            for c in run
-        ]
-        if turn != "over" and len(text_lines(turned)) < ALIGNED_ROWS:
+        turned = [upright_as_read(char, turn, width, height) for char in run]
+        if turn in ("up", "down") and len(text_lines(turned)) < ALIGNED_ROWS:
             for text, centre in rotated_lines(run):
                 aside = not text_span[0] <= centre <= text_span[1] and len(text.split()) <= RUNNING_WORDS
                 (furniture if aside else parts).append(text)
@@ -431,9 +443,10 @@ def _markdown(items: list[Item], body: float, ratio: float = HEADING_RATIO) -> t
     return (_render(_order(items, GUTTER_EMS * body), body, unruled, ratio) if items else ""), unruled
 
 
-def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) -> tuple[str, list[str]]:
+def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) -> tuple[str, list[str], list[str]]:
     """The Markdown of a pdfplumber ``page`` whose ``tables`` are ``(bbox, markdown)`` pairs and
-    whose ``figures`` are ``readers.pdf.figures`` dicts, and the tables without rules found."""
+    whose ``figures`` are ``readers.pdf.figures`` dicts, the tables without rules found, and those of
+    them beside which words no cell could hold were read as text."""
     boxes = [bbox for bbox, _ in tables]
     chars = [char for char in page.chars if not centre_in(box_of(char), boxes)] if boxes else page.chars
     upright = [char for char in chars if turn_of(char) == "level"]
@@ -459,7 +472,7 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) ->
     edges = edge_words(item_lines(items), page_top, page_bottom) if items else set()
     for item in items:
         item["edge"] = id(item) in edges
-    items, found, unruled = aligned_tables(items, GUTTER_EMS * body)
+    items, found, unruled, beside = aligned_tables(items, GUTTER_EMS * body)
     ratio = SCAN_HEADING_RATIO if scanned else HEADING_RATIO
     side = asides(items, drawn_boxes(page), float(page.width) * float(page.height))
     held = {id(word) for _, inside in side for word in inside}
@@ -474,4 +487,4 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) ->
     text_span = (min(x0 for x0, _ in spans), max(x1 for _, x1 in spans)) if spans else (0.0, float(page.width))
     sideways, aside = _turned_text(turned, page, unruled, text_span)
     parts = [*map(furniture_line, heads), text, *sideways, *map(furniture_line, feet + numbered + aside)]
-    return "\n\n".join(part for part in parts if part), unruled
+    return "\n\n".join(part for part in parts if part), unruled, beside

@@ -34,7 +34,7 @@ from ..render.pdfium import checked_page_count, rendered_png
 from ..settings import Settings
 from ..storage.files import PAGE, PDF_META, RENDER
 from .boxes import box_of, centre_in
-from .cells import closing_edges, holds_its_words, ruled_rows, with_header_above, without_title
+from .cells import holds_its_words, ruled_rows, table_settings, with_header_above, without_title
 from .continued import closes_with_table, continued_tables, opens_with_table
 from .figures import find_figures
 from .furniture import without_furniture
@@ -42,10 +42,11 @@ from .headings import heading_levels
 from .layout import page_markdown
 from .objects import CharsPage, PlumberPage
 from .operators import too_many_operators
-from .pdfium_text import pdfium_page
+from .pdfium_text import mapped, pdfium_page
 from .pool import batches, executor, time_limit, worker_stopped
 from .spelling import drawn_hyphens, joined_words, plain
-from .words import mapped, struck_once
+from .unsure import doubts
+from .words import struck_once
 
 TABLE_FILLED = 0.3  # of a ruled grid's cells, holding text: a table (a chart's gridlines leave most empty)
 # a table's cell with more words than this, in lines this long on average, is a paragraph in a box; real tables'
@@ -97,12 +98,13 @@ def pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFPa
 def is_table(rows: list[list]) -> bool:
     """A chart's gridlines also make a grid of cells, but a mostly empty one; and boxes drawn round
     prose (a back cover's columns, a figure's callouts) make cells that hold paragraphs beside
-    others (a row of notes under a table, its label beside it or not, is the table's own). A grid
+    others (a row of notes under a table, its label beside it or not, is the table's own); and a
+    grid of one row with text is a header ruled above and below, over a body left unruled. A grid
     refused here is not lost: its text stays in the page's text, where a table without rules may
-    still be found in it."""
+    still be found in it (the header over its body)."""
     filled = [sum(1 for cell in row if cell not in (None, "")) for row in rows]
     cells = sum(len(row) for row in rows)
-    sparse = not cells or max(filled, default=0) < 2 or sum(filled) < TABLE_FILLED * cells
+    sparse = sum(map(bool, filled)) < 2 or max(filled) < 2 or sum(filled) < TABLE_FILLED * cells
     notes = max((index for index, count in enumerate(filled) if count), default=0) if len(rows) > 2 else None
     boxed_prose = any(  # the last row with text of a longer grid may be its notes ("NOTES: …")
         _is_prose(str(cell))
@@ -136,9 +138,10 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         if not all(centre_in(box_of(char), [whole.bbox]) for char in chars):
             chars = [char for char in chars if centre_in(box_of(char), [whole.bbox])]
         page = CharsPage(whole, chars) if chars is not whole.chars else whole
+        settings = table_settings(page)
         tables = [
             (table.bbox, plain(markdown))
-            for found in page.find_tables({"explicit_vertical_lines": closing_edges(page)})
+            for found in (page.find_tables(settings) if settings else [])
             if holds_its_words(table := with_header_above(without_title(found)))
             and is_table(rows := ruled_rows(table))
             and (markdown := markdown_table(rows))
@@ -147,7 +150,7 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
             {**figure, "caption": figure["caption"] and plain(figure["caption"])}
             for figure in find_figures(page, [bbox for bbox, _ in tables])
         ]
-        text, unruled = page_markdown(page, tables, figures)
+        text, unruled, beside = page_markdown(page, tables, figures)
         has_text = bool(page.chars)
         page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
         whole.close()
@@ -158,10 +161,13 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         pdfium_page.close()
     text = plain(text)
     found = [markdown for _, markdown in tables] + [plain(markdown) for markdown in unruled]
+    found.sort(key=text.find)
+    beside = {plain(markdown) for markdown in beside}
     return {
         "number": number,
         "text": text,
-        "tables": sorted(found, key=text.find),
+        "tables": found,
+        "doubts": [doubts(markdown, markdown in beside) for markdown in found],
         "has_text": has_text,
         "unmapped": unmapped,
         "figures": figures,
@@ -427,6 +433,15 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
                     f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text).",
                 )
             )
+        unsure = [index for index, reasons in enumerate(entry["doubts"]) if reasons] if text_from_pdf else []
+        for index in unsure:
+            notices.append(
+                Notice(
+                    Code.TABLE_UNSURE,
+                    f"Page {number} of {job.name}: table {index + 1} may be read wrong "
+                    f"({'; '.join(entry['doubts'][index])}). Check it against the page.",
+                )
+            )
         found_figures[number] = [FoundFigure.of(figure) for figure in entry["figures"]]
         figures = [found.figure for found in found_figures[number]]
         pages.append(
@@ -437,6 +452,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
                 image=entry["png"],
                 figures=figures,
                 furniture=furniture[number] if text_from_pdf else [],
+                unsure_tables=unsure,
             )
         )
     return Extraction(meta["page_count"], pages, pdf_path, found_figures, notices)
