@@ -20,7 +20,8 @@ from .intake.links import links_warning
 from .intake.package import readable_package
 from .job import Job, Preview, Progress, no_progress
 from .kinds import SOURCE_EXTENSION, kind_of
-from .models import Reading
+from .markup.blocks import Block, paragraphs
+from .models import Page, Reading
 from .notices import Code, Notice
 from .options import ReadOptions
 from .render.libreoffice import ooxml_copy
@@ -196,14 +197,26 @@ def _read(
         return reading
 
 
+def _cut(page: Page, limit: int) -> list[Block]:
+    """The page's blocks up to ``limit`` characters of its text: those within it, then the part of
+    the one it cuts (a table's without its cells)."""
+    blocks = []
+    for block, span in zip(page.blocks, page.spans()):
+        if span is None or span[1] <= limit:
+            blocks.append(block)
+        elif span[0] < limit:
+            blocks.append(replace(block, text=block.text[: limit - span[0]], rows=()))
+    return blocks
+
+
 def _bounded(reading: Reading) -> None:
     """``reading`` held to ``MAX_PAGE_CHARS`` a page, ``MAX_WARNINGS`` warnings and ``MAX_WARNING_CHARS`` each,
     with what was left out said."""
     for page in reading.pages:
-        if len(page.text) + sum(map(len, page.tables_apart)) > MAX_PAGE_CHARS:
-            content = page.content
-            page.text = content[:MAX_PAGE_CHARS] + f"\n\n[{len(content) - MAX_PAGE_CHARS:,} more characters left out]"
-            page.tables = [table for table in page.tables if table in page.text]
+        if len(content := page.text) > MAX_PAGE_CHARS:
+            page.blocks = _cut(page, MAX_PAGE_CHARS) + paragraphs(
+                f"[{len(content) - MAX_PAGE_CHARS:,} more characters left out]"
+            )
             reading.notices.append(
                 Notice(
                     Code.CUT,

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .kinds import kind_of
+from .markup.blocks import Block, BlockKind, layout
 from .notices import Described, Notice
 
 if TYPE_CHECKING:
@@ -101,18 +102,16 @@ class FoundFigure:
 class Page:
     """One page, slide, sheet or image frame; ``number`` is 1-based within the whole document.
 
-    ``section`` names the file inside a container (a ZIP member, an e-mail attachment) the page
-    comes from, e.g. ``papers/report.pdf``; it is None for the container's own pages. ``line`` is,
-    for a page of a text file, the number in the file of its first line (the page's text is then
-    whole lines, kept exactly as they are); None for other pages. ``furniture`` is what a PDF page
-    shows round its content and its text leaves out, in the order it stands: running headers and
-    footers, page numbers, download stamps, document codes, line numbers ("Line numbers 1–52"),
-    or a Word page's header and footer; a text-only model never receives it.
+    ``blocks`` are the page as its reader laid it out (``Block``), in reading order; its ``text``,
+    ``tables`` and ``furniture`` are made from them. ``section`` names the file inside a container
+    (a ZIP member, an e-mail attachment) the page comes from, e.g. ``papers/report.pdf``; it is None
+    for the container's own pages. ``line`` is, for a page of a text file, the number in the file of
+    its first line (its blocks are then runs of whole lines, kept exactly as they are, and the text
+    is them one line after another); None for other pages.
     """
 
     number: int
-    text: str = ""
-    tables: list[str] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
     image: bytes | None = None
     description: str | None = None
     description_source: str | None = None
@@ -120,20 +119,35 @@ class Page:
     figures: list[Figure] = field(default_factory=list)
     section: str | None = None
     line: int | None = None
-    furniture: list[str] = field(default_factory=list)
     described: Described | None = None
 
     @property
-    def tables_apart(self) -> list[str]:
-        """The tables that do not stand in the text where they are on the page."""
-        return [table for table in self.tables if table not in self.text]
+    def text(self) -> str:
+        """What a text-only model receives of the page: its blocks' Markdown, furniture left out (a
+        text file's lines exactly as they are)."""
+        return layout(self.blocks, self.line is not None)[0]
+
+    def spans(self) -> list[tuple[int, int] | None]:
+        """Where each block stands in ``text``: (start, end), None for furniture or a block with no text."""
+        return layout(self.blocks, self.line is not None)[1]
 
     @property
-    def content(self) -> str:
-        """The extracted text followed by the tables not already standing in it, as a text-only model receives them."""
-        if self.line is not None:  # a text file's lines: indentation and blank lines are content
-            return self.text
-        return "\n\n".join(part for part in [self.text.strip(), *self.tables_apart] if part)
+    def tables(self) -> list[str]:
+        """Its tables as Markdown, where they stand in its text."""
+        return [block.text for block in self.blocks if block.kind == BlockKind.TABLE]
+
+    @property
+    def furniture(self) -> list[str]:
+        """What the page shows round its content and its text leaves out, in the order it stands:
+        running headers and footers, page numbers, download stamps, document codes, line numbers
+        ("Line numbers 1–52"), or a Word page's header and footer; a text-only model never receives it."""
+        return [block.text for block in self.blocks if block.kind == BlockKind.FURNITURE]
+
+    @property
+    def empty(self) -> bool:
+        """Whether the page has nothing a model receives: no content (only furniture, or nothing), no
+        figure, no description and no error. Such a page is no page of the payload."""
+        return not (self.text.strip() or self.figures or self.description or self.error)
 
 
 @dataclass

@@ -103,7 +103,7 @@ def check_chunks(reading, chunks, limit: int) -> None:
 
 def check_pages(reading, chunks) -> None:
     """Each chunk's content is on its pages, and each of its pages holds some of it."""
-    content = {page.number: f"{page.content}\n{page.description or ''}" for page in reading.pages}
+    content = {page.number: f"{page.text}\n{page.description or ''}" for page in reading.pages}
     for chunk in chunks:
         lines = [line.strip() for line in chunk.content.split("\n")]
         repeated = {

@@ -100,9 +100,9 @@ def test_estimates_add_the_pdf_document_form(shared_services):
             document["bytes"] == len(json.dumps(parts).encode()) < images["bytes"]
         )  # the PDF is smaller than its pages' PNGs
         # each page costs its text and its image, by the providers' published rules for PDF input
-        assert document["characters"] == len(parts[0]["text"]) + sum(len(page.content) for page in reading.pages)
+        assert document["characters"] == len(parts[0]["text"]) + sum(len(page.text) for page in reading.pages)
         assert document["text_tokens"] == text_tokens(parts[0]["text"]) + sum(
-            text_tokens(page.content) for page in reading.pages
+            text_tokens(page.text) for page in reading.pages
         )
         assert not document["exact"]
         assert document["images"] == images["images"] == 4 and document["image_tokens"] == images["image_tokens"]

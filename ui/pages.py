@@ -45,19 +45,19 @@ def token_line(reading: Reading, page) -> str:
     return f"Tokens of this {CITED_UNITS.get(reading.kind, 'page')}: **{text_only:,}** text-only{seen}"
 
 
-def linked_text(page: Page, blocks: list[dict]) -> str:
-    """The page's content as Markdown with each placed block (``readers.payload.placed``) inside a
-    ``div`` whose class carries its box in ten-thousandths of the page (``rl-box-1070-786-6361-1089``:
+def linked_text(page: Page) -> str:
+    """The page's text as Markdown with each block that has a box (``readers.markup.blocks.Block``) inside
+    a ``div`` whose class carries its box in ten-thousandths of the page (``rl-box-1070-786-6361-1089``:
     Gradio's sanitizer keeps a class, not a data attribute), for the page's script to light on the
     render (``ui.browser``)."""
-    parts, at = [], 0
-    for block in blocks:
-        box = "-".join(str(round(value * BOX_SCALE)) for value in block["box"])
-        shown = page.text[block["start"] : block["end"]]
-        parts += [page.text[at : block["start"]], f'<div class="rl-block rl-box-{box}">\n\n{shown}\n\n</div>']
-        at = block["end"]
-    text = "".join([*parts, page.text[at:]]).strip()
-    return "\n\n".join(part for part in [text, *page.tables_apart] if part)
+    text, parts, at = page.text, [], 0
+    for block, span in zip(page.blocks, page.spans()):
+        if span is None or block.box is None:
+            continue
+        box = "-".join(str(round(value * BOX_SCALE)) for value in block.box)
+        parts += [text[at : span[0]], f'<div class="rl-block rl-box-{box}">\n\n{block.text}\n\n</div>']
+        at = span[1]
+    return "".join([*parts, text[at:]]).strip()
 
 
 def _render(image: str | None, label: str, key: str) -> None:
@@ -74,7 +74,7 @@ def _render(image: str | None, label: str, key: str) -> None:
         )
 
 
-def _show_page(reading: Reading, page, blocks: list[dict], folder: Path, raw: bool, anchor: str | None) -> None:
+def _show_page(reading: Reading, page, folder: Path, raw: bool, anchor: str | None) -> None:
     key = f"{reading.sha256}-{page.number}-{page.section}"
     label = page_title(reading, page)
     with gr.Row(equal_height=False, elem_id=anchor, elem_classes="rl-page"):
@@ -88,7 +88,7 @@ def _show_page(reading: Reading, page, blocks: list[dict], folder: Path, raw: bo
         with gr.Column(scale=1):
             if raw or page.line is not None:  # a text file's lines are shown as they are
                 gr.Textbox(
-                    page.content.strip() or "(no text on this page)",
+                    (page.text if page.line is not None else page.text.strip()) or "(no text on this page)",
                     label=f"{label} — raw text, exactly as the model receives it",
                     lines=4,
                     max_lines=18,
@@ -98,10 +98,11 @@ def _show_page(reading: Reading, page, blocks: list[dict], folder: Path, raw: bo
                     elem_classes="rl-page-text rl-raw",
                 )
             else:
-                hint = f" · <span class='rl-hint'>{LINKED}</span>" if blocks and page.image else ""
+                boxed = any(block.box for block in page.blocks)
+                hint = f" · <span class='rl-hint'>{LINKED}</span>" if boxed and page.image else ""
                 gr.Markdown(f"**{label} — text, rendered** (the model receives it raw){hint}", key=f"{key}-label")
                 gr.Markdown(
-                    linked_text(page, blocks) or "*(no text on this page)*",
+                    linked_text(page) or "*(no text on this page)*",
                     container=True,
                     max_height=480,
                     key=f"{key}-rendered",
@@ -228,12 +229,11 @@ def show_entries(entries: list[Entry], folder: Path, raw: bool = False) -> None:
                 gr.Markdown(f"ℹ️ {warning}")
             if reading.transcript is not None:
                 _show_transcript(entry, f"rl-player-{index}")
-            placed = [page["blocks"] for page in entry.answer["pages"]] if entry.answer else [[]] * len(reading.pages)
             anchored = set()
-            for page, blocks in zip(reading.pages, placed):
+            for page in reading.pages:
                 anchor = None if page.number in anchored else f"rl-file-{index}-page-{page.number}"
                 anchored.add(page.number)
-                _show_page(reading, page, blocks, folder, raw, anchor)
+                _show_page(reading, page, folder, raw, anchor)
 
 
 # Scrolls to the page a box names (a number past the file's first or last page: that page), in the file the

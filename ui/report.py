@@ -16,6 +16,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from readers import Page, ReaderError, Reading
+from readers.markup.blocks import Block, BlockKind
 from readers.payload.citations import clock, source
 from readers.payload.text import files_text
 from readers.storage.files import write_atomic
@@ -111,30 +112,45 @@ def furniture_note(page: Page) -> str | None:
     return f"Page furniture: {' · '.join(page.furniture)}" if page.furniture else None
 
 
-def _demoted(block: str) -> str:
-    """A block of the document's text under the report's own headings: its heading (``#``) set
-    ``REPORT_LEVELS`` levels lower, so ``# Title`` reads under the report's ``### Page 1``."""
-    marks = len(block) - len(block.lstrip("#"))
-    if marks and block[marks : marks + 1] in (" ", "\t"):
-        return "#" * min(6, marks + REPORT_LEVELS) + block[marks:]
-    return block
+def _demoted(block: Block) -> str:
+    """A block of the document's text under the report's own headings: a heading set ``REPORT_LEVELS``
+    levels lower, so ``# Title`` reads under the report's ``### Page 1``."""
+    if block.kind == BlockKind.HEADING:
+        return f"{'#' * min(6, block.level + REPORT_LEVELS)} {block.title}"
+    return block.text.strip("\n")
+
+
+CITED_APART = (BlockKind.TABLE, BlockKind.CHART)  # each cited after itself; a run of other blocks once after it
+
+
+def _cited(page: Page, cite: str) -> list[str]:
+    """A page's text as the report gives it: its blocks, each table and chart cited after it and each run
+    of the blocks between them once after that run (a run of headings alone is no content to cite)."""
+    lines, run = [], False
+    for block in page.blocks:
+        if block.kind == BlockKind.FURNITURE or not block.text.strip():
+            continue
+        if block.kind in CITED_APART:
+            lines += [cite] if run else []
+            lines += [_demoted(block), cite]
+            run = False
+        else:
+            lines.append(_demoted(block))
+            run = run or block.kind != BlockKind.HEADING
+    return lines + ([cite] if run else [])
 
 
 def _page_section(reading: Reading, page: Page, images: dict[str, bytes] | None) -> list[str]:
     """A page's part of the report: its picture, its text with the document's headings under the
-    report's, then one citation for the page's text, one after each table and one after the
-    description of its figures; with no ``images`` to collect, its picture is left out."""
+    report's, each piece cited once (``_cited``), then the description of its figures, cited; with no
+    ``images`` to collect, its picture is left out."""
     cite = citation(reading, page)
     lines = [f"### {page_title(reading, page)}"]
     if page.image and images is not None:
         image_name = f"images/{reading.sha256[:12]}-{stem(reading.name)}-{page.number}.png"
         images[image_name] = page.image
         lines += [f"![{reading.name}, {reading.label.lower()} {page.number}]({image_name})", cite]
-    blocks = [block for block in [*page.text.strip().split("\n\n"), *page.tables_apart] if block.strip()]
-    for block in blocks:
-        lines += [_demoted(block), cite] if block.lstrip().startswith("|") else [_demoted(block)]
-    if any(not block.lstrip().startswith(("|", "#")) for block in blocks):  # the page's text, cited once
-        lines.append(cite)
+    lines += _cited(page, cite)
     if note := furniture_note(page):  # one line, under the page's text: not the page's content, so not cited
         lines.append(note)
     if page.description:

@@ -20,7 +20,7 @@ from readers import ReaderError, Reading
 from readers.kinds import kind_of
 from readers.payload.budget import Cursor, Fitted, answer_count, default_count, fit, page_tokens
 from readers.payload.outline import heading_tree, outline_pages
-from readers.payload.search import Search, compile_query
+from readers.payload.search import Search, compile_query, hit_block
 from readers.payload.serialize import notices_json
 
 MCP_MAX_TOKENS = 20_000
@@ -215,6 +215,12 @@ def outline_json(read: Read, first: int | None, last: int | None, max_pages: int
     return answer | _said(readings)
 
 
+def _block_of(page, where: str, hit) -> dict:
+    """The kind and box of the block a hit in a page's text is in (its box lights it on the page)."""
+    block = hit_block(page, hit) if page and where == "text" else None
+    return {"block": str(block.kind), "box": block.box} if block else {}
+
+
 def find_json(
     read: Read, query: str, is_regex: bool, first: int | None, last: int | None, context, max_hits, max_pages: int
 ) -> dict:
@@ -235,7 +241,7 @@ def find_json(
         counts = None
         for index, page in enumerate(reading.pages):
             where = f"{reading.name}, {kind_of(reading.kind).unit} {page.number}"
-            found = [(page, "text", hit) for hit in search.hits(page.content, page.line or 1, where)]
+            found = [(page, "text", hit) for hit in search.hits(page.text, page.line or 1, where)]
             found += [(page, "visual content", hit) for hit in search.hits(page.description or "", 1, where)]
             if found:
                 counts = counts or page_tokens(reading)
@@ -250,6 +256,7 @@ def find_json(
             "line": hit.line,
             "in": where,
             "context": hit.context,
+            **_block_of(page, where, hit),
         }
         for page, where, hit in hits[:max_hits]
     ]

@@ -184,6 +184,16 @@ def parquet_schema(pa, chunked: bool = False):
             ("source", pa.string()),
         ]
     )
+    cell = pa.struct([("text", pa.string()), ("row_span", pa.int64()), ("column_span", pa.int64())])
+    block = pa.struct(
+        [
+            ("kind", pa.string()),
+            ("text", pa.string()),
+            ("box", pa.list_(pa.float64())),
+            ("level", pa.int64()),
+            ("rows", pa.list_(pa.list_(cell))),
+        ]
+    )
     types = {
         "page": pa.int64(),
         "page_count": pa.int64(),
@@ -191,6 +201,7 @@ def parquet_schema(pa, chunked: bool = False):
         "line": pa.int64(),
         "tables": pa.list_(pa.string()),
         "furniture": pa.list_(pa.string()),
+        "blocks": pa.list_(block),
         "error": pa.struct([("code", pa.string()), ("message", pa.string())]),
         "transcript": transcript,
         "warnings": pa.list_(pa.string()),

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from ..errors import ReaderError
 from ..intake.links import LINKED
 from ..kinds import kind_of
+from ..markup.blocks import BlockKind
+from ..markup.markdown import markdown_blocks
 from ..notices import Code, Described, Notice
 from ..settings import Settings
 from ..storage.descriptions import cache_key
@@ -165,7 +167,7 @@ class OpenAIVision:
                 self.source,
                 PROMPT_VERSION,
                 _sha256(page.image or b""),
-                None if image_file else _sha256(build_prompt(page.content, reading.question, page.figures).encode()),
+                None if image_file else _sha256(build_prompt(page.text, reading.question, page.figures).encode()),
             )
             for page in pages
         }
@@ -185,7 +187,7 @@ class OpenAIVision:
                 pool.submit(
                     self.describe,
                     page.image,
-                    None if image_file else page.content,
+                    None if image_file else page.text,
                     reading.question,
                     () if image_file else page.figures,
                 ): page
@@ -361,8 +363,7 @@ class LocalOCR:
             elif marked and not figure.chart and (figure.has_text or not text):
                 continue  # the text marks it where it stands and holds all it says
             if whole and _scanned(reading, page) and not error:
-                page.text = text or ""
-                page.tables = [block for block in page.text.split("\n\n") if block.startswith("|")]
+                page.blocks = markdown_blocks(text or "") + [b for b in page.blocks if b.kind == BlockKind.FURNITURE]
                 blocks.append(SCAN_READ if text else "A scanned page: local OCR found no text on it.")
                 continue
             if whole:

@@ -21,7 +21,9 @@ from email.message import EmailMessage
 
 from ..errors import ReaderError
 from ..intake.members import container, read_members, reserve
-from ..markup.html import decode_html, html_markdown
+from ..markup.blocks import paragraphs
+from ..markup.html import decode_html, html_blocks
+from ..markup.markdown import markdown_blocks
 from ..markup.text import decode
 from ..models import Page
 from ..notices import Code, Notice
@@ -88,8 +90,12 @@ def _message_page(
     lines = [f"{name}: {value}" for name, value in headers.items() if value]
     if attachments:
         lines.append(f"Attachments: {', '.join(attachments)}")
-    body = html_markdown(html, notices=notices, name=job.name) if html else (plain or "").replace("\r\n", "\n").strip()
-    return Page(number=1, text="\n".join(lines) + (f"\n\n{body}" if body else ""))
+    body = (
+        html_blocks(html, notices=notices, name=job.name)
+        if html
+        else markdown_blocks((plain or "").replace("\r\n", "\n").strip(), headings=False)
+    )
+    return Page(number=1, blocks=paragraphs("\n".join(lines)) + body)
 
 
 def _bytes_writer(data: bytes):

@@ -12,6 +12,7 @@ import warnings
 from PIL import ExifTags, Image
 
 from ..errors import ReaderError, described
+from ..markup.blocks import paragraphs
 from ..models import Extraction, Figure, Page
 from ..notices import Code, Notice
 from ..render.pdfium import encode_png
@@ -204,7 +205,9 @@ def read(job):
         for number in numbers:
             page = Page(
                 number=number,
-                text="\n".join(f"{key}: {value}" for key, value in info.items()) if number == numbers[0] else "",
+                blocks=paragraphs("\n".join(f"{key}: {value}" for key, value in info.items()))
+                if number == numbers[0]
+                else [],
                 figures=[Figure("picture", (0.0, 0.0, 1.0, 1.0))],
             )
             part = f"{number:04d}-{side}px"

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import ReaderError, last_resort
+from ..markup.blocks import paragraphs
 from ..models import Extraction, Page
 from ..notices import Code, Notice
 from ..options import ReadOptions
@@ -99,7 +100,7 @@ def reserve(job, sizes: list[int]) -> None:
 def _pages_of(reading) -> list[Page]:
     if reading.transcript is not None:  # audio: its transcript is the member's one page
         t = reading.transcript
-        return [Page(number=1, text=f"Transcript ({t.summary}):\n{t.text.strip()}")]
+        return [Page(number=1, blocks=paragraphs(f"Transcript ({t.summary}):\n{t.text.strip()}"))]
     return reading.pages
 
 
@@ -158,7 +159,7 @@ def _count(job, member: _Member) -> int:
 
 
 def _not_read(reason: str, numbers: list[int]) -> list[Page]:
-    return [Page(number=number, text=f"(not read: {reason})", error=reason) for number in numbers]
+    return [Page(number=number, blocks=paragraphs(f"(not read: {reason})"), error=reason) for number in numbers]
 
 
 def _read_range(job, member: _Member, numbers: list[int], notices: list[Notice]) -> list[Page]:

@@ -24,8 +24,10 @@ from markdownify import MarkdownConverter
 
 from ..errors import on_time
 from ..notices import Code, Notice
+from .blocks import Block
 from .chrome import drop_chrome
 from .html_tables import flat_table, is_layout, layout_cells, table_markdown
+from .markdown import markdown_blocks
 from .text import decode
 
 NOT_CONTENT = "//script|//style|//noscript|//template|//head|//*[@hidden]"  # never shown
@@ -291,3 +293,11 @@ def html_markdown(html: str, main_content: bool = False, notices: list[Notice] |
     markdown = _one_space(markdown)
     markdown = markdown.translate(BREAK_HINTS)  # Markdown has no line to break: "water‑screw" is "water-screw"
     return markdown
+
+
+def html_blocks(
+    html: str, main_content: bool = False, notices: list[Notice] | None = None, name: str = ""
+) -> list[Block]:
+    """The blocks of ``html``'s Markdown (``html_markdown``, as markdownify writes it): headings, paragraphs,
+    list items, tables, code."""
+    return markdown_blocks(html_markdown(html, main_content, notices, name))

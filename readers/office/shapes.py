@@ -38,7 +38,7 @@ def _place(element):
     return next((found for found in (element.find(path) for path in PLACES) if found is not None), None)
 
 
-def _inside(group, outer: tuple) -> tuple:
+def group_transform(group, outer: tuple) -> tuple:
     """The transform of a group's children: their chOff/chExt space onto the group's own box."""
     xfrm = _place(group)
     offset, extent = (
@@ -61,12 +61,18 @@ def _inside(group, outer: tuple) -> tuple:
     )
 
 
-def _box(element, transform: tuple, width: float, height: float) -> tuple[float, float, float, float] | None:
-    """The element's box as fractions of the slide (left, top, right, bottom), cut to the slide; None off it."""
+def shape_box(
+    element, transform: tuple, width: float, height: float, inherited: tuple | None = None
+) -> tuple[float, float, float, float] | None:
+    """The element's box as fractions of the slide (left, top, right, bottom), cut to the slide; None off it.
+    ``inherited`` is (left, top, width, height) in EMU for a shape with no frame of its own (a placeholder
+    standing where its layout's does)."""
     xfrm = _place(element)
     offset, extent = (
         (_numbers(xfrm, "off", ("x", "y")), _numbers(xfrm, "ext", ("cx", "cy"))) if xfrm is not None else (None, None)
     )
+    if not (offset and extent) and inherited is not None:
+        offset, extent = inherited[:2], inherited[2:]
     if not (offset and extent):
         return None
     ox, oy, sx, sy = transform
@@ -109,9 +115,9 @@ def slide_figures(slide, width: int, height: int) -> list[dict]:
             if element.tag == f"{MC}AlternateContent":
                 walk(chosen(element), transform)
             elif element.tag == f"{P}grpSp":
-                walk(element, _inside(element, transform))
+                walk(element, group_transform(element, transform))
             elif (figure := _figure(element, slide.part)) is not None and (
-                box := _box(element, transform, width, height)
+                box := shape_box(element, transform, width, height)
             ):
                 figures.append({**figure, "box": box, "caption": None})
 

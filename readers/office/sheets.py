@@ -29,8 +29,10 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..errors import ReaderError, described, on_time
 from ..intake.package import without
-from ..markup.charts import chart_heading, chart_table
-from ..markup.tables import MAX_SHEET_ROWS, markdown_table
+from ..markup.blocks import Block, BlockKind, paragraphs
+from ..markup.charts import chart_block, chart_heading, chart_rows
+from ..markup.markdown import heading_block
+from ..markup.tables import MAX_SHEET_ROWS, table_block
 from ..models import Extraction, FoundFigure, Page
 from ..notices import Code, Notice
 from ..pdf.pages import read_pdf_pages
@@ -118,16 +120,16 @@ def _share_rows(left: set[int], right: set[int]) -> bool:
     return 2 * len(left & right) >= min(len(left), len(right))
 
 
-def _block_parts(block: list[list[str]]) -> tuple[list[str], str]:
-    """(lines of text, table) of a block: a table, after its title when its first row has one value
-    over a wider table (alone, or merged across it); a block of a single value, or wider than a
-    column with one value a row (labels set diagonally), is a line of text a row."""
+def _block_parts(block: list[list[str]]) -> list[Block]:
+    """The blocks of a run of rows: a table, after its title when its first row has one value over a
+    wider table (alone, or merged across it); a run of a single value, or wider than a column with
+    one value a row (labels set diagonally), is a line of text a row."""
     values = [list(dict.fromkeys(filter(None, row))) for row in block]
     if all(len(row) == 1 for row in values) and (len(block) == 1 or len(block[0]) > 1):
-        return [row[0] for row in values], ""
+        return [Block(BlockKind.PARAGRAPH, row[0]) for row in values]
     if len(block[0]) > 1 and len(values[0]) == 1:
-        return [], f"{values[0][0]}\n\n{markdown_table(block[1:])}"
-    return [], markdown_table(block)
+        return [Block(BlockKind.PARAGRAPH, values[0][0]), *filter(None, [table_block(block[1:])])]
+    return list(filter(None, [table_block(block)]))
 
 
 def _text_of(label, book) -> str:
@@ -175,9 +177,9 @@ def _number(value):
         return value
 
 
-def _chart_parts(chart, book) -> tuple[str, str, str]:
-    """(its heading, a table of the categories and each series' values), in ``drawings``' wording,
-    and what it is for its figure's label ("column, 2 series", "pie, 3 slices")."""
+def _chart_parts(chart, book) -> tuple[Block, str]:
+    """Its block (its heading, a table of the categories and each series' values), in ``drawings``'
+    wording, and what it is for its figure's label ("column, 2 series", "pie, 3 slices")."""
     title = _text_of(chart.title, book)
     series = list(chart.series)
     names = [_text_of(s.tx, book) for s in series]
@@ -194,18 +196,18 @@ def _chart_parts(chart, book) -> tuple[str, str, str]:
     categories = (
         _reference(axis.strRef or axis.numRef, book) if axis is not None and (axis.strRef or axis.numRef) else []
     )
-    table = (
-        chart_table(
+    rows = (
+        chart_rows(
             dict(enumerate(categories)), [(name, dict(enumerate(points))) for name, points in zip(names, values)]
         )
         if series
-        else ""
+        else []
     )
     kind = chart_kind(chart.tagname, getattr(chart, "barDir", None))
     summary = (
         f"{kind}, {len(categories)} slices" if kind.endswith(("pie", "doughnut")) else f"{kind}, {len(series)} series"
     )
-    return chart_heading(title, [kind]), table, summary
+    return chart_block(chart_heading(title, [kind]), rows), summary
 
 
 def _load(path, lost: list[str]):
@@ -246,7 +248,7 @@ def _formulas(path) -> dict[tuple[str, int, int], str]:
 
 def _sheet(sheet, book, formulas: dict, threads: dict, package: zipfile.ZipFile) -> dict:
     """One sheet's page: heading, hidden note, tables, charts, comments; and whether it can be drawn."""
-    head, parts, tables, bad_formats = [f"# {sheet.title}"], [], [], set()
+    head, parts, bad_formats = [], [], set()
     if sheet.sheet_state != "visible":
         head.append("(hidden sheet)")
     cut = None
@@ -284,23 +286,24 @@ def _sheet(sheet, book, formulas: dict, threads: dict, package: zipfile.ZipFile)
                 ]
             )
         for block in _blocks(grid):
-            lines, table = _block_parts(block)
-            parts += lines + [table] * bool(table)
-            tables += [table] * bool(table)
+            parts += _block_parts(block)
     summaries = []
     for chart in sheet._charts:
-        heading, table, summary = _chart_parts(chart, book)
+        block, summary = _chart_parts(chart, book)
         summaries.append(summary)
-        parts.append(f"{heading}\n\n{table}" if table else heading)
-        tables += [parts[-1]] * bool(table)
+        parts.append(block)
     empty = not parts
     if empty:
         head.append("(empty sheet)")
     # after what they are on, each naming its cell
-    parts += comment_lines(sheet, threads) if isinstance(sheet, Worksheet) else []
+    parts += (
+        [Block(BlockKind.PARAGRAPH, line) for line in comment_lines(sheet, threads)]
+        if isinstance(sheet, Worksheet)
+        else []
+    )
+    blocks = [heading_block(1, sheet.title), *paragraphs("\n".join(head)), *parts]
     return {
-        "text": "\n\n".join(["\n".join(head), *parts]),
-        "tables": tables,
+        "blocks": [dataclasses.asdict(block) for block in blocks],
         "cut": cut,
         "bad_formats": sorted(bad_formats),
         "drawable": cut is None and not empty,
@@ -482,7 +485,7 @@ def sheet_pages(job) -> Extraction:
                     "values.",
                 )
             )
-    pages = [Page(number=n, text=sheets[n - 1]["text"], tables=sheets[n - 1]["tables"]) for n in numbers]
+    pages = [Page(number=n, blocks=[Block.of(block) for block in sheets[n - 1]["blocks"]]) for n in numbers]
     found_figures = {}
     for page in pages:
         sheet = sheets[page.number - 1]

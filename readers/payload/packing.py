@@ -2,7 +2,7 @@
 (``readers.payload.chunks`` cuts the reading into the pieces and says what a chunk is).
 
 A piece joins the chunk under way when it fits; else the chunk closes and the piece starts the
-next one; a piece too big for any chunk is cut at its next boundary (``blocks.finer``) and its
+next one; a piece too big for any chunk is cut at its next boundary (``boundaries.finer``) and its
 pieces are packed in turn — a table between rows. Costs are counted piece by piece (each with
 the space before it) and the finished chunk once more as a whole, since tokens do not quite add
 up across a join; what that count finds over the limit is packed again.
@@ -14,7 +14,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from .blocks import SENTENCE_END, Block, finer, sentences
+from .boundaries import SENTENCE_END, TableParts, finer, sentences
 from .tokens import text_tokens
 
 TEXTUAL = ("text", "transcript")  # what overlap joins: never tables (their parts repeat the header) or figures
@@ -76,7 +76,7 @@ class Unit:
     all_lines: bool = False
     header: str = ""
     head: int = 0
-    table: Block | None = None
+    table: TableParts | None = None
     table_id: int = -1
     times: tuple[float, float] | None = None
     pages: tuple[int, ...] | None = None

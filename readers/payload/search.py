@@ -52,8 +52,15 @@ def compile_query(query: str, is_regex: bool) -> regex.Pattern:
 @dataclass
 class Hit:
     line: int  # the number of the line where the match starts
-    context: (
-        str  # the lines round it, each numbered, ":" after the number of a line the match is on, "-" after one round it
+    # the lines round it, each numbered, ":" after the number of a line the match is on, "-" after one round it
+    context: str
+    start: int = 0  # the character of the text the match starts at
+
+
+def hit_block(page, hit: Hit):
+    """The block of ``page`` a hit in its text starts in (``Page.spans``), or None."""
+    return next(
+        (block for block, span in zip(page.blocks, page.spans()) if span and span[0] <= hit.start < span[1] + 1), None
     )
 
 
@@ -84,7 +91,7 @@ class Search:
                 context = "\n".join(
                     f"{first_line + index}{':' if top <= index <= bottom else '-'}{lines[index]}" for index in shown
                 )
-                found.append(Hit(first_line + top, context))
+                found.append(Hit(first_line + top, context, match.start()))
         except TimeoutError:
             raise ReaderError(
                 "INVALID_QUERY",

@@ -9,7 +9,9 @@ forms (``readers.payload.messages``):
     <its description>
 
 A recording is ``[AUDIO: name, 12.3 s, en]`` over its transcript. Several files sent together
-(``files_text``) are each introduced by ``[FILE: name]``, as a container's files are.
+(``files_text``) are each introduced by ``[FILE: name]``, as a container's files are. A page with
+nothing a model receives (``Page.empty``: no content, figure, description or error, such as a printed
+web page of only navigation, or a blank page) is no page of the payload (``shown``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ def header(reading, page) -> str:
 
 def page_text(reading, page, line_numbers: bool = False) -> str:
     """The page's header and content; ``line_numbers`` numbers a text file's lines (``as_text``)."""
-    content = page.content
+    content = page.text if page.line is not None else page.text.strip()
     if line_numbers and page.line is not None:
         content = "\n".join(f"{number:>6}→{line}" for number, line in enumerate(page.text.split("\n"), page.line))
     return "\n".join(part for part in [header(reading, page), content] if part)
@@ -45,10 +47,15 @@ def file_header(name: str) -> str:
     return f"[FILE: {name}]"
 
 
-def file_headers(reading) -> list[str | None]:
-    """``[FILE: name]`` before the first page of each section of a container, else None."""
+def shown(reading) -> list:
+    """The reading's pages that are pages of the payload: those not ``empty``."""
+    return [page for page in reading.pages if not page.empty]
+
+
+def file_headers(pages) -> list[str | None]:
+    """``[FILE: name]`` before the first of ``pages`` of each section of a container, else None."""
     headers, section = [], None
-    for page in reading.pages:
+    for page in pages:
         headers.append(file_header(page.section) if page.section and page.section != section else None)
         section = page.section
     return headers
@@ -59,10 +66,10 @@ def as_text(reading, line_numbers: bool = False) -> str:
     if reading.transcript is not None:
         transcript = reading.transcript
         return f"[AUDIO: {reading.name}, {transcript.summary}]\n{transcript.text.strip()}".strip()
-    blocks = []
-    for page, file_header in zip(reading.pages, file_headers(reading)):
-        blocks += [file_header, page_text(reading, page, line_numbers), visual_text(reading, page)]
-    return "\n\n".join(block for block in blocks if block)
+    parts, pages = [], shown(reading)
+    for page, file_header in zip(pages, file_headers(pages)):
+        parts += [file_header, page_text(reading, page, line_numbers), visual_text(reading, page)]
+    return "\n\n".join(part for part in parts if part)
 
 
 def files_text(readings) -> str:

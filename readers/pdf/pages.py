@@ -27,6 +27,8 @@ from pdfminer.pdfpage import PDFPage
 from pdfminer.pdftypes import dict_value, int_value, list_value
 
 from ..errors import ReaderError
+from ..markup.blocks import Block, BlockKind
+from ..markup.markdown import markdown_blocks
 from ..markup.tables import markdown_table
 from ..models import Extraction, FoundFigure, Page
 from ..notices import Code, Notice
@@ -278,7 +280,15 @@ def _preview(job, number: int, entry: dict, text_from_pdf: bool) -> None:
         return
     text = heading_levels([without_furniture({number: entry["text"]})[0][number]])[0] if text_from_pdf else ""
     figures = [FoundFigure.of(found).figure for found in entry["figures"]]
-    job.preview(Page(number=number, text=text, tables=entry["tables"], image=entry["png"], figures=figures))
+    job.preview(Page(number=number, blocks=_blocks(text, entry["tables"], []), image=entry["png"], figures=figures))
+
+
+def _blocks(text: str, tables: list[str], furniture: list[str]) -> list[Block]:
+    """The page's blocks: its text's, a table the text does not hold after them, its furniture last."""
+    blocks = markdown_blocks(text)
+    held = {block.text for block in blocks}
+    blocks += [block for table in tables if table not in held for block in markdown_blocks(table)]
+    return blocks + [Block(BlockKind.FURNITURE, line) for line in furniture]
 
 
 def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True) -> Extraction:
@@ -377,11 +387,9 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
         pages.append(
             Page(
                 number=number,
-                text=texts[number],
-                tables=tables[number],
+                blocks=_blocks(texts[number], tables[number], furniture[number] if text_from_pdf else []),
                 image=entry["png"],
                 figures=figures,
-                furniture=furniture[number] if text_from_pdf else [],
             )
         )
     return Extraction(meta["page_count"], pages, pdf_path, found_figures, notices)

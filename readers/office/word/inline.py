@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 
+from ...markup.blocks import BlockKind
 from ...markup.markdown import link, one_line
 from ..drawings import (
     GRAPHIC_CHART,
@@ -321,9 +322,11 @@ class Inline:
                     own = one_line((own.get("descr") or own.get("title") or "") if own is not None else "")
                     self._picture(text, picture_placeholder(picture, part, own or alt))
             elif uri in (GRAPHIC_CHART, GRAPHIC_CHARTEX):
-                text.after.append(Block(graphic_chart(data, part, f"Chart “{alt}”" if alt else "Chart")))
+                chart = graphic_chart(data, part, f"Chart “{alt}”" if alt else "Chart")
+                text.after.append(Block(chart.text, kind=chart.kind, cells=list(chart.rows)))
             elif uri == GRAPHIC_DIAGRAM:
-                text.after.append(Block(graphic_smartart(data, part, f"Diagram: {alt}" if alt else "Diagram")))
+                diagram = graphic_smartart(data, part, f"Diagram: {alt}" if alt else "Diagram")
+                text.after.append(Block(diagram, kind=BlockKind.FIGURE))
 
     def _picture(self, text: Text, placeholder: str) -> None:
         if self._shown():
