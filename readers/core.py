@@ -222,6 +222,7 @@ def _bounded(reading: Reading) -> None:
                     Code.CUT,
                     f"Page {page.number} of {reading.name} has {len(content):,} characters, more than a model reads "
                     f"at once: its first {MAX_PAGE_CHARS:,} are shown, and the rest is left out.",
+                    page.number,
                 )
             )
     notices = reading.notices

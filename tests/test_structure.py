@@ -237,7 +237,11 @@ def test_deck_smartart_groups_and_merged_cells(deck, services):
     assert merged in reading.pages[1].text
     assert reading.pages[1].tables == [merged] and reading.pages[1].text.count(merged) == 1  # in the text, once
     cells = next(block for block in reading.pages[1].blocks if block.kind == "table").rows
-    assert [(cell.text, cell.row_span) for cell in [row[0] for row in cells]] == [("Item", 1), ("Servers", 2), ("900", 1)]
+    assert [(cell.text, cell.row_span) for cell in [row[0] for row in cells]] == [
+        ("Item", 1),
+        ("Servers", 2),
+        ("900", 1),
+    ]
 
 
 def test_deck_slide_whose_layout_is_damaged_is_still_read_and_list_levels_are_bounded(tmp_path, monkeypatch):

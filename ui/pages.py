@@ -11,14 +11,14 @@ from pathlib import Path
 
 import gradio as gr
 
-from readers import Page, Reading
+from readers import BlockKind, Page, Reading
 from readers.intake.detect import FORMATS_LISTED
 from readers.intake.fetch import is_url
 from readers.notices import Code, Described
 from readers.payload.citations import CITED_UNITS, clock
 
 from .handlers import Entry, parse_range
-from .report import furniture_note, outlined_image, page_image, page_title, preview_image
+from .report import furniture_note, outlined_image, page_image, page_title, preview_image, table_csv
 
 EMPTY = (
     "**Each page will appear here** once a file is read: its render on the left, figures outlined; on the "
@@ -74,6 +74,35 @@ def _render(image: str | None, label: str, key: str) -> None:
         )
 
 
+def _tables(reading: Reading, page: Page, folder: Path, key: str) -> None:
+    """Each table of the page from its cells (``Block.rows``): full width in a table of its own, which opens
+    full screen, and as CSV."""
+    tables = [block for block in page.blocks if block.kind == BlockKind.TABLE and len(block.rows) > 1]
+    for number, table in enumerate(tables, 1):
+        header, *rows = table.grid()
+        width = max(len(row) for row in [header, *rows])
+        with gr.Accordion(
+            f"Table {number}: {len(rows)} rows × {width} columns",
+            open=False,
+            key=f"{key}-table-{number}",
+            elem_classes="rl-table",
+        ):
+            gr.Dataframe(
+                [row + [""] * (width - len(row)) for row in rows],
+                headers=header + [""] * (width - len(header)),
+                interactive=False,
+                wrap=True,
+                buttons=["fullscreen", "copy"],
+                key=f"{key}-table-{number}-cells",
+            )
+            gr.DownloadButton(
+                "Download CSV",
+                table_csv(reading, page, number, table, folder),
+                size="sm",
+                key=f"{key}-table-{number}-csv",
+            )
+
+
 def _show_page(reading: Reading, page, folder: Path, raw: bool, anchor: str | None) -> None:
     key = f"{reading.sha256}-{page.number}-{page.section}"
     label = page_title(reading, page)
@@ -108,6 +137,7 @@ def _show_page(reading: Reading, page, folder: Path, raw: bool, anchor: str | No
                     key=f"{key}-rendered",
                     elem_classes="rl-page-text rl-rendered",
                 )
+            _tables(reading, page, folder, key)
             gr.Markdown(token_line(reading, page), key=f"{key}-tokens", elem_classes="rl-source rl-tokens")
             if note := furniture_note(page):  # what the page shows round its text, which the text leaves out
                 gr.Markdown(note, key=f"{key}-furniture", elem_classes="rl-source")

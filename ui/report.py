@@ -6,6 +6,7 @@ the page), so reading the same file again rewrites nothing and the folder only g
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import hashlib
 import io
@@ -15,8 +16,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from readers import Page, ReaderError, Reading
-from readers.markup.blocks import Block, BlockKind
+from readers import Block, BlockKind, Page, ReaderError, Reading
 from readers.payload.citations import clock, source
 from readers.payload.text import files_text
 from readers.storage.files import write_atomic
@@ -196,6 +196,15 @@ def write_reading(entry: Entry, folder: Path) -> tuple[str, str]:
     return _write_once(folder / "readings", f"{name}.md", markdown), _write_once(
         folder / "readings", f"{name}.json", data
     )
+
+
+def table_csv(reading: Reading, page: Page, number: int, table: Block, folder: Path) -> str:
+    """The path of a table's CSV, its ``rows`` as a grid (a spanning cell's text in each place it covers),
+    written once: ``report-page-3-table-1.csv``."""
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(table.grid())
+    name = f"{stem(reading.name)}-{reading.label.lower()}-{page.number}-table-{number}.csv"
+    return _write_once(folder / "tables", name, buffer.getvalue().encode("utf-8"))
 
 
 def preview_image(page: Page, folder: Path) -> str | None:

@@ -205,7 +205,7 @@ def parquet_schema(pa, chunked: bool = False):
         "error": pa.struct([("code", pa.string()), ("message", pa.string())]),
         "transcript": transcript,
         "warnings": pa.list_(pa.string()),
-        "notices": pa.list_(pa.struct([("code", pa.string()), ("text", pa.string())])),
+        "notices": pa.list_(pa.struct([("code", pa.string()), ("text", pa.string()), ("page", pa.int64())])),
     }
     if chunked:
         box = pa.struct([("page", pa.int64()), ("box", pa.list_(pa.float64()))])

@@ -395,7 +395,9 @@ class LocalOCR:
             page.error = (
                 f"Local OCR could not read {', '.join(errors)}. The page's text and its other figures are kept."
             )
-            reading.notices.append(Notice(Code.DESCRIBE_FAILED, f"Page {page.number} of {reading.name}: {page.error}"))
+            reading.notices.append(
+                Notice(Code.DESCRIBE_FAILED, f"Page {page.number} of {reading.name}: {page.error}", page.number)
+            )
         page.description = "\n\n".join(blocks) or None
         page.description_source = f"{self.source} (cached)" if cached else self.source
         page.described = Described.FAILED if errors else Described.OCR

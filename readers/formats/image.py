@@ -225,6 +225,7 @@ def read(job):
                                 Code.TOO_LARGE,
                                 f"Frame {number} of {job.name} is larger than {MAX_MEGAPIXELS} megapixels and was not "
                                 "read.",
+                                number,
                             )
                         )
                         pages.append(page)
@@ -234,7 +235,7 @@ def read(job):
                     failed = failed or error
                     damage = f"is damaged and could not be decoded ({described(error)})"
                     page.error, page.figures = f"This frame {damage}.", []
-                    notices.append(Notice(Code.DAMAGED, f"Frame {number} of {job.name} {damage}."))
+                    notices.append(Notice(Code.DAMAGED, f"Frame {number} of {job.name} {damage}.", number))
                 else:
                     job.services.store.put_bytes(job.sha256, IMAGE, page.image, part)
             pages.append(page)

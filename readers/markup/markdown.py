@@ -21,7 +21,8 @@ TABLE_HEAD = re.compile(r"\|.*\n\|(?:-+\|)+\n")  # a Markdown table's header row
 HEADING = re.compile(r"(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 TABLE_RULE = re.compile(r"\|?[ \t]*:?-{3,}:?[ \t]*(\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$")
 LIST_ITEM = re.compile(r"([ \t]*)([-*+•]|\d{1,9}[.)]|[a-zA-Z][.)])[ \t]")
-PICTURE = re.compile(r"!\[[^\]]*\]\([^)]*\)$")  # a paragraph that is only an image
+IMAGE = r"!\[[^\]]*\]\([^)]*\)"
+PICTURES = re.compile(rf"(?:(?:{IMAGE}|\[{IMAGE}\]\([^)]*\))\s*)+")  # a paragraph of images (linked or not) alone
 FORMULA = re.compile(r"\$\$.+\$\$$", re.S)
 LIST_INDENT = "   "  # enough for a nested item to belong to "1. " as well as to "- "
 ROMAN = [
@@ -163,7 +164,7 @@ def _paragraph_spans(lines: list[str], start: int, end: int, headings: bool, ite
             text = "\n".join(lines[index:last]).strip()
             kind = (
                 BlockKind.FIGURE
-                if PICTURE.match(text)
+                if PICTURES.fullmatch(text)
                 else BlockKind.FORMULA
                 if FORMULA.match(text)
                 else BlockKind.PARAGRAPH
@@ -243,7 +244,7 @@ def _block(kind: BlockKind, text: str, level: int) -> Block:
 def markdown_blocks(markdown: str, headings: bool = True) -> list[Block]:
     """The blocks of a text whose source is Markdown: headings (when ``headings``; not in a log or a
     script, where ``#`` starts a comment), paragraphs, list items, tables with their cells, fenced
-    code, formulas (``$$...$$``) and pictures standing alone. Joined again (``readers.models.joined``)
+    code, formulas (``$$...$$``) and pictures standing alone. Joined again (``readers.markup.blocks.joined``)
     they are the text, but for the blank lines between blocks, which are one each."""
     lines = markdown.split("\n")
     blocks = []

@@ -474,7 +474,7 @@ def sheet_pages(job) -> Extraction:
     numbers = job.select(len(sheets), notices)
     for number in numbers:
         if sheets[number - 1]["cut"]:
-            notices.append(Notice(Code.CUT, f"{job.name}, sheet {number}: {sheets[number - 1]['cut']} shown."))
+            notices.append(Notice(Code.CUT, f"{job.name}, sheet {number}: {sheets[number - 1]['cut']} shown.", number))
         if bad := sheets[number - 1]["bad_formats"]:
             shown = ", ".join(repr(code[:SHOWN_FORMAT]) + ("…" if len(code) > SHOWN_FORMAT else "") for code in bad[:3])
             notices.append(
@@ -483,6 +483,7 @@ def sheet_pages(job) -> Extraction:
                     f"{job.name}, sheet {number}: {len(bad)} number format{'s' if len(bad) > 1 else ''} could not "
                     f"be applied ({shown}{', …' if len(bad) > 3 else ''}): the cells formatted so show their raw "
                     "values.",
+                    number,
                 )
             )
     pages = [Page(number=n, blocks=[Block.of(block) for block in sheets[n - 1]["blocks"]]) for n in numbers]
@@ -491,7 +492,7 @@ def sheet_pages(job) -> Extraction:
         sheet = sheets[page.number - 1]
         if lost := sheet.get("figures_lost"):
             unplaced = f"The pictures and charts of sheet {page.number} of {job.name} could not be placed ({lost})"
-            notices.append(Notice(Code.NOT_PLACED, f"{unplaced}; its cells are read."))
+            notices.append(Notice(Code.NOT_PLACED, f"{unplaced}; its cells are read.", page.number))
         if sheet["drawable"]:
             found_figures[page.number] = [FoundFigure.of(figure) for figure in sheet["figures"]]
             page.figures = [found.figure for found in found_figures[page.number]]

@@ -450,7 +450,11 @@ def slide_pages(job) -> Extraction:
             raise
         except Exception as error:  # one slide that cannot be read costs only that slide
             extraction.notices.append(
-                Notice(Code.DAMAGED, f"Slide {page.number} of {job.name} could not be read ({described(error)}).")
+                Notice(
+                    Code.DAMAGED,
+                    f"Slide {page.number} of {job.name} could not be read ({described(error)}).",
+                    page.number,
+                )
             )
             page.blocks = [Block(BlockKind.PARAGRAPH, f"[This slide could not be read: {type(error).__name__}]")]
         try:
@@ -461,6 +465,7 @@ def slide_pages(job) -> Extraction:
                 Notice(
                     Code.NOT_PLACED,
                     f"The pictures of slide {page.number} of {job.name} could not be placed ({described(error)}).",
+                    page.number,
                 )
             )
         page.figures = [found.figure for found in found_figures[page.number]]

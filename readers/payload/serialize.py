@@ -126,5 +126,5 @@ def files_json(readings: list[Reading], multimodal: bool, document: bool = False
 
 
 def notices_json(notices: list[Notice]) -> list[dict]:
-    """``notices`` as JSON values: each one's ``code`` and ``text``."""
-    return [{"code": str(notice.code), "text": notice.text} for notice in notices]
+    """``notices`` as JSON values: each one's ``code``, ``text`` and ``page`` (null for the whole file)."""
+    return [{"code": str(notice.code), "text": notice.text, "page": notice.page} for notice in notices]

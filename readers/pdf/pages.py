@@ -231,14 +231,16 @@ def _lost(job, number: int, failed: dict, text_from_pdf: bool, notices: list[Not
     if not text_from_pdf:
         why = f"its render {late}; try again" if failed["late"] else f"its render failed ({failed['error']})"
         notices.append(
-            Notice(Code.NO_IMAGES, f"Page {number} of {job.name} has no image: {why}. Its text is still read.")
+            Notice(Code.NO_IMAGES, f"Page {number} of {job.name} has no image: {why}. Its text is still read.", number)
         )
         return Page(number=number)
     if failed["late"]:
-        notices.append(Notice(Code.TIMED_OUT, f"Page {number} of {job.name} {late} and could not be read. Try again."))
+        notices.append(
+            Notice(Code.TIMED_OUT, f"Page {number} of {job.name} {late} and could not be read. Try again.", number)
+        )
         return Page(number=number, error=f"This page {late} and could not be read. Try again.")
     damaged = f"is damaged and could not be read ({failed['error']})"
-    notices.append(Notice(Code.DAMAGED, f"Page {number} of {job.name} {damaged}."))
+    notices.append(Notice(Code.DAMAGED, f"Page {number} of {job.name} {damaged}.", number))
     return Page(number=number, error=f"This page {damaged}.")
 
 
@@ -362,6 +364,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
                     Code.NO_TEXT_LAYER,
                     f"Page {number} has no text layer (a scan or a picture): its text is what local OCR reads "
                     "in its picture, and a vision model (VISION_PROVIDER) describes it.",
+                    number,
                 )
             )
         if text_from_pdf and entry.get("read_by"):
@@ -370,6 +373,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
                     Code.OTHER_READER,
                     f"Page {number} of {job.name} was read by pdfium, without its ruled tables, figures and links: "
                     f"pdfminer could not read it ({entry['read_by']}).",
+                    number,
                 )
             )
         if text_from_pdf and entry["unmapped"]:
@@ -380,6 +384,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
                     f"Page {number} of {job.name}: {count} {'character' if count == 1 else 'characters'} "
                     "could not be read and "
                     f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text).",
+                    number,
                 )
             )
         found_figures[number] = [FoundFigure.of(figure) for figure in entry["figures"]]

@@ -50,14 +50,14 @@ def page_blocks(blocks: list[tuple[Block, Box | None]]) -> list[PageBlock]:
     return shown + [PageBlock(BlockKind.PARAGRAPH, line) for block, _ in blocks for line in block.bottom]
 
 
-def furniture(on_page: dict[int, list], count: int, even_and_odd: bool) -> dict[int, list[str]]:
+def furniture(on_page: dict[int, list[Block]], count: int, even_and_odd: bool) -> dict[int, list[str]]:
     """Each page's header and footer: those of the section the page starts in, the first-page
     ones on the page a section starts on. A section that starts within a page (a continuous
     break) has its headers from the next page on."""
     out, current, starting = {}, None, None
     for number in range(1, count + 1):
         first = False
-        for index, (block, *_) in enumerate(on_page.get(number, [])):
+        for index, block in enumerate(on_page.get(number, [])):
             if block.margins is not None and index == 0:
                 current, first = block.margins, True
             elif block.margins is not None:
@@ -160,7 +160,7 @@ def document_pages(job, parsed: Parsed, notices: list[Notice]) -> Extraction:
         return Extraction(len(paged), pages, notices=notices)
     pdf = office_pdf(job, notices)
     if pdf is None:
-        shown = furniture({1: [(block,) for block in blocks]}, 1, parsed.even_and_odd)[1]
+        shown = furniture({1: blocks}, 1, parsed.even_and_odd)[1]
         whole = page_blocks([(block, None) for block in blocks]) + _furniture(shown)
         pages = [Page(number=n, blocks=whole) for n in job.select(1, notices)]
         return Extraction(1, pages, notices=notices)
@@ -194,7 +194,9 @@ def document_pages(job, parsed: Parsed, notices: list[Notice]) -> Extraction:
     for block, start, breaks, boxes in zip(blocks, placed.pages, placed.breaks, boxes_on(pdf, placed)):
         for piece, number in split_over_pages(block, start, breaks):
             on_page.setdefault(number, []).append((piece, boxes.get(number)))
-    margins = furniture(on_page, count, parsed.even_and_odd)
+    margins = furniture(
+        {number: [block for block, _ in placed] for number, placed in on_page.items()}, count, parsed.even_and_odd
+    )
     for page in pages:
         if page.error is None:
             page.blocks = page_blocks(on_page.get(page.number, [])) + _furniture(margins[page.number])
