@@ -14,6 +14,7 @@ import gradio as gr
 from readers import BlockKind, Page, Reading
 from readers.intake.detect import FORMATS_LISTED
 from readers.intake.fetch import is_url
+from readers.kinds import kind_of
 from readers.notices import Code, Described
 from readers.payload.citations import CITED_UNITS, clock
 
@@ -108,7 +109,7 @@ def _show_page(reading: Reading, page, folder: Path, raw: bool, anchor: str | No
     label = page_title(reading, page)
     with gr.Row(equal_height=False, elem_id=anchor, elem_classes="rl-page"):
         if page.image:
-            outlined = page.figures and reading.kind != "image"  # an image file is its own one figure
+            outlined = page.figures and not kind_of(reading.kind).picture  # an image file is its own one figure
             _render(
                 outlined_image(reading, page, folder) if outlined else page_image(reading, page, folder),
                 f"{label} — figures outlined" if outlined else label,

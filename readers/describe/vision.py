@@ -158,7 +158,7 @@ class OpenAIVision:
     def describe_pages(self, reading, job, pages: list) -> None:
         """Describe ``pages``: each from the cache, or by the API at most ``concurrency`` at a time."""
         cache, usage = job.services.cache, reading.usage
-        image_file = reading.kind == "image"  # an image file's text is its metadata, not context
+        image_file = kind_of(reading.kind).picture  # an image file's text is its metadata, not context
         keys = {
             page.number: cache_key(
                 reading.sha256,
@@ -353,7 +353,7 @@ class LocalOCR:
         """The page's VISUAL CONTENT: the whole page's text for an image file, else one paragraph per
         figure; a scanned page's text is its OCR (``_scanned``), which its description says, not
         repeats. A figure that failed is named on the page and in a warning."""
-        whole = reading.kind == "image" or [figure.kind for figure in page.figures] == ["scan"]
+        whole = kind_of(reading.kind).picture or [figure.kind for figure in page.figures] == ["scan"]
         marked = kind_of(reading.kind).marks_pictures
         blocks, errors = [], []
         for index, figure in enumerate(page.figures):
@@ -417,7 +417,7 @@ def _pixels_key(image: bytes) -> str:
 
 def _scanned(reading, page) -> bool:
     """A page of a document that is a scan with no text layer: local OCR reads its text as the page's text."""
-    return reading.kind != "image" and [figure.kind for figure in page.figures] == ["scan"] and not page.text
+    return not kind_of(reading.kind).picture and [figure.kind for figure in page.figures] == ["scan"] and not page.text
 
 
 def build_vision(settings: Settings) -> OpenAIVision | LocalOCR | None:

@@ -263,7 +263,7 @@ def _source_kind(job) -> str | None:
     extension = SOURCE_EXTENSION.get(job.mime)
     if extension in ("rtf", "odt", "ods", "odp"):
         return extension
-    return job.kind if extension is None and kind_of(job.kind).package and job.kind != "epub" else None
+    return job.kind if extension is None and kind_of(job.kind).zip_parts else None  # an OOXML package
 
 
 def _made(job) -> bool:

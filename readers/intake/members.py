@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import ReaderError, last_resort
+from ..kinds import kind_of
 from ..markup.blocks import paragraphs
 from ..models import Extraction, Page
 from ..notices import Code, Notice
@@ -144,7 +145,7 @@ def _count(job, member: _Member) -> int:
     all (a deck with no slides) is refused page 1, and is 0."""
     with _written(member) as path:
         try:
-            if detect(path, member.name).kind == "audio":
+            if kind_of(detect(path, member.name).kind).transcribed:
                 return 1
         except ReaderError:
             pass  # read_file says what is wrong with it

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 
 from ..kinds import KINDS, kind_of
 
-# What a kind's pages are cited as: its unit ("p." for a page), and a picture's are its frames.
-CITED_UNITS = {**{name: kind.unit for name, kind in KINDS.items() if kind.unit != "page"}, "image": "frame"}
+# What a kind's pages are cited as: its unit ("p." for a page).
+CITED_UNITS = {name: kind.unit for name, kind in KINDS.items() if kind.unit != "page"}
 PLURAL_UNITS = {"p.": "pp."}  # others take an s: slides, sheets, frames
 
 

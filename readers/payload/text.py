@@ -16,13 +16,14 @@ web page of only navigation, or a blank page) is no page of the payload (``shown
 
 from __future__ import annotations
 
+from ..kinds import kind_of
+
 
 def header(reading, page) -> str:
     """``[PAGE 7]``, ``[SLIDE 2]``, ``[IMAGE: name.png]``: what stands over a page's text."""
-    if reading.kind == "image":
-        return (
-            f"[IMAGE: {reading.name}]" if reading.page_count == 1 else f"[IMAGE: {reading.name} - FRAME {page.number}]"
-        )
+    if kind_of(reading.kind).picture:
+        named = f"{reading.kind.upper()}: {reading.name}"
+        return f"[{named}]" if reading.page_count == 1 else f"[{named} - {reading.label} {page.number}]"
     return f"[{reading.label} {page.number}]"
 
 
