@@ -12,7 +12,7 @@ import pytest
 
 from readers import ReadOptions, Services, read_file
 from readers.describe.prompts import IMAGE_PROMPT, PAGE_PROMPT
-from readers.describe.ratelimit import RateLimit
+from readers.services import RateLimit
 from readers.describe.vision import LocalOCR, OpenAIVision, build_vision
 from readers.storage.descriptions import DescriptionCache
 from testkit import CORPUS, ROOT, fixtures, make_settings

@@ -1,0 +1,117 @@
+"""The page as its blocks (issue 51): a block's cells keep their spans, a page's text is its blocks
+joined, a Markdown file's blocks are its lines as they are (a code block open across a page break stays
+code), and what is made from the blocks (chunk cards, the report's citations) says the right thing."""
+
+from __future__ import annotations
+
+import shutil
+
+from readers import Block, BlockKind, Cell, Page, read_file
+from readers.markup.markdown import markdown_blocks
+from readers.markup.tables import table_block
+from readers.services import Services
+from testkit import ROOT, make_settings
+from ui.chunks import card
+from ui.handlers import Entry
+from ui.report import report_markdown
+
+CITE = "*(Source: "
+
+
+def test_a_table_block_keeps_its_spans_and_writes_a_spanning_cells_words_where_it_covers():
+    table = table_block([[Cell("Region", row_span=2), Cell("Sales", column_span=2)], ["2025", "2026"], ["North", 1, 2]])
+    assert table.text == (
+        "| Region | Sales | Sales |\n|---|---|---|\n| Region | 2025 | 2026 |\n| North | 1 | 2 |"
+    )  # each row and column reads whole
+    assert table.grid() == [["Region", "Sales", "Sales"], ["Region", "2025", "2026"], ["North", "1", "2"]]
+    assert [[(cell.text, cell.row_span, cell.column_span) for cell in row] for row in table.rows[:2]] == [
+        [("Region", 2, 1), ("Sales", 1, 2)],
+        [("2025", 1, 1), ("2026", 1, 1)],
+    ]
+    assert (
+        Block.of(
+            {
+                "kind": "table",
+                "text": table.text,
+                "box": None,
+                "level": 0,
+                "rows": [
+                    [{"text": cell.text, "row_span": cell.row_span, "column_span": cell.column_span} for cell in row]
+                    for row in table.rows
+                ],
+            }
+        )
+        == table
+    )  # its JSON reads back as the block
+
+
+def test_a_pages_text_is_its_blocks_joined_and_its_furniture_apart():
+    page = Page(
+        number=3,
+        blocks=[
+            Block(BlockKind.FURNITURE, "ACME annual report"),
+            Block(BlockKind.HEADING, "## Results", (0.1, 0.1, 0.5, 0.12), level=2),
+            Block(BlockKind.PARAGRAPH, "Sales rose."),
+            Block(BlockKind.LIST_ITEM, "- North"),
+            Block(BlockKind.LIST_ITEM, "   - Lisbon", level=1),
+            Block(BlockKind.TABLE, "| A |\n|---|\n| 1 |", rows=((Cell("A"),), (Cell("1"),))),
+            Block(BlockKind.FURNITURE, "Page 3 of 12"),
+        ],
+    )
+    assert page.text == "## Results\n\nSales rose.\n\n- North\n   - Lisbon\n\n| A |\n|---|\n| 1 |"
+    assert page.furniture == ["ACME annual report", "Page 3 of 12"] and page.tables == ["| A |\n|---|\n| 1 |"]
+    spans = page.spans()
+    assert spans[0] is None and page.text[spans[4][0] : spans[4][1]] == "   - Lisbon"
+    assert not page.empty and Page(number=4, blocks=[Block(BlockKind.FURNITURE, "Page 4")]).empty
+
+
+def test_markdown_blocks_are_the_kinds_its_source_says():
+    blocks = markdown_blocks("# T\n\ntext\n\n- a\n   - b\n\n```py\nx\n\ny\n```\n\n$$x^2$$\n\n![a chart](c.png)")
+    assert [(block.kind, block.level) for block in blocks] == [
+        ("heading", 1),
+        ("paragraph", 0),
+        ("list_item", 0),
+        ("list_item", 1),
+        ("code", 0),
+        ("formula", 0),
+        ("figure", 0),
+    ]
+
+
+def test_a_markdown_files_blocks_are_its_lines_and_a_code_block_open_over_a_page_break_stays_code(tmp_path):
+    lines = ["# Notes", "", *[f"Line {n} of the notes, written out at some length." for n in range(70)], "", "```"]
+    lines += [f"print({n})  # code that runs on past the page's end, with a # that is no heading" for n in range(60)]
+    lines += ["```", "", "## After", "", "The end."]
+    (tmp_path / "notes.md").write_text("\n".join(lines) + "\n")
+    reading = read_file(tmp_path / "notes.md", services=Services(make_settings(tmp_path / "cache")))
+    assert len(reading.pages) > 1
+    assert "\n".join(page.text for page in reading.pages) == "\n".join(lines)  # the lines exactly, none lost
+    second = reading.pages[1]
+    assert second.blocks[0].kind == "code" and not any(block.kind == "heading" for block in second.blocks[:1])
+    headings = [block.title for page in reading.pages for block in page.blocks if block.kind == "heading"]
+    assert headings == ["Notes", "After"]  # a code line's "#" is no heading, on any page
+
+
+def test_a_chunk_card_says_the_page_whatever_the_files_name(tmp_path, shared_services):
+    named = tmp_path / "Smith, J. report.pdf"
+    shutil.copyfile(ROOT / "assets" / "chart-report.pdf", named)
+    reading = read_file(named, services=shared_services)
+    chunk = next(chunk for chunk in reading.chunks(512) if chunk.pages == [2])
+    assert chunk.citation == "Smith, J. report.pdf, p. 2" and chunk.where == "p. 2"
+    assert " · p. 2 · " in card(chunk, "0:1")
+
+
+def test_the_report_cites_each_piece_once(shared_services):
+    reading = read_file(ROOT / "assets" / "chart-report.pdf", services=shared_services)
+    markdown = report_markdown([Entry("chart-report.pdf", reading=reading, done=True)], pictures=False)[0]
+    pieces = markdown.split("\n\n")
+    assert not [
+        (before, after)
+        for before, after in zip(pieces, pieces[1:])
+        if before.startswith(CITE) and after.startswith(CITE)
+    ]  # never twice in a row
+    for page in reading.pages:
+        for block in page.blocks:
+            if block.kind in ("table", "chart"):
+                at = pieces.index(block.text)
+                assert pieces[at + 1].startswith(CITE), block.text  # each table and chart cited right after it
