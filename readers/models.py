@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -87,6 +87,11 @@ class FoundFigure:
             base64.b64decode(image) if isinstance(image, str) else image,
             found.get("unreadable"),
         )
+
+    def json(self) -> dict:
+        """As JSON values for a cache, which ``of`` reads back: a picture's bytes in base64."""
+        image = base64.b64encode(self.image).decode("ascii") if self.image is not None else None
+        return {**asdict(self.figure), "dpi": self.dpi, "image": image, "unreadable": self.unreadable}
 
     @property
     def box(self) -> tuple[float, float, float, float]:

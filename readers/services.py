@@ -42,8 +42,6 @@ class RateLimit:
             return 0.0
 
 
-
-
 class Services:
     """One disk store, description cache, vision client and transcriber, built lazily.
 

@@ -9,6 +9,9 @@ slide's text already. Tables are text, not figures.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from ..models import Figure, FoundFigure
 from .drawings import (
     GRAPHIC_CHART,
     GRAPHIC_CHARTEX,
@@ -82,32 +85,33 @@ def shape_box(
     return box if box[2] > box[0] and box[3] > box[1] else None
 
 
-def _figure(element, part) -> dict | None:
-    """What a shape is as a figure (its kind, whether its words are text already, a chart's
-    label, a picture's image), or None for shapes that are text and pictures the file lacks."""
+def _figure(element, part) -> FoundFigure | None:
+    """What a shape is as a figure (its kind, whether its words are text already, a chart's label, a
+    picture's image), its box still to be set, or None for shapes that are text and pictures the file lacks."""
+    unplaced = (0.0, 0.0, 0.0, 0.0)
     if element.tag == f"{P}pic":
         if (linked := picture_link(element, part)) is not None:
-            return {"kind": "picture", "has_text": False, "chart": None, "linked": linked}
+            return FoundFigure(Figure("picture", unplaced, linked=linked))
         image = picture_bytes(element, part)
         if image is None:
             return None
-        seen = {"image": image} if isinstance(image, bytes) else {"unreadable": image}
-        return {"kind": "picture", "has_text": False, "chart": None, **seen}
+        figure = Figure("picture", unplaced)
+        return FoundFigure(figure, image=image) if isinstance(image, bytes) else FoundFigure(figure, unreadable=image)
     if element.tag == f"{P}graphicFrame":
         data = element.find(f".//{A}graphicData")
         uri = data.get("uri") if data is not None else None
         if uri in (GRAPHIC_CHART, GRAPHIC_CHARTEX):
-            return {"kind": "drawing", "has_text": True, "chart": chart_summary(data, part)}
+            return FoundFigure(Figure("drawing", unplaced, has_text=True, chart=chart_summary(data, part)))
         if uri == GRAPHIC_DIAGRAM:
-            return {"kind": "drawing", "has_text": True, "chart": None}
+            return FoundFigure(Figure("drawing", unplaced, has_text=True))
     return None
 
 
-def slide_figures(slide, width: int, height: int) -> list[dict]:
+def slide_figures(slide, width: int, height: int) -> list[FoundFigure]:
     """The slide's figures top to bottom, then left to right, as ``readers.pdf.figures`` gives a
-    page's: kind, box, caption (none: a slide says nothing of which line names a picture),
-    has_text, chart; a picture's also ``image``, its PNG or JPEG bytes, or ``unreadable``, why they
-    cannot be had, or ``linked``, where the picture it only links points."""
+    page's: kind, box, no caption (a slide says nothing of which line names a picture), has_text,
+    chart; a picture's own ``image`` (its PNG or JPEG bytes), or ``unreadable``, why they cannot be
+    had, or ``linked``, where the picture it only links points."""
     figures = []
 
     def walk(tree, transform: tuple) -> None:
@@ -116,10 +120,10 @@ def slide_figures(slide, width: int, height: int) -> list[dict]:
                 walk(chosen(element), transform)
             elif element.tag == f"{P}grpSp":
                 walk(element, group_transform(element, transform))
-            elif (figure := _figure(element, slide.part)) is not None and (
+            elif (found := _figure(element, slide.part)) is not None and (
                 box := shape_box(element, transform, width, height)
             ):
-                figures.append({**figure, "box": box, "caption": None})
+                figures.append(replace(found, figure=replace(found.figure, box=box)))
 
     walk(slide.shapes._spTree, IDENTITY)
-    return sorted(figures, key=lambda figure: (figure["box"][1], figure["box"][0]))
+    return sorted(figures, key=lambda found: (found.box[1], found.box[0]))

@@ -24,11 +24,11 @@ openpyxl refuses the whole workbook for one, so it is loaded from a copy without
 
 from __future__ import annotations
 
-import base64
 import bisect
 import itertools
 import posixpath
 import zipfile
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lxml import etree
@@ -39,6 +39,8 @@ from openpyxl.xml.functions import fromstring
 
 from ..intake.links import Link, where
 from ..intake.package import PARSER, with_parts
+from ..markup.blocks import Box
+from ..models import Figure, FoundFigure
 from ..storage.files import WITHOUT_MISSING
 from .drawings import ocr_image
 
@@ -267,41 +269,58 @@ def without_missing_images(job) -> Path | None:
     return target
 
 
-def sheet_figures(sheet, charts: list[str | None], package: zipfile.ZipFile) -> list[dict]:
-    """The sheet's charts (``charts``: each one's label, "column, 2 series", in ``sheet._charts``'
-    order) and pictures (``_pictures`` of ``package``) as figures, top to bottom then left to right:
-    kind, box (fractions of the sheet's page), caption, has_text, chart; a picture's ``image`` is its
-    PNG or JPEG bytes in base64 (the extraction is cached as JSON), or ``unreadable`` says why they
-    cannot be had (an EMF or WMF picture: Pillow cannot draw one here), or ``linked`` where one the
-    file only links points (never loaded)."""
+@dataclass(frozen=True)
+class SheetPlaces:
+    """Where a sheet's parts stand on its page, as fractions of it (LibreOffice draws a sheet on one page):
+    its ``figures`` (charts and pictures, top to bottom then left to right), each chart's box in the sheet's
+    order (``charts``), and the box of each range of cells asked for (``cells``)."""
+
+    figures: list[FoundFigure]
+    charts: list[Box | None]
+    cells: list[Box | None]
+    lost: str | None = None  # why its drawings could not be placed, when they could not
+
+
+def sheet_places(
+    sheet, charts: list[str | None], package: zipfile.ZipFile, ranges: list[tuple[int, int, int, int]]
+) -> SheetPlaces:
+    """The sheet's charts (``charts``: each one's label, "column, 2 series", in ``sheet._charts``' order) and
+    pictures (``_pictures`` of ``package``) as figures: kind, box, has_text, chart; a picture's ``image`` (its PNG
+    or JPEG bytes), or ``unreadable`` saying why they cannot be had (an EMF or WMF picture: Pillow cannot draw one
+    here), or ``linked``, where one the file only links points (never loaded); and the boxes of ``ranges`` of
+    cells (first column, first row, last column, last row, 0-based)."""
     grid = _Grid(sheet)
     placed = []
     for chart, label in zip(sheet._charts, charts):
-        placed.append(({"kind": "drawing", "has_text": True, "chart": label}, _points(chart.anchor, grid)))
+        placed.append((Figure("drawing", (0.0,) * 4, has_text=True, chart=label), None, _points(chart.anchor, grid)))
     for image, anchor in _pictures(sheet, package):
-        kept = (
-            {"image": base64.b64encode(image).decode()}
-            if isinstance(image, bytes)
-            else {"linked": image.where}
-            if isinstance(image, Link)
-            else {"unreadable": image}
+        found = (
+            {"image": image} if isinstance(image, bytes) else {} if isinstance(image, Link) else {"unreadable": image}
         )
-        placed.append(({"kind": "picture", "has_text": False, "chart": None, **kept}, _points(anchor, grid)))
-    placed = [(figure, box) for figure, box in placed if box and box[2] > box[0] and box[3] > box[1]]
-    if not placed:
-        return []
+        linked = image.where if isinstance(image, Link) else None
+        placed.append((Figure("picture", (0.0,) * 4, linked=linked), found, _points(anchor, grid)))
+    drawn = [box for *_, box in placed if box and box[2] > box[0] and box[3] > box[1]]
     used = (sheet.min_column - 1, sheet.min_row - 1, sheet.max_column - 1, sheet.max_row - 1) if sheet._cells else None
-    left, top, right, bottom = grid.page(used, [box for _, box in placed])
+    if not drawn and used is None:
+        return SheetPlaces([], [None] * len(sheet._charts), [None] * len(ranges))
+    left, top, right, bottom = grid.page(used, drawn)
     width, height = right - left, bottom - top
-    figures = [
-        {
-            **figure,
-            "caption": None,
-            "box": tuple(
-                round(min(max((value - start) / extent, 0.0), 1.0), 4)
-                for value, start, extent in zip(box, (left, top, left, top), (width, height, width, height))
-            ),
-        }
-        for figure, box in placed
+
+    def fractions(box) -> Box:
+        return tuple(
+            round(min(max((value - start) / extent, 0.0), 1.0), 4)
+            for value, start, extent in zip(box, (left, top, left, top), (width, height, width, height))
+        )
+
+    figures, chart_boxes = [], []
+    for figure, found, box in placed:
+        shown = fractions(box) if box and box[2] > box[0] and box[3] > box[1] else None
+        if found is None:
+            chart_boxes.append(shown)
+        if shown is not None:
+            figures.append(FoundFigure(replace(figure, box=shown), **(found or {})))
+    cells = [
+        fractions((grid.columns.start(c0), grid.rows.start(r0), grid.columns.start(c1 + 1), grid.rows.start(r1 + 1)))
+        for c0, r0, c1, r1 in ranges
     ]
-    return sorted(figures, key=lambda figure: (figure["box"][1], figure["box"][0]))
+    return SheetPlaces(sorted(figures, key=lambda found: (found.box[1], found.box[0])), chart_boxes, cells)

@@ -21,6 +21,7 @@ import functools
 import re
 import warnings
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
@@ -32,7 +33,7 @@ from ..intake.package import without
 from ..markup.blocks import Block, BlockKind, paragraphs
 from ..markup.charts import chart_block, chart_heading, chart_rows
 from ..markup.markdown import heading_block
-from ..markup.tables import MAX_SHEET_ROWS, table_block
+from ..markup.tables import MAX_SHEET_ROWS
 from ..models import Extraction, FoundFigure, Page
 from ..notices import Code, Notice
 from ..pdf.pages import read_pdf_pages
@@ -40,18 +41,18 @@ from ..render.libreoffice import office_pdf, ooxml_copy
 from ..storage.files import WORKBOOK
 from .drawings import chart_kind
 from .numbers import display
+from .sheet_blocks import grid_blocks
 from .sheet_bounds import bounded_workbook
 from .sheet_comments import comment_lines, threads
-from .sheet_figures import sheet_figures, without_missing_images
+from .sheet_figures import SheetPlaces, sheet_places, without_missing_images
 
 MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every row 16,384 cells wide
-SIDE_GAP = 2  # empty columns that part two tables side by side (one is a spacer within a table)
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
 # openpyxl's warnings that it left out or changed something a page would show: a drawing it cannot
 # parse, a chart it cannot read, a comment on a merged cell, a sheet the workbook names wrongly, a date
 # it cannot hold (shown as #VALUE!). Its warnings about pictures it drops are not among them
-# (``sheet_figures`` reads every picture itself); the rest are about formatting it would not write
+# (``sheet_places`` reads every picture itself); the rest are about formatting it would not write
 # back (styles, extensions, headers, conditional formats), which a page does not show.
 OPENPYXL_LOSSES = (
     "Shapes and drawings will be lost",
@@ -71,65 +72,6 @@ def _cell_text(cell, formula: str | None, bad_formats: set[str]) -> str:
     link = cell.hyperlink
     target = (link.target or (f"#{link.location}" if link.location else None)) if link else None
     return f"[{text}]({target})" if target and text else text
-
-
-def _blocks(grid: list[list[str]]) -> list[list[list[str]]]:
-    """Runs of rows between empty rows, each trimmed to its own used columns and parted where
-    tables stand side by side (``_side_by_side``)."""
-    blocks, current = [], []
-    for row in grid + [[]]:
-        if any(row):
-            current.append(row)
-        elif current:
-            blocks += _side_by_side(current)
-            current = []
-    return blocks
-
-
-def _side_by_side(rows: list[list[str]]) -> list[list[list[str]]]:
-    """A run of rows as its tables: one, trimmed to its used columns, or, where tables stand side by
-    side, each side read again as a sheet of its own (left to right). ``SIDE_GAP`` or more empty
-    columns part two sides; one empty column parts them only when they hold different rows (a table
-    below and beside another, touching it at a corner), for within a table it is a spacer."""
-    used = [i for i in range(max(len(row) for row in rows)) if any(i < len(row) and row[i] for row in rows)]
-    runs = [[used[0], used[0]]]  # columns with no empty column between them
-    for column in used[1:]:
-        if column == runs[-1][1] + 1:
-            runs[-1][1] = column
-        else:
-            runs.append([column, column])
-
-    def rows_of(first: int, last: int) -> set[int]:
-        return {n for n, row in enumerate(rows) if any(row[first : last + 1])}
-
-    sides = runs[:1]
-    for first, last in runs[1:]:
-        if first - sides[-1][1] - 1 < SIDE_GAP and _share_rows(rows_of(*sides[-1]), rows_of(first, last)):
-            sides[-1][1] = last
-        else:
-            sides.append([first, last])
-    parts = [
-        [[row[i] if i < len(row) else "" for i in range(first, last + 1)] for row in rows] for first, last in sides
-    ]
-    return parts if len(parts) == 1 else [block for part in parts for block in _blocks(part)]
-
-
-def _share_rows(left: set[int], right: set[int]) -> bool:
-    """Whether two sides one empty column apart are one table: at least half the rows of the one
-    with fewer rows have cells on the other side too."""
-    return 2 * len(left & right) >= min(len(left), len(right))
-
-
-def _block_parts(block: list[list[str]]) -> list[Block]:
-    """The blocks of a run of rows: a table, after its title when its first row has one value over a
-    wider table (alone, or merged across it); a run of a single value, or wider than a column with
-    one value a row (labels set diagonally), is a line of text a row."""
-    values = [list(dict.fromkeys(filter(None, row))) for row in block]
-    if all(len(row) == 1 for row in values) and (len(block) == 1 or len(block[0]) > 1):
-        return [Block(BlockKind.PARAGRAPH, row[0]) for row in values]
-    if len(block[0]) > 1 and len(values[0]) == 1:
-        return [Block(BlockKind.PARAGRAPH, values[0][0]), *filter(None, [table_block(block[1:])])]
-    return list(filter(None, [table_block(block)]))
 
 
 def _text_of(label, book) -> str:
@@ -248,7 +190,7 @@ def _formulas(path) -> dict[tuple[str, int, int], str]:
 
 def _sheet(sheet, book, formulas: dict, threads: dict, package: zipfile.ZipFile) -> dict:
     """One sheet's page: heading, hidden note, tables, charts, comments; and whether it can be drawn."""
-    head, parts, bad_formats = [], [], set()
+    head, cells, bad_formats = [], [], set()
     if sheet.sheet_state != "visible":
         head.append("(hidden sheet)")
     cut = None
@@ -285,13 +227,17 @@ def _sheet(sheet, book, formulas: dict, threads: dict, package: zipfile.ZipFile)
                     for cell in row
                 ]
             )
-        for block in _blocks(grid):
-            parts += _block_parts(block)
-    summaries = []
+        origin = (left - 1, first - 1, left - 1, first - 1)  # the grid's first cell in the sheet
+        cells = [(block, tuple(a + b for a, b in zip(origin, at))) for block, at in grid_blocks(grid)]
+    summaries, charts = [], []
     for chart in sheet._charts:
         block, summary = _chart_parts(chart, book)
         summaries.append(summary)
-        parts.append(block)
+        charts.append(block)
+    places = _places(sheet, summaries, package, [at for _, at in cells])
+    drawable = cut is None and bool(cells or charts)
+    boxes = places.cells + places.charts if drawable else [None] * (len(cells) + len(charts))
+    parts = [replace(block, box=box) for block, box in zip([block for block, _ in cells] + charts, boxes)]
     empty = not parts
     if empty:
         head.append("(empty sheet)")
@@ -306,20 +252,21 @@ def _sheet(sheet, book, formulas: dict, threads: dict, package: zipfile.ZipFile)
         "blocks": [dataclasses.asdict(block) for block in blocks],
         "cut": cut,
         "bad_formats": sorted(bad_formats),
-        "drawable": cut is None and not empty,
-        **_figures(sheet, summaries, package),
+        "drawable": drawable,
+        "figures": [found.json() for found in places.figures],
+        **({"figures_lost": places.lost} if places.lost else {}),
     }
 
 
-def _figures(sheet, summaries: list[str], package: zipfile.ZipFile) -> dict:
-    """The sheet's figures (``sheet_figures`` of ``package``: the workbook, or LibreOffice's copy ``book`` is of);
-    a damaged drawing costs them, not the sheet, and says so in ``figures_lost``."""
+def _places(sheet, summaries: list[str], package: zipfile.ZipFile, ranges: list) -> SheetPlaces:
+    """Where the sheet's figures and blocks stand (``sheet_places`` of ``package``: the workbook, or LibreOffice's
+    copy ``book`` is of); a damaged drawing costs them, not the sheet, and says so in ``lost``."""
     if not isinstance(sheet, Worksheet):  # a chart sheet is drawn by its chart alone
-        return {"figures": []}
+        return SheetPlaces([], [None] * len(summaries), [None] * len(ranges))
     try:
-        return {"figures": sheet_figures(sheet, summaries, package)}
+        return sheet_places(sheet, summaries, package, ranges)
     except Exception as error:  # noqa: BLE001 - openpyxl's anchors and dimensions can hold anything a damaged file says
-        return {"figures": [], "figures_lost": described(error)}
+        return SheetPlaces([], [None] * len(summaries), [None] * len(ranges), described(error))
 
 
 def _column_number(letters: bytes) -> int:

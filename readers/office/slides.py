@@ -24,7 +24,7 @@ from ..intake.package import open_cut_if_deep
 from ..markup.blocks import Block, BlockKind, Box, Cell, paragraphs
 from ..markup.markdown import counter, heading_block, link, list_item, one_line
 from ..markup.tables import table_block
-from ..models import Extraction, FoundFigure, Page
+from ..models import Extraction, Page
 from ..notices import Code, Notice
 from ..render.libreoffice import office_pdf
 from .drawings import (
@@ -458,8 +458,7 @@ def slide_pages(job) -> Extraction:
             )
             page.blocks = [Block(BlockKind.PARAGRAPH, f"[This slide could not be read: {type(error).__name__}]")]
         try:
-            found = slide_figures(slide, deck.slide_width or 1, deck.slide_height or 1)
-            found_figures[page.number] = [FoundFigure.of(figure) for figure in found]
+            found_figures[page.number] = slide_figures(slide, deck.slide_width or 1, deck.slide_height or 1)
         except Exception as error:  # its figures are lost, not its text
             extraction.notices.append(
                 Notice(
