@@ -3,6 +3,7 @@ such snapshots compared: what a change to the readers changed in their output.
 
     python bench/outputs.py snapshot OUT [--only SUBSTRING]   # run with PYTHONPATH at the code to read with
     python bench/outputs.py diff BEFORE AFTER                 # every difference, file by file
+    python -m bench.outputs boxes SNAPSHOT                    # its PDFs' text blocks scored by testkit.block_boxes
 
 Each file is read three ways: ``text`` (text-only, as the API and the command line read it), ``multimodal``
 (page images for a vision model) and ``app`` (text-only with page images, as the app reads it). For each, the
@@ -128,6 +129,45 @@ def diff(before: Path, after: Path, ignore: list[str]) -> int:
     return 0
 
 
+def _snapshot_blocks(page: dict) -> list:
+    """A snapshot's page's text blocks as ``Block``s: a block's own text, or, as the readers before issue 51
+    gave them, its characters (start, end) in the page's text."""
+    from readers import Block, BlockKind
+
+    found = []
+    for block in page.get("blocks", []):
+        text = block["text"] if "text" in block else page["text"][block["start"] : block["end"]]
+        kind = {"text": BlockKind.PARAGRAPH}.get(block["kind"], block["kind"])
+        found.append(Block(BlockKind(kind), text, tuple(block["box"]) if block.get("box") else None))
+    return found
+
+
+def boxes(snapshot: Path) -> int:
+    """Each PDF's text blocks in ``snapshot`` (text-only mode) scored as ``bench blocks`` scores them."""
+    from testkit.block_boxes import TEXT_KINDS, Score, block_score, page_words
+
+    total = Score()
+    for path in corpus():
+        if path.suffix.lower() != ".pdf":
+            continue
+        kept = snapshot / (str(path.relative_to(ROOT)).replace("/", "__") + ".json")
+        data = json.loads(kept.read_text()).get("text", {}).get("json") if kept.exists() else None
+        if not data:
+            continue
+        score = Score()
+        for page in data["pages"]:
+            placed = [block for block in _snapshot_blocks(page) if block.kind in TEXT_KINDS and block.box]
+            words = page_words(path, page["number"]) if placed else []
+            for block in placed:
+                score.add(block_score(block, words))
+        total.add(score)
+        print(
+            f"{path.relative_to(ROOT)}: precision {score.precision:.3f}, recall {score.recall:.3f}, {score.words} words"
+        )
+    print(f"all: precision {total.precision:.3f}, recall {total.recall:.3f}, {total.words} words")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -138,11 +178,15 @@ def main(argv: list[str]) -> int:
     comparing.add_argument("before", type=Path)
     comparing.add_argument("after", type=Path)
     comparing.add_argument("--ignore", action="append", default=[], help="leave out paths holding this")
+    scoring = commands.add_parser("boxes")
+    scoring.add_argument("snapshot", type=Path)
     arguments = parser.parse_args(argv)
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     if arguments.command == "snapshot":
         snapshot(arguments.out, arguments.only)
         return 0
+    if arguments.command == "boxes":
+        return boxes(arguments.snapshot)
     return diff(arguments.before, arguments.after, arguments.ignore)
 
 

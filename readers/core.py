@@ -20,8 +20,8 @@ from .intake.links import links_warning
 from .intake.package import readable_package
 from .job import Job, Preview, Progress, no_progress
 from .kinds import SOURCE_EXTENSION, kind_of
-from .markup.blocks import Block, paragraphs
-from .models import Page, Reading
+from .markup.blocks import paragraphs
+from .models import Reading
 from .notices import Code, Notice
 from .options import ReadOptions
 from .render.libreoffice import ooxml_copy
@@ -197,24 +197,14 @@ def _read(
         return reading
 
 
-def _cut(page: Page, limit: int) -> list[Block]:
-    """The page's blocks up to ``limit`` characters of its text: those within it, then the part of
-    the one it cuts (a table's without its cells)."""
-    blocks = []
-    for block, span in zip(page.blocks, page.spans()):
-        if span is None or span[1] <= limit:
-            blocks.append(block)
-        elif span[0] < limit:
-            blocks.append(replace(block, text=block.text[: limit - span[0]], rows=()))
-    return blocks
-
-
 def _bounded(reading: Reading) -> None:
     """``reading`` held to ``MAX_PAGE_CHARS`` a page, ``MAX_WARNINGS`` warnings and ``MAX_WARNING_CHARS`` each,
     with what was left out said."""
     for page in reading.pages:
         if len(content := page.text) > MAX_PAGE_CHARS:
-            page.blocks = _cut(page, MAX_PAGE_CHARS) + paragraphs(
+            from .payload.budget import piece  # the tokenizer it loads is wanted only here
+
+            page.blocks = piece(page, 0, MAX_PAGE_CHARS, True).blocks + paragraphs(
                 f"[{len(content) - MAX_PAGE_CHARS:,} more characters left out]"
             )
             reading.notices.append(

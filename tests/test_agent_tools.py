@@ -346,4 +346,4 @@ def test_the_outline_says_each_notice_once_with_its_code(tmp_path, services):
 
     outline = outline_json(read, None, None, 2)
     assert outline["page_count"] == 4 and len(outline["warnings"]) == 1
-    assert outline["notices"] == [{"code": "misnamed", "text": outline["warnings"][0]}]
+    assert outline["notices"] == [{"code": "misnamed", "text": outline["warnings"][0], "page": None}]

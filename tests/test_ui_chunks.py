@@ -78,9 +78,8 @@ def test_a_text_or_table_chunk_shows_every_block_it_holds_outlined(tmp_path, sha
         if chunk.kind == "figure":
             continue
         page, marks = chunk_marks(entries[0], chunk)
-        blocks = entries[0].answer["pages"][reading.pages.index(page)]["blocks"]
-        held = [block for block in blocks if page.text[block["start"] : block["end"]].strip() in chunk.content]
-        assert held and [box for box, _ in marks] == [tuple(block["box"]) for block in held], chunk.number
+        held = [block for block in page.blocks if block.box and block.text.strip() in chunk.content]
+        assert held and [box for box, _ in marks] == [block.box for block in held], chunk.number
         path = chunk_image(entries, 512, f"0:{chunk.number}", tmp_path)
         with Image.open(path) as outlined:
             left, top, right, bottom = marks[0][0]

@@ -158,7 +158,7 @@ def test_pages_outside_a_file_are_a_note_on_the_pages_it_has(tmp_path, services)
     assert report.note == (
         "Page 51 is outside chart-report.pdf, which has 4 pages. Choose a page from 1 to 4. Shown instead: pages 1–4."
     )
-    assert picture.note.startswith("Page 51 is outside diagram.png, which has 1 page.")
+    assert picture.note.startswith("Page 51 is outside diagram.png, which has 1 frame.")
     _, ends = last(read_uploads(paths[:1], ReadOptions(3, 60, multimodal=False), services))
     assert [page.number for page in ends[0].reading.pages] == [3, 4]  # from the first page asked to the last
     assert ends[0].note.endswith("Shown instead: pages 3–4.")

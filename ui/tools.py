@@ -145,7 +145,7 @@ class Budget:
         pages, start, position = fitted.reading.pages, fitted.first, fitted.next
         if not pages:
             return "the whole transcript" if reading.transcript else "nothing"
-        size = len(reading.pages[0].content)
+        size = len(reading.pages[0].text)
         if position is not None and position.page == pages[0].number:  # a piece of a page longer than the budget
             return f"{unit} {start.page}, characters {start.offset:,}-{position.offset:,} of {size:,}"
         whole = [page.number for page in pages[1:]] if start.offset else [page.number for page in pages]

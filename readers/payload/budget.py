@@ -86,14 +86,13 @@ def piece(page, start: int, end: int, last: bool):
     content = page.text
     if start == 0 and end == len(content) and last:
         return page
+    spans = page.spans()
+    held = [(block, span) for block, span in zip(page.blocks, spans) if span and span[1] > start and span[0] < end]
     blocks = []
-    for block, span in zip(page.blocks, page.spans()):
-        if span is None or span[1] <= start or span[0] >= end:
-            continue
-        if span[0] >= start and span[1] <= end:
-            blocks.append(block)
-        else:
-            blocks.append(replace(block, text=block.text[max(start - span[0], 0) : end - span[0]], rows=()))
+    for index, (block, (begin, finish)) in enumerate(held):
+        # the piece's own characters: a break it starts or ends inside goes with its first or last block
+        low, high = (start if index == 0 else begin), (end if index == len(held) - 1 else finish)
+        blocks.append(block if (low, high) == (begin, finish) else replace(block, text=content[low:high], rows=()))
     changes = {"blocks": blocks}
     if page.line is not None:
         changes["line"] = page.line + content.count("\n", 0, start)
