@@ -201,8 +201,12 @@ def test_each_page_shows_its_text_rendered_or_raw_its_tables_once_and_its_tokens
     expect(texts).to_have_count(4)
     expect(texts.first.locator("h1")).to_have_text("Quarterly Sales Report 2024")  # rendered: a heading, no "#"
     expect(page.get_by_text("Page 3 — text, rendered (the model receives it raw)")).to_be_visible()
-    expect(page.locator("table").filter(has_text="Region")).to_have_count(1)  # page 3's table, rendered once
-    expect(page.locator("table").filter(has_text="Consumer")).to_have_count(1)  # the pie chart's data, rendered
+    rendered = page.locator(".rl-rendered table")
+    expect(rendered.filter(has_text="Region")).to_have_count(1)  # page 3's table, rendered once in its text
+    expect(rendered.filter(has_text="Consumer")).to_have_count(1)  # the pie chart's data, rendered
+    opened = page.locator(".rl-table").filter(has_text="Table 1: 2 rows × 5 columns")  # its cells, full width
+    expect(opened).to_have_count(1)
+    expect(opened.get_by_role("button", name="Download CSV")).to_have_count(1)
     tokens = page.locator(".prose.rl-tokens")
     expect(tokens).to_have_count(4)
     for shown, answered in zip(tokens.all(), reading["pages"]):
@@ -215,6 +219,7 @@ def test_each_page_shows_its_text_rendered_or_raw_its_tables_once_and_its_tokens
     expect(raw.first).to_have_value(re.compile(r"^# Quarterly Sales Report 2024"))
     expect(raw.nth(2)).to_have_value(re.compile(r"\| Region \| Q1"))
     expect(page.locator("table").filter(has_text="Region")).to_have_count(0)  # raw: the table as the model gets it
+    expect(page.locator(".rl-table")).to_have_count(0)
     shoot(page, "32-05-raw")
     page.close()
 

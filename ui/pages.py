@@ -138,7 +138,7 @@ def _show_page(reading: Reading, page, folder: Path, raw: bool, anchor: str | No
                     key=f"{key}-rendered",
                     elem_classes="rl-page-text rl-rendered",
                 )
-            _tables(reading, page, folder, key)
+                _tables(reading, page, folder, key)
             gr.Markdown(token_line(reading, page), key=f"{key}-tokens", elem_classes="rl-source rl-tokens")
             if note := furniture_note(page):  # what the page shows round its text, which the text leaves out
                 gr.Markdown(note, key=f"{key}-furniture", elem_classes="rl-source")
