@@ -18,7 +18,7 @@ from .intake.detect import detect, misnamed
 from .intake.fetch import fetch, is_url, url_name
 from .intake.links import links_warning
 from .intake.package import readable_package
-from .job import Job, Preview, Progress, no_progress
+from .job import Job, Preview, Progress, no_progress, pictured
 from .kinds import SOURCE_EXTENSION, kind_of
 from .markup.blocks import paragraphs
 from .models import Reading
@@ -160,8 +160,7 @@ def _read(
     with last_resort(shown):
         detected = detect(resolved, shown)
         if options.images is None:
-            wanted = options.multimodal or options.describe or getattr(services.vision, "sees_pages", False)
-            options = replace(options, images=bool(wanted))
+            options = replace(options, images=pictured(options, services))
         job = Job(
             resolved,
             shown,

@@ -216,7 +216,7 @@ def test_a_web_page_is_printed_without_fetching_anything(tmp_path):
 
 @needs_chromium
 def test_a_long_page_spreads_its_markdown_over_the_printed_pages(shared_services):
-    reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=shared_services, images=True)
+    reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=shared_services, multimodal=True)
     assert reading.page_count > 5 and all(page.image for page in reading.pages)
     etymology = next(page.number for page in reading.pages if "## Etymology" in page.text)
     see_also = next(page.number for page in reading.pages if "## See also" in page.text)
@@ -232,7 +232,9 @@ def test_a_long_page_spreads_its_markdown_over_the_printed_pages(shared_services
     assert sum(bool(block.box) for block in printed) > 0.9 * len(printed)  # its text found on the print, boxed there
     assert all(0 <= block.box[0] < block.box[2] <= 1 for block in printed if block.box)
     text_only = read_file(CORPUS / "docling/formats/wiki_duck.html", services=shared_services)
-    assert [page.text for page in text_only.pages] == [page.text for page in reading.pages]  # one paging
+    shown = read_file(CORPUS / "docling/formats/wiki_duck.html", services=shared_services, images=True)
+    assert [page.text for page in shown.pages] == [page.text for page in text_only.pages]  # the app's are the API's
+    assert text_only.pdf is None and len(text_only.pages) != len(reading.pages)  # a text-only model's: not printed
 
 
 EMPTY_PAGE = re.compile(r"\[PAGE \d+\](?=\n\n\[|\Z)")  # a page label with nothing under it
@@ -240,7 +242,7 @@ EMPTY_PAGE = re.compile(r"\[PAGE \d+\](?=\n\n\[|\Z)")  # a page label with nothi
 
 @needs_chromium
 def test_a_printed_page_with_none_of_the_main_content_is_no_page_of_the_payload(tmp_path, shared_services):
-    reading = read_file(fixtures.long_web_page(tmp_path / "almanac.html"), services=shared_services, images=True)
+    reading = read_file(fixtures.long_web_page(tmp_path / "almanac.html"), services=shared_services, multimodal=True)
     text = reading.as_text()
     assert not EMPTY_PAGE.search(text)
     sidebar = [page.number for page in reading.pages if page.empty]
@@ -288,24 +290,22 @@ def test_markdown_blocks_go_to_the_page_that_prints_them_with_their_boxes_there(
     assert pages[1][1].box is None  # a block the print does not show has no box
 
 
-def test_without_chromium_a_web_page_asked_with_images_is_its_text_with_a_warning(tmp_path, monkeypatch):
+def test_without_chromium_a_web_page_read_for_its_images_is_its_text_with_a_warning(tmp_path, monkeypatch):
     from readers.render import browser
 
     monkeypatch.setattr(browser, "chromium", lambda: None)
     services = Services(make_settings(tmp_path / "cache"))
-    reading = read_file(fixtures.web_page(tmp_path / "page.html"), services=services, images=True)
+    reading = read_file(fixtures.web_page(tmp_path / "page.html"), services=services, multimodal=True)
     assert reading.page_count == 1 and reading.pages[0].image is None and "| Germany | 320,000 |" in reading.as_text()
     assert any("Chromium is not installed" in warning for warning in reading.warnings)
 
 
-def test_without_chromium_a_web_page_is_paged_at_its_blocks(tmp_path, monkeypatch):
-    """Without a print, the blocks are the reading: pages of whole blocks, a heading on the page of what
-    it heads, and one line that says so."""
-    from readers.render import browser
-
-    monkeypatch.setattr(browser, "chromium", lambda: None)
+def test_a_web_page_read_as_text_only_is_not_printed_but_paged_at_its_blocks(tmp_path):
+    """Text only, the blocks are the reading: no print (which costs 20 times the reading), pages of whole
+    blocks, a heading on the page of what it heads, and one line that says so; page images asked for (the
+    app's) change none of it."""
     services = Services(make_settings(tmp_path / "cache"))
-    reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=services)
+    reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=services, images=True)
     assert not services.store.path(reading.sha256, PRINTED).exists() and reading.pdf is None
     texts = [page.text for page in reading.pages]
     assert reading.page_count == len(texts) > 5
@@ -317,9 +317,11 @@ def test_without_chromium_a_web_page_is_paged_at_its_blocks(tmp_path, monkeypatc
     source = CORPUS / "docling/formats/wiki_duck.html"
     whole = html_markdown(decode_html(source.read_bytes(), source.name, []), main_content=True)
     assert " ".join(texts).split() == whole.split()  # every word, in order, none cut in two
-    assert [warning for warning in reading.warnings if "Chromium is not installed" in warning] == [
+    assert [warning for warning in reading.warnings if "without printing it" in warning] == [
         reading.warnings[0]
-    ] and "not the pages a browser prints" in reading.warnings[0]
+    ] and "(multimodal)" in reading.warnings[0]
+    printed = read_file(CORPUS / "docling/formats/wiki_duck.html", services=services, multimodal=True)
+    assert printed.pdf is not None and not any("without printing it" in warning for warning in printed.warnings)
 
 
 def test_archive_pages_carry_their_member_and_are_numbered_across_the_archive(tmp_path):

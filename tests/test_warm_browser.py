@@ -154,7 +154,7 @@ def test_a_print_that_hangs_times_out_with_a_warning_and_the_next_gets_a_new_bro
     os.kill(hung, signal.SIGSTOP)  # Chromium answers nothing from now on
     try:
         started = time.monotonic()
-        reading = read_file(fixtures.web_page(tmp_path / "hung.html"), services=services, images=True)
+        reading = read_file(fixtures.web_page(tmp_path / "hung.html"), services=services, multimodal=True)
         assert time.monotonic() - started < BOUNDED_SECONDS
         assert reading.pages[0].image is None and "| Germany | 320,000 |" in reading.as_text()
         assert reading.warnings == [

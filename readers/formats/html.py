@@ -1,13 +1,17 @@
-"""Web pages (HTML, XHTML): the page less its chrome, as blocks, on the pages the browser prints.
+"""Web pages (HTML, XHTML): the page less its chrome, as blocks, paged as a long text is, or on the pages the
+browser prints when the answer is read from page images.
 
 The page less its chrome (navigation, banners, sidebars) as Markdown blocks (``readers.markup.html``).
-The page is printed to PDF by headless Chromium (``readers.render.browser``), nothing fetched, whatever
-the mode, so the app, the API, the command line and batch give the same pages: the printed pages are
-the reading's pages, each with the blocks placed on it and their boxes there
+Read for a text-only model (no question, no vision model that looks at whole pages) the page is not
+printed: its blocks are cut into pages of about ``PAGE_CHARS`` characters
+(``readers.markup.markdown.block_pages``), which costs a fraction of printing, and the reading says so in
+one line; the app, the API, the command line and batch give those pages alike, images or not. Read for a
+model that sees the pages, it is printed to PDF by headless Chromium (``readers.render.browser``), nothing
+fetched: the printed pages are the reading's pages, each with the blocks placed on it and their boxes there
 (``readers.render.placement``, as Word's are), and its image when images are asked for. A printed page
-that shows none of the main content (only navigation, a sidebar, a list of languages) has no blocks,
-so it is no page of the payload; the page numbers stay the print's, the same as its image's. Without
-Chromium the blocks are paged at about ``PAGE_CHARS`` characters, with a warning.
+that shows none of the main content (only navigation, a sidebar, a list of languages) has no blocks, so
+it is no page of the payload; the page numbers stay the print's, the same as its image's. Without
+Chromium the blocks are paged as for a text-only model, with a warning.
 """
 
 from __future__ import annotations
@@ -58,7 +62,16 @@ def read(job):
     notices: list[Notice] = []
     html = decode_html(job.path.read_bytes(), job.name, notices)
     blocks = html_blocks(html, main_content=True, notices=notices, name=job.name)
-    pdf = _printed(job, html, notices)
+    if not job.pictured:
+        notices.append(
+            Notice(
+                Code.TEXT_PAGES,
+                f"{job.name} was read without printing it: its pages are its text cut at block boundaries "
+                f"(about {PAGE_CHARS:,} characters each), not the pages a browser prints. Ask for the pages a "
+                "model sees (multimodal) to read it on its printed pages.",
+            )
+        )
+    pdf = _printed(job, html, notices) if job.pictured else None
     if pdf is None:
         paged = block_pages(blocks, PAGE_CHARS)
         extraction = Extraction(
