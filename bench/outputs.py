@@ -9,8 +9,9 @@ Each file is read three ways: ``text`` (text-only, as the API and the command li
 (page images for a vision model) and ``app`` (text-only with page images, as the app reads it). For each, the
 snapshot keeps ``as_json`` (page images as their SHA-256: LibreOffice's and Chromium's renders differ from run to
 run), ``as_text()``, the text parts of ``as_messages("anthropic")`` and ``chunks(512)``; a ``ReaderError`` as its
-code and message. Each file has a private cache its three reads share (so LibreOffice converts it once), and
-nothing read before it stands in for its reads.
+code and message. The run has a private cache its reads share (so LibreOffice starts once and converts each file
+once): a file's entries are its content's, so one read before it stands in for none of its reads, but a picture
+two files hold is described once (the second says "cached"), alike in every run of the same files.
 
 The script imports nothing of this repository but ``readers``' public names, so the code before a change (a
 ``git archive`` of it on ``PYTHONPATH``) is read by the same script as the code after it.
@@ -69,29 +70,28 @@ def _read(path: Path, mode: dict, services) -> dict:
     return out
 
 
-def _read_all(path: Path) -> dict:
-    """The file read in each mode, the three reads sharing a private cache."""
+def _services(cache: Path):
     from readers import Services, Settings
 
-    with tempfile.TemporaryDirectory(prefix="outputs-cache-") as cache:
-        settings = Settings.from_env({"READLENS_CACHE_DIR": cache, "VISION_PROVIDER": "ocr"}, env_file="/dev/null")
-        services = Services(settings)
-        return {mode: _read(path, options, services) for mode, options in MODES.items()}
+    settings = Settings.from_env({"READLENS_CACHE_DIR": str(cache), "VISION_PROVIDER": "ocr"}, env_file="/dev/null")
+    return Services(settings)
 
 
 def snapshot(out: Path, only: str | None) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    for path in corpus():
-        name = str(path.relative_to(ROOT))
-        if only and only not in name:
-            continue
-        target = out / (name.replace("/", "__") + ".json")
-        if target.exists():
-            continue
-        started = time.monotonic()
-        result = _read_all(path)
-        target.write_text(json.dumps(result, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
-        print(f"{time.monotonic() - started:6.1f} s  {name}", flush=True)
+    with tempfile.TemporaryDirectory(prefix="outputs-cache-", ignore_cleanup_errors=True) as cache:
+        services = _services(Path(cache))
+        for path in corpus():
+            name = str(path.relative_to(ROOT))
+            if only and only not in name:
+                continue
+            target = out / (name.replace("/", "__") + ".json")
+            if target.exists():
+                continue
+            started = time.monotonic()
+            result = {mode: _read(path, options, services) for mode, options in MODES.items()}
+            target.write_text(json.dumps(result, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
+            print(f"{time.monotonic() - started:6.1f} s  {name}", flush=True)
 
 
 def _walk(before, after, where: str, found: list[str]) -> None:

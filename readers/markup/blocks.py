@@ -110,11 +110,6 @@ def layout(blocks: list[Block], lines: bool = False) -> tuple[str, list[tuple[in
     return "".join(parts), spans
 
 
-def joined(blocks: list[Block]) -> str:
-    """The blocks' Markdown as one text (``layout``)."""
-    return layout(blocks)[0]
-
-
 def paragraphs(text: str, kind: BlockKind = BlockKind.PARAGRAPH) -> list[Block]:
     """``text`` as one block of ``kind``, or none when it is blank: a line a reader writes itself (a
     note, a placeholder) with no layout of its own."""

@@ -244,7 +244,7 @@ def _block(kind: BlockKind, text: str, level: int) -> Block:
 def markdown_blocks(markdown: str, headings: bool = True) -> list[Block]:
     """The blocks of a text whose source is Markdown: headings (when ``headings``; not in a log or a
     script, where ``#`` starts a comment), paragraphs, list items, tables with their cells, fenced
-    code, formulas (``$$...$$``) and pictures standing alone. Joined again (``readers.markup.blocks.joined``)
+    code, formulas (``$$...$$``) and pictures standing alone. Laid out again (``readers.markup.blocks.layout``)
     they are the text, but for the blank lines between blocks, which are one each."""
     lines = markdown.split("\n")
     blocks = []
