@@ -1,11 +1,15 @@
-"""Every word as printed (issue 39): each PDF page's words checked against a second reader's.
+"""Every word as printed (issues 39 and 49): each PDF page's words checked against a second reader's.
 
-For every page of every PDF in ``tests/corpus``, and of the PDFs LibreOffice and Chromium print for
-the Office and web files there (printed once by ReadLens's own renderers and kept in
-``PRINTS``), ReadLens's words (``read_file``, text-only, no vision, an empty cache: the page's text with
-its tables, then its furniture) are aligned with poppler's ``pdftotext`` (the witness) as word
-sequences and every difference is classed (``bench.word_diff``). Printed: a table per file, the totals,
-and the worst pages with examples of each class; then how each class is triaged (``TRIAGE``).
+For every page of every PDF in ``tests/corpus`` (the tables' validation set, ``table-validation/``,
+counted apart), and of the PDFs LibreOffice and Chromium print for the Office and web files there
+(printed once by ReadLens's own renderers and kept in ``PRINTS``), ReadLens's words (``read_file``,
+text-only, no vision, an empty cache: the page's text with its tables, then its furniture) are
+aligned with poppler's ``pdftotext`` (the witness) as word sequences and every difference is classed
+(``bench.word_diff``). Printed: a table per file, whose ``lost`` column is the words lost by
+ReadLens's fault (a word the witness reads that ReadLens has nowhere on the page: see ``TRIAGE``), the
+totals of the corpus, the prints and the validation set apart, the worst pages of the corpus and the
+prints with examples of each class (the validation set's are not shown: no one tunes on it), and how
+each class is triaged (``TRIAGE``).
 
 python -m bench words
 """
@@ -21,6 +25,7 @@ from bench import report
 from bench.word_diff import CLASSES, Comparison, compare, readlens_words, witness_words
 from readers import ReaderError, Services, Settings, read_file
 from testkit import CORPUS
+from testkit.validation import VALIDATION
 
 PRINTS = Path(tempfile.gettempdir()) / "readlens-bench-words"  # the prints of the Office and web files, kept
 PRINTED = (".docx", ".doc", ".odt", ".pptx", ".ppt", ".odp", ".xlsx", ".xlsm", ".ods", ".html")
@@ -52,7 +57,9 @@ TRIAGE = {
 
 
 def corpus_pdfs() -> list[tuple[str, Path]]:
-    return [(path.relative_to(CORPUS).as_posix(), path) for path in sorted(CORPUS.rglob("*.pdf"))]
+    """The corpus's PDFs, the validation set's last (each named by its path in the corpus)."""
+    pdfs = sorted(CORPUS.rglob("*.pdf"), key=lambda path: (VALIDATION in path.parents, path))
+    return [(path.relative_to(CORPUS).as_posix(), path) for path in pdfs]
 
 
 def printed_pdfs() -> list[tuple[str, Path]]:
@@ -119,14 +126,20 @@ def main() -> None:
     header = ["file", "pages", "lost pages", "witness words", "same", *CLASSES]
     rows = [_row(name, pages) for name, pages in results.items()]
     everything = [page for pages in results.values() for page in pages]
-    prints = [page for name, pages in results.items() if name.endswith("(print)") for page in pages]
-    pdfs = [page for page in everything if not page[0].endswith("(print)")]
-    totals = [_row("all corpus PDFs", pdfs), _row("all prints", prints), _row("all", everything)]
-    report.table([header, *rows, *totals])
-    print(f"The {WORST} pages with the most words not read as printed (every class but moved):")
-    for name, number, comparison, lost in sorted(everything, key=lambda page: -page[2].faults)[:WORST]:
+    validating = f"{VALIDATION.name}/"
+    prints = [page for page in everything if page[0].endswith("(print)")]
+    validation = [page for page in everything if page[0].startswith(validating)]
+    pdfs = [page for page in everything if not page[0].endswith("(print)") and not page[0].startswith(validating)]
+    totals = [_row("all corpus PDFs", pdfs), _row("all prints", prints), _row("all validation PDFs", validation)]
+    report.table([header, *rows, *totals, _row("all", everything)])
+    sets = {"the corpus's PDFs": pdfs, "the prints": prints, "the validation set": validation}
+    lost = ", ".join(f"{sum(page[2].counts['lost'] for page in pages)} on {name}" for name, pages in sets.items())
+    print(f"Words lost by ReadLens: {lost}\n")
+    print(f"The {WORST} pages of the corpus with the most words not read as printed (every class but moved):")
+    shown = [page for page in everything if not page[0].startswith(validating)]
+    for name, number, comparison, lost_page in sorted(shown, key=lambda page: -page[2].faults)[:WORST]:
         counts = ", ".join(f"{kind} {count}" for kind, count in comparison.counts.items() if count)
-        print(f"- {name} p. {number}{' (lost)' if lost else ''}: {counts}")
+        print(f"- {name} p. {number}{' (lost)' if lost_page else ''}: {counts}")
         for kind, examples in comparison.examples.items():
             if kind != "moved":
                 print(f"    {kind}: {' | '.join(examples)}")

@@ -3,7 +3,7 @@
 
 Both sides become word sequences: ReadLens's page text with its Markdown taken off (heading marks,
 list dashes, table pipes and rules, link targets) and its furniture after it; the witness's text as it
-prints it. Bullets and dashes standing alone are no word on either side. The sequences are aligned
+prints it. Bullets, dashes and dot leaders standing alone are no word on either side. The sequences are aligned
 with ``difflib`` (the runs both read in the same order), and what is left is classed, in this order:
 
 - ``split``: one witness word that ReadLens reads as two or more (``0 3 / 2 5`` for ``03/25``);
@@ -27,7 +27,8 @@ from difflib import SequenceMatcher
 
 CLASSES = ("split", "merged", "hyphen", "moved", "cid", "changed", "lost", "added")
 CID = re.compile(r"\(cid:\d+\)")
-NO_WORD = re.compile(r"^[•◦▪▫‣●○■□►▶–—*·\-_=|#>]+$")  # bullets, dashes, rules and Markdown marks standing alone
+# bullets, dashes, rules, dot leaders and Markdown marks standing alone
+NO_WORD = re.compile(r"^[•◦▪▫‣●○■□►▶–—*·.…\-_=|#>]+$")
 LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 TABLE_RULE = re.compile(r"^\|(?:-+\|)+$")
 CELL = re.compile(r"(?<!\\)\|")  # a table's cells are parted by pipes, a pipe in a cell is escaped

@@ -28,6 +28,16 @@ def shared_services(tmp_path_factory) -> Services:
     return Services(make_settings(tmp_path_factory.mktemp("cache")))
 
 
+@pytest.fixture(scope="session")
+def ray_nodes():
+    """Ray's multi-node cluster on this machine, a head and two worker nodes (``testkit.raycluster``),
+    started once for the session and shut down at its end, every process it started checked gone."""
+    from testkit.raycluster import cluster
+
+    with cluster(workers=2) as nodes:
+        yield nodes
+
+
 @pytest.fixture
 def fake_openai():
     server = FakeOpenAI().start()

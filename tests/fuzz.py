@@ -75,14 +75,16 @@ def format_of(path: Path) -> str:
 
 
 def make_seeds(folder: Path, xls: bool = True) -> dict[str, list[Path]]:
-    """The seed files by format: tests/corpus/ and files of every kind made by testkit/fixtures/
-    in ``folder`` (with ``xls``, and LibreOffice installed, an XLS too).
+    """The seed files by format: tests/corpus/ (but the tables' validation set, whose prints and gzipped
+    sources would only add more of the same) and files of every kind made by testkit/fixtures/ in
+    ``folder`` (with ``xls``, and LibreOffice installed, an XLS too).
 
     Files made once are used again: some embed the time or a random ID, and the same seed must
     replay the same mutants. Delete the folder to make them afresh.
     """
     from testkit import CORPUS, fixtures
     from testkit.fixtures import old_pages, tables
+    from testkit.validation import VALIDATION
 
     made = folder / "made"
     if not made.is_file():
@@ -127,9 +129,8 @@ def make_seeds(folder: Path, xls: bool = True) -> dict[str, list[Path]]:
             "\n".join(str(path.relative_to(folder)) for path in sorted(folder.rglob("*")) if path.is_file())
         )
     seeds: dict[str, list[Path]] = {}
-    for path in [folder / name for name in made.read_text().splitlines()] + sorted(
-        path for path in CORPUS.rglob("*") if path.is_file()
-    ):
+    corpus = (path for path in CORPUS.rglob("*") if path.is_file() and VALIDATION not in path.parents)
+    for path in [folder / name for name in made.read_text().splitlines()] + sorted(corpus):
         seeds.setdefault(format_of(path), []).append(path)
     return seeds
 

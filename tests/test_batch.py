@@ -18,7 +18,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -29,7 +28,7 @@ from PIL import Image
 from readers.batch.records import FIELDS
 from testkit import CORPUS, ROOT, fixtures
 from testkit.fake_openai import FakeOpenAI, chat_reply
-from testkit.processes import descendants, running
+from testkit.processes import descendants
 from tests.loopback import Site
 from tests.model_output import words
 
@@ -64,8 +63,18 @@ def folder(tmp_path_factory) -> Path:
     return root
 
 
-def batch(*args, cache: Path, vision: FakeOpenAI, cwd: Path, wait: bool = True, URL_ALLOW: str = "", **popen):
-    """Run the command line in ``cwd``, configured only by its environment."""
+def batch(
+    *args,
+    cache: Path,
+    vision: FakeOpenAI,
+    cwd: Path,
+    wait: bool = True,
+    URL_ALLOW: str = "",
+    RAY_TMPDIR: str = "",
+    **popen,
+):
+    """Run the command line in ``cwd``, configured only by its environment (``RAY_TMPDIR``: where
+    Ray looks for a cluster started on this machine, when given)."""
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -79,6 +88,7 @@ def batch(*args, cache: Path, vision: FakeOpenAI, cwd: Path, wait: bool = True, 
         "WHISPER_BASE_URL": "",
         "RAY_USAGE_STATS_ENABLED": "0",
         "URL_ALLOW": URL_ALLOW,
+        **({"RAY_TMPDIR": RAY_TMPDIR} if RAY_TMPDIR else {}),
     }
     command = [sys.executable, "-m", "readers", "batch", *map(str, args)]
     if not wait:
@@ -198,9 +208,9 @@ def test_a_folder_becomes_one_record_per_page(local_run, folder):
 def test_progress_and_summary_on_standard_error(local_run):
     result, _, _ = local_run
     assert result.stdout == ""
-    assert "Reading (local)" in result.stderr and "pages/s" in result.stderr and "7/7" in result.stderr
+    assert result.stderr.startswith("Reading (local): 0 of 7 files (0%)")  # not a terminal: a line a minute
     summary = result.stderr[result.stderr.rindex("Done in") :]
-    assert "6 files read (10 pages" in summary and "1 failed" in summary
+    assert "6 files read (10 pages" in summary and "pages/s" in summary and "1 failed" in summary
     assert "1 page has an error" in summary
     assert "docs/broken/report.pdf: CORRUPT_FILE: report.pdf is damaged" in summary
     assert "failed: docs/broken/report.pdf: CORRUPT_FILE" in result.stderr  # as it happened, above the bar
@@ -425,29 +435,8 @@ def test_a_page_range_runs_to_each_files_last_page(folder, vision, local_run, tm
     assert result.returncode == 1
 
 
-@pytest.fixture(scope="module")
-def ray_cluster():
-    """A Ray of 2 CPUs started here (no dashboard, no usage stats); shut down, and checked gone."""
-    import ray
-
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    before = descendants(os.getpid())
-    temp = tempfile.mkdtemp(prefix="rl-ray-")  # short: Ray's socket paths must fit in 107 bytes
-    context = ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR", _temp_dir=temp)
-    try:
-        yield context.address_info["gcs_address"]
-    finally:
-        started = descendants(os.getpid()) - before  # Ray's processes, its workers and anything they started
-        ray.shutdown()
-        deadline = time.monotonic() + 30
-        while any(map(running, started)) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        shutil.rmtree(temp, ignore_errors=True)
-        assert not [pid for pid in started if running(pid)], "Ray left processes behind"
-
-
-def test_ray_engine_gives_the_local_engines_records(ray_cluster, local_run, folder, vision, tmp_path):
-    """The cluster's workers read with the driver's settings (its fake vision server, its cache folder)."""
+def test_ray_engine_gives_the_local_engines_records(ray_nodes, local_run, folder, vision, tmp_path):
+    """The three-node cluster's workers read with the driver's settings (its fake vision server, its cache folder)."""
     result, first, _ = local_run
     ray_run = batch(
         "docs",
@@ -456,22 +445,34 @@ def test_ray_engine_gives_the_local_engines_records(ray_cluster, local_run, fold
         "--engine",
         "ray",
         "--ray-address",
-        ray_cluster,
+        ray_nodes.address,
         cache=tmp_path / "cache",
         vision=vision,
         cwd=folder.parent,
     )
     assert ray_run.returncode == 1, ray_run.stderr
-    assert "Reading (ray)" in ray_run.stderr and "6 files read (10 pages" in ray_run.stderr
+    assert "Reading (ray): 0 of 7 files" in ray_run.stderr and "6 files read (10 pages" in ray_run.stderr
     assert by_page(lines(tmp_path / "pages.jsonl")) == by_page(first)
     assert (tmp_path / "cache" / "files").is_dir()  # the workers wrote to the driver's cache
 
 
-def test_a_ray_run_leaves_no_libreoffice_behind(vision, tmp_path):
-    """Ray ends its workers' children with SIGKILL: the LibreOffice a worker started goes with them."""
+def test_a_ray_run_leaves_no_libreoffice_behind(ray_nodes, vision, tmp_path):
+    """Ray ends its workers' children with SIGKILL: the LibreOffice a worker started goes with them.
+    Without --ray-address the run starts a Ray of its own, though a cluster runs on this machine
+    where Ray looks for one (joining it, its tasks could not fetch their arguments: OwnerDiedError)."""
     (tmp_path / "docs").mkdir()
     shutil.copy(CORPUS / "markitdown/test.docx", tmp_path / "docs/report.docx")
-    run = batch("docs", "--out", "p.jsonl", "--engine", "ray", cache=tmp_path / "cache", vision=vision, cwd=tmp_path)
+    run = batch(
+        "docs",
+        "--out",
+        "p.jsonl",
+        "--engine",
+        "ray",
+        cache=tmp_path / "cache",
+        vision=vision,
+        cwd=tmp_path,
+        RAY_TMPDIR=ray_nodes.temp,
+    )
     assert run.returncode == 0, run.stderr
     assert [record["page"] for record in lines(tmp_path / "p.jsonl")] == [1, 2, 3]
     deadline = time.monotonic() + 10

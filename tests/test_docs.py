@@ -13,7 +13,7 @@ from readers.kinds import SUPPORTED
 from testkit import ROOT
 
 PACKAGES = ("readers", "ui", "bench", "testkit", "tests")
-DOTTED = re.compile(r"\b((?:readers|ui|bench|testkit)(?:\.[A-Za-z_][A-Za-z0-9_]*)+)")
+DOTTED = re.compile(r"(?<![\w.])((?:readers|ui|bench|testkit)(?:\.[A-Za-z_][A-Za-z0-9_]*)+)")
 PATHED = re.compile(r"(?<![\w./-])((?:readers|ui|bench|testkit|tests|docs|assets)/[\w./*<>-]*[\w/>])")
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

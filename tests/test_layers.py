@@ -27,6 +27,7 @@ LAYERS = [
     {"readers.formats"},
     {"readers.core"},
     {"readers.batch", "readers.__main__", "readers"},
+    {"readers.integrations"},  # LangChain's and LlamaIndex's loaders, over the public surface and the batch walker
     {"ui", "app"},
     {"testkit"},
     {"bench", "tests"},  # side by side: neither imports the other

@@ -1,18 +1,21 @@
 """What ReadLens ships carries a licence an MIT project can ship it under: every package the app and
-the batch command install (``requirements.txt``, ``requirements-batch.txt`` and all they pull in)
-says its licence, and none is the GPL, the LGPL or the AGPL (ebooklib and extract-msg were, and were
+the batch command install (``requirements.txt``, ``requirements-batch.txt`` and all they pull in), and
+the frameworks of its integrations' extras (``readlens[langchain]``, ``readlens[llamaindex]``) with all
+theirs, says its licence, and none is the GPL, the LGPL or the AGPL (ebooklib and extract-msg were, and were
 replaced by ReadLens's own readers of EPUB packages and Outlook messages)."""
 
 from __future__ import annotations
 
 import importlib.metadata as metadata
 import re
+import tomllib
 
 from packaging.requirements import Requirement
 
 from testkit import ROOT
 
 SHIPPED = ("requirements.txt", "requirements-batch.txt")
+EXTRAS = ("langchain", "llamaindex")  # pyproject.toml's groups for readers.integrations
 COPYLEFT = re.compile(r"\b(A?GPL|LGPL|Affero|GNU)\b", re.I)
 
 
@@ -22,7 +25,8 @@ def _pinned() -> list[str]:
         for line in (ROOT / file).read_text().splitlines():
             if line.strip() and not line.lstrip().startswith("#"):
                 names.append(Requirement(line).name)
-    return names
+    groups = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    return names + [Requirement(pin).name for extra in EXTRAS for pin in groups[extra]]
 
 
 def _installed_closure(names: list[str]) -> dict[str, metadata.Distribution]:

@@ -29,6 +29,7 @@ from testkit.server import free_port, wait_until_up
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 SOURCES = ("pyproject.toml", "README.md", "LICENSE", "readers", "ui")
+FRAMEWORKS = ("langchain", "llamaindex")  # the extras of readers.integrations
 
 
 def pins(path: Path) -> set[str]:
@@ -37,7 +38,7 @@ def pins(path: Path) -> set[str]:
 
 def test_the_dependencies_are_the_requirements_pins():
     """requirements.txt (what a Space installs) is the package's dependencies and its app group;
-    requirements-batch.txt its batch group."""
+    requirements-batch.txt its batch group; the frameworks' groups are pinned in requirements-dev.txt."""
     app = set(PYPROJECT["optional-dependencies"]["app"])
     assert set(PYPROJECT["dependencies"]) | app == pins(ROOT / "requirements.txt")
     assert not set(PYPROJECT["dependencies"]) & app and {re.split(r"[\[=]", pin)[0] for pin in app} == {
@@ -46,6 +47,12 @@ def test_the_dependencies_are_the_requirements_pins():
         "mcp",
     }
     assert set(PYPROJECT["optional-dependencies"]["batch"]) == pins(ROOT / "requirements-batch.txt")
+    frameworks = {extra: PYPROJECT["optional-dependencies"][extra] for extra in FRAMEWORKS}
+    assert {extra: [pin.split("==")[0] for pin in extra_pins] for extra, extra_pins in frameworks.items()} == {
+        "langchain": ["langchain-core"],
+        "llamaindex": ["llama-index-core"],
+    }
+    assert {pin for extra_pins in frameworks.values() for pin in extra_pins} <= pins(ROOT / "requirements-dev.txt")
     assert PYPROJECT["license"] == "MIT" and (ROOT / "LICENSE").read_text().startswith("MIT License")
     assert PYPROJECT["requires-python"] == ">=3.11" and PYPROJECT["scripts"] == {"readlens": "ui.command:main"}
 
@@ -134,6 +141,39 @@ def test_readlens_batch_reads_a_folder(installed, tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     records = [json.loads(line) for line in (tmp_path / "pages.jsonl").read_text().splitlines()]
     assert [record["page"] for record in records] == [1, 2, 3, 4, 5, 6] and records[0]["kind"] == "pptx"
+
+
+def test_the_framework_extras_install_and_their_loaders_read_a_file(installed, tmp_path):
+    """``pip install "readlens[langchain,llamaindex]"``: every pin of the package and its two extras is
+    resolved, offline, against what is installed, and the installed copy's loader and reader read a deck."""
+    wheel = next((installed.parent.parent / "dist").glob("readlens-0.1.0-*.whl"))
+    pip = [
+        sys.executable,
+        "-m",
+        "pip",
+        "--disable-pip-version-check",
+        "--no-input",
+        "--python",
+        str(installed / "python"),
+    ]
+    done = subprocess.run(
+        [*pip, "install", "--no-index", f"{wheel}[{','.join(FRAMEWORKS)}]"], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    script = (
+        "import json, readers.integrations\n"
+        "from readers.integrations.langchain import ReadLensLoader\n"
+        "from readers.integrations.llamaindex import ReadLensReader\n"
+        f"pages = ReadLensLoader({str(CORPUS / 'markitdown/test.pptx')!r}).load()\n"
+        f"chunks = ReadLensReader(mode='chunk').load_data({str(CORPUS / 'markitdown/test.pptx')!r})\n"
+        "print(json.dumps([readers.integrations.__file__, [doc.metadata['citation'] for doc in pages],"
+        " chunks[0].metadata['citation']]))"
+    )
+    read = run(installed, tmp_path, "python", "-c", script)
+    assert read.returncode == 0, read.stderr[-3000:]
+    where, pages, chunk = json.loads(read.stdout)
+    assert where.startswith(str(installed.parent))  # the installed copy
+    assert pages == [f"test.pptx, slide {number}" for number in range(1, 7)] and chunk.startswith("test.pptx, slide")
 
 
 def test_readlens_app_serves_the_app_until_stopped(installed, tmp_path):

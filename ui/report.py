@@ -17,7 +17,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from readers import Block, BlockKind, Page, ReaderError, Reading
-from readers.payload.citations import clock, source
+from readers.payload.citations import clock, page_source, source
 from readers.payload.text import files_text
 from readers.storage.files import write_atomic
 
@@ -94,17 +94,7 @@ def citation(reading: Reading, page: Page | None = None, span: tuple[float, floa
     the wording is ``readers.payload.citations``', which the chunks cite by too."""
     if page is None:
         return f"*(Source: {source(reading.name, reading.kind, reading.page_count, span=span)})*"
-    lines = (page.line, page.line + page.text.count("\n")) if page.line is not None else None
-    where = source(
-        reading.name,
-        reading.kind,
-        reading.page_count,
-        section=page.section,
-        pages=[page.number],
-        lines=lines,
-        span=span,
-    )
-    return f"*(Source: {where})*"
+    return f"*(Source: {page_source(reading, page)})*"
 
 
 def furniture_note(page: Page) -> str | None:

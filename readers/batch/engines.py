@@ -5,11 +5,46 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, ThreadPoolExecutor, wait
+from dataclasses import dataclass
 from pathlib import Path
 
 from .records import INSTALL_HINT, BatchError, read_records
+
+TRIES = 4  # a file's tries on a cluster before its record says why it failed: Ray's own default (max_retries=3)
+# The Ray errors that say where a file was read, not what it holds: a try on another worker may
+# succeed. Any other (a task that raised, a runtime environment that cannot be set up) would fail again.
+LOST = {
+    "NodeDiedError": "its node was lost",
+    "LocalRayletDiedError": "its node's raylet died",
+    "WorkerCrashedError": "its worker process died",
+    "ObjectLostError": "its records were lost with the node that held them",
+    "OutOfMemoryError": "its worker was stopped for want of memory",
+}
+
+
+@dataclass(frozen=True)
+class Retry:
+    """A file's try that was lost with its worker or node; the file is read again."""
+
+    tries: int  # tries so far
+    reason: str  # a ``LOST`` sentence
+
+
+class _Requeue:
+    """Tasks to run: those put ``back`` to be tried again first, then the rest. Unlike a generator it
+    can go on after it ran dry, when a task is put back."""
+
+    def __init__(self, tasks: Iterator[tuple]):
+        self.tasks, self.back = tasks, deque()
+
+    def __iter__(self) -> _Requeue:
+        return self
+
+    def __next__(self) -> tuple:
+        return self.back.popleft() if self.back else next(self.tasks)
 
 
 def _windowed(
@@ -113,9 +148,15 @@ class RayEngine:
     needs the same Python packages (``make setup-batch``) and the files at the same paths; a
     shared filesystem lets the nodes share the cache too. At most ``workers`` tasks (default:
     the cluster's CPUs) are under way, so the object store holds a few files' records at a time.
+
+    A try lost with its worker or node (``LOST``) is made again here rather than by Ray, so the
+    run can say which files were retried (a ``Retry`` in ``read``'s results); after ``TRIES``
+    the error is the file's result. Only the driver writes, and only what a try returned, so a
+    file's records arrive once however many tries it took.
     """
 
     name = "ray"
+    work = staticmethod(read_records_in_process)
 
     def __init__(self, address: str | None = None, workers: int | None = None):
         self.address, self.workers = address, workers
@@ -131,12 +172,12 @@ class RayEngine:
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # nothing is reported anywhere
             try:
                 ray.init(
-                    address=self.address,
+                    address=self.address or "local",  # without one, a Ray of its own: not a cluster found here
                     num_cpus=None if self.address else self.workers,
                     include_dashboard=False,
                     log_to_driver=False,
                     logging_level="ERROR",
-                    runtime_env=self._runtime_env(),
+                    runtime_env=self.runtime_env(),
                 )
             except (ConnectionError, RuntimeError, ValueError) as error:
                 raise BatchError(
@@ -147,7 +188,7 @@ class RayEngine:
         return self
 
     @staticmethod
-    def _runtime_env() -> dict:
+    def runtime_env() -> dict:
         """The readers package shipped to the workers, and this process's OpenMP threads: Ray sets
         one thread in its workers, and Whisper's words change with the thread count (a period
         more or less), so a Ray task would transcribe audio unlike the local engine."""
@@ -159,17 +200,31 @@ class RayEngine:
             self.ray.shutdown()
 
     def read(self, tasks: Iterator[tuple], *shared) -> Iterator[tuple[tuple, object]]:
+        """Yield (task, its records, a ``Retry``, or the Ray error of its last try) as each finishes."""
         ray = self.ray
-        remote = ray.remote(read_records_in_process)
+        remote = ray.remote(max_retries=0)(self.work)
         shared_refs = [ray.put(value) for value in shared]
+        queue, tries = _Requeue(tasks), Counter()
         for task, ref in _windowed(
-            tasks,
+            queue,
             self.window,
             lambda task: remote.remote(*task, *shared_refs),
             lambda refs: ray.wait(refs, num_returns=1)[0],
             lambda ref: ray.cancel(ref),
         ):
             try:
-                yield task, ray.get(ref)
+                result = ray.get(ref)
             except ray.exceptions.RayError as error:
-                yield task, error
+                tries[task] += 1
+                if lost(error) and tries[task] < TRIES:
+                    queue.back.append(task)
+                    yield task, Retry(tries[task], lost(error))
+                    continue
+                result = error
+            tries.pop(task, None)
+            yield task, result
+
+
+def lost(error: Exception) -> str | None:
+    """Why a try was lost with its worker or node (a ``LOST`` sentence), or None when it failed for itself."""
+    return next((LOST[kind.__name__] for kind in type(error).__mro__ if kind.__name__ in LOST), None)

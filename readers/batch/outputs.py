@@ -301,20 +301,20 @@ def only_writer(out: Path):
             lock.unlink(missing_ok=True)
 
 
-def collect(paths: Iterable[str], leave_out: set[Path] = frozenset()) -> list[tuple[str, Path]]:
-    """Each file to read as (the path as given or walked, the path): folders are walked
-    recursively in name order, leaving out names that start with a dot and the paths in
-    ``leave_out`` (the output's own files)."""
+def collect(paths: Iterable[str], leave_out: set[Path] = frozenset()) -> list[str]:
+    """Each file to read, as given or walked: folders are walked recursively in name order, leaving
+    out names that start with a dot and the paths in ``leave_out`` (the output's own files). Paths
+    are kept as strings, a tenth of a ``Path``'s memory: a collection of a million is held whole."""
     files = []
     for given in paths:
         root = Path(given)
         if not root.is_dir():
-            files.append((given, root))
+            files.append(given)
             continue
         for folder, folders, names in os.walk(root):
             folders[:] = sorted(name for name in folders if not name.startswith("."))
             for name in sorted(names):
                 path = Path(folder, name)
                 if not name.startswith(".") and path.is_file() and path.resolve() not in leave_out:
-                    files.append((os.path.normpath(path), path))
+                    files.append(os.path.normpath(path))
     return files

@@ -8,11 +8,13 @@ from pathlib import Path
 
 from ..core import read_file
 from ..errors import ReaderError
+from ..intake.fetch import is_url
 from ..models import Reading
 from ..options import ReadOptions
 from ..payload.serialize import as_json, notices_json
-from ..services import shared_services
+from ..services import Services, shared_services
 from ..settings import Settings
+from ..storage.files import file_sha256
 
 FIELDS = (
     "file",
@@ -85,6 +87,32 @@ class Request:
     options: ReadOptions = ReadOptions()
     chunk_tokens: int = 0
     overlap_tokens: int = 0
+
+
+def checked(paths: list[str], request: Request, settings: Settings) -> Settings:
+    """The settings a run's workers read with (the cache folder made absolute, the same from any
+    worker's directory), once the request and the paths are found fit; else ``BatchError``."""
+    try:
+        request.options.checked(settings)  # a question, hotwords or pages no file could be read with
+        if request.chunk_tokens:
+            from ..payload.chunks import check_sizes  # loads the tokenizer: only for a run of chunks
+
+            check_sizes(request.chunk_tokens, request.overlap_tokens)
+    except ReaderError as error:
+        raise BatchError(error.message) from None
+    missing = [given for given in paths if not is_url(given) and not Path(given).exists()]
+    if missing:
+        raise BatchError(f"not found: {', '.join(missing)}")
+    return replace(settings, cache_dir=settings.cache_dir.absolute())
+
+
+def content_hash(path: Path, settings: Settings) -> str | None:
+    """The file's SHA-256, or None when it is too large to read or cannot be read (``read_file`` says why:
+    not found, a folder, unreadable)."""
+    try:
+        return file_sha256(path) if path.stat().st_size <= settings.max_file_bytes else None
+    except OSError:
+        return None
 
 
 def _record(file: str, sha256: str | None, **values) -> dict:
@@ -196,25 +224,27 @@ def chunk_records(reading: Reading, file: str, max_tokens: int, overlap_tokens: 
     return records
 
 
+def read_collected(path: str, options: ReadOptions, services: Services | None) -> Reading:
+    """``read_file`` for one file of a collection: a page range that runs past the file's last page
+    reads up to that page, as a collection's files have different lengths. ``services`` None: from
+    the environment."""
+    try:
+        return read_file(path, options=options, services=services)
+    except ReaderError as error:
+        if error.code != "PAGE_OUT_OF_RANGE" or options.page_end is None:
+            raise
+        return read_file(path, options=replace(options, page_end=None), services=services)
+
+
 def read_records(path: str, file: str, sha256: str | None, request: Request, settings: Settings) -> list[dict] | None:
     """The records of one file; runs in an engine's worker (a thread here, or a Ray task).
 
-    A page range that runs past a file's last page reads up to that page, as a collection's
-    files have different lengths. Returns None when the read was interrupted (Ctrl-C reached
-    the worker): the file is left for the next run.
+    A page range that runs past a file's last page reads up to that page (``read_collected``).
+    Returns None when the read was interrupted (Ctrl-C reached the worker): the file is left for
+    the next run.
     """
-    services = shared_services(settings)
-
-    def read(start: int | None, end: int | None) -> Reading:
-        return read_file(path, options=replace(request.options, page_start=start, page_end=end), services=services)
-
     try:
-        try:
-            reading = read(request.options.page_start, request.options.page_end)
-        except ReaderError as error:
-            if error.code != "PAGE_OUT_OF_RANGE" or request.options.page_end is None:
-                raise
-            reading = read(request.options.page_start, None)
+        reading = read_collected(path, request.options, shared_services(settings))
         if request.chunk_tokens:
             return chunk_records(reading, file, request.chunk_tokens, request.overlap_tokens)
     except ReaderError as error:

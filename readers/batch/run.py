@@ -50,21 +50,17 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import closing
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tqdm import tqdm
 
-from ..errors import ReaderError
 from ..intake.fetch import is_url
 from ..settings import Settings
-from ..storage.files import file_sha256
-from .engines import LocalEngine, RayEngine
-from .outputs import Previous, collect, counted, only_writer, open_output, output_journal
-from .records import FAILURES_LISTED, BatchError, Request, failure_records
+from .engines import TRIES, LocalEngine, RayEngine, Retry, lost
+from .outputs import Previous, collect, only_writer, open_output, output_journal
+from .progress import Progress, Tally
+from .records import Request, checked, content_hash, failure_records
 
-BAR_INTERVAL = 0.1  # seconds between the progress bar's redraws on a terminal (tqdm's default)
-LOG_INTERVAL = 10  # seconds between its lines in a log file
 SIGNAL_EXIT = 128  # a run stopped by signal N exits 128 + N, as the shell reports a process it killed
 
 
@@ -97,98 +93,41 @@ class _Stopper:
             signal.signal(number, handler)
 
 
-@dataclass
-class Tally:
-    """What this run did, for the progress line and the summary."""
-
-    started: float = field(default_factory=time.monotonic)
-    read: int = 0
-    pages: int = 0
-    failed: list[tuple[str, str]] = field(default_factory=list)
-    page_errors: int = 0
-    skipped: int = 0
-    copies: int = 0
-
-    def count(self, records: list[dict]) -> str | None:
-        """Count one file's records; the reason when the file could not be read."""
-        first = records[0]
-        if first["kind"] is None:
-            reason = f"{first['error']['code'] or 'ERROR'}: {first['error']['message']}"
-            self.failed.append((first["file"], reason))
-            return reason
-        self.read += 1
-        self.pages += first["pages_read"]
-        self.page_errors += sum(bool(record["error"]) for record in records)
-        return None
-
-    @property
-    def seconds(self) -> float:
-        return time.monotonic() - self.started
-
-    def summary(self, out: Path, stopped: bool) -> str:
-        rate = f", {self.pages / self.seconds:.1f} pages/s" if self.pages else ""
-        lines = [
-            f"{'Stopped' if stopped else 'Done'} in {_clock(self.seconds)}: "
-            f"{counted(self.read, 'file')} read ({counted(self.pages, 'page')}{rate}), "
-            f"{len(self.failed):,} failed; records in {out}."
-        ]
-        if self.skipped or self.copies:
-            lines.append(
-                f"Skipped: {counted(self.skipped, 'file')} already in {out.name}, "
-                f"{counted(self.copies, 'copy', 'copies')} of other files (same content)."
-            )
-        if self.page_errors:
-            lines.append(
-                f"{counted(self.page_errors, 'page')} {'has' if self.page_errors == 1 else 'have'} "
-                "an error in the record; running again reads those files again."
-            )
-        if self.failed:
-            lines.append("Failed:")
-            lines += [f"  {file}: {reason}" for file, reason in self.failed[:FAILURES_LISTED]]
-            if len(self.failed) > FAILURES_LISTED:
-                lines.append(f"  ... and {len(self.failed) - FAILURES_LISTED:,} more (their records carry the error).")
-        if stopped:
-            lines.append("Run the same command again to go on.")
-        return "\n".join(lines)
-
-
-def _clock(seconds: float) -> str:
-    minutes, seconds = divmod(round(seconds), 60)
-    return f"{minutes // 60}:{minutes % 60:02d}:{seconds:02d}" if minutes >= 60 else f"{minutes}:{seconds:02d}"
-
-
 def _tasks(
-    files: list[tuple[str, Path]], previous: Previous, tally: Tally, settings: Settings, bar: tqdm, stopper: _Stopper
+    files: list[str], previous: Previous, tally: Tally, settings: Settings, progress: Progress, stopper: _Stopper
 ) -> Iterator[tuple]:
     """(path, file, sha256) of each file still to read, hashed here as the engine asks for
     more; files already read and copies are counted off the progress bar instead."""
     seen: set[str] = set()
-    for file, path in files:
+    for file in files:
         if stopper.signal:
             return
         if is_url(file):  # fetched by its reader; read again unless an earlier run read it
             if file in previous.done:
                 tally.skipped += 1
-                bar.total -= 1
-                bar.refresh()
+                progress.skip()
             else:
                 yield file, file, None
             continue
-        try:
-            sha256 = file_sha256(path) if path.stat().st_size <= settings.max_file_bytes else None
-        except OSError:
-            sha256 = None  # read_file says why (not found, a folder, unreadable)
+        sha256 = content_hash(Path(file), settings)
         if sha256 in previous.done or sha256 in seen:
             if sha256 in seen:
                 tally.copies += 1
             else:
                 tally.skipped += 1
-            bar.total -= 1
-            bar.refresh()
+            progress.skip()
             continue
         if sha256:
             seen.add(sha256)
-        yield str(path.absolute()), file, sha256
+        yield os.path.abspath(file), file, sha256
+
+
+def _stopped(file: str, error: BaseException) -> str:
+    """Why a file's worker gave no records: lost on every try, or stopped by an error of its own."""
+    name = Path(file).name
+    if lost(error):
+        return f"{name} could not be read: {lost(error)}, on each of {TRIES} tries."
+    return f"the worker reading {name} stopped: {type(error).__name__}"
 
 
 def run(
@@ -205,19 +144,7 @@ def run(
     signal's number when a signal stopped the run. Raises ``BatchError`` when it cannot start.
     """
     request = request or Request()
-    settings = settings or Settings.from_env()
-    settings = replace(settings, cache_dir=settings.cache_dir.absolute())  # the same cache from any worker's directory
-    try:
-        request.options.checked(settings)  # a question, hotwords or pages no file could be read with
-        if request.chunk_tokens:
-            from ..payload.chunks import check_sizes  # loads the tokenizer: only for a run of chunks
-
-            check_sizes(request.chunk_tokens, request.overlap_tokens)
-    except ReaderError as error:
-        raise BatchError(error.message) from None
-    missing = [given for given in paths if not is_url(given) and not Path(given).exists()]
-    if missing:
-        raise BatchError(f"not found: {', '.join(missing)}")
+    settings = checked(paths, request, settings or Settings.from_env())
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     output = open_output(out, bool(request.chunk_tokens))
@@ -229,42 +156,32 @@ def run(
         if previous.done or previous.retried or previous.cut:
             print(previous.describe(out), file=sys.stderr)
         files = collect(paths, leave_out)
-        bar = tqdm(
-            total=len(files),
-            unit="file",
-            desc=f"Reading ({engine.name})",
-            file=sys.stderr,
-            dynamic_ncols=True,
-            mininterval=BAR_INTERVAL if sys.stderr.isatty() else LOG_INTERVAL,
-        )  # a log file gets a line every 10 s, not every 0.1 s
         tally.started = time.monotonic()
+        progress = Progress(len(files), engine.name, tally)
         try:
             with closing(
-                engine.read(_tasks(files, previous, tally, settings, bar, stopper), request, settings)
+                engine.read(_tasks(files, previous, tally, settings, progress, stopper), request, settings)
             ) as results:
                 for (_, file, sha256), records in results:
                     if records is None:
                         continue
+                    if isinstance(records, Retry):
+                        tally.retry(file, records.reason)
+                        progress.write(f"retrying: {file}: {records.reason} (try {records.tries + 1} of {TRIES})")
+                        continue
                     if isinstance(records, BaseException):
                         records = failure_records(
-                            file,
-                            sha256,
-                            None,
-                            f"the worker reading {Path(file).name} stopped: {type(records).__name__}",
-                            bool(request.chunk_tokens),
+                            file, sha256, None, _stopped(file, records), bool(request.chunk_tokens)
                         )
                     output.append(records)
                     reason = tally.count(records)
                     if reason:
-                        tqdm.write(f"failed: {file}: {reason}", file=sys.stderr)
-                    bar.set_postfix_str(
-                        f"{tally.pages:,} pages, {tally.pages / tally.seconds:.1f} pages/s", refresh=False
-                    )
-                    bar.update(1)
+                        progress.write(f"failed: {file}: {reason}")
+                    progress.advance()
         except KeyboardInterrupt:
             stopper.signal = stopper.signal or signal.SIGINT
         finally:
-            bar.close()
+            progress.close()
             output.close()
     print(tally.summary(out, bool(stopper.signal)), file=sys.stderr)
     if stopper.signal:

@@ -68,3 +68,11 @@ def source(
     cited = name + (f" › {section}" if section else "")
     place = where(kind, page_count, pages=pages, lines=lines, span=span)
     return f"{cited}, {place}" if place else cited
+
+
+def page_source(reading, page) -> str:
+    """``source`` of one page of ``reading`` (a ``readers.models.Reading``): a text file's page by its lines."""
+    lines = (page.line, page.line + page.text.count("\n")) if page.line is not None else None
+    return source(
+        reading.name, reading.kind, reading.page_count, section=page.section, pages=[page.number], lines=lines
+    )
