@@ -41,12 +41,13 @@ from statistics import median
 from ..markup.tables import markdown_table
 from .aligned import aligned_tables, drawn_table
 from .asides import asides, drawn_boxes, paragraph_groups
-from .boxes import box_of, centre_in, near
+from .boxes import box_of, centre_in, near, union
 from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP
 from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, furniture_line, margin_numbers
 from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, as_body, heading_mark
 from .items import page_links, word_items
+from .placed import Placed
 from .records import Boxed, Char, Item
 from .turned import half_turned, rotated_lines, turn_of
 from .unruled import (
@@ -162,7 +163,7 @@ def _hung_lists(columns: list[list[Item]]) -> list[list[Item]]:
 
 
 def _order(items: list[Item], width: float) -> list:
-    """Blocks in reading order: lists of lines (paragraph material) and ``("table", rows)``."""
+    """Blocks in reading order: lists of lines (paragraph material) and ``("table", rows, box)``."""
     blocks: list = []
     flowing = False  # the last block is lines of a band without gutters: the next such band continues it
 
@@ -205,7 +206,9 @@ def _order(items: list[Item], width: float) -> list:
             if table[0]:
                 flow(table[0])
             flowing = False
-            blocks.append(("table", table[1]))
+            before = {id(item) for item in table[0]}
+            cells = [item for slab in slabs[top : last + 1] for item in slab if id(item) not in before]
+            blocks.append(("table", table[1], union([box_of(item) for item in cells])))
         else:
             flow(sum(slabs[top : last + 1], []))
         if last + 1 < len(slabs):
@@ -232,14 +235,16 @@ def _linked(line: list[Item]) -> str:
     return " ".join(parts)
 
 
-def _render(blocks: list, body: float, tables: list[str], ratio: float = HEADING_RATIO) -> str:
-    """The blocks as Markdown; each table without rules is also added to ``tables``; a heading is
-    set ``ratio`` times the body text's size."""
+def _render(blocks: list, body: float, tables: list[str], placed: list[Placed], ratio: float = HEADING_RATIO) -> str:
+    """The blocks as Markdown; each table without rules is also added to ``tables``, and each line
+    (a table, a figure's block: whole) to ``placed`` with its box; a heading is set ``ratio`` times
+    the body text's size."""
     paragraphs: list[str] = []
     for block in blocks:
         if isinstance(block, tuple):
             paragraphs.append(markdown_table(block[1]))
             tables.append(paragraphs[-1])
+            placed.append((paragraphs[-1], block[2]))
             continue
         groups = paragraph_groups(block)
         for group in groups:
@@ -254,6 +259,7 @@ def _render(blocks: list, body: float, tables: list[str], ratio: float = HEADING
             lines: list[str] = []
             for index, (line, mark) in enumerate(zip(group, marks)):
                 text = _linked(line)
+                placed.append((text, union([box_of(item) for item in line])))
                 if mark and index and marks[index - 1] == mark:  # a heading set on two or three lines is one heading
                     paragraphs[-1] += f" {text}"
                 elif mark:
@@ -395,9 +401,9 @@ def _turned_text(chars: list[Char], page, tables: list[str], text_span: tuple[fl
                 (furniture if aside else parts).append(text)
             continue
         items = word_items(page_words(turned), [])
-        if items:
+        if items:  # its words stand where the page turned would show them: placed nowhere on it
             body = Counter(round(item["size"], 1) for item in items).most_common(1)[0][0]
-            parts.append(_render(_order(items, GUTTER_EMS * body), body, tables))
+            parts.append(_render(_order(items, GUTTER_EMS * body), body, tables, []))
     return parts, furniture
 
 
@@ -425,12 +431,15 @@ def boxed_markdown(phrases: list[tuple[tuple[float, float, float, float], str]])
 
 def _markdown(items: list[Item], body: float, ratio: float = HEADING_RATIO) -> tuple[str, list[str]]:
     unruled: list[str] = []
-    return (_render(_order(items, GUTTER_EMS * body), body, unruled, ratio) if items else ""), unruled
+    return (_render(_order(items, GUTTER_EMS * body), body, unruled, [], ratio) if items else ""), unruled
 
 
-def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) -> tuple[str, list[str]]:
+def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) -> tuple[str, list[str], list[Placed]]:
     """The Markdown of a pdfplumber ``page`` whose ``tables`` are ``(bbox, markdown)`` pairs and
-    whose ``figures`` are ``readers.pdf.figures`` dicts, and the tables without rules found."""
+    whose ``figures`` are ``readers.pdf.figures`` dicts, the tables without rules found, and each of
+    its lines (a table or a figure's block whole) as it stands on the page: its Markdown and its box
+    (left, top, right, bottom) as fractions of the page (``readers.pdf.placed``). A side box is placed
+    whole; text turned on its side and the furniture taken out first are placed nowhere."""
     boxes = [bbox for bbox, _ in tables]
     chars = [char for char in page.chars if not centre_in(box_of(char), boxes)] if boxes else page.chars
     upright = [char for char in chars if turn_of(char) == "level"]
@@ -464,11 +473,17 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) ->
     items += [
         {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown}
         for (x0, top, x1, bottom), markdown in tables
-        + [(box, _render(_order(inside, GUTTER_EMS * body), body, unruled, ratio)) for box, inside in side]
+        + [(box, _render(_order(inside, GUTTER_EMS * body), body, unruled, [], ratio)) for box, inside in side]
     ]
-    text = _render(_order(items, GUTTER_EMS * body), body, unruled, ratio) if items else ""
+    placed: list[Placed] = []
+    text = _render(_order(items, GUTTER_EMS * body), body, unruled, placed, ratio) if items else ""
     spans = [(w["x0"], w["x1"]) for w in words] + [(box[0], box[2]) for box in boxes]
     text_span = (min(x0 for x0, _ in spans), max(x1 for _, x1 in spans)) if spans else (0.0, float(page.width))
     sideways, aside = _turned_text(turned, page, unruled, text_span)
     parts = [*map(furniture_line, heads), text, *sideways, *map(furniture_line, feet + numbered + aside)]
-    return "\n\n".join(part for part in parts if part), unruled
+    left, top, width, height = float(page.bbox[0]), float(page.bbox[1]), float(page.width), float(page.height)
+    fractions = [
+        (line, ((x0 - left) / width, (y0 - top) / height, (x1 - left) / width, (y1 - top) / height))
+        for line, (x0, y0, x1, y1) in placed
+    ]
+    return "\n\n".join(part for part in parts if part), unruled, fractions

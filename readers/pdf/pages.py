@@ -44,6 +44,7 @@ from .headings import heading_levels
 from .layout import page_markdown
 from .objects import CharsPage, PlumberPage
 from .pdfium_text import pdfium_page
+from .placed import placed_blocks
 from .pool import batches, discard_pool, executor, time_limit, worker_died
 from .spelling import joined_words, plain
 from .words import mapped, struck_once
@@ -144,7 +145,7 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
             {**figure, "caption": figure["caption"] and plain(figure["caption"])}
             for figure in find_figures(page, [bbox for bbox, _ in tables])
         ]
-        text, unruled = page_markdown(page, tables, figures)
+        text, unruled, placed = page_markdown(page, tables, figures)
         has_text = bool(page.chars)
         page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
         whole.close()
@@ -162,6 +163,7 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         "has_text": has_text,
         "unmapped": unmapped,
         "figures": figures,
+        "placed": placed,
         "png": rendered_png(bitmap) if bitmap else None,
     }
 
@@ -282,15 +284,18 @@ def _preview(job, number: int, entry: dict, text_from_pdf: bool) -> None:
         return
     text = heading_levels([without_furniture({number: entry["text"]})[0][number]])[0] if text_from_pdf else ""
     figures = [FoundFigure.of(found).figure for found in entry["figures"]]
-    job.preview(Page(number=number, blocks=_blocks(text, entry["tables"], []), image=entry["png"], figures=figures))
+    blocks = _blocks(text, entry["tables"], [], entry["placed"])
+    job.preview(Page(number=number, blocks=blocks, image=entry["png"], figures=figures))
 
 
-def _blocks(text: str, tables: list[str], furniture: list[str]) -> list[Block]:
-    """The page's blocks: its text's, a table the text does not hold after them, its furniture last."""
+def _blocks(text: str, tables: list[str], furniture: list[str], placed: list) -> list[Block]:
+    """The page's blocks: its text's, a table the text does not hold after them, its furniture last;
+    each where the layout ``placed`` its lines (``readers.pdf.placed``)."""
     blocks = markdown_blocks(text)
     held = {block.text for block in blocks}
     blocks += [block for table in tables if table not in held for block in markdown_blocks(table)]
-    return blocks + [Block(BlockKind.FURNITURE, line) for line in furniture]
+    blocks += [Block(BlockKind.FURNITURE, line) for line in furniture]
+    return placed_blocks(blocks, [(line, tuple(box)) for line, box in placed])
 
 
 def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True) -> Extraction:
@@ -392,7 +397,12 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
         pages.append(
             Page(
                 number=number,
-                blocks=_blocks(texts[number], tables[number], furniture[number] if text_from_pdf else []),
+                blocks=_blocks(
+                    texts[number],
+                    tables[number],
+                    furniture[number] if text_from_pdf else [],
+                    entry["placed"] if text_from_pdf else [],
+                ),
                 image=entry["png"],
                 figures=figures,
             )

@@ -93,6 +93,7 @@ def pdfium_page(document, number: int, dpi: int | None, failure: Exception) -> d
         "has_text": bool(chars),
         "unmapped": 0,
         "figures": [{**scan, "dpi": max(1, int(min(OCR_DPI, OCR_MAX_SIDE / longest)))}] if drawn else [],
+        "placed": [],  # its lines are not placed: pdfium's characters are read without the layout's boxes
         "png": rendered_png(bitmap) if bitmap else None,
         "read_by": f"{type(failure).__name__}: {failure}",
     }

@@ -1,0 +1,70 @@
+"""Where a PDF page's blocks stand. The layout places each line of the page as it renders it
+(``readers.pdf.layout.page_markdown``): its Markdown and its box, a table or a figure's block whole.
+A block of the page's final text (its furniture taken out, its headings levelled with the other
+pages', a word broken at a line's end joined, a table continued from the page before joined to it)
+takes the boxes of the lines it is made of.
+
+Lines and blocks are compared by their letters and digits alone (``readers.render.placement.letters``):
+what the pages' comparison changes (a heading's marks, a hyphen at a line's end, a furniture mark)
+is neither. The page's lines are read as one run of letters; a block is found in it from where the
+block before it ended (or from the start: a table read after the text). A block not found whole (a
+table with rows from another page) takes the lines of its own lines that are found, each of at least
+``FEWEST_LETTERS``; a block none of whose lines is found has no box.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..markup.blocks import Block, Box
+from ..render.placement import letters
+
+Placed = tuple[str, Box]  # a line's Markdown and its box, (left, top, right, bottom) as fractions of the page
+FEWEST_LETTERS = 4  # a line of a block found apart: fewer ("12", "Yes") stand in too many places on a page
+
+
+def placed_blocks(blocks: list[Block], placed: list[Placed]) -> list[Block]:
+    """``blocks`` with the box of the ``placed`` lines each is made of (None where none is found)."""
+    run, spans = "", []
+    for text, box in placed:
+        found = letters(text)
+        if found:
+            spans.append((len(run), len(run) + len(found), box))
+            run += found
+    cursor = 0
+
+    def find(part: str) -> tuple[int, int] | None:
+        at = run.find(part, cursor)
+        if at < 0:
+            at = run.find(part)
+        return (at, at + len(part)) if at >= 0 else None
+
+    result = []
+    for block in blocks:
+        whole = letters(block.text)
+        ranges = []
+        if whole:
+            found = find(whole)
+            if found is None:
+                lines = [part for line in block.text.splitlines() if len(part := letters(line)) >= FEWEST_LETTERS]
+                found_lines = [found for part in lines if (found := find(part))]
+                ranges = found_lines
+            else:
+                ranges = [found]
+        boxes = [box for start, end, box in spans if any(start < stop and begin < end for begin, stop in ranges)]
+        if boxes:
+            cursor = max(stop for _, stop in ranges)
+            result.append(replace(block, box=_clipped(boxes)))
+        else:
+            result.append(block)
+    return result
+
+
+def _clipped(boxes: list[Box]) -> Box:
+    """The smallest box round ``boxes``, within the page."""
+    return (
+        max(0.0, min(box[0] for box in boxes)),
+        max(0.0, min(box[1] for box in boxes)),
+        min(1.0, max(box[2] for box in boxes)),
+        min(1.0, max(box[3] for box in boxes)),
+    )
