@@ -118,9 +118,10 @@ def read_file(
         raise TypeError("read_file takes options or its keyword options, not both")
     services = services or shared_services(settings or Settings.from_env())
     options = (options or given).checked(services.settings)
-    if is_url(path):  # fetched into the cache within the rules of readers.intake.fetch, read as its URL
-        options = replace(options, name=options.name or url_name(path), workspace=None)
-        with last_resort(options.name):
+    if isinstance(path, str) and is_url(path):  # fetched into the cache (readers.intake.fetch), read as its URL
+        name = options.name or url_name(path)
+        options = replace(options, name=name, workspace=None)
+        with last_resort(name):
             path = fetch(path, services.settings, services.store)
     return _read(path, options, services, progress or no_progress, preview)
 

@@ -106,7 +106,7 @@ class Job:
             pages=extraction.pages,
             notices=extraction.notices,
             question=self.options.describe,
-            multimodal=self.options.multimodal,
+            multimodal=bool(self.options.multimodal),
             pdf=PdfSource(extraction.pdf, self.settings.cache_dir) if extraction.pdf else None,
             _found=extraction.figures,
             **extra,

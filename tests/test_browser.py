@@ -74,7 +74,8 @@ def test_upload_a_pdf_and_see_its_pages_and_text(page, tmp_path):
     )  # the text rendered from its Markdown
     expect(page.get_by_text(GENERIC_ANSWER).first).to_be_visible()
     expect(page.get_by_text("test-vision").first).to_be_visible()
-    expect(page.locator(".rl-rendered table").filter(has_text="Region")).to_be_visible()  # page 3's table, rendered from Markdown
+    # page 3's table, rendered from Markdown
+    expect(page.locator(".rl-rendered table").filter(has_text="Region")).to_be_visible()
     expect(page.locator("#status")).to_contain_text("1 of 1 files read")
     page.get_by_role("tab", name="Export").click()
     link = page.locator("#report a[href$='readlens-report.zip']")

@@ -12,8 +12,8 @@ import pytest
 
 from readers import ReadOptions, Services, read_file
 from readers.describe.prompts import IMAGE_PROMPT, PAGE_PROMPT
-from readers.services import RateLimit
 from readers.describe.vision import LocalOCR, OpenAIVision, build_vision
+from readers.services import RateLimit
 from readers.storage.descriptions import DescriptionCache
 from testkit import CORPUS, ROOT, fixtures, make_settings
 from testkit.fake_openai import chat_reply

@@ -9,9 +9,11 @@ import itertools
 import json
 import os
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from ..intake.fetch import is_url
 from ..storage.files import atomic_file
@@ -108,7 +110,7 @@ class JsonlOutput:
     def __init__(self, path: Path, chunked: bool = False):
         self.path, self.chunked = path, chunked
         self.partial: int | None = None  # the number of a last line cut short, found by _records
-        self._handle = None
+        self._handle: BinaryIO | None = None
 
     def _lines(self) -> Iterator[tuple[int, bytes]]:
         with open(self.path, "rb") as handle:
@@ -301,7 +303,7 @@ def only_writer(out: Path):
             lock.unlink(missing_ok=True)
 
 
-def collect(paths: Iterable[str], leave_out: set[Path] = frozenset()) -> list[str]:
+def collect(paths: Iterable[str], leave_out: AbstractSet[Path] = frozenset()) -> list[str]:
     """Each file to read, as given or walked: folders are walked recursively in name order, leaving
     out names that start with a dot and the paths in ``leave_out`` (the output's own files). Paths
     are kept as strings, a tenth of a ``Path``'s memory: a collection of a million is held whole."""

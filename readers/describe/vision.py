@@ -21,6 +21,7 @@ import math
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import ReaderError
 from ..intake.links import LINKED
@@ -86,7 +87,7 @@ class OpenAIVision:
         """Describe one PNG: a page whose extracted text is ``context`` and whose ``Figure``s are
         ``figures``, or an image (``context`` None)."""
         url = "data:image/png;base64," + base64.b64encode(image).decode("ascii")
-        content = [
+        content: list[Any] = [
             {"type": "text", "text": build_prompt(context, question, figures)},
             {"type": "image_url", "image_url": {"url": url}},
         ]

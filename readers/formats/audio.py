@@ -44,6 +44,7 @@ def _declared_duration(job: Job) -> float | None:
                     "UNSUPPORTED_FORMAT", f"{job.name} has no sound track, so there is nothing to transcribe."
                 )
             stream = container.streams.audio[0]
+            declared: float | None
             if stream.duration is not None and stream.time_base is not None:
                 declared = float(stream.duration * stream.time_base)
             else:

@@ -106,7 +106,7 @@ def metadata(image: Image.Image, frames: int) -> dict[str, str]:
     for tag, value in tags.items():
         label = EXIF_FIELDS.get(ExifTags.TAGS.get(tag, ""))
         text = _decode(value) if label else ""
-        if text and label not in found:
+        if text and label and label not in found:
             found[label] = text
     if "xmp" in image.info or "XML:com.adobe.xmp" in image.info:
         try:
@@ -143,7 +143,7 @@ def model_png(image: Image.Image, max_side: int) -> bytes:
     (``draft``); anything larger is reduced strip by strip to no less than the size wanted, then
     scaled with Lanczos and turned upright. Turning and converting the whole frame first copied it
     (a 99-megapixel PNG of 388 KB took 1.28 GB)."""
-    upright = UPRIGHT.get(image.getexif().get(ExifTags.Base.Orientation))
+    upright = UPRIGHT.get(image.getexif().get(ExifTags.Base.Orientation, 1))  # 1: upright already
     if image.format == "JPEG":
         image.draft(image.mode, (max_side, max_side))  # decoded at 1/2, 1/4 or 1/8 of its size, not below this
     mode, factor = _mode(image), max(image.size) // max_side  # reduced to no less than the size wanted

@@ -85,19 +85,19 @@ def url_name(url: str) -> str:
 def resolve(host: str, port: int) -> list[str]:
     """The addresses ``host`` resolves to, each once, in the resolver's order (tests replace this)."""
     found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    return list(dict.fromkeys(info[4][0] for info in found))
+    return list(dict.fromkeys(str(info[4][0]) for info in found))
 
 
 def _kind(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
     """What sort of address that is not public ``address`` is, or None for a public one."""
-    carried = [address]
-    if address.version == 6 and address.ipv4_mapped:  # an IPv4 address written as IPv6: that is where it goes
+    carried: list[ipaddress.IPv4Address | ipaddress.IPv6Address | None] = [address]
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:  # IPv4 written as IPv6: it goes there
         carried = [address.ipv4_mapped]
-    elif address.version == 6:
+    elif isinstance(address, ipaddress.IPv6Address):
         carried += [address.sixtofour, *(address.teredo or ())]
         if address in NAT64:
             carried.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
-    for ip in filter(None, carried):
+    for ip in [ip for ip in carried if ip is not None]:
         if ip.is_loopback:
             return "a loopback address (this machine)"
         if ip.is_link_local:
@@ -214,7 +214,8 @@ class _Deadline:
     """Shuts the connection under way (``sock``) once the whole download has taken ``seconds``."""
 
     def __init__(self, seconds: float):
-        self.seconds, self.expired, self.sock = seconds, False, None
+        self.seconds, self.expired = seconds, False
+        self.sock: socket.socket | None = None
         self.timer = threading.Timer(seconds, self._expire)
         self.timer.daemon = True
 

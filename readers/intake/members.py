@@ -79,6 +79,7 @@ def reserve(job, sizes: list[int]) -> None:
     """Take members of these inflated ``sizes`` from the reading's budget, or refuse the container;
     a container at a place already charged (its pages were counted, now its range is read) is not charged again."""
     budget, place = _budget.get(), _place.get()
+    assert budget is not None, "reserve is called within a reading's budget (members.budget)"
     if place in budget.charged:
         return
     if len(sizes) > budget.members:

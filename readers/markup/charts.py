@@ -5,6 +5,8 @@ and categories as rows."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .blocks import Block, BlockKind, Box
 from .tables import table_block
 
@@ -41,7 +43,7 @@ def chart_rows(categories: dict[int, str], series: list[tuple[str, dict[int, str
     return [header, *rows]
 
 
-def chart_block(heading: str, rows: list[list[str]], notes: list[str] = (), box: Box | None = None) -> Block:
+def chart_block(heading: str, rows: list[list[str]], notes: Sequence[str] = (), box: Box | None = None) -> Block:
     """A chart's block: its ``heading`` line (``chart_heading``), its data as a Markdown table (``rows``,
     the header first) and what it says under it (``notes``: how its values were read), as one text."""
     table = table_block(rows, box, BlockKind.CHART) if rows else None

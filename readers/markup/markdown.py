@@ -280,8 +280,8 @@ def _pieces(block: Block, size: int) -> list[Block]:
     fence = FENCE.match(text)
     opening = text.split("\n", 1)[0] + "\n" if fence else ""
     closing = "\n" + fence.group(1) if fence else ""
-    if TABLE_HEAD.match(text):
-        opening = TABLE_HEAD.match(text).group()
+    if table_head := TABLE_HEAD.match(text):
+        opening = table_head.group()
     room = max(size - len(opening) - len(closing), size // 2)
     pieces, start = [], 0
     while len(text) - start > room:

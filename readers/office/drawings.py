@@ -150,7 +150,7 @@ def _chartex(root) -> Block:
     """Office 2016 charts: data sets under cx:chartData, series under cx:plotAreaRegion."""
     data = {}
     for dataset in root.iter(f"{CX}data"):
-        dims = {}
+        dims: dict[str, dict[int, str]] = {}
         for dim in dataset:
             if isinstance(dim.tag, str) and dim.tag in (f"{CX}strDim", f"{CX}numDim"):
                 levels = dim.findall(f"{CX}lvl")
@@ -159,7 +159,9 @@ def _chartex(root) -> Block:
                 }
                 dims.setdefault(dim.get("type", ""), points)
         data[dataset.get("id")] = dims
-    kinds, categories, series = [], {}, []
+    kinds: list[str] = []
+    categories: dict = {}
+    series: list = []
     for ser in root.iter(f"{CX}series"):
         kinds.append(
             {

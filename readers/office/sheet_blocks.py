@@ -26,7 +26,9 @@ class _Run:
 def _runs(grid: list[list[str]], top: int = 0, left: int = 0) -> list[_Run]:
     """Runs of rows between empty rows, each trimmed to its own used columns and parted where
     tables stand side by side (``_side_by_side``)."""
-    runs, current, start = [], [], 0
+    runs: list = []
+    current: list = []
+    start = 0
     for index, row in enumerate(grid + [[]]):
         if any(row):
             start = index if not current else start

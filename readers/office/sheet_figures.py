@@ -28,8 +28,10 @@ import bisect
 import itertools
 import posixpath
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from lxml import etree
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
@@ -185,7 +187,7 @@ def _relations(package: zipfile.ZipFile, drawing: str) -> list:
     return list(get_dependents(package, relations_part)) if relations_part in package.namelist() else []
 
 
-def _targets(package: zipfile.ZipFile, drawing: str) -> dict[str, object]:
+def _targets(package: zipfile.ZipFile, drawing: str) -> dict[str, Any]:
     """A drawing part's relationships by id, of those naming a part the package holds."""
     names = set(package.namelist())
     return {
@@ -220,7 +222,7 @@ def _pictures(sheet, package: zipfile.ZipFile) -> list[tuple[bytes | str | Link,
     anchor), in openpyxl's order, linked ones last. A drawing
     openpyxl cannot parse is skipped (openpyxl warned that it lost it, charts and all), as is one
     the package lacks: neither costs the sheet's other figures."""
-    pictures = []
+    pictures: list[tuple[bytes | str | Link, object]] = []
     for relation in sheet._rels.find(SpreadsheetDrawing._rel_type):
         try:
             drawing = SpreadsheetDrawing.from_tree(fromstring(package.read(relation.target)))
@@ -282,7 +284,7 @@ class SheetPlaces:
 
 
 def sheet_places(
-    sheet, charts: list[str | None], package: zipfile.ZipFile, ranges: list[tuple[int, int, int, int]]
+    sheet, charts: Sequence[str | None], package: zipfile.ZipFile, ranges: list[tuple[int, int, int, int]]
 ) -> SheetPlaces:
     """The sheet's charts (``charts``: each one's label, "column, 2 series", in ``sheet._charts``' order) and
     pictures (``_pictures`` of ``package``) as figures: kind, box, has_text, chart; a picture's ``image`` (its PNG
@@ -290,15 +292,15 @@ def sheet_places(
     here), or ``linked``, where one the file only links points (never loaded); and the boxes of ``ranges`` of
     cells (first column, first row, last column, last row, 0-based)."""
     grid = _Grid(sheet)
-    placed = []
+    placed: list[tuple[Figure, dict | None, Box | None]] = []
     for chart, label in zip(sheet._charts, charts):
         placed.append((Figure("drawing", (0.0,) * 4, has_text=True, chart=label), None, _points(chart.anchor, grid)))
     for image, anchor in _pictures(sheet, package):
-        found = (
+        held = (
             {"image": image} if isinstance(image, bytes) else {} if isinstance(image, Link) else {"unreadable": image}
         )
         linked = image.where if isinstance(image, Link) else None
-        placed.append((Figure("picture", (0.0,) * 4, linked=linked), found, _points(anchor, grid)))
+        placed.append((Figure("picture", (0.0,) * 4, linked=linked), held, _points(anchor, grid)))
     drawn = [box for *_, box in placed if box and box[2] > box[0] and box[3] > box[1]]
     used = (sheet.min_column - 1, sheet.min_row - 1, sheet.max_column - 1, sheet.max_row - 1) if sheet._cells else None
     if not drawn and used is None:
@@ -312,14 +314,15 @@ def sheet_places(
             for value, start, extent in zip(box, (left, top, left, top), (width, height, width, height))
         )
 
-    figures, chart_boxes = [], []
+    figures: list[FoundFigure] = []
+    chart_boxes: list[Box | None] = []
     for figure, found, box in placed:
         shown = fractions(box) if box and box[2] > box[0] and box[3] > box[1] else None
         if found is None:
             chart_boxes.append(shown)
         if shown is not None:
             figures.append(FoundFigure(replace(figure, box=shown), **(found or {})))
-    cells = [
+    cells: list[Box | None] = [
         fractions((grid.columns.start(c0), grid.rows.start(r0), grid.columns.start(c1 + 1), grid.rows.start(r1 + 1)))
         for c0, r0, c1, r1 in ranges
     ]

@@ -190,7 +190,9 @@ def _formulas(path) -> dict[tuple[str, int, int], str]:
 
 def _sheet(sheet, book, formulas: dict, threads: dict, package: zipfile.ZipFile) -> dict:
     """One sheet's page: heading, hidden note, tables, charts, comments; and whether it can be drawn."""
-    head, cells, bad_formats = [], [], set()
+    head: list = []
+    cells: list = []
+    bad_formats: set[str] = set()
     if sheet.sheet_state != "visible":
         head.append("(hidden sheet)")
     cut = None
@@ -295,7 +297,7 @@ def _check_merges(job) -> None:
 def _extract(job) -> dict:
     _check_merges(job)
     source, cut = bounded_workbook(job)
-    job, lost = dataclasses.replace(job, path=source), []  # the copy held to what the pages show, if one was made
+    job, lost = dataclasses.replace(job, path=source), list[str]()  # the copy held to what the pages show, if made
     try:
         book = _load(job.path, lost)
     except Exception:  # noqa: BLE001 - openpyxl raises many types (KeyError, ValueError, XML errors) on a damaged file
@@ -324,7 +326,7 @@ def _extract(job) -> dict:
     recalculated, not_calculated = False, None
     if missing:
         try:
-            copy, lost_in_copy = ooxml_copy(job, recalculate=True), []
+            copy, lost_in_copy = ooxml_copy(job, recalculate=True), list[str]()
             book = _load(copy, lost_in_copy)
             # LibreOffice's copy has what it could read of the charts
             recalculated, missing, without_drawings, source, lost = True, {}, False, copy, lost_in_copy

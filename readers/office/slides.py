@@ -150,7 +150,8 @@ def text_frame_blocks(shape, part, master) -> list[Block]:
         text = one_line(" ".join(_runs_markdown(p, part) for p in body.findall(f"{A}p")))
         return [heading_block(1, text)] if text else []
     bullets = _Bullets(shape, master)
-    blocks, counters = [], {}
+    blocks: list[Block] = []
+    counters: dict = {}
     for paragraph in body.findall(f"{A}p"):
         text = _runs_markdown(paragraph, part).strip()
         ppr = paragraph.find(f"{A}pPr")
@@ -310,10 +311,11 @@ def _alternate_blocks(element, part, master, space: _Space) -> list[Block]:
     3-D model): its first choice, the content PowerPoint itself shows."""
     from pptx.shapes.shapetree import BaseShapeFactory
 
-    blocks = []
+    blocks: list[Block] = []
     for child in chosen(element):
         if isinstance(child.tag, str):
-            blocks += shape_blocks(BaseShapeFactory(child, None), part, master, space)
+            shape = BaseShapeFactory(child, None)  # type: ignore[arg-type]  # no parent: its part is passed apart
+            blocks += shape_blocks(shape, part, master, space)
     return blocks
 
 
@@ -437,7 +439,7 @@ def slide_pages(job) -> Extraction:
         extraction = Extraction(
             len(slides), [Page(number=n) for n in job.select(len(slides), notices)], notices=notices
         )
-    pages, found_figures = extraction.pages, {}
+    pages, found_figures = extraction.pages, dict[int, list]()
     space = _Space(deck.slide_width or 1, deck.slide_height or 1)
     for page in pages:
         page.blocks, found_figures[page.number], page.figures = [], [], []

@@ -93,7 +93,7 @@ def piece(page, start: int, end: int, last: bool):
         # the piece's own characters: a break it starts or ends inside goes with its first or last block
         low, high = (start if index == 0 else begin), (end if index == len(held) - 1 else finish)
         blocks.append(block if (low, high) == (begin, finish) else replace(block, text=content[low:high], rows=()))
-    changes = {"blocks": blocks}
+    changes: dict[str, object] = {"blocks": blocks}
     if page.line is not None:
         changes["line"] = page.line + content.count("\n", 0, start)
     if not last:

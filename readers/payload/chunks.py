@@ -33,6 +33,7 @@ sits below the model).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import ReaderError
 from ..markup.blocks import BlockKind
@@ -173,7 +174,10 @@ def _runs(reading) -> tuple[Source, list[list]]:
     """The pages' content as one string, and its runs: [start, end, pages] — the lines of one text
     file, read across its pages; any other page alone. Pages are joined by a blank line, a text
     file's pages by the line break between them."""
-    parts, pages, runs, position, previous = [], [], [], 0, None
+    parts: list[str] = []
+    pages: list[tuple[int, int, Any]] = []  # Any: a readers.models.Page (which imports this module)
+    runs: list[list] = []
+    position, previous = 0, None
     for page in reading.pages:
         text_file = page.line is not None
         joins = previous is not None and text_file and previous.line is not None and previous.section == page.section
@@ -318,9 +322,12 @@ def _chunk(reading, number: int, draft: Draft) -> Chunk:
     lines = None
     if all(unit.source.pages and unit.times is None for unit in units):
         found = [
-            (unit.source.line_at(unit.start), unit.source.line_at(max(unit.end - 1, unit.start))) for unit in units
+            (first_line, last_line)
+            for unit in units
+            if (first_line := unit.source.line_at(unit.start)) is not None
+            and (last_line := unit.source.line_at(max(unit.end - 1, unit.start))) is not None
         ]
-        if all(first_line is not None for first_line, _ in found):
+        if len(found) == len(units):
             lines = (min(line for line, _ in found), max(line for _, line in found))
     times = [unit.times for unit in units if unit.times]
     span = (min(start for start, _ in times), max(end for _, end in times)) if times else None

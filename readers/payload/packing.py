@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .boundaries import SENTENCE_END, TableParts, finer, sentences
 from .tokens import text_tokens
@@ -34,7 +36,7 @@ class Source:
     """One string the pieces are spans of (the pages' content one after another, a description, a
     transcript), and which page and line each offset is on."""
 
-    def __init__(self, text: str, pages: list[tuple[int, int, object]] = ()):
+    def __init__(self, text: str, pages: Sequence[tuple[int, int, Any]] = ()):  # Any: a readers.models.Page
         self.text = text
         self.pages = list(pages)  # (start, end, page) in order
         self.starts = [start for start, _, _ in self.pages]
@@ -205,6 +207,7 @@ class Packer:
         later row repeats the head; a chart's notes follow."""
         self.table_ids += 1
         table, text = unit.table, unit.source.text
+        assert table is not None, "a table's or a chart's unit"
         head = text[table.start : table.head]
         rows = [unit.piece(table.start, table.rows[0][1], table_id=self.table_ids, head=table.head)]
         rows += [unit.piece(start, end, header=head, table_id=self.table_ids) for start, end in table.rows[1:]]

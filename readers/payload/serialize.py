@@ -55,7 +55,7 @@ def as_json(reading: Reading, images: bool = True) -> dict:
     """Every field of ``reading`` as JSON values, each page's as ``page_json`` gives them, its
     notices' texts as ``warnings`` and the notices with their codes as ``notices`` (last), and
     ``text``, what a text-only model receives."""
-    data = {}
+    data: dict = {}
     for key, value in asdict(reading).items():
         if key == "notices":
             data["warnings"] = reading.warnings
@@ -114,7 +114,7 @@ def files_json(readings: list[Reading], multimodal: bool, document: bool = False
     parts = {
         name: files_messages([(reading.name, reading.as_messages(name)) for reading in readings]) for name in PROVIDERS
     }
-    answer = {
+    answer: dict = {
         "text": files_text(readings),
         "tokens": {name: {"count": sum(payload_tokens(parts[name], name)), "exact": EXACT[name]} for name in PROVIDERS},
     }

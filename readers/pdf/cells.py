@@ -19,6 +19,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from statistics import median
+from typing import cast
 
 from pdfplumber.table import Table
 from pdfplumber.utils import extract_text
@@ -105,9 +106,9 @@ def closing_edges(page) -> list[dict]:
         for group in groups:
             x = median(rule[side] for rule in group)
             chain: list[tuple[float, float, float]] = []
-            for rule in [*sorted(group, key=lambda rule: rule[2]), None]:
-                if rule is not None and (not chain or rule[2] - chain[-1][2] <= RULE_PITCH):
-                    chain.append(rule)
+            for end in [*sorted(group, key=lambda rule: rule[2]), None]:
+                if end is not None and (not chain or end[2] - chain[-1][2] <= RULE_PITCH):
+                    chain.append(end)
                     continue
                 top, bottom = chain[0][2], chain[-1][2]
                 left, right = min(found[0] for found in chain), max(found[1] for found in chain)
@@ -120,7 +121,7 @@ def closing_edges(page) -> list[dict]:
                         {"object_type": "line", "x0": x, "x1": x, "top": top, "bottom": bottom}
                         | {"width": 0, "height": bottom - top}
                     )
-                chain = [rule] if rule else []
+                chain = [end] if end else []
     return edges
 
 
@@ -170,7 +171,13 @@ def _cell_lines(chars: list[Char]) -> list[tuple[float, float, str]]:
     if len(turns) == 1 and turns != {0}:
         chars = [set_upright(char, turns == {1}, 0.0, 0.0) for char in chars]
     if not all(is_level(char) for char in chars):
-        return [(min(char["top"] for char in chars), max(char["size"] for char in chars), extract_text(chars))]
+        return [
+            (
+                min(char["top"] for char in chars),
+                max(char["size"] for char in chars),
+                extract_text(cast(list[dict], chars)),
+            )
+        ]
     lines = []
     for line in text_lines(chars):
         words = line_words(line)
@@ -198,7 +205,7 @@ def _split(cells: list[list[Char] | None], by_records: bool = True) -> list[list
         return [whole]
     tolerance = LINE_EMS * median(size for _, size, _, _ in found)
     clusters: list[list[tuple[int, str]]] = []  # lines on one baseline: (cell, text)
-    last = None
+    last = 0.0  # the baseline of the line before
     for base, _, index, text in found:
         if clusters and base - last <= tolerance:
             clusters[-1].append((index, text))
@@ -260,7 +267,7 @@ def _records(row, chars: list[Char], lefts: list[float], columns: dict, header: 
         return records
     parted: list[list[Char] | None] = list(cells)
     for box, inside in zip(row.cells, cells):
-        if box and len(columns[box]) > 1:
+        if box and inside is not None and len(columns[box]) > 1:
             for column, part in zip(columns[box], _parted(inside, [lefts[index] for index in columns[box]])):
                 parted[column] = part
     split = _split(parted, not header)

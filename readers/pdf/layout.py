@@ -94,7 +94,7 @@ def _core(item: Item) -> tuple[float, float]:
 def _slabs(items: list[Item]) -> list[list[Item]]:
     """Items grouped into runs whose cores (``_core``) overlap vertically, top to bottom."""
     slabs: list[list[Item]] = []
-    bottom = None
+    bottom = 0.0  # the last slab's
     for item in sorted(items, key=lambda i: _core(i)[0]):
         top, end = _core(item)
         if slabs and top < bottom:
@@ -387,7 +387,8 @@ def _turned_text(chars: list[Char], page, tables: list[str], text_span: tuple[fl
     page's own layout. A line or two in the margin beside the page's upright text (``text_span``, its
     left and right) is a stamp or a code set sideways ("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021"):
     furniture, the second list."""
-    parts, furniture = [], []
+    parts: list[str] = []
+    furniture: list[str] = []
     width, height = float(page.bbox[2]), float(page.bbox[3])
     for turn in ("up", "down", "over"):
         run = [char for char in chars if turn_of(char) == turn]
@@ -465,11 +466,11 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) ->
     edges = edge_words(item_lines(items), page_top, page_bottom) if items else set()
     for item in items:
         item["edge"] = id(item) in edges
-    items, found, unruled = aligned_tables(items, GUTTER_EMS * body)
+    items, aligned, unruled = aligned_tables(items, GUTTER_EMS * body)
     ratio = SCAN_HEADING_RATIO if scanned else HEADING_RATIO
     side = asides(items, drawn_boxes(page), float(page.width) * float(page.height))
     held = {id(word) for _, inside in side for word in inside}
-    items = [item for item in items if id(item) not in held] + labels + found
+    items = [item for item in items if id(item) not in held] + labels + aligned
     items += [
         {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown}
         for (x0, top, x1, bottom), markdown in tables

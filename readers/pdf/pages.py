@@ -19,6 +19,7 @@ from concurrent.futures import Executor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
+from typing import cast
 
 import pdfplumber
 import pypdfium2 as pdfium
@@ -46,6 +47,7 @@ from .objects import CharsPage, PlumberPage
 from .pdfium_text import pdfium_page
 from .placed import placed_blocks
 from .pool import batches, discard_pool, executor, time_limit, worker_died
+from .records import Char
 from .spelling import joined_words, plain
 from .words import mapped, struck_once
 
@@ -130,10 +132,10 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         # Every reader of the page's characters (its tables' cells, its text, its figures) gets them
         # struck once, with each glyph pdfminer cannot map read by pdfium (or left out and counted),
         # and only those on the page: a spread's pages each hold the whole spread's text, half off the page.
-        chars, unmapped = mapped(struck_once(whole.chars), pdfium_page)
+        chars, unmapped = mapped(struck_once(cast(list[Char], whole.chars)), pdfium_page)
         if not all(centre_in(box_of(char), [whole.bbox]) for char in chars):
             chars = [char for char in chars if centre_in(box_of(char), [whole.bbox])]
-        page = CharsPage(whole, chars) if chars is not whole.chars else whole
+        page = CharsPage(whole, cast(list[dict], chars)) if chars is not whole.chars else whole
         tables = [
             (table.bbox, plain(markdown))
             for found in page.find_tables({"explicit_vertical_lines": closing_edges(page)})
@@ -208,7 +210,7 @@ def extract_pages(path: str, numbers: list[int], dpi: int | None, timeout: float
             document = pdfium.PdfDocument(path)
         except Exception as error:  # the file is unreadable here; the caller decides what that means
             return [_failed(number, unparsed or error) for number in numbers]
-        results = []
+        results: list[dict] = []
         try:
             for number in numbers:
                 with _page_limit(number, results, timeout) as expired:
@@ -256,11 +258,13 @@ def _submit(pdf_path: Path, numbers: list[int], dpi: int | None, timeout: float)
             discard_pool(pool)
             if attempt:
                 raise
+    raise AssertionError("the second pool's submissions are returned or raise")
 
 
 def _extract(job, pdf_path: Path, numbers: list[int], dpi: int | None):
     """Yield each page's extraction as its batch finishes; a page that failed has an "error"."""
-    pool, futures = None, []
+    pool: Executor | None = None
+    futures: list = []
     try:
         pool, futures = _submit(pdf_path, numbers, dpi, job.settings.page_timeout)
         for future in as_completed(futures):

@@ -25,7 +25,8 @@ FEWEST_LETTERS = 4  # a line of a block found apart: fewer ("12", "Yes") stand i
 
 def placed_blocks(blocks: list[Block], placed: list[Placed]) -> list[Block]:
     """``blocks`` with the box of the ``placed`` lines each is made of (None where none is found)."""
-    run, spans = "", []
+    run = ""
+    spans: list[tuple[int, int, Box]] = []
     for text, box in placed:
         found = letters(text)
         if found:
@@ -42,15 +43,11 @@ def placed_blocks(blocks: list[Block], placed: list[Placed]) -> list[Block]:
     result = []
     for block in blocks:
         whole = letters(block.text)
-        ranges = []
+        ranges: list[tuple[int, int]] = []
         if whole:
-            found = find(whole)
-            if found is None:
-                lines = [part for line in block.text.splitlines() if len(part := letters(line)) >= FEWEST_LETTERS]
-                found_lines = [found for part in lines if (found := find(part))]
-                ranges = found_lines
-            else:
-                ranges = [found]
+            at = find(whole)
+            lines = [part for line in block.text.splitlines() if len(part := letters(line)) >= FEWEST_LETTERS]
+            ranges = [at] if at else [span for part in lines if (span := find(part))]
         boxes = [box for start, end, box in spans if any(start < stop and begin < end for begin, stop in ranges)]
         if boxes:
             cursor = max(stop for _, stop in ranges)

@@ -5,7 +5,7 @@ page's own layout."""
 
 from __future__ import annotations
 
-from .records import Char
+from .records import Boxed, Char
 from .words import TURNED_SPACE
 
 
@@ -23,7 +23,7 @@ def turn_of(char: Char) -> str:
 def half_turned(char: Char, width: float, height: float) -> Char:
     """A character set upside down placed as it stands on the ``width`` by ``height`` page turned half
     round, so that it reads left to right: its box moved, its baseline its box's bottom."""
-    box = {
+    box: Boxed = {
         "x0": width - char["x1"],
         "x1": width - char["x0"],
         "top": height - char["bottom"],

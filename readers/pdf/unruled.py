@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from statistics import median
+from typing import TypeVar
 
 from .records import Item
 
@@ -31,6 +32,7 @@ HEADER_ROWS = 3  # rows a header may be stacked over
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
 PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
+Row = TypeVar("Row", list[str], list[str | None])  # a table's row of cells, a ruled one's empty ones None
 
 
 def line_chars(line: list[Item]) -> int:
@@ -114,7 +116,7 @@ def _joined(rows: list[list[str]]) -> list[list[str]]:
     return joined
 
 
-def wrapped_header(rows: list[list[str | None]]) -> list[list[str | None]]:
+def wrapped_header(rows: list[Row]) -> list[Row]:
     """``rows`` with a header wrapped over lines joined per column: at the top, before any digit, a
     row with its first cell empty whose cells all stand under cells of the row above ("to air" over
     "kg/year" in each column) goes into them."""
@@ -199,6 +201,7 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
     if not fewer or len(others) < ALIGNED_ROWS:
         return strict, set()
     found, crossing = [], set()
+    gap: tuple[float, float] | None
     for gap in _gutters(others, width):
         crossed = set()
         for index in fewer:
@@ -288,7 +291,7 @@ def unruled_table(
     stacked: list[list[str]] = [[] for _ in cells[0]]  # each column's own headings, top to bottom
     spanning: list[tuple[list[tuple[int, ...]], list[str]]] = []  # rows of headings over columns, and their spans
     for line in item_lines(sum(rows[:cut], [])):
-        row, spans = [""] * len(stacked), []
+        row, spans = [""] * len(stacked), list[tuple[int, ...]]()
         for phrase in phrases(line, width):
             spanned = _spanned(phrase, extents, gutters)
             text = " ".join(item["text"] for item in phrase)

@@ -31,6 +31,7 @@ import unicodedata
 from bisect import bisect_right
 from collections import Counter
 from statistics import median
+from typing import cast
 
 import numpy as np
 import pypdfium2.raw as pdfium_c
@@ -436,9 +437,11 @@ def page_words(chars: list[Char]) -> list[Word]:
     chars = straightened(chars)
     words = [word for line in text_lines([char for char in chars if is_level(char)]) for word in line_words(line)]
     slanted = extract_words(
-        [char for char in chars if not is_level(char)], x_tolerance_ratio=TURNED_SPACE, return_chars=True
+        cast(list[dict], [char for char in chars if not is_level(char)]),
+        x_tolerance_ratio=TURNED_SPACE,
+        return_chars=True,
     )
-    return words + [{**word, "base": word["bottom"]} for word in slanted]
+    return words + [cast(Word, {**word, "base": word["bottom"]}) for word in slanted]
 
 
 def set_upright(char: Char, up: bool, width: float, height: float) -> Char:
@@ -479,7 +482,7 @@ def mapped(chars: list[Char], pdfium_page) -> tuple[list[Char], int]:
                 # the character found must start where the glyph does: not the letter before it, found for a space
                 known = box is not None and abs(box[0] - char["x0"]) <= SAME_GLYPH * char["size"]
                 found = textpage.get_text_range(index, 1) if known else ""
-                right = box[2] if known else char["x0"] + char["size"] / 2
+                right = box[2] if known and box is not None else char["x0"] + char["size"] / 2
                 placed: Char = {**char, "x1": max(char["x1"], right)}
                 if len(found) == 1 and found.isprintable() and not found.isspace():
                     kept.append({**placed, "text": found})

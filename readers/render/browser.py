@@ -113,7 +113,7 @@ def _launcher(work: Path) -> Path:
     """The program Playwright launches as Chromium: Chromium inside its walls
     (``readers.render.sandbox``), with ``work`` its one folder of the machine's."""
     launcher = work / "chromium"
-    launcher.write_text(f'#!/bin/sh\nexec {shlex.join(walled([chromium()], [work]))} "$@"\n')
+    launcher.write_text(f'#!/bin/sh\nexec {shlex.join(walled([chromium() or "chromium"], [work]))} "$@"\n')
     launcher.chmod(0o700)
     return launcher
 
@@ -188,7 +188,7 @@ class _Printer:
                             browser = playwright.chromium.launch(
                                 executable_path=_launcher(self.work),
                                 args=["--no-sandbox", *NOWHERE],
-                                env=environment(self.work),
+                                env={**environment(self.work)},
                                 timeout=PRINT_TIMEOUT_MS,
                             )
                             self.pid, self.launches = _pid(browser), self.launches + 1

@@ -26,6 +26,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -259,8 +260,8 @@ def _letter_set(texts) -> list[str]:
 def place_blocks(
     blocks: list[Passage],
     rendered: list[Passage],
-    edges: list[str] = (),
-    notes: list[tuple[str, str]] = (),
+    edges: Sequence[str] = (),
+    notes: Sequence[tuple[str, str]] = (),
     repeated_pictures: int = 0,
 ) -> Placement:
     """The page of each block, given what each rendered page shows (``rendered_pages``).
@@ -269,13 +270,13 @@ def place_blocks(
     what the render shows that is no block's; ``repeated_pictures`` is how many pictures every
     page repeats (a logo in the header), which are no block's either.
     """
-    edges = _letter_set(edges)
-    notes = sorted(
+    edge_letters = _letter_set(edges)
+    keys = sorted(
         {(letters(mark), shown) for mark, text in notes if len(shown := letters(text)) >= MIN_KEY},
         key=lambda note: len(note[1]),
         reverse=True,
     )
-    kept = [_without_margins(page.text, edges, notes) for page in rendered]
+    kept = [_without_margins(page.text, edge_letters, keys) for page in rendered]
     rendered = [Passage(page.text, printed.pictures) for page, printed in zip(kept, rendered)]
     starts, total = [], 0
     for rendered_page in rendered:
@@ -283,7 +284,9 @@ def place_blocks(
         total += len(rendered_page.text)
     stream = "".join(rendered_page.text for rendered_page in rendered)
     free = [max(0, rendered_page.pictures - repeated_pictures) for rendered_page in rendered]
-    cursor, page, pages, breaks, matchable, unmatched, spans = 0, 1, [], [], 0, 0, []
+    cursor, page, pages, matchable, unmatched = 0, 1, [], 0, 0
+    breaks: list[list] = []
+    spans: list[list] = []
     for block in blocks:
         text = letters(block.text)
         breaks.append([])

@@ -11,7 +11,9 @@ their replies, text boxes, pictures as ``[Picture: alt text]``, charts and Smart
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from contextlib import contextmanager
+from typing import Any
 
 from ...markup.blocks import BlockKind
 from ...markup.markdown import link, one_line
@@ -55,7 +57,7 @@ def emphasised(markdown: str, shown: bool = True) -> str:
     emphasis's ends stand outside its marks, as Markdown needs them."""
     if EMPHASIS not in markdown:
         return markdown
-    segments = []  # [emphasis, words]
+    segments: list[list[str]] = []  # [emphasis, words]
     for index, piece in enumerate(re.split(f"{EMPHASIS}|{EMPHASIS_END}", markdown)):
         kind = piece[:1] if index % 2 and piece[:1] in MARKS else ""
         words = piece[1:] if kind else piece
@@ -107,6 +109,20 @@ class Inline:
     notes and comments by id with the parts they live in, ``tracked_changes``, ``in_margin``, ``emphasis``, ``script``,
     ``notes``, ``endnote_blocks`` and ``drawn``, and ``blocks()`` for the stories a run holds (text boxes,
     notes, comments)."""
+
+    fields: list[dict]
+    open_comments: dict[str, list[str]]
+    footnotes: dict[str, Any]
+    endnotes: dict[str, Any]
+    comments: dict[str, dict]
+    footnote_part: Any
+    endnote_part: Any
+    comment_part: Any
+    footnote_count: int
+    endnote_blocks: list[Block]
+    notes: list[tuple[str, str]]
+    in_margin: bool
+    blocks: Callable[..., list[Block]]
 
     def _shown(self) -> bool:
         """Text is shown unless it is a field's code (between its begin and separate)."""

@@ -80,7 +80,9 @@ def _split_table(block: Block, page: int, breaks: list[tuple[int, int]]) -> list
     """A table that runs over page breaks, cut between rows; each part after the first starts
     with the heading rows Word repeats on every page."""
     heading = list(zip(block.rows, block.cells))[: block.heading_rows]
-    parts, current, counted, cuts = [], [], 0, list(breaks)
+    parts: list[tuple[list, int]] = []
+    current: list = []
+    counted, cuts = 0, list(breaks)
     for row, cells, count in zip(block.rows, block.cells, block.row_letters):
         while cuts and counted >= cuts[0][0]:
             if len(current) > len(heading) or (current and not heading):
@@ -93,12 +95,12 @@ def _split_table(block: Block, page: int, breaks: list[tuple[int, int]]) -> list
     out = []
     for index, (rows, number) in enumerate(parts):
         table = markdown_table([row for row, _ in rows])
-        cells = _within([cells for _, cells in rows])
+        part = _within([cells for _, cells in rows])
         out.append(
             (
-                replace(block, markdown=table, cells=cells)
+                replace(block, markdown=table, cells=part)
                 if index == 0
-                else Block(table, kind=BlockKind.TABLE, cells=cells),
+                else Block(table, kind=BlockKind.TABLE, cells=part),
                 number,
             )
         )

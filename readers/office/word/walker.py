@@ -121,7 +121,9 @@ class _Document(Inline):
                 entry.get(f"{W15}paraId"): entry.get(f"{W15}paraIdParent") for entry in extended.iter(f"{W15}commentEx")
             }
             parents.pop(None, None)  # an entry naming no paragraph of its own cannot make a comment without one a reply
-        comments, by_paragraph, para_ids = {}, {}, {}
+        comments: dict[str, dict] = {}
+        by_paragraph: dict = {}
+        para_ids: dict = {}
         for comment in root.findall(f"{W}comment"):
             paragraphs = comment.findall(f"{W}p")
             comment_id = comment.get(f"{W}id")
@@ -264,7 +266,9 @@ class _Document(Inline):
         """The table as Markdown: a merged cell's words in every cell it spans, across and down (its
         text for placement once); a table in a cell after the table, its place in the cell marked.
         A table of one cell is a box round its content, which stands as it is."""
-        cells, asides, heading_rows = [], [], 0  # each row's cells: their blocks, the columns they span, covered
+        cells: list[list] = []  # each row's cells: their blocks, the columns they span, covered
+        asides: list = []
+        heading_rows = 0
         for tr in self._children(tbl, f"{W}tr"):
             trpr = tr.find(f"{W}trPr")
             if trpr is not None and trpr.find(f"{W}del") is not None:
@@ -273,7 +277,7 @@ class _Document(Inline):
             if heading_rows == len(cells) and trpr is not None and is_on(trpr.find(f"{W}tblHeader")):
                 heading_rows += 1
             before = trpr.find(f"{W}gridBefore") if trpr is not None else None
-            row = [([], 1, False)] * (_columns(before, 0) if before is not None else 0)
+            row: list[tuple[list, int, bool]] = [([], 1, False)] * (_columns(before, 0) if before is not None else 0)
             for tc in self._children(tr, f"{W}tc"):
                 tcpr = tc.find(f"{W}tcPr")
                 span = tcpr.find(f"{W}gridSpan") if tcpr is not None else None
@@ -286,11 +290,16 @@ class _Document(Inline):
             cells.append(row)
         if len(cells) == 1 and len(cells[0]) == 1:
             return [*cells[0][0][0], *asides]
-        rows, plain, bottom, row_plains, nested, size = [], [], [], [], [], 0
+        rows: list[list[str]] = []
+        plain: list = []
+        bottom: list = []
+        row_plains: list = []
+        nested: list = []
+        size = 0
         spans: list[list[list]] = []  # each row's cells that start in it: [text, rows spanned, columns spanned]
         starts: dict[int, list] = {}  # the cell covering each column, as far down as it reaches
         for row in cells:
-            shown, texts, starting = len(plain), [], []
+            shown, texts, starting = len(plain), list[str](), list[list]()
             for content, span, covered in row:
                 if covered:
                     above = rows[-1] if rows else []
