@@ -1,6 +1,7 @@
 """The page as its blocks (issue 51): a block's cells keep their spans, a page's text is its blocks
 joined, a Markdown file's blocks are its lines as they are (a code block open across a page break stays
-code), and what is made from the blocks (chunk cards, the report's citations) says the right thing."""
+code), a PDF's blocks stand where the layout put their lines, and what is made from the blocks (chunk
+cards, the report's citations) says the right thing."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import shutil
 from readers import Block, BlockKind, Cell, Page, read_file
 from readers.markup.markdown import markdown_blocks
 from readers.markup.tables import table_block
+from readers.pdf.placed import placed_blocks
 from readers.services import Services
-from testkit import ROOT, make_settings
+from testkit import CORPUS, ROOT, make_settings
+from testkit.block_boxes import TEXT_KINDS, block_score, grid_matches, grids, page_words
 from ui.chunks import card
 from ui.handlers import Entry
 from ui.report import report_markdown
@@ -115,3 +118,42 @@ def test_the_report_cites_each_piece_once(shared_services):
             if block.kind in ("table", "chart"):
                 at = pieces.index(block.text)
                 assert pieces[at + 1].startswith(CITE), block.text  # each table and chart cited right after it
+
+
+def test_a_pdf_blocks_box_is_the_lines_the_layout_made_it_of():
+    """``readers.pdf.placed``: a heading levelled anew, a paragraph over two lines (a word broken at
+    the first's end) and a table continued from another page (its last row not on this page) take the
+    boxes of their own lines; furniture too; a block none of whose lines the layout placed has none."""
+    placed = [
+        ("# Title", (0.1, 0.1, 0.5, 0.15)),
+        ("First line of a para-", (0.1, 0.2, 0.9, 0.22)),
+        ("graph that goes on", (0.1, 0.22, 0.6, 0.24)),
+        ("| Region | Units |\n|---|---|\n| North | 120 |", (0.1, 0.5, 0.9, 0.7)),
+        ("Page 3 of 9", (0.4, 0.95, 0.6, 0.97)),
+    ]
+    blocks = [
+        Block(BlockKind.HEADING, "## Title", level=2),
+        Block(BlockKind.PARAGRAPH, "First line of a paragraph that goes on"),
+        Block(BlockKind.TABLE, "| Region | Units |\n|---|---|\n| North | 120 |\n| South | 95 |"),
+        Block(BlockKind.FURNITURE, "Page 3 of 9"),
+        Block(BlockKind.PARAGRAPH, "Said nowhere on the page"),
+    ]
+    assert [block.box for block in placed_blocks(blocks, placed)] == [
+        (0.1, 0.1, 0.5, 0.15),
+        (0.1, 0.2, 0.9, 0.24),
+        (0.1, 0.5, 0.9, 0.7),
+        (0.4, 0.95, 0.6, 0.97),
+        None,
+    ]
+
+
+def test_a_pdf_pages_blocks_hold_their_own_words_and_a_ruled_table_its_grid(shared_services):
+    """Issue 51's measure (``testkit.block_boxes``) on ca-warn-report.pdf's first page: each text or
+    heading block's box holds all its words and no others', and each ruled table's box is its drawn grid."""
+    path = CORPUS / "pdfplumber" / "ca-warn-report.pdf"
+    page = read_file(path, services=shared_services).pages[0]
+    words = page_words(path, 1)
+    scores = [block_score(block, words) for block in page.blocks if block.kind in TEXT_KINDS]
+    assert len(scores) == 3 and all(score.precision == score.recall == 1.0 for score in scores)
+    tables = [block for block in page.blocks if block.kind == BlockKind.TABLE]
+    assert tables and min(grid_matches(tables, grids(path, 1))) >= 0.9

@@ -118,7 +118,7 @@ def test_the_pages_headings_and_blocks_say_where_the_text_is(shared_services):
     assert pages[0]["headings"] == ["AutoGen: Enabling Next-Gen LLM Applications via Multi-Agent Conversation"]
     assert pages[1]["headings"] == ["Introduction", "d666f1f7-46cb-42bd-9a39-9a39cf2a509f"]  # carried over
     first = [metadata for _, metadata in load("langchain", str(PDF), shared_services)][0]
-    assert [block["kind"] for block in first["blocks"]] == ["heading", "paragraph", "paragraph", "table"]
+    assert [block["kind"] for block in first["blocks"]] == ["heading", "paragraph", "list_item", "table"]
     assert first["blocks"][0]["text"] == "# WARN Report*" and first["headings"] == ["WARN Report*"]
     assert all(0 <= left < right <= 1 and 0 <= top < bottom <= 1 for left, top, right, bottom in _boxes(first))
     chunks = load("langchain", str(PDF), shared_services, mode="chunk", max_tokens=CHUNK_TOKENS)
