@@ -125,11 +125,11 @@ def test_a_pdf_blocks_box_is_the_lines_the_layout_made_it_of():
     the first's end) and a table continued from another page (its last row not on this page) take the
     boxes of their own lines; furniture too; a block none of whose lines the layout placed has none."""
     placed = [
-        ("# Title", (0.1, 0.1, 0.5, 0.15)),
-        ("First line of a para-", (0.1, 0.2, 0.9, 0.22)),
-        ("graph that goes on", (0.1, 0.22, 0.6, 0.24)),
-        ("| Region | Units |\n|---|---|\n| North | 120 |", (0.1, 0.5, 0.9, 0.7)),
-        ("Page 3 of 9", (0.4, 0.95, 0.6, 0.97)),
+        ("# Title", (0.1, 0.1, 0.5, 0.15), False),
+        ("First line of a para-", (0.1, 0.2, 0.9, 0.22), False),
+        ("graph that goes on", (0.1, 0.22, 0.6, 0.24), False),
+        ("| Region | Units |\n|---|---|\n| North | 120 |", (0.1, 0.5, 0.9, 0.7), False),
+        ("Page 3 of 9", (0.4, 0.95, 0.6, 0.97), False),
     ]
     blocks = [
         Block(BlockKind.HEADING, "## Title", level=2),
@@ -145,6 +145,22 @@ def test_a_pdf_blocks_box_is_the_lines_the_layout_made_it_of():
         (0.4, 0.95, 0.6, 0.97),
         None,
     ]
+
+
+def test_a_chart_the_pdf_layout_rebuilt_is_one_chart_block():
+    """The heading, table and notes a rebuilt chart's Markdown parts into are one chart block, where
+    its drawing stands, with its table's rows: no table of the page's."""
+    chart = "Chart: Units (bar chart)\n\n|  | North |\n|---|---|\n| Q1 | 120 |\n\n*values as printed*"
+    blocks = placed_blocks(
+        markdown_blocks(f"Sales rose.\n\n{chart}"),
+        [("Sales rose.", (0.1, 0.1, 0.5, 0.12), False), (chart, (0.1, 0.2, 0.9, 0.6), True)],
+    )
+    assert [(block.kind, block.box) for block in blocks] == [
+        (BlockKind.PARAGRAPH, (0.1, 0.1, 0.5, 0.12)),
+        (BlockKind.CHART, (0.1, 0.2, 0.9, 0.6)),
+    ]
+    assert blocks[1].text == chart and blocks[1].grid() == [["", "North"], ["Q1", "120"]]
+    assert Page(1, blocks=blocks).tables == [] and Page(1, blocks=blocks).text == f"Sales rose.\n\n{chart}"
 
 
 def test_a_pdf_pages_blocks_hold_their_own_words_and_a_ruled_table_its_grid(shared_services):

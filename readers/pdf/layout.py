@@ -237,14 +237,14 @@ def _linked(line: list[Item]) -> str:
 
 def _render(blocks: list, body: float, tables: list[str], placed: list[Placed], ratio: float = HEADING_RATIO) -> str:
     """The blocks as Markdown; each table without rules is also added to ``tables``, and each line
-    (a table, a figure's block: whole) to ``placed`` with its box; a heading is set ``ratio`` times
-    the body text's size."""
+    (a table, a figure's block: whole) to ``placed`` with its box and whether it is a chart rebuilt;
+    a heading is set ``ratio`` times the body text's size."""
     paragraphs: list[str] = []
     for block in blocks:
         if isinstance(block, tuple):
             paragraphs.append(markdown_table(block[1]))
             tables.append(paragraphs[-1])
-            placed.append((paragraphs[-1], block[2]))
+            placed.append((paragraphs[-1], block[2], False))
             continue
         groups = paragraph_groups(block)
         for group in groups:
@@ -259,7 +259,7 @@ def _render(blocks: list, body: float, tables: list[str], placed: list[Placed], 
             lines: list[str] = []
             for index, (line, mark) in enumerate(zip(group, marks)):
                 text = _linked(line)
-                placed.append((text, union([box_of(item) for item in line])))
+                placed.append((text, union([box_of(item) for item in line]), any(item.get("chart") for item in line)))
                 if mark and index and marks[index - 1] == mark:  # a heading set on two or three lines is one heading
                     paragraphs[-1] += f" {text}"
                 elif mark:
@@ -368,6 +368,7 @@ def _figure_items(
                 "bottom": max(y1, *(w["bottom"] for w in labels)),
                 "text": "",
                 "block": block or "\n".join(_linked(line) for line in item_lines(labels)),
+                "chart": "chart" in figure,
             }
         )
     return outside, items, turned
@@ -484,7 +485,7 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) ->
     parts = [*map(furniture_line, heads), text, *sideways, *map(furniture_line, feet + numbered + aside)]
     left, top, width, height = float(page.bbox[0]), float(page.bbox[1]), float(page.width), float(page.height)
     fractions = [
-        (line, ((x0 - left) / width, (y0 - top) / height, (x1 - left) / width, (y1 - top) / height))
-        for line, (x0, y0, x1, y1) in placed
+        (line, ((x0 - left) / width, (y0 - top) / height, (x1 - left) / width, (y1 - top) / height), chart)
+        for line, (x0, y0, x1, y1), chart in placed
     ]
     return "\n\n".join(part for part in parts if part), unruled, fractions

@@ -299,7 +299,7 @@ def _blocks(text: str, tables: list[str], furniture: list[str], placed: list) ->
     held = {block.text for block in blocks}
     blocks += [block for table in tables if table not in held for block in markdown_blocks(table)]
     blocks += [Block(BlockKind.FURNITURE, line) for line in furniture]
-    return placed_blocks(blocks, [(line, tuple(box)) for line, box in placed])
+    return placed_blocks(blocks, [(line, tuple(box), chart) for line, box, chart in placed])
 
 
 def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True) -> Extraction:

@@ -2,7 +2,8 @@
 (``readers.pdf.layout.page_markdown``): its Markdown and its box, a table or a figure's block whole.
 A block of the page's final text (its furniture taken out, its headings levelled with the other
 pages', a word broken at a line's end joined, a table continued from the page before joined to it)
-takes the boxes of the lines it is made of.
+takes the boxes of the lines it is made of. A chart rebuilt from a drawing, which the page's Markdown
+parts into its heading, table and notes, is one chart block again.
 
 Lines and blocks are compared by their letters and digits alone (``readers.render.placement.letters``):
 what the pages' comparison changes (a heading's marks, a hyphen at a line's end, a furniture mark)
@@ -16,18 +17,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..markup.blocks import Block, Box
+from ..markup.blocks import Block, BlockKind, Box
 from ..render.placement import letters
 
-Placed = tuple[str, Box]  # a line's Markdown and its box, (left, top, right, bottom) as fractions of the page
+# a line's Markdown, its box ((left, top, right, bottom) as fractions of the page) and whether it is a chart rebuilt
+Placed = tuple[str, Box, bool]
 FEWEST_LETTERS = 4  # a line of a block found apart: fewer ("12", "Yes") stand in too many places on a page
+CHART_PARTS = 4  # the blocks a chart's Markdown parts into: its heading, table, value axis and how its values were had
 
 
 def placed_blocks(blocks: list[Block], placed: list[Placed]) -> list[Block]:
-    """``blocks`` with the box of the ``placed`` lines each is made of (None where none is found)."""
+    """``blocks`` with the box of the ``placed`` lines each is made of (None where none is found), the
+    blocks of a chart the layout rebuilt made one chart block again (``_charts``)."""
+    blocks = _charts(blocks, {letters(text) for text, _, chart in placed if chart})
     run = ""
     spans: list[tuple[int, int, Box]] = []
-    for text, box in placed:
+    for text, box, _ in placed:
         found = letters(text)
         if found:
             spans.append((len(run), len(run) + len(found), box))
@@ -55,6 +60,27 @@ def placed_blocks(blocks: list[Block], placed: list[Placed]) -> list[Block]:
         else:
             result.append(block)
     return result
+
+
+def _charts(blocks: list[Block], charts: set[str]) -> list[Block]:
+    """``blocks`` with each run of them that is a chart (its letters one of ``charts``', a table among
+    them) one chart block, its text theirs and its rows its table's."""
+    if not charts:
+        return blocks
+    found: list[Block] = []
+    start = 0
+    while start < len(blocks):
+        for end in range(start + 2, min(len(blocks), start + CHART_PARTS) + 1):
+            run = blocks[start:end]
+            table = next((block for block in run if block.kind == BlockKind.TABLE), None)
+            if table and letters("".join(block.text for block in run)) in charts:
+                found.append(Block(BlockKind.CHART, "\n\n".join(block.text for block in run), rows=table.rows))
+                start = end
+                break
+        else:
+            found.append(blocks[start])
+            start += 1
+    return found
 
 
 def _clipped(boxes: list[Box]) -> Box:
