@@ -440,8 +440,8 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) ->
     """The Markdown of a pdfplumber ``page`` whose ``tables`` are ``(bbox, markdown)`` pairs and
     whose ``figures`` are ``readers.pdf.figures`` dicts, the tables without rules found, and each of
     its lines (a table or a figure's block whole) as it stands on the page: its Markdown and its box
-    (left, top, right, bottom) as fractions of the page (``readers.pdf.placed``). A side box is placed
-    whole; text turned on its side and the furniture taken out first are placed nowhere."""
+    (left, top, right, bottom) as fractions of the page (``readers.pdf.placed``), a side box's lines
+    each; text turned on its side and the furniture taken out first are placed nowhere."""
     boxes = [bbox for bbox, _ in tables]
     chars = [char for char in page.chars if not centre_in(box_of(char), boxes)] if boxes else page.chars
     upright = [char for char in chars if turn_of(char) == "level"]
@@ -472,13 +472,18 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) ->
     side = asides(items, drawn_boxes(page), float(page.width) * float(page.height))
     held = {id(word) for _, inside in side for word in inside}
     items = [item for item in items if id(item) not in held] + labels + aligned
+    rendered = []  # each side box, its Markdown and its own lines, placed
+    for box, inside in side:
+        lines: list[Placed] = []
+        rendered.append((box, _render(_order(inside, GUTTER_EMS * body), body, unruled, lines, ratio), lines))
     items += [
         {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown}
-        for (x0, top, x1, bottom), markdown in tables
-        + [(box, _render(_order(inside, GUTTER_EMS * body), body, unruled, [], ratio)) for box, inside in side]
+        for (x0, top, x1, bottom), markdown in tables + [(box, markdown) for box, markdown, _ in rendered]
     ]
+    boxed = {markdown: lines for _, markdown, lines in rendered}
     placed: list[Placed] = []
     text = _render(_order(items, GUTTER_EMS * body), body, unruled, placed, ratio) if items else ""
+    placed = [line for whole in placed for line in boxed.get(whole[0], [whole])]
     spans = [(w["x0"], w["x1"]) for w in words] + [(box[0], box[2]) for box in boxes]
     text_span = (min(x0 for x0, _ in spans), max(x1 for _, x1 in spans)) if spans else (0.0, float(page.width))
     sideways, aside = _turned_text(turned, page, unruled, text_span)
