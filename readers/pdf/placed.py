@@ -84,10 +84,11 @@ def _charts(blocks: list[Block], charts: set[str]) -> list[Block]:
 
 
 def _clipped(boxes: list[Box]) -> Box:
-    """The smallest box round ``boxes``, within the page."""
+    """The smallest box round ``boxes``, within the page, to 4 places as a figure's (a tenth of a point on a
+    page a metre long)."""
     return (
-        max(0.0, min(box[0] for box in boxes)),
-        max(0.0, min(box[1] for box in boxes)),
-        min(1.0, max(box[2] for box in boxes)),
-        min(1.0, max(box[3] for box in boxes)),
+        round(max(0.0, min(box[0] for box in boxes)), 4),
+        round(max(0.0, min(box[1] for box in boxes)), 4),
+        round(min(1.0, max(box[2] for box in boxes)), 4),
+        round(min(1.0, max(box[3] for box in boxes)), 4),
     )
