@@ -51,9 +51,12 @@ system:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-$(VENV)/.installed: requirements.txt
+# The package itself is installed editable (its pins are requirements.txt's), so .venv/bin/readlens is the
+# command of this checkout.
+$(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install -q --disable-pip-version-check --no-deps -e .
 	touch $@
 
 $(VENV)/.installed-batch: $(VENV)/.installed requirements-batch.txt

@@ -15,7 +15,8 @@ counted once at its first row and column), per document. Printed per tool: the m
 recall over the documents and the F1 of the two (as the competition reports them), the F1 over all
 relations pooled, the documents whose tables were all missed (no relation right), the seconds it
 took; ReadLens's tuning documents one by one; then the validation set's figures, and both sets' F1
-side by side.
+side by side; then, on each set, how many of ReadLens's tables read wrong (F1 under ``WRONG_F1``
+against the truth table each is closest to) and how many read right carry a ``TABLE_UNSURE`` notice.
 
 - ReadLens: ``read_file(path, multimodal=False)`` and the Markdown tables of ``as_text()``, no vision
   (``VISION_PROVIDER=none``: a figure's description is no table), an empty cache. A chart rebuilt
@@ -46,22 +47,23 @@ from bench import report
 from bench.icdar_validation import figures, report_validation
 from bench.scratch import ICDAR
 from readers import ReaderError, Services, read_file
+from readers.markup.tables import table_rows
 from testkit import CORPUS, make_settings
-from testkit.icdar_metric import Score, markdown_tables, means, relations, row_grid, score, truth_tables
+from testkit.icdar_metric import WRONG_F1, Grid, Score, markdown_tables, means, relations, row_grid, score, truth_tables
 from testkit.validation import validation_tables
 
 FOLDER = CORPUS / "icdar2013-eu"
 TARGET_F1 = 0.95
 
 
-def truths() -> dict[Path, list[Counter]]:
-    """Each PDF and the relations of each reading of its tables (one, or two for ``eu-009a``)."""
-    found: dict[Path, list[Counter]] = {}
+def truths() -> dict[Path, list[list[Grid]]]:
+    """Each PDF and each reading of its tables (one, or two for ``eu-009a``), a grid a table."""
+    found: dict[Path, list[list[Grid]]] = {}
     for xml in sorted(FOLDER.glob("*-str.xml")):
         stem = xml.name.removesuffix("-str.xml")
         pdf = FOLDER / f"{stem}.pdf"
         pdf = pdf if pdf.exists() else FOLDER / f"{stem[:-1]}a.pdf"  # eu-009b is another reading of eu-009a.pdf
-        found.setdefault(pdf, []).append(relations(truth_tables(xml)))
+        found.setdefault(pdf, []).append(truth_tables(xml))
     return found
 
 
@@ -77,13 +79,19 @@ def readlens_tables(pdfs: list[Path], cache: Path) -> dict[str, dict[Path, dict]
     for pdf in pdfs:
         start = perf_counter()
         try:
-            text = read_file(pdf, services=services, multimodal=False).as_text()
+            reading = read_file(pdf, services=services, multimodal=False)
         except ReaderError as error:
             for found in answers.values():
                 found[pdf] = {"error": f"{error.code}: {error.message}"}
             continue
+        text = reading.as_text()
         seconds = perf_counter() - start
         answers["ReadLens"][pdf] = {"tables": markdown_tables(text, charts=False), "seconds": seconds}
+        answers["ReadLens"][pdf]["unsure"] = [
+            (table_rows(table), index in page.unsure_tables)
+            for page in reading.pages
+            for index, table in enumerate(page.tables)
+        ]
         answers["ReadLens, charts' data counted"][pdf] = {"tables": markdown_tables(text), "seconds": seconds}
     return answers
 
@@ -99,8 +107,26 @@ def peer_tables(pdfs: list[Path]) -> dict[str, dict[Path, dict]]:
     return answers
 
 
+def unsure_rates(name: str, tables: dict[Path, list], truth: dict[Path, list[Grid]]) -> str:
+    """How many of ReadLens's tables read wrong carry a ``TABLE_UNSURE`` notice, and how many read
+    right: a table is right when it scores ``WRONG_F1`` or more against the truth table it is closest to."""
+    counts: Counter = Counter()
+    for pdf, found in tables.items():
+        for rows, flagged in found:
+            relation = relations([row_grid(rows)])
+            best = max((score(relation, relations([grid])).f1 for grid in truth.get(pdf, [])), default=0.0)
+            counts[best >= WRONG_F1, flagged] += 1
+    wrong, right = counts[False, True] + counts[False, False], counts[True, True] + counts[True, False]
+    return (
+        f"ReadLens's TABLE_UNSURE notices on the {name}: {counts[False, True]} of its {wrong} tables read wrong "
+        f"(F1 under {WRONG_F1} against the closest truth table) are flagged, {counts[True, True]} of its {right} "
+        "read right"
+    )
+
+
 def main(detail: bool = False) -> None:
-    readings = truths()
+    truth = truths()
+    readings = {pdf: [relations(grids) for grids in found] for pdf, found in truth.items()}
     pdfs = sorted(readings)
     validation = sorted(validation_tables())
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
@@ -152,6 +178,11 @@ def main(detail: bool = False) -> None:
         f"{'PASS' if passed else 'FAIL'}: ReadLens F1 {tuned:.3f} tuning, {validated:.3f} validation (target "
         f"{TARGET_F1} on both, above every peer's {best_peer:.3f}), {missed} tuning documents all missed"
     )
+    unsure = {pdf: answer.get("unsure", []) for pdf, answer in answers["ReadLens"].items()}
+    tuning_truth = {pdf: [grid for reading in found for grid in reading] for pdf, found in truth.items()}
+    print(unsure_rates("tuning set", {pdf: unsure[pdf] for pdf in pdfs if pdf in unsure}, tuning_truth))
+    validation_truth = {pdf: [table.grid for table in found] for pdf, found in validation_tables().items()}
+    print(unsure_rates("validation set", {pdf: unsure[pdf] for pdf in validation if pdf in unsure}, validation_truth))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Command line: ``python -m readers FILE [--pages 3-5] [--describe Q] [--multimodal] [--format F]
-[--document] [--line-numbers] [--chunks 512 [--overlap 64]]``.
+[--citations] [--document] [--line-numbers] [--chunks 512 [--overlap 64]]``.
 
 Prints what a model receives from FILE; with ``--chunks``, what a retriever indexes instead: one
 JSON object per chunk (JSON Lines, ``Reading.chunks``). On a ReaderError it prints one line,
@@ -138,19 +138,40 @@ def batch_main(argv: list[str], prog: str = "python -m readers") -> int:
         return 2
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m readers") -> int:
-    """The command line; ``prog`` is how its help names it (``readlens`` for the installed command)."""
+def main(argv: list[str] | None = None, prog: str = "python -m readers", commands: str | None = None) -> int:
+    """The command line; ``prog`` is how its help names it (``readlens`` for the installed command), and
+    ``commands`` the lines its help ends with, naming the other commands (by default ``batch``)."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["batch"]:
         return batch_main(argv[1:], prog)
     parser = argparse.ArgumentParser(
         prog=prog,
-        description="Show what a language model receives from a file.",
-        epilog=f"Collections: {prog} batch PATH... --out pages.jsonl (see batch --help).",
+        description="Show what a language model receives from a file or a web address: its text, with tables\n"
+        "and a description of each page's visuals, or the message content with each page's image.",
+        epilog=commands or f"Collections: {prog} batch PATH... --out pages.jsonl (see {prog} batch --help).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file")
+    parser.add_argument(
+        "file",
+        metavar="FILE|URL",
+        help="a file to read (documents, spreadsheets, web pages, e-books, e-mail, archives, images, audio, text), "
+        "or an http:// or https:// address, fetched first (public addresses only unless URL_ALLOW names it)",
+    )
     add_reading_options(parser)
-    parser.add_argument("--format", choices=("text", "json", *PROVIDERS), default="text")
+    parser.add_argument(
+        "--format",
+        choices=("text", "plain", "json", *PROVIDERS),
+        default="text",
+        help="text: what a text-only model receives, its pages' text in Markdown (the default); plain: the same "
+        "as plain text, tables in columns; json: the whole reading; openai, anthropic, gemini: that provider's "
+        "message content, with the page images in multimodal mode",
+    )
+    parser.add_argument(
+        "--citations",
+        action="store_true",
+        help="with --format text or plain: a citation after each page's text and visual content, "
+        "*(Source: report.pdf, p. 12)*",
+    )
     parser.add_argument(
         "--document",
         action="store_true",
@@ -182,6 +203,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m readers") -> int:
         parser.error("--describe does not go with --document: the PDF is sent as it is, without descriptions")
     if args.line_numbers and args.format != "text":
         parser.error("--line-numbers goes with --format text")
+    if args.citations and (args.format not in ("text", "plain") or chunk_tokens):
+        parser.error("--citations goes with --format text or plain (each chunk carries its own citation)")
     start, end = args.pages or (None, None)
     settings = load_settings()
     if settings is None:
@@ -202,8 +225,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m readers") -> int:
     if chunks is not None:
         for chunk in chunks:
             print(json.dumps(dataclasses.asdict(chunk), ensure_ascii=False))
-    elif args.format == "text":
-        print(reading.as_text(line_numbers=args.line_numbers))
+    elif args.format in ("text", "plain"):
+        print(reading.as_text(args.line_numbers, plain=args.format == "plain", citations=args.citations))
     elif args.format == "json":
         print(json.dumps(as_json(reading), ensure_ascii=False, indent=2))
     else:

@@ -22,7 +22,7 @@ from .job import Job, Preview, Progress, no_progress, pictured
 from .kinds import SOURCE_EXTENSION, kind_of
 from .markup.blocks import paragraphs
 from .models import Reading
-from .notices import Code, Notice
+from .notices import CACHED, Code, Notice
 from .options import ReadOptions
 from .render.libreoffice import ooxml_copy
 from .services import Services, shared_services
@@ -159,42 +159,57 @@ def _read(
     if size > settings.max_file_bytes:
         raise too_large(shown, size, settings.max_file_bytes)
     with last_resort(shown):
-        detected = detect(resolved, shown)
-        if options.images is None:
-            options = replace(options, images=pictured(options, services))
-        job = Job(
-            resolved,
-            shown,
-            size,
-            file_sha256(resolved),
-            detected.kind,
-            detected.mime,
-            options,
-            services,
-            progress,
-            read_file,
-            preview,
-        )
-        notices = [Notice(Code.MISNAMED, warning)] if (warning := misnamed(shown, detected)) else []
-        if warning := links_warning(job):
-            notices.append(Notice(Code.LINKED_CONTENT, warning))
-        if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with the OOXML reader
-            job = replace(job, path=ooxml_copy(job))
-        if kind_of(job.kind).package:
-            job = replace(job, path=readable_package(job, notices))
-            if not options.multimodal and getattr(services.vision, "source", None) == "ocr" and _pictured(job.path):
-                from .describe.ocr import load_soon
+        # every step that reads the file works within its time budget; describing the pages has its own bounds
+        with time_budget(settings.read_timeout, shown):
+            detected = detect(resolved, shown)
+            if options.images is None:
+                options = replace(options, images=pictured(options, services))
+            job = Job(
+                resolved,
+                shown,
+                size,
+                file_sha256(resolved),
+                detected.kind,
+                detected.mime,
+                options,
+                services,
+                progress,
+                read_file,
+                preview,
+            )
+            notices = [Notice(Code.MISNAMED, warning)] if (warning := misnamed(shown, detected)) else []
+            if warning := links_warning(job):
+                notices.append(Notice(Code.LINKED_CONTENT, warning))
+            if job.mime in SOURCE_EXTENSION:  # legacy or ODF Office: read LibreOffice's OOXML copy with its reader
+                job = replace(job, path=ooxml_copy(job, notices))
+            if kind_of(job.kind).package:
+                job = replace(job, path=readable_package(job, notices))
+                if not options.multimodal and getattr(services.vision, "source", None) == "ocr" and _pictured(job.path):
+                    from .describe.ocr import load_soon
 
-                load_soon()
-        with time_budget(settings.read_timeout, shown):  # the reader's work; describing the pages has its own bounds
+                    load_soon()
             reading = read(job)
         reading.notices[:0] = notices
         if kind_of(reading.kind).visual and (options.describe or not reading.multimodal):
             from .describe.vision import describe_reading
 
             describe_reading(reading, job)
+        if settings.public:
+            _unmarked(reading)
         _bounded(reading)
         return reading
+
+
+def _unmarked(reading: Reading) -> None:
+    """In public mode a visitor's reading does not show whether anyone read the same bytes before: no
+    description or transcript says it came from the cache, and the cache's hits count as the calls
+    they stood in for."""
+    for page in reading.pages:
+        if page.description_source:
+            page.description_source = page.description_source.removesuffix(CACHED)
+    if reading.transcript is not None:
+        reading.transcript = replace(reading.transcript, source=reading.transcript.source.removesuffix(CACHED))
+    reading.usage.calls, reading.usage.cache_hits = reading.usage.calls + reading.usage.cache_hits, 0
 
 
 def _bounded(reading: Reading) -> None:

@@ -19,23 +19,24 @@ in its place (``RENDER_FAILED`` for a time-out or a stopped worker, which is no 
 with a sentence that names neither the exception nor its text (which may hold a key). So
 ``read_file`` raises nothing but ``ReaderError``, as its contract says.
 
-A reading has a time budget (``READ_TIMEOUT``): ``time_budget`` sets it for the reading of one
-file (a file inside it shares it), and ``on_time`` raises ``TOO_COMPLEX`` once the reading's
-thread has computed longer; the loops that walk what a file holds (a page's elements, a document's
-blocks, a sheet's rows, a deck's shapes) call it as they go. It is the thread's CPU time, so
-waiting for LibreOffice, Chromium or the PDF workers (bounded by their own time-outs) and a
-machine busy with other work do not count.
+A reading has a time budget (``READ_TIMEOUT``), wall-clock seconds over every process that works
+for it: ``time_budget`` starts a ``Budget`` for the reading of one file (a file inside it shares
+it), and ``on_time`` raises ``TOO_COMPLEX`` once it is spent; the loops that walk what a file holds
+(a page's elements, a document's blocks, a sheet's rows, a deck's shapes) call it as they go, and
+the engines that work for the file (the PDF workers, LibreOffice, Chromium) are stopped when it is
+spent, so they are free for the next file at once. Time spent waiting for an engine busy with
+another file is not the file's (``Budget.paused``).
 """
 
 import logging
 import re
+import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 log = logging.getLogger("readers.core")
-_budget: ContextVar[tuple[float, float, str] | None] = ContextVar("budget", default=None)
 OBJECT_NAME = re.compile(r"<[\w.]+ object at 0x[0-9a-fA-F]+>")  # how Python names an object: Pillow names bytes so
 
 CODES = (
@@ -112,25 +113,90 @@ def last_resort(name: str):
         ) from error
 
 
+class Budget:
+    """The wall-clock time the reading of the file shown as ``name`` may take: ``seconds`` from its
+    start, less the spans it was paused (waiting for an engine another file holds). Shared by the
+    threads that work for the reading; ``ended`` once the reading is over, so whatever still works
+    for it can be stopped."""
+
+    def __init__(self, seconds: float, name: str):
+        self.seconds, self.name, self.ended = seconds, name, False
+        self._deadline, self._pauses, self._since = time.monotonic() + seconds, 0, 0.0
+        self._lock = threading.Lock()
+
+    def left(self) -> float:
+        """Seconds left; none pass while it is paused."""
+        with self._lock:
+            return self._deadline - (self._since if self._pauses else time.monotonic())
+
+    def spent(self) -> bool:
+        return self.ended or self.left() <= 0
+
+    def pause(self) -> None:
+        with self._lock:
+            self._pauses += 1
+            if self._pauses == 1:
+                self._since = time.monotonic()
+
+    def resume(self) -> None:
+        with self._lock:
+            self._pauses -= 1
+            if self._pauses == 0:
+                self._deadline += time.monotonic() - self._since
+
+    @contextmanager
+    def paused(self):
+        self.pause()
+        try:
+            yield
+        finally:
+            self.resume()
+
+    def refusal(self) -> ReaderError:
+        return ReaderError(
+            "TOO_COMPLEX",
+            f"{self.name} takes longer to read than a reading may (READ_TIMEOUT, {self.seconds:g} s): it holds "
+            "more than ReadLens reads in that time, and may have been built to stall readers. To read it anyway, "
+            "raise READ_TIMEOUT.",
+        )
+
+
+_budget: ContextVar[Budget | None] = ContextVar("budget", default=None)
+
+
 @contextmanager
 def time_budget(seconds: float, name: str):
-    """Hold the reading of the file shown as ``name`` to ``seconds`` of its thread's CPU time
-    (``on_time``); within a reading that has one already (a member of an archive), the outer one holds."""
-    token = None if _budget.get() else _budget.set((time.thread_time() + seconds, seconds, name))
+    """Hold the reading of the file shown as ``name`` to ``seconds`` of wall-clock time (see ``Budget``);
+    within a reading that has one already (a member of an archive), the outer one holds."""
+    budget = None if _budget.get() else Budget(seconds, name)
+    token = _budget.set(budget) if budget else None
     try:
         yield
     finally:
-        if token is not None:
+        if budget is not None and token is not None:
+            budget.ended = True
             _budget.reset(token)
+
+
+def current_budget() -> Budget | None:
+    """The budget of the reading under way in this thread, or None outside one."""
+    return _budget.get()
+
+
+@contextmanager
+def not_counted():
+    """A span that is not the reading's own work (waiting for an engine another file holds): the
+    budget of the reading under way, if any, is paused through it."""
+    budget = _budget.get()
+    if budget is None:
+        yield
+        return
+    with budget.paused():
+        yield
 
 
 def on_time() -> None:
     """Raise ``TOO_COMPLEX`` if the reading under way has spent its time budget (a no-op outside one)."""
     budget = _budget.get()
-    if budget is not None and time.thread_time() > budget[0]:
-        raise ReaderError(
-            "TOO_COMPLEX",
-            f"{budget[2]} takes more computing than a reading may (READ_TIMEOUT, {budget[1]:g} s): it holds more "
-            "than ReadLens reads in that time, and may have been built to stall readers. To read it anyway, "
-            "raise READ_TIMEOUT.",
-        )
+    if budget is not None and budget.spent():
+        raise budget.refusal()

@@ -10,7 +10,7 @@ from pathlib import Path
 from .errors import ReaderError
 from .kinds import kind_of
 from .models import Extraction, Page, PdfSource, Reading
-from .notices import Code, Notice
+from .notices import Code, Notice, part_of_file
 from .options import ReadOptions
 from .services import Services
 from .settings import Settings
@@ -96,7 +96,12 @@ class Job:
 
     def reading(self, extraction: Extraction, **extra) -> Reading:
         """The reading of what ``extraction`` holds: its pages, the PDF they come from, each page's
-        figures as found and the notices (``Reading``'s fields of those names)."""
+        figures as found and the notices (``Reading``'s fields of those names), and one that says so
+        when its pages are a range of a longer file (``Code.PART_OF_FILE``)."""
+        numbers = [page.number for page in extraction.pages]
+        if numbers and len(numbers) < extraction.page_count:
+            unit = kind_of(self.kind).unit
+            extraction.notices.append(part_of_file(self.name, unit, min(numbers), max(numbers), extraction.page_count))
         return Reading(
             name=self.name,
             kind=self.kind,

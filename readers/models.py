@@ -112,7 +112,9 @@ class Page:
     (a ZIP member, an e-mail attachment) the page comes from, e.g. ``papers/report.pdf``; it is None
     for the container's own pages. ``line`` is, for a page of a text file, the number in the file of
     its first line (its blocks are then runs of whole lines, kept exactly as they are, and the text
-    is them one line after another); None for other pages.
+    is them one line after another); None for other pages. ``unsure_tables`` are the indices in
+    ``tables`` of those a PDF page's reader is unsure of (each with a ``TABLE_UNSURE`` notice saying
+    why): ragged rows, a column that mixes words and figures, figures run together, words placed beside it.
     """
 
     number: int
@@ -125,6 +127,7 @@ class Page:
     section: str | None = None
     line: int | None = None
     described: Described | None = None
+    unsure_tables: list[int] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -226,7 +229,7 @@ class Reading:
     def label(self) -> str:
         return kind_of(self.kind).unit.upper()
 
-    def as_text(self, line_numbers: bool = False) -> str:
+    def as_text(self, line_numbers: bool = False, plain: bool = False, citations: bool = False) -> str:
         """What a text-only model receives: each page's text, then its visual description; a page
         from a file inside a container is preceded by that file's ``[FILE: name]`` when it starts
         (``readers.payload.text``).
@@ -235,10 +238,14 @@ class Reading:
         right-aligned in six columns, then ``→`` (``cat -n`` with an arrow for its tab, as coding
         agents' read tools show files), so a model can cite and edit by line; pages that are not
         lines of a text file are unchanged.
+
+        ``plain`` gives the pages' Markdown as plain text (tables in padded columns, no marks), and
+        ``citations`` a citation after each page's text and visual content, ``*(Source: report.pdf, p. 7)*``
+        (without the asterisks when plain): the export's forms of the payload.
         """
         from .payload.text import as_text
 
-        return as_text(self, line_numbers)
+        return as_text(self, line_numbers, plain, citations)
 
     def tokens(self, provider: str = "openai") -> int:
         """Tokens of the payload in the reading's mode (``as_messages(provider)``): each text part's

@@ -61,7 +61,7 @@ class Settings:
     render_dpi: int = 150
     office_timeout: float = 120
     page_timeout: float = 60
-    read_timeout: float = 30
+    read_timeout: float = 60
     multimodal: bool = False
     vision_provider: str = "auto"
     vision_api_key: str | None = None

@@ -15,16 +15,18 @@ anything but what made it (never a file's name or path: a renamed file still hit
   crop), a deck's or a sheet's picture as the file holds it — and the engine (``OCR_VERSION``,
   the rapidocr release and its models); and, so that a second read renders nothing, by the file's
   content hash, the print it is rendered from, its page, box and dpi, and the engine;
-- a vision model's page description by the file's content hash, page, question, model, prompt
-  (``PROMPT_VERSION``) and the hashes of the page image and the text sent with it;
-- a transcript by the recording's content hash, the backend and its model, the language, the
-  hotwords and ``TRANSCRIPT_VERSION``.
+- a vision model's page description by the file's content hash, page, question, model, the
+  service's address (``VISION_BASE_URL``), prompt (``PROMPT_VERSION``) and the hashes of the page
+  image and the text sent with it;
+- a transcript by the recording's content hash, the backend, its model and its service's address,
+  the language, the hotwords and ``TRANSCRIPT_VERSION``.
+
+``tests/test_cache_keys.py`` holds each key to every setting that shapes its entry.
 """
 
-EXTRACTION_VERSION = (
-    20  # each PDF page's text, tables, figures and placed lines (readers.pdf.pages): PDFs, and Office and web prints
-)
-WORKBOOK_VERSION = 16  # a workbook's sheets, tables, charts and figures (readers.office.sheets)
+# each PDF page's text, tables, figures and placed lines (readers.pdf.pages): PDFs, and Office and web prints
+EXTRACTION_VERSION = 22
+WORKBOOK_VERSION = 17  # a workbook's sheets, tables, charts and figures (readers.office.sheets)
 OFFICE_VERSION = 1  # how LibreOffice converts (settings, walls, links taken out: readers.render.libreoffice): its
 # PDFs and OOXML copies, and every page, render, letter and OCR read from them
 LETTERS_VERSION = 1  # the letters of a Word document's rendered pages, which blocks are placed by

@@ -2,8 +2,8 @@
 holds that): the generated files (``testkit.fixtures``), the stand-in vision and transcription
 service (``testkit.fake_openai``), the app as ``python app.py`` runs it and the browser that drives it
 (``testkit.server``), processes as /proc shows them, and the measures a benchmark scores by and a test
-checks (``groundtruth``, ``icdar_metric``, ``page_checks``, ``placement``) and the tables' validation set
-(``validation``)."""
+checks (``groundtruth``, ``icdar_metric``, ``page_checks``, ``placement``, ``word_diff``) and the tables'
+validation set (``validation``)."""
 
 import os
 from pathlib import Path

@@ -1,3 +1,4 @@
+import time
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,16 @@ from testkit.fake_openai import FakeOpenAI
 # LibreOffice or Chromium, workers that outlive their reader): generous, so that a machine busy with
 # other work passes too. How fast things are is measured by `make bench`, never asserted here.
 BOUNDED_SECONDS = 60
+
+
+def eventually(check, seconds: float = BOUNDED_SECONDS) -> bool:
+    """Whether ``check()`` comes true within ``seconds`` (asked every 50 ms)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 @pytest.fixture

@@ -166,6 +166,7 @@ GENERATED_VECTORS = [
         ["[PAGE 5]", "[PAGE 8]"],
         pages=(6, 7),
         page_count=8,
+        notices=("part_of_file",),
     ),
     Vector("picture.pdf", "image", ["[IMAGE: picture.pdf]", "Format: PNG"]),
     Vector("notes.md", "text", ["A naïve plan, Grüße."]),
@@ -197,7 +198,15 @@ GENERATED_VECTORS = [
     Vector(
         "workbook.xlsm", "xlsx", WORKBOOK + ["Chart: Revenue by quarter (column chart)"], page_count=3, needs="soffice"
     ),
-    Vector("workbook.xlsx", "xlsx", ["[SHEET 2]\n# Costs"], ["[SHEET 1]", "[SHEET 3]"], pages=(2, 2), page_count=3),
+    Vector(
+        "workbook.xlsx",
+        "xlsx",
+        ["[SHEET 2]\n# Costs"],
+        ["[SHEET 1]", "[SHEET 3]"],
+        pages=(2, 2),
+        page_count=3,
+        notices=("part_of_file",),
+    ),
     Vector("long.xlsx", "xlsx", ["(rows 1–500 of 1,200 shown)", "| 499 | value 499 |"], ["value 500"], page_count=1),
     Vector(
         "page.html",
@@ -313,6 +322,7 @@ GENERATED_VECTORS = [
         ["[PAGE 7]", "[PAGE 9]"],
         pages=(8, 8),
         page_count=11,
+        notices=("part_of_file",),
     ),
     Vector("script.py", "text", ["return 'Grüße'"]),
     Vector("analysis.ipynb", "text", ["# Analysis", "```python\nprint('naïve')\n```"], ['"cell_type"']),

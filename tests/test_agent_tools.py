@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import re
 
 import pytest
 from gradio_client import handle_file
@@ -15,9 +16,9 @@ from mcp.client.streamable_http import streamable_http_client
 
 from readers import ReaderError, read_file
 from readers.payload.budget import Cursor, fit
-from readers.payload.search import Search, compile_query
+from readers.payload.search import Search, compile_query, merged
 from readers.payload.tokens import text_tokens
-from testkit import ROOT
+from testkit import CORPUS, ROOT
 from testkit.fixtures import log_line, numbered_log
 from testkit.fixtures.book import (
     APPENDIX_PAGE,
@@ -31,7 +32,8 @@ from testkit.fixtures.book import (
 )
 from tests.test_mcp import inline, mcp_url
 from tests.test_ui_server import GENERIC_ANSWER
-from ui.tools import outline_json
+from ui.search import held
+from ui.tools import find_json, outline_json
 
 REPORT_PDF = ROOT / "assets" / "chart-report.pdf"
 CLIENT_LIMIT = 25_000  # Claude Code refuses a tool result over this many tokens
@@ -337,7 +339,8 @@ def test_a_text_files_page_cut_by_the_budget_keeps_its_line_numbers(tmp_path, se
 
 
 def test_the_outline_says_each_notice_once_with_its_code(tmp_path, services):
-    """A misnamed file read in windows of two pages: every window says so; the outline, once."""
+    """A misnamed file read in windows of two pages: every window says so; the outline, once. Each
+    window is part of the file, which the outline, reading them all, is not; a range of it is."""
     path = tmp_path / "report.txt"
     path.write_bytes((ROOT / "assets/chart-report.pdf").read_bytes())
 
@@ -347,3 +350,42 @@ def test_the_outline_says_each_notice_once_with_its_code(tmp_path, services):
     outline = outline_json(read, None, None, 2)
     assert outline["page_count"] == 4 and len(outline["warnings"]) == 1
     assert outline["notices"] == [{"code": "misnamed", "text": outline["warnings"][0], "page": None}]
+    ranged = outline_json(read, 2, 4, 2)
+    assert ranged["notices"][1:] == [
+        {"code": "part_of_file", "text": "report.txt has 4 pages; pages 2-4 were read, not the others.", "page": None}
+    ]
+
+
+def test_matches_on_lines_near_each_other_are_shown_once_in_one_context():
+    """grep -C's groups: hits whose lines overlap or touch are one hit, each line shown once, a line a match is on
+    marked ":" wherever it stands; hits further apart stay apart."""
+    text = "\n".join(
+        f"{number} Acme Inc" if number in (3, 4, 6, 12) else f"{number} nothing" for number in range(1, 16)
+    )
+    hits = Search(compile_query("inc", False), context=1).hits(text)
+    assert [hit.line for hit in hits] == [3, 4, 6, 12]  # each line where a match starts
+    groups = merged(hits)
+    assert [group.starts for group in groups] == [(3, 4, 6), (12,)]
+    assert groups[0].context == "2-2 nothing\n3:3 Acme Inc\n4:4 Acme Inc\n5-5 nothing\n6:6 Acme Inc\n7-7 nothing"
+    assert groups[1].context == "11-11 nothing\n12:12 Acme Inc\n13-13 nothing"
+    apart = merged(Search(compile_query("inc", False), context=0).hits(text))
+    assert [group.starts for group in apart] == [(3, 4), (6,), (12,)]  # 3 and 4 touch; 5 stands between 4 and 6
+
+
+def test_find_counts_every_matching_line_and_shows_neighbours_once(shared_services):
+    """The WARN report's table rows: "Inc" on rows next to each other, one hit with their lines, no line twice."""
+    reading = read_file(CORPUS / "pdfplumber/ca-warn-report.pdf", services=shared_services, multimodal=False)
+    found = find_json(held(reading), "Inc", False, 1, 4, 1, 200, 50)
+    assert not found["capped"]
+    assert (
+        found["hit_count"]
+        == sum(page["hits"] for page in found["pages"])
+        == sum(len(hit["lines"]) for hit in found["hits"])
+    )
+    assert any(len(hit["lines"]) > 1 for hit in found["hits"]) and len(found["hits"]) < found["hit_count"]
+    for hit in found["hits"]:
+        numbers = [int(re.match(r"\d+", line).group()) for line in hit["context"].split("\n")]
+        assert numbers == list(range(numbers[0], numbers[-1] + 1))  # each line once, in order
+        assert hit["line"] == hit["lines"][0] and all(f"\n{line}:" in f"\n{hit['context']}" for line in hit["lines"])
+    shown = [(hit["page"], line) for hit in found["hits"] for line in hit["context"].split("\n")]
+    assert len(shown) == len(set(shown))

@@ -25,7 +25,11 @@ from tests.test_ui_server import GENERIC_ANSWER, MAX_FILE_MB, PIE_ANSWER, SECRET
 pytestmark = pytest.mark.browser
 
 ASSETS = ROOT / "assets"
+# How long a browser test waits for what a person would see next (a page loaded, a file read, a tab's content):
+# generous for a machine under load (issue 52). Every assertion and action waits up to it for its event, not
+# Playwright's defaults (5 s for an assertion, 30 s for an action), which a busy machine outlasts.
 WAIT_MS = 60_000
+expect.set_options(timeout=WAIT_MS)
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +40,9 @@ def browser_context():
         pytest.fail(f"{CHROMIUM} is missing: install the chromium package (packages.txt)")
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium.new_context(viewport={"width": 1400, "height": 1000})
+        context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+        context.set_default_timeout(WAIT_MS)
+        yield context
         chromium.close()
 
 
@@ -344,7 +350,7 @@ def test_a_file_over_twice_the_limit_is_not_sent_and_is_refused_by_name(page, tm
 
 
 def test_audio_shows_a_player_and_a_timed_transcript(page):
-    page.get_by_text("recording.wav", exact=True).click()
+    page.locator("#pages-examples").get_by_role("button", name="Try recording.wav").click()
     expect(page.locator("audio, [data-testid='waveform-x']").first).to_be_attached(timeout=WAIT_MS)
     expect(page.locator("p", has_text="Language:")).to_contain_text("Language: en", timeout=WAIT_MS)
     expect(page.locator("table").filter(has_text="Time")).to_contain_text("0:00 →")

@@ -85,6 +85,10 @@ def chart_blocks(text: str) -> tuple[list[dict], str]:
             axis, index = lines[index].removeprefix("Value axis: "), index + 1
             while index < len(lines) and not lines[index].strip():
                 index += 1
+        if index < len(lines) and lines[index].startswith("Axis ticks and other labels: "):  # what its table lacks
+            index += 1
+            while index < len(lines) and not lines[index].strip():
+                index += 1
         how = lines[index].strip() if index < len(lines) else ""
         assert len(table) >= 3 and set("".join(table[1])) <= set("-:"), f"a chart's heading without its table:\n{text}"
         blocks.append(
@@ -184,8 +188,9 @@ def test_a_chart_becomes_its_table_where_it_stands(readings, name):
 
 @pytest.mark.parametrize("name", CHARTS)
 def test_a_charts_labels_leave_the_prose(readings, name):
-    """Ticks, data labels, legend and category names are read once, in the table: none of them is
-    left loose in the text around it."""
+    """Ticks, data labels, legend and category names are read once, in the chart's block (its table, or
+    its line of the labels its table lacks, the axes' ticks): none of them is left loose in the text
+    around it."""
     reading, truth = readings(name)
     _, rest = chart_blocks(reading.pages[0].text)
     rest = rest.replace(truth["title"], "")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from readers import Services, read_file
+from readers.notices import Code
 from testkit import fixtures, make_settings
 
 CHAT = "/v1/chat/completions"
@@ -112,7 +113,9 @@ def test_a_nested_archive_counted_then_read_is_charged_to_the_limits_once(tmp_pa
         (46, "inner.zip/inner-00.txt", "inner 0"),
         (47, "inner.zip/inner-01.txt", "inner 1"),
     ]
-    assert reading.page_count == 95 and not reading.warnings
+    assert reading.page_count == 95 and reading.warnings == [
+        "outer.zip has 95 pages; pages 46-47 were read, not the others."
+    ], "the container says it, once: not the inner archive it reads two pages of"
 
 
 def test_every_page_of_a_member_longer_than_max_pages_has_its_number(tmp_path, pdfs):
@@ -126,12 +129,13 @@ def test_every_page_of_a_member_longer_than_max_pages_has_its_number(tmp_path, p
         (2, "b.pdf"),
         (3, "b.pdf"),
     ]
-    assert first.warnings == ["long.zip: read pages 1-3 of 1-6 (MAX_PAGES is 3). Ask for the next range to read more."]
+    assert first.warnings == [
+        "long.zip: read pages 1-3 of 1-6 (MAX_PAGES is 3). Ask for the next range to read more.",
+        "long.zip has 6 pages; pages 1-3 were read, not the others.",
+    ]
     rest = read_file(
         bundle, 4, 6, services=services, multimodal=True
     )  # b.pdf's last page is reached, not lost past MAX_PAGES
-    assert [(page.number, page.section) for page in rest.pages] == [
-        (4, "b.pdf"),
-        (5, "c.pdf"),
-        (6, "c.pdf"),
-    ] and not rest.warnings
+    assert [(page.number, page.section) for page in rest.pages] == [(4, "b.pdf"), (5, "c.pdf"), (6, "c.pdf")] and [
+        notice.code for notice in rest.notices
+    ] == [Code.PART_OF_FILE]

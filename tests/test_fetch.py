@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import replace
 
@@ -17,6 +18,7 @@ import pytest
 from readers import ReaderError, Services, Settings, read_file
 from readers.intake import fetch
 from testkit import CORPUS, ROOT, make_settings
+from tests.conftest import BOUNDED_SECONDS
 from tests.loopback import Site, fence, resolver
 
 PDF, DOCX = CORPUS / "markitdown/test.pdf", CORPUS / "markitdown/test.docx"
@@ -225,6 +227,37 @@ def test_a_server_that_stalls_or_drips_is_given_up_on(site, fenced, tmp_path):
     drip_error = refused(site.url("/drip"), services)
     assert drip_error.code == "FETCH_FAILED" and "it took longer than 2 s (URL_DOWNLOAD_TIMEOUT)" in drip_error.message
     assert time.monotonic() - start < 30
+
+
+def test_the_download_deadline_holds_over_every_hop_and_between_them_and_closes_the_connection(
+    site, fenced, tmp_path, monkeypatch
+):
+    table, closed = resolver(NAMES), threading.Event()
+
+    def resolve(host: str, port: int) -> list[str]:
+        if host == "slow.test":  # the deadline passes while the next hop's name resolves
+            time.sleep(3)
+            return ["127.0.0.1"]
+        return table(host, port)
+
+    def dripping(handler) -> None:
+        drip(handler)
+        closed.set()  # the client closed its end: the drip could write no more
+
+    monkeypatch.setattr(fetch, "resolve", resolve)
+    port = site.server.server_address[1]
+    site.routes["/drip-for-ever"] = dripping
+    site.routes["/to-slow"] = (302, {"Location": f"http://slow.test:{port}/drip-for-ever"}, b"")
+    services = local(tmp_path, url_download_timeout=2, url_allow=("127.0.0.1", "slow.test"))
+    started = time.monotonic()
+    error = refused(site.url("/to-slow"), services)
+    assert error.code == "FETCH_FAILED" and "it took longer than 2 s (URL_DOWNLOAD_TIMEOUT)" in error.message
+    assert time.monotonic() - started < 2 + BOUNDED_SECONDS
+    monkeypatch.setattr(fetch, "resolve", table)
+    site.routes["/to-drip"] = (302, {"Location": "/drip-for-ever"}, b"")
+    error = refused(site.url("/to-drip"), services)
+    assert error.code == "FETCH_FAILED" and "URL_DOWNLOAD_TIMEOUT" in error.message
+    assert closed.wait(BOUNDED_SECONDS), "the connection stayed open after the fetch ended"
 
 
 def test_http_errors_and_empty_answers_say_so(site, fenced, tmp_path):

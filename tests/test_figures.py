@@ -11,6 +11,7 @@ import pdfplumber
 import pytest
 
 from readers import ReadOptions, Services, read_file
+from readers.notices import Code
 from readers.pdf.figures import OCR_MAX_SIDE, find_figures
 from readers.pdf.pages import is_table
 from readers.storage.descriptions import DescriptionCache
@@ -230,6 +231,8 @@ def test_ocr_reads_with_no_network_at_all(tmp_path):
 def test_a_question_to_ocr_says_how_to_get_answers(figures_pdf, ocr):
     reading = read_file(figures_pdf, 6, 6, describe="What does the chart show?", services=ocr)
     assert reading.as_text() == read_file(figures_pdf, 6, 6, services=ocr).as_text()
-    assert [
-        'cannot answer questions such as "What does the chart show?"' in warning for warning in reading.warnings
-    ] == [True]
+    assert [(notice.code, "cannot answer questions such as" in notice.text) for notice in reading.notices] == [
+        (Code.PART_OF_FILE, False),  # page 6 of a longer file
+        (Code.NOT_ANSWERED, True),
+    ]
+    assert 'questions such as "What does the chart show?"' in reading.notices[1].text

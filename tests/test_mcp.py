@@ -163,6 +163,22 @@ def test_a_url_is_fetched_by_the_app_and_named_in_the_answer(app):
         assert "ReadLens fetches only http:// and https:// URLs, not ftp://" in refused
 
 
+def test_a_url_given_as_the_file_is_fetched_within_the_readers_rules_not_by_gradio(app):
+    """Gradio's own downloader refuses loopback and holds any body whole; ReadLens's fetch reaches the
+    app's URL_ALLOW (loopback here) and refuses a body past MAX_FILE_MB by its Content-Length."""
+    big = str((MAX_FILE_MB + 1) << 20)
+    routes = {
+        "/report.pdf": (200, {"Content-Type": "application/pdf"}, REPORT_PDF.read_bytes()),
+        "/big.pdf": (200, {"Content-Type": "application/pdf", "Content-Length": big}, b""),
+    }
+    with Site(routes) as site:
+        reading = answer(call(app, "read_file", file=site.url("/report.pdf"), page_end=1))
+        assert reading["name"] == "report.pdf" and reading["text"].startswith("[PAGE 1]\n# Quarterly Sales Report 2024")
+        assert site.hits["/report.pdf"] == 1
+        refused = error(call(app, "read_file", file=site.url("/big.pdf")))
+        assert f"the limit is {MAX_FILE_MB:g} MB (MAX_FILE_MB)" in refused
+
+
 def test_a_data_url_with_line_breaks_is_accepted(app):
     wrapped = "\n".join(
         inline(REPORT_PDF)["file_base64"][i : i + 76] for i in range(0, 200_000, 76)
@@ -224,6 +240,8 @@ def test_bad_input_comes_back_as_a_clear_error(app, tmp_path):
         == "chart-report.pdf is pdf, not audio; /transcribe reads audio files."
     )
     assert error(call(app, "read_file")).startswith("No file was sent.")
-    # Why file_base64 exists: Gradio downloads a file given as a URL only from public addresses.
-    assert "failed validation" in error(call(app, "read_file", file=f"{app.url}gradio_api/file=/etc/passwd"))
+    # A file given by its URL is fetched as any URL is (URL_ALLOW names loopback here): the app's own file
+    # route hands out nothing outside its folders.
+    passwd = error(call(app, "read_file", file=f"{app.url}gradio_api/file=/etc/passwd"))
+    assert passwd.endswith("/etc/passwd could not be fetched: the server answered HTTP 403 Forbidden.")
     assert not list(app.temp.glob("readlens-inline-*"))

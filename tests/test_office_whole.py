@@ -308,8 +308,9 @@ def test_a_sheet_picture_that_cannot_be_read_is_still_its_figure_and_said_so(tmp
     reading = read_file(book, 1, 1, services=Services(make_settings(tmp_path / "cache", vision_provider="ocr")))
     assert reading.pages[0].description == "Figure 1 (picture, middle of the page): local OCR could not read it."
     assert reading.warnings == [
+        "wide.xlsx has 3 sheets; sheet 1 was read, not the others.",
         "Page 1 of wide.xlsx: Local OCR could not read figure 1 (RENDER_FAILED: its image (emf) cannot be read "
-        "here (OSError)). The page's text and its other figures are kept."
+        "here (OSError)). The page's text and its other figures are kept.",
     ]
 
 

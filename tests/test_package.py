@@ -102,11 +102,11 @@ def installed(tmp_path_factory) -> Path:
     return venv / "bin"
 
 
-def run(bin_folder: Path, tmp_path: Path, *args, **kwargs) -> subprocess.CompletedProcess:
+def run(bin_folder: Path, tmp_path: Path, *args, timeout: float = 600, **kwargs) -> subprocess.CompletedProcess:
     """A command of the new virtualenv, from a folder outside the repository, with a cache of its own."""
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env.update(READLENS_CACHE_DIR=str(tmp_path / "cache"), VISION_PROVIDER="none", PATH=f"{bin_folder}:{env['PATH']}")
-    return subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, **kwargs)
+    return subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=timeout, **kwargs)
 
 
 def test_pip_install_gives_the_readers_and_the_readlens_command(installed, tmp_path):
@@ -131,6 +131,81 @@ def test_pip_install_gives_the_readers_and_the_readlens_command(installed, tmp_p
     assert usage.returncode == 0 and usage.stdout.startswith("usage: readlens ")
     refused = run(installed, tmp_path, "readlens", str(tmp_path / "nothing.pdf"))
     assert refused.returncode == 2 and refused.stderr.startswith("error: FILE_NOT_FOUND: nothing.pdf was not found")
+
+
+def test_the_help_names_every_command_and_help_starts_nothing(installed, tmp_path):
+    """readlens --help says what FILE may be (a web address too) and names the other commands; --help after a
+    command prints that command's help and exits: no server is started (it would not exit at all)."""
+    usage = run(installed, tmp_path, "readlens", "--help", timeout=120)
+    assert usage.returncode == 0 and usage.stdout.startswith("usage: readlens ")
+    assert "FILE|URL" in usage.stdout and "or an http:// or https:// address, fetched" in " ".join(usage.stdout.split())
+    for command in ("read FILE|URL", "batch PATH... --out F", "app ", "mcp "):
+        assert f"\n  readlens {command}" in usage.stdout, command
+    for command, says in (("app", "Serve the app"), ("mcp", "Serve the app's six tools"), ("batch", "Read every")):
+        helped = run(installed, tmp_path, "readlens", command, "--help", timeout=120)
+        assert helped.returncode == 0 and helped.stdout.startswith(f"usage: readlens {command} "), helped.stderr
+        assert says in helped.stdout and not helped.stderr
+    refused = run(installed, tmp_path, "readlens", "app", "--port", "8000", timeout=120)
+    assert refused.returncode == 2 and "unrecognized arguments: --port 8000" in refused.stderr
+
+
+def test_make_run_installs_the_package_editable_and_builds_leave_nothing_untracked(tmp_path):
+    """make run's setup installs this checkout into its virtualenv editable, so .venv/bin/readlens exists and
+    runs the checkout's code; what building it leaves (build/, *.egg-info/) is ignored by git. The install is
+    make's own command, run offline (no index, this virtualenv's setuptools) into a new virtualenv."""
+    planned = subprocess.run(
+        ["make", "-n", "run", f"VENV={tmp_path / 'fresh'}"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert planned.returncode == 0, planned.stderr
+    steps = planned.stdout.splitlines()
+    editable = next(index for index, step in enumerate(steps) if "pip install" in step and step.endswith("-e ."))
+    assert "--no-deps" in steps[editable] and editable < next(i for i, step in enumerate(steps) if "app.py" in step)
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True, timeout=300)
+    for name in SOURCES + (".gitignore",):  # this checkout's files, committed or not
+        if (ROOT / name).is_dir():
+            shutil.rmtree(clone / name)
+            shutil.copytree(ROOT / name, clone / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(ROOT / name, clone / name)
+    untracked = lambda: (
+        subprocess.run(
+            ["git", "ls-files", "--others", "--exclude-standard"], cwd=clone, capture_output=True, text=True, check=True
+        ).stdout
+    )
+    before = untracked()  # this checkout's new files, not yet committed
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
+    purelib = subprocess.run(
+        [str(venv / "bin/python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    Path(purelib, "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    pip = [
+        sys.executable,
+        "-m",
+        "pip",
+        "--disable-pip-version-check",
+        "--no-input",
+        "--python",
+        str(venv / "bin/python"),
+    ]
+    offline = ["--no-index", "--no-build-isolation"]
+    for install in (
+        ["install", "-q", *offline, "--no-deps", "-e", "."],
+        ["wheel", "-q", *offline, "--no-deps", "-w", "dist", "."],
+    ):
+        done = subprocess.run([*pip, *install], cwd=clone, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+    assert (clone / "build").is_dir() and list(clone.glob("*.egg-info"))  # what a build leaves...
+    assert untracked() == before  # ...is ignored by git, as the wheel in dist/ is
+    (clone / "readers" / "__init__.py").open("a").write("\nEDITABLE = 'this checkout'\n")
+    found = run(venv / "bin", tmp_path, "python", "-c", "import readers; print(readers.EDITABLE)", timeout=120)
+    assert found.stdout.strip() == "this checkout", found.stderr[-2000:]  # the checkout's code, not a copy
+    helped = run(venv / "bin", tmp_path, "readlens", "--help", timeout=120)
+    assert (venv / "bin" / "readlens").is_file() and helped.returncode == 0, helped.stderr[-2000:]
 
 
 def test_readlens_batch_reads_a_folder(installed, tmp_path):

@@ -23,11 +23,14 @@ import pytest
 from PIL import Image
 
 from readers import ReaderError, Services, read_file
+from readers.notices import Code
 from readers.pdf import pages as pdf_pages
 from readers.pdf import pool as pdf_pool
+from readers.pdf.operators import MAX_PAGE_OPERATORS
 from readers.render import pdfium as pdf_render
 from readers.storage.files import PAGE
 from testkit import CORPUS, ROOT, fixtures, make_settings
+from testkit.fixtures import stalls
 from testkit.processes import running
 from tests.conftest import BOUNDED_SECONDS
 
@@ -356,12 +359,29 @@ def test_workers_end_with_a_reader_killed_outright(long_pdf, tmp_path):
     assert not [pid for pid in workers if running(pid)]
 
 
-def test_a_worker_crash_fails_the_read_it_hits_and_the_next_read_starts_afresh(long_pdf, tmp_path, services):
-    pdf_pool.executor().submit(exec, "import os, time; time.sleep(0.5); os._exit(1)")  # a native crash, mid-read
-    with pytest.raises(ReaderError) as error:
-        read_file(long_pdf, 41, 60, services=services)
-    assert error.value.code == "RENDER_FAILED" and "long.pdf" in error.value.message
-    reading = read_file(nested_tree_pdf(tmp_path / "nested.pdf"), services=services)
+def _crash(*arguments):
+    os._exit(1)  # as a native crash in pdfium would end a worker
+
+
+def test_a_worker_crash_costs_only_the_task_it_ran_and_a_fresh_worker_takes_the_next(long_pdf, tmp_path, services):
+    crash = pdf_pool.executor().submit(exec, "import os, time; time.sleep(0.5); os._exit(1)")  # another reading's
+    reading = read_file(long_pdf, 41, 60, services=services)
+    assert [page.number for page in reading.pages] == list(range(41, 61))
+    assert [notice.code for notice in reading.notices] == [Code.PART_OF_FILE]  # no page lost to the crash
+    with pytest.raises(BrokenProcessPool):
+        crash.result(timeout=BOUNDED_SECONDS)
+
+
+def test_a_reading_whose_worker_crashes_is_render_failed_and_the_next_read_starts_afresh(
+    tmp_path, services, monkeypatch
+):
+    path = nested_tree_pdf(tmp_path / "nested.pdf")
+    with monkeypatch.context() as patched:
+        patched.setattr(pdf_pages, "extract_pages", _crash)
+        with pytest.raises(ReaderError) as error:
+            read_file(path, services=services)
+    assert error.value.code == "RENDER_FAILED" and "nested.pdf" in error.value.message
+    reading = read_file(path, services=Services(make_settings(tmp_path / "fresh")))
     assert [page.text for page in reading.pages] == [f"Page {n}" for n in range(1, 7)]
 
 
@@ -383,7 +403,7 @@ def test_reads_from_app_threads_use_a_fork_server(tmp_path, services):
                     lambda s: read_file(path, services=s), [services, Services(make_settings(tmp_path / "other"))]
                 )
             )
-        assert pdf_pool._pool._mp_context.get_start_method() == "forkserver"
+        assert pdf_pool._pool.context.get_start_method() == "forkserver"
     finally:
         pdf_pool.restart()
     for reading in readings:
@@ -412,12 +432,25 @@ def test_a_charts_gridlines_are_not_a_table(tmp_path):
 
 
 def test_a_page_built_to_stall_the_parser_costs_that_page_only(tmp_path):
-    # What a pool worker runs, in this process's main thread, with a one-second limit instead of a minute.
-    stalling = fixtures.stalling_pdf(tmp_path / "stall.pdf")
+    # What a pool worker runs, in this process's main thread, with a one-second limit instead of a minute:
+    # a page under the bound on operators that still takes pdfminer longer than its limit.
+    stalling = fixtures.stalling_pdf(tmp_path / "stall.pdf", MAX_PAGE_OPERATORS // 2)
     assert stalling.stat().st_size < 100_000
     started = time.monotonic()
     (result,) = pdf_pages.extract_pages(str(stalling), [1], 72, timeout=1)
     assert result["late"] and "took longer than 1 s" in result["error"] and time.monotonic() - started < BOUNDED_SECONDS
+
+
+def test_a_page_of_more_operators_than_are_read_is_left_out_unread(tmp_path, services):
+    (result,) = pdf_pages.extract_pages(str(fixtures.stalling_pdf(tmp_path / "stall.pdf")), [1], 72, timeout=600)
+    assert result["complex"] and not result["late"] and f"more than {MAX_PAGE_OPERATORS:,}" in result["error"]
+    shared = stalls.operators_pdf(tmp_path / "shared.pdf", pages=3, operators=MAX_PAGE_OPERATORS + 2)
+    with pytest.raises(ReaderError) as refused:
+        read_file(shared, services=services)
+    assert refused.value.code == "TOO_COMPLEX" and "drawing and text operations" in refused.value.message
+    few = stalls.operators_pdf(tmp_path / "few.pdf", pages=1, operators=20)
+    (counted,) = pdf_pages.extract_pages(str(few), [1], 72)
+    assert "ReadLens" in counted["text"]
 
 
 def test_a_page_limit_outlasts_code_that_swallows_its_alarm_and_gives_back_an_outer_timer():

@@ -212,3 +212,47 @@ def test_a_paragraph_set_large_is_never_a_heading(services):
     text = read_file(CORPUS / "pdfplumber" / "federal-register-2020-17221.pdf", 2, 2, services=services).pages[0].text
     assert text.startswith("Hatta International Airport in Jakarta,\nIndonesia, resulting in 189 fatalities."), text
     assert all(len(line.split()) <= 16 for line in text.splitlines() if line.startswith("#")), text
+
+
+def _paragraphs(text: str) -> list[str]:
+    return [paragraph for paragraph in text.split("\n\n") if paragraph.strip()]
+
+
+def test_paragraphs_follow_the_page_s_own_line_pitch(services):
+    """A 1.5-spaced report page (eu-004 p. 5) leaves three quarters of a line between the lines of a
+    paragraph: a fixed gap made each line a paragraph (28 of them) and left the lines of a bullet
+    outside its item. A paragraph is now the page's own: a bullet's lines stay in its item."""
+    text = read_file(CORPUS / "icdar2013-eu" / "eu-004.pdf", 5, 5, services=services).pages[0].text
+    paragraphs = _paragraphs(text)
+    assert len(paragraphs) == 9, text
+    assert paragraphs[0] == (
+        "- Retail sales in aggregate grew only very sluggishly in real terms during the first part of the 1990s\n"
+        "(column 1 of table 6.4). Amongst the member states shown, only Ireland achieved double figure\n"
+        "growth between 1990 and 1994 (equivalent to an average annual growth rate of 2.9%), and annual\n"
+        "average rates of between 1.5% and 2% were the norm."
+    ), "a bullet's four lines are its item"
+    assert paragraphs[-1].startswith("35. These include the fact that some estimates"), "the footnote apart"
+    assert "like-for-like\nbasis." in text, "a word broken inside a paragraph is mended"
+
+
+def test_a_paper_set_wide_keeps_its_paragraphs_and_footnotes_apart(services):
+    """A working paper whose lines stand 0.6 of a line apart (eu-026) was read a line a paragraph;
+    its paragraphs are the ones its short last lines end, its footnotes (set smaller, as close) apart."""
+    text = read_file(CORPUS / "icdar2013-eu" / "eu-026.pdf", 2, 2, services=services).pages[0].text
+    assert "the deviation in more details below.\n\n14Estimated on the basis of Deutsche Bundesbank" in text
+    assert "In order to evaluate how well households estimate their losses we simulate financial\nlosses" in text
+    survey = read_file(CORPUS / "icdar2013-eu" / "eu-027.pdf", 4, 4, services=services).pages[0].text
+    assert "1. “A bat and a ball cost 110 cents in total. The bat costs 100 cents more than the\nball." in survey, (
+        survey
+    )
+
+
+def test_single_spaced_pages_keep_their_paragraph_breaks(services):
+    """Where the page's lines are set close, a gap of 0.6 of a line still parts paragraphs: a list
+    whose items stand 0.7 of a line apart, an article's front matter of short lines between close ones."""
+    manual = read_file(CORPUS / "docling" / "redp5110_sampled.pdf", 13, 13, services=services).pages[0].text
+    assert "- Human Resources can see the unmasked TAX_ID of the employees.\n\n- Employees can see" in manual
+    paper = CORPUS / "olmocr" / "ff0f0b22c55d8b90dd77d153f48e144fc9db_pg2.pdf"
+    front = read_file(paper, services=services).pages[0].text
+    assert "\n\nEditor: Brian Bird, Centers for Disease Control and Prevention" in front
+    assert "\n\nReceived August 10, 2013; Accepted February 3, 2014; Published March 20, 2014\n\n" in front

@@ -7,7 +7,8 @@ import pytest
 
 from readers import read_file
 from readers.markup.tables import table_rows as rows
-from readers.pdf.unruled import unruled_table
+from readers.pdf.unruled import _spanned, unruled_table
+from readers.storage.files import PAGE, RENDER
 from testkit.fixtures import tables
 
 
@@ -91,9 +92,22 @@ def test_a_table_whose_header_is_printed_again_is_said_to_continue_with_one_head
     assert rows(third.tables[0])[1:] + rows(fourth.tables[0])[1:] == tables.CONTINUED_ROWS
 
 
-def test_a_page_read_alone_says_nothing_of_a_page_it_was_not_read_with(invoices, services):
-    page = read_file(invoices, 2, 2, services=services).pages[0]
-    assert "continued" not in page.text and page.text.startswith("| INV-034 |")
+def test_a_range_inside_a_continued_table_reads_back_to_where_the_table_starts(invoices, services):
+    """A range that starts inside a table reads the pages before it (their text, never rendered, cached)
+    back to the page the table starts on and no farther: its first page carries the table's header and
+    says where it is continued from, as a read of both pages does."""
+    fourth = read_file(invoices, 4, 4, services=services)
+    assert fourth.pages[0].text.startswith("*(continued from page 3)*\n\n| Invoice | Customer | Amount |\n|---|")
+    store, dpi = services.store, services.settings.render_dpi
+    assert [store.path(fourth.sha256, PAGE, f"{n:04d}").exists() for n in (1, 2, 3)] == [False, False, True], (
+        "page 3, where the second table starts, is read; nothing before it"
+    )
+    second = read_file(invoices, 2, 2, services=services).pages[0]
+    assert second.text.startswith("*(continued from page 1)*\n\n| Invoice | Customer | Amount |\n|---|")
+    assert store.path(fourth.sha256, PAGE, "0001").exists()
+    assert not store.path(fourth.sha256, RENDER, f"0001-{dpi}dpi").exists(), "a page read back is not rendered"
+    assert store.path(fourth.sha256, RENDER, f"0002-{dpi}dpi").exists()
+    assert second.text == read_file(invoices, 1, 2, services=services).pages[1].text
 
 
 def test_a_continued_table_is_chunked_with_its_header(invoices, services):
@@ -126,3 +140,13 @@ def test_only_words_centred_between_two_columns_span_them():
         ["Gaskets", "not reported", ""],
         ["Hoses", "", "x 5"],
     ]
+
+
+def test_a_heading_over_a_column_empty_under_it_heads_that_column():
+    """A Word-printed filing's header: "2021" stands over a column no body row fills, clear of the
+    gutters on both sides. It spanned no column and the page failed (IndexError); it heads its own."""
+    empty = (float("inf"), float("-inf"))
+    extents = [(46.0, 230.0), empty, (392.0, 450.0), (490.0, 539.0)]
+    gutters = [(230.0, 357.0), (382.0, 392.0), (450.0, 490.0)]
+    heading = [{"text": "2021", "x0": 357.0, "x1": 382.0, "top": 0.0, "bottom": 8.0}]
+    assert _spanned(heading, extents, gutters) == [1]

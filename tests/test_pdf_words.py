@@ -6,8 +6,11 @@ no font maps."""
 
 from __future__ import annotations
 
+import pypdfium2 as pdfium
+
 from readers import read_file
-from readers.pdf.spelling import word_list
+from readers.pdf.pdfium_text import pdfium_page
+from readers.pdf.spelling import joined_words, word_list
 from testkit import CORPUS
 from testkit.fixtures import old_pages, typed_words
 
@@ -62,6 +65,31 @@ def test_two_lines_set_close_are_never_read_letter_by_letter(services):
     assert "efafecti" not in text
 
 
+def test_two_lines_beside_a_page_number_set_across_both_are_two_lines(services):
+    """The ECB working paper's footer: "Working Paper Series No 1299" over "Febuary 2011", the page number
+    set large beside them, level with the first's top and the second's baseline; they were one line
+    read letter by letter ("SeFreiebsu aNroy 21021919"), every word of both lost."""
+    text = read_file(CORPUS / "icdar2013-eu/eu-026.pdf", 1, 1, services=services).pages[0].text
+    assert text.endswith("Working Paper Series No 1299\nFebuary 2011 13")
+
+
+def test_text_drawn_mirrored_reads_as_written(services):
+    """pdfplumber's issue-848 pages, the same plot summary drawn mirrored left to right (page 2) and top
+    to bottom (page 4): each line was read letter by letter down the page ("henwdh hReda t")."""
+    path = CORPUS / "pdfplumber/issue-848.pdf"
+    mirrored, flipped = (read_file(path, number, number, services=services).pages[0].text for number in (2, 4))
+    assert mirrored.startswith("The movie opens with a news report advertising the way of life in this future")
+    assert "the next day and admonishes them harshly about striking." in flipped
+    assert "henwdh" not in flipped
+
+
+def test_a_letter_of_the_symbol_font_is_its_greek_letter(services):
+    """A chi-square test's χ, set in the Symbol font (not embedded, its encoding its own): pdfminer reads
+    it as "c", pdfium as it is printed."""
+    text = read_file(CORPUS / "icdar2013-eu/eu-020.pdf", 2, 2, services=services).pages[0].text
+    assert "χ2 = 5.281, v = 3, p = 0.152" in text
+
+
 def test_a_poor_ocr_layer_keeps_its_words_whole(services):
     """A typewritten memo's OCR layer spreads each word's letters over the word's box, with spaces
     drawn over them: words came apart ("A l e t t er", "t h e ir"), where pdftotext keeps them."""
@@ -90,3 +118,25 @@ def test_only_the_words_on_the_page_are_read(services):
     first, second = read_file(CORPUS / "unstructured" / "reliance.pdf", 2, 3, services=services).pages
     assert "Table of Contents" not in first.text and "India’s largest company" in first.text
     assert "Reliance Industries Limited (RIL)\nis a Fortune 500 company" not in second.text
+
+
+def test_a_soft_hyphen_the_page_draws_is_a_hyphen_but_where_it_breaks_a_word(services):
+    """Some PDFs encode each dash as a soft hyphen (U+00AD) and draw it: a part number read
+    "SS254103M", a number range "112 months". One that ends a word at a line's end still breaks that
+    word: an OCR layer's "for‐" over "tress" is "fortress"."""
+    assert "SS-2541-03-M" in read_file(CORPUS / "pdfjs" / "issue9084.pdf", services=services).pages[0].text
+    dated = read_file(CORPUS / "pdfjs" / "issue7855.pdf", services=services).pages[0].text
+    assert "- Berlin, den 28.11.2016 -" in dated, "a dash at a line's end after no letter is a dash"
+    scan = read_file(CORPUS / "olmocr" / "horribleocr.pdf", services=services).pages[0].text
+    assert {"fortress", "putting"} <= set(scan.split()) and "\u00ad" not in scan
+
+
+def test_pdfium_reads_a_drawn_soft_hyphen_and_a_broken_word_as_pdfminer_does():
+    """A page pdfminer cannot parse is read from pdfium's characters, which mark a hyphen that breaks
+    a word at a line's end with U+0002: that control character once reached the text ("for\\x02")."""
+    with pdfium.PdfDocument(CORPUS / "pdfjs" / "issue9084.pdf") as document:
+        assert "SS-2541-03-M" in pdfium_page(document, 1, None, ValueError("unparsed"))["text"]
+    with pdfium.PdfDocument(CORPUS / "olmocr" / "horribleocr.pdf") as document:
+        text = pdfium_page(document, 1, None, ValueError("unparsed"))["text"]
+    assert "\x02" not in text and "for-\ntress" in text
+    assert "fortress" in joined_words([text])[0].split()

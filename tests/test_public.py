@@ -11,6 +11,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import gradio as gr
 import httpx
 import pytest
 from gradio_client import Client, handle_file
@@ -102,11 +103,21 @@ def test_an_upload_is_deleted_once_read_and_the_reading_comes_back(public):
     assert Path(image).read_bytes().startswith(b"\x89PNG") and public.uploads(pdf.name) == []
 
 
+@pytest.mark.browser
 def test_an_examples_copy_is_never_deleted(public):
-    """Gradio keeps an upload in a folder named by its content: an example's bytes sent through
-    the API land on the example's own copy, which every visitor's page uses."""
+    """Gradio keeps a file in a folder named by its content: an example picked on the page is copied there, and
+    its bytes sent through the API land on that same copy, which every visitor's page uses."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(WAIT_MS)
+        page.goto(public.url)
+        page.get_by_label("Multimodal model").check()  # nothing described: the visitor's vision calls are kept
+        page.locator("#pages-examples").get_by_role("button", name=f"Try {REPORT_PDF.name}").click()
+        expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+        browser.close()
     examples = public.uploads(REPORT_PDF.name)
-    assert examples  # copied into Gradio's cache when the page was built
+    assert examples  # the example's copy in Gradio's cache, kept once read
     read(Client(public.url, verbose=False), REPORT_PDF, page_end=1)
     assert public.uploads(REPORT_PDF.name) == examples and all(path.is_file() for path in examples)
 
@@ -128,16 +139,20 @@ def test_each_visitor_may_make_a_few_vision_calls_a_minute_and_gets_the_pages_an
     refused = [page for page in reading["pages"] if page["description"] is None]
     assert len(refused) == 1 and LIMITED.fullmatch(refused[0]["error"])
     assert any(LIMITED.search(warning) for warning in reading["warnings"])
-    # Another visitor has an allowance of its own; what the first one paid for comes from the cache.
+    # Another visitor has an allowance of its own; what the first one paid for comes from the cache, and
+    # its reading does not say so (hits count as the calls they stood in for: no oracle between visitors).
+    before = len(public.fake.calls("/v1/chat/completions"))
     other = read(
         Client(public.url, verbose=False, headers={"X-Forwarded-For": "198.51.100.11"}), pdf, describe=question
     )
-    assert (other["usage"]["cache_hits"], other["usage"]["calls"]) == (3, 1) and all(
+    assert len(public.fake.calls("/v1/chat/completions")) - before == 1
+    assert (other["usage"]["cache_hits"], other["usage"]["calls"]) == (0, 4) and all(
         page["description"] for page in other["pages"]
     )
     again = read(first, pdf, describe=question)
-    assert again["usage"]["cache_hits"] == 4 and not any(page["error"] for page in again["pages"]), (
-        "cache hits are not calls"
+    assert len(public.fake.calls("/v1/chat/completions")) - before == 1
+    assert again["usage"]["calls"] == 4 and not any(page["error"] for page in again["pages"]), (
+        "cache hits are not charged to the allowance"
     )
     # Over MCP the visitor is the address Gradio's MCP server forwards: the first visitor is still over its limit.
     with pytest.raises(Exception, match=LIMITED.pattern):
@@ -174,6 +189,7 @@ def test_in_the_browser_the_cache_cannot_be_cleared_and_a_deleted_upload_keeps_i
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(WAIT_MS)
         page.goto(public.url)
         expect(page.locator("#public-mode")).to_contain_text(
             "each upload is deleted from the server once read", timeout=WAIT_MS
@@ -194,7 +210,8 @@ def test_in_the_browser_the_cache_cannot_be_cleared_and_a_deleted_upload_keeps_i
         expect(page_images(page, pdf.name)).to_have_count(4)
         shoot(page, "09-public-mode")
         # An example is not a visitor's upload: it stays, and is read again when a control changes.
-        page.get_by_text(REPORT_PDF.name, exact=True).click()
+        page.locator("#file-list").get_by_role("button", name="Remove").click()
+        page.locator("#pages-examples").get_by_role("button", name=f"Try {REPORT_PDF.name}").click()
         expect(page_images(page, REPORT_PDF.name)).to_have_count(4, timeout=WAIT_MS)
         page.get_by_label("Last page").fill("2")
         expect(page_images(page, REPORT_PDF.name)).to_have_count(2, timeout=WAIT_MS)
@@ -214,3 +231,33 @@ def test_on_a_space_public_mode_is_on_by_itself(tmp_path_factory):
         stop(process)
         app.fake.stop()
     shutil.rmtree(app.temp, ignore_errors=True)
+
+
+def test_in_public_mode_the_url_parameter_reads_and_refuses_for_its_own_reason(tmp_path, monkeypatch):
+    """``/read_file``'s (and MCP's) ``url`` as a public app reads it: a name that resolves to a public
+    address is read (the connection is led to the test's loopback server, as a route would be) and
+    nothing is discarded for it; loopback is refused by the public mode's own rule."""
+    from readers import Services
+    from readers.intake import fetch
+    from testkit import make_settings
+    from tests.loopback import Site, resolver
+    from ui.api import Endpoints
+
+    connect = fetch.socket.create_connection
+    with Site({"/report.pdf": (200, {"Content-Type": "application/pdf"}, REPORT_PDF.read_bytes())}) as site:
+        loopback = ("127.0.0.1", site.server.server_address[1])
+        monkeypatch.setattr(fetch, "resolve", resolver({"reports.test": ["93.184.215.14"]}))
+        monkeypatch.setattr(
+            fetch.socket,
+            "create_connection",
+            lambda address, *rest: connect(loopback if address[0] == "93.184.215.14" else address, *rest),
+        )
+        discarded: list = []
+        endpoints = Endpoints(Services(make_settings(tmp_path / "cache", public=True)), tmp_path, discarded.append)
+        reading = endpoints.read_file(url=f"http://reports.test:{loopback[1]}/report.pdf", page_end=1)
+        assert reading["name"] == f"http://reports.test:{loopback[1]}/report.pdf" and reading["page_count"] == 4
+        assert site.hits["/report.pdf"] == 1 and discarded == []
+        with pytest.raises(gr.Error) as refused:
+            endpoints.read_file(url=site.url("/report.pdf"))
+        assert "is a loopback address (this machine); this server reads only public addresses" in refused.value.message
+        assert site.hits["/report.pdf"] == 1 and discarded == []

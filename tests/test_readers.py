@@ -19,7 +19,7 @@ from readers.services import Services
 from readers.storage.files import ENTRIES
 from testkit import CORPUS, ROOT, fixtures, make_settings
 from tests.generated_vectors import GENERATED_VECTORS, generate
-from tests.vectors import CORPUS_VECTORS, check_text, resolve, skip_without
+from tests.vectors import CORPUS_VECTORS, check_notices, check_text, resolve, skip_without
 
 ALL = CORPUS_VECTORS + GENERATED_VECTORS
 
@@ -39,6 +39,7 @@ def test_read_file(vector, generated, shared_services):
     if vector.page_count is not None:
         assert reading.page_count == vector.page_count
     check_text(reading.as_text(), vector)
+    check_notices([notice.code for notice in reading.notices], vector)
     assert [p.number for p in reading.pages] == sorted(p.number for p in reading.pages)
 
 
@@ -65,6 +66,7 @@ def test_cli(vector, generated, shared_services):
     data = json.loads(result.stdout)
     assert data["kind"] == vector.kind
     check_text(data["text"], vector)
+    check_notices([notice["code"] for notice in data["notices"]], vector)
 
 
 def test_a_link_is_read_as_the_file_it_points_to(tmp_path, shared_services):

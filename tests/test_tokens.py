@@ -17,8 +17,10 @@ import tiktoken_ext.openai_public as openai_public
 
 from readers import read_file
 from readers.payload.tokens import (
+    IMAGE_RULES,
+    PDF_PAGE_RULES,
     anthropic_image_tokens,
-    gemini_image_tokens,
+    anthropic_size,
     openai_image_tokens,
     png_size,
     text_tokens,
@@ -110,23 +112,52 @@ def test_counting_needs_no_network():
     assert result.stdout.strip() == "2"
 
 
+# OpenAI's "Images and vision" guide, "Calculating costs", GPT-4o at high detail: 1024 x 1024 costs 765 (4 tiles),
+# 2048 x 4096 costs 1,105 (scaled to 1024 x 2048, then 768 x 1536: 6 tiles); 512 x 512 is one tile.
 @pytest.mark.parametrize(
     "width, height, tokens", [(1024, 1024, 765), (2048, 4096, 1105), (512, 512, 255), (4096, 8192, 1105)]
 )
 def test_openai_high_detail_rule_matches_the_published_examples(width, height, tokens):
-    assert openai_image_tokens(width, height) == tokens
+    assert IMAGE_RULES["openai"].tokens(width, height) == openai_image_tokens(width, height) == tokens
 
 
-@pytest.mark.parametrize("width, height, tokens", [(1000, 1000, 1334), (1092, 1092, 1590), (3136, 3136, 3279)])
-def test_anthropic_rule_is_pixels_over_750_after_scaling(width, height, tokens):
-    assert anthropic_image_tokens(width, height) == tokens
+# Anthropic's "Images and vision" guide, "Calculate image costs": each size's tokens on most models (Claude Sonnet
+# 4.6's table) and on Claude Opus 4.7 and later (its high-resolution table), and the size the larger ones are
+# scaled down to before they are counted.
+CLAUDE_EXAMPLES = [
+    # width, height, tokens, scaled to (most models); tokens, scaled to (Opus 4.7 and later)
+    (200, 200, 64, (200, 200), 64, (200, 200)),
+    (1000, 1000, 1296, (1000, 1000), 1296, (1000, 1000)),
+    (1092, 1092, 1521, (1092, 1092), 1521, (1092, 1092)),
+    (1920, 1080, 1560, (1456, 819), 2691, (1920, 1080)),
+    (2000, 1500, 1564, (1270, 952), 3888, (2000, 1500)),
+    (3840, 2160, 1560, (1456, 819), 4784, (2576, 1449)),
+]
+OPUS_LIMITS = (2576, 4784)  # px on the long edge, tokens: Claude Opus 4.7 and later
 
 
-@pytest.mark.parametrize(
-    "width, height, tokens", [(384, 384, 258), (300, 200, 258), (385, 100, 258), (768, 769, 516), (1275, 1650, 1548)]
-)
-def test_gemini_rule_is_258_tokens_a_small_image_or_768_px_tile(width, height, tokens):
-    assert gemini_image_tokens(width, height) == tokens
+@pytest.mark.parametrize("width, height, tokens, scaled, opus_tokens, opus_scaled", CLAUDE_EXAMPLES)
+def test_anthropic_rule_matches_the_published_examples(width, height, tokens, scaled, opus_tokens, opus_scaled):
+    assert anthropic_size(width, height) == scaled and anthropic_image_tokens(width, height) == tokens
+    assert IMAGE_RULES["anthropic"].tokens(width, height) == tokens
+    assert anthropic_size(width, height, *OPUS_LIMITS) == opus_scaled
+    assert anthropic_image_tokens(width, height, *OPUS_LIMITS) == opus_tokens
+
+
+def test_a_portrait_page_is_scaled_by_claudes_token_limit_before_its_edge():
+    """The guide's A4 scan at 130 dpi: both sides under 1568 px, but 39 x 55 = 2,145 patches, so it is scaled
+    to 924 x 1307. A letter page at 150 dpi, ReadLens's render, likewise: not the 2,532 its pixels / 750 made."""
+    assert anthropic_size(1075, 1520) == (924, 1307)
+    assert anthropic_size(1275, 1650) == (952, 1232) and anthropic_image_tokens(1275, 1650) == 34 * 44 == 1496
+    assert anthropic_image_tokens(1275, 1650, *OPUS_LIMITS) == 46 * 59  # within Opus 4.7's limits: not scaled
+    assert anthropic_size(1520, 1075) == (1307, 924)  # the same page, landscape
+
+
+@pytest.mark.parametrize("width, height", [(200, 100), (384, 384), (1275, 1650), (4000, 3000)])
+def test_gemini_counts_each_image_and_each_pdf_page_at_its_default_media_resolution(width, height):
+    """Gemini's "Media resolution" guide, "Token counts": on Gemini 3, 1,120 tokens an image and 560 a PDF page."""
+    assert IMAGE_RULES["gemini"].tokens(width, height) == 1120
+    assert PDF_PAGE_RULES["gemini"].tokens(width, height) == 560
 
 
 def test_text_only_reading_counts_exactly_its_text(openai_o200k, shared_services):
@@ -145,16 +176,16 @@ def test_multimodal_reading_counts_each_text_part_and_each_image(openai_o200k, s
     text = sum(len(openai_o200k.encode_ordinary(part)) for part in texts)
     width, height = png_size(reading.pages[0].image)
     assert abs(width - 1275) <= 2 and abs(height - 1650) <= 2  # a letter page at 150 dpi
-    # OpenAI scales it to 768 x ~994: 2 x 2 tiles; Anthropic to ~1212 x 1568, about 2,530 tokens.
+    # OpenAI scales it to 768 x ~994: 2 x 2 tiles; Claude to ~952 x 1232 by its token limit, about 1,500 tokens.
     assert reading.tokens("openai") == text + 4 * (85 + 170 * 4)
     assert reading.tokens("anthropic") == text + 4 * anthropic_image_tokens(width, height)
-    assert 2500 < anthropic_image_tokens(width, height) < 2560
+    assert 1450 < anthropic_image_tokens(width, height) <= 1568
     gemini = reading.as_messages("gemini")  # a contents entry's parts: text, then the page as inline PNG data
     assert [part["text"] for part in gemini if "text" in part] == texts
     images = [part["inline_data"] for part in gemini if "inline_data" in part]
     assert [image["mime_type"] for image in images] == ["image/png"] * 4
     assert base64.b64decode(images[0]["data"]) == reading.pages[0].image
-    assert reading.tokens("gemini") == text + 4 * 258 * 2 * 3  # 2 x 3 tiles of 768 px
+    assert reading.tokens("gemini") == text + 4 * 1120  # Gemini 3's default media resolution
     as_text_only = dataclasses.replace(reading, multimodal=False)
     assert as_text_only.tokens("openai") == text_tokens(as_text_only.as_text())
 

@@ -15,12 +15,13 @@ import pypdfium2 as pdfium
 import pytest
 
 from readers import ReadOptions, Services, read_file
+from readers.errors import CODES
 from readers.models import Segment
 from readers.payload.text import files_text
 from readers.payload.tokens import anthropic_image_tokens, png_size, text_tokens
 from testkit import CORPUS, ROOT, fixtures, make_settings
-from ui.handlers import Entry, backends_line, cache_summary, clear_cache, discard_upload, read_uploads, visitor
-from ui.pages import transcript_table
+from ui.handlers import REASONS, Entry, backends_line, cache_summary, clear_cache, discard_upload, read_uploads, visitor
+from ui.pages import status_line, transcript_table
 from ui.payload import PROVIDER_NAMES, abbreviate, document_payloads, estimate, estimate_table, message_payload
 from ui.payload_tab import payload_views
 from ui.report import citation, report_markdown, write_payload, write_report
@@ -68,11 +69,23 @@ def test_estimates_cover_both_modes(tmp_path, services):
     )
     assert (openai["exact"], anthropic["exact"]) == (True, False)
     gemini = rows["Multimodal (Gemini)"]
-    assert gemini["images"] == 4 and gemini["image_tokens"] == 4 * 258 * 2 * 3 and not gemini["exact"]
+    assert gemini["images"] == 4 and gemini["image_tokens"] == 4 * 1120 and not gemini["exact"]
+    assert [
+        rows[mode]["image_rule"]
+        for mode in ("Text-only", *[f"Multimodal ({name})" for name in PROVIDER_NAMES.values()])
+    ] == [
+        "",
+        "GPT-4o/4.1, high detail: 85 + 170 a 512 px tile",
+        "Claude: a token a 28 px patch, within 1568 px and 1,568 tokens",
+        "Gemini 3: 1,120 an image",
+    ]
     assert gemini["total_tokens"] == reading.tokens("gemini") and gemini["text_tokens"] == openai["text_tokens"]
     table = estimate_table([reading], multimodal=True)
     assert "**Multimodal (OpenAI)** (current)" in table and "| Text-only |" in table
     assert f"| ≈ {anthropic['total_tokens']:,} |" in table and f"| {openai['total_tokens']:,} |" in table
+    assert (
+        f"| {anthropic['image_tokens']:,} | Claude: a token a 28 px patch, within 1568 px and 1,568 tokens |" in table
+    )
 
 
 def test_payload_shows_images_abbreviated_and_downloads_them_whole(tmp_path, services):
@@ -106,9 +119,10 @@ def test_estimates_add_the_pdf_document_form(shared_services):
         )
         assert not document["exact"]
         assert document["images"] == images["images"] == 4 and document["image_tokens"] == images["image_tokens"]
-    # Gemini counts each page at 258 tokens, its text seen in its image: only the line naming the pages is text
+    # Gemini 3 counts each page at 560 tokens, its text seen in its image: only the line naming the pages is text
     gemini, parts = rows["PDF document (Gemini)"], reading.as_messages("gemini", document=True)
-    assert (gemini["text_tokens"], gemini["image_tokens"]) == (text_tokens(parts[0]["text"]), 4 * 258)
+    assert (gemini["text_tokens"], gemini["image_tokens"]) == (text_tokens(parts[0]["text"]), 4 * 560)
+    assert gemini["image_rule"] == "Gemini 3: 560 a PDF page"
     assert "| PDF document (Anthropic) |" in estimate_table([reading], multimodal=True)
     assert not any(
         row["mode"].startswith("PDF document")
@@ -345,3 +359,27 @@ def test_a_transcript_s_rows_play_its_player_and_with_the_recording_deleted_play
     assert "Turns &lt;every&gt; page" in playing  # what was said, never markup
     deleted = transcript_table(segments, None)  # public mode: the recording went once transcribed
     assert "<button" not in deleted and "data-start" not in deleted and "<td>0:06 → 0:08</td>" in deleted
+
+
+def test_each_error_code_has_its_few_words_and_an_address_is_named_never_linked():
+    """The status line's and file list's reasons come from the codes the cards' sentences carry; an address that
+    was not found is not said to be "no longer on the server" (an upload's reason), and none is a link."""
+    assert set(CODES) <= set(REASONS)
+    refused, missing = "http://169.254.169.254/latest/meta-data", "https://example.org/gone.pdf"
+    entries = [
+        Entry(refused, refused, error="…", done=True, code="URL_REFUSED"),
+        Entry("http://127.0.0.1:9/slow", "http://127.0.0.1:9/slow", error="…", done=True, code="FETCH_FAILED"),
+        Entry(missing, missing, error="…", done=True, code="FILE_NOT_FOUND"),
+        Entry("report.pdf", "/tmp/gradio/report.pdf", error="…", done=True, code="FILE_NOT_FOUND"),
+        Entry("odd.bin", "/tmp/gradio/odd.bin", error="…", done=True),  # a bug, not a bad file: no code
+    ]
+    assert [entry.reason for entry in entries] == [
+        "address refused",
+        "could not be fetched",
+        "not found at that address",
+        "no longer on the server",
+        "an unexpected error",
+    ]
+    line = status_line(entries)
+    assert line.startswith("0 of 5 files read · ⚠️ not read: http&#58;//169.254.169.254/latest/meta-data (address")
+    assert "://" not in line and "https&#58;//example.org/gone.pdf (not found at that address)" in line

@@ -20,7 +20,7 @@ from readers import read_file
 from readers.render import browser
 from readers.services import Services
 from testkit import fixtures, make_settings
-from tests.conftest import BOUNDED_SECONDS
+from tests.conftest import BOUNDED_SECONDS, eventually
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Chromium (make setup installs it)")
 
@@ -64,15 +64,6 @@ def drivers() -> list[int]:
         for pid in Path(f"/proc/self/task/{task}/children").read_text().split()
     ]
     return [pid for pid in children if stat(pid) and b"run-driver" in Path(f"/proc/{pid}/cmdline").read_bytes()]
-
-
-def eventually(check, seconds: float = 15.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 @pytest.fixture

@@ -38,6 +38,7 @@ class Vector:
     pages: tuple[int | None, int | None] = (None, None)
     page_count: int | None = None
     needs: str | None = None  # a program the vector needs (skipped, with the reason, without it)
+    notices: tuple[str, ...] = ()  # the codes of notices the reading must give (readers.notices.Code)
 
     @property
     def id(self) -> str:
@@ -77,6 +78,9 @@ CORPUS_VECTORS = [
     # silently, and a third file has a printer's banner before its header
     corpus("unstructured/pdf-bad-color-space.pdf", "pdf", page_count=1),
     corpus("pdfjs/bug1019475_1.pdf", "pdf", page_count=1),
+    # soft hyphens the page draws as dashes: a part number's, a date line's
+    corpus("pdfjs/issue9084.pdf", "pdf", page_count=1),
+    corpus("pdfjs/issue7855.pdf", "pdf", page_count=1),
     corpus("pdfplumber/issue-848.pdf", "pdf", page_count=8),
     corpus("python-pptx/tbl-cell.pptx", "pptx", page_count=3),
     corpus(
@@ -266,6 +270,21 @@ CORPUS_VECTORS = [
         ["[SLIDE 3]", "1b92870d-e3b5-4e65-8153-919f4ff45592"],
         ["[SLIDE 1]", "[SLIDE 4]"],
         pages=(3, 3),
+        notices=("part_of_file",),
+    ),
+    # a range that starts inside a table whose header is on page 1 only: its first page carries the header
+    Vector(
+        str(CORPUS / "pdfplumber/ca-warn-report.pdf"),
+        "pdf",
+        [
+            "[PAGE 3]\n*(continued from page 2)*\n\n| Notice Date | Effective | Received | Company | City | No. Of |"
+            " Layoff/Closure |\n|---|---|---|---|---|---|---|\n| 08/03/2015 | 10/05/2015 | 08/04/2015 |",
+            "[PAGE 5]\n*(continued from page 4)*\n\n| Notice Date | Effective |",
+        ],
+        ["| Owens-Brockway Glass Container Inc. | Oakland | 202 | Closure Permanent |\n|---|"],  # a row as the header
+        pages=(3, 5),
+        page_count=16,
+        notices=("part_of_file",),
     ),
 ]
 
@@ -282,6 +301,11 @@ def unmarked(text: str) -> str:
     """The text without Markdown's inline marks (links' targets, emphasis): other projects' expected
     strings are plain text, and a Markdown reader keeps them with their links and bold."""
     return re.sub(r"\*\*?|(?<!\w)_|\\(?=\W)", "", re.sub(r"!?\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)", r"\1", text))
+
+
+def check_notices(codes: list[str], vector: Vector) -> None:
+    """The reading gives a notice of each code the vector names."""
+    assert set(vector.notices) <= set(codes), f"{vector.file} gave {codes}, not {vector.notices}"
 
 
 def check_text(text: str, vector: Vector) -> None:

@@ -1,10 +1,10 @@
 """The named API endpoints (``/read_file``, ``/render_page``, ``/describe``, ``/transcribe``),
 served to ``gradio_client`` and, by the same functions, as MCP tools of the same names.
 
-Each takes the file one of two ways: ``file``, an upload (``gradio_client``'s ``handle_file``;
-over MCP a public http(s) URL that Gradio downloads — it refuses local and private addresses),
-or ``file_base64`` with ``file_name``, the bytes inline, which is how an agent holding a local
-file sends it over MCP. Inline bytes are held to ``MAX_FILE_MB`` like an upload, written to a
+Each takes the file one of three ways: ``file``, an upload (``gradio_client``'s ``handle_file``;
+over MCP an http(s) URL, fetched by ``readers.intake.fetch`` within its rules: ``ui.server.mend_downloads``),
+``url``, fetched the same way, or ``file_base64`` with ``file_name``, the bytes inline, which is how an
+agent holding a local file sends it over MCP. Inline bytes are held to ``MAX_FILE_MB`` like an upload, written to a
 private temporary folder under a neutral name, and removed once read. Gradio builds each MCP
 tool's description and its parameters' from the method's docstring: the text before ``Args:``,
 then one line per parameter. A ``ReaderError`` reaches the client as a ``gr.Error`` carrying its
@@ -33,7 +33,7 @@ from readers.notices import Code, Described
 from readers.payload.budget import parse_cursor
 from readers.payload.chunks import check_sizes
 from readers.payload.messages import PROVIDERS
-from readers.payload.serialize import answer_json, files_json
+from readers.payload.serialize import answer_json, several_json
 
 from .api_docs import ENDPOINT_ARGS, FILE_ARGS, HOTWORDS_ARG
 from .handlers import display_name, parse_page, unexpected, visitor
@@ -42,10 +42,9 @@ from .tools import Budget, Read, file_arguments, find_json, for_agents, outline_
 
 NO_FILE = (
     "No file was sent. Give url (an http(s) URL ReadLens fetches), file (with gradio_client, handle_file(path); "
-    "over MCP, a public http(s) URL Gradio fetches), or the file's bytes as file_base64 with its name in file_name."
+    "over MCP, an http(s) URL), or the file's bytes as file_base64 with its name in file_name."
 )
 MCP_CALLER = "mcp"  # the x-gradio-user header Gradio's MCP server sends with each tool call
-TOGETHER = ("messages", "document_messages")  # in an answer of several files, once for them all
 
 
 def documented(endpoint):
@@ -131,7 +130,7 @@ class Endpoints:
         finally:
             if folder is not None:
                 shutil.rmtree(folder, ignore_errors=True)
-            elif self.discard is not None:
+            elif self.discard is not None and file:  # a file fetched by its URL stays in the cache
                 self.discard(file)
 
     def _read(self, path: str, name: str, request: gr.Request | None, options: ReadOptions) -> Reading:
@@ -257,7 +256,7 @@ class Endpoints:
 
     def _several(self, files: list[str], also_one: bool, request: gr.Request | None, asked: dict) -> dict:
         """``/read_file`` of several files: each file's answer in ``files`` (or why it was not read),
-        then their payload together, each file named (``readers.payload.serialize.files_json``)."""
+        then their payload together, each file named (``readers.payload.serialize.several_json``)."""
         if also_one:
             raise gr.Error("Send one file (file, file_base64 or url) or several (files), not both.")
         if asked["cursor"]:
@@ -275,14 +274,14 @@ class Endpoints:
             finally:
                 if self.discard is not None:
                     self.discard(upload)
-            answers.append({key: value for key, value in answer.items() if key not in TOGETHER})
+            answers.append(answer)
         try:
-            together = files_json(readings, asked["multimodal"], asked["document"], asked["provider"])
+            together = several_json(answers, readings, asked["multimodal"], asked["document"], asked["provider"])
         except ReaderError as error:
             raise gr.Error(error.message) from None
         if request is not None and request.headers.get("x-gradio-user") == MCP_CALLER:
             together.pop("messages", None)  # megabytes of base64 a model would read as text (tools.for_agents)
-        return {"files": answers, **together}
+        return together
 
     @documented
     def render_page(

@@ -122,9 +122,10 @@ ENDPOINT_ARGS = {  # by endpoint: what its docstring names as {endpoint[paramete
         ),
         "returns": (
             "name, kind, page_count, query, regex, searched (the pages searched); pages (number, hits, "
-            "tokens); hits (page, section, line: in the page's text, or for a text file in the file; in: "
-            '"text" or "visual content"; context: the lines as grep -n -C prints them, "9:" the matching '
-            'line, "8-" a line round it); hit_count; capped; note; warnings.'
+            "tokens); hits (page, section, line: in the page's text, or for a text file in the file; lines: "
+            'where its matches start, matches near each other being one hit; in: "text" or "visual content"; '
+            'context: the lines as grep -n -C prints them, each once, "9:" a matching line, "8-" a line round '
+            "it); hit_count (matching lines); capped; note; warnings."
         ),
     },
 }

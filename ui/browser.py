@@ -38,6 +38,8 @@ CSS = """
 .rl-mark {position: absolute; border: 3px solid var(--color-accent); background: rgba(99, 102, 241, .15);
           border-radius: 3px; pointer-events: none; z-index: 5;}
 .rl-hint {font-weight: normal; opacity: .75;}
+/* A table the reader is unsure of (TABLE_UNSURE): framed by a dashed line, under the line that says so. */
+.rl-unsure {border: 2px dashed var(--color-accent); border-radius: 8px; padding: 0 8px; margin: 8px 0;}
 /* A table keeps its columns' natural widths and scrolls sideways in its own box; a cell wraps between
    words, never inside one. */
 .rl-rendered table {display: block; width: max-content; max-width: 100%; overflow-x: auto;}
@@ -52,10 +54,23 @@ CSS = """
   #chunk-side {order: -1; top: 0; z-index: 10; background: var(--background-fill-primary); max-height: 50vh;}
   #chunk-render .image-container {max-height: 34vh;}
 }
-/* A file's line: its name never squeezed to a letter a line; on a phone its buttons go under it. */
-#file-list .rl-file-row {flex-wrap: wrap; align-items: center;}
+/* A file's line: its name (never squeezed to a letter a line), then its tools on the same line when they fit,
+   else under it as a whole; the page boxes as wide as their placeholders, the buttons kept together. */
+#file-list .rl-file-row {flex-wrap: wrap; align-items: center; column-gap: 16px; row-gap: 4px;}
 #file-list .rl-name {flex: 1 1 12rem; min-width: 12rem !important;}
-@media (max-width: 640px) {#file-list .rl-name {flex-basis: 100%;}}
+#file-list .rl-file-tools {flex: 0 1 auto; width: auto; margin-left: auto; flex-wrap: wrap; align-items: center;
+                           justify-content: flex-end; gap: 8px; min-width: 0;}
+#file-list .rl-file-pages, #file-list .rl-file-buttons {flex: 0 0 auto; width: auto; flex-wrap: nowrap;
+                                                        align-items: center; gap: 8px; min-width: 0;}
+#file-list .rl-file-pages .form {flex: 0 0 auto; flex-direction: row; flex-wrap: nowrap; min-width: 0 !important;}
+#file-list .rl-page-box {flex: 0 0 11rem; width: 11rem; min-width: 0 !important;}
+#file-list .rl-file-buttons button {flex: 0 0 auto; min-width: 0 !important;}
+@media (max-width: 640px) {
+  #file-list .rl-name, #file-list .rl-file-tools, #file-list .rl-file-pages,
+  #file-list .rl-file-pages .form {flex: 1 1 100%;}
+  #file-list .rl-file-tools {justify-content: flex-start;}
+  #file-list .rl-page-box {flex: 1 1 0; width: auto;}
+}
 /* A card shows its page when clicked: it says so by its cursor and outline; the one shown stays marked. */
 .rl-card {border: 1px solid var(--border-color-primary); border-radius: 8px; padding: 4px 12px; margin: 8px 0;
           cursor: pointer;}
@@ -66,10 +81,11 @@ CSS = """
 .rl-transcript tbody tr:hover, .rl-transcript tr.rl-playing {background: var(--color-accent-soft);}
 .rl-transcript .rl-seek {white-space: nowrap; color: var(--link-text-color); text-decoration: underline;
                          background: none; border: none; box-shadow: none; padding: 0; font: inherit; cursor: pointer;}
-/* The token table keeps its words whole: on a phone it scrolls sideways in its own box, the page does not,
-   and a line over it says so. */
+/* The token table keeps its words whole (but for an image rule's, wrapped between them on a wide screen, so that
+   the table fits): on a phone it scrolls sideways in its own box, the page does not, and a line over it says so. */
 #estimates table {display: block; overflow-x: auto; max-width: 100%;}
 #estimates th, #estimates td {white-space: nowrap;}
+@media (min-width: 641px) {#estimates td:nth-child(5) {white-space: normal; min-width: 12em; max-width: 18em;}}
 .rl-sideways {display: none;}
 @media (max-width: 640px) {.rl-sideways {display: block;}}
 """
@@ -154,7 +170,7 @@ SCRIPT = """
   // into view as soon as it shows, and kept there while the page fills in round it (the list of files above it
   // grows, the page is drawn again whole), until the person scrolls or clicks.
   let waiting = false, holding = false;
-  const starts = event => event.target.closest?.('#uploads, #examples, [id$="-examples"]');
+  const starts = event => event.target.closest?.('#uploads, [id$="-examples"]');
   ['change', 'drop', 'click'].forEach(type =>
     document.addEventListener(type, event => { if (starts(event)) waiting = true; }, true));
   ['wheel', 'touchstart', 'keydown', 'mousedown'].forEach(type =>

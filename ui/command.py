@@ -7,7 +7,7 @@
     readlens mcp                       the app's tools for an agent over stdio (the app group)
 
 Reading imports neither Gradio nor anything of the app, so ``readlens FILE`` starts as fast as
-``python -m readers FILE``.
+``python -m readers FILE``. ``--help`` after any of them prints its help and starts nothing.
 
 ``readlens mcp`` is for agents that start their tools as a command (Claude Desktop, Claude Code,
 Cursor): it starts the app in this process on a loopback port and passes each request from
@@ -18,6 +18,7 @@ goes to standard error.
 
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import sys
@@ -27,20 +28,39 @@ from readers.__main__ import main as read_main
 
 PROG = "readlens"
 NEEDS_APP = "error: readlens {command} needs the app's packages: pip install 'readlens[app]' (or run make run)"
+COMMANDS = f"""commands:
+  {PROG} FILE|URL [options]       what a model receives from a file or a web address (above)
+  {PROG} read FILE|URL [options]  the same, for a file named like one of these commands
+  {PROG} batch PATH... --out F    files and folders read into one record a page (batch --help)
+  {PROG} app                      the app in the browser, its API and MCP tools (app --help)
+  {PROG} mcp                      the app's tools for an agent, over stdin and stdout (mcp --help)"""
+SERVERS = {
+    "app": (
+        "Serve the app, its API and its MCP tools until stopped (Ctrl+C), as python app.py does: on "
+        "http://127.0.0.1:7860 unless GRADIO_SERVER_NAME and GRADIO_SERVER_PORT say otherwise, the MCP tools "
+        "at /gradio_api/mcp/. The settings come from the environment or .env (docs/configuration.md)."
+    ),
+    "mcp": (
+        "Serve the app's six tools (read_file, render_page, describe, transcribe, outline, find) to an agent "
+        "that starts its tools as a command (Claude Desktop, Claude Code, Cursor), over standard input and "
+        "output, until standard input closes. The settings come from the environment or .env."
+    ),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `readlens FILE | head` ends quietly, as shell tools do
     command = argv[0] if argv else ""
-    if command in ("app", "mcp"):
+    if command in SERVERS:
+        argparse.ArgumentParser(prog=f"{PROG} {command}", description=SERVERS[command]).parse_args(argv[1:])
         try:
             import gradio  # noqa: F401
         except ImportError:
             print(NEEDS_APP.format(command=command), file=sys.stderr)
             return 2
         return app() if command == "app" else mcp()
-    return read_main(argv[1:] if command == "read" else argv, prog=PROG)
+    return read_main(argv[1:] if command == "read" else argv, prog=PROG, commands=COMMANDS)
 
 
 def app() -> int:

@@ -34,20 +34,28 @@ STAGE_WORDS = {
     "described": "pages described",
     "transcribed": "seconds of audio transcribed",
 }
-# The file list's few words for why a file was not read, by its error's code.
+# The status line's and file list's few words for why a file was not read, by its error's code (the card
+# below says it in full): every code a reading can fail with, and the app's own TOO_MANY.
 REASONS = {
+    "FILE_NOT_FOUND": "no longer on the server",
     "EMPTY_FILE": "empty",
     "FILE_TOO_LARGE": "too large",
     "UNSUPPORTED_FORMAT": "not a format it reads",
     "CORRUPT_FILE": "damaged",
     "ENCRYPTED_FILE": "password-protected",
     "PAGE_OUT_OF_RANGE": "no such pages",
+    "PATH_OUTSIDE_WORKSPACE": "outside the workspace",
     "INVALID_QUERY": "a setting is off",
     "RENDER_FAILED": "ran out of time",
+    "VISION_FAILED": "not described",
     "TRANSCRIPTION_FAILED": "not transcribed",
-    "FILE_NOT_FOUND": "no longer on the server",
+    "TOO_COMPLEX": "too complex to read",
+    "URL_REFUSED": "address refused",
+    "FETCH_FAILED": "could not be fetched",
     "TOO_MANY": "over the 10 files",
 }
+# A web address's own words where its code means something else for an upload: not on the server it names.
+URL_REASONS = {"FILE_NOT_FOUND": "not found at that address"}
 # Failures that another try may mend: a file that failed so is read again, not kept as it was.
 AGAIN = {None, "RENDER_FAILED", "TRANSCRIPTION_FAILED", "VISION_FAILED"}
 # What the page sends in place of a file over MAX_FILE_MB (``ui.browser``), then its size in bytes: the
@@ -86,7 +94,9 @@ class Entry:
 
     @property
     def reason(self) -> str:
-        """Why it was not read, in a few words for the file list."""
+        """Why it was not read, in a few words for the status line and the file list, from its error's code."""
+        if is_url(self.path) and self.code in URL_REASONS:
+            return URL_REASONS[self.code]
         return REASONS.get(self.code or "", "an unexpected error")
 
     @property

@@ -17,13 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from readers import ReadOptions, Services, Settings
 from readers.kinds import SUPPORTED
+from readers.render import sandbox
 
 from .api import Endpoints
 from .browser import CSS, head
 from .chunks import chunks_tab
+from .export_tab import export_tab
 from .handlers import (
     MAX_FILES,
     backends_line,
@@ -39,7 +42,7 @@ from .pages import question_note, show_entries, show_files, status_line
 from .payload_tab import payload_tab, payload_views
 from .report import write_reading, write_report
 from .search import search_results
-from .server import App, mend_api_page, mend_uploads
+from .server import App, OwnOriginOnly, mend_api_page, mend_downloads, mend_uploads
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 EXAMPLES = ["chart-report.pdf", "short-deck.pptx", "sales.xlsx", "web-page.html", "diagram.png", "recording.wav"]
@@ -49,6 +52,10 @@ MCP_ENVELOPE_BYTES = 64 * 1024  # a tool call's JSON around its file_base64
 PUBLIC_NOTE = (
     "**Public mode:** each upload is deleted from the server once read, the shared cache cannot be cleared from here, "
     "and each visitor may ask the vision model {calls} times a minute."
+)
+NO_WALLS_NOTE = (
+    "**This server cannot wall LibreOffice and Chromium in** (bubblewrap cannot make namespaces here), so it runs "
+    "neither: legacy Office and ODF files are refused, and Office files and web pages are read without page images."
 )
 READ_CONCURRENCY = 8  # six people reading at once, plus API clients, all start without waiting
 PRIVATE = {"api_visibility": "private"}
@@ -95,7 +102,7 @@ def launch_options(settings: Settings) -> dict:
     never sends a file over the limit at all (``ui.browser``). show_error lets Gradio's own refusals (a
     request that is no valid call) reach clients as sentences, a path that was not uploaded as
     ``ui.server.NOT_UPLOADED``; the handlers already turn every other exception into a gr.Error
-    without its text.
+    without its text. Every answer carries the app's Content-Security-Policy (``ui.server.OwnOriginOnly``).
     """
     return {
         "max_file_size": UPLOAD_LIMIT_FACTOR * settings.max_file_bytes,
@@ -105,6 +112,7 @@ def launch_options(settings: Settings) -> dict:
         "css": CSS,
         "head": head(settings.max_file_bytes),
         "footer_links": ["api"],
+        "app_kwargs": {"middleware": [Middleware(OwnOriginOnly)]},
     }
 
 
@@ -221,6 +229,8 @@ def _masthead(services: Services) -> None:
     )
     if services.settings.public:
         gr.Markdown(PUBLIC_NOTE.format(calls=services.settings.vision_calls_per_minute), elem_id="public-mode")
+        if not sandbox.available():  # readers.render.sandbox.engine_allowed: neither engine runs
+            gr.Markdown(NO_WALLS_NOTE, elem_id="no-walls")
     gr.Markdown(backends_line(services), elem_id="backends", elem_classes="rl-source")
 
 
@@ -240,15 +250,15 @@ def _controls(settings: Settings) -> tuple:
             label="Last page", precision=0, minimum=0, value=None, info="0: to the last", elem_id="page-end"
         )
     question = gr.Textbox(
-        label="Describe",
-        placeholder="Ask about the visuals, e.g. What are the exact percentages in the pie chart?",
+        label="Describe — ask about the visuals",
+        placeholder="e.g. What are the exact percentages in the pie chart?",
         submit_btn="Ask",
         elem_id="question",
     )
     unanswered = gr.Markdown(visible=False, elem_id="question-note", elem_classes="rl-error")
     hotwords = gr.Textbox(
         label="Hotwords (audio)",
-        placeholder="Names and terms the recording uses, e.g. Kubernetes, ReadLens",
+        placeholder="Names and terms, e.g. Kubernetes, ReadLens",
         info="Transcription expects these words and spells them so; Enter re-reads.",
         submit_btn="Use",
         elem_id="hotwords",
@@ -275,15 +285,12 @@ def _inputs(settings: Settings, entries: gr.State, ranges: gr.State, folder: Pat
                 submit_btn="Read",
                 elem_id="address",
             )
-            status = gr.Markdown(elem_id="status", min_height=28)
+            status = gr.Markdown(elem_id="status", visible=False)
 
             @gr.render(inputs=[entries], triggers=[entries.change], concurrency_limit=None, show_progress="hidden")
             def _files(current):
                 show_files(current, files, ranges, folder, write_reading)
 
-            gr.Examples(
-                [[[str(ASSETS / name)]] for name in EXAMPLES if (ASSETS / name).exists()], files, elem_id="examples"
-            )
             with gr.Accordion("Formats ReadLens reads", open=False, elem_id="formats"):
                 gr.Markdown(f"{SUPPORTED}.")
         with gr.Column(scale=2):
@@ -291,8 +298,10 @@ def _inputs(settings: Settings, entries: gr.State, ranges: gr.State, folder: Pat
     return Inputs(files, address, *controls, status)
 
 
-def _pages_tab(demo: gr.Blocks, entries: gr.State, inputs: Inputs, folder: Path, max_pages: int) -> gr.Row:
-    """Each page's render beside its text, the search over the files read, and the examples while empty."""
+def _pages_tab(demo: gr.Blocks, entries: gr.State, inputs: Inputs, folder: Path, max_pages: int) -> tuple[gr.Row, list]:
+    """Each page's render beside its text, the search over the files read, and the examples while empty; the
+    examples' row, and what only serves files read (the text's form, the search), hidden while empty, so that
+    the first screen shows what to do."""
     with gr.Tab("Pages", elem_id="pages-tab"):
         text_mode = gr.Radio(
             [RENDERED, RAW],
@@ -300,8 +309,9 @@ def _pages_tab(demo: gr.Blocks, entries: gr.State, inputs: Inputs, folder: Path,
             label="Each page's text",
             info="The model receives the raw text (Markdown); rendered shows it as a reader sees it.",
             elem_id="text-mode",
+            visible=False,
         )
-        with gr.Group():
+        with gr.Group(visible=False) as search:
             query = gr.Textbox(
                 label="Search the files read",
                 placeholder="A word, a phrase, or a regular expression",
@@ -309,7 +319,7 @@ def _pages_tab(demo: gr.Blocks, entries: gr.State, inputs: Inputs, folder: Path,
                 elem_id="search",
             )
             regex = gr.Checkbox(label="Regular expression", value=False)
-        found = gr.Markdown(elem_id="search-results")
+        found = gr.Markdown(elem_id="search-results", visible=False)
         gr.on(
             [query.submit, regex.change, entries.change],
             lambda current, asked, pattern: search_results(current, asked, pattern, max_pages),
@@ -329,16 +339,7 @@ def _pages_tab(demo: gr.Blocks, entries: gr.State, inputs: Inputs, folder: Path,
         def _pages(current, mode):
             show_entries(current, folder, raw=mode == RAW)
 
-        return examples_row(inputs.files, folder, "pages-examples")
-
-
-def _export_tab() -> gr.File:
-    with gr.Tab("Export", elem_id="export-tab"):
-        gr.Markdown(
-            "A Markdown report of everything read — text, tables, descriptions and page images — "
-            "with a citation for each page's text, each table and each figure, as a zip with the images."
-        )
-        return gr.File(label="Report (report.md + images)", interactive=False, elem_id="report")
+        return examples_row(inputs.files, folder, "pages-examples"), [text_mode, search, found]
 
 
 def _settings_and_cache(services: Services) -> gr.Markdown:
@@ -426,6 +427,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
     """The ReadLens app over one ``Services`` (one cache, one vision client, one transcriber per process)."""
     services = services or Services(Settings.from_env())
     mend_uploads()
+    mend_downloads(services)
     mend_api_page()
     folder = Path(tempfile.mkdtemp(prefix="readlens-app-"))
     atexit.register(shutil.rmtree, folder, True)
@@ -434,11 +436,11 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
         entries, ranges = gr.State([]), gr.State({})
         inputs = _inputs(services.settings, entries, ranges, folder)
         with gr.Tabs(overflow_behavior="wrap"):
-            pages_examples = _pages_tab(demo, entries, inputs, folder, services.settings.max_pages)
+            pages_examples, pages_tools = _pages_tab(demo, entries, inputs, folder, services.settings.max_pages)
             payload_examples, provider, payload_outputs = payload_tab(
                 lambda: examples_row(inputs.files, folder, "payload-examples")
             )
-            report_file = _export_tab()
+            report_file = export_tab(entries, folder, **PRIVATE)
             chunks_examples = chunks_tab(
                 entries, folder, lambda: examples_row(inputs.files, folder, "chunks-examples"), **PRIVATE
             )
@@ -448,7 +450,8 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
         entries.change(
             lambda current, mode, chosen: (
                 *[gr.update(visible=not current)] * 3,
-                status_line(current),
+                *[gr.update(visible=bool(current))] * len(pages_tools),
+                gr.update(value=status_line(current), visible=bool(current)),
                 question_note(current),
                 write_report(current, folder) if current and all(entry.done for entry in current) else None,
                 *payload_views(current, mode, folder, chosen),
@@ -458,6 +461,7 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                 pages_examples,
                 payload_examples,
                 chunks_examples,
+                *pages_tools,
                 inputs.status,
                 inputs.unanswered,
                 report_file,

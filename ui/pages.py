@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import html
+import re
 from pathlib import Path
 
 import gradio as gr
@@ -22,12 +23,17 @@ from .handlers import Entry, parse_range
 from .report import furniture_note, outlined_image, page_image, page_title, preview_image, table_csv
 
 EMPTY = (
-    "**Each page will appear here** once a file is read: its render on the left, figures outlined; on the "
-    "right its text, tables, tokens and the description of its visuals. Reading starts as soon as you "
-    "upload (each page shows as soon as it is read)."
+    "**Each page will appear here** as soon as it is read: its render, figures outlined, beside its text, tables, "
+    "tokens and visual description. Or try an example:"
 )
 BOX_SCALE = 10_000  # a box's fractions, as whole numbers in a class name
+# A picture a page's text names by its address, as Markdown writes one and as HTML does.
+MARKDOWN_PICTURE = re.compile(r"!\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
+HTML_PICTURE = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
+HTML_ATTRIBUTE = re.compile(r"""\b(src|alt)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
+AUTOLINKED = re.compile(r"\b(?:https?://|www\.)", re.IGNORECASE)  # where GitHub Markdown starts a link it makes
 LINKED = "Point at a paragraph or a table and its place lights on the page; click the page and its text is shown."
+UNSURE = "⚠️ **This table may be read wrong** — check it against the page (the file's notices say why)."
 
 
 def _source_line(page) -> str:
@@ -46,17 +52,41 @@ def token_line(reading: Reading, page) -> str:
     return f"Tokens of this {CITED_UNITS.get(reading.kind, 'page')}: **{text_only:,}** text-only{seen}"
 
 
+def _placeholder(alt: str, address: str) -> str:
+    shown = f"Picture: {alt}" if alt.strip() else "Picture"
+    return f"[{shown} — `{address}`, not loaded]" if address and not address.startswith("data:") else f"[{shown}]"
+
+
+def unfetched(markdown: str) -> str:
+    """``markdown`` as the app shows it: each picture it names by its address (``![alt](address)``,
+    ``<img src=…>``) a placeholder naming the address, so the viewer's browser requests nothing a
+    document links to (a tracking pixel); the app's Content-Security-Policy stops anything else
+    (``ui.server.CONTENT_SECURITY_POLICY``). What the model receives keeps them as they are."""
+
+    def from_html(tag: re.Match) -> str:
+        found = {name.lower(): next(filter(None, values), "") for name, *values in HTML_ATTRIBUTE.findall(tag[0])}
+        return _placeholder(html.unescape(found.get("alt", "")), html.unescape(found.get("src", "")))
+
+    return HTML_PICTURE.sub(from_html, MARKDOWN_PICTURE.sub(lambda found: _placeholder(found[1], found[2]), markdown))
+
+
 def linked_text(page: Page) -> str:
     """The page's text as Markdown with each block that has a box (``readers.markup.blocks.Block``) inside
     a ``div`` whose class carries its box in ten-thousandths of the page (``rl-box-1070-786-6361-1089``:
     Gradio's sanitizer keeps a class, not a data attribute), for the page's script to light on the
-    render (``ui.browser``)."""
-    text, parts, at = page.text, [], 0
+    render (``ui.browser``); each table the reader is unsure of (``Page.unsure_tables``) inside an
+    ``rl-unsure`` one, under a line that says so."""
+    text, parts, at, table = page.text, [], 0, -1
     for block, span in zip(page.blocks, page.spans()):
-        if span is None or block.box is None:
+        table += block.kind == BlockKind.TABLE
+        unsure = block.kind == BlockKind.TABLE and table in page.unsure_tables
+        if span is None or (block.box is None and not unsure):
             continue
-        box = "-".join(str(round(value * BOX_SCALE)) for value in block.box)
-        parts += [text[at : span[0]], f'<div class="rl-block rl-box-{box}">\n\n{block.text}\n\n</div>']
+        shown = f'<div class="rl-unsure">\n\n{UNSURE}\n\n{block.text}\n\n</div>' if unsure else block.text
+        if block.box is not None:
+            box = "-".join(str(round(value * BOX_SCALE)) for value in block.box)
+            shown = f'<div class="rl-block rl-box-{box}">\n\n{shown}\n\n</div>'
+        parts += [text[at : span[0]], shown]
         at = span[1]
     return "".join([*parts, text[at:]]).strip()
 
@@ -132,7 +162,7 @@ def _show_page(reading: Reading, page, folder: Path, raw: bool, anchor: str | No
                 hint = f" · <span class='rl-hint'>{LINKED}</span>" if boxed and page.image else ""
                 gr.Markdown(f"**{label} — text, rendered** (the model receives it raw){hint}", key=f"{key}-label")
                 gr.Markdown(
-                    linked_text(page) or "*(no text on this page)*",
+                    unfetched(linked_text(page)) or "*(no text on this page)*",
                     container=True,
                     max_height=480,
                     key=f"{key}-rendered",
@@ -145,7 +175,7 @@ def _show_page(reading: Reading, page, folder: Path, raw: bool, anchor: str | No
             if page.description:
                 # line_breaks: OCR keeps each line of a figure as it stands, not joined into one run.
                 gr.Markdown(
-                    f"{_source_line(page)}\n\n{page.description.strip()}",
+                    f"{_source_line(page)}\n\n{unfetched(page.description.strip())}",
                     container=True,
                     line_breaks=True,
                     key=f"{key}-description",
@@ -167,7 +197,7 @@ def _show_preview(entry: Entry, page: Page, folder: Path, anchor: str) -> None:
         with gr.Column(scale=1):
             gr.Markdown(f"**Page {page.number}** — read; its tokens and description come with the rest of the file")
             gr.Markdown(
-                page.text.strip() or "*(its text comes with the rest of the file)*",
+                unfetched(page.text.strip()) or "*(its text comes with the rest of the file)*",
                 container=True,
                 max_height=480,
                 elem_classes="rl-rendered",  # its tables as wide as they need, as when the file is read
@@ -245,7 +275,7 @@ def show_entries(entries: list[Entry], folder: Path, raw: bool = False) -> None:
         with gr.Column(elem_classes=["rl-file", file_class(entry), *refused], elem_id=f"rl-file-{index}"):
             reading = entry.reading
             if reading is None:
-                gr.Markdown(f"### {entry.name}")
+                gr.Markdown(f"### {unlinked(entry.name)}")
                 if entry.error:
                     gr.Markdown(f"⚠️ {card_error(entry.error)}", elem_classes="rl-error")
                     continue
@@ -255,7 +285,9 @@ def show_entries(entries: list[Entry], folder: Path, raw: bool = False) -> None:
                 continue
             unit = CITED_UNITS.get(reading.kind, "page") + "s"
             shown = f"{len(reading.pages)} of {reading.page_count} {unit}" if reading.page_count > 1 else ""
-            gr.Markdown(f"### {entry.name}\n{' · '.join(filter(None, [reading.kind.upper(), reading.mime, shown]))}")
+            gr.Markdown(
+                f"### {unlinked(entry.name)}\n{' · '.join(filter(None, [reading.kind.upper(), reading.mime, shown]))}"
+            )
             for warning in [entry.note, *card_warnings(reading)] if entry.note else card_warnings(reading):
                 gr.Markdown(f"ℹ️ {warning}")
             if reading.transcript is not None:
@@ -316,60 +348,71 @@ def _what(entry: Entry) -> str:
 def show_files(entries: list[Entry], files: gr.File, ranges: gr.State, folder: Path, write_reading) -> None:
     """One line per file: its name linking to its card and what was read (or how far its reading is,
     or why it was not read), the pages to read of it (the controls' range unless typed here), a page
-    box for a long one, its reading to download as Markdown and as the API's JSON, and Remove."""
+    box for a long one, its reading to download as Markdown (with citations) and as the API's JSON (the Export
+    tab's), and Remove."""
     with gr.Column(elem_id="file-list"):
         for index, entry in enumerate(entries):
             reading = entry.reading
             unit = CITED_UNITS.get(reading.kind, "page") if reading else "page"
+            uploaded = not is_url(entry.name)  # an address is the address box's to change
+            ranged = uploaded and reading is not None and reading.page_count > 1
+            jumps = reading is not None and len(reading.pages) > 1
+            downloads = reading is not None and entry.done and entry.answer is not None
             with gr.Row(equal_height=False, elem_classes=["rl-file-row", file_class(entry)]):
-                gr.Markdown(
-                    f"[{entry.name}](#rl-file-{index}) · {_what(entry)}", min_width=160, scale=3, elem_classes="rl-name"
-                )
-                uploaded = not is_url(entry.name)  # an address is the address box's to change
-                if uploaded and reading and reading.page_count > 1:
-                    pages = gr.Textbox(
-                        label=f"Read {unit}s",
-                        show_label=False,
-                        placeholder=f"Read {unit}s 1–{reading.page_count}",
-                        max_lines=1,
-                        min_width=150,
-                        scale=1,
-                        key=f"range-{entry.path}",
-                        elem_classes="rl-range",
-                        html_attributes=gr.InputHTMLAttributes(autocomplete="off", enterkeyhint="go"),
-                    )
-                    pages.submit(
-                        lambda typed, current, path=entry.path: own_range(current, path, typed),
-                        [pages, ranges],
-                        ranges,
-                        api_visibility="private",
-                    )
-                if reading and len(reading.pages) > 1:
-                    first, last = reading.pages[0].number, reading.pages[-1].number
-                    box = gr.Textbox(
-                        label=f"Go to {unit}",
-                        show_label=False,
-                        placeholder=f"Go to {unit} {first}–{last}",
-                        max_lines=1,
-                        min_width=150,
-                        scale=1,
-                        elem_classes="rl-goto",
-                        html_attributes=gr.InputHTMLAttributes(autocomplete="off", enterkeyhint="go"),
-                    )
-                    box.submit(None, box, None, js=JUMP.format(index=index, first=first, last=last))
-                if reading and entry.done and entry.answer is not None:
-                    markdown, answer = write_reading(entry, folder)
-                    gr.DownloadButton("Markdown", markdown, size="sm", min_width=90, scale=0, elem_classes="rl-md")
-                    gr.DownloadButton("JSON", answer, size="sm", min_width=70, scale=0, elem_classes="rl-json")
-                if uploaded:
-                    remove = gr.Button("Remove", size="sm", variant="secondary", min_width=80, scale=0)
-                    remove.click(
-                        lambda current, path=entry.path: [kept for kept in current or [] if kept != path],
-                        files,
-                        files,
-                        js=DROP.format(key=file_class(entry)),
-                        api_visibility="private",
-                    )
+                gr.Markdown(f"[{entry.name}](#rl-file-{index}) · {_what(entry)}", elem_classes="rl-name")
+                with gr.Row(elem_classes="rl-file-tools"):  # under the name as a whole when the line is full
+                    if ranged or jumps:
+                        with gr.Row(elem_classes="rl-file-pages"):
+                            if ranged:
+                                _range_box(entry.path, unit, reading.page_count, ranges)
+                            if jumps:
+                                first, last = reading.pages[0].number, reading.pages[-1].number
+                                box = _page_box(f"Go to {unit}", f"Go to {unit} {first}–{last}", "rl-goto")
+                                box.submit(None, box, None, js=JUMP.format(index=index, first=first, last=last))
+                    if downloads or uploaded:
+                        with gr.Row(elem_classes="rl-file-buttons"):  # together: no Remove on a line of its own
+                            if downloads:
+                                for label, ending in (("Markdown", "md"), ("JSON", "json")):
+                                    gr.DownloadButton(
+                                        label,
+                                        write_reading(entry, folder, ending),
+                                        size="sm",
+                                        scale=0,
+                                        elem_classes=f"rl-{ending}",
+                                    )
+                            if uploaded:
+                                remove = gr.Button("Remove", size="sm", variant="secondary", scale=0)
+                                remove.click(
+                                    lambda current, path=entry.path: [kept for kept in current or [] if kept != path],
+                                    files,
+                                    files,
+                                    js=DROP.format(key=file_class(entry)),
+                                    api_visibility="private",
+                                )
+
+
+def _page_box(label: str, placeholder: str, elem_class: str, **options) -> gr.Textbox:
+    """A file's own box for pages, as wide as its placeholder needs (``ui.browser.CSS``)."""
+    return gr.Textbox(
+        label=label,
+        show_label=False,
+        placeholder=placeholder,
+        max_lines=1,
+        elem_classes=["rl-page-box", elem_class],
+        html_attributes=gr.InputHTMLAttributes(autocomplete="off", enterkeyhint="go"),
+        **options,
+    )
+
+
+def _range_box(path: str, unit: str, count: int, ranges: gr.State) -> None:
+    """The pages of this file to read, typed ("3–5"), over the controls' range."""
+    pages = _page_box(f"Read {unit}s", f"Read {unit}s 1–{count}", "rl-range", key=f"range-{path}")
+    pages.submit(
+        lambda typed, current, path=path: own_range(current, path, typed),
+        [pages, ranges],
+        ranges,
+        api_visibility="private",
+    )
 
 
 def own_range(ranges: dict, path: str, typed: str) -> dict:
@@ -383,10 +426,18 @@ def own_range(ranges: dict, path: str, typed: str) -> dict:
     return chosen
 
 
+def unlinked(text: str) -> str:
+    """``text`` as Markdown shows it, but for the web addresses in it, which GitHub Markdown would make links
+    of: their ":" (or "www.") written as a character reference, so that an address refused or not fetched is
+    named, never offered to click."""
+    return AUTOLINKED.sub(lambda found: found.group().replace(":", "&#58;").replace(".", "&#46;", 1), text)
+
+
 def card_error(error: str) -> str:
-    """The API's sentence, with the list of formats (given once, under the upload) pointed to rather than repeated."""
-    sentence, listed, _ = error.partition(FORMATS_LISTED)
-    return f"{sentence} (see *Formats ReadLens reads*, under the upload)." if listed else error
+    """The API's sentence, its addresses not made links, with the list of formats (given once, under the upload)
+    pointed to rather than repeated."""
+    sentence, listed, _ = unlinked(error).partition(FORMATS_LISTED)
+    return f"{sentence} (see *Formats ReadLens reads*, under the upload)." if listed else sentence
 
 
 def card_warnings(reading: Reading) -> list[str]:
@@ -404,6 +455,8 @@ def question_note(entries: list[Entry]) -> dict:
 
 
 def status_line(entries: list[Entry]) -> str:
+    """How many files are read, each not read by name with why in a few words (``Entry.reason``), and those
+    still read; no name a link."""
     if not entries:
         return ""
     read = [e for e in entries if e.reading is not None and e.done]
@@ -411,7 +464,7 @@ def status_line(entries: list[Entry]) -> str:
     pending = [e for e in entries if not e.done]
     parts = [f"{len(read)} of {len(entries)} files read"]
     if failed:
-        parts.append(f"⚠️ not read: {', '.join(f'{e.name} ({e.reason})' for e in failed)}")
+        parts.append(f"⚠️ not read: {', '.join(f'{unlinked(e.name)} ({e.reason})' for e in failed)}")
     if pending:
-        parts.append(f"reading {', '.join(e.name for e in pending)}…")
+        parts.append(f"reading {', '.join(unlinked(e.name) for e in pending)}…")
     return " · ".join(parts)

@@ -8,8 +8,9 @@ the page as an image (Anthropic, "PDF support": a page's text — typically 1,50
 its image by the image rule; OpenAI, "File inputs": "both the extracted text and an image of each
 page"). So the document form is counted as the pages' extracted text and their renders, by the
 same rules as the page-images form; what differs is the size of the request. Gemini sees each page
-as an image of a fixed cost (``readers.payload.tokens.PDF_PAGE_TOKENS``). The providers extract the
-text themselves, so that form's counts are estimates.
+as an image of a fixed cost (``readers.payload.tokens.PDF_PAGE_RULES``). The providers extract the
+text themselves, so that form's counts are estimates. Each row names the rule its images were counted
+by (``readers.payload.tokens.ImageRule``), beside their tokens.
 """
 
 from __future__ import annotations
@@ -22,21 +23,22 @@ from readers.markup.tables import markdown_table
 from readers.payload.document import files_document_parts, limit_problem
 from readers.payload.messages import PROVIDERS, files_messages, is_text
 from readers.payload.text import files_text
-from readers.payload.tokens import EXACT, IMAGE_RULES, PDF_PAGE_TOKENS, payload_tokens, png_size, text_tokens
+from readers.payload.tokens import EXACT, IMAGE_RULES, PDF_PAGE_RULES, payload_tokens, png_size, text_tokens
 
 PROVIDER_NAMES = {"openai": "OpenAI", "anthropic": "Anthropic", "gemini": "Gemini"}
 TOKENS_NOTE = (
     "Text tokens are counted exactly with o200k_base, the encoding of GPT-4o, GPT-4.1, GPT-5 and the o-series; "
     "Anthropic and Google publish no tokenizer that works offline, so their figures (≈) are estimates "
-    "from the same count. Images by each provider's rule: "
-    "OpenAI high detail 85 + 170 per 512 px tile, Anthropic width × height / 750, "
-    "Gemini 258 per 768 px tile (Gemini 2's rule; Gemini 3 counts by its media resolution)."
+    "from the same count. Images are counted by each provider's documented rule, named beside the figure: "
+    "OpenAI's tiles at high detail (GPT-5 counts 70 + 140 a tile, GPT-5.4 and later 32 px patches); "
+    "Claude's 28 px patches within the limits of most models (Claude Opus 4.7 and later take 2576 px and up to "
+    "4,784 tokens an image); Gemini 3's default media resolution (Gemini 2.5 counted 258 a 768 px tile)."
 )
 DOCUMENT_NOTE = (
     "A PDF sent as itself costs each page's text plus the page as an image (Anthropic: the text, typically 1,500–3,000 "
-    "tokens a page, plus the image rule; OpenAI: the extracted text and "
-    "an image of each page), so its rows (≈) count the "
-    "pages' extracted text and their images as above; files with no PDF are counted as page images."
+    "tokens a page, plus the image rule; OpenAI: the extracted text and an image of each page), so its rows (≈) count "
+    "the pages' extracted text and their images as above; Gemini 3 counts each page at 560 tokens, its text seen in "
+    "its image. Files with no PDF are counted as page images."
 )
 SHOWN_BASE64 = 64  # characters of each image's base64 kept on screen
 
@@ -114,6 +116,7 @@ def estimate(readings: list[Reading], documents: dict[str, list[dict]] | None = 
             "text_tokens": text_tokens(text),
             "images": 0,
             "image_tokens": 0,
+            "image_rule": "",
         }
     ]
     for provider in PROVIDERS:
@@ -128,6 +131,7 @@ def estimate(readings: list[Reading], documents: dict[str, list[dict]] | None = 
                 "text_tokens": text_count,
                 "images": sum(not is_text(part) for part in parts),
                 "image_tokens": image_count,
+                "image_rule": IMAGE_RULES[provider].name if image_count else "",
             }
         )
     pdf_sizes, other_sizes = (
@@ -144,12 +148,12 @@ def estimate(readings: list[Reading], documents: dict[str, list[dict]] | None = 
     documents = document_payloads(readings)[0] if documents is None else documents
     for provider, parts in documents.items():  # a provider that cannot take the PDFs has no row; the view says why
         texts = [part["text"] for part in parts if is_text(part)]
-        image_tokens = sum(IMAGE_RULES[provider](w, h) for w, h in other_sizes)
-        if provider in PDF_PAGE_TOKENS:  # a fixed cost for each page, its text seen in its image
-            image_tokens += PDF_PAGE_TOKENS[provider] * len(pdf_sizes)
-        else:
+        page_rule = PDF_PAGE_RULES.get(provider, IMAGE_RULES[provider])  # Gemini's: its text seen in its image
+        if provider not in PDF_PAGE_RULES:
             texts += extracted
-            image_tokens += sum(IMAGE_RULES[provider](w, h) for w, h in pdf_sizes)
+        image_tokens = sum(IMAGE_RULES[provider].tokens(w, h) for w, h in other_sizes)
+        image_tokens += sum(page_rule.tokens(w, h) for w, h in pdf_sizes)
+        rules = [page_rule.name] + [IMAGE_RULES[provider].name] * bool(other_sizes)
         rows.append(
             {
                 "mode": f"PDF document ({PROVIDER_NAMES[provider]})",
@@ -159,6 +163,7 @@ def estimate(readings: list[Reading], documents: dict[str, list[dict]] | None = 
                 "text_tokens": sum(map(text_tokens, texts)),
                 "images": len(pdf_sizes) + len(other_sizes),
                 "image_tokens": image_tokens,
+                "image_rule": "; ".join(dict.fromkeys(rules)),
             }
         )
     for row in rows:
@@ -167,9 +172,10 @@ def estimate(readings: list[Reading], documents: dict[str, list[dict]] | None = 
 
 
 def estimate_table(readings: list[Reading], multimodal: bool, documents: dict[str, list[dict]] | None = None) -> str:
-    """The rows of ``estimate`` as Markdown, the current mode marked, estimates marked ≈; the tokens come
-    first, so a phone shows them before the table scrolls sideways."""
-    rows = [["Mode", "Total tokens", "Text tokens", "Image tokens", "Images", "Size", "Text characters"]]
+    """The rows of ``estimate`` as Markdown, the current mode marked, estimates marked ≈, the rule the
+    images were counted by beside their tokens; the tokens come first, so a phone shows them before the
+    table scrolls sideways."""
+    rows = [["Mode", "Total tokens", "Text tokens", "Image tokens", "Image rule", "Images", "Size", "Text characters"]]
     for row in estimate(readings, documents):
         current = row["mode"].startswith("Multimodal") if multimodal else row["mode"] == "Text-only"
         mode = f"**{row['mode']}** (current)" if current else row["mode"]
@@ -180,6 +186,7 @@ def estimate_table(readings: list[Reading], multimodal: bool, documents: dict[st
                 f"{about}{row['total_tokens']:,}",
                 f"{about}{row['text_tokens']:,}",
                 f"{row['image_tokens']:,}",
+                row["image_rule"],
                 str(row["images"]),
                 f"{row['bytes'] / 1024:,.1f} KB",
                 f"{row['characters']:,}",

@@ -1,4 +1,5 @@
-"""Files the page offers: page images for display, the Markdown report and the full payload downloads.
+"""Files the page offers: page images for display, the reading as Markdown, JSON or plain text, the Markdown
+report and the full payload downloads.
 
 Everything is written under one folder per app process and named by content (the file's hash,
 the page), so reading the same file again rewrites nothing and the folder only grows with new content.
@@ -18,6 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from readers import Block, BlockKind, Page, ReaderError, Reading
 from readers.payload.citations import clock, page_source, source
+from readers.payload.serialize import several_json
 from readers.payload.text import files_text
 from readers.storage.files import write_atomic
 
@@ -130,13 +132,12 @@ def _cited(page: Page, cite: str) -> list[str]:
     return lines + ([cite] if run else [])
 
 
-def _page_section(reading: Reading, page: Page, images: dict[str, bytes] | None) -> list[str]:
-    """A page's part of the report: its picture, its text with the document's headings under the
-    report's, each piece cited once (``_cited``), then the description of its figures, cited; with no
-    ``images`` to collect, its picture is left out."""
+def _page_section(reading: Reading, page: Page, images: dict[str, bytes]) -> list[str]:
+    """A page's part of the report: its picture (collected into ``images``), its text with the document's
+    headings under the report's, each piece cited once (``_cited``), then the description of its figures, cited."""
     cite = citation(reading, page)
     lines = [f"### {page_title(reading, page)}"]
-    if page.image and images is not None:
+    if page.image:
         image_name = f"images/{reading.sha256[:12]}-{stem(reading.name)}-{page.number}.png"
         images[image_name] = page.image
         lines += [f"![{reading.name}, {reading.label.lower()} {page.number}]({image_name})", cite]
@@ -150,10 +151,9 @@ def _page_section(reading: Reading, page: Page, images: dict[str, bytes] | None)
     return lines
 
 
-def report_markdown(entries: list[Entry], pictures: bool = True) -> tuple[str, dict[str, bytes]]:
-    """The report's Markdown and the images it links to (zip path → PNG bytes); without ``pictures``
-    (a file's own Markdown, downloaded alone) it links none."""
-    lines, images = ["# ReadLens report"], {} if pictures else None
+def report_markdown(entries: list[Entry]) -> tuple[str, dict[str, bytes]]:
+    """The report's Markdown and the images it links to (zip path → PNG bytes)."""
+    lines, images = ["# ReadLens report"], {}
     for entry in entries:
         lines.append(f"## {entry.name}")
         reading = entry.reading
@@ -174,18 +174,44 @@ def report_markdown(entries: list[Entry], pictures: bool = True) -> tuple[str, d
             continue
         for page in reading.pages:
             lines += _page_section(reading, page, images)
-    return "\n\n".join(lines) + "\n", images or {}
+    return "\n\n".join(lines) + "\n", images
 
 
-def write_reading(entry: Entry, folder: Path) -> tuple[str, str]:
-    """One file's reading as Markdown (the report's words, without pictures) and as the API's JSON
-    (``entry.answer``): the two downloads beside the file's name."""
-    markdown = report_markdown([entry], pictures=False)[0].encode()
-    data = json.dumps(entry.answer, ensure_ascii=False, indent=1).encode()
-    name = stem(entry.name)
-    return _write_once(folder / "readings", f"{name}.md", markdown), _write_once(
-        folder / "readings", f"{name}.json", data
-    )
+# The forms the reading downloads in, and their files' endings: what a text-only model receives (its pages' text in
+# Markdown), what the API's /read_file answers, and the Markdown as plain text.
+EXPORTS = {"Markdown": "md", "JSON": "json", "Plain text": "txt"}
+
+
+def _reading_data(entries: list[Entry], ending: str, citations: bool) -> bytes:
+    """The reading of ``entries`` in the form of ``ending``: as JSON, ``/read_file``'s answer for the one file, or
+    for them all (each file's answer or why it was not read, then their payload together); as Markdown or plain
+    text, the payload of the files read, each named (``files_text``), with ``citations`` or without."""
+    readings = [entry.reading for entry in entries if entry.reading is not None]
+    if ending != "json":
+        return files_text(readings, plain=ending == "txt", citations=citations).encode()
+    answers = [
+        entry.answer or {"name": entry.name, "error": {"code": entry.code, "message": entry.error}} for entry in entries
+    ]
+    multimodal = any(reading.multimodal for reading in readings)
+    data = answers[0] if len(entries) == 1 else several_json(answers, readings, multimodal)
+    return json.dumps(data, ensure_ascii=False, indent=1).encode()
+
+
+def write_reading(entry: Entry, folder: Path, ending: str, citations: bool = True) -> str:
+    """One file's reading in the form of ``ending`` ("md", "json" or "txt", ``EXPORTS``), named by the file."""
+    return _write_once(folder / "readings", f"{stem(entry.name)}.{ending}", _reading_data([entry], ending, citations))
+
+
+def write_readings(entries: list[Entry], folder: Path, ending: str, citations: bool) -> list[str] | None:
+    """The reading of all files in one (when there are several), then each file's, as ``write_reading`` writes
+    them; None until every file is done, or when none was read."""
+    if not entries or not all(entry.done for entry in entries) or not any(entry.reading for entry in entries):
+        return None
+    each = [write_reading(entry, folder, ending, citations) for entry in entries if entry.reading is not None]
+    if len(entries) == 1:
+        return each
+    together = _write_once(folder / "readings", f"all-files.{ending}", _reading_data(entries, ending, citations))
+    return [together, *each]
 
 
 def table_csv(reading: Reading, page: Page, number: int, table: Block, folder: Path) -> str:

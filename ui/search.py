@@ -24,7 +24,8 @@ def held(reading: Reading):
 
 def search_results(entries: list[Entry], query: str, regex: bool, max_pages: int) -> str:
     """Each read file's matching lines (at most ``SHOWN_HITS``), under its name and how many match,
-    each page a link to its place on the page; or why the query cannot be searched."""
+    each page a link to its place on the page, lines near each other shown once; or why the query cannot
+    be searched."""
     if not (query or "").strip():
         return ""
     read = [(index, entry) for index, entry in enumerate(entries) if entry.reading is not None]
@@ -42,5 +43,6 @@ def search_results(entries: list[Entry], query: str, regex: bool, max_pages: int
         for hit in found["hits"]:
             where = f"{unit} {hit['page']}" if "page" in hit else "transcript"
             link = f"[{where}](#rl-file-{index}-page-{hit['page']})" if "page" in hit else where
-            parts.append(f"{link}, line {hit['line']} ({hit['in']}):\n```text\n{hit['context']}\n```")
+            lines = f"lines {', '.join(map(str, hit['lines']))}" if len(hit["lines"]) > 1 else f"line {hit['line']}"
+            parts.append(f"{link}, {lines} ({hit['in']}):\n```text\n{hit['context']}\n```")
     return "\n\n".join(parts)

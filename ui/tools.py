@@ -12,15 +12,17 @@ its first page gets them, so their counts are those of the answers.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections.abc import Callable, Iterator
 
 from readers import ReaderError, Reading
 from readers.kinds import kind_of
+from readers.notices import Code, part_of_file
 from readers.payload.budget import Cursor, Fitted, answer_count, default_count, fit, page_tokens
 from readers.payload.outline import heading_tree, outline_pages
-from readers.payload.search import Search, compile_query, hit_block
+from readers.payload.search import Search, compile_query, hit_block, merged
 from readers.payload.serialize import notices_json
 
 MCP_MAX_TOKENS = 20_000
@@ -167,8 +169,14 @@ def windows(read: Read, first: int | None, last: int | None, max_pages: int, **o
 
 
 def _said(readings: list[Reading]) -> dict:
-    """What the readings say beside their pages, each once: ``warnings`` and ``notices`` (with codes)."""
-    notices = list(dict.fromkeys(notice for reading in readings for notice in reading.notices))
+    """What the readings say beside their pages, each once: ``warnings`` and ``notices`` (with codes).
+    Each run of pages is part of the file; what they read together is said once, if it is."""
+    notices = [notice for reading in readings for notice in reading.notices if notice.code != Code.PART_OF_FILE]
+    read, first = [page.number for reading in readings for page in reading.pages], readings[0]
+    if read and len(read) < first.page_count:
+        unit = kind_of(first.kind).unit
+        notices.append(part_of_file(first.name, unit, min(read), max(read), first.page_count))
+    notices = list(dict.fromkeys(notices))
     return {"warnings": [notice.text for notice in notices], "notices": notices_json(notices)}
 
 
@@ -224,7 +232,8 @@ def _block_of(page, where: str, hit) -> dict:
 def find_json(
     read: Read, query: str, is_regex: bool, first: int | None, last: int | None, context, max_hits, max_pages: int
 ) -> dict:
-    """``/find``'s answer: the lines where ``query`` matches, page by page, at most ``max_hits``."""
+    """``/find``'s answer: the lines where ``query`` matches, page by page, at most ``max_hits``; the lines
+    round matches near each other are shown once, in one hit (``readers.payload.search.merged``)."""
     context = min(MAX_CONTEXT_LINES, max(0, int(context if context is not None else 2)))
     max_hits = min(MAX_HITS, max(1, int(max_hits or 20)))
     search = Search(compile_query(query, bool(is_regex)), context)
@@ -249,17 +258,22 @@ def find_json(
                 hits += found
     reading = readings[0]
     unit = kind_of(reading.kind).unit
-    shown = [
-        {
-            **({"page": page.number} if page else {}),
-            **({"section": page.section} if page and page.section else {}),
-            "line": hit.line,
-            "in": where,
-            "context": hit.context,
-            **_block_of(page, where, hit),
-        }
-        for page, where, hit in hits[:max_hits]
-    ]
+    shown = []
+    for _, run in itertools.groupby(hits[:max_hits], key=lambda found: (id(found[0]), found[1])):
+        run = list(run)
+        page, where = run[0][:2]
+        shown += [
+            {
+                **({"page": page.number} if page else {}),
+                **({"section": page.section} if page and page.section else {}),
+                "line": hit.line,
+                "lines": list(hit.starts),
+                "in": where,
+                "context": hit.context,
+                **_block_of(page, where, hit),
+            }
+            for hit in merged([found[2] for found in run])
+        ]
     searched = [page.number for reading in readings for page in reading.pages]
     span = _span(searched, unit) if searched else "the transcript"
     if not hits:

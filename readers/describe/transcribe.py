@@ -135,6 +135,10 @@ class LocalWhisper:
         return f"whisper:{self.model_name} (local)"
 
     @property
+    def service(self) -> str:
+        return "local"
+
+    @property
     def warning(self) -> str | None:
         """What to tell with each transcription it makes: the GPU failed and the model runs on the
         CPU (asked after a transcription: it loads the model)."""
@@ -187,14 +191,17 @@ class WhisperAPI:
     def source(self) -> str:
         return f"api:{self.model}"
 
+    @property
+    def service(self) -> str:
+        """The service that transcribes, as the SDK reaches it: two that share a model's name share no transcript."""
+        return self.base_url or "https://api.openai.com/v1"
+
     @cached_property
     def _client(self):
         import openai
 
         # A local server needs no key, but the SDK insists on one.
-        return openai.OpenAI(
-            api_key=self._key or "unused", base_url=self.base_url or "https://api.openai.com/v1", timeout=self._timeout
-        )
+        return openai.OpenAI(api_key=self._key or "unused", base_url=self.service, timeout=self._timeout)
 
     def _where(self) -> str:
         return urlparse(self.base_url).netloc if self.base_url else "api.openai.com"

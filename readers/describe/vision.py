@@ -28,7 +28,7 @@ from ..intake.links import LINKED
 from ..kinds import kind_of
 from ..markup.blocks import BlockKind
 from ..markup.markdown import markdown_blocks
-from ..notices import Code, Described, Notice
+from ..notices import CACHED, Code, Described, Notice
 from ..settings import Settings
 from ..storage.descriptions import cache_key
 from ..versions import PROMPT_VERSION
@@ -36,6 +36,7 @@ from .ocr import ENGINE_VERSION, read_page, read_text
 from .prompts import build_prompt
 
 ATTEMPTS = 3
+DEFAULT_SERVICE = "https://api.openai.com/v1"  # where the openai SDK goes without a base URL
 TEXT_ONLY = "none: text only"
 LIMITED = (
     "Not described: each visitor may ask the vision model {calls} times a minute here (public mode). "
@@ -72,6 +73,8 @@ class OpenAIVision:
 
         self.model = settings.vision_model
         self.source = f"vision:{self.model}"
+        # the service answering, as the SDK reaches it: two servers that share a model's name share no description
+        self.service = settings.vision_base_url or DEFAULT_SERVICE
         self.concurrency = settings.vision_concurrency
         self._key = settings.vision_api_key
         self._timeout = settings.vision_timeout
@@ -156,29 +159,33 @@ class OpenAIVision:
             )
         return message.replace(self._key, "[API key]") if self._key else message
 
+    def key(self, reading, page) -> str:
+        """The cache key of ``page``'s description: the file, the page, the question, the service and
+        model that answer, the prompt's version, and what is sent (the page's image and its prompt)."""
+        image_file = kind_of(reading.kind).picture  # an image file's text is its metadata, not context
+        return cache_key(
+            reading.sha256,
+            page.number,
+            reading.question,
+            self.source,
+            self.service,
+            PROMPT_VERSION,
+            _sha256(page.image or b""),
+            None if image_file else _sha256(build_prompt(page.text, reading.question, page.figures).encode()),
+        )
+
     def describe_pages(self, reading, job, pages: list) -> None:
         """Describe ``pages``: each from the cache, or by the API at most ``concurrency`` at a time."""
         cache, usage = job.services.cache, reading.usage
         image_file = kind_of(reading.kind).picture  # an image file's text is its metadata, not context
-        keys = {
-            page.number: cache_key(
-                reading.sha256,
-                page.number,
-                reading.question,
-                self.source,
-                PROMPT_VERSION,
-                _sha256(page.image or b""),
-                None if image_file else _sha256(build_prompt(page.text, reading.question, page.figures).encode()),
-            )
-            for page in pages
-        }
+        keys = {page.number: self.key(reading, page) for page in pages}
         missing = []
         for page in pages:
             cached = cache.get(keys[page.number])
             if cached is None:
                 missing.append(page)
             else:
-                page.description, page.description_source = cached, f"{self.source} (cached)"
+                page.description, page.description_source = cached, f"{self.source}{CACHED}"
                 page.described = Described.VISION
                 usage.cache_hits += 1
         missing = self._within_limit(reading, job, missing)
@@ -400,7 +407,7 @@ class LocalOCR:
                 Notice(Code.DESCRIBE_FAILED, f"Page {page.number} of {reading.name}: {page.error}", page.number)
             )
         page.description = "\n\n".join(blocks) or None
-        page.description_source = f"{self.source} (cached)" if cached else self.source
+        page.description_source = f"{self.source}{CACHED}" if cached else self.source
         page.described = Described.FAILED if errors else Described.OCR
 
 

@@ -1,8 +1,11 @@
 """Audio (WAV, MP3, M4A/AAC, FLAC, OGG/Opus, WebM): a transcript with timestamps.
 
-The header is probed first (cheap: length limit, unreadable files); the cache is asked before
-anything is decoded, so a second read is instant; only then is the whole file decoded, which
-also shows a truncated file for what it is.
+The header is probed first (cheap: length limit, unreadable files); where it states no length (raw
+AAC, an MP3 without a Xing, Info or VBRI header) the length is the sum of its frames' (read without
+decoding them), so a long recording is refused before anything is decoded; the cache is asked
+before anything is decoded, so a second read is instant; only then is the file decoded, which also
+shows a truncated file for what it is, and decoding stops at ``MAX_AUDIO_MINUTES`` whatever the
+file said (3 MB of silent AAC frames are 600 minutes, 5.6 GB decoded).
 """
 
 from __future__ import annotations
@@ -11,13 +14,13 @@ import json
 from dataclasses import asdict, replace
 
 import av
-from faster_whisper import decode_audio
+import numpy as np
 
 from ..describe.transcribe import SAMPLE_RATE, Audio, TranscriptionFailed, hotwords_prompt
-from ..errors import ReaderError
+from ..errors import ReaderError, on_time
 from ..job import Job
 from ..models import Extraction, Reading, Segment, Transcript
-from ..notices import Code, Notice
+from ..notices import CACHED, Code, Notice
 from ..storage.descriptions import cache_key
 from ..versions import TRANSCRIPT_VERSION
 
@@ -50,9 +53,10 @@ def _declared_duration(job: Job) -> float | None:
             else:
                 declared = container.duration / av.time_base if container.duration else None
             # FFmpeg guesses a raw stream's length from its first frames' bitrate, which can be far
-            # off; only an MP3's Xing/Info/VBRI header states it.
+            # off; only an MP3's Xing/Info/VBRI header states it. Their frames say how long they are.
             if container.format.name == "aac" or (container.format.name == "mp3" and not _mp3_states_its_length(job)):
                 declared = None
+                _check_length(job, _framed_seconds(job, container, stream), more=True)
     except av.FFmpegError as error:
         raise _damaged(job, f"its audio could not be opened ({error.strerror})") from None
     _check_length(job, declared)
@@ -69,13 +73,52 @@ def _mp3_states_its_length(job: Job) -> bool:
     return any(tag in first_frame for tag in (b"Xing", b"Info", b"VBRI"))
 
 
-def _check_length(job: Job, seconds: float | None) -> None:
+def _framed_seconds(job: Job, container, stream) -> float:
+    """How long the stream's frames say they are, read without decoding them, counted up to just past the limit."""
+    limit, ticks = job.settings.max_audio_minutes * 60 / stream.time_base, 0
+    for packet in container.demux(stream):
+        ticks += packet.duration or 0
+        if ticks > limit:
+            break
+    return float(ticks * stream.time_base)
+
+
+def _check_length(job: Job, seconds: float | None, more: bool = False) -> None:
+    """Refuse a recording of ``seconds`` past ``MAX_AUDIO_MINUTES`` (``more``: at least that long, as
+    far as it was counted)."""
     limit = job.settings.max_audio_minutes
     if seconds is not None and seconds > limit * 60:
         raise ReaderError(
             "FILE_TOO_LARGE",
-            f"{job.name} is {seconds / 60:.1f} minutes long; the limit is {limit:g} minutes (MAX_AUDIO_MINUTES).",
+            f"{job.name} is longer than {limit:g} minutes, the limit (MAX_AUDIO_MINUTES)."
+            if more
+            else f"{job.name} is {seconds / 60:.1f} minutes long; the limit is {limit:g} minutes (MAX_AUDIO_MINUTES).",
         )
+
+
+def _samples(job: Job) -> np.ndarray:
+    """The recording as 16 kHz mono samples (as faster-whisper's ``decode_audio`` makes them), decoded
+    no further than ``MAX_AUDIO_MINUTES``; frames FFmpeg calls invalid are skipped, as it skips them."""
+    resampler = av.audio.resampler.AudioResampler(format="s16", layout="mono", rate=SAMPLE_RATE)
+    limit, pieces, count = job.settings.max_audio_minutes * 60 * SAMPLE_RATE, [], 0
+    with av.open(str(job.path), metadata_errors="ignore") as container:
+        frames = container.decode(audio=0)
+        while True:
+            try:
+                frame = next(frames, None)
+            except av.error.InvalidDataError:
+                continue
+            if frame is not None:
+                frame.pts = None  # its timestamps are not checked, as faster-whisper does not check them
+            for piece in resampler.resample(frame):  # None flushes the resampler
+                pieces.append(piece.to_ndarray().reshape(-1))
+                count += len(pieces[-1])
+            if count > limit:
+                _check_length(job, count / SAMPLE_RATE, more=True)
+            if frame is None:
+                break
+            on_time()
+    return np.concatenate(pieces).astype(np.float32) / 32768.0 if pieces else np.zeros(0, np.float32)
 
 
 def _wav_missing_bytes(job: Job) -> int:
@@ -95,7 +138,7 @@ def _wav_missing_bytes(job: Job) -> int:
 
 def _decode(job: Job, declared: float | None) -> Audio:
     try:
-        samples = decode_audio(str(job.path), sampling_rate=SAMPLE_RATE)
+        samples = _samples(job)
     except av.FFmpegError as error:
         raise _damaged(job, f"its audio could not be decoded ({error.strerror})") from None
     duration = len(samples) / SAMPLE_RATE
@@ -118,7 +161,16 @@ def _loaded(value: str) -> Transcript:
     fields = json.loads(value)
     segments = [Segment(**segment) for segment in fields.pop("segments")]
     transcript = Transcript(**fields, segments=segments)
-    return replace(transcript, source=f"{transcript.source} (cached)")
+    return replace(transcript, source=f"{transcript.source}{CACHED}")
+
+
+def transcript_key(sha256: str, backend, language: str | None, hotwords: str | None) -> str:
+    """The cache key of a recording's transcript by ``backend``: its model and the service that runs
+    it, the language and the hotwords. Hotwords are in the key only when given, so transcripts made
+    without them stay cached; as the sentence they reach the model in, so one made from the bare
+    terms (before) is made again."""
+    prompt = [hotwords_prompt(hotwords)] if hotwords else []
+    return cache_key(sha256, "transcript", TRANSCRIPT_VERSION, backend.source, backend.service, language, *prompt)
 
 
 def _transcribe(job: Job, declared: float | None, notices: list[Notice]) -> Transcript:
@@ -127,16 +179,7 @@ def _transcribe(job: Job, declared: float | None, notices: list[Notice]) -> Tran
     audio = None
     failures = []
     for backend in job.services.transcriber.backends:
-        # Hotwords are in the key only when given, so transcripts made without them stay cached; as the
-        # sentence they reach the model in, so one made from the bare terms (before) is made again.
-        key = cache_key(
-            job.sha256,
-            "transcript",
-            TRANSCRIPT_VERSION,
-            backend.source,
-            language,
-            *([hotwords_prompt(job.options.hotwords)] if job.options.hotwords else []),
-        )
+        key = transcript_key(job.sha256, backend, language, job.options.hotwords)
         cached = job.services.cache.get(key)
         if cached is not None:
             transcript = _loaded(cached)

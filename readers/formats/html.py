@@ -16,6 +16,7 @@ Chromium the blocks are paged as for a text-only model, with a warning.
 
 from __future__ import annotations
 
+from ..errors import ReaderError
 from ..markup.blocks import Block, BlockKind
 from ..markup.html import decode_html, html_blocks, page_title
 from ..markup.markdown import block_pages
@@ -25,6 +26,7 @@ from ..notices import Code, Notice
 from ..pdf.pages import read_pdf_pages
 from ..render import browser
 from ..render.placement import blocks_on_pages
+from ..render.sandbox import NOT_RUN, engine_allowed
 from ..storage.files import PRINTED
 
 
@@ -43,8 +45,13 @@ def _printed(job, html: str, notices: list[Notice]):
             )
         )
         return None
+    if not engine_allowed(job, "Chromium", notices):
+        notices.append(Notice(Code.NO_IMAGES, f"{job.name} has no page images: {NOT_RUN.format(engine='Chromium')}"))
+        return None
     try:
         browser.print_page(html, target)
+    except ReaderError:  # the reading's time is spent (TOO_COMPLEX): the file is refused
+        raise
     # Playwright raises its own Error and TimeoutError; the text is still read.
     except Exception as error:  # noqa: BLE001
         notices.append(

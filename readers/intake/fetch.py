@@ -16,8 +16,9 @@ The rules, each refusal a ``ReaderError`` naming the URL:
   the URL's host in the request and in TLS's certificate check;
 - at most ``MAX_REDIRECTS`` redirects, each new URL checked from the start;
 - ``URL_TIMEOUT`` seconds to connect and to wait for each piece of the answer, and
-  ``URL_DOWNLOAD_TIMEOUT`` for the whole of it (``FETCH_FAILED``), so a server that sends a byte a
-  second stalls nothing;
+  ``URL_DOWNLOAD_TIMEOUT`` for the whole of it, every hop and what stands between them (resolving
+  the next name, connecting to it) included (``FETCH_FAILED``), so a server that sends a byte a
+  second, or redirects to one, stalls nothing; the connection is closed when the fetch ends;
 - at most ``MAX_FILE_MB``: a larger Content-Length is refused before the body, and a body is
   streamed and cut off once past the limit (``FILE_TOO_LARGE``), a compressed one counted as it
   is decompressed.
@@ -41,6 +42,7 @@ import socket
 import ssl
 import tempfile
 import threading
+import time
 import zlib
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote, urljoin, urlsplit, urlunsplit
@@ -88,6 +90,13 @@ def resolve(host: str, port: int) -> list[str]:
     return list(dict.fromkeys(str(info[4][0]) for info in found))
 
 
+def _resolved(host: str, port: int) -> list[str] | Exception:
+    try:
+        return resolve(host, port)
+    except (OSError, UnicodeError) as error:
+        return error
+
+
 def _kind(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
     """What sort of address that is not public ``address`` is, or None for a public one."""
     carried: list[ipaddress.IPv4Address | ipaddress.IPv6Address | None] = [address]
@@ -131,7 +140,7 @@ def _allowed(host: str, address, settings: Settings) -> bool:
 class _Target:
     """One URL to fetch, checked: its parts, and the addresses it may be fetched from."""
 
-    def __init__(self, url: str, shown: str, settings: Settings):
+    def __init__(self, url: str, shown: str, settings: Settings, deadline: _Deadline):
         what = shown if url == shown else f"{shown} (redirected to {url_name(url)})"
         try:
             parts = urlsplit(url)
@@ -162,12 +171,16 @@ class _Target:
         path, query = quote(parts.path or "/", safe=URL_SAFE), quote(parts.query, safe=URL_SAFE + "?")
         self.path = urlunsplit(("", "", path, query, ""))  # spaces and letters outside ASCII, %-escaped
         self.file_name = PurePosixPath(parts.path).name
-        self.addresses = self._checked(settings)
+        self.addresses = self._checked(settings, deadline)
 
-    def _checked(self, settings: Settings) -> list[str]:
-        try:
-            addresses = resolve(self.host, self.port)
-        except (OSError, UnicodeError):
+    def _checked(self, settings: Settings, deadline: _Deadline) -> list[str]:
+        found: list = []  # the addresses, or the error, resolving gives: within the download's time left
+        resolving = threading.Thread(target=lambda: found.append(_resolved(self.host, self.port)), daemon=True)
+        resolving.start()
+        resolving.join(deadline.left())
+        if not found:
+            raise _failed(self, TimeoutError(), deadline.expire())
+        if isinstance(addresses := found[0], Exception):
             raise ReaderError(
                 "FETCH_FAILED", f"{self.what} could not be fetched: its host {self.host} was not found."
             ) from None
@@ -187,45 +200,66 @@ class _Target:
         return addresses
 
 
-class _Pinned(http.client.HTTPConnection):
-    """A connection to the address checked (``address``), whatever the host's name resolves to now."""
+class _Deadline:
+    """Shuts the connection under way (the last one ``watch`` was given) once the whole download has
+    taken ``seconds``, and any connection made after that as soon as it is."""
 
-    def __init__(self, target: _Target, address: str, timeout: float):
+    def __init__(self, seconds: float):
+        self.seconds, self.expired = seconds, False
+        self.sock: socket.socket | None = None
+        self.ends = time.monotonic() + seconds
+        self.timer = threading.Timer(seconds, self.expire)
+        self.timer.daemon = True
+
+    def left(self) -> float:
+        return max(0.0, self.ends - time.monotonic())
+
+    def expire(self) -> _Deadline:
+        self.expired = True
+        self._shut(self.sock)
+        return self
+
+    def watch(self, sock: socket.socket) -> socket.socket:
+        self.sock = sock
+        if self.expired:  # it expired while this connection was being made
+            self._shut(sock)
+        return sock
+
+    @staticmethod
+    def _shut(sock: socket.socket | None) -> None:
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+class _Pinned(http.client.HTTPConnection):
+    """A connection to the address checked (``address``), whatever the host's name resolves to now,
+    made within the download's time left and watched by its deadline from its first moment."""
+
+    def __init__(self, target: _Target, address: str, timeout: float, deadline: _Deadline):
         super().__init__(target.host, target.port, timeout=timeout)
-        self.address = address
+        self.address, self.deadline = address, deadline
 
     def connect(self):
-        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = self.deadline.watch(
+            socket.create_connection((self.address, self.port), min(self.timeout, self.deadline.left()))
+        )
 
 
 class _PinnedTLS(http.client.HTTPSConnection):
     """``_Pinned`` over TLS: the certificate is checked against the URL's host."""
 
-    def __init__(self, target: _Target, address: str, timeout: float):
+    def __init__(self, target: _Target, address: str, timeout: float, deadline: _Deadline):
         super().__init__(target.host, target.port, timeout=timeout, context=ssl.create_default_context())
-        self.address = address
+        self.address, self.deadline = address, deadline
 
     def connect(self):
-        sock = socket.create_connection((self.address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
-
-
-class _Deadline:
-    """Shuts the connection under way (``sock``) once the whole download has taken ``seconds``."""
-
-    def __init__(self, seconds: float):
-        self.seconds, self.expired = seconds, False
-        self.sock: socket.socket | None = None
-        self.timer = threading.Timer(seconds, self._expire)
-        self.timer.daemon = True
-
-    def _expire(self) -> None:
-        self.expired = True
-        if self.sock is not None:
-            try:
-                self.sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+        sock = self.deadline.watch(
+            socket.create_connection((self.address, self.port), min(self.timeout, self.deadline.left()))
+        )
+        self.sock = self.deadline.watch(self._context.wrap_socket(sock, server_hostname=self.host))
 
 
 def _failed(target: _Target, error: Exception, deadline: _Deadline) -> ReaderError:
@@ -247,14 +281,15 @@ def _open(target: _Target, settings: Settings, deadline: _Deadline):
     addresses that connects."""
     kind = _PinnedTLS if target.scheme == "https" else _Pinned
     for index, address in enumerate(target.addresses):
-        connection = kind(target, address, settings.url_timeout)
+        connection = kind(target, address, settings.url_timeout, deadline)
         try:
+            if deadline.expired:
+                raise TimeoutError
             connection.request(
                 "GET",
                 target.path,
                 headers={"User-Agent": USER_AGENT, "Accept": "*/*", "Accept-Encoding": "gzip, deflate"},
             )
-            deadline.sock = connection.sock  # the response keeps reading it once the connection lets it go
             return connection, connection.getresponse()
         except (OSError, http.client.HTTPException) as error:
             connection.close()
@@ -329,7 +364,7 @@ def fetch(url: str, settings: Settings, store: Store) -> Path:
     deadline.timer.start()
     try:
         for _ in range(MAX_REDIRECTS + 1):
-            target = _Target(current, shown, settings)
+            target = _Target(current, shown, settings, deadline)
             connection, response = _open(target, settings, deadline)
             try:
                 location = response.getheader("Location")

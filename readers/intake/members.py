@@ -166,7 +166,8 @@ def _not_read(reason: str, numbers: list[int]) -> list[Page]:
 
 def _read_range(job, member: _Member, numbers: list[int], notices: list[Notice]) -> list[Page]:
     """The member's pages ``numbers`` (its own, consecutive), read as the container was asked to be;
-    what its reading (or its failure) says goes in ``notices``."""
+    what its reading (or its failure) says goes in ``notices``, but that it is part of the member: the
+    container's reading says which of its pages it holds."""
     if member.reason is not None:
         notices.append(Notice(Code.MEMBER_NOT_READ, member.reason))
         return _not_read(member.reason, numbers)
@@ -177,7 +178,7 @@ def _read_range(job, member: _Member, numbers: list[int], notices: list[Notice])
     except ReaderError as error:  # counted, but its range could not be read: each of those pages says why
         notices.append(Notice(Code.MEMBER_NOT_READ, error.message))
         return _not_read(error.message, numbers)
-    notices.extend(reading.notices)
+    notices.extend(notice for notice in reading.notices if notice.code != Code.PART_OF_FILE)
     return _pages_of(reading)
 
 

@@ -9,7 +9,8 @@ the chart part is read directly; Office's newer chart parts (``cx:``: waterfall,
 sunburst, funnel, ...) are read the same way from their data section.
 
 SmartArt: the text of its data part (what the person typed), nested as the diagram nests it.
-Pictures: whether the image a picture points to is in the package at all, and its bytes for OCR.
+Pictures: whether the image a picture points to is in the package at all, and its bytes for OCR, as
+the page shows them (``shown_picture``: cut to its crop, a shape drawn over it painted over it).
 And what both readers need to get there: the namespaces, a related part and its XML, the
 choice an mc:AlternateContent shows.
 """
@@ -21,7 +22,7 @@ import re
 import warnings
 
 from lxml import etree
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from ..errors import described
 from ..intake.links import LINKED, where
@@ -359,3 +360,80 @@ def picture_bytes(picture, part) -> bytes | str | None:
     blip = picture.find(f".//{A}blip")
     target = related_part(part, blip.get(f"{R}embed") if blip is not None else None)
     return ocr_image(target.blob, target.content_type) if target is not None else None
+
+
+def picture_crop(picture) -> tuple[float, float, float, float] | None:
+    """What of its image a picture element (p:pic, pic:pic, xdr:pic) cuts off (``a:srcRect``: left,
+    top, right, bottom, as fractions of the image), or None for none. An outward crop (a negative
+    value, which adds a margin) cuts nothing."""
+    rect = next(picture.iter(f"{A}srcRect"), None)
+    if rect is None:
+        return None
+    try:
+        left, top, right, bottom = (min(max(float(rect.get(side) or 0) / 100_000, 0.0), 1.0) for side in "ltrb")
+    except ValueError:  # a damaged number: no crop read
+        return None
+    return (left, top, right, bottom) if any((left, top, right, bottom)) else None
+
+
+def cover_colour(element) -> str | None:
+    """The colour a shape or picture drawn over a picture hides it with, or None where it lets it
+    show (no fill, or a fill with some transparency): its own fill, else its style's; a picture hides
+    what is under it (painted white)."""
+    properties = next((child for child in element if isinstance(child.tag, str) and child.tag.endswith("}spPr")), None)
+    if properties is not None and properties.find(f"{A}noFill") is not None:
+        return None
+    if properties is not None and next(properties.iter(f"{A}alpha"), None) is not None:
+        return None
+    solid = properties.find(f"{A}solidFill/{A}srgbClr") if properties is not None else None
+    if solid is not None and re.fullmatch(r"[0-9A-Fa-f]{6}", solid.get("val") or ""):
+        return f"#{solid.get('val')}"
+    filled = properties is not None and any(
+        properties.find(f"{A}{kind}") is not None for kind in ("solidFill", "gradFill", "pattFill", "blipFill")
+    )
+    styled = next(element.iter(f"{A}fillRef"), None)
+    if filled or element.tag.endswith("}pic") or (styled is not None and styled.get("idx") not in (None, "0")):
+        return "white"
+    return None
+
+
+def shown_picture(image: bytes, crop, covers: list) -> bytes | str:
+    """``image`` (PNG or JPEG bytes, as ``ocr_image`` gives them) as the page shows it: cut to ``crop``
+    (``picture_crop``) and each of ``covers`` painted over it (a box as fractions of the part shown,
+    left, top, right, bottom, and the colour of what is drawn there); the bytes as they are when
+    neither applies, or why nothing of it shows."""
+    if not crop and not covers:
+        return image
+    with Image.open(io.BytesIO(image)) as opened:
+        picture = opened.convert("RGB")
+    width, height = picture.size
+    left, top, right, bottom = crop or (0.0, 0.0, 0.0, 0.0)
+    box = (round(left * width), round(top * height), round(width * (1 - right)), round(height * (1 - bottom)))
+    if box[2] <= box[0] or box[3] <= box[1]:
+        return "its crop shows nothing of it"
+    picture = picture.crop(box)
+    draw = ImageDraw.Draw(picture)
+    for (x0, y0, x1, y1), colour in covers:
+        draw.rectangle((x0 * picture.width, y0 * picture.height, x1 * picture.width, y1 * picture.height), fill=colour)
+    buffer = io.BytesIO()
+    picture.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+def covered_parts(shown: tuple, drawn_over: list[tuple[tuple, str]]) -> list[tuple[tuple, str]]:
+    """Where each of ``drawn_over`` (a box on the page and its colour, drawn after the picture) covers
+    the picture ``shown`` at the box ``shown`` on the same page, as fractions of the picture."""
+    left, top, right, bottom = shown
+    width, height = right - left, bottom - top
+    parts = []
+    for (x0, y0, x1, y1), colour in drawn_over:
+        box = (max(x0, left), max(y0, top), min(x1, right), min(y1, bottom))
+        if width > 0 and height > 0 and box[2] > box[0] and box[3] > box[1]:
+            fractions = (
+                (box[0] - left) / width,
+                (box[1] - top) / height,
+                (box[2] - left) / width,
+                (box[3] - top) / height,
+            )
+            parts.append((fractions, colour))
+    return parts

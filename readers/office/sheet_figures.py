@@ -14,6 +14,9 @@ position) over that extent, measured as LibreOffice lays the sheet out, in point
   in the row above (as LibreOffice counts it); it ends with the column and row of the last used
   cell or of a drawing's right and bottom edge.
 
+A picture is read as the sheet shows it: cut to its crop (``a:srcRect``), and with each shape or
+picture drawn over it later in its drawing, filled, painted over it (``_drawn_over``).
+
 Pictures are read from the sheet's drawing parts themselves, not from openpyxl's ``sheet._images``:
 openpyxl drops, with a warning, every picture Pillow cannot open or save (EMF and WMF, which Office
 uses for pasted and vector pictures), and such a picture is still on the sheet. A picture whose image
@@ -44,7 +47,7 @@ from ..intake.package import PARSER, with_parts
 from ..markup.blocks import Box
 from ..models import Figure, FoundFigure
 from ..storage.files import WITHOUT_MISSING
-from .drawings import ocr_image
+from .drawings import cover_colour, covered_parts, ocr_image, picture_crop, shown_picture
 
 EMU_PER_POINT = 12700
 POINTS_PER_PIXEL = 0.75
@@ -216,29 +219,55 @@ def _linked(drawing, outside: dict[str, str]) -> list[tuple[Link, object]]:
     return linked
 
 
-def _pictures(sheet, package: zipfile.ZipFile) -> list[tuple[bytes | str | Link, object]]:
+def _drawn_over(drawing, root) -> dict[int, tuple]:
+    """For each anchor of the openpyxl ``drawing`` (by ``id``), its crop and what is drawn over it:
+    the anchors after it in the drawing's own XML (``root``: openpyxl keeps each kind of anchor in a
+    list of its own, so loses their order) whose shape or picture hides what is under it, each with
+    its colour."""
+    kinds = {
+        "twoCellAnchor": drawing.twoCellAnchor,
+        "oneCellAnchor": drawing.oneCellAnchor,
+        "absoluteAnchor": drawing.absoluteAnchor,
+    }
+    seen, ordered = dict.fromkeys(kinds, 0), []
+    for element in root:
+        kind = etree.QName(element).localname if isinstance(element.tag, str) else None
+        if kind in kinds and seen[kind] < len(kinds[kind]):
+            shape = next((child for child in element if etree.QName(child).localname in ("sp", "pic")), None)
+            ordered.append((kinds[kind][seen[kind]], element, cover_colour(shape) if shape is not None else None))
+            seen[kind] += 1
+    return {
+        id(anchor): (picture_crop(element), [(later, colour) for later, _, colour in ordered[index + 1 :] if colour])
+        for index, (anchor, element, _) in enumerate(ordered)
+    }
+
+
+def _pictures(sheet, package: zipfile.ZipFile) -> list[tuple[bytes | str | Link, object, tuple]]:
     """Each picture the sheet's drawings anchor (``package`` is the workbook itself), as (its image
     as ``ocr_image`` gives it, or ``MISSING_IMAGE``, or the ``Link`` of one it only links; its
-    anchor), in openpyxl's order, linked ones last. A drawing
-    openpyxl cannot parse is skipped (openpyxl warned that it lost it, charts and all), as is one
-    the package lacks: neither costs the sheet's other figures."""
-    pictures: list[tuple[bytes | str | Link, object]] = []
+    anchor; its crop and the anchors drawn over it, ``_drawn_over``), in openpyxl's order, linked
+    ones last. A drawing openpyxl cannot parse is skipped (openpyxl warned that it lost it, charts
+    and all), as is one the package lacks: neither costs the sheet's other figures."""
+    pictures: list[tuple[bytes | str | Link, object, tuple]] = []
     for relation in sheet._rels.find(SpreadsheetDrawing._rel_type):
         try:
-            drawing = SpreadsheetDrawing.from_tree(fromstring(package.read(relation.target)))
+            data = package.read(relation.target)
+            drawing = SpreadsheetDrawing.from_tree(fromstring(data))
         except (TypeError, KeyError):  # shapes openpyxl does not know ("DrawingML support is incomplete"), no part
             continue
+        over = _drawn_over(drawing, etree.fromstring(data, PARSER))
         parts, outside = _targets(package, relation.target), _outside(_relations(package, relation.target))
         for blip in drawing._blip_rels:
             part = parts.get(blip.embed)
+            shown = over.get(id(blip.anchor), (None, []))
             if blip.embed in outside:
                 continue  # one of _linked's
             if part is None:
-                pictures.append((MISSING_IMAGE, blip.anchor))
+                pictures.append((MISSING_IMAGE, blip.anchor, shown))
             elif part.Type == IMAGE_NS:
                 extension = posixpath.splitext(part.target)[1].lstrip(".").lower() or "image"
-                pictures.append((ocr_image(package.read(part.target), extension), blip.anchor))
-        pictures += _linked(drawing, outside)
+                pictures.append((ocr_image(package.read(part.target), extension), blip.anchor, shown))
+        pictures += [(link, anchor, (None, [])) for link, anchor in _linked(drawing, outside)]
     return pictures
 
 
@@ -295,7 +324,10 @@ def sheet_places(
     placed: list[tuple[Figure, dict | None, Box | None]] = []
     for chart, label in zip(sheet._charts, charts):
         placed.append((Figure("drawing", (0.0,) * 4, has_text=True, chart=label), None, _points(chart.anchor, grid)))
-    for image, anchor in _pictures(sheet, package):
+    for image, anchor, (crop, over) in _pictures(sheet, package):
+        if isinstance(image, bytes) and (anchored := _points(anchor, grid)):
+            over_it = [(box, colour) for later, colour in over if (box := _points(later, grid))]
+            image = shown_picture(image, crop, covered_parts(anchored, over_it))
         held = (
             {"image": image} if isinstance(image, bytes) else {} if isinstance(image, Link) else {"unreadable": image}
         )

@@ -42,11 +42,10 @@ from ..storage.files import WORKBOOK
 from .drawings import chart_kind
 from .numbers import display
 from .sheet_blocks import grid_blocks
-from .sheet_bounds import bounded_workbook
+from .sheet_bounds import MAX_SHEET_COLUMNS, bounded_workbook
 from .sheet_comments import comment_lines, threads
 from .sheet_figures import SheetPlaces, sheet_places, without_missing_images
 
-MAX_SHEET_COLUMNS = 200  # a stray cell in column XFD would otherwise make every row 16,384 cells wide
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
 # openpyxl's warnings that it left out or changed something a page would show: a drawing it cannot
@@ -324,13 +323,16 @@ def _extract(job) -> dict:
         formulas = {}
     missing = {key: formula for key, formula in formulas.items() if book[key[0]].cell(key[1], key[2]).value is None}
     recalculated, not_calculated = False, None
+    unwalled: list[Notice] = []
     if missing:
         try:
-            copy, lost_in_copy = ooxml_copy(job, recalculate=True), list[str]()
+            copy, lost_in_copy = ooxml_copy(job, unwalled, recalculate=True), list[str]()
             book = _load(copy, lost_in_copy)
             # LibreOffice's copy has what it could read of the charts
             recalculated, missing, without_drawings, source, lost = True, {}, False, copy, lost_in_copy
         except ReaderError as error:
+            if error.code == "TOO_COMPLEX":  # the reading's time is spent: no later step may run
+                raise
             not_calculated = error.message
     try:
         by_id = threads(job.path)
@@ -345,6 +347,7 @@ def _extract(job) -> dict:
         "without_drawings": without_drawings,
         "lost": list(dict.fromkeys(lost)),
         "cut": cut.warnings(job.name),
+        "unwalled": [notice.text for notice in unwalled],
     }
 
 
@@ -420,6 +423,7 @@ def sheet_pages(job) -> Extraction:
         notices.append(Notice(Code.DAMAGED, lost))
     notices += [Notice(Code.DAMAGED, f"Part of {job.name} could not be read: {loss}") for loss in extracted["lost"]]
     notices += [Notice(Code.CUT, cut) for cut in extracted["cut"]]
+    notices += [Notice(Code.UNWALLED, text) for text in extracted.get("unwalled", [])]
     numbers = job.select(len(sheets), notices)
     for number in numbers:
         if sheets[number - 1]["cut"]:

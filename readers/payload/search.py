@@ -1,6 +1,6 @@
 """Finding a query in what the model receives from a reading's pages: words, or a regular expression,
 with the lines round each hit in ``grep -n -C`` form (``12:`` the line that matches, ``11-`` a line
-round it).
+round it); hits whose lines overlap or touch are shown as one, as grep shows them (``merged``).
 
 Words match as written but for case and the spaces between them, across a line break too (a
 sentence a PDF wrapped). A regular expression is Python's syntax, matched as written (``(?i)`` to
@@ -49,12 +49,42 @@ def compile_query(query: str, is_regex: bool) -> regex.Pattern:
         ) from None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Hit:
-    line: int  # the number of the line where the match starts
-    # the lines round it, each numbered, ":" after the number of a line the match is on, "-" after one round it
-    context: str
-    start: int = 0  # the character of the text the match starts at
+    """Where a query matches in one text: the lines where a match starts (``starts``, numbered as in the
+    text), the lines shown round them (``shown``: each line's number, whether a match is on it, its text)
+    and the character of the text the first match starts at (``start``)."""
+
+    starts: tuple[int, ...]
+    shown: tuple[tuple[int, bool, str], ...]
+    start: int = 0
+
+    @property
+    def line(self) -> int:
+        """The first line where a match starts."""
+        return self.starts[0]
+
+    @property
+    def context(self) -> str:
+        """The lines shown, each numbered, ":" after the number of a line a match is on, "-" after one round it."""
+        return "\n".join(f"{number}{':' if matched else '-'}{text}" for number, matched, text in self.shown)
+
+
+def merged(hits: list[Hit]) -> list[Hit]:
+    """The hits of one text, in order, with each run whose shown lines overlap or touch as one hit, so that
+    no line is shown twice (``grep -C`` prints adjacent matches' lines once, in one group)."""
+    runs: list[Hit] = []
+    for hit in hits:
+        last = runs[-1] if runs else None
+        if last is None or hit.shown[0][0] > last.shown[-1][0] + 1:
+            runs.append(hit)
+            continue
+        lines = {number: (matched, text) for number, matched, text in last.shown}
+        for number, matched, text in hit.shown:
+            lines[number] = (matched or lines.get(number, (False, text))[0], text)
+        shown = tuple((number, *lines[number]) for number in sorted(lines))
+        runs[-1] = Hit(last.starts + hit.starts, shown, last.start)
+    return runs
 
 
 def hit_block(page, hit: Hit):
@@ -72,8 +102,9 @@ class Search:
         self.deadline = time.monotonic() + seconds
 
     def hits(self, text: str, first_line: int = 1, where: str = "the text") -> list[Hit]:
-        """Each line of ``text`` (numbered from ``first_line``) where a match starts, once however
-        many start on it; a match of no characters is not one."""
+        """A hit for each line of ``text`` (numbered from ``first_line``) where a match starts, once however
+        many start on it, with ``context`` lines round it (``merged`` joins those that overlap); a match of
+        no characters is not one."""
         starts = [0] + [index + 1 for index, char in enumerate(text) if char == "\n"]
         lines = text.split("\n")
         found: list[Hit] = []
@@ -88,10 +119,13 @@ class Search:
                     continue
                 bottom = bisect.bisect_right(starts, match.end() - 1) - 1
                 shown = range(max(0, top - self.context), min(len(lines), bottom + self.context + 1))
-                context = "\n".join(
-                    f"{first_line + index}{':' if top <= index <= bottom else '-'}{lines[index]}" for index in shown
+                found.append(
+                    Hit(
+                        (first_line + top,),
+                        tuple((first_line + index, top <= index <= bottom, lines[index]) for index in shown),
+                        match.start(),
+                    )
                 )
-                found.append(Hit(first_line + top, context, match.start()))
         except TimeoutError:
             raise ReaderError(
                 "INVALID_QUERY",

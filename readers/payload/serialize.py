@@ -1,6 +1,6 @@
 """A ``Reading`` as JSON values: ``as_json`` (the command line's ``--format json``, the batch
 records), and ``answer_json``, the app's ``/read_file`` answer made from it; ``files_json``, what
-several readings sent together add to their answers."""
+several readings sent together add to their answers, and ``several_json``, the whole answer for them."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .messages import PROVIDERS, files_messages
 from .text import files_text
 from .tokens import EXACT, payload_tokens
 
-PAGE_FIELDS = ("description", "description_source", "error", "figures", "section", "line")  # as_json's, in order
+PAGE_FIELDS = ("description", "description_source", "error", "figures", "section", "line", "unsure_tables")  # in order
 # A page in /read_file's answer: these fields of as_json's, in this order, then its tokens.
 ANSWER_PAGE = (
     "number",
@@ -29,8 +29,10 @@ ANSWER_PAGE = (
     "line",
     "figures",
     "furniture",
+    "unsure_tables",
     "blocks",
 )
+TOGETHER = ("messages", "document_messages")  # in an answer of several files, once for them all
 
 
 def page_json(page: Page, images: bool = True) -> dict:
@@ -123,6 +125,15 @@ def files_json(readings: list[Reading], multimodal: bool, document: bool = False
     if document:
         answer["document_messages"] = files_document_parts(readings, provider)
     return answer
+
+
+def several_json(
+    answers: list[dict], readings: list[Reading], multimodal: bool, document: bool = False, provider: str = "openai"
+) -> dict:
+    """``/read_file``'s answer for several files: each one's answer (or why it was not read) in ``files``, without
+    what goes once for them all (``TOGETHER``), then ``files_json`` of the ``readings`` made."""
+    files = [{key: value for key, value in answer.items() if key not in TOGETHER} for answer in answers]
+    return {"files": files, **files_json(readings, multimodal, document, provider)}
 
 
 def notices_json(notices: list[Notice]) -> list[dict]:

@@ -10,17 +10,22 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
    may be a table's row (but a caption, "Table 5: …", and a line that reads right to left, which the
    text reads so).
 2. A table is a run of such lines, each within ``ROW_REACH`` line heights of the one above (and,
-   once the run has its spacing, within ``ROW_SPACING`` times its usual gap or a line height), that
-   keep at least one empty strip in common with text on both sides (the region's gutters). A line
-   of one phrase, or one whose words cross the gutters, may stand among them (a cell's text wrapped
-   onto a second line, a section's name, a cell that spans columns) when the rows go on after it,
-   ``LONE_LINES`` in a row at most.
+   once the run has its spacing, within ``ROW_SPACING`` times its usual gap or a line height, or
+   ``GROUP_LINES`` blank lines more where the next line keeps every column: rows set in groups of
+   five), that keep at least one empty strip in common with text on both sides (the region's
+   gutters). A line of one phrase, or one whose words cross the gutters, may stand among them (a
+   cell's text wrapped onto a second line, a section's name, a cell that spans columns) when the
+   rows go on after it, ``LONE_LINES`` in a row at most. What the page draws with characters, a
+   leader's dots and a rule typed as hyphens (``readers.pdf.unruled.drawn``), parts no columns and
+   ends no table: it is the table's own rules.
 3. Up to ``HEADER_ROWS`` short lines just above it may be its header stacked over rows; the rows
    and those lines go to ``readers.pdf.unruled.unruled_table``, which finds the columns, the header
    and the spanning cells, and gives back what is no header (a title) to be read as text.
 4. What reads as text set in columns is no table: a run whose columns are all prose, or one with a
    column of long lines of prose (``PROSE_CHARS`` characters on average, ``TEXT_COLUMN`` times that
-   for one column beside others), stays with the page's text.
+   for one column beside others not of figures), stays with the page's text; so does a table of
+   contents (every line ending in a page number, most after a leader). A word no cell holds is read
+   beside the table, and the table is said to be so (``readers.pdf.unsure``).
 5. A drawing that is no chart but a table's rules and shading (a shaded header and total drawn as
    rectangles) is read as the table its words make (``drawn_table``, called by the layout).
 """
@@ -31,7 +36,8 @@ import re
 from statistics import median
 
 from ..markup.tables import markdown_table, table_rows
-from .records import Item
+from .boxes import box_of, centre_in
+from .records import Boxed, Item
 from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
@@ -43,14 +49,17 @@ from .unruled import (
     line_chars,
     phrases,
     two_sided,
+    undrawn,
     unruled_table,
 )
 from .words import reads_right_to_left
 
+PAGE_NUMBER = re.compile(r"\d{1,4}|[ivxlcdm]{1,7}|\d{1,3}[-–]\d{1,4}", re.I)  # "12", "xiv", "1-3"
 CAPTION = re.compile(r"(table|figure|fig\.|chart|exhibit)\s*[:.]?\s*[A-Z]{0,3}\d", re.I)  # "Table: 5", "Table SA3."
 ROW_REACH = 2.5  # line heights between two rows of a table at most: statistics tables space theirs widely
 ROW_SPACING = 2.0  # times the rows' usual spacing: a wider gap ends the table (a form's lines under it)
 LONE_LINES = 2  # lines of one phrase in a row inside a table: wrapped cells, a section's name
+GROUP_LINES = 2  # blank lines between groups of a table's rows at most, when the next group keeps every column
 DRAWN_FILLED = 0.75  # of such a table's cells holding text: a diagram's boxes in a grid leave more empty
 TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
 
@@ -60,8 +69,10 @@ def _text(line: list[Item]) -> str:
 
 
 def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool:
-    """The run is text set in columns: every column's lines are prose, or one column's are long."""
+    """The run is text set in columns: every column's lines are prose, or one column's are long beside
+    others not of figures (a cost table's long descriptions beside its amounts are a table's)."""
     lengths: list[list[int]] = [[] for _ in range(len(gutters) + 1)]
+    figures: list[list[bool]] = [[] for _ in lengths]
     for row in rows:
         for line in item_lines(row):
             for index in range(len(lengths)):
@@ -70,10 +81,19 @@ def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool
                 cell = [item for item in line if left - 0.5 <= item["x0"] and item["x1"] <= right + 0.5]
                 if cell:
                     lengths[index].append(line_chars(cell))
-    middles = [median(found) for found in lengths if found]
-    return all(middle >= PROSE_CHARS for middle in middles) or any(
-        middle >= TEXT_COLUMN * PROSE_CHARS for middle in middles
+                    figures[index].append(any(char.isdigit() for item in cell for char in item["text"]))
+    middles = [median(found) if found else 0 for found in lengths]
+    long = [middle >= TEXT_COLUMN * PROSE_CHARS for middle in middles]
+    beside_figures = all(2 * sum(found) >= len(found) for found, wide in zip(figures, long) if not wide)
+    return all(middle >= PROSE_CHARS for middle in middles if middle) or (any(long) and not beside_figures)
+
+
+def _contents(rows: list[list[Item]], drawing: list[Item], width: float) -> bool:
+    """The run is a table of contents: every row ends in a page number, most after a leader's dots."""
+    leadered = sum(
+        any(dots["top"] < row[-1]["bottom"] and row[0]["top"] < dots["bottom"] for dots in drawing) for row in rows
     )
+    return 2 * leadered >= len(rows) and all(PAGE_NUMBER.fullmatch(_text(phrases(row, width)[-1])) for row in rows)
 
 
 def _gutters(line: list[Item], left: float, right: float, width: float) -> list[tuple[float, float]]:
@@ -100,9 +120,15 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
         for index in range(start + 1, len(lines)):
             gap = lines[index][0]["top"] - max(item["bottom"] for item in lines[index - 1])
             reach = ROW_REACH * height if len(spacing) < 2 else max(height, ROW_SPACING * median(spacing))
-            if gap > reach:
-                break
             shared = common(strips, _gutters(lines[index], left, right, width), width) if splits[index] > 1 else []
+            if gap > reach and not (
+                # rows set in groups (five to a group in a statistics table) go on after a blank line or two
+                rows >= ALIGNED_ROWS and gap <= reach + GROUP_LINES * height and len(shared) == len(strips)
+            ):
+                break
+            if gap > reach:  # the gap between groups is no row spacing
+                strips, last, rows, lone = shared, index, rows + 1, 0
+                continue
             if not shared:  # a lone line, or one across the gutters: a cell that spans columns
                 lone += 1
                 if lone > LONE_LINES:
@@ -110,12 +136,19 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 continue
             spacing.append(gap)  # between rows: a wrapped cell's lines stand closer
             strips, last, rows, lone = shared, index, rows + 1, 0
-        # The last row's cell may wrap onto lines of its own under it, right of the first gutter.
+        # The last row's cell may wrap onto lines of its own under it, right of the first gutter, or
+        # indented under the first column's labels (a hanging indent: "MDS installation, INOP" / "marker
+        # removal.").
+        labels = min(line[0]["x0"] for line in lines[start : last + 1])
         while (
             last + 1 < len(lines)
             and last + 1 - start < rows + LONE_LINES
             and splits[last + 1] < 2
-            and lines[last + 1][0]["x0"] >= strips[0][1] - 0.5
+            and (
+                lines[last + 1][0]["x0"] >= strips[0][1] - 0.5
+                or labels + 1 < lines[last + 1][0]["x0"]
+                and lines[last + 1][-1]["x1"] <= strips[0][0] + 0.5
+            )
             and lines[last + 1][0]["top"] - max(item["bottom"] for item in lines[last]) <= height
         ):
             last += 1
@@ -125,16 +158,21 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
     return runs
 
 
-def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[Item], list[str]]:
+def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[Item], list[str], list[str]]:
     """The page's ``items`` with each table found by alignment taken out; one block item for each
-    table, where it stands; and each table's Markdown. ``width`` is the narrowest gutter."""
+    table, where it stands; each table's Markdown; and the Markdown of those beside which words no
+    cell could hold stay in the page's text (``readers.pdf.unruled.unplaced``). ``width`` is the
+    narrowest gutter."""
     words = [item for item in items if item.get("block") is None]
-    if not words:
-        return items, [], []
-    lines = item_lines(words)
+    lines = undrawn(item_lines(words))  # a leader's dots and a typed rule part no columns and end no table
+    if not lines:
+        return items, [], [], []
+    read = {id(item) for line in lines for item in line}
+    drawing = [item for item in words if id(item) not in read]
     taken: set[int] = set()
     blocks: list[Item] = []
     tables: list[str] = []
+    beside: list[str] = []
     end = 0  # the line after the last table
     for first, last in _runs(lines, width):
         top = first
@@ -150,7 +188,7 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
         rows = lines[first : last + 1]
         region = sum(rows, [])
         left, right = min(item["x0"] for item in region), max(item["x1"] for item in region)
-        if _is_text(rows, _gutters(region, left, right, width)):
+        if _is_text(rows, _gutters(region, left, right, width)) or _contents(rows, drawing, width):
             continue
         table = unruled_table(lines[top:first], rows, width)
         if table is None:
@@ -160,20 +198,20 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
         markdown = markdown_table(table[1])
         if not members or not markdown:
             continue
-        taken |= {id(item) for item in members}
+        box: Boxed = {
+            "x0": min(item["x0"] for item in members),
+            "x1": max(item["x1"] for item in members),
+            "top": min(item["top"] for item in members),
+            "bottom": max(item["bottom"] for item in members),
+        }
+        inside = [item for item in drawing if centre_in(box_of(item), [box_of(box)])]  # the table's own rules
+        taken |= {id(item) for item in members + inside}
         end = last + 1
         tables.append(markdown)
-        blocks.append(
-            {
-                "x0": min(item["x0"] for item in members),
-                "x1": max(item["x1"] for item in members),
-                "top": min(item["top"] for item in members),
-                "bottom": max(item["bottom"] for item in members),
-                "text": "",
-                "block": markdown,
-            }
-        )
-    return [item for item in items if id(item) not in taken], blocks, tables
+        if any(item["top"] >= lines[first][0]["top"] for item in table[0]):  # among its rows, not a title over it
+            beside.append(markdown)
+        blocks.append({**box, "text": "", "block": markdown})
+    return [item for item in items if id(item) not in taken], blocks, tables, beside
 
 
 def drawn_table(labels: list[Item]) -> str | None:
@@ -182,7 +220,7 @@ def drawn_table(labels: list[Item]) -> str | None:
     the table found by alignment fills most of its cells (``DRAWN_FILLED``), and the drawing's other
     lines stand before or after it. None for any other drawing (a diagram's boxes set in a grid)."""
     width = GUTTER_EMS * median(item.get("size", item["bottom"] - item["top"]) for item in labels)
-    rest, blocks, tables = aligned_tables(labels, width)
+    rest, blocks, tables, _ = aligned_tables(labels, width)
     cells = [cell for table in tables for row in table_rows(table) for cell in row]
     if not cells or sum(map(bool, cells)) < DRAWN_FILLED * len(cells):
         return None

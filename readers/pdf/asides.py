@@ -2,8 +2,8 @@
 glossary, a boxed note) are read as a block of their own, whole, where the box stands, so the body
 text beside it is never spliced with it line by line ("condizionamenti ester-Persona"), however
 narrow the gap between them. ``readers.pdf.layout`` reads the block's words in their own reading
-order; ``paragraph_groups`` places it, like any block (a table, a figure), after the paragraph it
-stands beside rather than in its middle.
+order; ``readers.pdf.paragraphs.paragraph_groups`` places it, like any block (a table, a figure),
+after the paragraph it stands beside rather than in its middle.
 
 A box is a side box when it holds lines of text of its own: at least ``ASIDE_LINES`` lines of some
 ``ASIDE_LINE_CHARS`` characters (a figure's labels in its frame are shorter) and ``ASIDE_WORDS``
@@ -17,7 +17,6 @@ from __future__ import annotations
 from statistics import median
 
 from .boxes import Box, box_of, near
-from .figures import PARAGRAPH_GAP
 from .records import Item
 from .unruled import item_lines
 
@@ -68,28 +67,3 @@ def asides(words: list[Item], drawn: list[Box], page_area: float) -> list[tuple[
         found.append((box, inside))
         taken.update(id(word) for word in inside)
     return found
-
-
-def paragraph_groups(lines: list[list[Item]]) -> list[list[list[Item]]]:
-    """``lines`` grouped into paragraphs (lines closer than ``PARAGRAPH_GAP``), each block (a table, a
-    figure, a side box) a paragraph of its own. A block that stands beside a paragraph, the lines
-    before and after it one paragraph, follows that paragraph: it is not read in its middle."""
-
-    def continues(previous: list[Item], line: list[Item]) -> bool:
-        height = max(1.0, median(item["bottom"] - item["top"] for item in previous))
-        apart = line[0]["top"] - max(item["bottom"] for item in previous) > PARAGRAPH_GAP * height
-        return not apart and line[0].get("block") is None and previous[0].get("block") is None
-
-    groups: list[list[list[Item]]] = []
-    beside: list[list[Item]] = []
-    for index, line in enumerate(lines):
-        if groups and continues(groups[-1][-1], line):
-            groups[-1].append(line)
-            continue
-        after = lines[index + 1] if index + 1 < len(lines) else None
-        if groups and line[0].get("block") is not None and after and continues(groups[-1][-1], after):
-            beside.append(line)
-            continue
-        groups += [[held] for held in beside] + [[line]]
-        beside = []
-    return groups + [[held] for held in beside]

@@ -7,7 +7,10 @@ each hold a whole column: a 1,000-word row. So each cell's words are read here
 split at its lines' baselines when they line up across its cells. A line that fills one cell
 alone, not the first, goes on that cell's text in the row above (a description that wraps). A
 ledger's body boxed as one cell under a ruled header (the Senate's expenditure reports) is parted
-under the header's columns first, each run of words to the column it starts in.
+under the header's columns first, each run of words to the column it starts in. Every character in
+the table's box is in one of its cells: one the grid drew no cell round (a line indented past its
+cell's rule, a label left of its row's first cell) goes to its column's cell in the row it stands
+level with, so the table loses no word of the page.
 
 A cell that spans columns or rows is written once, where its span starts (Markdown has no spans: the
 rest of its span is left empty), a header stacked over rows stays rows, each heading over the
@@ -22,12 +25,13 @@ from statistics import median
 from typing import cast
 
 from pdfplumber.table import Table
-from pdfplumber.utils import extract_text
+from pdfplumber.utils import extract_text, line_to_edge, rect_to_edges
 
 from .aligned import CAPTION
+from .boxes import box_of, centre_in
 from .records import Char
-from .unruled import GUTTER_EMS, PROSE_CHARS, wrapped_header
-from .words import LINE_EMS, ON_AXIS, is_level, line_words, set_upright, text_lines
+from .unruled import GUTTER_EMS, LEADER, PROSE_CHARS, wrapped_header
+from .words import LINE_EMS, ON_AXIS, baseline, is_level, line_words, set_upright, text_lines
 
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
 CURRENCY = {"$", "€", "£", "¥"}  # a sign ruled apart from its amount goes with it
@@ -40,6 +44,14 @@ RECORD_SHARE = 0.8  # of the shared baselines every cell has a line at, when not
 # of its number boxes across the whole form (f1040nr p. 3: 11% held), whose words a table would lose.
 # Real tables hold 89% (a booktabs table's header) to 100% of theirs.
 HELD_SHARE = 0.8
+# Points: a rectangle filled, not stroked, thicker than this both ways shades cells (a header's band, a
+# cell's background); thinner, it is a rule drawn as a filled bar (rules are 0.25 to 1.5 pt).
+SHADE_POINTS = 2.0
+SHADE_REACH = 0.5  # points either side of a shade's edge looked at for shading of its colour
+# Shades on a page at most for their edges to be looked at (each against every shade): more are a chart's or
+# a map's fills, no table's cells (eu-025's survey tables shade 157); there every edge stays, as drawn.
+SHADES_CHECKED = 300
+JOINED_EMS = 0.1  # of the size: glyphs on one baseline closer than this are one word's (a space is a quarter em)
 
 
 def _rules(page) -> list[tuple[float, float, float]]:
@@ -125,6 +137,48 @@ def closing_edges(page) -> list[dict]:
     return edges
 
 
+def _inside_shade(edge: dict, shades: list[dict]) -> bool:
+    """``edge`` lies inside a shade of its own shade's colour, along its whole length: it parts nothing
+    (a cell's lines shaded one by one inside the cell's shade: EU survey tables' headers). Two shades
+    that only meet at it are two cells."""
+    across, along = (
+        (("top", "bottom"), ("x0", "x1")) if edge["orientation"] == "h" else (("x0", "x1"), ("top", "bottom"))
+    )
+    at = edge[across[0]]
+    return any(
+        shade["non_stroking_color"] == edge["non_stroking_color"]
+        and shade[across[0]] <= at - SHADE_REACH
+        and shade[across[1]] >= at + SHADE_REACH
+        and shade[along[0]] <= edge[along[0]] + SHADE_REACH
+        and shade[along[1]] >= edge[along[1]] - SHADE_REACH
+        for shade in shades
+    )
+
+
+def table_settings(page) -> dict | None:
+    """``find_tables``' settings for the page: its rules (as pdfplumber's ``lines`` strategy takes them,
+    a point long at least), each edge of a shade (``SHADE_POINTS``) inside a shade of its colour left out,
+    and the edges that close a table open at its sides (``closing_edges``); None when too few rules
+    are left to make a grid."""
+    filled = [rect for rect in page.rects if rect["fill"] and not rect["stroke"]]
+    shades = [rect for rect in filled if min(rect["width"], rect["height"]) > SHADE_POINTS]
+    shades = shades if len(shades) <= SHADES_CHECKED else []
+    shading = {id(rect) for rect in shades}
+    edges = [line_to_edge(line) for line in page.lines] + page.curve_edges
+    for rect in page.rects:
+        edges += [edge for edge in rect_to_edges(rect) if id(rect) not in shading or not _inside_shade(edge, shades)]
+    vertical = [edge for edge in edges if edge["orientation"] == "v" and edge["height"] >= 1] + closing_edges(page)
+    horizontal = [edge for edge in edges if edge["orientation"] == "h" and edge["width"] >= 1]
+    if len(vertical) < 2 or len(horizontal) < 2:
+        return None
+    return {
+        "vertical_strategy": "explicit",
+        "horizontal_strategy": "explicit",
+        "explicit_vertical_lines": vertical,
+        "explicit_horizontal_lines": horizontal,
+    }
+
+
 def holds_its_words(table) -> bool:
     """Whether the cells of a pdfplumber ``table`` hold ``HELD_SHARE`` of the characters in its box, so
     reading it as a table loses none of the page's words (those no cell holds are read as text then)."""
@@ -141,7 +195,8 @@ def _banded(table) -> tuple[list[Char], list[float]]:
     """The characters in a pdfplumber ``table``'s box by the height of their middles, and those
     middles: a row's or a cell's characters are a slice of them (``bisect``)."""
     bbox = table.bbox  # pdfplumber works a table's and a row's box out anew on each use
-    inside = sorted((char for char in table.page.chars if _inside(char, bbox)), key=_middle)
+    # Its edges count, as where the page's text leaves the table's characters out (``readers.pdf.layout``).
+    inside = sorted((char for char in table.page.chars if centre_in(box_of(char), [bbox])), key=_middle)
     return inside, [_middle(char) for char in inside]
 
 
@@ -166,21 +221,17 @@ def _turn(char: Char) -> int:
 
 def _cell_lines(chars: list[Char]) -> list[tuple[float, float, str]]:
     """The cell's lines as (baseline, size, text); text turned 90° is read as if the page were turned
-    with it, text slanted is one line, as pdfplumber reads it."""
+    with it, text slanted is one line, as pdfplumber reads it; a leader's dots are the table's, no
+    word of the cell ("Stabilizer wiring change ........")."""
     turns = {_turn(char) for char in chars}
     if len(turns) == 1 and turns != {0}:
         chars = [set_upright(char, turns == {1}, 0.0, 0.0) for char in chars]
     if not all(is_level(char) for char in chars):
-        return [
-            (
-                min(char["top"] for char in chars),
-                max(char["size"] for char in chars),
-                extract_text(cast(list[dict], chars)),
-            )
-        ]
+        text = extract_text(cast(list[dict], chars))
+        return [(min(char["top"] for char in chars), max(char["size"] for char in chars), text)]
     lines = []
     for line in text_lines(chars):
-        words = line_words(line)
+        words = [word for word in line_words(line) if not LEADER.fullmatch(word["text"])]
         if words:
             lines.append(
                 (words[0]["base"], max(char["size"] for char in line), " ".join(word["text"] for word in words))
@@ -239,40 +290,56 @@ def _split(cells: list[list[Char] | None], by_records: bool = True) -> list[list
     return [rows[start] for start in shared]
 
 
-def _parted(chars: list[Char], edges: list[float]) -> list[list[Char]]:
-    """A cell's characters parted into the columns it spans, which start at ``edges``: each run of
-    words on a line (closer than a gutter) goes to the column it starts in, so a description that
-    runs on past its column's rule stays in it, and an amount set right goes to its own."""
+def _parted(chars: list[Char], edges: list[float], right: float) -> list[list[Char]]:
+    """A cell's characters parted into the columns it spans, which start at ``edges`` (the last ends at
+    ``right``): each run of words on a line (closer than a gutter) goes to the column it starts in, so
+    a description that runs on past its column's rule stays in it, and an amount set right goes to
+    its own; a line of one run centred over them, above lines that stand apart under them (a group's
+    name over its columns' headings), is a heading that spans them all, written in the first."""
     columns: list[list[Char]] = [[] for _ in edges]
+    centred: list[tuple[int, list[Char]]] = []
+    apart = False
     for line in text_lines(chars):
-        column, end = 0, None
+        column, end, runs = 0, None, 0
         for char in line:
             if char["text"].strip() and (end is None or char["x0"] - end > GUTTER_EMS * char["size"]):
                 column = max(0, bisect_right(edges, char["x0"] + 0.5) - 1)
+                runs += 1
             if char["text"].strip():
                 end = char["x1"]
             columns[column].append(char)
+        middle = (line[0]["x0"] + line[-1]["x1"]) / 2
+        if not apart and runs == 1 and abs(middle - (edges[0] + right) / 2) <= (right - edges[0]) / 4:
+            centred.append((column, line))
+        apart = apart or runs > 1
+    for column, line in centred if apart else ():
+        ids = {id(char) for char in line}
+        columns[column] = [char for char in columns[column] if id(char) not in ids]
+        columns[0] += line
     return columns
 
 
-def _records(row, chars: list[Char], lefts: list[float], columns: dict, header: bool) -> list[list[str | None]]:
-    """One ruled row's cells, as one row or one per record (``_split``); a ``header`` row (the first
-    of several, and each after it before a digit is seen) is one row, its cells' lines wrapped
-    headings however they line up. A cell spanning
+def _records(
+    row, cells: list[list[Char] | None], lefts: list[float], columns: dict, header: bool
+) -> list[list[str | None]]:
+    """One ruled row's ``cells`` (each one's characters, ``_placed``), as one row or one per record
+    (``_split``); a ``header`` row (the first of several, and each after it before a digit is seen)
+    is one row, its cells' lines wrapped headings however they line up. A cell spanning
     columns whose words stand apart under them (a ledger's body boxed as one cell under a ruled
     header, a row ruled only above and below) is parted into those columns first."""
-    cells = [None if box is None else [char for char in chars if _inside(char, box)] for box in row.cells]
     records = _split(cells, not header)
-    if len(records) > 1 or not any(box and len(columns[box]) > 1 for box in row.cells):
-        return records
     parted: list[list[Char] | None] = list(cells)
     for box, inside in zip(row.cells, cells):
-        if box and inside is not None and len(columns[box]) > 1:
-            for column, part in zip(columns[box], _parted(inside, [lefts[index] for index in columns[box]])):
+        spanned = columns[box] if box else []
+        parts = _parted(inside, [lefts[index] for index in spanned], box[2]) if inside and len(spanned) > 1 else []
+        if sum(map(bool, parts)) > 1:  # its words stand apart; a heading centred over its columns stays whole
+            for column, part in zip(columns[box], parts):
                 parted[column] = part
+    if all(new is old for new, old in zip(parted, cells)):
+        return records
     split = _split(parted, not header)
     filled = [sum(1 for row in found for cell in row if cell) for found in (split, records)]
-    return split if len(split) > 1 or filled[0] > filled[1] else records
+    return split if len(split) > len(records) or filled[0] > filled[1] else records
 
 
 def _covered(box, starts: list[float]) -> list[int]:
@@ -345,6 +412,66 @@ def _crossed(chars: list[Char], x: float) -> bool:
     return False
 
 
+def _placed(table) -> list[list[list[Char] | None]]:
+    """Each of a pdfplumber ``table``'s rows as its cells' characters (None where no cell starts), every
+    character in the table's box in one of them: in the cell it stands in, or, where the grid drew no
+    cell round it (a line indented past its cell's rule, a label left of the first cell of its row),
+    in its column's cell of the row it stands level with, a cell of its own where that row has none."""
+    xs = sorted({box[0] for box in table.cells})  # where pdfplumber's ``row.cells`` start, one column each
+    inside, middles = _banded(table)
+    placed: list[list[list[Char] | None]] = []
+    held: set[int] = set()
+    for row in table.rows:  # each row's characters, from those between its top and bottom
+        box = row.bbox
+        chars = [
+            char for char in inside[bisect_left(middles, box[1]) : bisect_left(middles, box[3])] if _inside(char, box)
+        ]
+        cells = [None if box is None else [char for char in chars if _inside(char, box)] for box in row.cells]
+        held |= {id(char) for cell in cells if cell for char in cell}
+        placed.append(cells)
+    bands = [(row.bbox[1], row.bbox[3]) for row in table.rows]
+    for char in inside:
+        if id(char) in held:
+            continue
+        middle = _middle(char)
+        level = [n for n, (top, bottom) in enumerate(bands) if top <= middle < bottom]
+        number = (
+            min(level, key=lambda n: bands[n][1] - bands[n][0])
+            if level
+            else min(range(len(bands)), key=lambda n: min(abs(middle - bands[n][0]), abs(middle - bands[n][1])))
+        )
+        x = (char["x0"] + char["x1"]) / 2
+        column = max(0, bisect_right(xs, x) - 1)
+        row, cells = table.rows[number], placed[number]
+        column = next(
+            (index for index, box in enumerate(row.cells) if box is not None and box[0] <= x < box[2]), column
+        )
+        cells[column] = [*(cells[column] or []), char]
+    return [_whole_words(cells) for cells in placed]
+
+
+def _whole_words(cells: list[list[Char] | None]) -> list[list[Char] | None]:
+    """A row's cells with each word whole in the cell it starts in: a word the grid's rule cuts (a
+    label run on across its cell's rule, "W | ith footnote") keeps its letters together."""
+    owner = {id(char): index for index, chars in enumerate(cells) if chars for char in chars}
+    glyphs = sorted(
+        (char for chars in cells if chars for char in chars if char["text"].strip()),
+        key=lambda char: (round(baseline(char)), char["x0"]),
+    )
+    moved = False
+    for left, right in zip(glyphs, glyphs[1:]):
+        same = round(baseline(left)) == round(baseline(right))
+        if same and owner[id(left)] != owner[id(right)] and right["x0"] - left["x1"] < JOINED_EMS * left["size"]:
+            owner[id(right)], moved = owner[id(left)], True
+    if not moved:
+        return cells
+    parted: list[list[Char] | None] = [None if chars is None else [] for chars in cells]
+    for chars in cells:
+        for char in chars or []:
+            parted[owner[id(char)]] = [*(parted[owner[id(char)]] or []), char]
+    return parted
+
+
 def ruled_rows(table) -> list[list[str | None]]:
     """The rows of a pdfplumber ``table``, each cell read from its own words and a row of records
     split. A cell that spans columns or rows is written once, in its first row and column, the rest
@@ -353,16 +480,12 @@ def ruled_rows(table) -> list[list[str | None]]:
     columns = {box: _covered((box[0], box[2]), lefts) for box in table.cells}
     rows: list[list[str | None]] = []
     turns: Counter = Counter()
-    inside, middles = _banded(table)
     figures = False  # a row above held a digit: the header, its rows of words, is over
-    for number, row in enumerate(table.rows):  # each row's characters, from those between its top and bottom
-        box = row.bbox
-        chars = [
-            char for char in inside[bisect_left(middles, box[1]) : bisect_left(middles, box[3])] if _inside(char, box)
-        ]
+    for number, (row, cells) in enumerate(zip(table.rows, _placed(table))):
+        chars = [char for cell in cells if cell for char in cell]
         turns.update(_turn(char) for char in chars)
         figures = figures or any(char["text"].isdigit() for char in chars)
-        rows += _records(row, chars, lefts, columns, header=(not number or not figures) and len(table.rows) > 1)
+        rows += _records(row, cells, lefts, columns, header=(not number or not figures) and len(table.rows) > 1)
     rows = wrapped_header(_joined_columns(rows, {column for box in table.cells for column in columns[box][:-1]}))
     turn = turns.most_common(1)[0][0] if turns else 0
     if turn:  # a table turned 90°: the page's columns are its rows

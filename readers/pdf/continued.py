@@ -6,6 +6,11 @@ nobody named. So when a page read ends with a table and the next page read start
 many columns, the second is marked ``*(continued from page N)*``; and when its first row is no
 header (it reads as the last row before it does: numbers where that row has numbers, text where
 it has text, while the header differs), the header row of the page before is put over it.
+
+A range read that starts inside such a table has the pages before it read too, back to the page the
+table starts on (``readers.pdf.pages``: ``opens_with_table`` says a page may run on from the one
+before, ``closes_with_table`` that it may run on into the next), so its first page carries the
+table's header and says where it is continued from, as in a read of the whole file.
 """
 
 from __future__ import annotations
@@ -20,6 +25,16 @@ NUMBER = re.compile(r"[-+(]?[$€£]?\s?[\d.,]+%?\)?")
 def _is_table(block: str) -> bool:
     lines = block.split("\n")
     return len(lines) >= 3 and all(line.startswith("|") for line in lines) and set(lines[1]) <= set("|-: ")
+
+
+def opens_with_table(text: str) -> bool:
+    """Whether a page's text (its furniture left out) starts with a table, which may run on from the page before."""
+    return _is_table(text.split("\n\n")[0])
+
+
+def closes_with_table(text: str) -> bool:
+    """Whether a page's text (its furniture left out) ends with a table, which may run on into the next page."""
+    return _is_table(text.split("\n\n")[-1])
 
 
 def _kinds(cells: list[str]) -> list[str]:

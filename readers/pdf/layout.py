@@ -14,8 +14,9 @@ the structure, from geometry alone (``python -m bench readers`` measures its cos
    a table without rules (short cells whose rows line up across the gutters) and becomes a
    Markdown table, each cell keeping its own words, under its header (the short lines just above
    it may be a header stacked over rows: ``readers.pdf.unruled``); else its lines are read row by row.
-3. **Lines and paragraphs.** Words on a line are joined in order; a gap between lines larger
-   than ``PARAGRAPH_GAP`` line heights starts a paragraph. Headings are lines set larger than the
+3. **Lines and paragraphs.** Words on a line are joined in order; a gap between lines wider than
+   the page's own gap between a paragraph's lines starts a paragraph (``readers.pdf.paragraphs``:
+   single, 1.5 and double spacing alike). Headings are lines set larger than the
    page's body text or a short bold line standing
    alone (``###``); bulleted lines become ``-`` items; words under a link annotation become
    ``[text](url)``; tables stand where they are on the page.
@@ -40,16 +41,17 @@ from statistics import median
 
 from ..markup.tables import markdown_table
 from .aligned import aligned_tables, drawn_table
-from .asides import asides, drawn_boxes, paragraph_groups
+from .asides import asides, drawn_boxes
 from .boxes import box_of, centre_in, near, union
 from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP
 from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, furniture_line, margin_numbers
 from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, as_body, heading_mark
-from .items import page_links, word_items
+from .items import line_markdown, page_links, word_items
+from .paragraphs import paragraph_gaps, paragraph_groups
 from .placed import Placed
 from .records import Boxed, Char, Item
-from .turned import half_turned, rotated_lines, turn_of
+from .turned import rotated_lines, turn_of, upright_as_read
 from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
@@ -63,7 +65,7 @@ from .unruled import (
     two_sided,
     unruled_table,
 )
-from .words import DESCENT, page_words, reads_right_to_left, set_upright, text_lines
+from .words import DESCENT, page_words, text_lines
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 SCANNED_AREA = 0.9  # of the page: a picture this large under the text is a scan, the text its OCR layer
@@ -216,37 +218,19 @@ def _order(items: list[Item], width: float) -> list:
     return blocks
 
 
-def _linked(line: list[Item]) -> str:
-    """The line's words, with runs under one link as ``[text](url)``; a line in a right-to-left
-    script from its right."""
-    if reads_right_to_left([item for item in line if item.get("block") is None]):
-        line = line[::-1]
-    parts: list[str] = []
-    run: list[str] = []
-    for index, item in enumerate(line):
-        if item.get("block") is not None:
-            parts.append(item["block"])
-            continue
-        link = item.get("link")
-        run.append(item["text"])
-        if not link or index + 1 == len(line) or line[index + 1].get("link") != link:
-            parts.append(f"[{' '.join(run)}]({link})" if link else run[0])
-            run = []
-    return " ".join(parts)
-
-
 def _render(blocks: list, body: float, tables: list[str], placed: list[Placed], ratio: float = HEADING_RATIO) -> str:
     """The blocks as Markdown; each table without rules is also added to ``tables``, and each line
     (a table, a figure's block: whole) to ``placed`` with its box and whether it is a chart rebuilt;
     a heading is set ``ratio`` times the body text's size."""
     paragraphs: list[str] = []
+    gaps = paragraph_gaps(blocks)
     for block in blocks:
         if isinstance(block, tuple):
             paragraphs.append(markdown_table(block[1]))
             tables.append(paragraphs[-1])
             placed.append((paragraphs[-1], block[2], False))
             continue
-        groups = paragraph_groups(block)
+        groups = paragraph_groups(block, gaps)
         for group in groups:
             plain_after = len(group) > 1 and not all(item.get("bold") for item in group[1])
             marks = as_body(
@@ -258,7 +242,7 @@ def _render(blocks: list, body: float, tables: list[str], placed: list[Placed], 
             )
             lines: list[str] = []
             for index, (line, mark) in enumerate(zip(group, marks)):
-                text = _linked(line)
+                text = line_markdown(line)
                 placed.append((text, union([box_of(item) for item in line]), any(item.get("chart") for item in line)))
                 if mark and index and marks[index - 1] == mark:  # a heading set on two or three lines is one heading
                     paragraphs[-1] += f" {text}"
@@ -357,6 +341,8 @@ def _figure_items(
                     word for word in labels if id(word) not in claimed
                 ]
                 labels = [word for word in candidates if id(word) in claimed]
+                chart.other_labels = _unsaid(labels, block)
+                block = chart.markdown()
             else:
                 block = drawn_table(labels) or grouped_labels(labels, page, box) or None
         x0, y0, x1, y1 = box  # the item stands where the figure and its labels do, so the page's flow goes round it
@@ -367,11 +353,24 @@ def _figure_items(
                 "top": min(y0, *(w["top"] for w in labels)),
                 "bottom": max(y1, *(w["bottom"] for w in labels)),
                 "text": "",
-                "block": block or "\n".join(_linked(line) for line in item_lines(labels)),
+                "block": block or "\n".join(line_markdown(line) for line in item_lines(labels)),
                 "chart": "chart" in figure,
             }
         )
     return outside, items, turned
+
+
+def _unsaid(labels: list[Item], block: str) -> list[str]:
+    """The chart's labels its Markdown (``block``) does not hold, its axes' ticks mostly, top to
+    bottom: a chart rebuilt loses none of the words drawn on it."""
+    said = Counter(block.replace("|", " ").split())
+    unsaid = []
+    for word in sorted(labels, key=lambda word: (word["top"], word["x0"])):
+        if said[word["text"]]:
+            said[word["text"]] -= 1
+        else:
+            unsaid.append(word["text"])
+    return unsaid
 
 
 def _beside(char: Char, box) -> bool:
@@ -384,20 +383,17 @@ def _beside(char: Char, box) -> bool:
 
 def _turned_text(chars: list[Char], page, tables: list[str], text_span: tuple[float, float]) -> tuple[list, list]:
     """Text turned on its side: a line or two (an arXiv sidebar) as lines in their own direction;
-    more (a table or a page set in landscape), and text turned upside down, read upright, with the
-    page's own layout. A line or two in the margin beside the page's upright text (``text_span``, its
+    more (a table or a page set in landscape), and text turned upside down or mirrored, read upright,
+    with the page's own layout. A line or two in the margin beside the page's upright text (``text_span``, its
     left and right) is a stamp or a code set sideways ("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021"):
     furniture, the second list."""
     parts: list[str] = []
     furniture: list[str] = []
     width, height = float(page.bbox[2]), float(page.bbox[3])
-    for turn in ("up", "down", "over"):
+    for turn in ("up", "down", "over", "mirrored", "flipped"):
         run = [char for char in chars if turn_of(char) == turn]
-        turned = [
-            half_turned(c, width, height) if turn == "over" else set_upright(c, turn == "up", width, height)
-            for c in run
-        ]
-        if turn != "over" and len(text_lines(turned)) < ALIGNED_ROWS:
+        turned = [upright_as_read(char, turn, width, height) for char in run]
+        if turn in ("up", "down") and len(text_lines(turned)) < ALIGNED_ROWS:
             for text, centre in rotated_lines(run):
                 aside = not text_span[0] <= centre <= text_span[1] and len(text.split()) <= RUNNING_WORDS
                 (furniture if aside else parts).append(text)
@@ -436,12 +432,15 @@ def _markdown(items: list[Item], body: float, ratio: float = HEADING_RATIO) -> t
     return (_render(_order(items, GUTTER_EMS * body), body, unruled, [], ratio) if items else ""), unruled
 
 
-def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) -> tuple[str, list[str], list[Placed]]:
+def page_markdown(
+    page, tables: list[tuple[tuple, str]], figures: list[dict]
+) -> tuple[str, list[str], list[str], list[Placed]]:
     """The Markdown of a pdfplumber ``page`` whose ``tables`` are ``(bbox, markdown)`` pairs and
-    whose ``figures`` are ``readers.pdf.figures`` dicts, the tables without rules found, and each of
-    its lines (a table or a figure's block whole) as it stands on the page: its Markdown and its box
-    (left, top, right, bottom) as fractions of the page (``readers.pdf.placed``), a side box's lines
-    each; text turned on its side and the furniture taken out first are placed nowhere."""
+    whose ``figures`` are ``readers.pdf.figures`` dicts, the tables without rules found, those of
+    them beside which words no cell could hold were read as text, and each of its lines (a table or
+    a figure's block whole) as it stands on the page: its Markdown and its box (left, top, right,
+    bottom) as fractions of the page (``readers.pdf.placed``), a side box's lines each; text turned
+    on its side and the furniture taken out first are placed nowhere."""
     boxes = [bbox for bbox, _ in tables]
     chars = [char for char in page.chars if not centre_in(box_of(char), boxes)] if boxes else page.chars
     upright = [char for char in chars if turn_of(char) == "level"]
@@ -467,7 +466,7 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) ->
     edges = edge_words(item_lines(items), page_top, page_bottom) if items else set()
     for item in items:
         item["edge"] = id(item) in edges
-    items, aligned, unruled = aligned_tables(items, GUTTER_EMS * body)
+    items, aligned, unruled, beside = aligned_tables(items, GUTTER_EMS * body)
     ratio = SCAN_HEADING_RATIO if scanned else HEADING_RATIO
     side = asides(items, drawn_boxes(page), float(page.width) * float(page.height))
     held = {id(word) for _, inside in side for word in inside}
@@ -493,4 +492,4 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) ->
         (line, ((x0 - left) / width, (y0 - top) / height, (x1 - left) / width, (y1 - top) / height), chart)
         for line, (x0, y0, x1, y1), chart in placed
     ]
-    return "\n\n".join(part for part in parts if part), unruled, fractions
+    return "\n\n".join(part for part in parts if part), unruled, beside, fractions

@@ -15,7 +15,7 @@ touches no parser. ``python -m bench readers`` measures these choices.
 
 from __future__ import annotations
 
-from concurrent.futures import Executor, as_completed
+from concurrent.futures import as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,19 +37,21 @@ from ..render.pdfium import checked_page_count, rendered_png
 from ..settings import Settings
 from ..storage.files import PAGE, PDF_META, RENDER
 from .boxes import box_of, centre_in
-from .cells import closing_edges, holds_its_words, ruled_rows, with_header_above, without_title
-from .continued import continued_tables
+from .cells import holds_its_words, ruled_rows, table_settings, with_header_above, without_title
+from .continued import closes_with_table, continued_tables, opens_with_table
 from .figures import find_figures
 from .furniture import without_furniture
 from .headings import heading_levels
 from .layout import page_markdown
 from .objects import CharsPage, PlumberPage
-from .pdfium_text import pdfium_page
+from .operators import too_many_operators
+from .pdfium_text import mapped, pdfium_page
 from .placed import placed_blocks
-from .pool import batches, discard_pool, executor, time_limit, worker_died
+from .pool import batches, executor, time_limit, worker_stopped
 from .records import Char
-from .spelling import joined_words, plain
-from .words import mapped, struck_once
+from .spelling import drawn_hyphens, joined_words, plain
+from .unsure import doubts
+from .words import struck_once
 
 TABLE_FILLED = 0.3  # of a ruled grid's cells, holding text: a table (a chart's gridlines leave most empty)
 # a table's cell with more words than this, in lines this long on average, is a paragraph in a box; real tables'
@@ -60,6 +62,9 @@ PROSE_LINE_WORDS = 6
 # text without an error (a stream it stops in); pdfium counts the spaces and line ends it adds, a fifth more at most
 UNREAD_SHARE = 2
 UNREAD_CHARS = 100
+# pages read before a range, at most, back to the start of a table the range starts inside (for its header): each
+# costs one page's extraction without a render (0.1-0.5 s on the corpus's tables, cached for the next read)
+CONTINUED_LOOKBACK = 8
 
 
 def pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFPage]:
@@ -98,12 +103,13 @@ def pdfminer_pages(document: PDFDocument, numbers: list[int]) -> dict[int, PDFPa
 def is_table(rows: list[list]) -> bool:
     """A chart's gridlines also make a grid of cells, but a mostly empty one; and boxes drawn round
     prose (a back cover's columns, a figure's callouts) make cells that hold paragraphs beside
-    others (a row of notes under a table, its label beside it or not, is the table's own). A grid
+    others (a row of notes under a table, its label beside it or not, is the table's own); and a
+    grid of one row with text is a header ruled above and below, over a body left unruled. A grid
     refused here is not lost: its text stays in the page's text, where a table without rules may
-    still be found in it."""
+    still be found in it (the header over its body)."""
     filled = [sum(1 for cell in row if cell not in (None, "")) for row in rows]
     cells = sum(len(row) for row in rows)
-    sparse = not cells or max(filled, default=0) < 2 or sum(filled) < TABLE_FILLED * cells
+    sparse = sum(map(bool, filled)) < 2 or max(filled) < 2 or sum(filled) < TABLE_FILLED * cells
     notes = max((index for index, count in enumerate(filled) if count), default=0) if len(rows) > 2 else None
     boxed_prose = any(  # the last row with text of a longer grid may be its notes ("NOTES: …")
         _is_prose(str(cell))
@@ -131,14 +137,16 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
             raise ValueError(f"it read {len(whole.chars)} of the {seen} characters pdfium reads")
         # Every reader of the page's characters (its tables' cells, its text, its figures) gets them
         # struck once, with each glyph pdfminer cannot map read by pdfium (or left out and counted),
-        # and only those on the page: a spread's pages each hold the whole spread's text, half off the page.
-        chars, unmapped = mapped(struck_once(cast(list[Char], whole.chars)), pdfium_page)
+        # and only those on the page: a spread's pages each hold the whole spread's text, half off the page;
+        # a soft hyphen the page draws as a dash is one.
+        chars, unmapped = mapped(drawn_hyphens(struck_once(cast(list[Char], whole.chars))), pdfium_page)
         if not all(centre_in(box_of(char), [whole.bbox]) for char in chars):
             chars = [char for char in chars if centre_in(box_of(char), [whole.bbox])]
         page = CharsPage(whole, cast(list[dict], chars)) if chars is not whole.chars else whole
+        settings = table_settings(page)
         tables = [
             (table.bbox, plain(markdown))
-            for found in page.find_tables({"explicit_vertical_lines": closing_edges(page)})
+            for found in (page.find_tables(settings) if settings else [])
             if holds_its_words(table := with_header_above(without_title(found)))
             and is_table(rows := ruled_rows(table))
             and (markdown := markdown_table(rows))
@@ -147,7 +155,7 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
             {**figure, "caption": figure["caption"] and plain(figure["caption"])}
             for figure in find_figures(page, [bbox for bbox, _ in tables])
         ]
-        text, unruled, placed = page_markdown(page, tables, figures)
+        text, unruled, beside, placed = page_markdown(page, tables, figures)
         has_text = bool(page.chars)
         page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
         whole.close()
@@ -158,10 +166,13 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         pdfium_page.close()
     text = plain(text)
     found = [markdown for _, markdown in tables] + [plain(markdown) for markdown in unruled]
+    found.sort(key=text.find)
+    apart = {plain(markdown) for markdown in beside}
     return {
         "number": number,
         "text": text,
-        "tables": sorted(found, key=text.find),
+        "tables": found,
+        "doubts": [doubts(markdown, markdown in apart) for markdown in found],
         "has_text": has_text,
         "unmapped": unmapped,
         "figures": figures,
@@ -170,8 +181,15 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
     }
 
 
-def _failed(number: int, error: Exception) -> dict:
-    return {"number": number, "error": f"{type(error).__name__}: {error}", "late": isinstance(error, TimeoutError)}
+def _failed(number: int, error: Exception | str) -> dict:
+    """A page that could not be read: ``error`` is what failed, or why the page holds more than is read."""
+    held = isinstance(error, str)
+    return {
+        "number": number,
+        "error": error if held else f"{type(error).__name__}: {error}",
+        "late": isinstance(error, TimeoutError),
+        "complex": held,
+    }
 
 
 @contextmanager
@@ -192,9 +210,11 @@ def extract_pages(path: str, numbers: list[int], dpi: int | None, timeout: float
     ``numbers``, each within ``timeout`` seconds (and the walk down the page tree to them too);
     runs in a worker.
 
-    A page pdfminer cannot parse (or find) is read from pdfium's characters (``readers.pdf.pdfium_text``,
-    which says so in its ``read_by``); one that neither can read comes back as ``{"number": n,
-    "error": "...", "late": bool}``, ``late`` when it ran out of time.
+    A page whose content streams hold more than either engine reads in a page's time
+    (``readers.pdf.operators``) is not interpreted at all. A page pdfminer cannot parse (or find) is
+    read from pdfium's characters (``readers.pdf.pdfium_text``, which says so in its ``read_by``); one
+    that neither can read comes back as ``{"number": n, "error": "...", "late": bool, "complex":
+    bool}``, ``late`` when it ran out of time, ``complex`` when it holds too much.
     """
     with open(path, "rb") as stream:
         expired, pdf, parsed, unparsed = [], None, {}, None
@@ -211,9 +231,13 @@ def extract_pages(path: str, numbers: list[int], dpi: int | None, timeout: float
         except Exception as error:  # the file is unreadable here; the caller decides what that means
             return [_failed(number, unparsed or error) for number in numbers]
         results: list[dict] = []
+        counted: dict = {}
         try:
             for number in numbers:
                 with _page_limit(number, results, timeout) as expired:
+                    if number in parsed and (held := too_many_operators(parsed[number], counted)):
+                        results.append(_failed(number, held))
+                        continue
                     try:
                         if number not in parsed:
                             raise unparsed or ValueError(f"page {number} is missing from the page tree")
@@ -243,38 +267,28 @@ def _lost(job, number: int, failed: dict, text_from_pdf: bool, notices: list[Not
             Notice(Code.TIMED_OUT, f"Page {number} of {job.name} {late} and could not be read. Try again.", number)
         )
         return Page(number=number, error=f"This page {late} and could not be read. Try again.")
+    if failed.get("complex"):
+        notices.append(Notice(Code.CUT, f"Page {number} of {job.name} was left out: {failed['error']}.", number))
+        return Page(number=number, error=f"This page was left out: {failed['error']}.")
     damaged = f"is damaged and could not be read ({failed['error']})"
     notices.append(Notice(Code.DAMAGED, f"Page {number} of {job.name} {damaged}.", number))
     return Page(number=number, error=f"This page {damaged}.")
 
 
-def _submit(pdf_path: Path, numbers: list[int], dpi: int | None, timeout: float) -> tuple[Executor, list]:
-    """Submit the batches. A pool that broke while idle (a worker was killed) is replaced once."""
-    for attempt in range(2):
-        pool = executor()
-        try:
-            return pool, [pool.submit(extract_pages, str(pdf_path), batch, dpi, timeout) for batch in batches(numbers)]
-        except BrokenProcessPool:
-            discard_pool(pool)
-            if attempt:
-                raise
-    raise AssertionError("the second pool's submissions are returned or raise")
-
-
 def _extract(job, pdf_path: Path, numbers: list[int], dpi: int | None):
-    """Yield each page's extraction as its batch finishes; a page that failed has an "error"."""
-    pool: Executor | None = None
-    futures: list = []
+    """Yield each page's extraction as its batch finishes; a page that failed has an "error". Past the
+    reading's time budget the pool stops the batches under way and this raises ``TOO_COMPLEX``."""
+    futures = []
     try:
-        pool, futures = _submit(pdf_path, numbers, dpi, job.settings.page_timeout)
+        pool, timeout = executor(), job.settings.page_timeout
+        futures = [pool.submit(extract_pages, str(pdf_path), batch, dpi, timeout) for batch in batches(numbers)]
         for future in as_completed(futures):
             yield from future.result()
     except BrokenProcessPool:
-        raise worker_died(
-            pool,
+        raise worker_stopped(
             f"A PDF worker process stopped while reading {job.name}: the "
             "file may be damaged, or the machine ran out of memory. Try "
-            "again; if it fails again, the file is the cause.",
+            "again; if it fails again, the file is the cause."
         ) from None
     finally:
         for future in futures:
@@ -300,6 +314,46 @@ def _blocks(text: str, tables: list[str], furniture: list[str], placed: list) ->
     blocks += [block for table in tables if table not in held for block in markdown_blocks(table)]
     blocks += [Block(BlockKind.FURNITURE, line) for line in furniture]
     return placed_blocks(blocks, [(line, tuple(box), chart) for line, box, chart in placed])
+
+
+def _page_entry(job, pdf_path: Path, cache_key: str, page_part: str, number: int) -> dict | None:
+    """Page ``number``'s extraction from the cache, or extracted now without a render (and cached);
+    None if it cannot be read."""
+    store, part = job.services.store, page_part.format(number)
+    entry = store.get_json(cache_key, PAGE, part)
+    if entry is None:
+        entry = list(_extract(job, pdf_path, [number], None))[0]
+        if "error" in entry:
+            return None
+        entry.pop("png")
+        store.put_json(cache_key, PAGE, entry, part)
+    return entry
+
+
+def _lead_in(
+    job, pdf_path: Path, cache_key: str, page_part: str, first: int, found: dict[int, dict]
+) -> dict[int, dict]:
+    """The extractions of the pages before ``first`` (a range's first page) that a table ``first``
+    starts with runs on from, back to the page the table starts on, ``CONTINUED_LOOKBACK`` at most
+    (``readers.pdf.continued``): each page read back ends with a table; the reading back stops at one
+    that starts with none, at a page that cannot be read, or after ``CONTINUED_LOOKBACK`` pages. None if
+    ``first`` starts with no table or the page before it ends with none."""
+    lead: dict[int, dict] = {}
+
+    def texts() -> dict[int, str]:
+        return without_furniture({number: entry["text"] for number, entry in sorted({**lead, **found}.items())})[0]
+
+    number = first
+    while first in found and number > 1 and first - number < CONTINUED_LOOKBACK and opens_with_table(texts()[number]):
+        entry = _page_entry(job, pdf_path, cache_key, page_part, number - 1)
+        if entry is None:
+            break
+        lead[number - 1] = entry
+        if not closes_with_table(texts()[number - 1]):  # the table starts on the page after it
+            del lead[number - 1]
+            break
+        number -= 1
+    return lead
 
 
 def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = True, render: bool = True) -> Extraction:
@@ -348,6 +402,11 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
         job.progress("rendered", done, len(numbers))
     if not found and text_from_pdf:
         first, limit = failed[numbers[0]]["error"], job.settings.page_timeout
+        if all(result.get("complex") for result in failed.values()):
+            raise ReaderError(
+                "TOO_COMPLEX",
+                f"{job.name} could not be read: on every page read, {first}. It may be built to stall readers.",
+            )
         if any(result["late"] for result in failed.values()):
             raise ReaderError(
                 "RENDER_FAILED",
@@ -358,9 +417,10 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
             "CORRUPT_FILE",
             f"{job.name} is damaged: none of its pages could be read ({first}). Export or download it again.",
         )
-    texts, furniture = without_furniture({number: entry["text"] for number, entry in found.items()})
+    read = {**(_lead_in(job, pdf_path, cache_key, page_part, numbers[0], found) if text_from_pdf else {}), **found}
+    texts, furniture = without_furniture({number: entry["text"] for number, entry in sorted(read.items())})
     texts = dict(zip(texts, joined_words(heading_levels(list(texts.values())))))
-    texts, tables = continued_tables(texts, {number: entry["tables"] for number, entry in found.items()})
+    texts, tables = continued_tables(texts, {number: entry["tables"] for number, entry in read.items()})
     pages, found_figures = [], {}
     for number in numbers:
         if number in failed:
@@ -396,6 +456,16 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
                     number,
                 )
             )
+        unsure = [index for index, reasons in enumerate(entry["doubts"]) if reasons] if text_from_pdf else []
+        for index in unsure:
+            notices.append(
+                Notice(
+                    Code.TABLE_UNSURE,
+                    f"Page {number} of {job.name}: table {index + 1} may be read wrong "
+                    f"({'; '.join(entry['doubts'][index])}). Check it against the page.",
+                    number,
+                )
+            )
         found_figures[number] = [FoundFigure.of(figure) for figure in entry["figures"]]
         figures = [found.figure for found in found_figures[number]]
         pages.append(
@@ -409,6 +479,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
                 ),
                 image=entry["png"],
                 figures=figures,
+                unsure_tables=unsure,
             )
         )
     return Extraction(meta["page_count"], pages, pdf_path, found_figures, notices)

@@ -6,13 +6,15 @@ cannot find, a page tree it cannot walk). ``pdfium_page`` reads such a page's ch
 (each with its loose box, font, size and origin, as ``readers.pdf.records.Char``) and lays them out
 with the page engine's own words and reading order (``readers.pdf.layout.plain_markdown``); what
 only pdfminer's objects give is left out: ruled tables, figures, links and furniture at the edges.
-A page with no characters but something drawn on it is a scan, read whole by OCR.
+A page with no characters but something drawn on it is a scan, read whole by OCR. And on a page
+pdfminer reads, a glyph it cannot map (``(cid:N)``) is read by pdfium at its place (``mapped``).
 """
 
 from __future__ import annotations
 
 import ctypes
 import math
+import re
 
 import pypdfium2.raw as pdfium_c
 
@@ -20,10 +22,16 @@ from ..render.pdfium import rendered_png
 from .figures import OCR_DPI, OCR_MAX_SIDE
 from .layout import plain_markdown
 from .records import Char
-from .spelling import plain
+from .spelling import drawn_hyphens, plain
+from .unsure import doubts
+from .words import LEFT_OUT
 
 NOT_TEXT = {0, 0xA, 0xD, 0xFFFE, 0xFFFF}  # line ends pdfium adds, and its marks for a glyph it cannot map
+BROKEN_HYPHEN = 0x2  # pdfium's character for a hyphen (or a soft hyphen) that breaks a word at a line's end
 FONT_NAME = 128  # bytes: room for a font's name
+CID = re.compile(r"^\(cid:\d+\)$")  # pdfminer's name for a glyph it cannot map to text
+SAME_GLYPH = 0.25  # of the size: pdfium's character for a glyph pdfminer cannot map starts this close to it
+SYMBOL_FONT = "Symbol"  # the standard Greek and mathematical font, whose letters pdfminer reads as Latin
 
 
 def pdfium_chars(pdfium_page) -> list[Char]:
@@ -43,10 +51,11 @@ def pdfium_chars(pdfium_page) -> list[Char]:
             pdfium_c.FPDFText_GetCharOrigin(handle, index, x, y)
             pdfium_c.FPDFText_GetMatrix(handle, index, matrix)
             pdfium_c.FPDFText_GetFontInfo(handle, index, name, FONT_NAME, flags)
+            broken = code == BROKEN_HYPHEN and pdfium_c.FPDFText_IsHyphen(handle, index) == 1
             size = pdfium_c.FPDFText_GetFontSize(handle, index) * math.hypot(matrix.c, matrix.d)  # Tf times the matrix
             chars.append(
                 {
-                    "text": chr(code),
+                    "text": "-" if broken else chr(code),
                     "fontname": name.value.decode("latin-1"),
                     "size": size,
                     "upright": matrix.a * matrix.d > 0 and matrix.b * matrix.c <= 0,  # as pdfminer tells it
@@ -75,7 +84,7 @@ def pdfium_page(document, number: int, dpi: int | None, failure: Exception) -> d
     except Exception:  # noqa: BLE001 - pdfium raises its own types for a page it cannot load
         raise failure from None
     try:
-        chars = pdfium_chars(page)
+        chars = drawn_hyphens(pdfium_chars(page))
         text, unruled = plain_markdown(chars)
         text, unruled = plain(text), [plain(table) for table in unruled]
         drawn = not chars and pdfium_c.FPDFPage_CountObjects(page.raw) > 0
@@ -86,10 +95,12 @@ def pdfium_page(document, number: int, dpi: int | None, failure: Exception) -> d
     finally:
         page.close()
     scan = {"kind": "scan", "box": [0.0, 0.0, 1.0, 1.0], "caption": None, "has_text": False}
+    tables = sorted(unruled, key=text.find)
     return {
         "number": number,
         "text": text,
-        "tables": sorted(unruled, key=text.find),
+        "tables": tables,
+        "doubts": [doubts(table) for table in tables],
         "has_text": bool(chars),
         "unmapped": 0,
         "figures": [{**scan, "dpi": max(1, int(min(OCR_DPI, OCR_MAX_SIDE / longest)))}] if drawn else [],
@@ -97,3 +108,53 @@ def pdfium_page(document, number: int, dpi: int | None, failure: Exception) -> d
         "png": rendered_png(bitmap) if bitmap else None,
         "read_by": f"{type(failure).__name__}: {failure}",
     }
+
+
+def _unread(char: Char) -> bool:
+    """pdfminer has no text for the glyph (``(cid:N)``), or reads a letter of the Symbol font by the
+    standard encoding: a chi as "c" (the font not embedded, its encoding its own; pdfium knows it)."""
+    return bool(CID.match(char["text"])) or (
+        char["fontname"].split("+")[-1] == SYMBOL_FONT and char["text"].isascii() and char["text"].isalpha()
+    )
+
+
+def mapped(chars: list[Char], pdfium_page) -> tuple[list[Char], int]:
+    """Each char pdfminer cannot read (``_unread``) with the text pdfium reads at its place, or a
+    ``(cid:N)`` one left out where pdfium has no map for that glyph either (a pi font's arrow would
+    read as its code's letter); and how many were left out."""
+    if not any(_unread(char) for char in chars):
+        return chars, 0
+    textpage = pdfium_page.get_textpage()
+    # pdfplumber's x is the page's own; its y0 is pdfminer's, from the bottom of the page's MediaBox
+    bottom = pdfium_page.get_mediabox()[1]
+    kept: list[Char] = []
+    dropped = 0
+    try:
+        for char in chars:
+            if _unread(char):
+                # pdfminer gives such a glyph no width: ask pdfium for the character at its start, and its width.
+                index = textpage.get_index(
+                    char["x0"] + 0.5, (char["y0"] + char["y1"]) / 2 + bottom, char["size"] / 2, char["size"] / 2
+                )
+                # pypdfium2 answers None or -1 when no character is there; pdfium too may have no map for the glyph
+                known = (
+                    index is not None and index >= 0 and not pdfium_c.FPDFText_HasUnicodeMapError(textpage.raw, index)
+                )
+                box = textpage.get_charbox(index) if known else None
+                # the character found must start where the glyph does: not the letter before it, found for a space
+                known = box is not None and abs(box[0] - char["x0"]) <= SAME_GLYPH * char["size"]
+                found = textpage.get_text_range(index, 1) if known else ""
+                right = box[2] if known and box is not None else char["x0"] + char["size"] / 2
+                placed: Char = {**char, "x1": max(char["x1"], right)}
+                if len(found) == 1 and found.isprintable() and not found.isspace():
+                    kept.append({**placed, "text": found})
+                elif not CID.match(char["text"]):  # a Symbol letter pdfium does not find: pdfminer's, as read
+                    kept.append(char)
+                else:  # left out, but its place kept by a zero-width space, so the word around it stays one word
+                    kept.append({**placed, "text": LEFT_OUT})
+                    dropped += 1
+                continue
+            kept.append(char)
+    finally:
+        textpage.close()
+    return kept, dropped

@@ -1,33 +1,40 @@
 """Text turned on a PDF page: a quarter turn either way (an arXiv sidebar, a table or a page set in
-landscape) or upside down. ``readers.pdf.layout`` reads a line or two in its own direction
-(``rotated_lines``) and more set upright (``readers.pdf.words.set_upright``, ``half_turned``), with the
-page's own layout."""
+landscape), upside down, or mirrored. ``readers.pdf.layout`` reads a line or two on its side in its own
+direction (``rotated_lines``) and more set upright (``upright_as_read``), with the page's own layout."""
 
 from __future__ import annotations
 
 from .records import Boxed, Char
-from .words import TURNED_SPACE
+from .words import TURNED_SPACE, set_upright
 
 
 def turn_of(char: Char) -> str:
     """How a character is turned: "level" (read left to right, slanted as an italic or not), "up" or
-    "down" the page, or "over" (upside down)."""
-    a, b, _, d = char["matrix"][:4]
+    "down" the page, "over" (upside down), or mirrored: "mirrored" left to right (its line runs from
+    the right), "flipped" top to bottom (its lines run up the page)."""
+    a, b, c, d = char["matrix"][:4]
     if a < 0 and d < 0 and char["upright"]:
         return "over"
     if char["upright"]:
         return "level"
+    if not b and not c:  # a mirror's matrix: a and d of opposite signs
+        return "mirrored" if a < 0 else "flipped"
     return "up" if b > 0 else "down"
 
 
-def half_turned(char: Char, width: float, height: float) -> Char:
-    """A character set upside down placed as it stands on the ``width`` by ``height`` page turned half
-    round, so that it reads left to right: its box moved, its baseline its box's bottom."""
+def upright_as_read(char: Char, turn: str, width: float, height: float) -> Char:
+    """A character turned ``turn`` (``turn_of``) placed as it stands on the ``width`` by ``height`` page
+    turned or mirrored back, so that it reads left to right: its box moved, its baseline its box's
+    bottom."""
+    if turn in ("up", "down"):
+        return set_upright(char, turn == "up", width, height)
+    across = turn in ("over", "mirrored")  # mirrored left to right: upside down is mirrored both ways
+    down = turn in ("over", "flipped")
     box: Boxed = {
-        "x0": width - char["x1"],
-        "x1": width - char["x0"],
-        "top": height - char["bottom"],
-        "bottom": height - char["top"],
+        "x0": width - char["x1"] if across else char["x0"],
+        "x1": width - char["x0"] if across else char["x1"],
+        "top": height - char["bottom"] if down else char["top"],
+        "bottom": height - char["top"] if down else char["bottom"],
     }
     return {**char, **box, "y0": 0.0, "matrix": (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), "upright": True}
 

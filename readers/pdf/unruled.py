@@ -16,12 +16,19 @@ the gutters all the rows under it share, off their middles ("Table: 5   Public H
 A cell that runs on into the next column (a surname too long for its own) does not merge the two:
 a strip all but a few rows leave empty, before a column whose words start on one edge in most
 rows, is a gutter too, and a word that crosses it stays in the column it starts in.
+
+What a line draws with characters (``drawn``: a leader's dots, a rule typed as hyphens) is the table's
+rule, in no cell; every other word of the region is in a cell or comes back to be read beside the
+table (``unplaced``): a table loses no word.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Sequence
 from statistics import median
 from typing import TypeVar
 
@@ -33,11 +40,34 @@ OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the nex
 PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
 Row = TypeVar("Row", list[str], list[str | None])  # a table's row of cells, a ruled one's empty ones None
+# Characters that draw, not words: a leader's dots ("0.99 ..........  800"; three dots are a cell's "not
+# available") and a rule typed as a run of hyphens or equals signs under a typewriter table's header.
+LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}")
+RULE = re.compile(r"[-–—=_]{3,}")
 
 
 def line_chars(line: list[Item]) -> int:
-    """A line's characters, a space after each word."""
-    return sum(len(item["text"]) + 1 for item in line)
+    """A line's characters, a space after each word; a leader's dots are none."""
+    return sum(len(item["text"]) + 1 for item in line if not LEADER.fullmatch(item["text"]))
+
+
+def drawn(line: list[Item]) -> list[Item]:
+    """The items of ``line`` that draw rather than say: its leaders, and the whole line when it is a
+    rule typed in characters (every item a run of hyphens)."""
+    if all(RULE.fullmatch(item["text"]) for item in line):
+        return line
+    return [item for item in line if LEADER.fullmatch(item["text"])]
+
+
+def undrawn(slabs: list[list[Item]]) -> list[list[Item]]:
+    """``slabs`` without what their lines draw (``drawn``), and without those left empty."""
+    kept = []
+    for slab in slabs:
+        lines = item_lines(slab)
+        gone = {id(item) for line in lines for item in drawn(line)}
+        if len(gone) < len(slab):
+            kept.append([item for item in slab if id(item) not in gone])
+    return kept
 
 
 def gaps(items: list[Item], left: float, right: float, width: float) -> list[tuple[float, float]]:
@@ -157,14 +187,16 @@ def phrases(line: list[Item], width: float) -> list[list[Item]]:
 
 
 def _spanned(phrase: list[Item], extents: list[tuple[float, float]], gutters: list[tuple[float, float]]) -> list[int]:
-    """The columns a heading spans: those its words overlap, and both sides of a gutter its middle stands in."""
+    """The columns a heading spans: those its words overlap, and both sides of a gutter its middle stands
+    in; or else the column between the gutters its middle stands in (a heading over a column left empty
+    under it, "2021" over a year with no figures)."""
     x0, x1 = phrase[0]["x0"], phrase[-1]["x1"]
     middle = (x0 + x1) / 2
     spanned = {index for index, (left, right) in enumerate(extents) if x0 < right and left < x1}
     spanned |= {
         side for index, (start, end) in enumerate(gutters) if start <= middle <= end for side in (index, index + 1)
     }
-    return sorted(spanned)
+    return sorted(spanned) or [sum(end <= middle for _, end in gutters)]
 
 
 def _overrun(rows: list[list[Item]], width: float, gutters: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -245,7 +277,12 @@ def unruled_table(
     slabs ``above`` them that may be its stacked header; ``width`` is the narrowest gutter.
 
     Returns the items read before the table (a title over its whole width, header candidates
-    that are none) and its rows, the first its header; or None when the slabs make no table."""
+    that are none, a word no cell holds) and its rows, the first its header; or None when the slabs
+    make no table. Leaders and rules typed in characters (``drawn``) are the table's own rules: no
+    cell holds them."""
+    above, slabs = undrawn(above), undrawn(slabs)
+    if not slabs:
+        return None
     rows = above + slabs
     gutters, crossing = _column_gutters(rows, width)
     if len(rows) > ALIGNED_ROWS and len(_column_gutters(rows[1:], width)[0]) > len(gutters):
@@ -278,11 +315,23 @@ def unruled_table(
     ]
     if len(cells) < ALIGNED_ROWS:
         return None
-    # A line above that neither spans columns nor fills two ("Invoice 1042" over the amounts) is no
-    # header: it and the lines above it are read before the table.
+    # A line above that neither spans columns nor fills two ("Invoice 1042" over the amounts; but one
+    # column's heading wrapped under a line with a heading in that column: "Cost on U.S." / "operators")
+    # is no header, nor is one centred over the whole table, its first column too ("DAILY MEAN VALUES";
+    # a heading over the columns of figures is centred over them alone): it and the lines above it are
+    # read before the table.
     runs = [phrases(sorted(slab, key=lambda item: item["x0"]), width) for slab in above]
+    body = sum(slabs, [])
+    middle = (min(item["x0"] for item in body) + max(item["x1"] for item in body)) / 2
     stray = [
-        index for index, found in enumerate(runs) if len(found) < 2 and len(_spanned(found[0], extents, gutters)) < 2
+        index
+        for index, found in enumerate(runs)
+        if len(found) < 2
+        and (
+            len(spanned := _spanned(found[0], extents, gutters)) < 2
+            and not (index and any(_spanned(phrase, extents, gutters) == spanned for phrase in runs[index - 1]))
+            or abs((found[0][0]["x0"] + found[0][-1]["x1"]) / 2 - middle) <= width
+        )
     ]
     if stray:
         table = unruled_table(above[stray[-1] + 1 :], slabs, width)
@@ -306,5 +355,20 @@ def unruled_table(
         elif spans:
             spanning.append((spans, row))
     cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
-    cells = [row for _, row in spanning] + cells
-    return before, _joined(wrapped_header(cells))
+    cells = _joined(wrapped_header([row for _, row in spanning] + cells))
+    held = {id(item) for item in before}
+    return before + unplaced([item for row in rows for item in row if id(item) not in held], cells), cells
+
+
+def unplaced(items: list[Item], rows: Sequence[Sequence[str | None]]) -> list[Item]:
+    """The words of ``items`` that no cell of ``rows`` holds: a table builder's account of its region,
+    so that a word it could not place is read beside the table as text, never lost."""
+    held = Counter(word for row in rows for cell in row if cell for word in cell.split())
+    missing = []
+    for item in items:
+        words = Counter(item["text"].split())
+        if all(held[word] >= count for word, count in words.items()):
+            held -= words
+        else:
+            missing.append(item)
+    return missing

@@ -20,7 +20,8 @@ Text as typed: a spacing accent drawn over a letter (TeX's "Ja´n Mina´cˇ") is
 whatever its top, so a bold label and its text keep their punctuation ("OLMo 2."); and Arabic or
 Hebrew, drawn left to right as it is seen, comes in the order it is read, in its letters
 (``logical``, ``reads_right_to_left``). A glyph struck twice a hair apart to fake a bold is read
-once (``struck_once``), and one pdfminer cannot map (``(cid:N)``) is asked of pdfium (``mapped``).
+once (``struck_once``); one pdfminer cannot map (``(cid:N)``) is asked of pdfium
+(``readers.pdf.pdfium_text.mapped``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from statistics import median
 from typing import cast
 
 import numpy as np
-import pypdfium2.raw as pdfium_c
 from pdfplumber.utils import extract_words
 from pdfplumber.utils.text import LIGATURES
 
@@ -90,10 +90,8 @@ SPACING_ACCENTS = {
     "\u02dd": "\u030b",  # ˝ double acute
 }
 TURNED_SPACE = 0.15  # of the size: a wider gap parts words in turned text, which has no line's spacing to measure
-CID = re.compile(r"^\(cid:\d+\)$")  # pdfminer's name for a glyph it cannot map to text
 LEFT_OUT = "\u200b"  # stands for a glyph neither pdfminer nor pdfium can map
 RESTRUCK = 0.1  # of the size: the same glyph drawn again this close is one glyph struck twice (a bold faked)
-SAME_GLYPH = 0.25  # of the size: pdfium's character for a glyph pdfminer cannot map starts this close to it
 
 
 def struck_once(chars: list[Char]) -> list[Char]:
@@ -142,7 +140,33 @@ def text_lines(chars: list[Char]) -> list[list[Char]]:
             lines.append([char])
             first, base = char, baseline(char)
     beside = _drawn_beside(chars)
-    return [with_accents(placed_spaces(sorted(line, key=lambda char: char["x0"]), beside)) for line in lines]
+    return [
+        with_accents(placed_spaces(sorted(part, key=lambda char: char["x0"]), beside))
+        for line in lines
+        for part in _unstacked(line)
+    ]
+
+
+def _unstacked(line: list[Char]) -> list[list[Char]]:
+    """``line``, or its baselines one line each, top to bottom, when letters of two of them stand one
+    over the other: a footer's two lines beside a page number set large across both ("Working Paper
+    Series No 1299" over "Febuary 2011", level with the number's top and its baseline) are no one line
+    read letter by letter ("SeFreiebsu aNroy")."""
+    levels: list[list[Char]] = []
+    for char in sorted(line, key=baseline):
+        if levels and baseline(char) - baseline(levels[-1][-1]) <= SAME_BASELINE:
+            levels[-1].append(char)
+        else:
+            levels.append([char])
+    spans = [[(char["x0"], char["x1"]) for char in level if char["text"].isalnum()] for level in levels]
+    stacked = any(
+        min(a1, b1) - max(a0, b0) > (min(a1 - a0, b1 - b0)) / 2
+        for index, upper in enumerate(spans)
+        for lower in spans[index + 1 :]
+        for a0, a1 in upper
+        for b0, b1 in lower
+    )
+    return levels if stacked else [line]
 
 
 def _script(char: Char, line: list[Char]) -> bool:
@@ -454,43 +478,3 @@ def set_upright(char: Char, up: bool, width: float, height: float) -> Char:
     else:
         box = {"x0": char["top"], "x1": char["bottom"], "top": width - char["x1"], "bottom": width - char["x0"]}
     return {**char, **box, "y0": 0.0, "matrix": (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), "upright": True}
-
-
-def mapped(chars: list[Char], pdfium_page) -> tuple[list[Char], int]:
-    """Each ``(cid:N)`` char with the text pdfium reads at its place, or left out where pdfium has no
-    map for that glyph either (a pi font's arrow would read as its code's letter); and how many were
-    left out."""
-    if not any(CID.match(char["text"]) for char in chars):
-        return chars, 0
-    textpage = pdfium_page.get_textpage()
-    # pdfplumber's x is the page's own; its y0 is pdfminer's, from the bottom of the page's MediaBox
-    bottom = pdfium_page.get_mediabox()[1]
-    kept: list[Char] = []
-    dropped = 0
-    try:
-        for char in chars:
-            if CID.match(char["text"]):
-                # pdfminer gives such a glyph no width: ask pdfium for the character at its start, and its width.
-                index = textpage.get_index(
-                    char["x0"] + 0.5, (char["y0"] + char["y1"]) / 2 + bottom, char["size"] / 2, char["size"] / 2
-                )
-                # pypdfium2 answers None or -1 when no character is there; pdfium too may have no map for the glyph
-                known = (
-                    index is not None and index >= 0 and not pdfium_c.FPDFText_HasUnicodeMapError(textpage.raw, index)
-                )
-                box = textpage.get_charbox(index) if known else None
-                # the character found must start where the glyph does: not the letter before it, found for a space
-                known = box is not None and abs(box[0] - char["x0"]) <= SAME_GLYPH * char["size"]
-                found = textpage.get_text_range(index, 1) if known else ""
-                right = box[2] if known and box is not None else char["x0"] + char["size"] / 2
-                placed: Char = {**char, "x1": max(char["x1"], right)}
-                if len(found) == 1 and found.isprintable() and not found.isspace():
-                    kept.append({**placed, "text": found})
-                else:  # left out, but its place kept by a zero-width space, so the word around it stays one word
-                    kept.append({**placed, "text": LEFT_OUT})
-                    dropped += 1
-                continue
-            kept.append(char)
-    finally:
-        textpage.close()
-    return kept, dropped

@@ -23,6 +23,7 @@ print launches a new one. A forked process starts its own (the owner's pid is ch
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import queue
 import re
@@ -31,20 +32,24 @@ import shutil
 import signal
 import tempfile
 import threading
-from concurrent.futures import Future
+import time
+from concurrent.futures import Future, InvalidStateError
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
+from ..errors import current_budget
 from ..storage.files import write_atomic
-from .sandbox import environment, walled
+from .sandbox import chromium_sandbox, environment, host_pid, walled
 
 PRINT_TIMEOUT_MS = 60_000
+WATCH_SECONDS = 0.1  # how often a page waiting for its print looks at its reading's time budget
 # Every request Chromium makes itself goes to this proxy, where nothing listens (port 9, discard).
 NOWHERE = ["--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>"]
 _TAG = re.compile(r"<(meta|link)\b", re.IGNORECASE)
 _REFRESH = re.compile(r"""http-equiv\s*=\s*["']?\s*refresh""", re.IGNORECASE)
 _STYLESHEET = re.compile(r"""\brel\s*=\s*["']?\s*stylesheet\b""", re.IGNORECASE)
 CLOSE_SECONDS = 10  # for the browser and the driver to stop at shutdown, before they are killed
+LAUNCHED = "launched.pid"  # the launcher's pid, in the browser's work folder
 
 
 def chromium() -> str | None:
@@ -111,9 +116,11 @@ def _group(pid: int | None) -> int | None:
 
 def _launcher(work: Path) -> Path:
     """The program Playwright launches as Chromium: Chromium inside its walls
-    (``readers.render.sandbox``), with ``work`` its one folder of the machine's."""
+    (``readers.render.sandbox``), with ``work`` its one folder of the machine's. It writes its pid
+    (bubblewrap's, which it becomes) to ``LAUNCHED`` in ``work``."""
     launcher = work / "chromium"
-    launcher.write_text(f'#!/bin/sh\nexec {shlex.join(walled([chromium() or "chromium"], [work]))} "$@"\n')
+    walls = shlex.join(walled([chromium() or "chromium"], [work]))
+    launcher.write_text(f'#!/bin/sh\necho $$ > {shlex.quote(str(work / LAUNCHED))}\nexec {walls} "$@"\n')
     launcher.chmod(0o700)
     return launcher
 
@@ -152,15 +159,31 @@ class _Printer:
     def print(self, html: str) -> bytes:
         """The PDF of ``html``; the calling thread waits while the printer's thread prints it. Past
         twice the print's own limit (some of Playwright's calls have none: a new context in a hung
-        browser waits for ever) the browser is killed, which ends the stuck call, and this raises."""
+        browser waits for ever) the browser is killed, which ends the stuck call, and this raises;
+        past the time budget of the reading it prints for, the same, and this raises ``TOO_COMPLEX``.
+        The budget is paused while the page waits for another's print."""
         done: Future = Future()
-        self.requests.put((html, done))
-        try:
-            return done.result(timeout=2 * PRINT_TIMEOUT_MS / 1000)
-        except FutureTimeout:
-            done.cancel()  # if it has not started: the thread is stuck before it, on the browser
-            _kill_group(self.group)
-            raise TimeoutError(f"Chromium did not print the page within {2 * PRINT_TIMEOUT_MS / 1000:g} s") from None
+        budget, limit = current_budget(), time.monotonic() + 2 * PRINT_TIMEOUT_MS / 1000
+        if budget is not None:
+            budget.pause()  # the printer's thread resumes it when it takes the page up
+        self.requests.put((html, done, budget))
+        while True:
+            try:
+                return done.result(timeout=WATCH_SECONDS)
+            except FutureTimeout:
+                spent = budget if budget is not None and budget.spent() else None
+                if not spent and time.monotonic() < limit:
+                    continue
+                error = (
+                    spent.refusal()
+                    if spent
+                    else TimeoutError(f"Chromium did not print the page within {2 * PRINT_TIMEOUT_MS / 1000:g} s")
+                )
+                if not done.cancel():  # it has started: the printer's thread tries it no more (a second go
+                    with contextlib.suppress(InvalidStateError):  # would hold the next file's print)
+                        done.set_exception(error)
+                _kill_group(self.group)  # if it has not started, the thread is stuck before it, on the browser
+                raise error from None
 
     def stop(self) -> None:
         self.requests.put(None)
@@ -176,9 +199,11 @@ class _Printer:
         playwright = browser = ready = None
         try:
             while (request := self.requests.get()) is not None:
-                html, done = request
+                html, done, budget = request
                 if not done.set_running_or_notify_cancel():  # its caller stopped waiting
                     continue
+                if budget is not None:
+                    budget.resume()
                 for attempt in (1, 2):
                     try:
                         if browser is None or not browser.is_connected():
@@ -187,14 +212,18 @@ class _Printer:
                             browser, ready = None, None
                             browser = playwright.chromium.launch(
                                 executable_path=_launcher(self.work),
-                                args=["--no-sandbox", *NOWHERE],
+                                args=[*chromium_sandbox(), *NOWHERE],
                                 env={**environment(self.work)},
                                 timeout=PRINT_TIMEOUT_MS,
                             )
-                            self.pid, self.launches = _pid(browser), self.launches + 1
-                            self.group = _group(self.pid)
+                            walls = int((self.work / LAUNCHED).read_text())
+                            self.pid, self.launches = host_pid(_pid(browser), walls), self.launches + 1
+                            self.group = _group(walls)  # Playwright launches it as the leader of its own group
                         context, page = ready or _fresh_page(browser)
                         ready = None
+                        if done.done():  # its reading gave up while the browser started: on to the next file
+                            ready = context, page
+                            break
                         page.set_content(html, wait_until="load")
                         done.set_result(page.pdf(format="A4", print_background=True))
                         context.close()

@@ -35,26 +35,29 @@ import socket
 import subprocess
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import TextIO
 
 from lxml import etree
 
-from ..errors import ReaderError
+from ..errors import ReaderError, current_budget, not_counted
 from ..intake.links import unlinked
 from ..kinds import KINDS, SOURCE_EXTENSION
 from ..notices import Code, Notice
 from ..storage.files import CONVERTED, OFFICE_PDF, RECALCULATED, write_atomic
-from .sandbox import environment, walled
+from .sandbox import NOT_RUN, engine_allowed, environment, host_pid, walled
 
 PROFILE_SLOTS = 8
 UNO_PYTHON = "/usr/bin/python3"  # Debian's, with LibreOffice's Python bridge (python3-uno)
 BRIDGE = Path(__file__).with_name("uno_bridge.py")
 CLOSE_SECONDS = 5  # for LibreOffice to close when the process ends, before it is killed
+WATCH_SECONDS = 0.1  # how often a conversion under way looks at its reading's time budget
 # The address space LibreOffice may take (its own libraries and fonts map some 800 MB of it): a
 # document that would take more (30,000 sections took 5.7 GB) stops it, and the conversion fails
 # as one LibreOffice could not finish.
 OFFICE_MEMORY = 2 << 30
+
 
 OOR, XS, XSI = (
     "http://openoffice.org/2001/registry",
@@ -189,11 +192,18 @@ class _Office:
                 "RENDER_FAILED",
                 _sentences(f"LibreOffice could not start to convert {name} ({started['error']}{missing}).", why),
             )
-        self.pid = started["ready"]
+        self.pid = host_pid(started["ready"], self.bridge.pid)
 
     def _answer(self, timeout: float, late: str) -> dict:
-        """The bridge's next line; past ``timeout`` the instance is killed and ``late`` raised."""
-        ready, _, _ = select.select([self.answers], [], [], timeout)
+        """The bridge's next line; past ``timeout``, or past the time budget of the reading it works
+        for (``TOO_COMPLEX``), the instance is killed and ``late`` (or the budget's refusal) raised."""
+        budget, deadline = current_budget(), time.monotonic() + timeout
+        ready: list = []
+        while not ready and (left := deadline - time.monotonic()) > 0:
+            if budget is not None and budget.spent():
+                self.close(wait=False)
+                raise budget.refusal()
+            ready = select.select([self.answers], [], [], min(left, WATCH_SECONDS))[0]
         line = self.answers.readline() if ready else None
         if not line:
             self.close(wait=False)
@@ -293,7 +303,9 @@ def _convert(
         "the machine may be busy. Try again, or raise OFFICE_TIMEOUT.",
         why,
     )
-    with _lock:
+    with not_counted():  # another file's conversion, bounded by its own budget, is not this file's time
+        _lock.acquire()
+    try:
         for attempt in (1, 2):  # a LibreOffice that died or refused the file tries once more, started afresh
             if _office is None or _office.owner != os.getpid() or not _office.alive():
                 if _office is not None:
@@ -322,6 +334,8 @@ def _convert(
                 break
             if attempt == 1:
                 _office.close(wait=False)
+    finally:
+        _lock.release()
     if not answer.get("alive", True):
         raise ReaderError(
             "RENDER_FAILED",
@@ -369,6 +383,9 @@ def office_pdf(job, notices: list[Notice]) -> Path | None:
             )
         )
         return None
+    if not engine_allowed(job, "LibreOffice", notices):
+        notices.append(Notice(Code.NO_IMAGES, f"{job.name} has no page images: {NOT_RUN.format(engine='LibreOffice')}"))
+        return None
     try:
         convert_to_pdf(
             unlinked(job),
@@ -379,15 +396,18 @@ def office_pdf(job, notices: list[Notice]) -> Path | None:
             job.name,
         )
     except ReaderError as error:
+        if error.code == "TOO_COMPLEX":  # the reading's time is spent: the file is refused, not read without images
+            raise
         notices.append(Notice(Code.NO_IMAGES, error.message))
         return None
     return target
 
 
-def ooxml_copy(job, recalculate: bool = False) -> Path:
+def ooxml_copy(job, notices: list[Notice], recalculate: bool = False) -> Path:
     """The job's document as the OOXML file its reader reads: a legacy or ODF file converted by
     LibreOffice (or, with ``recalculate``, a workbook LibreOffice has recalculated), made at most
-    once per content hash. Raises ``ReaderError`` when that cannot be done."""
+    once per content hash. Raises ``ReaderError`` when that cannot be done (in public mode where
+    LibreOffice cannot be walled in, ``UNSUPPORTED_FORMAT``)."""
     target = job.services.store.path(job.sha256, RECALCULATED if recalculate else CONVERTED, job.kind)
     if target.is_file():
         return target
@@ -397,6 +417,11 @@ def ooxml_copy(job, recalculate: bool = False) -> Path:
             "UNSUPPORTED_FORMAT",
             f"Reading {job.name} (.{extension}) needs LibreOffice, which is not installed. "
             f"Install it (make setup does), or save the file as .{job.kind}.",
+        )
+    if not engine_allowed(job, "LibreOffice", notices):
+        raise ReaderError(
+            "UNSUPPORTED_FORMAT",
+            f"Reading {job.name} (.{extension}) needs LibreOffice: {NOT_RUN.format(engine='LibreOffice')}",
         )
     ooxml_filter = KINDS[job.kind].ooxml_filter
     assert ooxml_filter is not None, f"{job.kind} is made by LibreOffice"

@@ -89,6 +89,7 @@ class Chart:
     labels_used: set[int] = field(default_factory=set)
     category_title: str | None = None
     value_title: str | None = None  # the value axis' title, turned beside it (set by the page's layout)
+    other_labels: list[str] = field(default_factory=list)  # its words its table does not hold: ticks (the layout's)
 
     def markdown(self) -> str:
         """The chart as every chart is written (``readers.markup.charts``), then how its values were obtained."""
@@ -113,9 +114,9 @@ class Chart:
             if self.value_title and self.series != ["Value"] and self.kind != "scatter"
             else ""
         )
-        return "\n\n".join(
-            filter(None, [chart_heading(self.title or "", [self.kind]), markdown_table(rows), axis, f"*{self.how}*"])
-        )
+        labels = f"Axis ticks and other labels: {', '.join(self.other_labels)}" if self.other_labels else ""
+        heading = chart_heading(self.title or "", [self.kind])
+        return "\n\n".join(filter(None, [heading, markdown_table(rows), axis, labels, f"*{self.how}*"]))
 
     @property
     def summary(self) -> str:

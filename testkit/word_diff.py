@@ -16,6 +16,13 @@ with ``difflib`` (the runs both read in the same order), and what is left is cla
 - ``changed``: a word read in its place with other characters (an accent, a quote, a letter);
 - ``lost``: a witness word ReadLens does not have;
 - ``added``: a ReadLens word the witness does not have.
+
+Of the words ``lost`` in that alignment, those the page's output does not hold are ReadLens's loss
+(``Comparison.missing``, the count ``make bench words`` holds at 0): a word whose letters and digits
+stand fewer times in ReadLens's page than in the witness's, each page read as one run of letters and
+digits (so a word split, glued to another, "980s.[3]", or read in another order is held), and not
+the witness's own: no word at all (no letter or digit: a form's arrows the witness prints as "©"),
+a font's raw codes (control characters), or a word it spells backwards (text set mirrored).
 """
 
 from __future__ import annotations
@@ -54,6 +61,7 @@ class Comparison:
     same: int = 0
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CLASSES, 0))
     examples: dict[str, list[str]] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)  # of the words lost, those the page's output does not hold
 
     def add(self, kind: str, example: str, count: int = 1) -> None:
         self.counts[kind] += count
@@ -180,7 +188,39 @@ def compare(witness: list[Token], readlens: list[Token]) -> Comparison:
         result.add("lost", token.text)
     for token in left_r.values():
         result.add("added", token.text)
+    result.missing = _missing(list(left_w.values()), witness, readlens)
     return result
+
+
+def _letters(text: str) -> str:
+    """``text``'s letters and digits alone, in one case: what a page holds whatever its spacing."""
+    return "".join(char for char in unicodedata.normalize("NFKC", text).casefold() if char.isalnum())
+
+
+def _missing(lost: list[Token], witness: list[Token], readlens: list[Token]) -> list[str]:
+    """The ``lost`` words the page's output does not hold (the module's docstring): the witness's
+    letters and digits of the word stand fewer times in ReadLens's page, both read as one run of
+    letters and digits (so a word split, glued to another or to a rule, or set apart by a mark, is
+    held), nor spelled backwards (``_backwards``)."""
+    ours = _letters(" ".join(token.text for token in readlens))
+    theirs = _letters(" ".join(token.text for token in witness))
+    return [
+        token.text
+        for token in lost
+        if (word := _letters(token.text))
+        and not any(unicodedata.category(char) == "Cc" for char in token.text)
+        and ours.count(word) < theirs.count(word)
+        and not any(backwards in ours for backwards in _backwards(token.text))
+    ]
+
+
+def _backwards(word: str) -> tuple[str, str]:
+    """``word`` spelled backwards, as a word set mirrored reads: as it is, and with its ligatures the
+    right way round (the witness keeps a ligature's letters in order: "srecffio" for "officers")."""
+    backwards = turned = _letters(word[::-1])
+    for ligature in ("ffi", "ffl", "ff", "fi", "fl"):
+        turned = turned.replace(ligature[::-1], ligature)
+    return backwards, turned
 
 
 def _alike(theirs: str, ours: str) -> bool:

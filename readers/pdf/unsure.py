@@ -1,0 +1,81 @@
+"""Why a table read from a PDF page may be wrong, from the table itself: what a reader checks before
+trusting it. Each builder's table is looked at as its rows of cells (the first its header):
+
+- one row of words under its header, no figure: too little to tell a table from boxes or labels set
+  in a grid (a diagram's, a chart's);
+- ragged rows: more than ``RAGGED_SHARE`` of its body rows fill half the cells of its usual row or
+  fewer (a row whose only cell is its first is a section's name, not ragged; "-" and ":" are values);
+- a column whose cells mix kinds: a column of the body holding words in some rows and figures in
+  others, ``MIXED_SHARE`` of its cells at least of each (a column of figures whose cells took a
+  label's words, or two columns read as one);
+- figures run together: a cell holding two figures or more (``1.0 1.1``), so a column's values
+  stand apart in it: two columns read as one;
+- words placed beside it: a word the builder could not put in a cell, read as text beside the
+  table (``readers.pdf.unruled.unplaced``).
+
+``readers.pdf.pages`` gives each such table a ``TABLE_UNSURE`` notice naming its page, and the page
+its index in ``Page.unsure_tables``; ``make bench icdar`` counts how many of the wrong tables and of
+the right ones are flagged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from ..markup.tables import table_rows
+
+# One figure: a count, an amount, a share, a year, with its sign, currency and footnote mark; thousands
+# grouped with commas, points or spaces ("33 003").
+FIGURE = re.compile(r"[-+−–(]?[$€£¥]?(?:\d+(?:[ ,.]\d{3})*(?:[.,]\d+)?|[.,]\d+)%?\)?\*{0,3}")
+EMPTY = re.compile(r"[-–—.:/x*]*|n\.?\s?[av]\.?|nil|none", re.I)  # what stands for no value: "-", "..", "n.a."
+# Of the body's rows, those filling half their usual cells or fewer: a quarter are more than a table's own
+# blanks (the sparsest right table of the ICDAR EU half has a fifth).
+RAGGED_SHARE = 0.25
+MIXED_SHARE = 0.25  # of a column's filled cells, of the rarer kind: a label in a column of figures is one or two
+
+
+def _kind(cell: str) -> str:
+    """ "" for an empty cell, "figure" (a value, or a value with its unit or share: "100 million",
+    "63 (18.5%)"), "figures" (plain values side by side, after a label or not: "1.0 1.1", "Age 50.8
+    15.9") or "words"."""
+    parts = [part for part in cell.split() if not EMPTY.fullmatch(part)]
+    if not parts:
+        return ""
+    if FIGURE.fullmatch(" ".join(parts)):  # "100 000"
+        return "figure"
+    plain = [bool(FIGURE.fullmatch(part)) and "(" not in part for part in parts]
+    if len(parts) > 1 and plain[-1] and plain[-2]:  # "1.0 1.1", a label and its values ("Age 50.8 15.9")
+        return "figures"
+    return "figure" if FIGURE.fullmatch(parts[0]) else "words"
+
+
+def doubts(markdown: str, beside: bool = False) -> list[str]:
+    """Why the table ``markdown`` may be read wrong (the module's list, in its words), none when it
+    reads as a table should; ``beside`` when its builder placed words beside it. Its body is what
+    follows its header: the rows from the first that holds a figure (or from its second row)."""
+    rows = table_rows(markdown)
+    every = [[_kind(cell) for cell in row] for row in rows]
+    start = max(1, next((index for index, row in enumerate(every) if "figure" in row or "figures" in row), 1))
+    body, kinds = rows[start:], every[start:]
+    reasons = ["words placed beside it"] if beside else []
+    if any(kind == "figures" for row in every for kind in row):  # a heading's cell too ("1.0 1.1")
+        reasons.append("figures run together in a cell")
+    if not body:
+        return reasons
+    filled = [sum(bool(cell.strip()) for cell in row) for row in body]  # ":" and "-" are values not available
+    usual = Counter(filled).most_common(1)[0][0]
+    short = [count for count, row in zip(filled, body) if 2 * count <= usual and not (count == 1 and row[0].strip())]
+    if len(body) == 1 and not any(kind for kind in kinds[0] if kind != "words"):
+        reasons.append("one row of words under its header")
+    if len(short) > RAGGED_SHARE * len(body):
+        reasons.append("ragged rows")
+    if any(_mixed([row[index] for row in kinds]) for index in range(len(rows[0]))):
+        reasons.append("a column mixes words and figures")
+    return reasons
+
+
+def _mixed(column: list[str]) -> bool:
+    counts = Counter(kind for kind in column if kind)
+    figures, words = counts["figure"] + counts["figures"], counts["words"]
+    return min(figures, words) >= max(2, MIXED_SHARE * (figures + words))
