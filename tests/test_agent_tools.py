@@ -125,7 +125,9 @@ def test_300_pages_read_in_budgeted_steps_lose_and_repeat_no_page(app, manual):
         assert [page["tokens"] for page in answer["pages"]] == [
             by_page[page["number"]]["text_only"] for page in answer["pages"]
         ]
-        assert all("text" not in page for page in answer["pages"]), "an MCP answer holds the text once, in text"
+        assert all("text" not in page and "blocks" not in page for page in answer["pages"]), (
+            "an MCP answer holds the text once, in text"
+        )
     first, last = answers[0]["budget"], answers[-1]["budget"]
     following = answers[1]["pages"][0]["number"]
     assert first["left"] == f"pages {following}-{BOOK_PAGES}" and first["next"] == {"page_start": following}

@@ -4,8 +4,8 @@ a query is found (``/find``).
 
 A budgeted answer holds as many whole pages as fit (``readers.payload.budget``) and says what is
 left and the exact call that goes on. Over MCP the budget is ``MCP_MAX_TOKENS`` unless the agent sets
-one, and the pages in an answer leave out their text, tables and description, which ``text`` holds
-already: a model reads an MCP answer whole, so it would read them twice. The outline and ``find``
+one, and the pages in an answer leave out their text, tables, description and blocks, which ``text``
+holds already: a model reads an MCP answer whole, so it would read them twice. The outline and ``find``
 read the whole file (or the range asked) in runs of ``MAX_PAGES`` pages, as an agent reading it from
 its first page gets them, so their counts are those of the answers.
 """
@@ -28,7 +28,7 @@ from readers.payload.serialize import notices_json
 MCP_MAX_TOKENS = 20_000
 MAX_HITS = 200
 MAX_CONTEXT_LINES = 10
-PAGE_TEXT = ("text", "tables", "description")  # what the answer's text holds already
+PAGE_TEXT = ("text", "tables", "description", "blocks")  # what the answer's text holds already
 Read = Callable[..., Reading]  # read(page_start, page_end, multimodal=...) of the file in hand
 
 
@@ -47,8 +47,9 @@ def token_budget(max_tokens, mcp: bool) -> int | None:
 
 def for_agents(answer: dict) -> dict:
     """An answer as an MCP client gets it: no ``messages`` (megabytes of base64 its model would read
-    as text), and pages without the text, tables and description that ``text`` holds, or the fields
-    they leave empty."""
+    as text), and pages without the text, tables, description and blocks that ``text`` holds (a
+    block's box costs as many tokens as a short paragraph's words: with them the answer would be twice
+    its budget; ``find`` gives the block and box of each hit), or the fields they leave empty."""
     answer.pop("messages", None)
     answer["pages"] = [
         {key: value for key, value in page.items() if key not in PAGE_TEXT and value not in (None, [])}
