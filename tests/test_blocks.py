@@ -106,7 +106,7 @@ def test_a_chunk_card_says_the_page_whatever_the_files_name(tmp_path, shared_ser
 
 def test_the_report_cites_each_piece_once(shared_services):
     reading = read_file(ROOT / "assets" / "chart-report.pdf", services=shared_services)
-    markdown = report_markdown([Entry("chart-report.pdf", reading=reading, done=True)], pictures=False)[0]
+    markdown = report_markdown([Entry("chart-report.pdf", reading=reading, done=True)])[0]
     pieces = markdown.split("\n\n")
     assert not [
         (before, after)
