@@ -17,6 +17,7 @@ import pytest
 from readers import ReaderError, Services, read_file
 from readers.errors import Budget
 from readers.formats import audio as audio_module
+from readers.notices import Code
 from readers.office import sheet_bounds
 from readers.pdf import pool as pdf_pool
 from readers.render import browser, libreoffice
@@ -39,6 +40,11 @@ def refused_in_time(path: Path, services: Services, **options) -> ReaderError:
     assert time.monotonic() - started < BUDGET + BOUNDED_SECONDS
     assert refused.value.code == "TOO_COMPLEX" and "READ_TIMEOUT" in refused.value.message, refused.value.message
     return refused.value
+
+
+def only_doubts(reading) -> bool:
+    """Nothing in the reading was lost or cut: its notices, if any, only doubt a table."""
+    return {notice.code for notice in reading.notices} <= {Code.TABLE_UNSURE}
 
 
 def test_a_budget_counts_wall_time_but_not_its_pauses():
@@ -68,7 +74,7 @@ def test_a_pdf_past_its_budget_is_refused_and_its_workers_are_stopped_and_replac
         watcher.join()
     assert seen and eventually(lambda: not any(running(pid) for pid in seen)), "the workers on its pages were stopped"
     reading = read_file(fixtures.multi_page_pdf(tmp_path / "next.pdf", 3), services=Services(make_settings(tmp_path)))
-    assert len(reading.pages) == 3 and all(page.text for page in reading.pages) and not reading.warnings
+    assert len(reading.pages) == 3 and all(page.text for page in reading.pages) and only_doubts(reading)
 
 
 def test_a_reading_waiting_for_workers_another_file_holds_is_not_charged_for_it(tmp_path, monkeypatch):
@@ -92,7 +98,7 @@ def test_a_reading_waiting_for_workers_another_file_holds_is_not_charged_for_it(
     finally:
         holder.join(40 + BOUNDED_SECONDS)
         pdf_pool.restart()
-    assert len(quick.pages) == 3 and all(page.text for page in quick.pages) and not quick.warnings
+    assert len(quick.pages) == 3 and all(page.text for page in quick.pages) and only_doubts(quick)
     assert outcome == {"slow": "TOO_COMPLEX"}
 
 

@@ -30,6 +30,7 @@ from testkit.server import free_port, wait_until_up
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 SOURCES = ("pyproject.toml", "README.md", "LICENSE", "readers", "ui")
 FRAMEWORKS = ("langchain", "llamaindex")  # the extras of readers.integrations
+PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]  # this venv's pip, asking nothing
 
 
 def pins(path: Path) -> set[str]:
@@ -70,9 +71,8 @@ def installed(tmp_path_factory) -> Path:
             source / name,
             **({"ignore": shutil.ignore_patterns("__pycache__")} if copy is shutil.copytree else {}),
         )
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
     built = subprocess.run(
-        [*pip, "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(work / "dist"), str(source)],
+        [*PIP, "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(work / "dist"), str(source)],
         capture_output=True,
         text=True,
         timeout=600,
@@ -93,7 +93,7 @@ def installed(tmp_path_factory) -> Path:
     )
     wheel = next((work / "dist").glob("readlens-0.1.0-*.whl"))
     done = subprocess.run(
-        [*pip, "--python", str(python), "install", "--no-deps", "--no-index", str(wheel)],
+        [*PIP, "--python", str(python), "install", "--no-deps", "--no-index", str(wheel)],
         capture_output=True,
         text=True,
         timeout=600,
@@ -183,15 +183,7 @@ def test_make_run_installs_the_package_editable_and_builds_leave_nothing_untrack
         check=True,
     ).stdout.strip()
     Path(purelib, "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    pip = [
-        sys.executable,
-        "-m",
-        "pip",
-        "--disable-pip-version-check",
-        "--no-input",
-        "--python",
-        str(venv / "bin/python"),
-    ]
+    pip = [*PIP, "--python", str(venv / "bin/python")]
     offline = ["--no-index", "--no-build-isolation"]
     for install in (
         ["install", "-q", *offline, "--no-deps", "-e", "."],
@@ -222,15 +214,7 @@ def test_the_framework_extras_install_and_their_loaders_read_a_file(installed, t
     """``pip install "readlens[langchain,llamaindex]"``: every pin of the package and its two extras is
     resolved, offline, against what is installed, and the installed copy's loader and reader read a deck."""
     wheel = next((installed.parent.parent / "dist").glob("readlens-0.1.0-*.whl"))
-    pip = [
-        sys.executable,
-        "-m",
-        "pip",
-        "--disable-pip-version-check",
-        "--no-input",
-        "--python",
-        str(installed / "python"),
-    ]
+    pip = [*PIP, "--python", str(installed / "python")]
     done = subprocess.run(
         [*pip, "install", "--no-index", f"{wheel}[{','.join(FRAMEWORKS)}]"], capture_output=True, text=True, timeout=600
     )

@@ -367,7 +367,8 @@ def test_a_worker_crash_costs_only_the_task_it_ran_and_a_fresh_worker_takes_the_
     crash = pdf_pool.executor().submit(exec, "import os, time; time.sleep(0.5); os._exit(1)")  # another reading's
     reading = read_file(long_pdf, 41, 60, services=services)
     assert [page.number for page in reading.pages] == list(range(41, 61))
-    assert [notice.code for notice in reading.notices] == [Code.PART_OF_FILE]  # no page lost to the crash
+    codes = {notice.code for notice in reading.notices}
+    assert Code.PART_OF_FILE in codes and codes <= {Code.PART_OF_FILE, Code.TABLE_UNSURE}  # no page lost to the crash
     with pytest.raises(BrokenProcessPool):
         crash.result(timeout=BOUNDED_SECONDS)
 

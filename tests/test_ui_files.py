@@ -80,7 +80,11 @@ def test_two_files_are_each_named_before_their_pages_in_the_payload(chromium, oc
     with page.expect_download() as download:
         page.locator("#report a[href$='readlens-report.zip']").click()
     report = zipfile.ZipFile(download.value.path()).read("report.md").decode()
-    assert "## ca-warn-report.pdf\n\n### Page 1" in report and "#### " in report  # the document's headings under
+    assert (
+        "## ca-warn-report.pdf\n\n> ca-warn-report.pdf has 16 pages; pages 1-2 were read, not the others.\n\n### Page 1"
+        in report
+        and "#### " in report
+    )  # each file's range said under its name, the document's headings under its pages
     assert report.count("*(Source: chart-report.pdf, p. 1)*") == 4  # image, chart table, text, figure
     page.close()
 

@@ -345,9 +345,12 @@ def test_public_mode_limits_each_visitors_vision_calls_and_keeps_the_pages(visio
         ), page.error
     assert f"chart-report.pdf, page 3, 4: {refused[-1].error}" in first.warnings
     other = read_file(REPORT_PDF, options=ReadOptions(describe=question, visitor="198.51.100.2"), services=services)
-    assert (other.usage.cache_hits, other.usage.calls) == (2, 2) and all(page.description for page in other.pages)
+    # Public mode counts a cache hit as the call it stood in for: no visitor learns what another read.
+    assert (other.usage.cache_hits, other.usage.calls) == (0, 4) and all(page.description for page in other.pages)
+    assert len(fake_openai.calls(CHAT)) == 4  # two of its pages were the first visitor's, from the cache
     again = read_file(REPORT_PDF, options=ReadOptions(describe=question, visitor="198.51.100.1"), services=services)
-    assert again.usage.cache_hits == 4 and not any(page.error for page in again.pages), "cache hits are not calls"
+    assert not any(page.error for page in again.pages), "cache hits are not calls against the visitor's limit"
+    assert len(fake_openai.calls(CHAT)) == 4 and (again.usage.cache_hits, again.usage.calls) == (0, 4)
     unnamed = read_file(
         REPORT_PDF, describe="And the average?", services=services
     )  # Python and the CLI name no visitor

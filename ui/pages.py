@@ -16,7 +16,7 @@ from readers import BlockKind, Page, Reading
 from readers.intake.detect import FORMATS_LISTED
 from readers.intake.fetch import is_url
 from readers.kinds import kind_of
-from readers.notices import Code, Described
+from readers.notices import CACHED, Code, Described
 from readers.payload.citations import CITED_UNITS, clock
 
 from .handlers import Entry, parse_range
@@ -38,8 +38,8 @@ UNSURE = "⚠️ **This table may be read wrong** — check it against the page 
 
 def _source_line(page) -> str:
     source = page.description_source or "description"
-    cached = "(cached)" in source
-    label = source.replace("(cached)", "").strip()
+    cached = source.endswith(CACHED)
+    label = source.removesuffix(CACHED).strip()
     return f"<span class='rl-source'>Visual content from **{label}**{' · cache hit ✓' if cached else ''}</span>"
 
 
