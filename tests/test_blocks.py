@@ -81,6 +81,23 @@ def test_markdown_blocks_are_the_kinds_its_source_says():
     ]
 
 
+def test_a_list_whose_items_stand_apart_keeps_the_blank_lines_between_them():
+    """A list item after a blank line stands apart (a PDF's items set a line apart, a loose list): its
+    page's text keeps the blank line, where a tight list's items follow on the next line."""
+    text = "Rules:\n\n- HR sees the TAX_ID.\n\n- Employees see their own.\n- and only theirs.\n\n1. Footnote"
+    blocks = markdown_blocks(text)
+    assert [(block.kind, block.apart) for block in blocks] == [
+        ("paragraph", False),
+        ("list_item", False),  # the first item: no item before it
+        ("list_item", True),
+        ("list_item", False),
+        ("list_item", True),
+    ]
+    assert Page(number=1, blocks=blocks).text == text
+    item = Block(BlockKind.LIST_ITEM, "- a", apart=True)
+    assert Block.of({"kind": "list_item", "text": "- a", "apart": True}) == item  # its JSON reads back
+
+
 def test_a_markdown_files_blocks_are_its_lines_and_a_code_block_open_over_a_page_break_stays_code(tmp_path):
     lines = ["# Notes", "", *[f"Line {n} of the notes, written out at some length." for n in range(70)], "", "```"]
     lines += [f"print({n})  # code that runs on past the page's end, with a # that is no heading" for n in range(60)]

@@ -194,6 +194,7 @@ def parquet_schema(pa, chunked: bool = False):
             ("box", pa.list_(pa.float64())),
             ("level", pa.int64()),
             ("rows", pa.list_(pa.list_(cell))),
+            ("apart", pa.bool_()),
         ]
     )
     types = {

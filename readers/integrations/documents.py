@@ -79,7 +79,7 @@ def pieces(file: str, request: Request, services: Services | None) -> list[Piece
 
 def page_blocks(reading: Reading) -> list[list[dict]]:
     """Each page's blocks that stand on its print, in reading order, as the JSON answer gives them
-    (``readers.markup.blocks.Block``: kind, text, box, level, rows); box (left, top, right, bottom) as
+    (``readers.markup.blocks.Block``: kind, text, box, level, rows, apart); box (left, top, right, bottom) as
     fractions of the page from its top-left corner. Pages read without a print (a text file, an image,
     a file inside an archive, a scan's OCR text) have none. The one place the integrations take blocks from."""
     return [[asdict(block) for block in page.blocks if block.box] for page in reading.pages]

@@ -245,13 +245,18 @@ def markdown_blocks(markdown: str, headings: bool = True) -> list[Block]:
     """The blocks of a text whose source is Markdown: headings (when ``headings``; not in a log or a
     script, where ``#`` starts a comment), paragraphs, list items, tables with their cells, fenced
     code, formulas (``$$...$$``) and pictures standing alone. Laid out again (``readers.markup.blocks.layout``)
-    they are the text, but for the blank lines between blocks, which are one each."""
+    they are the text, but for the blank lines between blocks, which are one each (a list item after
+    a blank line stands ``apart``)."""
     lines = markdown.split("\n")
-    blocks = []
+    blocks: list[Block] = []
     for span in _spans(lines, headings):
         text = "\n".join(lines[span.start : span.end]).strip("\n")
         text = text if span.kind in (BlockKind.CODE, BlockKind.LIST_ITEM) else text.strip()
-        blocks.append(_block(span.kind, text.rstrip(), span.level))
+        block = _block(span.kind, text.rstrip(), span.level)
+        after_item = blocks and blocks[-1].kind == block.kind == BlockKind.LIST_ITEM
+        if after_item and not lines[span.start - 1].strip():
+            block = replace(block, apart=True)
+        blocks.append(block)
     return blocks
 
 

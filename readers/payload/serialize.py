@@ -37,7 +37,7 @@ TOGETHER = ("messages", "document_messages")  # in an answer of several files, o
 
 def page_json(page: Page, images: bool = True) -> dict:
     """A page as JSON values: its fields, its ``text``, ``tables`` and ``furniture`` as its blocks make
-    them, and its ``blocks`` (kind, text, box, level, rows: ``readers.markup.blocks.Block``) last; its
+    them, and its ``blocks`` (kind, text, box, level, rows, apart: ``readers.markup.blocks.Block``) last; its
     image as base64 PNG (None when not ``images``)."""
     fields = asdict(page)
     image = base64.b64encode(page.image).decode("ascii") if images and page.image else None
