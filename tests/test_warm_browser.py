@@ -175,6 +175,7 @@ def test_a_forked_child_starts_its_own_browser_and_leaves_the_parents_alone(laun
             report = {"pid": browser.browser_pid(), "launches": browser.launches()}
             group = group_of(report["pid"])
             browser.shutdown()
+            eventually(lambda: not in_groups({group}))  # its processes exit: on a busy machine not at once
             report["left"] = in_groups({group})
         except BaseException as error:  # noqa: BLE001 - reported to the parent
             report = {"error": repr(error)}
