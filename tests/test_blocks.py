@@ -81,17 +81,18 @@ def test_markdown_blocks_are_the_kinds_its_source_says():
     ]
 
 
-def test_a_list_whose_items_stand_apart_keeps_the_blank_lines_between_them():
-    """A list item after a blank line stands apart (a PDF's items set a line apart, a loose list): its
-    page's text keeps the blank line, where a tight list's items follow on the next line."""
-    text = "Rules:\n\n- HR sees the TAX_ID.\n\n- Employees see their own.\n- and only theirs.\n\n1. Footnote"
+def test_a_block_keeps_whether_it_stands_a_blank_line_apart_from_the_one_before():
+    """A list set a line apart (a PDF's items set 0.7 of a line apart, a loose list) keeps its blank lines;
+    a list under the line that leads into it stays under it; "2023." where a sentence's line begins
+    starts no list inside a paragraph (CommonMark): the page's text is its source's."""
+    text = "Rules:\n- HR sees the TAX_ID.\n\n- Employees see their own.\n- and only theirs.\n\nIn June\n2023. It ended."
     blocks = markdown_blocks(text)
     assert [(block.kind, block.apart) for block in blocks] == [
-        ("paragraph", False),
-        ("list_item", False),  # the first item: no item before it
-        ("list_item", True),
+        ("paragraph", None),  # the first: nothing before it
         ("list_item", False),
         ("list_item", True),
+        ("list_item", False),
+        ("paragraph", True),
     ]
     assert Page(number=1, blocks=blocks).text == text
     item = Block(BlockKind.LIST_ITEM, "- a", apart=True)

@@ -109,7 +109,7 @@ def test_a_long_sheet_is_cut_and_says_so(tmp_path):
     reading = read_file(
         fixtures.long_workbook(tmp_path / "long.xlsx", rows=2500), services=Services(make_settings(tmp_path / "cache"))
     )
-    assert reading.pages[0].text.startswith("# Log\n\n(rows 1–500 of 2,500 shown)\n\n| Row | Value |")
+    assert reading.pages[0].text.startswith("# Log\n(rows 1–500 of 2,500 shown)\n\n| Row | Value |")
     assert reading.pages[0].tables[0].count("\n") == 500  # header, rule and 499 rows
     assert "long.xlsx, sheet 1: rows 1–500 of 2,500 shown." in reading.warnings
 
@@ -121,7 +121,7 @@ def test_a_wide_sheet_is_cut_and_says_so(tmp_path):
     book.active["XFD1"] = "far away"  # a stray cell would make every row 16,384 cells wide
     book.save(tmp_path / "wide.xlsx")
     reading = read_file(tmp_path / "wide.xlsx", services=Services(make_settings(tmp_path / "cache")))
-    assert reading.pages[0].text.startswith("# Sheet\n\n(columns A–GR of A–XFD shown)\n\n| row 1 |")
+    assert reading.pages[0].text.startswith("# Sheet\n(columns A–GR of A–XFD shown)\n\n| row 1 |")
     assert "row 3" in reading.as_text() and "far away" not in reading.as_text()
     assert "wide.xlsx, sheet 1: columns A–GR of A–XFD shown." in reading.warnings
 

@@ -209,8 +209,8 @@ def test_word_comment_threads_follow_only_real_paragraph_ids(tmp_path, services)
 def test_deck_lists_keep_levels_bullets_and_numbers(deck, services):
     text = read_file(deck, 1, 1, services=services).pages[0].text
     assert text.startswith(
-        "# Agenda\n\n- Results\n   - Revenue\n      - By region\n   - Costs\n- Plans\na) Hire\nb) Train\nc) Ship"
-    )  # each item a block, the shape's box its box; a list in the next shape goes on under the one before
+        "# Agenda\n\n- Results\n   - Revenue\n      - By region\n   - Costs\n- Plans\n\na) Hire\nb) Train\nc) Ship"
+    )  # each item a block, the shape's box its box; a list in the next shape stands apart from the one before
 
 
 def test_deck_chart_python_pptx_refuses_is_read_from_its_xml(deck, services):

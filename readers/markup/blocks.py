@@ -44,16 +44,17 @@ class Block:
     the page from its top-left corner: a table's drawn grid, a paragraph's lines), None where the
     page has no print or the block was not found on it; ``level``, a heading's (1-6) or a list
     item's nesting (0 at the top); a table's or chart's ``rows``: each row's cells that start
-    in it, with their spans, the header row first; and ``apart``, whether a list item stands apart
-    from the item before it (a blank line between them, as the page sets them a line apart) rather
-    than on the next line."""
+    in it, with their spans, the header row first; and ``apart``, whether the block stands a blank line
+    apart from the block before it (True) or on the next line (False), as its source sets it (a list
+    set a line apart, a list under the line that leads into it); None leaves it to the kinds: a blank
+    line between blocks, a line break between two items of a list."""
 
     kind: BlockKind
     text: str
     box: Box | None = None
     level: int = 0
     rows: tuple[tuple[Cell, ...], ...] = ()
-    apart: bool = False
+    apart: bool | None = None
 
     @property
     def title(self) -> str:
@@ -69,7 +70,7 @@ class Block:
             tuple(data["box"]) if data.get("box") else None,
             data.get("level", 0),
             tuple(tuple(Cell(**cell) for cell in row) for row in data.get("rows", ())),
-            data.get("apart", False),
+            data.get("apart"),
         )
 
     def grid(self) -> list[list[str]]:
@@ -95,8 +96,8 @@ class Block:
 def layout(blocks: list[Block], lines: bool = False) -> tuple[str, list[tuple[int, int] | None]]:
     """The blocks' Markdown as one text, furniture left out, and where each block stands in it
     ((start, end), None for furniture or a block with no text): a blank line between blocks, a line
-    break between the items of a list (unless the second stands ``apart``); with ``lines`` (a text
-    file's runs of lines), a line break between any two."""
+    break between the items of a list, unless a block says it stands ``apart`` or not; with ``lines``
+    (a text file's runs of lines), a line break between any two."""
     parts: list[str] = []
     spans: list[tuple[int, int] | None] = []
     previous, length = None, 0
@@ -105,8 +106,10 @@ def layout(blocks: list[Block], lines: bool = False) -> tuple[str, list[tuple[in
             spans.append(None)
             continue
         if previous is not None:
-            next_line = lines or (previous == block.kind == BlockKind.LIST_ITEM and not block.apart)
-            parts.append("\n" if next_line else "\n\n")
+            apart = block.apart
+            if apart is None:
+                apart = not previous == block.kind == BlockKind.LIST_ITEM
+            parts.append("\n\n" if apart and not lines else "\n")
             length += len(parts[-1])
         parts.append(block.text)
         spans.append((length, length + len(block.text)))

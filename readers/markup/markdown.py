@@ -21,6 +21,7 @@ TABLE_HEAD = re.compile(r"\|.*\n\|(?:-+\|)+\n")  # a Markdown table's header row
 HEADING = re.compile(r"(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 TABLE_RULE = re.compile(r"\|?[ \t]*:?-{3,}:?[ \t]*(\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$")
 LIST_ITEM = re.compile(r"([ \t]*)([-*+•]|\d{1,9}[.)]|[a-zA-Z][.)])[ \t]")
+INTERRUPTING = ("-", "*", "+", "•", "1.", "1)")  # the markers that start a list inside a paragraph (CommonMark)
 IMAGE = r"!\[[^\]]*\]\([^)]*\)"
 PICTURES = re.compile(rf"(?:(?:{IMAGE}|\[{IMAGE}\]\([^)]*\))\s*)+")  # a paragraph of images (linked or not) alone
 FORMULA = re.compile(r"\$\$.+\$\$$", re.S)
@@ -124,6 +125,14 @@ def _table_start(lines: list[str], index: int) -> bool:
     )
 
 
+def _item_starts(line: str, in_item: bool) -> bool:
+    """Whether ``line`` starts a list item: under another item, any marker does; inside a paragraph,
+    only a bullet or a list's first number (as CommonMark has it), not "2023." or "P." where a line
+    of a sentence begins."""
+    found = LIST_ITEM.match(line)
+    return found is not None and (in_item or found.group(2) in INTERRUPTING)
+
+
 def _paragraph_spans(lines: list[str], start: int, end: int, headings: bool, items: list[int]) -> list[_Span]:
     """The blocks of lines ``start``-``end``, a paragraph (no blank line between them): heading lines,
     tables, list items (each with the lines under it that start no block), runs of other lines.
@@ -151,7 +160,7 @@ def _paragraph_spans(lines: list[str], start: int, end: int, headings: bool, ite
             last < end
             and not (headings and HEADING.match(lines[last]))
             and not _table_start(lines, last)
-            and not LIST_ITEM.match(lines[last])
+            and not _item_starts(lines[last], item is not None)
         ):
             last += 1
         if item:
@@ -245,18 +254,14 @@ def markdown_blocks(markdown: str, headings: bool = True) -> list[Block]:
     """The blocks of a text whose source is Markdown: headings (when ``headings``; not in a log or a
     script, where ``#`` starts a comment), paragraphs, list items, tables with their cells, fenced
     code, formulas (``$$...$$``) and pictures standing alone. Laid out again (``readers.markup.blocks.layout``)
-    they are the text, but for the blank lines between blocks, which are one each (a list item after
-    a blank line stands ``apart``)."""
+    they are the text, but for the blank lines between blocks, which are one each (each block after the
+    first says whether it stands ``apart``: a blank line before it)."""
     lines = markdown.split("\n")
     blocks: list[Block] = []
     for span in _spans(lines, headings):
-        text = "\n".join(lines[span.start : span.end]).strip("\n")
-        text = text if span.kind in (BlockKind.CODE, BlockKind.LIST_ITEM) else text.strip()
+        text = "\n".join(lines[span.start : span.end]).strip("\n")  # a first line's indent kept, as the source has it
         block = _block(span.kind, text.rstrip(), span.level)
-        after_item = blocks and blocks[-1].kind == block.kind == BlockKind.LIST_ITEM
-        if after_item and not lines[span.start - 1].strip():
-            block = replace(block, apart=True)
-        blocks.append(block)
+        blocks.append(replace(block, apart=not lines[span.start - 1].strip()) if blocks else block)
     return blocks
 
 

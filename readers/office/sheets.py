@@ -248,7 +248,8 @@ def _sheet(sheet, book, formulas: dict, threads: dict, package: zipfile.ZipFile)
         if isinstance(sheet, Worksheet)
         else []
     )
-    blocks = [heading_block(1, sheet.title), *paragraphs("\n".join(head)), *parts]
+    notes = [replace(block, apart=False) for block in paragraphs("\n".join(head))]  # under the heading
+    blocks = [heading_block(1, sheet.title), *notes, *parts]
     return {
         "blocks": [dataclasses.asdict(block) for block in blocks],
         "cut": cut,

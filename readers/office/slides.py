@@ -330,11 +330,12 @@ def _shapes_blocks(shapes, tree, part, master, space: _Space) -> list[Block]:
     for _, element, shape in _reading_order(items):
         on_time()
         try:
-            blocks += (
+            found = (
                 shape_blocks(shape, part, master, space)
                 if shape is not None
                 else _alternate_blocks(element, part, master, space)
             )
+            blocks += [replace(found[0], apart=True), *found[1:]] if found else []  # a list of its own
         except ReaderError:  # the reading's time is up (``on_time``): no shape's damage
             raise
         except Exception as error:  # one shape that cannot be read costs only that shape

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..markup.blocks import Block, BlockKind, Box
+from ..markup.blocks import Block, BlockKind, Box, layout
 from ..render.placement import letters
 
 # a line's Markdown, its box ((left, top, right, bottom) as fractions of the page) and whether it is a chart rebuilt
@@ -74,7 +74,7 @@ def _charts(blocks: list[Block], charts: set[str]) -> list[Block]:
             run = blocks[start:end]
             table = next((block for block in run if block.kind == BlockKind.TABLE), None)
             if table and letters("".join(block.text for block in run)) in charts:
-                found.append(Block(BlockKind.CHART, "\n\n".join(block.text for block in run), rows=table.rows))
+                found.append(Block(BlockKind.CHART, layout(run)[0], rows=table.rows, apart=run[0].apart))
                 start = end
                 break
         else:
