@@ -16,9 +16,11 @@ Both are summed over blocks (micro): a long paragraph counts for its words. A ru
 compared with its drawn grid, by intersection over union, each table block with the grid that overlaps it
 most (a table that overlaps none has no rules, and is not counted). A grid is found from a table
 pdfplumber finds on the page (``find_tables`` with its default settings: the drawn lines), as the rules
-that make it: its cells with the rules that cross them (a rule that runs on past the last vertical rule,
-over a column ruled only across its rows), a table shaded in bands one grid with its unshaded rows, the
-page's other half of a spread left out.
+that make it: its cells with the rules that cross them or run on from them (a rule that runs on past the
+last vertical rule, over a column ruled only across its rows; vertical rules drawn on below the last
+rule), a table shaded in bands one grid with its unshaded rows, the page's other half of a spread left
+out. The growing is the layout's own (``readers.pdf.boxes.ruled``): what this measures independently is
+where the grid starts, pdfplumber's cells, not the layout's table.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import pdfplumber
 import pypdfium2 as pdfium
 
 from readers import Block, BlockKind
+from readers.pdf.boxes import ruled
 from readers.render.placement import letters
 
 TEXT_KINDS = (BlockKind.HEADING, BlockKind.PARAGRAPH, BlockKind.LIST_ITEM, BlockKind.CAPTION)
@@ -42,8 +45,6 @@ Box = tuple[float, float, float, float]
 # A table shaded in bands: an unshaded row between two bands is at most this many times a band's height (a row
 # of two lines between bands of one line is twice)
 BAND_GAP = 2.5
-# points: a rule this near a table's box is one of its rules (pdfplumber's own snap and join tolerance)
-RULE_REACH = 3.0
 BAND_EDGES = 0.005  # of the page's width: bands of one table start and end within this of each other (half a cell rule)
 
 
@@ -119,8 +120,11 @@ def block_words(block: Block) -> Counter:
 
 
 def block_score(block: Block, words: list[tuple[str, tuple[float, float]]]) -> Score:
-    """The block's own words inside its box, its words, and the page's words inside its box."""
+    """The block's own words inside its box, its words, and the page's words inside its box (a block the
+    layout placed nowhere holds none of its words)."""
     own = block_words(block)
+    if block.box is None:
+        return Score(0, sum(own.values()), 0)
     left, top, right, bottom = block.box
     inside = Counter(word for word, (x, y) in words if left <= x <= right and top <= y <= bottom)
     return Score(sum((own & inside).values()), sum(own.values()), sum(inside.values()))
@@ -128,49 +132,21 @@ def block_score(block: Block, words: list[tuple[str, tuple[float, float]]]) -> S
 
 def grids(pdf: Path, number: int) -> list[Box]:
     """The drawn grids of page ``number``, as fractions of the page, cut to it (a spread's other page is not
-    this page's): each ruled table pdfplumber finds with the rules that cross it (``_ruled``), a table's
-    shaded bands one grid (``_banded``)."""
+    this page's): each ruled table pdfplumber finds with the rules that cross it or run on from them
+    (``readers.pdf.boxes.ruled``, as the layout grows a table's box), a table's shaded bands one grid
+    (``_banded``)."""
     with pdfplumber.open(pdf) as document:
         page = document.pages[number - 1]
         x0, top, x1, bottom = (float(value) for value in page.bbox)
         width, height = x1 - x0, bottom - top
         found = []
         for table in page.find_tables():
-            left, up, right, down = _ruled(table.bbox, page.edges)
+            left, up, right, down = ruled(table.bbox, page.edges)
             box = (max(0.0, (left - x0) / width), max(0.0, (up - top) / height))
             box += (min(1.0, (right - x0) / width), min(1.0, (down - top) / height))
             if box[2] > box[0] and box[3] > box[1]:
                 found.append((box, len(table.rows)))
         return _banded(found)
-
-
-def _ruled(bbox: Box, edges: list[dict]) -> Box:
-    """A table's box with the rules that cross it: pdfplumber's table is its cells, closed on four sides,
-    and a table ruled across its rows with vertical rules only between some of its columns (eu-013 p. 4)
-    has cells between those alone; its grid is the rules that make it."""
-    left, top, right, bottom = bbox
-    crossing = [
-        (edge["x0"], edge["top"], edge["x1"], edge["bottom"])
-        for edge in edges
-        if (
-            edge["orientation"] == "h"
-            and top - RULE_REACH <= edge["top"] <= bottom + RULE_REACH
-            and edge["x0"] < right
-            and edge["x1"] > left
-        )
-        or (
-            edge["orientation"] == "v"
-            and left - RULE_REACH <= edge["x0"] <= right + RULE_REACH
-            and edge["top"] < bottom
-            and edge["bottom"] > top
-        )
-    ]
-    return (
-        min([left] + [edge[0] for edge in crossing]),
-        min([top] + [edge[1] for edge in crossing]),
-        max([right] + [edge[2] for edge in crossing]),
-        max([bottom] + [edge[3] for edge in crossing]),
-    )
 
 
 def _banded(found: list[tuple[Box, int]]) -> list[Box]:

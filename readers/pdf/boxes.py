@@ -4,6 +4,7 @@ page engine makes of them (figures, drawn text, layout)."""
 from __future__ import annotations
 
 Box = tuple[float, float, float, float]
+RULE_REACH = 3.0  # points: a rule this near a box or another rule joins it (pdfplumber's snap and join tolerance)
 
 
 def box_of(obj) -> Box:
@@ -25,3 +26,32 @@ def centre_in(box: Box, boxes) -> bool:
     """The middle of ``box`` stands in one of ``boxes`` (its edges count)."""
     x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
+
+
+def ruled(box: Box, edges: list[dict]) -> Box:
+    """``box`` (a table's) grown to the rules that cross it or run on from them (``RULE_REACH``), until
+    none more do: a table's box is its drawn grid where rules draw one, header rule, bottom rule and
+    rules running on past its last column's rule or its last row's words included."""
+    while True:
+        left, top, right, bottom = box
+        box = union(
+            [box]
+            + [
+                box_of(edge)
+                for edge in edges
+                if (
+                    edge["orientation"] == "h"
+                    and top - RULE_REACH <= edge["top"] <= bottom + RULE_REACH
+                    and edge["x0"] <= right + RULE_REACH
+                    and edge["x1"] >= left - RULE_REACH
+                )
+                or (
+                    edge["orientation"] == "v"
+                    and left - RULE_REACH <= edge["x0"] <= right + RULE_REACH
+                    and edge["top"] <= bottom + RULE_REACH
+                    and edge["bottom"] >= top - RULE_REACH
+                )
+            ]
+        )
+        if box == (left, top, right, bottom):
+            return box

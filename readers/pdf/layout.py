@@ -42,7 +42,7 @@ from statistics import median
 from ..markup.tables import markdown_table
 from .aligned import aligned_tables, drawn_table
 from .asides import asides, drawn_boxes
-from .boxes import box_of, centre_in, near, union
+from .boxes import box_of, centre_in, near, ruled, union
 from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP
 from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, furniture_line, margin_numbers
@@ -488,8 +488,10 @@ def page_markdown(
     sideways, aside = _turned_text(turned, page, unruled, text_span)
     parts = [*map(furniture_line, heads), text, *sideways, *map(furniture_line, feet + numbered + aside)]
     left, top, width, height = float(page.bbox[0]), float(page.bbox[1]), float(page.width), float(page.height)
+    grids = {markdown for _, markdown in tables} | set(unruled)  # a table's box is its rules where it has them
     fractions = [
         (line, ((x0 - left) / width, (y0 - top) / height, (x1 - left) / width, (y1 - top) / height), chart)
-        for line, (x0, y0, x1, y1), chart in placed
+        for line, box, chart in placed
+        for x0, y0, x1, y1 in [ruled(box, page.edges) if line in grids else box]
     ]
     return "\n\n".join(part for part in parts if part), unruled, beside, fractions
