@@ -19,8 +19,8 @@ pdfplumber finds on the page (``find_tables`` with its default settings: the dra
 that make it: its cells with the rules that cross them or run on from them (a rule that runs on past the
 last vertical rule, over a column ruled only across its rows; vertical rules drawn on below the last
 rule), a table shaded in bands one grid with its unshaded rows, the page's other half of a spread left
-out. The growing is the layout's own (``readers.pdf.boxes.ruled``): what this measures independently is
-where the grid starts, pdfplumber's cells, not the layout's table.
+out. The growing is the layout's own (``readers.pdf.boxes.ruled``), but here it stops at no words: what
+this measures independently is where the grid starts, pdfplumber's cells, not the layout's table.
 """
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ def grids(pdf: Path, number: int) -> list[Box]:
         width, height = x1 - x0, bottom - top
         found = []
         for table in page.find_tables():
-            left, up, right, down = ruled(table.bbox, page.edges)
+            left, up, right, down = ruled(table.bbox, page.edges, [])
             box = (max(0.0, (left - x0) / width), max(0.0, (up - top) / height))
             box += (min(1.0, (right - x0) / width), min(1.0, (down - top) / height))
             if box[2] > box[0] and box[3] > box[1]:

@@ -28,14 +28,17 @@ def centre_in(box: Box, boxes) -> bool:
     return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
 
 
-def ruled(box: Box, edges: list[dict]) -> Box:
+def ruled(box: Box, edges: list[dict], chars: list[dict]) -> Box:
     """``box`` (a table's) grown to the rules that cross it or run on from them (``RULE_REACH``), until
     none more do: a table's box is its drawn grid where rules draw one, header rule, bottom rule and
-    rules running on past its last column's rule or its last row's words included."""
+    rules running on past its last column's rule or its last row's words included. Not where the grown
+    box takes in any of ``chars`` (the page's) that ``box`` does not hold: rules that run on round other
+    words are a form's or a frame's, not the table's grid."""
+    grown = box
     while True:
-        left, top, right, bottom = box
-        box = union(
-            [box]
+        left, top, right, bottom = grown
+        grown = union(
+            [grown]
             + [
                 box_of(edge)
                 for edge in edges
@@ -53,5 +56,7 @@ def ruled(box: Box, edges: list[dict]) -> Box:
                 )
             ]
         )
-        if box == (left, top, right, bottom):
-            return box
+        if grown == (left, top, right, bottom):
+            break
+    taken = [char for char in chars if char["text"].strip() and centre_in(box_of(char), [grown])]
+    return box if any(not centre_in(box_of(char), [box]) for char in taken) else grown

@@ -492,6 +492,6 @@ def page_markdown(
     fractions = [
         (line, ((x0 - left) / width, (y0 - top) / height, (x1 - left) / width, (y1 - top) / height), chart)
         for line, box, chart in placed
-        for x0, y0, x1, y1 in [ruled(box, page.edges) if line in grids else box]
+        for x0, y0, x1, y1 in [ruled(box, page.edges, page.chars) if line in grids else box]
     ]
     return "\n\n".join(part for part in parts if part), unruled, beside, fractions
