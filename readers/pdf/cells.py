@@ -98,13 +98,12 @@ def _ruled_length(page, x: float, top: float, bottom: float) -> float:
 
 
 def closing_edges(page) -> list[dict]:
-    """Vertical edges where a table ruled between its rows and its columns is open at its sides: the
-    rows' rules end at one x (``ALIGNED_ENDS`` apart at most), one under the other (``CLOSED_RULES``
-    of them, ``RULE_PITCH`` apart at most), they cross ``RULED_COLUMNS`` vertical rules, and the edge
-    joins their ends where rules do not already (each section of a form boxed on its own), from the first
-    to the last rule a vertical rule reaches (a page's foot rule under a table's note is no row's).
-    pdfplumber finds a table only where rules cross, so a table whose labels stand left of its first
-    vertical rule loses that column without it; a table with rules only under its header and at its
+    """Vertical edges where a table ruled between its rows and its columns is open at its sides: the rows' rules end at
+    one x (``ALIGNED_ENDS`` apart at most), one under the other (``CLOSED_RULES`` of them, ``RULE_PITCH`` apart at
+    most), they cross ``RULED_COLUMNS`` vertical rules, and the edge joins their ends where rules do not already (each
+    section of a form boxed on its own), up to the last rule a vertical rule reaches when the rest are over two row
+    pitches on (a page's foot rule). pdfplumber finds a table only where rules cross, so a table whose labels stand
+    left of its first vertical rule loses that column without it; a table with rules only under its header and at its
     ends (booktabs) is left to be found by its alignment. Given to ``find_tables`` as ``explicit_vertical_lines``."""
     rules = _rules(page)
     edges = []
@@ -128,7 +127,9 @@ def closing_edges(page) -> list[dict]:
                     for index, (upper, lower) in enumerate(zip(chain, chain[1:]))
                     if _ruled_columns(page, left, right, upper[2] + ALIGNED_ENDS, lower[2] - ALIGNED_ENDS)
                 ]
-                chain = chain[reached[0] : reached[-1] + 2] if reached else chain[:1]
+                pitch = max((chain[index + 1][2] - chain[index][2] for index in reached), default=0.0)
+                last = reached[-1] + 1 if reached else 0
+                chain = chain[: last + 1] if chain[-1][2] - chain[last][2] > 2 * pitch else chain
                 top, bottom = chain[0][2], chain[-1][2]
                 if (
                     len(chain) >= CLOSED_RULES
