@@ -121,10 +121,11 @@ def block_words(block: Block) -> Counter:
 
 def block_score(block: Block, words: list[tuple[str, tuple[float, float]]]) -> Score:
     """The block's own words inside its box, its words, and the page's words inside its box (a block the
-    layout placed nowhere holds none of its words)."""
+    layout placed nowhere holds none of its words the page prints: a note the reading adds, "(continued
+    from page 1)", is no word of the page)."""
     own = block_words(block)
     if block.box is None:
-        return Score(0, sum(own.values()), 0)
+        return Score(0, sum((own & Counter(word for word, _ in words)).values()), 0)
     left, top, right, bottom = block.box
     inside = Counter(word for word, (x, y) in words if left <= x <= right and top <= y <= bottom)
     return Score(sum((own & inside).values()), sum(own.values()), sum(inside.values()))
