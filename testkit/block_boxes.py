@@ -13,9 +13,14 @@ rendered: its crop box, turned as it is). A block's words are its text's, its Ma
 - **recall**: of the block's words, the share whose centre lies in its box.
 
 Both are summed over blocks (micro): a long paragraph counts for its words. A ruled table's box is
-compared with the grid pdfplumber finds on the page (``find_tables`` with its default settings: the
-drawn lines), by intersection over union, each table block with the grid that overlaps it most (a table
-that overlaps none has no rules, and is not counted).
+compared with its drawn grid, by intersection over union, each table block with the grid that overlaps it
+most (a table that overlaps none has no rules, and is not counted). A grid is found from a table
+pdfplumber finds on the page (``find_tables`` with its default settings: the drawn lines), as the rules
+that make it: its cells with the rules that cross them or run on from them (a rule that runs on past the
+last vertical rule, over a column ruled only across its rows; vertical rules drawn on below the last
+rule), a table shaded in bands one grid with its unshaded rows, the page's other half of a spread left
+out. The growing is the layout's own (``readers.pdf.boxes.ruled``), but here it stops at no words: what
+this measures independently is where the grid starts, pdfplumber's cells, not the layout's table.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import pdfplumber
 import pypdfium2 as pdfium
 
 from readers import Block, BlockKind
+from readers.pdf.boxes import ruled
 from readers.render.placement import letters
 
 TEXT_KINDS = (BlockKind.HEADING, BlockKind.PARAGRAPH, BlockKind.LIST_ITEM, BlockKind.CAPTION)
@@ -36,6 +42,10 @@ LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 MARKS = re.compile(r"^\s*(#{1,6}\s+|[-*+•]\s+|\d{1,3}[.)]\s+)", re.M)
 
 Box = tuple[float, float, float, float]
+# A table shaded in bands: an unshaded row between two bands is at most this many times a band's height (a row
+# of two lines between bands of one line is twice)
+BAND_GAP = 2.5
+BAND_EDGES = 0.005  # of the page's width: bands of one table start and end within this of each other (half a cell rule)
 
 
 @dataclass
@@ -110,23 +120,58 @@ def block_words(block: Block) -> Counter:
 
 
 def block_score(block: Block, words: list[tuple[str, tuple[float, float]]]) -> Score:
-    """The block's own words inside its box, its words, and the page's words inside its box."""
+    """The block's own words inside its box, its words, and the page's words inside its box (a block the
+    layout placed nowhere holds none of its words the page prints: a note the reading adds, "(continued
+    from page 1)", is no word of the page)."""
     own = block_words(block)
+    if block.box is None:
+        return Score(0, sum((own & Counter(word for word, _ in words)).values()), 0)
     left, top, right, bottom = block.box
     inside = Counter(word for word, (x, y) in words if left <= x <= right and top <= y <= bottom)
     return Score(sum((own & inside).values()), sum(own.values()), sum(inside.values()))
 
 
 def grids(pdf: Path, number: int) -> list[Box]:
-    """The drawn grids of page ``number`` (pdfplumber's ruled tables), as fractions of the page."""
+    """The drawn grids of page ``number``, as fractions of the page, cut to it (a spread's other page is not
+    this page's): each ruled table pdfplumber finds with the rules that cross it or run on from them
+    (``readers.pdf.boxes.ruled``, as the layout grows a table's box), a table's shaded bands one grid
+    (``_banded``)."""
     with pdfplumber.open(pdf) as document:
         page = document.pages[number - 1]
         x0, top, x1, bottom = (float(value) for value in page.bbox)
         width, height = x1 - x0, bottom - top
-        return [
-            ((t.bbox[0] - x0) / width, (t.bbox[1] - top) / height, (t.bbox[2] - x0) / width, (t.bbox[3] - top) / height)
-            for t in page.find_tables()
-        ]
+        found = []
+        for table in page.find_tables():
+            left, up, right, down = ruled(table.bbox, page.edges, [])
+            box = (max(0.0, (left - x0) / width), max(0.0, (up - top) / height))
+            box += (min(1.0, (right - x0) / width), min(1.0, (down - top) / height))
+            if box[2] > box[0] and box[3] > box[1]:
+                found.append((box, len(table.rows)))
+        return _banded(found)
+
+
+def _banded(found: list[tuple[Box, int]]) -> list[Box]:
+    """Grids ``(box, rows)``, each grid with the one-row grids of its width stacked under it (``_stacked``)
+    one grid: a table shaded in bands has no rules but its shades' edges, and pdfplumber finds each band
+    (its header's too) a table of its own, the unshaded rows between them none."""
+    merged: list[Box] = []
+    for box, rows in sorted(found, key=lambda grid: grid[0][1]):
+        above = next((index for index, last in enumerate(merged) if rows == 1 and _stacked(last, box)), None)
+        if above is None:
+            merged.append(box)
+        else:
+            last = merged[above]
+            merged[above] = (min(last[0], box[0]), last[1], max(last[2], box[2]), box[3])
+    return merged
+
+
+def _stacked(above: Box, below: Box) -> bool:
+    """``below`` is a band of ``above``'s table: of its width, under it at most ``BAND_GAP`` of its own height."""
+    return (
+        abs(below[0] - above[0]) <= BAND_EDGES
+        and abs(below[2] - above[2]) <= BAND_EDGES
+        and 0 <= below[1] - above[3] <= BAND_GAP * (below[3] - below[1])
+    )
 
 
 def iou(one: Box, other: Box) -> float:

@@ -42,7 +42,7 @@ from statistics import median
 from ..markup.tables import markdown_table
 from .aligned import aligned_tables, drawn_table
 from .asides import asides, drawn_boxes
-from .boxes import box_of, centre_in, near, union
+from .boxes import box_of, centre_in, near, ruled, union
 from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP
 from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, furniture_line, margin_numbers
@@ -51,7 +51,7 @@ from .items import line_markdown, page_links, word_items
 from .paragraphs import paragraph_gaps, paragraph_groups
 from .placed import Placed
 from .records import Boxed, Char, Item
-from .turned import rotated_lines, turn_of, upright_as_read
+from .turned import page_box, rotated_lines, turn_of, upright_as_read
 from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
@@ -381,12 +381,12 @@ def _beside(char: Char, box) -> bool:
     )
 
 
-def _turned_text(chars: list[Char], page, tables: list[str], text_span: tuple[float, float]) -> tuple[list, list]:
+def _turned_text(chars: list[Char], page, tables: list[str], span: tuple, placed: list[Placed]) -> tuple[list, list]:
     """Text turned on its side: a line or two (an arXiv sidebar) as lines in their own direction;
     more (a table or a page set in landscape), and text turned upside down or mirrored, read upright,
-    with the page's own layout. A line or two in the margin beside the page's upright text (``text_span``, its
-    left and right) is a stamp or a code set sideways ("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021"):
-    furniture, the second list."""
+    with the page's own layout, its lines added to ``placed`` where they stand on the page. A line or two in
+    the margin beside the page's upright text (``span``, its left and right) is a stamp or a code set
+    sideways ("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021"): furniture, the second list."""
     parts: list[str] = []
     furniture: list[str] = []
     width, height = float(page.bbox[2]), float(page.bbox[3])
@@ -395,13 +395,15 @@ def _turned_text(chars: list[Char], page, tables: list[str], text_span: tuple[fl
         turned = [upright_as_read(char, turn, width, height) for char in run]
         if turn in ("up", "down") and len(text_lines(turned)) < ALIGNED_ROWS:
             for text, centre in rotated_lines(run):
-                aside = not text_span[0] <= centre <= text_span[1] and len(text.split()) <= RUNNING_WORDS
+                aside = not span[0] <= centre <= span[1] and len(text.split()) <= RUNNING_WORDS
                 (furniture if aside else parts).append(text)
             continue
         items = word_items(page_words(turned), [])
-        if items:  # its words stand where the page turned would show them: placed nowhere on it
+        if items:  # its words stand where the page turned would show them: placed back where they are
             body = Counter(round(item["size"], 1) for item in items).most_common(1)[0][0]
-            parts.append(_render(_order(items, GUTTER_EMS * body), body, tables, []))
+            lines: list[Placed] = []
+            parts.append(_render(_order(items, GUTTER_EMS * body), body, tables, lines))
+            placed += [(line, page_box(box, turn, width, height), chart) for line, box, chart in lines]
     return parts, furniture
 
 
@@ -439,8 +441,8 @@ def page_markdown(
     whose ``figures`` are ``readers.pdf.figures`` dicts, the tables without rules found, those of
     them beside which words no cell could hold were read as text, and each of its lines (a table or
     a figure's block whole) as it stands on the page: its Markdown and its box (left, top, right,
-    bottom) as fractions of the page (``readers.pdf.placed``), a side box's lines each; text turned
-    on its side and the furniture taken out first are placed nowhere."""
+    bottom) as fractions of the page (``readers.pdf.placed``), a side box's lines each; a line or two
+    turned on its side and the furniture taken out first are placed nowhere."""
     boxes = [bbox for bbox, _ in tables]
     chars = [char for char in page.chars if not centre_in(box_of(char), boxes)] if boxes else page.chars
     upright = [char for char in chars if turn_of(char) == "level"]
@@ -485,11 +487,13 @@ def page_markdown(
     placed = [line for whole in placed for line in boxed.get(whole[0], [whole])]
     spans = [(w["x0"], w["x1"]) for w in words] + [(box[0], box[2]) for box in boxes]
     text_span = (min(x0 for x0, _ in spans), max(x1 for _, x1 in spans)) if spans else (0.0, float(page.width))
-    sideways, aside = _turned_text(turned, page, unruled, text_span)
+    sideways, aside = _turned_text(turned, page, unruled, text_span, placed)
     parts = [*map(furniture_line, heads), text, *sideways, *map(furniture_line, feet + numbered + aside)]
     left, top, width, height = float(page.bbox[0]), float(page.bbox[1]), float(page.width), float(page.height)
+    grids = {markdown for _, markdown in tables} | set(unruled)  # a table's box is its rules where it has them
     fractions = [
         (line, ((x0 - left) / width, (y0 - top) / height, (x1 - left) / width, (y1 - top) / height), chart)
-        for line, (x0, y0, x1, y1), chart in placed
+        for line, box, chart in placed
+        for x0, y0, x1, y1 in [ruled(box, page.edges, page.chars) if line in grids else box]
     ]
     return "\n\n".join(part for part in parts if part), unruled, beside, fractions

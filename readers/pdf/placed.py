@@ -8,9 +8,10 @@ parts into its heading, table and notes, is one chart block again.
 Lines and blocks are compared by their letters and digits alone (``readers.render.placement.letters``):
 what the pages' comparison changes (a heading's marks, a hyphen at a line's end, a furniture mark)
 is neither. The page's lines are read as one run of letters; a block is found in it from where the
-block before it ended (or from the start: a table read after the text). A block not found whole (a
-table with rows from another page) takes the lines of its own lines that are found, each of at least
-``FEWEST_LETTERS``; a block none of whose lines is found has no box.
+block before it ended (or from the start: a table read after the text), made of whole lines where it
+can be, and inside a line only when it has ``FEWEST_LETTERS`` (a "0" stands in a table's every other
+figure). A block not found whole (a table with rows from another page) takes the lines of its own
+lines that are found, each of at least ``FEWEST_LETTERS``; a block none of whose lines is found has no box.
 """
 
 from __future__ import annotations
@@ -38,19 +39,23 @@ def placed_blocks(blocks: list[Block], placed: list[Placed]) -> list[Block]:
             spans.append((len(run), len(run) + len(found), box))
             run += found
     cursor = 0
+    starts, ends = {start for start, _, _ in spans}, {end for _, end, _ in spans}
 
-    def find(part: str) -> tuple[int, int] | None:
-        at = run.find(part, cursor)
-        if at < 0:
-            at = run.find(part)
-        return (at, at + len(part)) if at >= 0 else None
+    def find(part: str, whole_lines: bool = False) -> tuple[int, int] | None:
+        for origin in (cursor, 0):
+            at = run.find(part, origin)
+            while at >= 0 and whole_lines and not (at in starts and at + len(part) in ends):
+                at = run.find(part, at + 1)
+            if at >= 0:
+                return at, at + len(part)
+        return None
 
     result = []
     for block in blocks:
         whole = letters(block.text)
         ranges: list[tuple[int, int]] = []
         if whole:
-            at = find(whole)
+            at = find(whole, True) or (find(whole) if len(whole) >= FEWEST_LETTERS else None)
             lines = [part for line in block.text.splitlines() if len(part := letters(line)) >= FEWEST_LETTERS]
             ranges = [at] if at else [span for part in lines if (span := find(part))]
         boxes = [box for start, end, box in spans if any(start < stop and begin < end for begin, stop in ranges)]

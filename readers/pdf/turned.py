@@ -65,3 +65,18 @@ def rotated_lines(chars: list[Char]) -> list[tuple[str, float]]:
             if text.strip():
                 lines.append((" ".join(text.split()), centre))
     return lines
+
+
+def page_box(box: tuple[float, float, float, float], turn: str, width: float, height: float) -> tuple:
+    """Where a box of text turned ``turn`` and read upright (``upright_as_read``) stands on the ``width``
+    by ``height`` page: ``upright_as_read`` undone."""
+    x0, top, x1, bottom = box
+    if turn == "up":
+        return top, height - x1, bottom, height - x0
+    if turn == "down":
+        return width - bottom, x0, width - top, x1
+    if turn in ("over", "mirrored"):
+        x0, x1 = width - x1, width - x0
+    if turn in ("over", "flipped"):
+        top, bottom = height - bottom, height - top
+    return x0, top, x1, bottom
