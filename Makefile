@@ -12,10 +12,12 @@ run: setup
 test: setup-dev lint
 	$(PY) -m pytest
 
-# One style (pyproject.toml): fix with `.venv/bin/ruff check --fix . && .venv/bin/ruff format .`
+# One style (pyproject.toml): fix with `.venv/bin/ruff check --fix . && .venv/bin/ruff format .`;
+# and types: mypy over readers/ (pyproject.toml's [tool.mypy]).
 lint: setup-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 # `make bench` runs every benchmark; `make bench pages tables` only those (bench/bench_<topic>.py).
 BENCH_TOPICS := $(filter-out bench,$(MAKECMDGOALS))

@@ -30,7 +30,7 @@ from pathlib import Path
 from bench import report
 from bench.scratch import CHUNKERS
 from readers import Services, read_file
-from readers.payload.blocks import parse
+from readers.markup.blocks import BlockKind
 from readers.payload.tokens import text_tokens
 from readers.render.libreoffice import soffice
 from testkit import CORPUS, ROOT, fixtures, make_settings
@@ -39,32 +39,30 @@ MAX_TOKENS = 512
 REPEATS = 5
 
 
-def _cells(row: str) -> list[str]:
-    return [cell.strip().replace("\\|", "|") for cell in row.strip().strip("|").split(" | ")]
-
-
 def _filled(cells: list[str]) -> list[str]:
     return [cell for cell in cells if cell]
 
 
-def page_items(text: str) -> tuple[list[dict], list[tuple[list[str], list[list[str]]]]]:
-    """A page's content as docling items (headings, paragraphs, tables; a chart's title and notes as
+def page_items(page) -> tuple[list[dict], list[tuple[list[str], list[list[str]]]]]:
+    """A page's blocks as docling items (headings, paragraphs, tables; a chart's title and notes as
     paragraphs), and its tables as (header's cells, each row's cells), empty cells left out."""
     items, tables = [], []
-    for block in parse(text, 0, len(text), markdown=True):
-        if block.kind == "heading":
+    for block in page.blocks:
+        if block.kind == BlockKind.FURNITURE:
+            continue
+        if block.kind == BlockKind.HEADING:
             items.append({"kind": "heading", "level": block.level, "text": block.title})
             continue
-        head = text[block.start : block.head].split("\n")
-        if block.kind == "chart":
-            items.append({"kind": "text", "text": head[0]})  # its title line
-        if block.kind != "chart" and not block.rows:  # a paragraph, or a table of a header alone
-            items.append({"kind": "text", "text": text[block.start : block.end]})
-        if not block.rows:
+        lines = [line for line in block.text.split("\n") if line.strip()]
+        if block.kind == BlockKind.CHART:
+            items.append({"kind": "text", "text": lines[0]})  # its title line
+        if block.kind != BlockKind.CHART and len(block.rows) < 2:  # a paragraph, or a table of a header alone
+            items.append({"kind": "text", "text": block.text})
+        if len(block.rows) < 2:
             continue
-        table = [_cells(head[-2])] + [_cells(text[start:end]) for start, end in block.rows]
+        table = block.grid()
         items.append({"kind": "table", "rows": table})
-        items += [{"kind": "text", "text": text[start:end]} for start, end in block.notes]
+        items += [{"kind": "text", "text": line} for line in lines[len(table) + 2 :]]  # a chart's notes
         tables.append((_filled(table[0]), [_filled(row) for row in table[1:] if len(_filled(row)) >= 2]))
     return items, tables
 
@@ -85,7 +83,7 @@ def described(reading) -> tuple[dict, list]:
     """What the peers get of a reading, and its tables."""
     pages, tables = [], []
     for page in reading.pages:
-        items, found = page_items(page.content)
+        items, found = page_items(page)
         if page.description:
             items.append({"kind": "text", "text": page.description.strip()})
         pages.append({"number": page.number, "items": items})

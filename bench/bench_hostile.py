@@ -13,7 +13,7 @@ or ``MEMORY_CAP`` of memory, and marked so. ReadLens's target: every input read 
 its time budget (``READ_TIMEOUT`` of wall time, plus ``SLACK``) and under ``TARGET_MEMORY`` for the
 tree, with the phrase that must survive in its text and none that must not.
 ReadLens reads as ``read_file(path)`` does with no vision model (text only), but for the inputs
-marked for page images (Chromium prints them) or for OCR (local OCR reads their pictures);
+marked for page images (read multimodal: Chromium prints them) or for OCR (local OCR reads their pictures);
 LibreOffice runs where Word documents' pages or a workbook's formulas need it.
 """
 
@@ -56,7 +56,7 @@ path, cache, expect, absent, images, ocr = sys.argv[1:7]
 settings = make_settings(Path(cache), vision_provider="ocr" if ocr == "ocr" else "none")
 started = time.thread_time()
 try:
-    reading = read_file(path, images=images == "images" or None, services=Services(settings))
+    reading = read_file(path, multimodal=images == "images", services=Services(settings))
 except ReaderError as error:
     print(json.dumps({"code": error.code, "message": error.message, "cpu": time.thread_time() - started}))
 else:
@@ -94,7 +94,7 @@ class Input:
     expect: str = ""  # a phrase the reading must hold
     peer: bool = True
     absent: str = ""  # a phrase neither its text nor its descriptions may hold (a picture's hidden part)
-    images: bool = False  # read with page images (Chromium prints a web page for them)
+    images: bool = False  # read with page images, as a model that sees them (Chromium prints a web page)
     ocr: bool = False  # local OCR reads its pictures
 
 

@@ -17,6 +17,7 @@ above it.
 
 from .core import read_file
 from .errors import ReaderError
+from .markup.blocks import Block, BlockKind, Cell
 from .models import Figure, Page, Reading, Segment, Transcript, Usage
 from .options import ReadOptions
 from .services import Services
@@ -27,6 +28,9 @@ __all__ = [
     "ReadOptions",
     "Reading",
     "Page",
+    "Block",
+    "BlockKind",
+    "Cell",
     "Figure",
     "ReaderError",
     "Transcript",

@@ -18,8 +18,9 @@ from .intake.detect import detect, misnamed
 from .intake.fetch import fetch, is_url, url_name
 from .intake.links import links_warning
 from .intake.package import readable_package
-from .job import Job, Preview, Progress, no_progress
+from .job import Job, Preview, Progress, no_progress, pictured
 from .kinds import SOURCE_EXTENSION, kind_of
+from .markup.blocks import paragraphs
 from .models import Reading
 from .notices import CACHED, Code, Notice
 from .options import ReadOptions
@@ -117,9 +118,10 @@ def read_file(
         raise TypeError("read_file takes options or its keyword options, not both")
     services = services or shared_services(settings or Settings.from_env())
     options = (options or given).checked(services.settings)
-    if is_url(path):  # fetched into the cache within the rules of readers.intake.fetch, read as its URL
-        options = replace(options, name=options.name or url_name(path), workspace=None)
-        with last_resort(options.name):
+    if isinstance(path, str) and is_url(path):  # fetched into the cache (readers.intake.fetch), read as its URL
+        name = options.name or url_name(path)
+        options = replace(options, name=name, workspace=None)
+        with last_resort(name):
             path = fetch(path, services.settings, services.store)
     return _read(path, options, services, progress or no_progress, preview)
 
@@ -161,8 +163,7 @@ def _read(
         with time_budget(settings.read_timeout, shown):
             detected = detect(resolved, shown)
             if options.images is None:
-                wanted = options.multimodal or options.describe or getattr(services.vision, "sees_pages", False)
-                options = replace(options, images=bool(wanted))
+                options = replace(options, images=pictured(options, services))
             job = Job(
                 resolved,
                 shown,
@@ -215,15 +216,18 @@ def _bounded(reading: Reading) -> None:
     """``reading`` held to ``MAX_PAGE_CHARS`` a page, ``MAX_WARNINGS`` warnings and ``MAX_WARNING_CHARS`` each,
     with what was left out said."""
     for page in reading.pages:
-        if len(page.text) + sum(map(len, page.tables_apart)) > MAX_PAGE_CHARS:
-            content = page.content
-            page.text = content[:MAX_PAGE_CHARS] + f"\n\n[{len(content) - MAX_PAGE_CHARS:,} more characters left out]"
-            page.tables = [table for table in page.tables if table in page.text]
+        if len(content := page.text) > MAX_PAGE_CHARS:
+            from .payload.budget import piece  # the tokenizer it loads is wanted only here
+
+            page.blocks = piece(page, 0, MAX_PAGE_CHARS, True).blocks + paragraphs(
+                f"[{len(content) - MAX_PAGE_CHARS:,} more characters left out]"
+            )
             reading.notices.append(
                 Notice(
                     Code.CUT,
                     f"Page {page.number} of {reading.name} has {len(content):,} characters, more than a model reads "
                     f"at once: its first {MAX_PAGE_CHARS:,} are shown, and the rest is left out.",
+                    page.number,
                 )
             )
     notices = reading.notices

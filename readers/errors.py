@@ -173,7 +173,7 @@ def time_budget(seconds: float, name: str):
     try:
         yield
     finally:
-        if token is not None:
+        if budget is not None and token is not None:
             budget.ended = True
             _budget.reset(token)
 

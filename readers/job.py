@@ -23,6 +23,11 @@ def no_progress(stage: str, done: float, total: float) -> None:
     pass
 
 
+def pictured(options: ReadOptions, services: Services) -> bool:
+    """Whether a reading with ``options`` is read from page images (``Job.pictured``)."""
+    return bool(options.multimodal or options.describe or getattr(services.vision, "sees_pages", False))
+
+
 @dataclass(frozen=True)
 class Job:
     """One file being read, as its reader is handed it: the file (``path``, its ``name`` to show,
@@ -53,6 +58,12 @@ class Job:
     @property
     def settings(self) -> Settings:
         return self.services.settings
+
+    @property
+    def pictured(self) -> bool:
+        """Whether the answer is read from page images: multimodal, a question, or a vision model that looks at
+        whole pages (so a web page is read on its printed pages)."""
+        return pictured(self.options, self.services)
 
     def select(self, page_count: int, notices: list[Notice]) -> list[int]:
         """The 1-based page numbers to read, checked against ``page_count`` and ``MAX_PAGES`` (past
@@ -100,7 +111,7 @@ class Job:
             pages=extraction.pages,
             notices=extraction.notices,
             question=self.options.describe,
-            multimodal=self.options.multimodal,
+            multimodal=bool(self.options.multimodal),
             pdf=PdfSource(extraction.pdf, self.settings.cache_dir) if extraction.pdf else None,
             _found=extraction.figures,
             **extra,

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .kinds import kind_of
+from .markup.blocks import Block, BlockKind, layout
 from .notices import Described, Notice
 
 if TYPE_CHECKING:
@@ -87,6 +88,11 @@ class FoundFigure:
             found.get("unreadable"),
         )
 
+    def json(self) -> dict:
+        """As JSON values for a cache, which ``of`` reads back: a picture's bytes in base64."""
+        image = base64.b64encode(self.image).decode("ascii") if self.image is not None else None
+        return {**asdict(self.figure), "dpi": self.dpi, "image": image, "unreadable": self.unreadable}
+
     @property
     def box(self) -> tuple[float, float, float, float]:
         return self.figure.box
@@ -101,21 +107,18 @@ class FoundFigure:
 class Page:
     """One page, slide, sheet or image frame; ``number`` is 1-based within the whole document.
 
-    ``section`` names the file inside a container (a ZIP member, an e-mail attachment) the page
-    comes from, e.g. ``papers/report.pdf``; it is None for the container's own pages. ``line`` is,
-    for a page of a text file, the number in the file of its first line (the page's text is then
-    whole lines, kept exactly as they are); None for other pages. ``furniture`` is what a PDF page
-    shows round its content and its text leaves out, in the order it stands: running headers and
-    footers, page numbers, download stamps, document codes, line numbers ("Line numbers 1–52"),
-    or a Word page's header and footer; a text-only model never receives it. ``unsure_tables`` are
-    the indices in ``tables`` of those a PDF page's reader is unsure of (each with a ``TABLE_UNSURE``
-    notice saying why): ragged rows, a column that mixes words and figures, figures run together, words
-    placed beside it.
+    ``blocks`` are the page as its reader laid it out (``Block``), in reading order; its ``text``,
+    ``tables`` and ``furniture`` are made from them. ``section`` names the file inside a container
+    (a ZIP member, an e-mail attachment) the page comes from, e.g. ``papers/report.pdf``; it is None
+    for the container's own pages. ``line`` is, for a page of a text file, the number in the file of
+    its first line (its blocks are then runs of whole lines, kept exactly as they are, and the text
+    is them one line after another); None for other pages. ``unsure_tables`` are the indices in
+    ``tables`` of those a PDF page's reader is unsure of (each with a ``TABLE_UNSURE`` notice saying
+    why): ragged rows, a column that mixes words and figures, figures run together, words placed beside it.
     """
 
     number: int
-    text: str = ""
-    tables: list[str] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
     image: bytes | None = None
     description: str | None = None
     description_source: str | None = None
@@ -123,21 +126,36 @@ class Page:
     figures: list[Figure] = field(default_factory=list)
     section: str | None = None
     line: int | None = None
-    furniture: list[str] = field(default_factory=list)
     described: Described | None = None
     unsure_tables: list[int] = field(default_factory=list)
 
     @property
-    def tables_apart(self) -> list[str]:
-        """The tables that do not stand in the text where they are on the page."""
-        return [table for table in self.tables if table not in self.text]
+    def text(self) -> str:
+        """What a text-only model receives of the page: its blocks' Markdown, furniture left out (a
+        text file's lines exactly as they are)."""
+        return layout(self.blocks, self.line is not None)[0]
+
+    def spans(self) -> list[tuple[int, int] | None]:
+        """Where each block stands in ``text``: (start, end), None for furniture or a block with no text."""
+        return layout(self.blocks, self.line is not None)[1]
 
     @property
-    def content(self) -> str:
-        """The extracted text followed by the tables not already standing in it, as a text-only model receives them."""
-        if self.line is not None:  # a text file's lines: indentation and blank lines are content
-            return self.text
-        return "\n\n".join(part for part in [self.text.strip(), *self.tables_apart] if part)
+    def tables(self) -> list[str]:
+        """Its tables as Markdown, where they stand in its text."""
+        return [block.text for block in self.blocks if block.kind == BlockKind.TABLE]
+
+    @property
+    def furniture(self) -> list[str]:
+        """What the page shows round its content and its text leaves out, in the order it stands:
+        running headers and footers, page numbers, download stamps, document codes, line numbers
+        ("Line numbers 1–52"), or a Word page's header and footer; a text-only model never receives it."""
+        return [block.text for block in self.blocks if block.kind == BlockKind.FURNITURE]
+
+    @property
+    def empty(self) -> bool:
+        """Whether the page has nothing a model receives: no content (only furniture, or nothing), no
+        figure, no description and no error. Such a page is no page of the payload."""
+        return not (self.text.strip() or self.figures or self.description or self.error)
 
 
 @dataclass

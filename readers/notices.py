@@ -45,10 +45,12 @@ class Code(StrEnum):
 
 @dataclass(frozen=True)
 class Notice:
-    """One thing a reading says to the person: its ``code`` (``Code``) and its ``text``."""
+    """One thing a reading says to the person: its ``code`` (``Code``), its ``text``, and the ``page``
+    (slide, sheet, frame) it is about, None when it is about the file."""
 
     code: Code
     text: str
+    page: int | None = None
 
     def __str__(self) -> str:
         return self.text

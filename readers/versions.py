@@ -24,14 +24,17 @@ anything but what made it (never a file's name or path: a renamed file still hit
 ``tests/test_cache_keys.py`` holds each key to every setting that shapes its entry.
 """
 
-EXTRACTION_VERSION = 21  # each PDF page's text, tables and figures (readers.pdf.pages): PDFs, and Office and web prints
-WORKBOOK_VERSION = 16  # a workbook's sheets, tables, charts and figures (readers.office.sheets)
+# each PDF page's text, tables, figures and placed lines (readers.pdf.pages): PDFs, and Office and web prints
+EXTRACTION_VERSION = 23
+WORKBOOK_VERSION = 18  # a workbook's sheets, tables, charts and figures (readers.office.sheets)
 OFFICE_VERSION = 1  # how LibreOffice converts (settings, walls, links taken out: readers.render.libreoffice): its
 # PDFs and OOXML copies, and every page, render, letter and OCR read from them
 LETTERS_VERSION = 1  # the letters of a Word document's rendered pages, which blocks are placed by
 LINKS_VERSION = 1  # what an Office, ODF or RTF file links outside itself, and its copy without it (readers.intake)
 PACKAGE_VERSION = 3  # the check and repair of an Office or EPUB package, Strict OOXML renamed (readers.intake.package)
-TEXT_VERSION = 3  # a text file's pages and a notebook's text (readers.formats.text)
+TEXT_VERSION = (
+    4  # a text file's pages (and the code block open at each's start) and a notebook's text (readers.formats.text)
+)
 RENDER_VERSION = 1  # a PDF page's render, PNG (readers.render.pdfium)
 PRINT_VERSION = 1  # a web page printed by Chromium (readers.render.browser)
 IMAGE_VERSION = 1  # an image file's frame as the model is sent it (readers.formats.image)

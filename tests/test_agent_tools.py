@@ -125,7 +125,9 @@ def test_300_pages_read_in_budgeted_steps_lose_and_repeat_no_page(app, manual):
         assert [page["tokens"] for page in answer["pages"]] == [
             by_page[page["number"]]["text_only"] for page in answer["pages"]
         ]
-        assert all("text" not in page for page in answer["pages"]), "an MCP answer holds the text once, in text"
+        assert all("text" not in page and "blocks" not in page for page in answer["pages"]), (
+            "an MCP answer holds the text once, in text"
+        )
     first, last = answers[0]["budget"], answers[-1]["budget"]
     following = answers[1]["pages"][0]["number"]
     assert first["left"] == f"pages {following}-{BOOK_PAGES}" and first["next"] == {"page_start": following}
@@ -349,10 +351,10 @@ def test_the_outline_says_each_notice_once_with_its_code(tmp_path, services):
 
     outline = outline_json(read, None, None, 2)
     assert outline["page_count"] == 4 and len(outline["warnings"]) == 1
-    assert outline["notices"] == [{"code": "misnamed", "text": outline["warnings"][0]}]
+    assert outline["notices"] == [{"code": "misnamed", "text": outline["warnings"][0], "page": None}]
     ranged = outline_json(read, 2, 4, 2)
     assert ranged["notices"][1:] == [
-        {"code": "part_of_file", "text": "report.txt has 4 pages; pages 2-4 were read, not the others."}
+        {"code": "part_of_file", "text": "report.txt has 4 pages; pages 2-4 were read, not the others.", "page": None}
     ]
 
 

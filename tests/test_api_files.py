@@ -50,21 +50,26 @@ def test_several_files_come_back_each_named_before_its_pages_in_one_payload(clie
     assert "messages" not in seen["files"][0]  # the images once, in the payload of them all
 
 
-def test_each_page_s_blocks_come_with_their_characters_and_their_box(client):
+def test_each_page_s_blocks_come_with_their_text_their_box_and_a_table_s_cells(client):
     reading = client.predict(file=handle_file(str(REPORT_PDF)), api_name="/read_file")
     first = reading["pages"][0]
-    kinds = [(block["kind"], first["text"][block["start"] : block["end"]][:30]) for block in first["blocks"]]
+    content = [block for block in first["blocks"] if block["kind"] != "furniture"]
+    assert [block["text"] for block in first["blocks"] if block["kind"] == "furniture"] == ["Page 1 of 4"]
+    kinds = [(block["kind"], block["text"][:30]) for block in content]
     assert kinds == [
         ("heading", "# Quarterly Sales Report 2024"),
-        ("text", "Sales grew in every quarter of"),
+        ("paragraph", "Sales grew in every quarter of"),
         ("chart", "Chart (bar chart)\n\n|  | North "),
     ]
-    title, paragraph, chart = (block["box"] for block in first["blocks"])
+    title, paragraph, chart = (block["box"] for block in content)
     assert all(0 <= value <= 1 for box in (title, paragraph, chart) for value in box)
     assert title[3] <= paragraph[1] and paragraph[3] <= chart[1]  # top to bottom, as on the page
-    assert chart == first["figures"][0]["box"]  # a chart rebuilt from its drawing stands where its figure does
-    table = reading["pages"][2]["blocks"][-1]
-    assert table["kind"] == "table" and reading["pages"][2]["text"][table["start"] :].startswith("| Region |")
+    drawn = first["figures"][0]["box"]  # a chart rebuilt from its drawing stands where it does, with its labels
+    assert chart[0] <= drawn[0] and chart[1] <= drawn[1] and chart[2] >= drawn[2] and chart[3] >= drawn[3]
+    assert first["text"] == "\n\n".join(block["text"] for block in content)  # the page's text is its blocks
+    table = next(block for block in reading["pages"][2]["blocks"] if block["kind"] == "table")
+    assert table["text"].startswith("| Region |") and table["text"] in reading["pages"][2]["text"]
+    assert [cell["text"] for cell in table["rows"][0]] == ["Region", "Q1", "Q2", "Q3", "Q4"]
 
 
 def test_bytes_of_no_type_named_pdf_say_so_in_a_person_s_words(client, tmp_path):

@@ -224,7 +224,7 @@ def test_warnings_are_on_a_files_first_record(folder, vision, tmp_path):
     assert result.returncode == 0, result.stderr
     (record,) = lines(tmp_path / "pages.jsonl")
     assert any("no text layer" in warning for warning in record["warnings"])
-    assert {"code": "no_text_layer", "text": record["warnings"][0]} in record["notices"]
+    assert {"code": "no_text_layer", "text": record["warnings"][0], "page": 1} in record["notices"]
 
 
 def test_multimodal_records_carry_the_page_images_and_questions_reach_the_model(folder, vision, tmp_path):

@@ -17,7 +17,7 @@ from readers.errors import described, last_resort
 from readers.formats import email as email_module
 from readers.intake import detect
 from readers.markup import html as html_module
-from readers.markup.markdown import HEADING_LINE, markdown_pages
+from readers.markup.markdown import HEADING_LINE, block_pages, markdown_blocks
 from readers.markup.text import PAGE_CHARS
 from readers.office import sheet_bounds
 from readers.office.drawings import ocr_image
@@ -48,13 +48,18 @@ def test_one_line_longer_than_a_page_is_cut_into_pages_and_nothing_is_lost(tmp_p
     assert text_of(reading).split() == ("lorem ipsum dolor sit amet " * (30_000 // 27)).split() + ["Last", "paragraph."]
 
 
+def markdown_pages(markdown: str) -> list[str]:
+    """``markdown`` paged as a long text is (``block_pages``), each page's text its blocks'."""
+    return ["\n\n".join(block.text for block in page) for page in block_pages(markdown_blocks(markdown), PAGE_CHARS)]
+
+
 def test_a_table_or_code_longer_than_a_page_repeats_its_header_or_fence_on_each():
     table = "| A | B |\n|---|---|\n" + "\n".join(f"| a{n} | b{n} |" for n in range(1_000))
-    pages = markdown_pages(f"{table}\n\nAfter.", PAGE_CHARS)
+    pages = markdown_pages(f"{table}\n\nAfter.")
     assert len(pages) > 3 and all(page.startswith("| A | B |\n|---|---|\n| a") for page in pages)
     assert sum(page.count("| a") for page in pages) == 1_000 and pages[-1].endswith("After.")
     code = "```\n" + "print(1)\n" * 1_000 + "```"
-    pages = markdown_pages(code, PAGE_CHARS)
+    pages = markdown_pages(code)
     assert len(pages) > 1 and all(page.startswith("```\n") and page.endswith("\n```") for page in pages)
 
 

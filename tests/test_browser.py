@@ -80,7 +80,8 @@ def test_upload_a_pdf_and_see_its_pages_and_text(page, tmp_path):
     )  # the text rendered from its Markdown
     expect(page.get_by_text(GENERIC_ANSWER).first).to_be_visible()
     expect(page.get_by_text("test-vision").first).to_be_visible()
-    expect(page.locator("table").filter(has_text="Region")).to_be_visible()  # page 3's table, rendered from Markdown
+    # page 3's table, rendered from Markdown
+    expect(page.locator(".rl-rendered table").filter(has_text="Region")).to_be_visible()
     expect(page.locator("#status")).to_contain_text("1 of 1 files read")
     page.get_by_role("tab", name="Export").click()
     link = page.locator("#report a[href$='readlens-report.zip']")
@@ -114,11 +115,12 @@ def test_a_workbook_and_a_web_page_show_their_sheets_and_pages(page, tmp_path):
     page.set_input_files(UPLOAD, [str(ASSETS / "sales.xlsx"), str(web_page)])
     expect(page.locator("#status")).to_contain_text("2 of 2 files read", timeout=WAIT_MS)
     expect(page_images(page, "sales.xlsx")).to_have_count(3)
+    # the app's vision model is sent whole pages, so the web page is read on the one page Chromium prints of it
     expect(page_images(page, web_page.name)).to_have_count(1)
     expect(page.get_by_text("Sheet 2 — text")).to_be_visible()
     expect(page.locator(".prose.rl-page-text").nth(1).locator("h1")).to_have_text("Shares")
     expect(
-        page.locator("table").filter(has_text="Small business").first
+        page.locator(".rl-rendered table").filter(has_text="Small business").first
     ).to_be_visible()  # the sheet's table, rendered from Markdown
     expect(page.locator(".prose.rl-page-text").last.locator("h1")).to_contain_text("Quarterly update")
     page.get_by_role("tab", name="Model payload").click()

@@ -121,10 +121,12 @@ def test_a_conversion_past_its_budget_is_refused_and_libreoffice_is_free_at_once
 
 @pytest.mark.skipif(browser.chromium() is None, reason="Chromium is not installed")
 def test_a_print_past_its_budget_is_refused_and_chromium_is_free_at_once(tmp_path):
-    refused_in_time(stalls.tall_page(tmp_path / "tall.html"), budgeted(tmp_path), images=True)
+    refused_in_time(stalls.tall_page(tmp_path / "tall.html"), budgeted(tmp_path), multimodal=True)
     started = time.monotonic()  # the next file's print is not held by the refused one's
     page = read_file(
-        fixtures.web_page(tmp_path / "page.html"), services=budgeted(tmp_path, "next", read_timeout=120), images=True
+        fixtures.web_page(tmp_path / "page.html"),
+        services=budgeted(tmp_path, "next", read_timeout=120),
+        multimodal=True,
     )
     assert "# Ducks of Europe" in page.pages[0].text and page.pages[0].image and not page.warnings, page.warnings
     assert time.monotonic() - started < BOUNDED_SECONDS

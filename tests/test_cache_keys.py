@@ -12,6 +12,7 @@ from readers import Page, Services, read_file
 from readers.describe.transcribe import LocalWhisper, WhisperAPI
 from readers.describe.vision import OpenAIVision
 from readers.formats.audio import transcript_key
+from readers.markup.blocks import paragraphs
 from readers.models import Reading
 from readers.notices import CACHED
 from readers.payload.serialize import as_json
@@ -30,7 +31,7 @@ TRANSCRIPT_NOT = {"whisper_api_key": "sk-other", "whisper_timeout": 5, "public":
 
 def description_key(settings) -> str:
     reading = Reading(name="a.pdf", kind="pdf", mime="application/pdf", sha256="0" * 64, page_count=1)
-    return OpenAIVision(settings).key(reading, Page(number=1, text="Words.", image=b"png"))
+    return OpenAIVision(settings).key(reading, Page(number=1, blocks=paragraphs("Words."), image=b"png"))
 
 
 @pytest.mark.parametrize("name", DESCRIPTION_SHAPED)

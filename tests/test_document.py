@@ -94,7 +94,7 @@ def test_office_documents_are_sent_as_the_pdf_libreoffice_made(shared_services, 
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Chromium (make setup installs it)")
 def test_a_web_page_is_sent_as_the_pdf_chromium_printed(shared_services):
-    reading = read_file(CORPUS / "docling/formats/example_01.html", services=shared_services, images=True)
+    reading = read_file(CORPUS / "docling/formats/example_01.html", services=shared_services, multimodal=True)
     sent = sent_pdf(reading.as_messages("openai", document=True))
     assert len(sent) == reading.page_count and "Introduction" in page_texts(sent)[0]
 

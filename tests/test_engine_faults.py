@@ -74,7 +74,7 @@ def test_a_web_page_whose_render_runs_out_of_time_keeps_its_text_with_a_warning(
     page.write_text(
         "<html><body><article><h1>Field notes</h1><p>The river rose two metres.</p></article></body></html>"
     )
-    reading = read_file(page, services=Services(make_settings(tmp_path / "cache", page_timeout=0.001)), images=True)
+    reading = read_file(page, services=Services(make_settings(tmp_path / "cache", page_timeout=0.001)), multimodal=True)
     assert reading.pages[0].text == "# Field notes\n\nThe river rose two metres."
     assert reading.pages[0].error is None and reading.pages[0].image is None
     assert reading.warnings == [
@@ -133,7 +133,7 @@ def test_a_page_that_refreshes_and_names_an_icon_prints_every_time_and_fetches_n
                 f'<link rel="prefetch" href="{address}/later"></head>'
                 f"<body>{f'<p>Paragraph {number} of the notice board.</p>' * 30}</body></html>"
             )
-            reading = read_file(page, services=services, images=True)
+            reading = read_file(page, services=services, multimodal=True)
             assert reading.pages[0].image is not None and not reading.warnings, reading.warnings
     finally:
         server.shutdown()

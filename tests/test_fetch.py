@@ -138,7 +138,7 @@ def test_the_content_type_says_what_a_page_is_and_a_vague_one_leaves_it_to_the_u
 
 def test_a_printed_page_fetches_none_of_its_stylesheets_or_pictures(site, fenced, tmp_path):
     """Chromium prints what was fetched and asks for nothing more, allowed or not."""
-    reading = read_file(site.url("/pond"), services=local(tmp_path), images=True)
+    reading = read_file(site.url("/pond"), services=local(tmp_path), multimodal=True)
     assert reading.pages[0].image is not None and "The heron came back" in reading.pages[0].text
     assert site.hits["/style.css"] == site.hits["/heron.png"] == 0
 

@@ -20,10 +20,11 @@ from PIL import Image
 from readers import ReaderError, read_file
 from readers.intake.members import MAX_MEMBERS
 from readers.markup.html import decode_html, html_markdown
+from readers.markup.markdown import markdown_blocks
 from readers.markup.text import PAGE_CHARS
 from readers.office import sheets
 from readers.office.numbers import display
-from readers.render.placement import Passage, letters, markdown_on_pages
+from readers.render.placement import blocks_on_pages
 from readers.services import Services
 from readers.storage.files import PRINTED
 from testkit import CORPUS, fixtures, make_settings
@@ -157,7 +158,9 @@ def test_a_chart_pointing_far_past_its_data_adds_no_rows(tmp_path, monkeypatch):
     book.save(tmp_path / "far.xlsx")
     reading = read_file(tmp_path / "far.xlsx", services=Services(make_settings(tmp_path / "cache")))
     assert not any("shown" in warning for warning in reading.warnings)  # Data keeps its 5 rows, not 20,000
-    assert "| Q5 | 50 |" in reading.pages[1].tables[0] and reading.pages[0].tables[0].endswith("| 5 | 50 |")
+    chart = next(block for block in reading.pages[0].blocks if block.kind == "chart")
+    assert "| Q5 | 50 |" in reading.pages[1].tables[0] and chart.text.endswith("| 5 | 50 |")
+    assert [cell.text for cell in chart.rows[-1]] == ["5", "50"]
 
 
 def test_a_long_csv_is_cut_and_says_so(tmp_path):
@@ -213,7 +216,7 @@ def test_a_web_page_is_printed_without_fetching_anything(tmp_path):
 
 @needs_chromium
 def test_a_long_page_spreads_its_markdown_over_the_printed_pages(shared_services):
-    reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=shared_services, images=True)
+    reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=shared_services, multimodal=True)
     assert reading.page_count > 5 and all(page.image for page in reading.pages)
     etymology = next(page.number for page in reading.pages if "## Etymology" in page.text)
     see_also = next(page.number for page in reading.pages if "## See also" in page.text)
@@ -222,26 +225,32 @@ def test_a_long_page_spreads_its_markdown_over_the_printed_pages(shared_services
         sum(bool(page.text) for page in reading.pages) > 5
     )  # the article's text is on the pages that print it, not all on the first
     assert reading.warnings == []  # the text comes from the HTML: glyphs of the print that map to nothing are no loss
-    menus = [
-        page.number for page in reading.pages if page.text == NO_MAIN_CONTENT
-    ]  # the contents box, the 136 languages
+    menus = [page.number for page in reading.pages if page.empty]  # the contents box, the 136 languages
     assert len(menus) >= 3 and not EMPTY_PAGE.search(reading.as_text())
+    assert all(f"[PAGE {number}]" not in reading.as_text() for number in menus)  # no page of the payload
+    printed = [block for page in reading.pages for block in page.blocks if block.kind not in ("figure", "furniture")]
+    assert sum(bool(block.box) for block in printed) > 0.9 * len(printed)  # its text found on the print, boxed there
+    assert all(0 <= block.box[0] < block.box[2] <= 1 for block in printed if block.box)
+    text_only = read_file(CORPUS / "docling/formats/wiki_duck.html", services=shared_services)
+    shown = read_file(CORPUS / "docling/formats/wiki_duck.html", services=shared_services, images=True)
+    assert [page.text for page in shown.pages] == [page.text for page in text_only.pages]  # the app's are the API's
+    assert text_only.pdf is None and len(text_only.pages) != len(reading.pages)  # a text-only model's: not printed
 
 
-NO_MAIN_CONTENT = "(no main content on this printed page: what it prints, such as navigation or a sidebar, is left out)"
 EMPTY_PAGE = re.compile(r"\[PAGE \d+\](?=\n\n\[|\Z)")  # a page label with nothing under it
 
 
 @needs_chromium
-def test_a_printed_page_with_none_of_the_main_content_says_so_in_one_line(tmp_path, shared_services):
-    reading = read_file(fixtures.long_web_page(tmp_path / "almanac.html"), services=shared_services, images=True)
+def test_a_printed_page_with_none_of_the_main_content_is_no_page_of_the_payload(tmp_path, shared_services):
+    reading = read_file(fixtures.long_web_page(tmp_path / "almanac.html"), services=shared_services, multimodal=True)
     text = reading.as_text()
     assert not EMPTY_PAGE.search(text)
-    sidebar = [page.number for page in reading.pages if page.text == NO_MAIN_CONTENT]
+    sidebar = [page.number for page in reading.pages if page.empty]
     assert len(sidebar) >= 2 and sidebar == list(
         range(2, reading.page_count)
     )  # the sidebar's pages, between the article's halves
-    assert f"[PAGE 2]\n{NO_MAIN_CONTENT}\n\n[PAGE 3]" in text
+    assert "[PAGE 1]" in text and f"[PAGE {reading.page_count}]" in text
+    assert all(f"[PAGE {number}]" not in text for number in sidebar)
     assert (
         reading.pages[0].text.startswith("# Pond almanac\n\nSpring note 1:")
         and "Autumn note 6:" in reading.pages[-1].text
@@ -251,49 +260,67 @@ def test_a_printed_page_with_none_of_the_main_content_says_so_in_one_line(tmp_pa
     )  # the sidebar is in the images, not the text
 
 
-def test_markdown_blocks_go_to_the_page_that_prints_them():
+def test_markdown_blocks_go_to_the_page_that_prints_them_with_their_boxes_there(tmp_path):
+    from reportlab.pdfgen import canvas
+
+    printed = [
+        [(72, 750, "Menu"), (72, 700, "Title"), (72, 650, "First paragraph about ducks.")],
+        [(72, 700, "A"), (144, 700, "B"), (72, 680, "1"), (144, 680, "2")],
+        [(72, 700, "Last words here."), (72, 40, "Footer")],
+    ]
+    pdf = canvas.Canvas(str(tmp_path / "printed.pdf"), pagesize=(612, 792))
+    for page in printed:
+        for x, y, text in page:
+            pdf.drawString(x, y, text)
+        pdf.showPage()
+    pdf.save()
     markdown = (
         "# Title\n\nFirst paragraph about [ducks](https://x).\n\n| A | B "
         "|\n|---|---|\n| 1 | 2 |\n\nUnprinted note\n\nLast words here."
     )
-    printed = ["Menu Title First paragraph about ducks.", "A B 1 2", "Last words here. Footer"]
-    assert markdown_on_pages(markdown, [Passage(letters(text)) for text in printed]) == [
+    pages = blocks_on_pages(markdown_blocks(markdown), tmp_path / "printed.pdf")
+    assert [[block.text for block in page] for page in pages] == [
         ["# Title", "First paragraph about [ducks](https://x)."],
         ["| A | B |\n|---|---|\n| 1 | 2 |", "Unprinted note"],
         ["Last words here."],
     ]
+    title, paragraph = pages[0]
+    assert title.box[1] < paragraph.box[1] and 90 / 792 < paragraph.box[1] < paragraph.box[3] < 150 / 792
+    assert pages[1][0].box[0] < 73 / 612 and pages[1][0].box[2] > 144 / 612  # the table's cells, both columns
+    assert pages[1][1].box is None  # a block the print does not show has no box
 
 
-def test_without_chromium_a_web_page_asked_with_images_is_its_text_with_a_warning(tmp_path, monkeypatch):
+def test_without_chromium_a_web_page_read_for_its_images_is_its_text_with_a_warning(tmp_path, monkeypatch):
     from readers.render import browser
 
     monkeypatch.setattr(browser, "chromium", lambda: None)
     services = Services(make_settings(tmp_path / "cache"))
-    reading = read_file(fixtures.web_page(tmp_path / "page.html"), services=services, images=True)
+    reading = read_file(fixtures.web_page(tmp_path / "page.html"), services=services, multimodal=True)
     assert reading.page_count == 1 and reading.pages[0].image is None and "| Germany | 320,000 |" in reading.as_text()
     assert any("Chromium is not installed" in warning for warning in reading.warnings)
 
 
 def test_a_web_page_read_as_text_only_is_not_printed_but_paged_at_its_blocks(tmp_path):
-    """Text only, the Markdown is the reading: no print (which costs 20 times the reading), pages of
-    whole blocks, a heading on the page of what it heads, and one line that says so."""
+    """Text only, the blocks are the reading: no print (which costs 20 times the reading), pages of whole
+    blocks, a heading on the page of what it heads, and one line that says so; page images asked for (the
+    app's) change none of it."""
     services = Services(make_settings(tmp_path / "cache"))
-    reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=services)
+    reading = read_file(CORPUS / "docling/formats/wiki_duck.html", services=services, images=True)
     assert not services.store.path(reading.sha256, PRINTED).exists() and reading.pdf is None
     texts = [page.text for page in reading.pages]
     assert reading.page_count == len(texts) > 5
-    blocks = [[block for block in text.split("\n\n") if not block.startswith("#")] for text in texts]
-    assert all(len(text) <= PAGE_CHARS or len(held) == 1 for text, held in zip(texts, blocks)), [
+    held = [[block for block in page.blocks if block.kind != "heading"] for page in reading.pages]
+    assert all(len(text) <= PAGE_CHARS or len(blocks) == 1 for text, blocks in zip(texts, held)), [
         len(text) for text in texts
     ]  # a page within the budget, or one block (under its headings) longer than a page
-    assert not any(text.splitlines()[-1].startswith("#") for text in texts[:-1])  # no heading left at a page's foot
+    assert not any(page.blocks[-1].kind == "heading" for page in reading.pages[:-1])  # none at a page's foot
     source = CORPUS / "docling/formats/wiki_duck.html"
     whole = html_markdown(decode_html(source.read_bytes(), source.name, []), main_content=True)
     assert " ".join(texts).split() == whole.split()  # every word, in order, none cut in two
     assert [warning for warning in reading.warnings if "without printing it" in warning] == [
         reading.warnings[0]
-    ] and "Ask for page images" in reading.warnings[0]
-    printed = read_file(CORPUS / "docling/formats/wiki_duck.html", services=services, images=True)
+    ] and "(multimodal)" in reading.warnings[0]
+    printed = read_file(CORPUS / "docling/formats/wiki_duck.html", services=services, multimodal=True)
     assert printed.pdf is not None and not any("without printing it" in warning for warning in printed.warnings)
 
 

@@ -15,7 +15,6 @@ from readers.markup.html import html_markdown
 from testkit import CORPUS, ROOT
 
 HTML = CORPUS / "docling/formats"
-NO_MAIN_CONTENT = "(no main content on this printed page"
 
 
 def _text(name: str, services, folder=HTML) -> str:
@@ -60,7 +59,7 @@ def _valid(table: list[list[str]]) -> bool:
 )
 def test_a_page_that_is_only_menus_is_read_whole_not_said_empty(name, expected, shared_services):
     text = _text(name, shared_services)
-    assert NO_MAIN_CONTENT not in text
+    assert text.strip()  # its menus are its main content: its pages are pages of the payload
     for piece in expected:
         assert piece in text
 

@@ -56,14 +56,11 @@ def load(framework: str, path, services: Services, **options) -> list[tuple[str,
 
 def page_documents(reading, source: str) -> list[tuple[str, dict]]:
     """Each page as read_file gives it: its text a model receives, its place as the export cites it,
-    its tokens and blocks from the JSON answer."""
+    its tokens and its placed blocks from the JSON answer."""
     answer = answer_json(reading)
     documents = []
     for page, answered in zip(reading.pages, answer["pages"]):
-        blocks = [
-            {"kind": block["kind"], "text": answered["text"][block["start"] : block["end"]], "box": list(block["box"])}
-            for block in answered["blocks"]
-        ]
+        blocks = [block for block in answered["blocks"] if block["box"]]
         metadata = {
             "source": source,
             "kind": reading.kind,
@@ -121,14 +118,15 @@ def test_the_pages_headings_and_blocks_say_where_the_text_is(shared_services):
     assert pages[0]["headings"] == ["AutoGen: Enabling Next-Gen LLM Applications via Multi-Agent Conversation"]
     assert pages[1]["headings"] == ["Introduction", "d666f1f7-46cb-42bd-9a39-9a39cf2a509f"]  # carried over
     first = [metadata for _, metadata in load("langchain", str(PDF), shared_services)][0]
-    assert [block["kind"] for block in first["blocks"]] == ["heading", "text", "text", "table"]
+    assert [block["kind"] for block in first["blocks"]] == ["heading", "paragraph", "list_item", "table"]
     assert first["blocks"][0]["text"] == "# WARN Report*" and first["headings"] == ["WARN Report*"]
     assert all(0 <= left < right <= 1 and 0 <= top < bottom <= 1 for left, top, right, bottom in _boxes(first))
     chunks = load("langchain", str(PDF), shared_services, mode="chunk", max_tokens=CHUNK_TOKENS)
     placed = {
-        (page["number"], block["kind"], page["text"][block["start"] : block["end"]])
+        (page["number"], block["kind"], block["text"])
         for page in answer_json(read_file(PDF, services=shared_services))["pages"]
         for block in page["blocks"]
+        if block["box"] and block["kind"] != "furniture"
     }
     held = [(block["page"], block["kind"], block["text"]) for _, chunk in chunks for block in chunk["blocks"]]
     assert all(page in chunk["pages"] for _, chunk in chunks for page in (block["page"] for block in chunk["blocks"]))

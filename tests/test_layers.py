@@ -16,13 +16,13 @@ LAYERS = [
     {"readers.errors", "readers.versions", "readers.settings", "readers.notices"},
     {"readers.storage", "readers.kinds", "readers.options"},
     {"readers.markup", "readers.models"},
+    {"readers.services"},
+    {"readers.job"},
     {"readers.intake"},
     {"readers.render"},
     {"readers.pdf"},
     {"readers.office"},
     {"readers.describe"},
-    {"readers.services"},
-    {"readers.job"},
     {"readers.payload"},
     {"readers.formats"},
     {"readers.core"},
@@ -32,9 +32,10 @@ LAYERS = [
     {"testkit"},
     {"bench", "tests"},  # side by side: neither imports the other
 ]
-# The one import downward the design allows, inside a function (or for type checkers) only: the Reading's public methods
-# (as_text, as_messages, tokens, chunks) hand off to the payload, so that the model stays data.
-LAZY_UPWARD = {("readers.models", "readers.payload")}
+# The imports downward the design allows, inside a function (or for type checkers) only: the Reading's public methods
+# (as_text, as_messages, tokens, chunks) hand off to the payload, so that the model stays data; and the services, which
+# the job (below the engines) holds, build the vision client and the transcriber on first use.
+LAZY_UPWARD = {("readers.models", "readers.payload"), ("readers.services", "readers.describe")}
 PACKAGES = ("readers", "ui", "testkit", "bench", "tests")
 
 

@@ -177,7 +177,7 @@ def test_page_200_of_240_is_the_only_page_parsed_and_rendered(long_pdf, services
     assert [page.number for page in reading.pages] == [200]
     width, height = pdfium.PdfDocument(str(long_pdf))[199].get_size()
     assert close_to(png_size(reading.pages[0].image), (width, height))
-    assert "LILYS 55% DARK CHOC BAR" in reading.pages[0].content  # page 200 is a copy of issue-140-example.pdf
+    assert "LILYS 55% DARK CHOC BAR" in reading.pages[0].text  # page 200 is a copy of issue-140-example.pdf
     with (
         open(long_pdf, "rb") as handle,
         pdfplumber.open(long_pdf, pages=[200]) as whole,

@@ -168,7 +168,7 @@ def test_second_read_is_served_from_the_disk_cache(generated, tmp_path):
             marked += 1
     assert marked == 3
     again = read_file(generated["eight.pdf"], 1, 3, services=services)
-    assert [p.text for p in again.pages] == ["SERVED FROM CACHE"] * 3
+    assert all(p.text.startswith("SERVED FROM CACHE") for p in again.pages)
     assert [p.image for p in again.pages] == [p.image for p in first.pages]
 
 

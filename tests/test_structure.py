@@ -210,7 +210,7 @@ def test_deck_lists_keep_levels_bullets_and_numbers(deck, services):
     text = read_file(deck, 1, 1, services=services).pages[0].text
     assert text.startswith(
         "# Agenda\n\n- Results\n   - Revenue\n      - By region\n   - Costs\n- Plans\n\na) Hire\nb) Train\nc) Ship"
-    )
+    )  # each item a block, the shape's box its box; a list in the next shape stands apart from the one before
 
 
 def test_deck_chart_python_pptx_refuses_is_read_from_its_xml(deck, services):
@@ -235,7 +235,13 @@ def test_deck_smartart_groups_and_merged_cells(deck, services):
     )
     merged = "| Item | Cost | Cost |\n|---|---|---|\n| Servers | 4,000 | 5,000 |\n| Servers | 900 | 950 |"
     assert merged in reading.pages[1].text
-    assert all(page.tables == [] for page in reading.pages)  # tables stand in the text, once
+    assert reading.pages[1].tables == [merged] and reading.pages[1].text.count(merged) == 1  # in the text, once
+    cells = next(block for block in reading.pages[1].blocks if block.kind == "table").rows
+    assert [(cell.text, cell.row_span) for cell in [row[0] for row in cells]] == [
+        ("Item", 1),
+        ("Servers", 2),
+        ("900", 1),
+    ]
 
 
 def test_deck_slide_whose_layout_is_damaged_is_still_read_and_list_levels_are_bounded(tmp_path, monkeypatch):
@@ -423,6 +429,7 @@ def test_word_numbers_as_word_shows_them(tmp_path, monkeypatch):
 
 
 def test_word_table_over_page_breaks_is_cut_between_rows_with_its_heading_row_again():
+    from readers.markup.blocks import BlockKind, Cell
     from readers.office.word.blocks import Block
     from readers.office.word.pages import split_over_pages
 
@@ -430,7 +437,9 @@ def test_word_table_over_page_breaks_is_cut_between_rows_with_its_heading_row_ag
     table = Block(
         "(whole table)",
         "RegionSalesNorth12South34West56",
+        BlockKind.TABLE,
         rows=rows,
+        cells=[tuple(Cell(text) for text in row) for row in rows],
         row_letters=[11, 7, 7, 6],
         heading_rows=1,
         repeated="RegionSales",
@@ -441,6 +450,7 @@ def test_word_table_over_page_breaks_is_cut_between_rows_with_its_heading_row_ag
         ("| Region | Sales |\n|---|---|\n| South | 34 |", 4),
         ("| Region | Sales |\n|---|---|\n| West | 56 |", 5),
     ]
+    assert [[cell.text for cell in row] for row in pieces[1][0].cells] == [["Region", "Sales"], ["South", "34"]]
 
 
 def test_list_numbers_past_what_office_counts_are_written_in_digits():

@@ -202,8 +202,13 @@ def test_each_page_shows_its_text_rendered_or_raw_its_tables_once_and_its_tokens
     expect(texts).to_have_count(4)
     expect(texts.first.locator("h1")).to_have_text("Quarterly Sales Report 2024")  # rendered: a heading, no "#"
     expect(page.get_by_text("Page 3 — text, rendered (the model receives it raw)")).to_be_visible()
-    expect(page.locator("table").filter(has_text="Region")).to_have_count(1)  # page 3's table, rendered once
-    expect(page.locator("table").filter(has_text="Consumer")).to_have_count(1)  # the pie chart's data, rendered
+    rendered = page.locator(".rl-rendered table")
+    expect(rendered.filter(has_text="Region")).to_have_count(1)  # page 3's table, rendered once in its text
+    expect(rendered.filter(has_text="Consumer")).to_have_count(1)  # the pie chart's data, rendered
+    opened = page.locator(".rl-table").filter(has_text="Table 1: 2 rows × 5 columns")  # its cells, full width
+    expect(opened).to_have_count(1)
+    opened.get_by_text("Table 1: 2 rows × 5 columns").click()  # it opens: its cells and its CSV
+    expect(opened.get_by_role("button", name="Download CSV")).to_have_count(1)
     tokens = page.locator(".prose.rl-tokens")
     expect(tokens).to_have_count(4)
     for shown, answered in zip(tokens.all(), reading["pages"]):
@@ -216,6 +221,7 @@ def test_each_page_shows_its_text_rendered_or_raw_its_tables_once_and_its_tokens
     expect(raw.first).to_have_value(re.compile(r"^# Quarterly Sales Report 2024"))
     expect(raw.nth(2)).to_have_value(re.compile(r"\| Region \| Q1"))
     expect(page.locator("table").filter(has_text="Region")).to_have_count(0)  # raw: the table as the model gets it
+    expect(page.locator(".rl-table")).to_have_count(0)
     shoot(page, "32-05-raw")
     page.close()
 
@@ -308,11 +314,11 @@ def test_a_web_page_s_bars_sidebar_footer_and_cookie_banner_are_not_drawings(chr
     web_page = tmp_path / "web-page.html"
     web_page.write_text((ASSETS / "web-page.html").read_text() + "<!-- issue 32 -->")  # read afresh
     page = open_app(chromium, ocr_app)
+    page.get_by_label("Multimodal model").check()  # a web page is printed for a model that sees its pages
     page.set_input_files(UPLOAD, str(web_page))
     expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
     expect(page.get_by_text("Page 1", exact=True)).to_be_visible()  # the plain render, nothing outlined
-    expect(page.get_by_text("figures outlined")).to_have_count(0)
-    expect(page.get_by_text("No figures on this page").first).to_be_visible()
+    expect(page.get_by_text("figures outlined")).to_have_count(0)  # no figure: nothing a vision model is asked
     open_tab(page, "Model payload")
     expect(page.locator("#estimates")).to_contain_text("0 calls made")
     shoot(page, "32-10-web-page")

@@ -4,6 +4,8 @@ what a person sees; the screenshots go to the artifacts folder."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 import zipfile
 from pathlib import Path
@@ -12,6 +14,7 @@ import pytest
 from gradio_client import Client, handle_file
 from playwright.sync_api import expect
 
+from readers import Block
 from testkit import CORPUS
 from tests.test_browser import ASSETS, UPLOAD, WAIT_MS, fresh_copy, shoot
 from tests.test_ui_app import PHONE, TOO_WIDE, open_app, open_tab
@@ -101,6 +104,38 @@ def test_a_wide_table_keeps_its_words_whole_and_scrolls_in_its_own_box(chromium,
     assert table.evaluate("table => getComputedStyle(table).overflowX") == "auto"
     assert page.evaluate(TOO_WIDE, viewport["width"]) == []  # the table scrolls, the page does not
     shoot(page, f"42-02-table-{tag(viewport)}")
+    page.close()
+
+
+@VIEWPORTS
+def test_a_table_opens_full_width_and_downloads_as_csv_from_its_cells(chromium, ocr_app, viewport):
+    """Issue 52's second item: the WARN report's 7-column table, cramped beside its page, opens over the
+    page as wide as the window, and downloads as CSV holding its cells as the API's block gives them."""
+    answer = Client(ocr_app, verbose=False).predict(file=handle_file(str(WARN)), page_end=1, api_name="/read_file")
+    block = next(block for block in answer["pages"][0]["blocks"] if block["kind"] == "table")
+    header, *rows = Block.of(block).grid()
+    page = open_app(chromium, ocr_app, viewport)
+    page.locator("#page-end input").fill("1")
+    page.set_input_files(UPLOAD, str(WARN))
+    expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+    table = page.locator("#rl-file-0-page-1 .rl-table").first
+    named = f"Table 1: {len(rows)} rows × {len(header)} columns"
+    expect(table).to_contain_text(named)
+    table.get_by_text(named).click()  # it opens: its cells and its CSV
+    expect(table.get_by_role("columnheader", name=header[3])).to_be_visible()
+    expect(table).to_contain_text(rows[0][3])  # the first row's company, as the API has it
+    table.get_by_role("button", name="Fullscreen").click()
+    expect(table.get_by_role("button", name="Exit fullscreen")).to_be_visible()
+    shown = table.locator(".block.fullscreen").bounding_box()  # Gradio's full screen: a layer over the page
+    assert shown["x"] <= 1 and shown["width"] >= viewport["width"] - 2, shown  # the window's width, not the column's
+    assert shown["height"] >= viewport["height"] - 2, shown
+    shoot(page, f"52-02-table-full-width-{tag(viewport)}")
+    table.get_by_role("button", name="Exit fullscreen").click()
+    with page.expect_download() as download:
+        table.get_by_role("button", name="Download CSV").click()
+    assert download.value.suggested_filename == "ca-warn-report-page-1-table-1.csv"
+    written = list(csv.reader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
+    assert written == [header, *rows]  # its cells, a spanning cell's words in each place it covers
     page.close()
 
 

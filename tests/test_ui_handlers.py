@@ -113,9 +113,9 @@ def test_estimates_add_the_pdf_document_form(shared_services):
             document["bytes"] == len(json.dumps(parts).encode()) < images["bytes"]
         )  # the PDF is smaller than its pages' PNGs
         # each page costs its text and its image, by the providers' published rules for PDF input
-        assert document["characters"] == len(parts[0]["text"]) + sum(len(page.content) for page in reading.pages)
+        assert document["characters"] == len(parts[0]["text"]) + sum(len(page.text) for page in reading.pages)
         assert document["text_tokens"] == text_tokens(parts[0]["text"]) + sum(
-            text_tokens(page.content) for page in reading.pages
+            text_tokens(page.text) for page in reading.pages
         )
         assert not document["exact"]
         assert document["images"] == images["images"] == 4 and document["image_tokens"] == images["image_tokens"]
@@ -221,8 +221,13 @@ def test_report_cites_each_page_s_text_table_and_figure_once_under_its_own_headi
     for index, block in enumerate(blocks):
         if block.startswith(("![", "| Region", "**Visual content**")):
             assert blocks[index + 1].startswith("*(Source: chart-report.pdf, p. "), block[:40]
-        if block.startswith(("Sales grew", "#### ")):
-            assert not blocks[index + 1].startswith("*(Source:"), block[:40]  # the page's text is cited at its end
+        if block.startswith("#### "):
+            assert not blocks[index + 1].startswith("*(Source:"), block[:40]  # a heading needs no source of its own
+    # each piece is cited once, right after it: the text before page 1's chart, then the whole chart, its note too
+    cite = "*(Source: chart-report.pdf, p. 1)*"
+    assert f"units sold per quarter.\n\n{cite}\n\nChart (bar chart)\n\n" in markdown
+    assert "| Q4 | 170 | 125 |\n\nAxis ticks and other labels: 180, 160" in markdown
+    assert f"*values as printed*\n\n{cite}\n\nPage furniture: Page 1 of 4" in markdown
 
 
 def test_citations_name_slides_frames_and_times(services):

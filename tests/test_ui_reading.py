@@ -158,7 +158,7 @@ def test_pages_outside_a_file_are_a_note_on_the_pages_it_has(tmp_path, services)
     assert report.note == (
         "Page 51 is outside chart-report.pdf, which has 4 pages. Choose a page from 1 to 4. Shown instead: pages 1–4."
     )
-    assert picture.note.startswith("Page 51 is outside diagram.png, which has 1 page.")
+    assert picture.note.startswith("Page 51 is outside diagram.png, which has 1 frame.")
     _, ends = last(read_uploads(paths[:1], ReadOptions(3, 60, multimodal=False), services))
     assert [page.number for page in ends[0].reading.pages] == [3, 4]  # from the first page asked to the last
     assert ends[0].note.endswith("Shown instead: pages 3–4.")
@@ -194,3 +194,17 @@ def test_the_app_reads_every_file_the_api_reads(tmp_path, services):
 
 def test_no_files_clears_the_view(services):
     assert list(read_uploads(None, ReadOptions(multimodal=False), services)) == [[]]
+
+
+@pytest.mark.parametrize("multimodal", [False, True], ids=["text-only", "multimodal"])
+def test_the_app_gives_a_web_page_the_pages_the_api_gives(tmp_path, shared_services, multimodal):
+    """One paging a file and mode (issue 51): the app reads with page images to show them, and a web page
+    read for a text-only model is still its blocks cut into pages, as /read_file and the command line give it;
+    read for a model that sees its pages, both give the print's pages, a page of only menus in neither payload."""
+    page = upload(tmp_path, CORPUS / "docling/formats/wiki_duck.html")
+    _, (entry,) = last(read_uploads([page], ReadOptions(multimodal=multimodal), shared_services))
+    api = read_file(CORPUS / "docling/formats/wiki_duck.html", multimodal=multimodal, services=shared_services)
+    assert [(shown.number, shown.text) for shown in entry.reading.pages] == [
+        (given.number, given.text) for given in api.pages
+    ]
+    assert entry.reading.as_text() == api.as_text() and (api.pdf is not None) == multimodal

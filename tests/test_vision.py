@@ -12,8 +12,8 @@ import pytest
 
 from readers import ReadOptions, Services, read_file
 from readers.describe.prompts import IMAGE_PROMPT, PAGE_PROMPT
-from readers.describe.ratelimit import RateLimit
 from readers.describe.vision import LocalOCR, OpenAIVision, build_vision
+from readers.services import RateLimit
 from readers.storage.descriptions import DescriptionCache
 from testkit import CORPUS, ROOT, fixtures, make_settings
 from testkit.fake_openai import chat_reply
@@ -207,7 +207,7 @@ def test_a_500_on_one_page_leaves_the_others_and_is_not_cached(vision, fake_open
     reading = read_file(three_pages, services=vision())
     first, second, third = reading.pages
     assert second.error == "The vision service failed (500) 3 times: try again later."
-    assert second.description is None and second.image == broken and second.content
+    assert second.description is None and second.image == broken and second.text
     assert len([r for r in fake_openai.calls(CHAT) if sent_image(r) == broken]) == 3
     assert first.description == fingerprint(first.image) and third.description == fingerprint(third.image)
     assert first.error is None and third.error is None

@@ -120,7 +120,7 @@ def test_without_walls_public_mode_runs_neither_engine_and_says_why(tmp_path, mo
     document = read_file(CORPUS / "markitdown/test.docx", services=public, images=True)
     assert all(page.image is None for page in document.pages) and document.pages[0].text
     assert any("cannot wall LibreOffice in" in notice.text for notice in document.notices)
-    page = read_file(fixtures.web_page(tmp_path / "page.html"), services=public, images=True)
+    page = read_file(fixtures.web_page(tmp_path / "page.html"), services=public, multimodal=True)
     assert page.pages[0].image is None and any("cannot wall Chromium in" in warning for warning in page.warnings)
     with pytest.raises(ReaderError) as refused:
         read_file(LEGACY, services=public)

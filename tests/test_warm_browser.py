@@ -146,11 +146,12 @@ def test_a_print_that_hangs_times_out_with_a_warning_and_the_next_gets_a_new_bro
         started = time.monotonic()
         with monkeypatch.context() as short:  # only the hung print is given a short limit: a new browser's
             short.setattr(browser, "PRINT_TIMEOUT_MS", 3_000)  # launch takes longer on a busy machine
-            reading = read_file(fixtures.web_page(tmp_path / "hung.html"), services=services, images=True)
+            reading = read_file(fixtures.web_page(tmp_path / "hung.html"), services=services, multimodal=True)
         assert time.monotonic() - started < BOUNDED_SECONDS
         assert reading.pages[0].image is None and "| Germany | 320,000 |" in reading.as_text()
         assert reading.warnings == [
-            "Chromium could not print hung.html (TimeoutError), so it has no page images; its text is still read."
+            "Chromium could not print hung.html (TimeoutError), so it has no page images and its pages are its text "
+            "cut at block boundaries (about 4,000 characters each)."
         ]
         browser.print_page(page("After the hang"), tmp_path / "after.pdf")
         assert "After the hang" in printed_text(tmp_path / "after.pdf")
@@ -175,6 +176,7 @@ def test_a_forked_child_starts_its_own_browser_and_leaves_the_parents_alone(laun
             report = {"pid": browser.browser_pid(), "launches": browser.launches()}
             group = group_of(report["pid"])
             browser.shutdown()
+            eventually(lambda: not in_groups({group}))  # its processes exit: on a busy machine not at once
             report["left"] = in_groups({group})
         except BaseException as error:  # noqa: BLE001 - reported to the parent
             report = {"error": repr(error)}

@@ -19,7 +19,6 @@ from readers.payload.chunks import MIN_TOKENS, Chunk, check_sizes
 from .handlers import Entry
 from .report import REPORT_CHUNK_TOKENS, outlined_image, page_image
 
-SAMPLE = 80  # characters of a block, or of a chunk, looked for in the other
 EMPTY = (
     "**No chunks yet.** Once a file is read, what a retriever indexes appears here: one card per chunk "
     "with its tokens, pages and heading path, and beside it the chunk's page. Upload files above, or try an example:"
@@ -68,8 +67,9 @@ def summary_line(found: list[tuple[Entry, list[Chunk]]]) -> str:
 
 def card(chunk: Chunk, choice: str) -> str:
     """One chunk as HTML, ``choice`` ("entry index:chunk number") in its ``data-choice``: number, kind, tokens,
-    where (pages, lines or times, by its citation) and heading path, then its text."""
-    where = chunk.citation.split(", ", 1)[1] if ", " in chunk.citation else chunk.citation
+    where in its file (``Chunk.where``: pages, lines or times; its citation for a file of one page) and heading
+    path, then its text."""
+    where = chunk.where or chunk.citation
     heading = " › ".join(chunk.headings) or "(no heading)"
     return (
         f'<div class="rl-card" data-choice="{choice}" tabindex="0" title="Show its page">'
@@ -109,25 +109,14 @@ def chunk_views(entries: list[Entry], max_tokens) -> tuple[str, str, dict]:
     return summary, "\n".join(parts), gr.update(choices=choices, value=None)
 
 
-def _holds(content: str, text: str) -> bool:
-    """Whether a chunk's ``content`` holds a block's ``text``, whole or in part (a chunk cut from a
-    long block, or one a block runs into): both are cut from the same page text."""
-    content, text = " ".join(content.split()), " ".join(text.split())
-    return bool(text) and (text in content or content[:SAMPLE] in text or text[-SAMPLE:] in content)
-
-
 def chunk_marks(entry: Entry, chunk: Chunk) -> tuple[Page | None, list[tuple[tuple, str]]]:
-    """The page a chunk is shown on (its figure's page, else its first) and what is outlined there:
-    its figures, and every block of text or table of the page that it holds (``readers.payload.placed``)."""
+    """The page a chunk is shown on (its first box's page, else its first) and what is outlined there:
+    the boxes of the blocks and figures it holds (``Chunk.boxes``) on that page."""
     first = chunk.boxes[0].page if chunk.boxes else chunk.pages[0]
     label = f"Chunk {chunk.number} · {chunk.kind}"
     marks = [(box.box, label) for box in chunk.boxes if box.page == first]
-    for index, page in enumerate(entry.reading.pages):
-        if page.number == first and page.section == chunk.section:
-            blocks = entry.answer["pages"][index]["blocks"] if entry.answer else []
-            held = [block for block in blocks if _holds(chunk.content, page.text[block["start"] : block["end"]])]
-            return page, marks + [(tuple(block["box"]), label) for block in held]
-    return None, marks
+    page = next((page for page in entry.reading.pages if page.number == first and page.section == chunk.section), None)
+    return page, marks
 
 
 def chunk_image(entries: list[Entry], max_tokens, choice: str | None, folder: Path) -> str | None:

@@ -12,14 +12,15 @@ from pathlib import Path
 
 import gradio as gr
 
-from readers import Page, Reading
+from readers import BlockKind, Page, Reading
 from readers.intake.detect import FORMATS_LISTED
 from readers.intake.fetch import is_url
+from readers.kinds import kind_of
 from readers.notices import CACHED, Code, Described
 from readers.payload.citations import CITED_UNITS, clock
 
 from .handlers import Entry, parse_range
-from .report import furniture_note, outlined_image, page_image, page_title, preview_image
+from .report import furniture_note, outlined_image, page_image, page_title, preview_image, table_csv
 
 EMPTY = (
     "**Each page will appear here** as soon as it is read: its render, figures outlined, beside its text, tables, "
@@ -69,22 +70,25 @@ def unfetched(markdown: str) -> str:
     return HTML_PICTURE.sub(from_html, MARKDOWN_PICTURE.sub(lambda found: _placeholder(found[1], found[2]), markdown))
 
 
-def linked_text(page: Page, blocks: list[dict]) -> str:
-    """The page's content as Markdown with each placed block (``readers.payload.placed``) inside a
-    ``div`` whose class carries its box in ten-thousandths of the page (``rl-box-1070-786-6361-1089``:
+def linked_text(page: Page) -> str:
+    """The page's text as Markdown with each block that has a box (``readers.markup.blocks.Block``) inside
+    a ``div`` whose class carries its box in ten-thousandths of the page (``rl-box-1070-786-6361-1089``:
     Gradio's sanitizer keeps a class, not a data attribute), for the page's script to light on the
     render (``ui.browser``); each table the reader is unsure of (``Page.unsure_tables``) inside an
     ``rl-unsure`` one, under a line that says so."""
-    parts, at = [], 0
-    for block in blocks:
-        box = "-".join(str(round(value * BOX_SCALE)) for value in block["box"])
-        shown = page.text[block["start"] : block["end"]]
-        parts += [page.text[at : block["start"]], f'<div class="rl-block rl-box-{box}">\n\n{shown}\n\n</div>']
-        at = block["end"]
-    text = "\n\n".join(part for part in ["".join([*parts, page.text[at:]]).strip(), *page.tables_apart] if part)
-    for table in {page.tables[index] for index in page.unsure_tables if index < len(page.tables)}:
-        text = text.replace(table, f'<div class="rl-unsure">\n\n{UNSURE}\n\n{table}\n\n</div>', 1)
-    return text
+    text, parts, at, table = page.text, [], 0, -1
+    for block, span in zip(page.blocks, page.spans()):
+        table += block.kind == BlockKind.TABLE
+        unsure = block.kind == BlockKind.TABLE and table in page.unsure_tables
+        if span is None or (block.box is None and not unsure):
+            continue
+        shown = f'<div class="rl-unsure">\n\n{UNSURE}\n\n{block.text}\n\n</div>' if unsure else block.text
+        if block.box is not None:
+            box = "-".join(str(round(value * BOX_SCALE)) for value in block.box)
+            shown = f'<div class="rl-block rl-box-{box}">\n\n{shown}\n\n</div>'
+        parts += [text[at : span[0]], shown]
+        at = span[1]
+    return "".join([*parts, text[at:]]).strip()
 
 
 def _render(image: str | None, label: str, key: str) -> None:
@@ -101,12 +105,41 @@ def _render(image: str | None, label: str, key: str) -> None:
         )
 
 
-def _show_page(reading: Reading, page, blocks: list[dict], folder: Path, raw: bool, anchor: str | None) -> None:
+def _tables(reading: Reading, page: Page, folder: Path, key: str) -> None:
+    """Each table of the page from its cells (``Block.rows``): full width in a table of its own, which opens
+    full screen, and as CSV."""
+    tables = [block for block in page.blocks if block.kind == BlockKind.TABLE and len(block.rows) > 1]
+    for number, table in enumerate(tables, 1):
+        header, *rows = table.grid()
+        width = max(len(row) for row in [header, *rows])
+        with gr.Accordion(
+            f"Table {number}: {len(rows)} rows × {width} columns",
+            open=False,
+            key=f"{key}-table-{number}",
+            elem_classes="rl-table",
+        ):
+            gr.Dataframe(
+                [row + [""] * (width - len(row)) for row in rows],
+                headers=header + [""] * (width - len(header)),
+                interactive=False,
+                wrap=True,
+                buttons=["fullscreen", "copy"],
+                key=f"{key}-table-{number}-cells",
+            )
+            gr.DownloadButton(
+                "Download CSV",
+                table_csv(reading, page, number, table, folder),
+                size="sm",
+                key=f"{key}-table-{number}-csv",
+            )
+
+
+def _show_page(reading: Reading, page, folder: Path, raw: bool, anchor: str | None) -> None:
     key = f"{reading.sha256}-{page.number}-{page.section}"
     label = page_title(reading, page)
     with gr.Row(equal_height=False, elem_id=anchor, elem_classes="rl-page"):
         if page.image:
-            outlined = page.figures and reading.kind != "image"  # an image file is its own one figure
+            outlined = page.figures and not kind_of(reading.kind).picture  # an image file is its own one figure
             _render(
                 outlined_image(reading, page, folder) if outlined else page_image(reading, page, folder),
                 f"{label} — figures outlined" if outlined else label,
@@ -115,7 +148,7 @@ def _show_page(reading: Reading, page, blocks: list[dict], folder: Path, raw: bo
         with gr.Column(scale=1):
             if raw or page.line is not None:  # a text file's lines are shown as they are
                 gr.Textbox(
-                    page.content.strip() or "(no text on this page)",
+                    (page.text if page.line is not None else page.text.strip()) or "(no text on this page)",
                     label=f"{label} — raw text, exactly as the model receives it",
                     lines=4,
                     max_lines=18,
@@ -125,15 +158,17 @@ def _show_page(reading: Reading, page, blocks: list[dict], folder: Path, raw: bo
                     elem_classes="rl-page-text rl-raw",
                 )
             else:
-                hint = f" · <span class='rl-hint'>{LINKED}</span>" if blocks and page.image else ""
+                boxed = any(block.box for block in page.blocks)
+                hint = f" · <span class='rl-hint'>{LINKED}</span>" if boxed and page.image else ""
                 gr.Markdown(f"**{label} — text, rendered** (the model receives it raw){hint}", key=f"{key}-label")
                 gr.Markdown(
-                    unfetched(linked_text(page, blocks)) or "*(no text on this page)*",
+                    unfetched(linked_text(page)) or "*(no text on this page)*",
                     container=True,
                     max_height=480,
                     key=f"{key}-rendered",
                     elem_classes="rl-page-text rl-rendered",
                 )
+                _tables(reading, page, folder, key)
             gr.Markdown(token_line(reading, page), key=f"{key}-tokens", elem_classes="rl-source rl-tokens")
             if note := furniture_note(page):  # what the page shows round its text, which the text leaves out
                 gr.Markdown(note, key=f"{key}-furniture", elem_classes="rl-source")
@@ -257,12 +292,11 @@ def show_entries(entries: list[Entry], folder: Path, raw: bool = False) -> None:
                 gr.Markdown(f"ℹ️ {warning}")
             if reading.transcript is not None:
                 _show_transcript(entry, f"rl-player-{index}")
-            placed = [page["blocks"] for page in entry.answer["pages"]] if entry.answer else [[]] * len(reading.pages)
             anchored = set()
-            for page, blocks in zip(reading.pages, placed):
+            for page in reading.pages:
                 anchor = None if page.number in anchored else f"rl-file-{index}-page-{page.number}"
                 anchored.add(page.number)
-                _show_page(reading, page, blocks, folder, raw, anchor)
+                _show_page(reading, page, folder, raw, anchor)
 
 
 # Scrolls to the page a box names (a number past the file's first or last page: that page), in the file the

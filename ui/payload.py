@@ -144,7 +144,7 @@ def estimate(readings: list[Reading], documents: dict[str, list[dict]] | None = 
         ]
         for sent in (True, False)
     )
-    extracted = [page.content for r in multimodal if r.pdf for page in r.pages]  # the text taken from the PDFs' pages
+    extracted = [page.text for r in multimodal if r.pdf for page in r.pages]  # the text taken from the PDFs' pages
     documents = document_payloads(readings)[0] if documents is None else documents
     for provider, parts in documents.items():  # a provider that cannot take the PDFs has no row; the view says why
         texts = [part["text"] for part in parts if is_text(part)]

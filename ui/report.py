@@ -7,6 +7,7 @@ the page), so reading the same file again rewrites nothing and the folder only g
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import hashlib
 import io
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from readers import Page, ReaderError, Reading
+from readers import Block, BlockKind, Page, ReaderError, Reading
 from readers.payload.citations import clock, page_source, source
 from readers.payload.serialize import several_json
 from readers.payload.text import files_text
@@ -103,30 +104,44 @@ def furniture_note(page: Page) -> str | None:
     return f"Page furniture: {' · '.join(page.furniture)}" if page.furniture else None
 
 
-def _demoted(block: str) -> str:
-    """A block of the document's text under the report's own headings: its heading (``#``) set
-    ``REPORT_LEVELS`` levels lower, so ``# Title`` reads under the report's ``### Page 1``."""
-    marks = len(block) - len(block.lstrip("#"))
-    if marks and block[marks : marks + 1] in (" ", "\t"):
-        return "#" * min(6, marks + REPORT_LEVELS) + block[marks:]
-    return block
+def _demoted(block: Block) -> str:
+    """A block of the document's text under the report's own headings: a heading set ``REPORT_LEVELS``
+    levels lower, so ``# Title`` reads under the report's ``### Page 1``."""
+    if block.kind == BlockKind.HEADING:
+        return f"{'#' * min(6, block.level + REPORT_LEVELS)} {block.title}"
+    return block.text.strip("\n")
+
+
+CITED_APART = (BlockKind.TABLE, BlockKind.CHART)  # each cited after itself; a run of other blocks once after it
+
+
+def _cited(page: Page, cite: str) -> list[str]:
+    """A page's text as the report gives it: its blocks, each table and chart cited after it and each run
+    of the blocks between them once after that run (a run of headings alone is no content to cite)."""
+    lines, run = [], False
+    for block in page.blocks:
+        if block.kind == BlockKind.FURNITURE or not block.text.strip():
+            continue
+        if block.kind in CITED_APART:
+            lines += [cite] if run else []
+            lines += [_demoted(block), cite]
+            run = False
+        else:
+            lines.append(_demoted(block))
+            run = run or block.kind != BlockKind.HEADING
+    return lines + ([cite] if run else [])
 
 
 def _page_section(reading: Reading, page: Page, images: dict[str, bytes]) -> list[str]:
     """A page's part of the report: its picture (collected into ``images``), its text with the document's
-    headings under the report's, then one citation for the page's text, one after each table and one after the
-    description of its figures."""
+    headings under the report's, each piece cited once (``_cited``), then the description of its figures, cited."""
     cite = citation(reading, page)
     lines = [f"### {page_title(reading, page)}"]
     if page.image:
         image_name = f"images/{reading.sha256[:12]}-{stem(reading.name)}-{page.number}.png"
         images[image_name] = page.image
         lines += [f"![{reading.name}, {reading.label.lower()} {page.number}]({image_name})", cite]
-    blocks = [block for block in [*page.text.strip().split("\n\n"), *page.tables_apart] if block.strip()]
-    for block in blocks:
-        lines += [_demoted(block), cite] if block.lstrip().startswith("|") else [_demoted(block)]
-    if any(not block.lstrip().startswith(("|", "#")) for block in blocks):  # the page's text, cited once
-        lines.append(cite)
+    lines += _cited(page, cite)
     if note := furniture_note(page):  # one line, under the page's text: not the page's content, so not cited
         lines.append(note)
     if page.description:
@@ -197,6 +212,15 @@ def write_readings(entries: list[Entry], folder: Path, ending: str, citations: b
         return each
     together = _write_once(folder / "readings", f"all-files.{ending}", _reading_data(entries, ending, citations))
     return [together, *each]
+
+
+def table_csv(reading: Reading, page: Page, number: int, table: Block, folder: Path) -> str:
+    """The path of a table's CSV, its ``rows`` as a grid (a spanning cell's text in each place it covers),
+    written once: ``report-page-3-table-1.csv``."""
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(table.grid())
+    name = f"{stem(reading.name)}-{reading.label.lower()}-{page.number}-table-{number}.csv"
+    return _write_once(folder / "tables", name, buffer.getvalue().encode("utf-8"))
 
 
 def preview_image(page: Page, folder: Path) -> str | None:

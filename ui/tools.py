@@ -4,8 +4,8 @@ a query is found (``/find``).
 
 A budgeted answer holds as many whole pages as fit (``readers.payload.budget``) and says what is
 left and the exact call that goes on. Over MCP the budget is ``MCP_MAX_TOKENS`` unless the agent sets
-one, and the pages in an answer leave out their text, tables and description, which ``text`` holds
-already: a model reads an MCP answer whole, so it would read them twice. The outline and ``find``
+one, and the pages in an answer leave out their text, tables, description and blocks, which ``text``
+holds already: a model reads an MCP answer whole, so it would read them twice. The outline and ``find``
 read the whole file (or the range asked) in runs of ``MAX_PAGES`` pages, as an agent reading it from
 its first page gets them, so their counts are those of the answers.
 """
@@ -22,13 +22,13 @@ from readers.kinds import kind_of
 from readers.notices import Code, part_of_file
 from readers.payload.budget import Cursor, Fitted, answer_count, default_count, fit, page_tokens
 from readers.payload.outline import heading_tree, outline_pages
-from readers.payload.search import Search, compile_query, merged
+from readers.payload.search import Search, compile_query, hit_block, merged
 from readers.payload.serialize import notices_json
 
 MCP_MAX_TOKENS = 20_000
 MAX_HITS = 200
 MAX_CONTEXT_LINES = 10
-PAGE_TEXT = ("text", "tables", "description")  # what the answer's text holds already
+PAGE_TEXT = ("text", "tables", "description", "blocks")  # what the answer's text holds already
 Read = Callable[..., Reading]  # read(page_start, page_end, multimodal=...) of the file in hand
 
 
@@ -47,8 +47,9 @@ def token_budget(max_tokens, mcp: bool) -> int | None:
 
 def for_agents(answer: dict) -> dict:
     """An answer as an MCP client gets it: no ``messages`` (megabytes of base64 its model would read
-    as text), and pages without the text, tables and description that ``text`` holds, or the fields
-    they leave empty."""
+    as text), and pages without the text, tables, description and blocks that ``text`` holds (a
+    block's box costs as many tokens as a short paragraph's words: with them the answer would be twice
+    its budget; ``find`` gives the block and box of each hit), or the fields they leave empty."""
     answer.pop("messages", None)
     answer["pages"] = [
         {key: value for key, value in page.items() if key not in PAGE_TEXT and value not in (None, [])}
@@ -147,7 +148,7 @@ class Budget:
         pages, start, position = fitted.reading.pages, fitted.first, fitted.next
         if not pages:
             return "the whole transcript" if reading.transcript else "nothing"
-        size = len(reading.pages[0].content)
+        size = len(reading.pages[0].text)
         if position is not None and position.page == pages[0].number:  # a piece of a page longer than the budget
             return f"{unit} {start.page}, characters {start.offset:,}-{position.offset:,} of {size:,}"
         whole = [page.number for page in pages[1:]] if start.offset else [page.number for page in pages]
@@ -223,6 +224,12 @@ def outline_json(read: Read, first: int | None, last: int | None, max_pages: int
     return answer | _said(readings)
 
 
+def _block_of(page, where: str, hit) -> dict:
+    """The kind and box of the block a hit in a page's text is in (its box lights it on the page)."""
+    block = hit_block(page, hit) if page and where == "text" else None
+    return {"block": str(block.kind), "box": block.box} if block else {}
+
+
 def find_json(
     read: Read, query: str, is_regex: bool, first: int | None, last: int | None, context, max_hits, max_pages: int
 ) -> dict:
@@ -244,7 +251,7 @@ def find_json(
         counts = None
         for index, page in enumerate(reading.pages):
             where = f"{reading.name}, {kind_of(reading.kind).unit} {page.number}"
-            found = [(page, "text", hit) for hit in search.hits(page.content, page.line or 1, where)]
+            found = [(page, "text", hit) for hit in search.hits(page.text, page.line or 1, where)]
             found += [(page, "visual content", hit) for hit in search.hits(page.description or "", 1, where)]
             if found:
                 counts = counts or page_tokens(reading)
@@ -264,6 +271,7 @@ def find_json(
                 "lines": list(hit.starts),
                 "in": where,
                 "context": hit.context,
+                **_block_of(page, where, hit),
             }
             for hit in merged([found[2] for found in run])
         ]

@@ -51,4 +51,6 @@ def ray_dataset(paths: list[str], *, chunks: int = 0, overlap: int = 0, settings
     files = [{"path": file if is_url(file) else os.path.abspath(file), "file": file} for file in collect(paths)]
     if not ray.is_initialized():
         ray.init(runtime_env=RayEngine.runtime_env())
-    return ray.data.from_items(files).map_batches(_read, batch_size=1, fn_args=(request, settings))
+    dataset = ray.data.from_items(files)
+    # Ray's types know no function with more arguments than the batch, which fn_args gives it
+    return dataset.map_batches(_read, batch_size=1, fn_args=(request, settings))  # type: ignore[arg-type]

@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import itertools
+import logging
 import os
 from collections import Counter, deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .records import INSTALL_HINT, BatchError, read_records
 
@@ -38,7 +40,8 @@ class _Requeue:
     can go on after it ran dry, when a task is put back."""
 
     def __init__(self, tasks: Iterator[tuple]):
-        self.tasks, self.back = tasks, deque()
+        self.tasks: Iterator[tuple] = tasks
+        self.back: deque[tuple] = deque()
 
     def __iter__(self) -> _Requeue:
         return self
@@ -49,7 +52,7 @@ class _Requeue:
 
 def _windowed(
     tasks: Iterator[tuple], window: int, submit: Callable, wait_any: Callable, cancel: Callable
-) -> Iterator[tuple[tuple, object]]:
+) -> Iterator[tuple[tuple, Any]]:
     """Run ``tasks`` with at most ``window`` under way; yield (task, handle) as each finishes.
     Tasks are taken from the iterator only as room frees, so memory stays bounded."""
     running: dict = {}
@@ -106,7 +109,7 @@ class LocalEngine:
     def _pool(self) -> Executor:
         return ThreadPoolExecutor(self.workers, thread_name_prefix="readlens-batch")
 
-    def read(self, tasks: Iterator[tuple], *shared) -> Iterator[tuple[tuple, object]]:
+    def read(self, tasks: Iterator[tuple], *shared) -> Generator[tuple[tuple, Any]]:
         """Yield (task, ``self.work(*task, *shared)`` or the exception it raised) as each finishes."""
         pool = self._pool()
         try:
@@ -176,7 +179,7 @@ class RayEngine:
                     num_cpus=None if self.address else self.workers,
                     include_dashboard=False,
                     log_to_driver=False,
-                    logging_level="ERROR",
+                    logging_level=logging.ERROR,
                     runtime_env=self.runtime_env(),
                 )
             except (ConnectionError, RuntimeError, ValueError) as error:
@@ -199,12 +202,12 @@ class RayEngine:
         if self._started:
             self.ray.shutdown()
 
-    def read(self, tasks: Iterator[tuple], *shared) -> Iterator[tuple[tuple, object]]:
+    def read(self, tasks: Iterator[tuple], *shared) -> Generator[tuple[tuple, Any]]:
         """Yield (task, its records, a ``Retry``, or the Ray error of its last try) as each finishes."""
         ray = self.ray
         remote = ray.remote(max_retries=0)(self.work)
         shared_refs = [ray.put(value) for value in shared]
-        queue, tries = _Requeue(tasks), Counter()
+        queue, tries = _Requeue(tasks), Counter[tuple]()
         for task, ref in _windowed(
             queue,
             self.window,
@@ -216,15 +219,15 @@ class RayEngine:
                 result = ray.get(ref)
             except ray.exceptions.RayError as error:
                 tries[task] += 1
-                if lost(error) and tries[task] < TRIES:
+                if (why := lost(error)) and tries[task] < TRIES:
                     queue.back.append(task)
-                    yield task, Retry(tries[task], lost(error))
+                    yield task, Retry(tries[task], why)
                     continue
                 result = error
             tries.pop(task, None)
             yield task, result
 
 
-def lost(error: Exception) -> str | None:
+def lost(error: BaseException) -> str | None:
     """Why a try was lost with its worker or node (a ``LOST`` sentence), or None when it failed for itself."""
     return next((LOST[kind.__name__] for kind in type(error).__mro__ if kind.__name__ in LOST), None)

@@ -9,9 +9,11 @@ import itertools
 import json
 import os
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from ..intake.fetch import is_url
 from ..storage.files import atomic_file
@@ -108,7 +110,7 @@ class JsonlOutput:
     def __init__(self, path: Path, chunked: bool = False):
         self.path, self.chunked = path, chunked
         self.partial: int | None = None  # the number of a last line cut short, found by _records
-        self._handle = None
+        self._handle: BinaryIO | None = None
 
     def _lines(self) -> Iterator[tuple[int, bytes]]:
         with open(self.path, "rb") as handle:
@@ -184,6 +186,17 @@ def parquet_schema(pa, chunked: bool = False):
             ("source", pa.string()),
         ]
     )
+    cell = pa.struct([("text", pa.string()), ("row_span", pa.int64()), ("column_span", pa.int64())])
+    block = pa.struct(
+        [
+            ("kind", pa.string()),
+            ("text", pa.string()),
+            ("box", pa.list_(pa.float64())),
+            ("level", pa.int64()),
+            ("rows", pa.list_(pa.list_(cell))),
+            ("apart", pa.bool_()),
+        ]
+    )
     types = {
         "page": pa.int64(),
         "page_count": pa.int64(),
@@ -191,10 +204,11 @@ def parquet_schema(pa, chunked: bool = False):
         "line": pa.int64(),
         "tables": pa.list_(pa.string()),
         "furniture": pa.list_(pa.string()),
+        "blocks": pa.list_(block),
         "error": pa.struct([("code", pa.string()), ("message", pa.string())]),
         "transcript": transcript,
         "warnings": pa.list_(pa.string()),
-        "notices": pa.list_(pa.struct([("code", pa.string()), ("text", pa.string())])),
+        "notices": pa.list_(pa.struct([("code", pa.string()), ("text", pa.string()), ("page", pa.int64())])),
     }
     if chunked:
         box = pa.struct([("page", pa.int64()), ("box", pa.list_(pa.float64()))])
@@ -290,7 +304,7 @@ def only_writer(out: Path):
             lock.unlink(missing_ok=True)
 
 
-def collect(paths: Iterable[str], leave_out: set[Path] = frozenset()) -> list[str]:
+def collect(paths: Iterable[str], leave_out: AbstractSet[Path] = frozenset()) -> list[str]:
     """Each file to read, as given or walked: folders are walked recursively in name order, leaving
     out names that start with a dot and the paths in ``leave_out`` (the output's own files). Paths
     are kept as strings, a tenth of a ``Path``'s memory: a collection of a million is held whole."""

@@ -1,3 +1,2 @@
 """What models that cannot see (or hear) are told: each page's visuals described by a vision model
-or local OCR (``vision``, ``ocr``, ``prompts``), public mode's per-visitor limit (``ratelimit``),
-and audio transcribed (``transcribe``)."""
+or local OCR (``vision``, ``ocr``, ``prompts``), and audio transcribed (``transcribe``)."""

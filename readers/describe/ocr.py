@@ -61,7 +61,7 @@ SPACE_GAP = 0.3
 # A word after a number set small and high (a note's mark: "Table 2 It", "TableFormer 9 architecture")
 # stands a narrower gap away: 0.2 puts those spaces back on the 16 pages and splits no number from its unit.
 NUMBER_SPACE_GAP = 0.2
-_engine = None
+_engine: _Engine | None = None
 _lock = threading.Lock()
 
 
@@ -199,7 +199,7 @@ def _find(picture: np.ndarray, scale: float | None = None, side: int = QUICK_SID
     left, top, part = inked
     if scale is None:
         scale = min(1.0, side / max(part.shape[:2]))
-    boxes = _engine.detect(part, scale)
+    boxes = _load().detect(part, scale)
     boxes[..., 0] += left
     boxes[..., 1] += top
     return boxes, scale
@@ -228,14 +228,14 @@ def _turns(picture: np.ndarray, boxes: np.ndarray) -> int:
     lines = sorted((box for box, turned in zip(boxes, tall) if turned == sideways), key=lambda box: -_sides(box)[0])
     snippets = []
     for box in lines[:SAMPLE_LINES]:
-        line = _engine.cut(picture, box)  # a tall line comes turned a quarter turn counterclockwise
+        line = _load().cut(picture, box)  # a tall line comes turned a quarter turn counterclockwise
         height, width = line.shape[:2]
         start = max(0, (width - SNIPPET * height) // 2)
         snippets.append(line[:, start : start + SNIPPET * height])
-    upright = _engine.read(snippets)[1]
+    upright = _load().read(snippets)[1]
     if np.mean(upright) >= SURE_UPRIGHT:  # read well as they are: no need to read them upside down
         return 1 if sideways else 0
-    over = _engine.read([np.rot90(snippet, 2) for snippet in snippets])[1]
+    over = _load().read([np.rot90(snippet, 2) for snippet in snippets])[1]
     return (1 if sideways else 0) + (2 if sum(over) > sum(upright) else 0)
 
 
@@ -283,11 +283,11 @@ def _read(picture: np.ndarray) -> tuple[list, list[str]]:
         turns or not scale <= probe <= 2 * scale
     ):  # the probe's boxes serve unless the print was too small or too big in it
         boxes, _ = _find(picture, scale)
-    lines = [_engine.cut(picture, box) for box in boxes]
-    texts, scores = _engine.read(lines)
+    lines = [_load().cut(picture, box) for box in boxes]
+    texts, scores = _load().read(lines)
     # a line standing on its side in an upright picture (an axis title) may run up or down: read both ways
     tall = [index for index, box in enumerate(boxes) if _tall(box)]
-    for index, text, score in zip(tall, *_engine.read([np.rot90(lines[index], 2) for index in tall])):
+    for index, text, score in zip(tall, *_load().read([np.rot90(lines[index], 2) for index in tall])):
         if score > scores[index]:
             texts[index], scores[index] = text, score
     kept = [index for index, (text, score) in enumerate(zip(texts, scores)) if text.strip() and score >= MIN_SCORE]
@@ -300,8 +300,7 @@ def _found(image: bytes) -> tuple[list, list[str]]:
     # One engine per process, loaded on first use (or ahead, by load_soon); one image at a time, since
     # onnxruntime already spreads a single image over every core (its default: a thread per physical core).
     with _lock:
-        _load()
-        return _read(_engine.load(image))
+        return _read(_load().load(image))
 
 
 def read_text(image: bytes) -> str:
@@ -326,10 +325,12 @@ def read_page(image: bytes) -> str:
     return heading_levels(["\n\n".join([boxed_markdown(phrases)[0], *turned]).strip()])[0]
 
 
-def _load() -> None:
+def _load() -> _Engine:
+    """The process's engine, loaded on first use."""
     global _engine
     if _engine is None:
         _engine = _Engine()
+    return _engine
 
 
 def load_soon() -> None:

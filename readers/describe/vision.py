@@ -21,10 +21,13 @@ import math
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import ReaderError
 from ..intake.links import LINKED
 from ..kinds import kind_of
+from ..markup.blocks import BlockKind
+from ..markup.markdown import markdown_blocks
 from ..notices import CACHED, Code, Described, Notice
 from ..settings import Settings
 from ..storage.descriptions import cache_key
@@ -87,7 +90,7 @@ class OpenAIVision:
         """Describe one PNG: a page whose extracted text is ``context`` and whose ``Figure``s are
         ``figures``, or an image (``context`` None)."""
         url = "data:image/png;base64," + base64.b64encode(image).decode("ascii")
-        content = [
+        content: list[Any] = [
             {"type": "text", "text": build_prompt(context, question, figures)},
             {"type": "image_url", "image_url": {"url": url}},
         ]
@@ -159,7 +162,7 @@ class OpenAIVision:
     def key(self, reading, page) -> str:
         """The cache key of ``page``'s description: the file, the page, the question, the service and
         model that answer, the prompt's version, and what is sent (the page's image and its prompt)."""
-        image_file = reading.kind == "image"  # an image file's text is its metadata, not context
+        image_file = kind_of(reading.kind).picture  # an image file's text is its metadata, not context
         return cache_key(
             reading.sha256,
             page.number,
@@ -168,13 +171,13 @@ class OpenAIVision:
             self.service,
             PROMPT_VERSION,
             _sha256(page.image or b""),
-            None if image_file else _sha256(build_prompt(page.content, reading.question, page.figures).encode()),
+            None if image_file else _sha256(build_prompt(page.text, reading.question, page.figures).encode()),
         )
 
     def describe_pages(self, reading, job, pages: list) -> None:
         """Describe ``pages``: each from the cache, or by the API at most ``concurrency`` at a time."""
         cache, usage = job.services.cache, reading.usage
-        image_file = reading.kind == "image"  # an image file's text is its metadata, not context
+        image_file = kind_of(reading.kind).picture  # an image file's text is its metadata, not context
         keys = {page.number: self.key(reading, page) for page in pages}
         missing = []
         for page in pages:
@@ -192,7 +195,7 @@ class OpenAIVision:
                 pool.submit(
                     self.describe,
                     page.image,
-                    None if image_file else page.content,
+                    None if image_file else page.text,
                     reading.question,
                     () if image_file else page.figures,
                 ): page
@@ -358,7 +361,7 @@ class LocalOCR:
         """The page's VISUAL CONTENT: the whole page's text for an image file, else one paragraph per
         figure; a scanned page's text is its OCR (``_scanned``), which its description says, not
         repeats. A figure that failed is named on the page and in a warning."""
-        whole = reading.kind == "image" or [figure.kind for figure in page.figures] == ["scan"]
+        whole = kind_of(reading.kind).picture or [figure.kind for figure in page.figures] == ["scan"]
         marked = kind_of(reading.kind).marks_pictures
         blocks, errors = [], []
         for index, figure in enumerate(page.figures):
@@ -368,8 +371,7 @@ class LocalOCR:
             elif marked and not figure.chart and (figure.has_text or not text):
                 continue  # the text marks it where it stands and holds all it says
             if whole and _scanned(reading, page) and not error:
-                page.text = text or ""
-                page.tables = [block for block in page.text.split("\n\n") if block.startswith("|")]
+                page.blocks = markdown_blocks(text or "") + [b for b in page.blocks if b.kind == BlockKind.FURNITURE]
                 blocks.append(SCAN_READ if text else "A scanned page: local OCR found no text on it.")
                 continue
             if whole:
@@ -401,7 +403,9 @@ class LocalOCR:
             page.error = (
                 f"Local OCR could not read {', '.join(errors)}. The page's text and its other figures are kept."
             )
-            reading.notices.append(Notice(Code.DESCRIBE_FAILED, f"Page {page.number} of {reading.name}: {page.error}"))
+            reading.notices.append(
+                Notice(Code.DESCRIBE_FAILED, f"Page {page.number} of {reading.name}: {page.error}", page.number)
+            )
         page.description = "\n\n".join(blocks) or None
         page.description_source = f"{self.source}{CACHED}" if cached else self.source
         page.described = Described.FAILED if errors else Described.OCR
@@ -421,7 +425,7 @@ def _pixels_key(image: bytes) -> str:
 
 def _scanned(reading, page) -> bool:
     """A page of a document that is a scan with no text layer: local OCR reads its text as the page's text."""
-    return reading.kind != "image" and [figure.kind for figure in page.figures] == ["scan"] and not page.text
+    return not kind_of(reading.kind).picture and [figure.kind for figure in page.figures] == ["scan"] and not page.text
 
 
 def build_vision(settings: Settings) -> OpenAIVision | LocalOCR | None:

@@ -47,6 +47,7 @@ def _declared_duration(job: Job) -> float | None:
                     "UNSUPPORTED_FORMAT", f"{job.name} has no sound track, so there is nothing to transcribe."
                 )
             stream = container.streams.audio[0]
+            declared: float | None
             if stream.duration is not None and stream.time_base is not None:
                 declared = float(stream.duration * stream.time_base)
             else:
@@ -168,8 +169,8 @@ def transcript_key(sha256: str, backend, language: str | None, hotwords: str | N
     it, the language and the hotwords. Hotwords are in the key only when given, so transcripts made
     without them stay cached; as the sentence they reach the model in, so one made from the bare
     terms (before) is made again."""
-    hotwords = [hotwords_prompt(hotwords)] if hotwords else []
-    return cache_key(sha256, "transcript", TRANSCRIPT_VERSION, backend.source, backend.service, language, *hotwords)
+    prompt = [hotwords_prompt(hotwords)] if hotwords else []
+    return cache_key(sha256, "transcript", TRANSCRIPT_VERSION, backend.source, backend.service, language, *prompt)
 
 
 def _transcribe(job: Job, declared: float | None, notices: list[Notice]) -> Transcript:

@@ -9,7 +9,8 @@ import csv
 import io
 
 from ..errors import ReaderError
-from ..markup.tables import MAX_SHEET_ROWS, markdown_table
+from ..markup.blocks import paragraphs
+from ..markup.tables import MAX_SHEET_ROWS, table_block
 from ..markup.text import decode
 from ..models import Extraction, Page
 from ..notices import Code, Notice
@@ -58,6 +59,6 @@ def read(job):
     if total > MAX_TABLE_ROWS:
         note = f"(rows 1–{MAX_TABLE_ROWS:,} of {total:,} shown)"
         notices.append(Notice(Code.CUT, f"{job.name}: rows 1–{MAX_TABLE_ROWS:,} of {total:,} shown."))
-    table = markdown_table(shown)
-    pages = [Page(number=n, text=note, tables=[table] if table else []) for n in job.select(1, notices)]
+    blocks = paragraphs(note) + [table for table in [table_block(shown)] if table]
+    pages = [Page(number=n, blocks=blocks) for n in job.select(1, notices)]
     return job.reading(Extraction(1, pages, notices=notices))

@@ -18,10 +18,13 @@ import mimetypes
 import re
 import struct
 from email.message import EmailMessage
+from typing import cast
 
 from ..errors import ReaderError
 from ..intake.members import container, read_members, reserve
-from ..markup.html import decode_html, html_markdown
+from ..markup.blocks import paragraphs
+from ..markup.html import decode_html, html_blocks
+from ..markup.markdown import markdown_blocks
 from ..markup.text import decode
 from ..models import Page
 from ..notices import Code, Notice
@@ -82,14 +85,23 @@ class _Bounded(email.policy.EmailPolicy):
 BOUNDED = _Bounded(refold_source="none")  # a forwarded e-mail is passed on as written, not parsed to be refolded
 
 
+def _policy() -> _Bounded:
+    """``BOUNDED`` with a ``parsed`` dict of its own, for one message."""
+    return BOUNDED.clone(parsed={})  # type: ignore[call-arg]  # typeshed's clone names only the standard fields
+
+
 def _message_page(
     headers: dict[str, str], html: str | None, plain: str | None, attachments: list[str], job, notices: list[Notice]
 ) -> Page:
     lines = [f"{name}: {value}" for name, value in headers.items() if value]
     if attachments:
         lines.append(f"Attachments: {', '.join(attachments)}")
-    body = html_markdown(html, notices=notices, name=job.name) if html else (plain or "").replace("\r\n", "\n").strip()
-    return Page(number=1, text="\n".join(lines) + (f"\n\n{body}" if body else ""))
+    body = (
+        html_blocks(html, notices=notices, name=job.name)
+        if html
+        else markdown_blocks((plain or "").replace("\r\n", "\n").strip(), headings=False)
+    )
+    return Page(number=1, blocks=paragraphs("\n".join(lines)) + body)
 
 
 def _bytes_writer(data: bytes):
@@ -104,7 +116,7 @@ def _eml(job, notices: list[Notice]) -> tuple[Page, list[tuple[str, bytes]]]:
             f"{job.name} has {parts:,} parts; at most {MAX_PARTS} are read from one e-mail. It may have been "
             "built to stall mail readers.",
         )
-    message = email.message_from_bytes(data, policy=BOUNDED.clone(parsed={}))
+    message = cast(EmailMessage, email.message_from_bytes(data, policy=_policy()))
     headers = {name: _header(message, name) for name in HEADERS}
     _say_what_was_cut(message, job, notices)
     if not any(headers.values()):
@@ -142,7 +154,7 @@ def _attachment_parts(message: EmailMessage, shown: list) -> list:
         if part.get_content_maintype() != "multipart":
             found.append(part)
             continue
-        inner = list(part.iter_attachments())
+        inner: list = list(part.iter_attachments())
         body = part.get_body(preferencelist=("html", "plain"))
         if body is not None and not any(body is other for other in shown):
             inner.insert(0, body)
@@ -150,7 +162,7 @@ def _attachment_parts(message: EmailMessage, shown: list) -> list:
     return found
 
 
-def _header(message: EmailMessage, name: str) -> str:
+def _header(message: email.message.Message, name: str) -> str:
     """The header's value decoded, or as written (cut) when it nests past what the parser can
     follow (comments in thousands of parentheses)."""
     try:
@@ -160,7 +172,7 @@ def _header(message: EmailMessage, name: str) -> str:
         return " ".join(_cut(name, raw).split())
 
 
-def _as_written(message: EmailMessage, name: str) -> str:
+def _as_written(message: email.message.Message, name: str) -> str:
     """A header's value as written (cut, its encoded words decoded), not parsed as addresses: the
     parser keeps one address of a To line whose recipients a ';' separates, as Outlook writes them."""
     raw = next((value for key, value in message.raw_items() if key.lower() == name.lower()), "")
@@ -170,7 +182,7 @@ def _as_written(message: EmailMessage, name: str) -> str:
         return _cut(name, raw)
 
 
-def _say_what_was_cut(message: EmailMessage, job, notices: list[Notice]) -> None:
+def _say_what_was_cut(message: email.message.Message, job, notices: list[Notice]) -> None:
     cut: dict[str, list[int]] = {}
     for part in message.walk():
         for name, value in part.raw_items():
@@ -254,7 +266,7 @@ def _msg_headers(message, job, notices: list[Notice], recipients: bool = True) -
     shown = {"From": sender}
     for field, tag in (("To", 0x0E04), ("Cc", 0x0E03), ("Bcc", 0x0E02)):
         shown[field] = "; ".join(tables[field]) or message.text(tag)
-    transport = email.parser.HeaderParser(policy=BOUNDED.clone(parsed={})).parsestr(message.text(0x007D))
+    transport = email.parser.HeaderParser(policy=_policy()).parsestr(message.text(0x007D))
     _say_what_was_cut(transport, job, notices)
     headers: dict[str, str] = {}
     for field, value in shown.items():

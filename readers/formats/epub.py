@@ -20,7 +20,9 @@ from lxml import etree
 
 from ..errors import ReaderError
 from ..intake.package import PARSER
-from ..markup.html import decode_html, html_markdown
+from ..markup.blocks import Block, paragraphs
+from ..markup.html import decode_html, html_blocks, html_markdown
+from ..markup.markdown import heading_block, markdown_blocks
 from ..models import Extraction, Page
 from ..notices import Code, Notice
 
@@ -108,14 +110,14 @@ def _published(book) -> str:
     return re.sub(r"(?<=^\d{4}-\d\d-\d\d)T.*", "", date)
 
 
-def _catalogue(book, job, notices: list[Notice]) -> list[str]:
+def _catalogue(book, job, notices: list[Notice]) -> list[Block]:
     """The blocks a reader sees before the first chapter: the title, the authors, the catalogue
     entry and the description, which is often HTML and is what a model asked what the book is
     about needs most."""
-    top = [f"# {title}" for title in _metadata(book, "title")[:1]]
+    top = [heading_block(1, title) for title in _metadata(book, "title")[:1]]
     authors = _metadata(book, "creator")
     if authors:
-        top.append(f"By {', '.join(authors)}")
+        top += paragraphs(f"By {', '.join(authors)}")
     entry = [
         f"{label}: {separator.join(dict.fromkeys(values))}"
         for label, field, separator in CATALOGUE
@@ -123,13 +125,12 @@ def _catalogue(book, job, notices: list[Notice]) -> list[str]:
     ]
     if published := _published(book):
         entry.insert(1, f"Published: {published}")
-    if entry:
-        top.append("\n".join(entry))
+    top += paragraphs("\n".join(entry))
     description = "\n\n".join(
         html_markdown(value, notices=notices, name=job.name) for value in _metadata(book, "description")
     )
-    if description.strip():
-        top.append(f"Description: {description.strip()}")
+    if description.strip():  # what markdownify wrote, after the label
+        top += markdown_blocks(f"Description: {description.strip()}")
     return top
 
 
@@ -165,6 +166,6 @@ def read(job):
         for number in job.select(len(book.chapters), notices):
             name, href = book.chapters[number - 1]
             html = _chapter_html(archive.read(name), href, job, notices)
-            text = html_markdown(html, notices=notices, name=job.name)
-            pages.append(Page(number=number, text="\n\n".join([*top, text]) if number == 1 and top else text))
+            blocks = html_blocks(html, notices=notices, name=job.name)
+            pages.append(Page(number=number, blocks=[*top, *blocks] if number == 1 else blocks))
     return job.reading(Extraction(len(book.chapters), pages, notices=notices))

@@ -6,13 +6,16 @@ from __future__ import annotations
 import feedparser
 
 from ..errors import ReaderError
-from ..markup.html import html_markdown
+from ..markup.blocks import Block, paragraphs
+from ..markup.html import html_blocks
+from ..markup.markdown import heading_block
 from ..models import Extraction, Page
 from ..notices import Notice
 
 
-def _entry(entry, job, notices: list[Notice]) -> str:
-    lines = [f"## {entry.get('title') or '(untitled item)'}"]
+def _entry(entry, job, notices: list[Notice]) -> list[Block]:
+    title = heading_block(2, entry.get("title") or "(untitled item)")
+    lines = []
     date = entry.get("published") or entry.get("updated")
     if date:
         lines.append(f"Date: {date}")
@@ -21,8 +24,11 @@ def _entry(entry, job, notices: list[Notice]) -> str:
     if entry.get("author"):
         lines.append(f"Author: {entry['author']}")
     content = entry.get("content") or [{"value": entry.get("summary", "")}]
-    text = html_markdown(content[0].get("value") or "", notices=notices, name=job.name)
-    return "\n".join(lines) + (f"\n\n{text}" if text else "")
+    return [
+        title,
+        *paragraphs("\n".join(lines)),
+        *html_blocks(content[0].get("value") or "", notices=notices, name=job.name),
+    ]
 
 
 def read(job):
@@ -34,11 +40,13 @@ def read(job):
             f"{job.name} is not a readable RSS or Atom feed "
             f"({parsed.get('bozo_exception') or 'no title and no items'}).",
         )
-    head, notices = [f"# {feed.get('title') or '(untitled feed)'}"], []
+    notices: list[Notice] = []
+    blocks = [heading_block(1, feed.get("title") or "(untitled feed)")]
     if feed.get("subtitle"):
-        head.append(html_markdown(feed["subtitle"], notices=notices, name=job.name))
-    if feed.get("link"):
-        head.append(f"Link: {feed['link']}")
-    head.append(f"{len(parsed.entries)} items")
-    text = "\n\n".join(["\n".join(head), *(_entry(entry, job, notices) for entry in parsed.entries)])
-    return job.reading(Extraction(1, [Page(number=n, text=text) for n in job.select(1, notices)], notices=notices))
+        blocks += html_blocks(feed["subtitle"], notices=notices, name=job.name)
+    blocks += paragraphs(
+        "\n".join([*([f"Link: {feed['link']}"] if feed.get("link") else []), f"{len(parsed.entries)} items"])
+    )
+    for entry in parsed.entries:
+        blocks += _entry(entry, job, notices)
+    return job.reading(Extraction(1, [Page(number=n, blocks=blocks) for n in job.select(1, notices)], notices=notices))

@@ -1,33 +1,33 @@
-"""Web pages (HTML, XHTML): the page less its chrome as Markdown, paged as a long text is, or on
-the pages the browser prints when page images are wanted.
+"""Web pages (HTML, XHTML): the page less its chrome, as blocks, paged as a long text is, or on the pages the
+browser prints when the answer is read from page images.
 
-The page less its chrome (navigation, banners, sidebars) as Markdown (``readers.markup.html``).
-Read without page images (text only, no question, no vision model that looks at whole pages) the
-page is not printed: its Markdown is cut into pages at block boundaries
-(``readers.markup.markdown.markdown_pages``), which costs a fraction of printing, and the reading
-says so in one line. With page images the page is printed to PDF by headless Chromium
-(``readers.render.browser``), nothing fetched; the printed pages are the reading's pages, each with
-its image and the Markdown blocks placed on it (``readers.render.placement``, as Word's are). A
-printed page that shows none of the main content (only navigation, a sidebar, a list of languages)
-says so in one line, so its block is never empty and the page numbers stay the print's, the same
-as its image's. Without Chromium the Markdown is paged as without images, with a warning.
+The page less its chrome (navigation, banners, sidebars) as Markdown blocks (``readers.markup.html``).
+Read for a text-only model (no question, no vision model that looks at whole pages) the page is not
+printed: its blocks are cut into pages of about ``PAGE_CHARS`` characters
+(``readers.markup.markdown.block_pages``), which costs a fraction of printing, and the reading says so in
+one line; the app, the API, the command line and batch give those pages alike, images or not. Read for a
+model that sees the pages, it is printed to PDF by headless Chromium (``readers.render.browser``), nothing
+fetched: the printed pages are the reading's pages, each with the blocks placed on it and their boxes there
+(``readers.render.placement``, as Word's are), and its image when images are asked for. A printed page
+that shows none of the main content (only navigation, a sidebar, a list of languages) has no blocks, so
+it is no page of the payload; the page numbers stay the print's, the same as its image's. Without
+Chromium the blocks are paged as for a text-only model, with a warning.
 """
 
 from __future__ import annotations
 
 from ..errors import ReaderError
-from ..markup.html import decode_html, html_markdown, page_title
-from ..markup.markdown import markdown_pages
+from ..markup.blocks import Block, BlockKind
+from ..markup.html import decode_html, html_blocks, page_title
+from ..markup.markdown import block_pages
 from ..markup.text import PAGE_CHARS
 from ..models import Extraction, Page
 from ..notices import Code, Notice
 from ..pdf.pages import read_pdf_pages
 from ..render import browser
-from ..render.placement import markdown_on_pages, rendered_pages
+from ..render.placement import blocks_on_pages
 from ..render.sandbox import NOT_RUN, engine_allowed
 from ..storage.files import PRINTED
-
-NO_MAIN_CONTENT = "(no main content on this printed page: what it prints, such as navigation or a sidebar, is left out)"
 
 
 def _printed(job, html: str, notices: list[Notice]):
@@ -39,8 +39,9 @@ def _printed(job, html: str, notices: list[Notice]):
         notices.append(
             Notice(
                 Code.NO_IMAGES,
-                f"Chromium is not installed, so {job.name} has no page images "
-                "and its text is paged at its blocks. Install it (make setup does).",
+                f"Chromium is not installed, so {job.name} has no page images and its pages are its text cut at "
+                f"block boundaries (about {PAGE_CHARS:,} characters each), not the pages a browser prints. "
+                "Install it (make setup does).",
             )
         )
         return None
@@ -56,8 +57,8 @@ def _printed(job, html: str, notices: list[Notice]):
         notices.append(
             Notice(
                 Code.NO_IMAGES,
-                f"Chromium could not print {job.name} ({type(error).__name__}), "
-                "so it has no page images; its text is still read.",
+                f"Chromium could not print {job.name} ({type(error).__name__}), so it has no page images and its "
+                f"pages are its text cut at block boundaries (about {PAGE_CHARS:,} characters each).",
             )
         )
         return None
@@ -67,30 +68,32 @@ def _printed(job, html: str, notices: list[Notice]):
 def read(job):
     notices: list[Notice] = []
     html = decode_html(job.path.read_bytes(), job.name, notices)
-    markdown = html_markdown(html, main_content=True, notices=notices, name=job.name)
-    if not job.options.images:
+    blocks = html_blocks(html, main_content=True, notices=notices, name=job.name)
+    if not job.pictured:
         notices.append(
             Notice(
                 Code.TEXT_PAGES,
                 f"{job.name} was read without printing it: its pages are its text cut at block boundaries "
-                f"(about {PAGE_CHARS:,} characters each), not the pages a browser prints. Ask for page images "
-                "to read it on its printed pages.",
+                f"(about {PAGE_CHARS:,} characters each), not the pages a browser prints. Ask for the pages a "
+                "model sees (multimodal) to read it on its printed pages.",
             )
         )
-    pdf = _printed(job, html, notices) if job.options.images else None
+    pdf = _printed(job, html, notices) if job.pictured else None
     if pdf is None:
-        texts = markdown_pages(markdown, PAGE_CHARS)
+        paged = block_pages(blocks, PAGE_CHARS)
         extraction = Extraction(
-            len(texts), [Page(number=n, text=texts[n - 1]) for n in job.select(len(texts), notices)]
+            len(paged), [Page(number=n, blocks=paged[n - 1]) for n in job.select(len(paged), notices)]
         )
     else:
-        blocks = markdown_on_pages(markdown, rendered_pages(pdf))
+        placed = blocks_on_pages(blocks, pdf)
         extraction = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False, render=job.options.images)
         for page in extraction.pages:
-            page.text, page.tables = "\n\n".join(blocks[page.number - 1]) or NO_MAIN_CONTENT, []
+            page.blocks = placed[page.number - 1]
+            if not page.blocks:  # what it prints is chrome: no picture of it is described either
+                page.figures, extraction.figures[page.number] = [], []
     pages = extraction.pages
     title = page_title(html)
     if title and pages and pages[0].number == 1:  # the name a browser shows in its tab and prints at the top
-        pages[0].furniture = [title, *pages[0].furniture]
+        pages[0].blocks.insert(0, Block(BlockKind.FURNITURE, title))
     extraction.notices[:0] = notices
     return job.reading(extraction)

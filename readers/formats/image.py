@@ -12,6 +12,7 @@ import warnings
 from PIL import ExifTags, Image
 
 from ..errors import ReaderError, described
+from ..markup.blocks import paragraphs
 from ..models import Extraction, Figure, Page
 from ..notices import Code, Notice
 from ..render.pdfium import encode_png
@@ -105,7 +106,7 @@ def metadata(image: Image.Image, frames: int) -> dict[str, str]:
     for tag, value in tags.items():
         label = EXIF_FIELDS.get(ExifTags.TAGS.get(tag, ""))
         text = _decode(value) if label else ""
-        if text and label not in found:
+        if text and label and label not in found:
             found[label] = text
     if "xmp" in image.info or "XML:com.adobe.xmp" in image.info:
         try:
@@ -142,7 +143,7 @@ def model_png(image: Image.Image, max_side: int) -> bytes:
     (``draft``); anything larger is reduced strip by strip to no less than the size wanted, then
     scaled with Lanczos and turned upright. Turning and converting the whole frame first copied it
     (a 99-megapixel PNG of 388 KB took 1.28 GB)."""
-    upright = UPRIGHT.get(image.getexif().get(ExifTags.Base.Orientation))
+    upright = UPRIGHT.get(image.getexif().get(ExifTags.Base.Orientation, 1))  # 1: upright already
     if image.format == "JPEG":
         image.draft(image.mode, (max_side, max_side))  # decoded at 1/2, 1/4 or 1/8 of its size, not below this
     mode, factor = _mode(image), max(image.size) // max_side  # reduced to no less than the size wanted
@@ -204,7 +205,9 @@ def read(job):
         for number in numbers:
             page = Page(
                 number=number,
-                text="\n".join(f"{key}: {value}" for key, value in info.items()) if number == numbers[0] else "",
+                blocks=paragraphs("\n".join(f"{key}: {value}" for key, value in info.items()))
+                if number == numbers[0]
+                else [],
                 figures=[Figure("picture", (0.0, 0.0, 1.0, 1.0))],
             )
             part = f"{number:04d}-{side}px"
@@ -222,6 +225,7 @@ def read(job):
                                 Code.TOO_LARGE,
                                 f"Frame {number} of {job.name} is larger than {MAX_MEGAPIXELS} megapixels and was not "
                                 "read.",
+                                number,
                             )
                         )
                         pages.append(page)
@@ -231,7 +235,7 @@ def read(job):
                     failed = failed or error
                     damage = f"is damaged and could not be decoded ({described(error)})"
                     page.error, page.figures = f"This frame {damage}.", []
-                    notices.append(Notice(Code.DAMAGED, f"Frame {number} of {job.name} {damage}."))
+                    notices.append(Notice(Code.DAMAGED, f"Frame {number} of {job.name} {damage}.", number))
                 else:
                     job.services.store.put_bytes(job.sha256, IMAGE, page.image, part)
             pages.append(page)

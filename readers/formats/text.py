@@ -10,6 +10,10 @@ and editors give. A page holds whole lines; a line longer than a page is cut int
 ``[line 1234 continued from the previous page]``). Each page's ``line`` is the number in the
 file of its first line.
 
+Each page's blocks are runs of its lines (``readers.markup.markdown.line_blocks``): a Markdown
+file's (or a notebook's) headings, lists, tables and fenced code, another file's paragraphs between
+blank lines (its ``#`` lines are comments, not headings).
+
 The first read of a file decodes it once, stores its text as UTF-8, the pages' byte offsets and what
 decoding warned in the disk cache by content hash; every later read, whatever its pages, reads only their bytes.
 """
@@ -17,11 +21,20 @@ decoding warned in the disk cache by content hash; every later read, whatever it
 from __future__ import annotations
 
 import json
+from pathlib import PurePosixPath
 
+from ..markup.markdown import fence_after, line_blocks
 from ..markup.text import decode, paginate, well_formed
 from ..models import Extraction, Page
 from ..notices import Code, Notice
 from ..storage.files import TEXT, TEXT_PAGES
+
+MARKDOWN_FILES = (
+    ".md",
+    ".markdown",
+    ".mdx",
+    ".ipynb",
+)  # whose "#" lines are headings (a notebook is shown as Markdown)
 
 
 def notebook_text(text: str) -> str | None:
@@ -51,13 +64,23 @@ def notebook_text(text: str) -> str | None:
     return well_formed("\n\n".join(blocks))
 
 
-def _page(data: bytes, number: int, first: int, cut_before: int, cut_after: int) -> Page:
+def _page(data: bytes, number: int, first: int, cut_before: int, cut_after: int, markdown: bool, fence: str) -> Page:
     text = data.decode("utf-8").removesuffix("\n")
     if cut_before:
         text = f"[line {first} continued from the previous page] {text}"
     if cut_after:
         text = f"{text} [line {first} continues on the next page]"
-    return Page(number=number, text=text, line=first)
+    return Page(number=number, blocks=line_blocks(text, markdown, fence), line=first)
+
+
+def _fences(text: str, pages: list[list[int]]) -> list[str]:
+    """The fenced code block open at each page's start ("" for none), so a page's blocks are read as
+    the file's are, not afresh."""
+    data, fences, fence = text.encode("utf-8"), [], ""
+    for start, end, *_ in pages:
+        fences.append(fence)
+        fence = fence_after(data[start:end].decode("utf-8").split("\n"), fence)
+    return fences
 
 
 def _text(job, notices: list[Notice]) -> str:
@@ -76,7 +99,9 @@ def read(job):
         text = _text(job, decoded)
         store.put_bytes(job.sha256, TEXT, text.encode("utf-8"))
         # what decoding said, for every later read too, which may name the same bytes otherwise
-        index = {"pages": paginate(text), "name": job.name, "notices": [[n.code, n.text] for n in decoded]}
+        pages = paginate(text)
+        index = {"pages": pages, "fences": _fences(text, pages), "name": job.name}
+        index["notices"] = [[n.code, n.text] for n in decoded]
         store.put_json(job.sha256, TEXT_PAGES, index)
     pages = index["pages"]
     notices = [Notice(Code(code), job.name + text.removeprefix(index["name"])) for code, text in index["notices"]]
@@ -86,8 +111,9 @@ def read(job):
     with open(cached, "rb") as handle:  # only the bytes of the pages asked for
         handle.seek(start)
         data = handle.read(chosen[-1][1] - start)
+    markdown = PurePosixPath(job.name).suffix.lower() in MARKDOWN_FILES
     read = [
-        _page(data[begin - start : end - start], number, first, before, after)
+        _page(data[begin - start : end - start], number, first, before, after, markdown, index["fences"][number - 1])
         for number, (begin, end, first, before, after) in zip(numbers, chosen)
     ]
     return job.reading(Extraction(len(pages), read, notices=notices))

@@ -22,56 +22,29 @@ import olefile
 
 from ..errors import ReaderError
 from ..kinds import (
-    DOC_MIME,
-    DOCX_MIME,
     KIND_BY_MIME,
     KIND_BY_SUFFIX,
+    MIME_BY_OLE_STREAM,
     MIME_BY_TEXT_SUFFIX,
+    MIME_BY_XML_ROOT,
+    MIME_BY_ZIP_PART,
     MSG_MIME,
     OOXML_MIMES,
-    PPT_MIME,
-    PPTX_MIME,
+    SHOWN_MIME,
     SUPPORTED,
-    XLS_MIME,
     XLSM_MIME,
     XLSX_MIME,
     kind_of,
 )
 from .package import DAMAGED_ZIP
 
-CANONICAL_MIME = {
-    "audio/x-wav": "audio/wav",
-    "audio/vnd.wave": "audio/wav",
-    "image/x-ms-bmp": "image/bmp",
-    "audio/x-flac": "audio/flac",
-    "video/webm": "audio/webm",
-    "audio/x-m4a": "audio/mp4",
-    "video/mp4": "audio/mp4",
-    "audio/x-hx-aac-adts": "audio/aac",
-    "application/rtf": "text/rtf",
-    "application/csv": "text/csv",
-    "application/x-zip-compressed": "application/zip",
-}
-OOXML_MAIN_PART = {"ppt/presentation.xml": PPTX_MIME, "word/document.xml": DOCX_MIME, "xl/workbook.xml": XLSX_MIME}
-OLE_STREAM_MIME = {
-    "worddocument": DOC_MIME,
-    "workbook": XLS_MIME,
-    "book": XLS_MIME,
-    "powerpoint document": PPT_MIME,
-    "__properties_version1.0": MSG_MIME,
-}
 # An OLE file's storages and streams, counted before olefile opens it: olefile checks each stream
 # against all those before it (an Outlook message of 12,000 recipients, 108,000 entries, ran for
 # minutes); an honest Office file or message has a few hundred, one with 100 attachments some 2,000.
 MAX_OLE_ENTRIES = 10_000
 OLE_HEADER, OLE_ENTRY = 512, 128  # bytes (MS-CFB 2.2, 2.6)
-# An XML file is what its root element says: a feed, an XHTML page, or other XML (text).
-XML_ROOT_MIME = {
-    "rss": "application/rss+xml",
-    "feed": "application/atom+xml",
-    "rdf:rdf": "application/rss+xml",
-    "html": "application/xhtml+xml",
-}
+# What libmagic calls an OLE compound file whose streams it did not read (or an encrypted OOXML package)
+OLE_MIMES = ("application/x-ole-storage", "application/CDFV2", "application/vnd.ms-office", "application/encrypted")
 PDF_HEADER_WITHIN = 1024  # bytes: PDF readers look this far for "%PDF-" (PDF Reference 1.7, appendix H, note 13)
 FORMATS_LISTED = ". Supported: "  # where an unsupported file's sentence ends and the list begins
 
@@ -109,7 +82,7 @@ def _zip_mime(path: Path, name: str) -> str | None:
     try:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
-            for part, mime in OOXML_MAIN_PART.items():
+            for part, mime in MIME_BY_ZIP_PART.items():
                 if part in names:
                     if mime == XLSX_MIME and b"macroEnabled" in _content_types(archive):
                         return XLSM_MIME
@@ -164,7 +137,7 @@ def _ole_mime(path: Path, name: str) -> str:
         ) from None
     if "encryptedpackage" in streams:
         raise _encrypted(name)
-    mime = next((mime for stream, mime in OLE_STREAM_MIME.items() if stream in streams), None)
+    mime = next((mime for stream, mime in MIME_BY_OLE_STREAM.items() if stream in streams), None)
     if mime is None:
         raise _unsupported(name, "an OLE compound file that is not a Word, Excel, PowerPoint or Outlook file")
     if mime != MSG_MIME:
@@ -185,7 +158,7 @@ def _xml_root_mime(path: Path) -> str | None:
         head = handle.read(8192)
     head = re.sub(rb"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>", b"", head, flags=re.S)
     root = re.search(rb"<([A-Za-z_][\w:.-]*)", head)
-    return XML_ROOT_MIME.get(root.group(1).decode("ascii").lower()) if root else None
+    return MIME_BY_XML_ROOT.get(root.group(1).decode("ascii").lower()) if root else None
 
 
 def detect(path: Path, name: str) -> Detected:
@@ -199,16 +172,7 @@ def detect(path: Path, name: str) -> Detected:
             mime = _zip_mime(path, name) or ("application/zip" if mime == "application/octet-stream" else mime)
         elif mime == "application/octet-stream" and b"%PDF-" in head:
             mime = "application/pdf"  # a PDF after a few lines of junk (a printer's banner), as PDF readers accept it
-    if mime in (
-        "application/x-ole-storage",
-        "application/CDFV2",
-        "application/vnd.ms-office",
-        "application/encrypted",
-        DOC_MIME,
-        XLS_MIME,
-        PPT_MIME,
-        MSG_MIME,
-    ) or mime.startswith("application/CDFV2"):
+    if mime in OLE_MIMES or mime in MIME_BY_OLE_STREAM.values() or mime.startswith("application/CDFV2"):
         mime = _ole_mime(path, name)
     elif mime in ("text/xml", "application/xml"):
         mime = _xml_root_mime(path) or mime
@@ -235,7 +199,7 @@ def detect(path: Path, name: str) -> Detected:
         )
     if kind is None:
         raise _unsupported(name, f"of type {mime}")
-    return Detected(kind, CANONICAL_MIME.get(mime, mime))
+    return Detected(kind, SHOWN_MIME.get(mime, mime))
 
 
 def misnamed(name: str, detected: Detected) -> str | None:

@@ -87,7 +87,7 @@ def url_name(url: str) -> str:
 def resolve(host: str, port: int) -> list[str]:
     """The addresses ``host`` resolves to, each once, in the resolver's order (tests replace this)."""
     found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    return list(dict.fromkeys(info[4][0] for info in found))
+    return list(dict.fromkeys(str(info[4][0]) for info in found))
 
 
 def _resolved(host: str, port: int) -> list[str] | Exception:
@@ -99,14 +99,14 @@ def _resolved(host: str, port: int) -> list[str] | Exception:
 
 def _kind(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
     """What sort of address that is not public ``address`` is, or None for a public one."""
-    carried = [address]
-    if address.version == 6 and address.ipv4_mapped:  # an IPv4 address written as IPv6: that is where it goes
+    carried: list[ipaddress.IPv4Address | ipaddress.IPv6Address | None] = [address]
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:  # IPv4 written as IPv6: it goes there
         carried = [address.ipv4_mapped]
-    elif address.version == 6:
+    elif isinstance(address, ipaddress.IPv6Address):
         carried += [address.sixtofour, *(address.teredo or ())]
         if address in NAT64:
             carried.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
-    for ip in filter(None, carried):
+    for ip in [ip for ip in carried if ip is not None]:
         if ip.is_loopback:
             return "a loopback address (this machine)"
         if ip.is_link_local:
@@ -205,7 +205,8 @@ class _Deadline:
     taken ``seconds``, and any connection made after that as soon as it is."""
 
     def __init__(self, seconds: float):
-        self.seconds, self.expired, self.sock = seconds, False, None
+        self.seconds, self.expired = seconds, False
+        self.sock: socket.socket | None = None
         self.ends = time.monotonic() + seconds
         self.timer = threading.Timer(seconds, self.expire)
         self.timer.daemon = True

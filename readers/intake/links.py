@@ -107,7 +107,7 @@ def _outside(href: str) -> bool:
 def _instruction_fields(root, links: list[Link]) -> bool:
     """Blank the instructions of the fields that include or link a file (see ``INCLUDING``);
     whether any was. A field's instruction may run over several runs, and fields nest."""
-    changed, open_fields = False, []
+    changed, open_fields = False, list[list | None]()
     for element in root.iter(f"{W}fldChar", f"{W}instrText", f"{W}fldSimple"):
         if element.tag == f"{W}fldSimple":
             if _including(element.get(f"{W}instr", ""), links):
@@ -214,7 +214,7 @@ def _group_end(data: bytes, start: int) -> int:
 def _rtf(data: bytes, links: list[Link]) -> bytes | None:
     """The RTF without the instructions of its including fields and its attached template; the
     fields are counted in ``links``."""
-    cuts = []
+    cuts: list[tuple[int, int, bytes]] = []
     for found in RTF_FIELD.finditer(data):
         start = data.rfind(b"{", 0, found.start())
         if start < 0 or (cuts and start < cuts[-1][1]):
@@ -234,8 +234,9 @@ def _rtf(data: bytes, links: list[Link]) -> bytes | None:
     return b"".join(out) + data[at:]
 
 
-def _stripped(path: Path, kind: str) -> tuple[bytes | None, list[Link]]:
-    """``path`` without what it links outside itself (None when it links nothing), and the links."""
+def _stripped(path: Path, kind: str | None) -> tuple[bytes | None, list[Link]]:
+    """``path`` without what it links outside itself (None when it links nothing), and the links;
+    ``kind`` as ``_source_kind`` gives it (an OOXML package's when None)."""
     links: list[Link] = []
     if kind == "rtf":
         return _rtf(path.read_bytes(), links), links
@@ -263,7 +264,7 @@ def _source_kind(job) -> str | None:
     extension = SOURCE_EXTENSION.get(job.mime)
     if extension in ("rtf", "odt", "ods", "odp"):
         return extension
-    return job.kind if extension is None and kind_of(job.kind).package and job.kind != "epub" else None
+    return job.kind if extension is None and kind_of(job.kind).zip_parts else None  # an OOXML package
 
 
 def _made(job) -> bool:

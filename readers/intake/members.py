@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import ReaderError, last_resort
+from ..kinds import kind_of
+from ..markup.blocks import paragraphs
 from ..models import Extraction, Page
 from ..notices import Code, Notice
 from ..options import ReadOptions
@@ -77,6 +79,7 @@ def reserve(job, sizes: list[int]) -> None:
     """Take members of these inflated ``sizes`` from the reading's budget, or refuse the container;
     a container at a place already charged (its pages were counted, now its range is read) is not charged again."""
     budget, place = _budget.get(), _place.get()
+    assert budget is not None, "reserve is called within a reading's budget (members.budget)"
     if place in budget.charged:
         return
     if len(sizes) > budget.members:
@@ -99,7 +102,7 @@ def reserve(job, sizes: list[int]) -> None:
 def _pages_of(reading) -> list[Page]:
     if reading.transcript is not None:  # audio: its transcript is the member's one page
         t = reading.transcript
-        return [Page(number=1, text=f"Transcript ({t.summary}):\n{t.text.strip()}")]
+        return [Page(number=1, blocks=paragraphs(f"Transcript ({t.summary}):\n{t.text.strip()}"))]
     return reading.pages
 
 
@@ -143,7 +146,7 @@ def _count(job, member: _Member) -> int:
     all (a deck with no slides) is refused page 1, and is 0."""
     with _written(member) as path:
         try:
-            if detect(path, member.name).kind == "audio":
+            if kind_of(detect(path, member.name).kind).transcribed:
                 return 1
         except ReaderError:
             pass  # read_file says what is wrong with it
@@ -158,7 +161,7 @@ def _count(job, member: _Member) -> int:
 
 
 def _not_read(reason: str, numbers: list[int]) -> list[Page]:
-    return [Page(number=number, text=f"(not read: {reason})", error=reason) for number in numbers]
+    return [Page(number=number, blocks=paragraphs(f"(not read: {reason})"), error=reason) for number in numbers]
 
 
 def _read_range(job, member: _Member, numbers: list[int], notices: list[Notice]) -> list[Page]:

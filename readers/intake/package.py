@@ -23,6 +23,7 @@ import posixpath
 import struct
 import zipfile
 import zlib
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote
@@ -209,7 +210,7 @@ def _salvaged_xml(data: bytes) -> bytes | None:
 
 
 def _repair(
-    archive: zipfile.ZipFile, damaged: set[str], dropped: set[str] = frozenset(), strict: bool = False
+    archive: zipfile.ZipFile, damaged: set[str], dropped: AbstractSet[str] = frozenset(), strict: bool = False
 ) -> bytes:
     """The package again, each damaged part replaced by what can be read of it: its inflated
     bytes, and of XML the elements a recovering parser finds in them. An XML part with nothing
@@ -218,17 +219,16 @@ def _repair(
     the Transitional names (``readers.intake.strict``)."""
     salvaged: dict[str, bytes | None] = {}
     for name in damaged:
-        data = _inflated(archive.filename, archive.getinfo(name))
-        if _is_xml(name) and _structure(name) is None:
-            data = _salvaged_xml(data)
-        salvaged[name] = data
+        inflated = _inflated(archive.filename, archive.getinfo(name))
+        salvaged[name] = _salvaged_xml(inflated) if _is_xml(name) and _structure(name) is None else inflated
     parts = set(archive.namelist()) - dropped - {name for name, data in salvaged.items() if data is None}
     output = io.BytesIO()
     with zipfile.ZipFile(output, "w") as repaired:
         for info in archive.infolist():
             if info.filename not in parts:
                 continue
-            data = salvaged[info.filename] if info.filename in salvaged else archive.read(info)
+            kept = salvaged.get(info.filename)  # None for a part not damaged (the damaged lost are not in parts)
+            data = kept if kept is not None else archive.read(info)
             if strict and _is_xml(info.filename):
                 data = transitional(data)
             structure = _structure(info.filename)

@@ -13,12 +13,12 @@ its text, then its visual content; ``Reading.as_text`` of the page alone), with:
     citation   where it is, as the export and the chunks say it: "report.pdf, p. 3" (``readers.payload.citations``)
     tokens     the page's tokens as ``/read_file`` counts them (``readers.payload.budget.page_tokens``):
                exactly the text's ``o200k_base`` tokens, and its image's in multimodal mode
-    blocks     its blocks, each {"kind", "text", "box"}, where the page has them (``page_blocks``)
+    blocks     its blocks that stand on its print, as the JSON answer gives them (``page_blocks``)
     image      in multimodal mode, the page's render as base64 PNG
 
 A chunk's piece (mode ``chunk``) is a chunk of ``Reading.chunks(max_tokens, overlap)``: its text,
 with ``pages`` (in place of ``page``), ``headings``, ``citation`` and ``tokens`` the chunk's own, and
-as ``blocks`` those of its pages that it holds text of, each with its ``page``.
+as ``blocks`` those of its pages that it holds text of (its ``boxes``), each with its ``page``.
 """
 
 from __future__ import annotations
@@ -26,17 +26,16 @@ from __future__ import annotations
 import base64
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 
 from ..batch.outputs import collect
 from ..batch.records import Request, read_collected
+from ..markup.blocks import BlockKind
 from ..models import Reading
 from ..options import ReadOptions
-from ..payload.blocks import TABLE_RULE, parse
 from ..payload.budget import page_tokens
-from ..payload.chunks import Chunk, check_sizes, has_headings
+from ..payload.chunks import Chunk, check_sizes
 from ..payload.citations import page_source, source
-from ..payload.placed import placed_blocks
 from ..services import Services
 
 MODES = ("page", "chunk")
@@ -79,28 +78,27 @@ def pieces(file: str, request: Request, services: Services | None) -> list[Piece
 
 
 def page_blocks(reading: Reading) -> list[list[dict]]:
-    """Each page's blocks where it stands on the page, in reading order, as {"kind", "text", "box"}:
-    "heading", "text", "table" or "chart", its Markdown, and (left, top, right, bottom) as fractions
-    of the page from its top-left corner. Pages read without a print (a text file, an image, a file
-    inside an archive) have none. The one place the integrations take blocks from."""
-    return [
-        [{"kind": block.kind, "text": page.text[block.start : block.end], "box": list(block.box)} for block in placed]
-        for page, placed in zip(reading.pages, placed_blocks(reading))
-    ]
+    """Each page's blocks that stand on its print, in reading order, as the JSON answer gives them
+    (``readers.markup.blocks.Block``: kind, text, box, level, rows, apart); box (left, top, right, bottom) as
+    fractions of the page from its top-left corner. Pages read without a print (a text file, an image,
+    a file inside an archive, a scan's OCR text) have none. The one place the integrations take blocks from."""
+    return [[asdict(block) for block in page.blocks if block.box] for page in reading.pages]
 
 
 def page_headings(reading: Reading) -> list[list[str]]:
     """For each page, the heading path its content starts under (the headings above its first block
     that is not one), outermost first, as a chunk's ``headings``; a file inside a container starts afresh."""
-    paths, path, section = [], [], None
+    paths: list[list[str]] = []
+    path: list[tuple[int, str]] = []
+    section = None
     for page in reading.pages:
         if page.section != section:
             path, section = [], page.section
         start = None
-        for block in parse(page.text, 0, len(page.text), has_headings(page, reading.name)):
-            if block.kind == "heading":
+        for block in page.blocks:
+            if block.kind == BlockKind.HEADING:
                 path = [(level, title) for level, title in path if level < block.level] + [(block.level, block.title)]
-            elif start is None:
+            elif block.kind != BlockKind.FURNITURE and start is None:
                 start = [title for _, title in path]
         paths.append(start if start is not None else [title for _, title in path])
     return paths
@@ -144,26 +142,20 @@ def _chunk_pieces(reading: Reading, file: str, request: Request) -> list[Piece]:
                 "headings": chunk.headings,
                 "citation": chunk.citation,
                 "tokens": chunk.tokens,
-                "blocks": _held(
-                    chunk, [{"page": number, **block} for number in chunk.pages for block in blocks[number]]
-                ),
+                "blocks": _held(chunk, blocks),
             },
         )
         for chunk in reading.chunks(request.chunk_tokens, request.overlap_tokens)
     ]
 
 
-def _held(chunk: Chunk, blocks: list[dict]) -> list[dict]:
-    """The blocks of a chunk's pages that it holds text of: the one its content starts in, and those
-    that start in its content. A chunk's content is cut from its pages' text at blocks, lines,
-    sentences or words, so its first line lies in one block; a table's rule line is in every table
-    and says nothing."""
-    content = chunk.content
-    lines = [line.strip() for line in content.split("\n")]
-    first = next((line for line in lines if line and not TABLE_RULE.match(line)), "")
-
-    def held(block: dict) -> bool:
-        head = block["text"].split("\n", 1)[0].strip()
-        return bool(first and first in block["text"]) or bool(head and head in content)
-
-    return [block for block in blocks if held(block)]
+def _held(chunk: Chunk, blocks: dict[int, list[dict]]) -> list[dict]:
+    """The placed blocks of a chunk's pages that it holds text of (its ``boxes``: a heading is in its
+    context, not its content), each with its ``page``."""
+    held = {(box.page, tuple(box.box)) for box in chunk.boxes}
+    return [
+        {"page": number, **block}
+        for number in chunk.pages
+        for block in blocks[number]
+        if (number, tuple(block["box"])) in held
+    ]

@@ -5,7 +5,10 @@ and categories as rows."""
 
 from __future__ import annotations
 
-from .tables import markdown_table
+from collections.abc import Sequence
+
+from .blocks import Block, BlockKind, Box
+from .tables import table_block
 
 WHOLE_BELOW = 1e15  # a whole number below this is written as one: Excel keeps 15 significant digits
 
@@ -29,12 +32,20 @@ def chart_heading(title: str, kinds: list[str]) -> str:
     return f"Chart: {title} ({label})" if title else f"Chart ({label})"
 
 
-def chart_table(categories: dict[int, str], series: list[tuple[str, dict[int, str]]]) -> str:
-    """A chart's data as a Markdown table: series as columns, categories as rows (by point index;
-    a point with no category is numbered), each value as given."""
+def chart_rows(categories: dict[int, str], series: list[tuple[str, dict[int, str]]]) -> list[list[str]]:
+    """A chart's data as a table's rows: series as columns, categories as rows (by point index; a
+    point with no category is numbered), each value as given, the header first."""
     indexes = sorted(set(categories) | {index for _, values in series for index in values})
     header = ["", *[name or f"Series {number}" for number, (name, _) in enumerate(series, 1)]]
     rows = [
         [categories.get(index, str(index + 1)), *[values.get(index, "") for _, values in series]] for index in indexes
     ]
-    return markdown_table([header, *rows])
+    return [header, *rows]
+
+
+def chart_block(heading: str, rows: list[list[str]], notes: Sequence[str] = (), box: Box | None = None) -> Block:
+    """A chart's block: its ``heading`` line (``chart_heading``), its data as a Markdown table (``rows``,
+    the header first) and what it says under it (``notes``: how its values were read), as one text."""
+    table = table_block(rows, box, BlockKind.CHART) if rows else None
+    text = "\n\n".join(filter(None, [heading, table.text if table else "", *notes]))
+    return Block(BlockKind.CHART, text, box, rows=table.rows if table else ())

@@ -47,7 +47,7 @@ def _letters(text: str | None) -> int:
 def _measure(root) -> dict:
     """Each element's letters, letters in links, links and whether it holds an ``<h1>``, in one
     pass from the leaves up (a block's numbers are its children's, summed)."""
-    measures = {}
+    measures: dict = {}
     for element in reversed(list(root.iter())):  # reversed document order: an element after all it holds
         if not isinstance(element.tag, str):
             continue  # a comment: its text is never shown (its tail is counted by its parent)
@@ -95,7 +95,7 @@ class _Page:
     content_ids: set[str]  # what _content_ids gives
 
 
-def _chrome(element, where: set[str], page: _Page) -> bool:
+def _chrome(element, where: frozenset[str], page: _Page) -> bool:
     """Whether ``element`` is chrome; ``where`` says what it stands in: ``content`` (a main or an
     article), ``article`` (whose own aside is a box of its content, not a sidebar), ``section`` (any
     sectioning element, whose header or footer is its own), ``edge`` (such a header or footer,

@@ -24,8 +24,10 @@ from markdownify import MarkdownConverter
 
 from ..errors import on_time
 from ..notices import Code, Notice
+from .blocks import Block
 from .chrome import drop_chrome
 from .html_tables import flat_table, is_layout, layout_cells, table_markdown
+from .markdown import markdown_blocks
 from .text import decode
 
 NOT_CONTENT = "//script|//style|//noscript|//template|//head|//*[@hidden]"  # never shown
@@ -65,11 +67,37 @@ def decode_html(data: bytes, name: str, notices: list[Notice], default: str | No
         rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", head, re.I
     )
     charset = declared.group(1).decode("ascii") if declared else default
-    if declared and charset.lower().startswith(
-        ("utf-16", "utf-32")
+    if (
+        declared and charset and charset.lower().startswith(("utf-16", "utf-32"))
     ):  # found as ASCII bytes, so the file is not in it: HTML's rule reads UTF-8
         charset = "utf-8"
     return decode(data, name, notices, charset)
+
+
+def _raised(script: dict[int, int]):
+    """A superscript or subscript of digits and signs as the Unicode characters for them (x², CO₂):
+    as plain digits, x2 reads as a name; any other (a note's [1], 1st) as it is."""
+
+    def implementation(self, el, text, parent_tags):
+        raised = text.strip()
+        if raised.startswith("["):  # a note's mark: apart from the word it follows, which stays that word
+            return f" {text.lstrip()}"
+        return raised.translate(script) if raised and set(raised) <= set(map(chr, script)) else text
+
+    return implementation
+
+
+def _once(kind: set[str], convert):
+    """An emphasis inside the same emphasis (``<b><strong>``, ``<s><del>``) is marked once, not twice."""
+
+    def implementation(self, el, text, parent_tags):
+        return text if kind & parent_tags else convert(self, el, text, parent_tags)
+
+    return implementation
+
+
+# markdownify's own convert_ methods, which its stubs (__init__.pyi) do not name
+_DIV = MarkdownConverter.convert_div  # type: ignore[attr-defined]
 
 
 class _Converter(MarkdownConverter):
@@ -89,7 +117,7 @@ class _Converter(MarkdownConverter):
         return self.process_tag(node, parent_tags=parent_tags)
 
     def _cell(self, cell, parent_tags) -> str:
-        return super().process_tag(cell, {*parent_tags, "table", "tr", "_inline"})
+        return super().process_tag(cell, {*parent_tags, "table", "tr", "_inline"})  # type: ignore[misc]
 
     def convert_td(self, el, text, parent_tags):
         return text.strip()
@@ -118,37 +146,18 @@ class _Converter(MarkdownConverter):
         return item
 
     # blocks markdownify would run into their neighbours' text
-    convert_aside = convert_footer = convert_header = convert_main = convert_nav = MarkdownConverter.convert_div
-    convert_address = convert_details = convert_summary = convert_figure = MarkdownConverter.convert_div
-
-    def _raised(script: dict[int, str]):
-        """A superscript or subscript of digits and signs as the Unicode characters for them (x², CO₂):
-        as plain digits, x2 reads as a name; any other (a note's [1], 1st) as it is."""
-
-        def implementation(self, el, text, parent_tags):
-            raised = text.strip()
-            if raised.startswith("["):  # a note's mark: apart from the word it follows, which stays that word
-                return f" {text.lstrip()}"
-            return raised.translate(script) if raised and set(raised) <= set(map(chr, script)) else text
-
-        return implementation
+    convert_aside = convert_footer = convert_header = convert_main = convert_nav = _DIV
+    convert_address = convert_details = convert_summary = convert_figure = _DIV
 
     convert_sup = _raised(str.maketrans("0123456789+-=()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾"))
     convert_sub = _raised(str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎"))
-    del _raised
 
-    def _once(kind: set[str], convert):
-        """An emphasis inside the same emphasis (``<b><strong>``, ``<s><del>``) is marked once, not twice."""
-
-        def implementation(self, el, text, parent_tags):
-            return text if kind & parent_tags else convert(self, el, text, parent_tags)
-
-        return implementation
-
-    convert_b = convert_strong = _once({"b", "strong"}, MarkdownConverter.convert_b)
-    convert_em = convert_i = convert_var = _once({"em", "i", "var"}, MarkdownConverter.convert_em)  # var: italic
-    convert_del = convert_s = _once({"del", "s"}, MarkdownConverter.convert_del)
-    del _once
+    convert_b = convert_strong = _once({"b", "strong"}, MarkdownConverter.convert_b)  # type: ignore[attr-defined]
+    convert_em = convert_i = convert_var = _once(
+        {"em", "i", "var"},
+        MarkdownConverter.convert_em,  # type: ignore[attr-defined]
+    )  # var: italic
+    convert_del = convert_s = _once({"del", "s"}, MarkdownConverter.convert_del)  # type: ignore[attr-defined]
 
 
 def _flattened(html: str) -> str:
@@ -254,7 +263,7 @@ def html_markdown(html: str, main_content: bool = False, notices: list[Notice] |
     but scripts and styles. The ``<title>``, which the page does not show, is not in it (``page_title``).
     What is flattened or cut is said in ``notices``, naming the page ``name``."""
     notices = [] if notices is None else notices
-    name, too_deep = name or "The page", []
+    name, too_deep = name or "The page", list[bool]()
     try:
         body = _body(html, main_content, too_deep, notices, name)
     except (ParserError, ValueError):
@@ -291,3 +300,11 @@ def html_markdown(html: str, main_content: bool = False, notices: list[Notice] |
     markdown = _one_space(markdown)
     markdown = markdown.translate(BREAK_HINTS)  # Markdown has no line to break: "water‑screw" is "water-screw"
     return markdown
+
+
+def html_blocks(
+    html: str, main_content: bool = False, notices: list[Notice] | None = None, name: str = ""
+) -> list[Block]:
+    """The blocks of ``html``'s Markdown (``html_markdown``, as markdownify writes it): headings, paragraphs,
+    list items, tables, code."""
+    return markdown_blocks(html_markdown(html, main_content, notices, name))

@@ -37,7 +37,7 @@ def is_layout(table: Tag) -> bool:
     """A table used to lay a page out, not to hold data: one the page calls so (``role=presentation``
     or ``none``), or, without a caption or header cells, one of a single row or a single column
     (a page's frame, a stack of blocks, an e-mail's boxes)."""
-    if (table.get("role") or "").strip().lower() in ("presentation", "none"):
+    if str(table.get("role") or "").strip().lower() in ("presentation", "none"):
         return True
     rows = _rows(table)
     if table.find("caption", recursive=False) or any(row.find("th", recursive=False) for row in rows):
@@ -56,7 +56,7 @@ def layout_cells(table: Tag) -> list[Tag]:
 
 def _rows(table: Tag) -> list[Tag]:
     """The table's own rows in the order a browser shows them: header, body, footer."""
-    order = {"thead": [], "tbody": [], "tfoot": []}
+    order: dict[str, list[Tag]] = {"thead": [], "tbody": [], "tfoot": []}
     for child in table.find_all(recursive=False):
         if child.name == "tr":
             order["tbody"].append(child)

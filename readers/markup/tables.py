@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import re
 
+from .blocks import Block, BlockKind, Box, Cell
+
 MAX_SHEET_ROWS = 500  # rows a sheet or a CSV table shows before it is cut
 CELL_SPLIT = re.compile(r"(?<!\\)\|")
 
 
+def _words(value) -> str:
+    return " ".join(("" if value is None else str(value)).split())
+
+
 def _cell(value) -> str:
-    text = "" if value is None else str(value)
-    return " ".join(text.split()).replace("|", "\\|")
+    return _words(value).replace("|", "\\|")
 
 
 def markdown_table(rows: list[list]) -> str:
@@ -32,3 +37,17 @@ def table_rows(markdown: str) -> list[list[str]]:
         [cell.strip().replace("\\|", "|") for cell in CELL_SPLIT.split(line.strip())[1:-1]]
         for line in [lines[0], *lines[2:]]
     ]
+
+
+def table_block(rows: list[list], box: Box | None = None, kind: BlockKind = BlockKind.TABLE) -> Block | None:
+    """A table's block from its rows, the header first, each a list of cells (a cell's text, or a
+    ``Cell`` with its spans): its Markdown written from the grid the spans make (a spanning cell's
+    words in every place it covers, so each row and column reads whole), rows with no text left
+    out; None for a table with no text."""
+    cells = [tuple(cell if isinstance(cell, Cell) else Cell(_words(cell)) for cell in row) for row in rows]
+    grid = Block(kind, "", rows=tuple(cells)).grid()
+    kept = [index for index, row in enumerate(grid) if any(row)]
+    if not kept:
+        return None
+    text = markdown_table([grid[index] for index in kept])
+    return Block(kind, text, box, rows=tuple(cells[index] for index in kept))

@@ -27,7 +27,8 @@ from PIL import Image, ImageDraw
 from ..errors import described
 from ..intake.links import LINKED, where
 from ..intake.package import PARSER
-from ..markup.charts import chart_heading, chart_table, number_text
+from ..markup.blocks import Block, BlockKind
+from ..markup.charts import chart_block, chart_heading, chart_rows, number_text
 from ..markup.markdown import list_item, one_line
 from .metafiles import emf_bitmap
 
@@ -122,7 +123,7 @@ def _shown(values: dict[int, str]) -> dict[int, str]:
     return {index: number_text(value) for index, value in values.items()}
 
 
-def _drawingml_chart(root) -> str:
+def _drawingml_chart(root) -> Block:
     chart = root.find(f"{C}chart")
     plot_area = chart.find(f"{C}plotArea") if chart is not None else None
     if plot_area is None:
@@ -141,15 +142,16 @@ def _drawingml_chart(root) -> str:
     deleted = chart.find(f"{C}autoTitleDeleted")
     if not title and len(series) == 1 and (deleted is None or deleted.get("val") in ("0", "false")):
         title = series[0][0]  # Office titles a one-series chart with the series' name
-    table = chart_table(categories, series) if series else ""
-    return "\n\n".join(filter(None, [chart_heading(title, [_kind(plot) for plot in plots]), table]))
+    return chart_block(
+        chart_heading(title, [_kind(plot) for plot in plots]), chart_rows(categories, series) if series else []
+    )
 
 
-def _chartex(root) -> str:
+def _chartex(root) -> Block:
     """Office 2016 charts: data sets under cx:chartData, series under cx:plotAreaRegion."""
     data = {}
     for dataset in root.iter(f"{CX}data"):
-        dims = {}
+        dims: dict[str, dict[int, str]] = {}
         for dim in dataset:
             if isinstance(dim.tag, str) and dim.tag in (f"{CX}strDim", f"{CX}numDim"):
                 levels = dim.findall(f"{CX}lvl")
@@ -158,7 +160,9 @@ def _chartex(root) -> str:
                 }
                 dims.setdefault(dim.get("type", ""), points)
         data[dataset.get("id")] = dims
-    kinds, categories, series = [], {}, []
+    kinds: list[str] = []
+    categories: dict = {}
+    series: list = []
     for ser in root.iter(f"{CX}series"):
         kinds.append(
             {
@@ -179,13 +183,12 @@ def _chartex(root) -> str:
     title = _title(title_element) or (
         "".join(node.text or "" for node in title_element.iter(f"{CX}v")) if title_element is not None else ""
     )
-    table = chart_table(categories, series) if series else ""
-    return "\n\n".join(filter(None, [chart_heading(title, kinds), table]))
+    return chart_block(chart_heading(title, kinds), chart_rows(categories, series) if series else [])
 
 
-def chart_markdown(part) -> str:
-    """The chart part ``part`` as a heading line ("Chart: title (kind chart)") and a table of its
-    series. Raises ``ValueError`` (or lxml's ``XMLSyntaxError``) when the part is not a chart."""
+def part_chart(part) -> Block:
+    """The chart part ``part`` as a chart's block: a heading line ("Chart: title (kind chart)") and a
+    table of its series. Raises ``ValueError`` (or lxml's ``XMLSyntaxError``) when the part is not a chart."""
     root = part_root(part)
     if root.tag == f"{C}chartSpace":
         return _drawingml_chart(root)
@@ -194,17 +197,17 @@ def chart_markdown(part) -> str:
     raise ValueError(f"{etree.QName(root).localname} is not a chart")
 
 
-def graphic_chart(data, part, label: str) -> str:
-    """The chart an a:graphicData holds, as ``chart_markdown`` gives it; a chart whose part is
-    missing or damaged costs that chart only: ``[label: its data could not be read (why)]``."""
+def graphic_chart(data, part, label: str) -> Block:
+    """The chart an a:graphicData holds, as ``part_chart`` gives it; a chart whose part is
+    missing or damaged costs that chart only: a figure ``[label: its data could not be read (why)]``."""
     reference = next((child for child in data if isinstance(child.tag, str)), None)
     try:
         target = related_part(part, reference.get(f"{R}id") if reference is not None else None)
         if target is None:
             raise ValueError("its data part is missing")
-        return chart_markdown(target)
+        return part_chart(target)
     except Exception as error:  # noqa: BLE001 - lxml's, python-pptx's and our own: the rest is still read
-        return f"[{label}: its data could not be read ({described(error)})]"
+        return Block(BlockKind.FIGURE, f"[{label}: its data could not be read ({described(error)})]")
 
 
 def graphic_smartart(data, part, label: str) -> str:
@@ -367,10 +370,10 @@ def picture_crop(picture) -> tuple[float, float, float, float] | None:
     if rect is None:
         return None
     try:
-        cut = tuple(min(max(float(rect.get(side) or 0) / 100_000, 0.0), 1.0) for side in "ltrb")
+        left, top, right, bottom = (min(max(float(rect.get(side) or 0) / 100_000, 0.0), 1.0) for side in "ltrb")
     except ValueError:  # a damaged number: no crop read
         return None
-    return cut if any(cut) else None
+    return (left, top, right, bottom) if any((left, top, right, bottom)) else None
 
 
 def cover_colour(element) -> str | None:

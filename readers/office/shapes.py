@@ -11,6 +11,9 @@ slide's text already. Tables are text, not figures.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from ..models import Figure, FoundFigure
 from .drawings import (
     GRAPHIC_CHART,
     GRAPHIC_CHARTEX,
@@ -51,7 +54,7 @@ def _place(element):
     return next((found for found in (element.find(path) for path in PLACES) if found is not None), None)
 
 
-def _inside(group, outer: tuple) -> tuple:
+def group_transform(group, outer: tuple) -> tuple:
     """The transform of a group's children: their chOff/chExt space onto the group's own box."""
     xfrm = _place(group)
     offset, extent = (
@@ -74,12 +77,18 @@ def _inside(group, outer: tuple) -> tuple:
     )
 
 
-def _extent(element, transform: tuple, width: float, height: float) -> tuple[float, float, float, float] | None:
-    """The element's box as fractions of the slide (left, top, right, bottom), wherever it reaches; None without one."""
+def _extent(
+    element, transform: tuple, width: float, height: float, inherited: tuple | None = None
+) -> tuple[float, float, float, float] | None:
+    """The element's box as fractions of the slide (left, top, right, bottom), wherever it reaches; None without
+    one. ``inherited`` is (left, top, width, height) in EMU for a shape with no frame of its own (a placeholder
+    standing where its layout's does)."""
     xfrm = _place(element)
     offset, extent = (
         (_numbers(xfrm, "off", ("x", "y")), _numbers(xfrm, "ext", ("cx", "cy"))) if xfrm is not None else (None, None)
     )
+    if not (offset and extent) and inherited is not None:
+        offset, extent = inherited[:2], inherited[2:]
     if not (offset and extent):
         return None
     ox, oy, sx, sy = transform
@@ -93,44 +102,51 @@ def _box(extent: tuple | None) -> tuple[float, float, float, float] | None:
     return box if box and box[2] > box[0] and box[3] > box[1] else None
 
 
-def _shown(figure: dict, element, extent: tuple, drawn_over: list[tuple[tuple, str]]) -> dict:
+def shape_box(
+    element, transform: tuple, width: float, height: float, inherited: tuple | None = None
+) -> tuple[float, float, float, float] | None:
+    """The element's box as fractions of the slide (left, top, right, bottom), cut to the slide; None off it
+    (``inherited`` as for ``_extent``)."""
+    return _box(_extent(element, transform, width, height, inherited))
+
+
+def _shown(found: FoundFigure, element, extent: tuple, drawn_over: list[tuple[tuple, str]]) -> FoundFigure:
     """A picture's figure with its image as the slide shows it (see the module's docstring)."""
-    if "image" not in figure:
-        return figure
+    if found.image is None:
+        return found
     turned = (xfrm := _place(element)) is not None and (xfrm.get("rot") not in (None, "0") or xfrm.get("flipH"))
     covers = [] if turned else covered_parts(extent, [*drawn_over, *OFF_SLIDE])
-    image = shown_picture(figure["image"], picture_crop(element), covers)
-    return (
-        {**figure, "image": image} if isinstance(image, bytes) else {**{**figure}, "unreadable": image, "image": None}
-    )
+    image = shown_picture(found.image, picture_crop(element), covers)
+    return replace(found, image=image) if isinstance(image, bytes) else replace(found, image=None, unreadable=image)
 
 
-def _figure(element, part) -> dict | None:
-    """What a shape is as a figure (its kind, whether its words are text already, a chart's
-    label, a picture's image), or None for shapes that are text and pictures the file lacks."""
+def _figure(element, part) -> FoundFigure | None:
+    """What a shape is as a figure (its kind, whether its words are text already, a chart's label, a
+    picture's image), its box still to be set, or None for shapes that are text and pictures the file lacks."""
+    unplaced = (0.0, 0.0, 0.0, 0.0)
     if element.tag == f"{P}pic":
         if (linked := picture_link(element, part)) is not None:
-            return {"kind": "picture", "has_text": False, "chart": None, "linked": linked}
+            return FoundFigure(Figure("picture", unplaced, linked=linked))
         image = picture_bytes(element, part)
         if image is None:
             return None
-        seen = {"image": image} if isinstance(image, bytes) else {"unreadable": image}
-        return {"kind": "picture", "has_text": False, "chart": None, **seen}
+        figure = Figure("picture", unplaced)
+        return FoundFigure(figure, image=image) if isinstance(image, bytes) else FoundFigure(figure, unreadable=image)
     if element.tag == f"{P}graphicFrame":
         data = element.find(f".//{A}graphicData")
         uri = data.get("uri") if data is not None else None
         if uri in (GRAPHIC_CHART, GRAPHIC_CHARTEX):
-            return {"kind": "drawing", "has_text": True, "chart": chart_summary(data, part)}
+            return FoundFigure(Figure("drawing", unplaced, has_text=True, chart=chart_summary(data, part)))
         if uri == GRAPHIC_DIAGRAM:
-            return {"kind": "drawing", "has_text": True, "chart": None}
+            return FoundFigure(Figure("drawing", unplaced, has_text=True))
     return None
 
 
-def slide_figures(slide, width: int, height: int) -> list[dict]:
+def slide_figures(slide, width: int, height: int) -> list[FoundFigure]:
     """The slide's figures top to bottom, then left to right, as ``readers.pdf.figures`` gives a
-    page's: kind, box, caption (none: a slide says nothing of which line names a picture),
-    has_text, chart; a picture's also ``image``, its PNG or JPEG bytes, or ``unreadable``, why they
-    cannot be had, or ``linked``, where the picture it only links points."""
+    page's: kind, box, no caption (a slide says nothing of which line names a picture), has_text,
+    chart; a picture's own ``image`` (its PNG or JPEG bytes, as the slide shows it), or ``unreadable``,
+    why they cannot be had, or ``linked``, where the picture it only links points."""
     drawn = []  # every shape in the order the slide draws them: (element, extent, figure or None)
 
     def walk(tree, transform: tuple) -> None:
@@ -138,14 +154,15 @@ def slide_figures(slide, width: int, height: int) -> list[dict]:
             if element.tag == f"{MC}AlternateContent":
                 walk(chosen(element), transform)
             elif element.tag == f"{P}grpSp":
-                walk(element, _inside(element, transform))
+                walk(element, group_transform(element, transform))
             elif isinstance(element.tag, str) and (extent := _extent(element, transform, width, height)):
                 drawn.append((element, extent, _figure(element, slide.part)))
 
     walk(slide.shapes._spTree, IDENTITY)
     figures = []
-    for index, (element, extent, figure) in enumerate(drawn):
-        if figure is not None and (box := _box(extent)):
+    for index, (element, extent, found) in enumerate(drawn):
+        if found is not None and (box := _box(extent)):
             over = [(later, colour) for other, later, _ in drawn[index + 1 :] if (colour := cover_colour(other))]
-            figures.append({**_shown(figure, element, extent, over), "box": box, "caption": None})
-    return sorted(figures, key=lambda figure: (figure["box"][1], figure["box"][0]))
+            shown = _shown(found, element, extent, over)
+            figures.append(replace(shown, figure=replace(shown.figure, box=box)))
+    return sorted(figures, key=lambda found: (found.box[1], found.box[0]))

@@ -154,7 +154,8 @@ def _sheet_cut(package: zipfile.ZipFile, name: str) -> tuple[bytes, int] | None:
         prefix = opened[1] or b""
         tag, row_end = b"<" + prefix + b"c", b"</" + prefix + b"row>"  # within a row only cells' tags start so
         while not (end := DATA_END.match(data, at)):
-            at = SPACE.match(data, at).end()
+            spaces = SPACE.match(data, at)  # \s* matches at any place
+            at = spaces.end() if spaces else at
             started = ROW_START.match(data, at)
             if started and started[1]:  # <row .../>: no cells
                 stop = started.end()
@@ -177,13 +178,13 @@ def _sheet_cut(package: zipfile.ZipFile, name: str) -> tuple[bytes, int] | None:
                 rows.append((number, kept))
         tail = data[end.start() :] + part.read()
     marker = f'<c r="{get_column_letter(last_column)}{last_row}"/>'.encode()
-    kept = [row for _, row in rows]
+    shown = [row for _, row in rows]
     if rows[-1][0] == last_row:  # the last row is kept: the marker ends it
-        ending = kept[-1].rindex(b"</")
-        kept[-1] = kept[-1][:ending] + marker + kept[-1][ending:]
+        ending = shown[-1].rindex(b"</")
+        shown[-1] = shown[-1][:ending] + marker + shown[-1][ending:]
     else:
-        kept.append(f'<row r="{last_row}">'.encode() + marker + b"</row>")
-    return head + b"".join(kept) + tail, total
+        shown.append(f'<row r="{last_row}">'.encode() + marker + b"</row>")
+    return head + b"".join(shown) + tail, total
 
 
 def bounded_workbook(job) -> tuple[Path, Cut]:

@@ -27,12 +27,14 @@ openpyxl refuses the whole workbook for one, so it is loaded from a copy without
 
 from __future__ import annotations
 
-import base64
 import bisect
 import itertools
 import posixpath
 import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from lxml import etree
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
@@ -42,6 +44,8 @@ from openpyxl.xml.functions import fromstring
 
 from ..intake.links import Link, where
 from ..intake.package import PARSER, with_parts
+from ..markup.blocks import Box
+from ..models import Figure, FoundFigure
 from ..storage.files import WITHOUT_MISSING
 from .drawings import cover_colour, covered_parts, ocr_image, picture_crop, shown_picture
 
@@ -186,7 +190,7 @@ def _relations(package: zipfile.ZipFile, drawing: str) -> list:
     return list(get_dependents(package, relations_part)) if relations_part in package.namelist() else []
 
 
-def _targets(package: zipfile.ZipFile, drawing: str) -> dict[str, object]:
+def _targets(package: zipfile.ZipFile, drawing: str) -> dict[str, Any]:
     """A drawing part's relationships by id, of those naming a part the package holds."""
     names = set(package.namelist())
     return {
@@ -244,7 +248,7 @@ def _pictures(sheet, package: zipfile.ZipFile) -> list[tuple[bytes | str | Link,
     anchor; its crop and the anchors drawn over it, ``_drawn_over``), in openpyxl's order, linked
     ones last. A drawing openpyxl cannot parse is skipped (openpyxl warned that it lost it, charts
     and all), as is one the package lacks: neither costs the sheet's other figures."""
-    pictures = []
+    pictures: list[tuple[bytes | str | Link, object, tuple]] = []
     for relation in sheet._rels.find(SpreadsheetDrawing._rel_type):
         try:
             data = package.read(relation.target)
@@ -296,44 +300,62 @@ def without_missing_images(job) -> Path | None:
     return target
 
 
-def sheet_figures(sheet, charts: list[str | None], package: zipfile.ZipFile) -> list[dict]:
-    """The sheet's charts (``charts``: each one's label, "column, 2 series", in ``sheet._charts``'
-    order) and pictures (``_pictures`` of ``package``) as figures, top to bottom then left to right:
-    kind, box (fractions of the sheet's page), caption, has_text, chart; a picture's ``image`` is its
-    PNG or JPEG bytes in base64 (the extraction is cached as JSON), or ``unreadable`` says why they
-    cannot be had (an EMF or WMF picture: Pillow cannot draw one here), or ``linked`` where one the
-    file only links points (never loaded)."""
+@dataclass(frozen=True)
+class SheetPlaces:
+    """Where a sheet's parts stand on its page, as fractions of it (LibreOffice draws a sheet on one page):
+    its ``figures`` (charts and pictures, top to bottom then left to right), each chart's box in the sheet's
+    order (``charts``), and the box of each range of cells asked for (``cells``)."""
+
+    figures: list[FoundFigure]
+    charts: list[Box | None]
+    cells: list[Box | None]
+    lost: str | None = None  # why its drawings could not be placed, when they could not
+
+
+def sheet_places(
+    sheet, charts: Sequence[str | None], package: zipfile.ZipFile, ranges: list[tuple[int, int, int, int]]
+) -> SheetPlaces:
+    """The sheet's charts (``charts``: each one's label, "column, 2 series", in ``sheet._charts``' order) and
+    pictures (``_pictures`` of ``package``) as figures: kind, box, has_text, chart; a picture's ``image`` (its PNG
+    or JPEG bytes), or ``unreadable`` saying why they cannot be had (an EMF or WMF picture: Pillow cannot draw one
+    here), or ``linked``, where one the file only links points (never loaded); and the boxes of ``ranges`` of
+    cells (first column, first row, last column, last row, 0-based)."""
     grid = _Grid(sheet)
-    placed = []
+    placed: list[tuple[Figure, dict | None, Box | None]] = []
     for chart, label in zip(sheet._charts, charts):
-        placed.append(({"kind": "drawing", "has_text": True, "chart": label}, _points(chart.anchor, grid)))
+        placed.append((Figure("drawing", (0.0,) * 4, has_text=True, chart=label), None, _points(chart.anchor, grid)))
     for image, anchor, (crop, over) in _pictures(sheet, package):
-        if isinstance(image, bytes) and (box := _points(anchor, grid)):
-            covers = covered_parts(box, [(drawn, colour) for later, colour in over if (drawn := _points(later, grid))])
-            image = shown_picture(image, crop, covers)
-        kept = (
-            {"image": base64.b64encode(image).decode()}
-            if isinstance(image, bytes)
-            else {"linked": image.where}
-            if isinstance(image, Link)
-            else {"unreadable": image}
+        if isinstance(image, bytes) and (anchored := _points(anchor, grid)):
+            over_it = [(box, colour) for later, colour in over if (box := _points(later, grid))]
+            image = shown_picture(image, crop, covered_parts(anchored, over_it))
+        held = (
+            {"image": image} if isinstance(image, bytes) else {} if isinstance(image, Link) else {"unreadable": image}
         )
-        placed.append(({"kind": "picture", "has_text": False, "chart": None, **kept}, _points(anchor, grid)))
-    placed = [(figure, box) for figure, box in placed if box and box[2] > box[0] and box[3] > box[1]]
-    if not placed:
-        return []
+        linked = image.where if isinstance(image, Link) else None
+        placed.append((Figure("picture", (0.0,) * 4, linked=linked), held, _points(anchor, grid)))
+    drawn = [box for *_, box in placed if box and box[2] > box[0] and box[3] > box[1]]
     used = (sheet.min_column - 1, sheet.min_row - 1, sheet.max_column - 1, sheet.max_row - 1) if sheet._cells else None
-    left, top, right, bottom = grid.page(used, [box for _, box in placed])
+    if not drawn and used is None:
+        return SheetPlaces([], [None] * len(sheet._charts), [None] * len(ranges))
+    left, top, right, bottom = grid.page(used, drawn)
     width, height = right - left, bottom - top
-    figures = [
-        {
-            **figure,
-            "caption": None,
-            "box": tuple(
-                round(min(max((value - start) / extent, 0.0), 1.0), 4)
-                for value, start, extent in zip(box, (left, top, left, top), (width, height, width, height))
-            ),
-        }
-        for figure, box in placed
+
+    def fractions(box) -> Box:
+        return tuple(
+            round(min(max((value - start) / extent, 0.0), 1.0), 4)
+            for value, start, extent in zip(box, (left, top, left, top), (width, height, width, height))
+        )
+
+    figures: list[FoundFigure] = []
+    chart_boxes: list[Box | None] = []
+    for figure, found, box in placed:
+        shown = fractions(box) if box and box[2] > box[0] and box[3] > box[1] else None
+        if found is None:
+            chart_boxes.append(shown)
+        if shown is not None:
+            figures.append(FoundFigure(replace(figure, box=shown), **(found or {})))
+    cells: list[Box | None] = [
+        fractions((grid.columns.start(c0), grid.rows.start(r0), grid.columns.start(c1 + 1), grid.rows.start(r1 + 1)))
+        for c0, r0, c1, r1 in ranges
     ]
-    return sorted(figures, key=lambda figure: (figure["box"][1], figure["box"][0]))
+    return SheetPlaces(sorted(figures, key=lambda found: (found.box[1], found.box[0])), chart_boxes, cells)

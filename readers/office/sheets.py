@@ -21,6 +21,7 @@ import functools
 import re
 import warnings
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
@@ -29,8 +30,10 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..errors import ReaderError, described, on_time
 from ..intake.package import without
-from ..markup.charts import chart_heading, chart_table
-from ..markup.tables import MAX_SHEET_ROWS, markdown_table
+from ..markup.blocks import Block, BlockKind, paragraphs
+from ..markup.charts import chart_block, chart_heading, chart_rows
+from ..markup.markdown import heading_block
+from ..markup.tables import MAX_SHEET_ROWS
 from ..models import Extraction, FoundFigure, Page
 from ..notices import Code, Notice
 from ..pdf.pages import read_pdf_pages
@@ -38,17 +41,17 @@ from ..render.libreoffice import office_pdf, ooxml_copy
 from ..storage.files import WORKBOOK
 from .drawings import chart_kind
 from .numbers import display
+from .sheet_blocks import grid_blocks
 from .sheet_bounds import MAX_SHEET_COLUMNS, bounded_workbook
 from .sheet_comments import comment_lines, threads
-from .sheet_figures import sheet_figures, without_missing_images
+from .sheet_figures import SheetPlaces, sheet_places, without_missing_images
 
-SIDE_GAP = 2  # empty columns that part two tables side by side (one is a spacer within a table)
 MAX_MERGED_CELLS = 100_000  # openpyxl takes about a second to load that many merged cells
 MERGE_REF = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+)(\d+):([A-Za-z]+)(\d+)"')
 # openpyxl's warnings that it left out or changed something a page would show: a drawing it cannot
 # parse, a chart it cannot read, a comment on a merged cell, a sheet the workbook names wrongly, a date
 # it cannot hold (shown as #VALUE!). Its warnings about pictures it drops are not among them
-# (``sheet_figures`` reads every picture itself); the rest are about formatting it would not write
+# (``sheet_places`` reads every picture itself); the rest are about formatting it would not write
 # back (styles, extensions, headers, conditional formats), which a page does not show.
 OPENPYXL_LOSSES = (
     "Shapes and drawings will be lost",
@@ -68,65 +71,6 @@ def _cell_text(cell, formula: str | None, bad_formats: set[str]) -> str:
     link = cell.hyperlink
     target = (link.target or (f"#{link.location}" if link.location else None)) if link else None
     return f"[{text}]({target})" if target and text else text
-
-
-def _blocks(grid: list[list[str]]) -> list[list[list[str]]]:
-    """Runs of rows between empty rows, each trimmed to its own used columns and parted where
-    tables stand side by side (``_side_by_side``)."""
-    blocks, current = [], []
-    for row in grid + [[]]:
-        if any(row):
-            current.append(row)
-        elif current:
-            blocks += _side_by_side(current)
-            current = []
-    return blocks
-
-
-def _side_by_side(rows: list[list[str]]) -> list[list[list[str]]]:
-    """A run of rows as its tables: one, trimmed to its used columns, or, where tables stand side by
-    side, each side read again as a sheet of its own (left to right). ``SIDE_GAP`` or more empty
-    columns part two sides; one empty column parts them only when they hold different rows (a table
-    below and beside another, touching it at a corner), for within a table it is a spacer."""
-    used = [i for i in range(max(len(row) for row in rows)) if any(i < len(row) and row[i] for row in rows)]
-    runs = [[used[0], used[0]]]  # columns with no empty column between them
-    for column in used[1:]:
-        if column == runs[-1][1] + 1:
-            runs[-1][1] = column
-        else:
-            runs.append([column, column])
-
-    def rows_of(first: int, last: int) -> set[int]:
-        return {n for n, row in enumerate(rows) if any(row[first : last + 1])}
-
-    sides = runs[:1]
-    for first, last in runs[1:]:
-        if first - sides[-1][1] - 1 < SIDE_GAP and _share_rows(rows_of(*sides[-1]), rows_of(first, last)):
-            sides[-1][1] = last
-        else:
-            sides.append([first, last])
-    parts = [
-        [[row[i] if i < len(row) else "" for i in range(first, last + 1)] for row in rows] for first, last in sides
-    ]
-    return parts if len(parts) == 1 else [block for part in parts for block in _blocks(part)]
-
-
-def _share_rows(left: set[int], right: set[int]) -> bool:
-    """Whether two sides one empty column apart are one table: at least half the rows of the one
-    with fewer rows have cells on the other side too."""
-    return 2 * len(left & right) >= min(len(left), len(right))
-
-
-def _block_parts(block: list[list[str]]) -> tuple[list[str], str]:
-    """(lines of text, table) of a block: a table, after its title when its first row has one value
-    over a wider table (alone, or merged across it); a block of a single value, or wider than a
-    column with one value a row (labels set diagonally), is a line of text a row."""
-    values = [list(dict.fromkeys(filter(None, row))) for row in block]
-    if all(len(row) == 1 for row in values) and (len(block) == 1 or len(block[0]) > 1):
-        return [row[0] for row in values], ""
-    if len(block[0]) > 1 and len(values[0]) == 1:
-        return [], f"{values[0][0]}\n\n{markdown_table(block[1:])}"
-    return [], markdown_table(block)
 
 
 def _text_of(label, book) -> str:
@@ -174,9 +118,9 @@ def _number(value):
         return value
 
 
-def _chart_parts(chart, book) -> tuple[str, str, str]:
-    """(its heading, a table of the categories and each series' values), in ``drawings``' wording,
-    and what it is for its figure's label ("column, 2 series", "pie, 3 slices")."""
+def _chart_parts(chart, book) -> tuple[Block, str]:
+    """Its block (its heading, a table of the categories and each series' values), in ``drawings``'
+    wording, and what it is for its figure's label ("column, 2 series", "pie, 3 slices")."""
     title = _text_of(chart.title, book)
     series = list(chart.series)
     names = [_text_of(s.tx, book) for s in series]
@@ -193,18 +137,18 @@ def _chart_parts(chart, book) -> tuple[str, str, str]:
     categories = (
         _reference(axis.strRef or axis.numRef, book) if axis is not None and (axis.strRef or axis.numRef) else []
     )
-    table = (
-        chart_table(
+    rows = (
+        chart_rows(
             dict(enumerate(categories)), [(name, dict(enumerate(points))) for name, points in zip(names, values)]
         )
         if series
-        else ""
+        else []
     )
     kind = chart_kind(chart.tagname, getattr(chart, "barDir", None))
     summary = (
         f"{kind}, {len(categories)} slices" if kind.endswith(("pie", "doughnut")) else f"{kind}, {len(series)} series"
     )
-    return chart_heading(title, [kind]), table, summary
+    return chart_block(chart_heading(title, [kind]), rows), summary
 
 
 def _load(path, lost: list[str]):
@@ -245,7 +189,9 @@ def _formulas(path) -> dict[tuple[str, int, int], str]:
 
 def _sheet(sheet, book, formulas: dict, threads: dict, package: zipfile.ZipFile) -> dict:
     """One sheet's page: heading, hidden note, tables, charts, comments; and whether it can be drawn."""
-    head, parts, tables, bad_formats = [f"# {sheet.title}"], [], [], set()
+    head: list = []
+    cells: list = []
+    bad_formats: set[str] = set()
     if sheet.sheet_state != "visible":
         head.append("(hidden sheet)")
     cut = None
@@ -282,40 +228,47 @@ def _sheet(sheet, book, formulas: dict, threads: dict, package: zipfile.ZipFile)
                     for cell in row
                 ]
             )
-        for block in _blocks(grid):
-            lines, table = _block_parts(block)
-            parts += lines + [table] * bool(table)
-            tables += [table] * bool(table)
-    summaries = []
+        origin = (left - 1, first - 1, left - 1, first - 1)  # the grid's first cell in the sheet
+        cells = [(block, tuple(a + b for a, b in zip(origin, at))) for block, at in grid_blocks(grid)]
+    summaries, charts = [], []
     for chart in sheet._charts:
-        heading, table, summary = _chart_parts(chart, book)
+        block, summary = _chart_parts(chart, book)
         summaries.append(summary)
-        parts.append(f"{heading}\n\n{table}" if table else heading)
-        tables += [parts[-1]] * bool(table)
+        charts.append(block)
+    places = _places(sheet, summaries, package, [at for _, at in cells])
+    drawable = cut is None and bool(cells or charts)
+    boxes = places.cells + places.charts if drawable else [None] * (len(cells) + len(charts))
+    parts = [replace(block, box=box) for block, box in zip([block for block, _ in cells] + charts, boxes)]
     empty = not parts
     if empty:
         head.append("(empty sheet)")
     # after what they are on, each naming its cell
-    parts += comment_lines(sheet, threads) if isinstance(sheet, Worksheet) else []
+    parts += (
+        [Block(BlockKind.PARAGRAPH, line) for line in comment_lines(sheet, threads)]
+        if isinstance(sheet, Worksheet)
+        else []
+    )
+    notes = [replace(block, apart=False) for block in paragraphs("\n".join(head))]  # under the heading
+    blocks = [heading_block(1, sheet.title), *notes, *parts]
     return {
-        "text": "\n\n".join(["\n".join(head), *parts]),
-        "tables": tables,
+        "blocks": [dataclasses.asdict(block) for block in blocks],
         "cut": cut,
         "bad_formats": sorted(bad_formats),
-        "drawable": cut is None and not empty,
-        **_figures(sheet, summaries, package),
+        "drawable": drawable,
+        "figures": [found.json() for found in places.figures],
+        **({"figures_lost": places.lost} if places.lost else {}),
     }
 
 
-def _figures(sheet, summaries: list[str], package: zipfile.ZipFile) -> dict:
-    """The sheet's figures (``sheet_figures`` of ``package``: the workbook, or LibreOffice's copy ``book`` is of);
-    a damaged drawing costs them, not the sheet, and says so in ``figures_lost``."""
+def _places(sheet, summaries: list[str], package: zipfile.ZipFile, ranges: list) -> SheetPlaces:
+    """Where the sheet's figures and blocks stand (``sheet_places`` of ``package``: the workbook, or LibreOffice's
+    copy ``book`` is of); a damaged drawing costs them, not the sheet, and says so in ``lost``."""
     if not isinstance(sheet, Worksheet):  # a chart sheet is drawn by its chart alone
-        return {"figures": []}
+        return SheetPlaces([], [None] * len(summaries), [None] * len(ranges))
     try:
-        return {"figures": sheet_figures(sheet, summaries, package)}
+        return sheet_places(sheet, summaries, package, ranges)
     except Exception as error:  # noqa: BLE001 - openpyxl's anchors and dimensions can hold anything a damaged file says
-        return {"figures": [], "figures_lost": described(error)}
+        return SheetPlaces([], [None] * len(summaries), [None] * len(ranges), described(error))
 
 
 def _column_number(letters: bytes) -> int:
@@ -344,7 +297,7 @@ def _check_merges(job) -> None:
 def _extract(job) -> dict:
     _check_merges(job)
     source, cut = bounded_workbook(job)
-    job, lost = dataclasses.replace(job, path=source), []  # the copy held to what the pages show, if one was made
+    job, lost = dataclasses.replace(job, path=source), list[str]()  # the copy held to what the pages show, if made
     try:
         book = _load(job.path, lost)
     except Exception:  # noqa: BLE001 - openpyxl raises many types (KeyError, ValueError, XML errors) on a damaged file
@@ -370,10 +323,11 @@ def _extract(job) -> dict:
     except Exception:  # noqa: BLE001 - the values are already read; only the check for missing results is lost
         formulas = {}
     missing = {key: formula for key, formula in formulas.items() if book[key[0]].cell(key[1], key[2]).value is None}
-    recalculated, not_calculated, unwalled = False, None, []
+    recalculated, not_calculated = False, None
+    unwalled: list[Notice] = []
     if missing:
         try:
-            copy, lost_in_copy = ooxml_copy(job, unwalled, recalculate=True), []
+            copy, lost_in_copy = ooxml_copy(job, unwalled, recalculate=True), list[str]()
             book = _load(copy, lost_in_copy)
             # LibreOffice's copy has what it could read of the charts
             recalculated, missing, without_drawings, source, lost = True, {}, False, copy, lost_in_copy
@@ -474,7 +428,7 @@ def sheet_pages(job) -> Extraction:
     numbers = job.select(len(sheets), notices)
     for number in numbers:
         if sheets[number - 1]["cut"]:
-            notices.append(Notice(Code.CUT, f"{job.name}, sheet {number}: {sheets[number - 1]['cut']} shown."))
+            notices.append(Notice(Code.CUT, f"{job.name}, sheet {number}: {sheets[number - 1]['cut']} shown.", number))
         if bad := sheets[number - 1]["bad_formats"]:
             shown = ", ".join(repr(code[:SHOWN_FORMAT]) + ("…" if len(code) > SHOWN_FORMAT else "") for code in bad[:3])
             notices.append(
@@ -483,15 +437,16 @@ def sheet_pages(job) -> Extraction:
                     f"{job.name}, sheet {number}: {len(bad)} number format{'s' if len(bad) > 1 else ''} could not "
                     f"be applied ({shown}{', …' if len(bad) > 3 else ''}): the cells formatted so show their raw "
                     "values.",
+                    number,
                 )
             )
-    pages = [Page(number=n, text=sheets[n - 1]["text"], tables=sheets[n - 1]["tables"]) for n in numbers]
+    pages = [Page(number=n, blocks=[Block.of(block) for block in sheets[n - 1]["blocks"]]) for n in numbers]
     found_figures = {}
     for page in pages:
         sheet = sheets[page.number - 1]
         if lost := sheet.get("figures_lost"):
             unplaced = f"The pictures and charts of sheet {page.number} of {job.name} could not be placed ({lost})"
-            notices.append(Notice(Code.NOT_PLACED, f"{unplaced}; its cells are read."))
+            notices.append(Notice(Code.NOT_PLACED, f"{unplaced}; its cells are read.", page.number))
         if sheet["drawable"]:
             found_figures[page.number] = [FoundFigure.of(figure) for figure in sheet["figures"]]
             page.figures = [found.figure for found in found_figures[page.number]]

@@ -11,6 +11,8 @@ read costs only that shape, named with a note; a slide that cannot be read, only
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from pptx import Presentation
 from pptx.exc import InvalidXmlError, PackageNotFoundError
 from pptx.opc.constants import RELATIONSHIP_TYPE as RT
@@ -19,9 +21,10 @@ from pptx.shapes.picture import Picture
 
 from ..errors import ReaderError, described, on_time
 from ..intake.package import open_cut_if_deep
-from ..markup.markdown import counter, heading, join_blocks, link, list_item, one_line
-from ..markup.tables import markdown_table
-from ..models import Extraction, FoundFigure, Page
+from ..markup.blocks import Block, BlockKind, Box, Cell, paragraphs
+from ..markup.markdown import counter, heading_block, link, list_item, one_line
+from ..markup.tables import table_block
+from ..models import Extraction, Page
 from ..notices import Code, Notice
 from ..render.libreoffice import office_pdf
 from .drawings import (
@@ -38,7 +41,7 @@ from .drawings import (
     part_root,
     picture_placeholder,
 )
-from .shapes import slide_figures
+from .shapes import IDENTITY, group_transform, shape_box, slide_figures
 
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
 P15 = "{http://schemas.microsoft.com/office/powerpoint/2012/main}"
@@ -57,6 +60,7 @@ NUMBER_STYLES = {
     "romanUc": "upperRoman",
 }
 BULLET_KINDS = (f"{A}buNone", f"{A}buAutoNum", f"{A}buChar", f"{A}buBlip")
+MAX_SPAN = 1000  # rows or columns a table's cell may span, whatever a damaged file says
 
 
 def _number_marker(scheme: str, number: int) -> str:
@@ -133,9 +137,9 @@ def _runs_markdown(paragraph, part) -> str:
     return "".join(link(text, target) if target else text for text, target in merged)
 
 
-def text_frame_blocks(shape, part, master) -> list[tuple[str, bool]]:
-    """A shape's paragraphs as Markdown blocks: headings for titles, list items with their
-    bullets or numbers and levels, plain paragraphs otherwise."""
+def text_frame_blocks(shape, part, master) -> list[Block]:
+    """A shape's paragraphs as blocks: a heading for a title, list items with their bullets or
+    numbers and levels, plain paragraphs otherwise."""
     body = shape._element.find(f".//{P}txBody")
     if body is None:
         body = shape._element.find(f".//{A}txBody")
@@ -144,9 +148,10 @@ def text_frame_blocks(shape, part, master) -> list[tuple[str, bool]]:
     is_title = _placeholder_type(shape) in TITLE_TYPES
     if is_title:
         text = one_line(" ".join(_runs_markdown(p, part) for p in body.findall(f"{A}p")))
-        return [(heading(1, text), False)] if text else []
+        return [heading_block(1, text)] if text else []
     bullets = _Bullets(shape, master)
-    blocks, counters = [], {}
+    blocks: list[Block] = []
+    counters: dict = {}
     for paragraph in body.findall(f"{A}p"):
         text = _runs_markdown(paragraph, part).strip()
         ppr = paragraph.find(f"{A}pPr")
@@ -160,55 +165,62 @@ def text_frame_blocks(shape, part, master) -> list[tuple[str, bool]]:
             del counters[deeper]
         if kind is None or kind.tag == f"{A}buNone":
             counters.pop(level, None)
-            blocks.append((text, False) if level == 0 else (list_item(level, "", text), True))
+            if level == 0:
+                blocks.append(Block(BlockKind.PARAGRAPH, text))
+                continue
+            marker = ""
         elif kind.tag == f"{A}buAutoNum":
             start = kind.get("startAt", "1")
             counters[level] = counters.get(level, (int(start) if start.isdigit() else 1) - 1) + 1
-            blocks.append(
-                (list_item(level, _number_marker(kind.get("type", "arabicPeriod"), counters[level]), text), True)
-            )
+            marker = _number_marker(kind.get("type", "arabicPeriod"), counters[level])
         else:
             counters.pop(level, None)
-            blocks.append((list_item(level, "-", text), True))
+            marker = "-"
+        blocks.append(Block(BlockKind.LIST_ITEM, list_item(level, marker, text), level=level))
     return blocks
 
 
-def _table(graphic_frame, part) -> str:
-    """The table as Markdown: a merged cell's words in every cell it spans, so each row and column
-    reads whole (a row label merged down several rows labels each of them)."""
+def _table(graphic_frame, part) -> list[Block]:
+    """The table: a merged cell's words in every cell it spans, so each row and column reads whole
+    (a row label merged down several rows labels each of them)."""
     rows = []
     for tr in graphic_frame.iter(f"{A}tr"):
         row = []
         for tc in tr.findall(f"{A}tc"):
-            if tc.get("vMerge") in ("1", "true"):  # covered by the cell above (which may span columns too)
-                above = rows[-1] if rows else []
-                row.append(above[len(row)] if len(row) < len(above) else "")
-                continue
-            if tc.get("hMerge") in ("1", "true"):  # covered by the cell on its left
-                row.append(row[-1] if row else "")
-                continue
+            if tc.get("vMerge") in ("1", "true") or tc.get("hMerge") in ("1", "true"):
+                continue  # covered by the cell above or on its left, which spans it
             body = tc.find(f"{A}txBody")
             paragraphs = [_runs_markdown(p, part).strip() for p in body.findall(f"{A}p")] if body is not None else []
-            row.append("<br>".join(one_line(text) for text in paragraphs if text))
+            row.append(
+                Cell(
+                    "<br>".join(one_line(text) for text in paragraphs if text),
+                    _span(tc.get("rowSpan")),
+                    _span(tc.get("gridSpan")),
+                )
+            )
         rows.append(row)
-    return markdown_table(rows)
+    return [table] if (table := table_block(rows)) else []
 
 
-def _graphic_blocks(element, part, name: str) -> list[tuple[str, bool]]:
+def _span(value: str | None) -> int:
+    return max(1, min(int(value), MAX_SPAN)) if value and value.isdigit() else 1
+
+
+def _graphic_blocks(element, part, name: str) -> list[Block]:
     """A graphic frame's table, chart, SmartArt or embedded object."""
     data = element.find(f".//{A}graphicData")
     uri = data.get("uri") if data is not None else None
     if uri == GRAPHIC_TABLE:
-        return [(_table(element, part), False)]
+        return _table(element, part)
     if uri in (GRAPHIC_CHART, GRAPHIC_CHARTEX):
-        return [(graphic_chart(data, part, f"Chart “{name}”"), False)]
+        return [graphic_chart(data, part, f"Chart “{name}”")]
     if uri == GRAPHIC_DIAGRAM:
-        return [(graphic_smartart(data, part, f"Diagram: {_alt_text(element) or name}"), False)]
+        return [Block(BlockKind.FIGURE, graphic_smartart(data, part, f"Diagram: {_alt_text(element) or name}"))]
     if uri == GRAPHIC_OLE:
         ole = data.find(f".//{P}oleObj")
         program = ole.get("progId") if ole is not None else None
-        return [(f"[Embedded object: {program or name}]", False)]
-    return [(f"[{name}: a graphic ReadLens does not read]", False)]
+        return [Block(BlockKind.FIGURE, f"[Embedded object: {program or name}]")]
+    return [Block(BlockKind.FIGURE, f"[{name}: a graphic ReadLens does not read]")]
 
 
 def _alt_text(element) -> str:
@@ -230,6 +242,29 @@ def _position(element) -> tuple[int, int, int]:
         return 0, 0, 0
 
 
+@dataclass(frozen=True)
+class _Space:
+    """The slide's size (EMU) and the transform of the group a shape is in onto the slide (``shapes``)."""
+
+    width: int
+    height: int
+    transform: tuple = IDENTITY
+
+    def box(self, element, shape=None) -> Box | None:
+        """The shape's box as fractions of the slide; a placeholder without a frame of its own stands where
+        its layout's does (python-pptx's ``left``, ``top``, ``width`` and ``height``)."""
+        try:
+            inherited = (shape.left, shape.top, shape.width, shape.height) if shape is not None else None
+        except (AttributeError, KeyError, ValueError):  # a layout left out of a repaired deck, a damaged number
+            inherited = None
+        if inherited is not None and None in inherited:
+            inherited = None
+        return shape_box(element, self.transform, self.width, self.height, inherited)
+
+    def inside(self, group) -> _Space:
+        return replace(self, transform=group_transform(group, self.transform))
+
+
 def _reading_order(items: list) -> list:
     """Shapes (``(position, ...)``) as a person reads them: in rows top to bottom, each row left to
     right. A shape starting above the middle of the row's first shape (the shorter of the two) is
@@ -246,56 +281,67 @@ def _reading_order(items: list) -> list:
     return [item for row in rows for item in sorted(row, key=lambda item: (item[0][1], item[0][0]))]
 
 
-def shape_blocks(shape, part, master) -> list[tuple[str, bool]]:
-    if isinstance(shape, GroupShape):
-        return [(text, False) for text in _shapes_text(list(shape.shapes), shape._element, part, master)]
+def shape_blocks(shape, part, master, space: _Space) -> list[Block]:
+    """A shape's blocks, each with the shape's box on the slide (a group's, each of its shapes')."""
     element = shape._element
+    if isinstance(shape, GroupShape):
+        return _shapes_blocks(list(shape.shapes), element, part, master, space.inside(element))
     if element.tag == f"{P}graphicFrame":
-        return _graphic_blocks(element, part, shape.name)
-    if isinstance(shape, Picture) or element.tag == f"{P}pic":
+        blocks = _graphic_blocks(element, part, shape.name)
+    elif isinstance(shape, Picture) or element.tag == f"{P}pic":
         alt = _alt_text(element)
-        for media, kind in ((f"{A}videoFile", "Video"), (f"{A}audioFile", "Audio")):
-            if element.find(f".//{media}") is not None:
-                return [(f"[{kind}: {alt}]" if alt else f"[{kind}]", False)]
-        return [(picture_placeholder(element, part, alt), False)]
-    return text_frame_blocks(shape, part, master)
+        media = next(
+            (
+                kind
+                for tag, kind in ((f"{A}videoFile", "Video"), (f"{A}audioFile", "Audio"))
+                if element.find(f".//{tag}") is not None
+            ),
+            None,
+        )
+        shown = (f"[{media}: {alt}]" if alt else f"[{media}]") if media else picture_placeholder(element, part, alt)
+        blocks = [Block(BlockKind.FIGURE, shown)]
+    else:
+        blocks = text_frame_blocks(shape, part, master)
+    box = space.box(element, shape)
+    return [replace(block, box=box) for block in blocks]
 
 
-def _alternate_blocks(element, part, master) -> list[tuple[str, bool]]:
+def _alternate_blocks(element, part, master, space: _Space) -> list[Block]:
     """mc:AlternateContent in the shape tree, which python-pptx skips (a newer chart type, a
     3-D model): its first choice, the content PowerPoint itself shows."""
     from pptx.shapes.shapetree import BaseShapeFactory
 
-    blocks = []
+    blocks: list[Block] = []
     for child in chosen(element):
         if isinstance(child.tag, str):
-            blocks += shape_blocks(BaseShapeFactory(child, None), part, master)
+            shape = BaseShapeFactory(child, None)  # type: ignore[arg-type]  # no parent: its part is passed apart
+            blocks += shape_blocks(shape, part, master, space)
     return blocks
 
 
-def _shapes_text(shapes, tree, part, master) -> list[str]:
-    """Each shape's Markdown in reading order (``_reading_order``; one shape's list stays apart
-    from the next one's); a shape that fails is named instead."""
+def _shapes_blocks(shapes, tree, part, master, space: _Space) -> list[Block]:
+    """Each shape's blocks in reading order (``_reading_order``); a shape that fails is named instead."""
     items = [(_position(shape._element), shape._element, shape) for shape in shapes]
     items += [
         (_position(next((c for c in alt.iter() if c.tag in (f"{P}graphicFrame", f"{P}sp", f"{P}pic")), alt)), alt, None)
         for alt in (tree.findall(f"{MC}AlternateContent") if tree is not None else [])
     ]
-    texts = []
+    blocks = []
     for _, element, shape in _reading_order(items):
         on_time()
         try:
-            texts.append(
-                join_blocks(
-                    shape_blocks(shape, part, master) if shape is not None else _alternate_blocks(element, part, master)
-                )
+            found = (
+                shape_blocks(shape, part, master, space)
+                if shape is not None
+                else _alternate_blocks(element, part, master, space)
             )
+            blocks += [replace(found[0], apart=True), *found[1:]] if found else []  # a list of its own
         except ReaderError:  # the reading's time is up (``on_time``): no shape's damage
             raise
         except Exception as error:  # one shape that cannot be read costs only that shape
             name = shape.name if shape is not None else "content"
-            texts.append(f"[Shape “{name}” could not be read: {described(error)}]")
-    return texts
+            blocks.append(Block(BlockKind.PARAGRAPH, f"[Shape “{name}” could not be read: {described(error)}]"))
+    return blocks
 
 
 class _Comments:
@@ -348,22 +394,25 @@ class _Comments:
         )
 
 
-def slide_text(slide, comments: _Comments) -> str:
-    """One slide as a text-only model should receive it: Markdown, title first."""
+def slide_blocks(slide, comments: _Comments, space: _Space) -> list[Block]:
+    """One slide as a text-only model should receive it: its title first, each shape's blocks with the
+    shape's box, then its comments and speaker notes."""
     try:
         master = slide.slide_layout.slide_master
     except KeyError:  # the layout or master was left out of a repaired deck: its slides are still read
         master = None
     shapes = list(slide.shapes)
     title = next((shape for shape in shapes if _placeholder_type(shape) in TITLE_TYPES), None)
-    texts = _shapes_text([title], None, slide.part, master) if title is not None else []
-    texts += _shapes_text([shape for shape in shapes if shape is not title], slide.shapes._spTree, slide.part, master)
-    blocks = [(text, False) for text in texts] + [(line, False) for line in comments.lines(slide)]
+    blocks = _shapes_blocks([title], None, slide.part, master, space) if title is not None else []
+    blocks += _shapes_blocks(
+        [shape for shape in shapes if shape is not title], slide.shapes._spTree, slide.part, master, space
+    )
+    blocks += [Block(BlockKind.PARAGRAPH, line) for line in comments.lines(slide)]
     if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
-        notes = slide.notes_slide.notes_text_frame.text.strip()
-        if notes:
-            blocks.append((f"Speaker notes:\n{notes}", False))
-    return join_blocks(blocks)
+        blocks += paragraphs(
+            f"Speaker notes:\n{notes}" if (notes := slide.notes_slide.notes_text_frame.text.strip()) else ""
+        )
+    return blocks
 
 
 def slide_pages(job) -> Extraction:
@@ -391,30 +440,34 @@ def slide_pages(job) -> Extraction:
         extraction = Extraction(
             len(slides), [Page(number=n) for n in job.select(len(slides), notices)], notices=notices
         )
-    pages, found_figures = extraction.pages, {}
+    pages, found_figures = extraction.pages, dict[int, list]()
+    space = _Space(deck.slide_width or 1, deck.slide_height or 1)
     for page in pages:
-        page.tables, found_figures[page.number], page.figures = [], [], []
+        page.blocks, found_figures[page.number], page.figures = [], [], []
         if page.number > len(slides):
-            page.text = ""
             continue
         slide = slides[page.number - 1]
         try:
-            page.text = slide_text(slide, comments)
+            page.blocks = slide_blocks(slide, comments, space)
         except ReaderError:
             raise
         except Exception as error:  # one slide that cannot be read costs only that slide
             extraction.notices.append(
-                Notice(Code.DAMAGED, f"Slide {page.number} of {job.name} could not be read ({described(error)}).")
+                Notice(
+                    Code.DAMAGED,
+                    f"Slide {page.number} of {job.name} could not be read ({described(error)}).",
+                    page.number,
+                )
             )
-            page.text = f"[This slide could not be read: {type(error).__name__}]"
+            page.blocks = [Block(BlockKind.PARAGRAPH, f"[This slide could not be read: {type(error).__name__}]")]
         try:
-            found = slide_figures(slide, deck.slide_width or 1, deck.slide_height or 1)
-            found_figures[page.number] = [FoundFigure.of(figure) for figure in found]
+            found_figures[page.number] = slide_figures(slide, deck.slide_width or 1, deck.slide_height or 1)
         except Exception as error:  # its figures are lost, not its text
             extraction.notices.append(
                 Notice(
                     Code.NOT_PLACED,
                     f"The pictures of slide {page.number} of {job.name} could not be placed ({described(error)}).",
+                    page.number,
                 )
             )
         page.figures = [found.figure for found in found_figures[page.number]]

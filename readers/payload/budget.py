@@ -5,7 +5,7 @@ Only a page that does not fit on its own is cut: at the last paragraph break tha
 after a heading), else at the last line break, so a line — and so a table row — is never cut. The
 page's visual-content block (its description) and its image go whole with its last piece. A
 ``Cursor`` says where the next answer starts: a page, and how many characters of its content
-(``Page.content``, the text and the tables a text-only model gets) were given already; ``"12:0"``
+(``Page.text``, what a text-only model gets of it) were given already; ``"12:0"``
 is the start of page 12. Counts are exact: every candidate is counted as the reading it would be
 (``count``, by default ``Reading.tokens("openai")``), never added up from its parts.
 
@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import ReaderError
 from ..kinds import kind_of
+from ..markup.blocks import BlockKind
 from .tokens import text_tokens
 
 CURSOR = re.compile(r"\s*(\d+)\s*(?::\s*(\d+)\s*)?")
@@ -79,13 +80,20 @@ def page_tokens(reading, count: Callable = default_count) -> list[int]:
 
 
 def piece(page, start: int, end: int, last: bool):
-    """Characters ``start``-``end`` of ``page``'s content as a page of their own; ``last`` when the
-    piece ends the page, so it carries the page's description, image and figures."""
-    content = page.content
+    """Characters ``start``-``end`` of ``page``'s text as a page of their own: the blocks they hold,
+    a block they cut in its part (a table's part without its cells); ``last`` when the piece ends the
+    page, so it carries the page's description, image and figures."""
+    content = page.text
     if start == 0 and end == len(content) and last:
         return page
-    text = content[start:end]
-    changes = {"text": text, "tables": [table for table in page.tables if table in text]}
+    spans = page.spans()
+    held = [(block, span) for block, span in zip(page.blocks, spans) if span and span[1] > start and span[0] < end]
+    blocks = []
+    for index, (block, (begin, finish)) in enumerate(held):
+        # the piece's own characters: a break it starts or ends inside goes with its first or last block
+        low, high = (start if index == 0 else begin), (end if index == len(held) - 1 else finish)
+        blocks.append(block if (low, high) == (begin, finish) else replace(block, text=content[low:high], rows=()))
+    changes: dict[str, object] = {"blocks": blocks}
     if page.line is not None:
         changes["line"] = page.line + content.count("\n", 0, start)
     if not last:
@@ -94,7 +102,7 @@ def piece(page, start: int, end: int, last: bool):
 
 
 def _check_offset(reading, page, offset: int) -> None:
-    content, unit = page.content, kind_of(reading.kind).unit
+    content, unit = page.text, kind_of(reading.kind).unit
     if not (offset == 0 or offset == len(content) or (0 < offset < len(content) and content[offset - 1] == "\n")):
         raise ReaderError(
             "INVALID_QUERY",
@@ -107,13 +115,13 @@ def _check_offset(reading, page, offset: int) -> None:
 def _cuts(page, offset: int) -> tuple[list[int], list[int]]:
     """Where the rest of ``page`` from ``offset`` may be cut: (paragraph breaks, line breaks), each
     the end of a piece; the end of the content, before the visual block and image, counts as both."""
-    content = page.content
+    content = page.text
+    headings = [span for block, span in zip(page.blocks, page.spans()) if span and block.kind == BlockKind.HEADING]
     lines = [index for index in range(offset + 1, len(content)) if content[index] == "\n"]
     paragraphs = [
         index
         for index in lines
-        if content[index + 1 : index + 2] == "\n"
-        and not content[content.rfind("\n", 0, index) + 1 : index].startswith("#")
+        if content[index + 1 : index + 2] == "\n" and not any(start <= index <= end for start, end in headings)
     ]
     if (page.description or page.image) and len(
         content
@@ -136,7 +144,7 @@ def _last_fitting(cuts: list[int], fits: Callable[[int], bool]) -> int | None:
 
 
 def _too_small(reading, page, offset: int, max_tokens: int, total: Callable) -> ReaderError:
-    content, unit = page.content, kind_of(reading.kind).unit
+    content, unit = page.text, kind_of(reading.kind).unit
     if offset >= len(content.rstrip("\n")):
         need = total([piece(page, offset, len(content), True)])
         what = (
@@ -173,7 +181,7 @@ def fit(reading, max_tokens: int, start: Cursor | None = None, count: Callable =
     def total(chosen: list) -> int:
         return count(replace(reading, pages=chosen))
 
-    head = piece(first, offset, len(first.content), True)
+    head = piece(first, offset, len(first.text), True)
     if total([head]) > max_tokens:
         paragraphs, lines = _cuts(first, offset)
         fits = lambda end: total([piece(first, offset, end, False)]) <= max_tokens
@@ -184,7 +192,7 @@ def fit(reading, max_tokens: int, start: Cursor | None = None, count: Callable =
         return Fitted(
             replace(reading, pages=[part]),
             total([part]),
-            Cursor(first.number, min(end + 1, len(first.content))),
+            Cursor(first.number, min(end + 1, len(first.text))),
             Cursor(first.number, offset),
         )
     low, high, taken = 2, len(pages), 1

@@ -33,29 +33,24 @@ sits below the model).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
+from typing import Any
 
 from ..errors import ReaderError
-from .blocks import Block, parse
-from .citations import source
+from ..markup.blocks import BlockKind
+from .boundaries import table_parts
+from .citations import source, where
 from .packing import Draft, Group, Packer, Source, Unit
 from .tokens import text_tokens
 
 CHUNK_TOKENS = 512  # the default max_tokens (Reading.chunks' too): the most many embedding models take in
 MIN_TOKENS = 16  # the least max_tokens: a short heading path and a word
 ROOM_FOR_A_WORD = 8  # tokens a chunk must have for its content after its heading path and overlap
-MARKDOWN_FILES = (
-    ".md",
-    ".markdown",
-    ".mdx",
-    ".ipynb",
-)  # text files whose "#" lines are headings (a notebook is shown as Markdown)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Box:
-    """A figure a chunk holds: its page and its box (left, top, right, bottom, fractions of the
-    page from its top left)."""
+    """Where a block or figure a chunk holds stands: its page and its box (left, top, right, bottom,
+    fractions of the page from its top left)."""
 
     page: int
     box: tuple[float, float, float, float]
@@ -65,8 +60,11 @@ class Box:
 class Chunk:
     """One chunk: ``text`` (exactly what is embedded) = ``context`` (the heading path's lines), a
     blank line, ``overlap`` (the end of the previous chunk, with the space after it), then the
-    content. ``pages`` are the content's; ``lines`` (first, last) for a text file; ``start`` and
-    ``end`` (seconds) for audio; ``caption`` and ``boxes`` for a figure."""
+    content. ``citation`` says where it comes from (``report.pdf › a.docx, p. 3``) and ``where`` the place in
+    that file alone (``p. 3``; "" for a file of one page). ``pages`` are the content's; ``lines`` (first,
+    last) for a text file; ``start`` and
+    ``end`` (seconds) for audio; ``boxes``, where the blocks (or the figures) it holds stand, each once;
+    ``caption`` for a figure."""
 
     number: int
     kind: str
@@ -76,6 +74,7 @@ class Chunk:
     headings: list[str]
     section: str | None
     citation: str
+    where: str = ""
     lines: tuple[int, int] | None = None
     start: float | None = None
     end: float | None = None
@@ -155,10 +154,10 @@ class Headings:
             count -= 1
         return unused[::-1]
 
-    def open(self, block: Block, source: Source) -> list:
-        closing = sum(1 for level, *_ in self.path if level >= block.level)
+    def open(self, level: int, title: str, span: tuple[int, int], source: Source) -> list:
+        closing = sum(1 for open_level, *_ in self.path if open_level >= level)
         unused = self._closed(closing)
-        self.path.append([block.level, block.title, (block.start, block.end, source), False])
+        self.path.append([level, title, (*span, source), False])
         return unused
 
     def enter(self, section: str | None) -> list:
@@ -171,24 +170,21 @@ class Headings:
         return self._closed(len(self.path))
 
 
-def has_headings(page, name: str) -> bool:
-    """Whether a page's ``#`` lines are headings: a reader's Markdown, or a Markdown text file's lines
-    (not a log's or a script's); ``name`` is the reading's."""
-    return page.line is None or PurePosixPath(page.section or name).suffix.lower() in MARKDOWN_FILES
-
-
 def _runs(reading) -> tuple[Source, list[list]]:
     """The pages' content as one string, and its runs: [start, end, pages] — the lines of one text
     file, read across its pages; any other page alone. Pages are joined by a blank line, a text
     file's pages by the line break between them."""
-    parts, pages, runs, position, previous = [], [], [], 0, None
+    parts: list[str] = []
+    pages: list[tuple[int, int, Any]] = []  # Any: a readers.models.Page (which imports this module)
+    runs: list[list] = []
+    position, previous = 0, None
     for page in reading.pages:
         text_file = page.line is not None
         joins = previous is not None and text_file and previous.line is not None and previous.section == page.section
         if previous is not None:
             parts.append("\n" if joins else "\n\n")
             position += len(parts[-1])
-        content = page.text if text_file else page.content
+        content = page.text
         pages.append((position, position + len(content), page))
         if joins:
             runs[-1][1] = position + len(content)
@@ -199,6 +195,43 @@ def _runs(reading) -> tuple[Source, list[list]]:
         position += len(content)
         previous = page
     return Source("".join(parts), pages), runs
+
+
+def _run_blocks(source: Source, pages: list) -> list[tuple]:
+    """The blocks of a run's pages, each (page, block, start, end in ``source``). A text file's block that
+    a page break cuts (no blank line at the break, and no heading after it: a table's rows, a paragraph
+    going on) is one, its first page's."""
+    starts = {id(page): start for start, _, page in source.pages}
+    found: list[tuple] = []
+    for page in pages:
+        for index, (block, span) in enumerate(zip(page.blocks, page.spans())):
+            if span is None:
+                continue
+            start, end = starts[id(page)] + span[0], starts[id(page)] + span[1]
+            cut = (
+                index == 0
+                and found
+                and page.line is not None
+                and found[-1][0].line is not None
+                and block.kind != BlockKind.HEADING
+                and source.text[found[-1][3] : start] == "\n"
+                and source.text[found[-1][3] - 1 : found[-1][3]] not in ("", "\n")
+                and source.text[start : start + 1] not in ("", "\n")
+            )
+            if cut:
+                found[-1] = (*found[-1][:3], end)
+            else:
+                found.append((page, block, start, end))
+    return found
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """``start``-``end`` without the blank space at either end; None when it is all blank."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return (start, end) if end > start else None
 
 
 def _description(page, position: int, group: Group) -> Unit:
@@ -227,37 +260,36 @@ def _document_units(reading, packer: Packer, headings: Headings) -> list[Unit]:
         return Unit(kind, source, start, end, headings.use(), start, all_lines=all_lines, **more)
 
     def pack_unused(unused: list) -> None:
-        for group, (start, end, where) in unused:
-            packer.place(Unit("text", where, start, end, group, start))
+        for group, (start, end, held) in unused:
+            packer.place(Unit("text", held, start, end, group, start))
 
-    for start, end, pages in runs:
-        first = pages[0]
-        pack_unused(headings.enter(first.section))
-        text_file = first.line is not None
+    for _, end, pages in runs:
+        pack_unused(headings.enter(pages[0].section))
         charts = {page.number: [figure for figure in page.figures if figure.chart] for page in pages}
-        for block in parse(source.text, start, end, has_headings(first, reading.name)):
-            if block.kind == "heading":
-                pack_unused(headings.open(block, source))
-            elif block.kind == "chart":
-                number = source.page_numbers(block.start, block.start + 1)[0]
-                drawn = charts[number].pop(0) if charts[number] else None
+        for page, block, start, stop in _run_blocks(source, pages):
+            trimmed = _trimmed(source.text, start, stop)
+            if not trimmed:
+                continue
+            boxes = (Box(page.number, block.box),) if block.box else ()
+            if block.kind == BlockKind.HEADING:
+                pack_unused(headings.open(block.level, block.title, trimmed, source))
+            elif block.kind == BlockKind.CHART:
+                drawn = charts[page.number].pop(0) if charts[page.number] else None
                 figures.append(
                     text_unit(
                         "figure",
-                        block.start,
-                        block.end,
+                        *trimmed,
                         False,
-                        table=block,
+                        table=table_parts(source.text[start:stop], start, len(block.rows)),
                         caption=drawn.caption if drawn else None,
-                        boxes=(Box(number, drawn.box),) if drawn else (),
+                        boxes=boxes or ((Box(page.number, drawn.box),) if drawn else ()),
                     )
                 )
+            elif block.kind == BlockKind.TABLE:
+                parts = table_parts(source.text[start:stop], start)
+                packer.place(text_unit("table", *trimmed, page.line is not None, table=parts, boxes=boxes))
             else:
-                packer.place(
-                    text_unit(
-                        block.kind, block.start, block.end, text_file, table=block if block.kind == "table" else None
-                    )
-                )
+                packer.place(text_unit("text", *trimmed, page.line is not None, boxes=boxes))
         for page in pages:
             if page.description:
                 figures.append(_description(page, end, headings.use()))
@@ -290,9 +322,12 @@ def _chunk(reading, number: int, draft: Draft) -> Chunk:
     lines = None
     if all(unit.source.pages and unit.times is None for unit in units):
         found = [
-            (unit.source.line_at(unit.start), unit.source.line_at(max(unit.end - 1, unit.start))) for unit in units
+            (first_line, last_line)
+            for unit in units
+            if (first_line := unit.source.line_at(unit.start)) is not None
+            and (last_line := unit.source.line_at(max(unit.end - 1, unit.start))) is not None
         ]
-        if all(first_line is not None for first_line, _ in found):
+        if len(found) == len(units):
             lines = (min(line for line, _ in found), max(line for _, line in found))
     times = [unit.times for unit in units if unit.times]
     span = (min(start for start, _ in times), max(end for _, end in times)) if times else None
@@ -323,8 +358,9 @@ def _chunk(reading, number: int, draft: Draft) -> Chunk:
             lines=lines,
             span=span,
         ),
+        where=where(reading.kind, reading.page_count, pages=pages, lines=lines, span=span),
         caption=first.caption,
-        boxes=list(first.boxes),
+        boxes=list(dict.fromkeys(box for unit in units for box in unit.boxes)),
         context=first.group.context,
         overlap=draft.overlap,
     )

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 
 from ..kinds import KINDS, kind_of
 
-# What a kind's pages are cited as: its unit ("p." for a page), and a picture's are its frames.
-CITED_UNITS = {**{name: kind.unit for name, kind in KINDS.items() if kind.unit != "page"}, "image": "frame"}
+# What a kind's pages are cited as: its unit ("p." for a page).
+CITED_UNITS = {name: kind.unit for name, kind in KINDS.items() if kind.unit != "page"}
 PLURAL_UNITS = {"p.": "pp."}  # others take an s: slides, sheets, frames
 
 
@@ -30,6 +30,29 @@ def _numbers(pages: list[int]) -> str:
     return ", ".join(f"{run[0]}–{run[-1]}" if len(run) > 1 else f"{run[0]}" for run in runs)
 
 
+def where(
+    kind: str,
+    page_count: int,
+    *,
+    pages: Iterable[int] = (),
+    lines: tuple[int, int] | None = None,
+    span: tuple[float, float] | None = None,
+) -> str:
+    """``pp. 3–4``: the times of a recording (``span``), else the lines of a text file, else the pages —
+    named by the kind's unit; "" for a file of one page that is not a paged document."""
+    pages = sorted(set(pages))
+    if span is not None:
+        return f"{clock(span[0])}–{clock(span[1])}"
+    if lines is not None:
+        return f"lines {lines[0]}–{lines[1]}" if lines[1] > lines[0] else f"line {lines[0]}"
+    if pages and (kind_of(kind).paged or page_count > 1):
+        unit = CITED_UNITS.get(kind, "p.")
+        if len(pages) > 1:
+            unit = PLURAL_UNITS.get(unit, unit + "s")
+        return f"{unit} {_numbers(pages)}"
+    return ""
+
+
 def source(
     name: str,
     kind: str,
@@ -41,20 +64,10 @@ def source(
     span: tuple[float, float] | None = None,
 ) -> str:
     """``report.pdf, pp. 3–4``: the file (and the member of an archive or e-mail, ``section``), then
-    the times of a recording (``span``), else the lines of a text file, else the pages — named by the
-    kind's unit, and left out for a file of one page that is not a paged document."""
-    where, cited = "", name + (f" › {section}" if section else "")
-    pages = sorted(set(pages))
-    if span is not None:
-        where = f", {clock(span[0])}–{clock(span[1])}"
-    elif lines is not None:
-        where = f", lines {lines[0]}–{lines[1]}" if lines[1] > lines[0] else f", line {lines[0]}"
-    elif pages and (kind_of(kind).paged or page_count > 1):
-        unit = CITED_UNITS.get(kind, "p.")
-        if len(pages) > 1:
-            unit = PLURAL_UNITS.get(unit, unit + "s")
-        where = f", {unit} {_numbers(pages)}"
-    return cited + where
+    where in it (``where``)."""
+    cited = name + (f" › {section}" if section else "")
+    place = where(kind, page_count, pages=pages, lines=lines, span=span)
+    return f"{cited}, {place}" if place else cited
 
 
 def page_source(reading, page) -> str:

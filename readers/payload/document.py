@@ -108,7 +108,8 @@ def document_pdf(reading) -> bytes:
     if source is None:
         why = (
             "its PDF is made with its page images: read it with read_file(..., "
-            "images=True); if it was, the PDF could not be made "
+            "images=True; a web page multimodal=True, which reads it on its printed pages); if it was, the PDF "
+            "could not be made "
             "(see the reading's warnings: LibreOffice or Chromium is missing or failed)"
             if kind_of(reading.kind).paged
             else "only PDFs, and Word, PowerPoint, spreadsheet and web-page files rendered to PDF, have one"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import base64
 
-from .text import as_text, file_header, file_headers, page_text, visual_text
+from .text import as_text, file_header, file_headers, page_text, shown, visual_text
 
 PROVIDERS = ("openai", "anthropic", "gemini")
 
@@ -46,7 +46,8 @@ def as_messages(reading, provider: str) -> list[dict]:
     if not reading.multimodal or reading.transcript is not None:
         return [text_part(as_text(reading), provider)]
     parts: list[dict] = []
-    for page, section_header in zip(reading.pages, file_headers(reading)):
+    pages = shown(reading)
+    for page, section_header in zip(pages, file_headers(pages)):
         text = "\n\n".join(filter(None, [section_header, page_text(reading, page), visual_text(reading, page)]))
         parts.append(text_part(text, provider))
         if page.image:

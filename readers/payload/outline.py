@@ -1,5 +1,6 @@
 """A reading's outline, without its text: each page's tokens in both modes, its tables and figures,
-and the tree of its Markdown headings with their pages — what an agent needs to choose what to read.
+and the tree of its headings with their pages (its heading blocks) — what an agent needs to choose
+what to read.
 
 ``readings`` are ``readers.models.Reading`` objects (this module does not import the model), the
 same pages read twice: for a text-only model and for a multimodal one.
@@ -9,10 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..markup.tables import table_rows
-from .blocks import parse
+from ..markup.blocks import Block, BlockKind
 from .budget import default_count, page_tokens
-from .chunks import has_headings
 
 
 def heading_tree(found: list[tuple[int, int, str]]) -> list[dict]:
@@ -28,9 +27,9 @@ def heading_tree(found: list[tuple[int, int, str]]) -> list[dict]:
     return roots
 
 
-def table_summary(table: str) -> str:
-    """A Markdown table as its header row and its size: ``Part | Stock | Bin (4 rows)``."""
-    header, *rows = table_rows(table.strip())
+def table_summary(table: Block) -> str:
+    """A table as its header row and its size: ``Part | Stock | Bin (4 rows)``."""
+    header, *rows = table.grid()
     return f"{' | '.join(header)} ({len(rows)} {'row' if len(rows) == 1 else 'rows'})"
 
 
@@ -56,16 +55,12 @@ def outline_pages(
             row["section"] = page.section
         if page.line is not None:
             row["line"] = page.line
-        if page.tables:
-            row["tables"] = [table_summary(table) for table in page.tables]
+        if tables := [block for block in page.blocks if block.kind == BlockKind.TABLE and block.rows]:
+            row["tables"] = [table_summary(table) for table in tables]
         if page.figures:
             row["figures"] = [figure_summary(figure) for figure in page.figures]
         if page.error:
             row["error"] = page.error
         rows.append(row)
-        found += [
-            (page.number, block.level, block.title)
-            for block in parse(page.text, 0, len(page.text), has_headings(page, text_only.name))
-            if block.kind == "heading"
-        ]
+        found += [(page.number, block.level, block.title) for block in page.blocks if block.kind == BlockKind.HEADING]
     return rows, found

@@ -2,7 +2,7 @@
 (``readers.payload.chunks`` cuts the reading into the pieces and says what a chunk is).
 
 A piece joins the chunk under way when it fits; else the chunk closes and the piece starts the
-next one; a piece too big for any chunk is cut at its next boundary (``blocks.finer``) and its
+next one; a piece too big for any chunk is cut at its next boundary (``boundaries.finer``) and its
 pieces are packed in turn — a table between rows. Costs are counted piece by piece (each with
 the space before it) and the finished chunk once more as a whole, since tokens do not quite add
 up across a join; what that count finds over the limit is packed again.
@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from .blocks import SENTENCE_END, Block, finer, sentences
+from .boundaries import SENTENCE_END, TableParts, finer, sentences
 from .tokens import text_tokens
 
 TEXTUAL = ("text", "transcript")  # what overlap joins: never tables (their parts repeat the header) or figures
@@ -34,7 +36,7 @@ class Source:
     """One string the pieces are spans of (the pages' content one after another, a description, a
     transcript), and which page and line each offset is on."""
 
-    def __init__(self, text: str, pages: list[tuple[int, int, object]] = ()):
+    def __init__(self, text: str, pages: Sequence[tuple[int, int, Any]] = ()):  # Any: a readers.models.Page
         self.text = text
         self.pages = list(pages)  # (start, end, page) in order
         self.starts = [start for start, _, _ in self.pages]
@@ -76,7 +78,7 @@ class Unit:
     all_lines: bool = False
     header: str = ""
     head: int = 0
-    table: Block | None = None
+    table: TableParts | None = None
     table_id: int = -1
     times: tuple[float, float] | None = None
     pages: tuple[int, ...] | None = None
@@ -205,6 +207,7 @@ class Packer:
         later row repeats the head; a chart's notes follow."""
         self.table_ids += 1
         table, text = unit.table, unit.source.text
+        assert table is not None, "a table's or a chart's unit"
         head = text[table.start : table.head]
         rows = [unit.piece(table.start, table.rows[0][1], table_id=self.table_ids, head=table.head)]
         rows += [unit.piece(start, end, header=head, table_id=self.table_ids) for start, end in table.rows[1:]]

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import re
 
-from ..markup.markdown import FENCE
+from ..markup.markdown import FENCE, HEADING, TABLE_RULE
 from ..markup.tables import CELL_SPLIT
-from .blocks import HEADING, TABLE_RULE
 
 # The inline marks, in order: an image's alt text, a link's text (with its address), strong, emphasis, code, a
 # backslash escape. Emphasis needs a mark against a word on each side and no word character outside it, so
@@ -40,7 +39,9 @@ def _table(rows: list[str]) -> list[str]:
 
 def unmarked(markdown: str) -> str:
     """``markdown`` as plain text, line for line but for a table's rule and a code block's fences."""
-    lines, table, fence = [], [], None
+    lines: list[str] = []
+    table: list[str] = []
+    fence: str | None = None
     for line in markdown.split("\n"):
         piped = line.lstrip().startswith("|")
         if table and not piped:

@@ -52,10 +52,12 @@ def compile_query(query: str, is_regex: bool) -> regex.Pattern:
 @dataclass(frozen=True)
 class Hit:
     """Where a query matches in one text: the lines where a match starts (``starts``, numbered as in the
-    text) and the lines shown round them (``shown``: each line's number, whether a match is on it, its text)."""
+    text), the lines shown round them (``shown``: each line's number, whether a match is on it, its text)
+    and the character of the text the first match starts at (``start``)."""
 
     starts: tuple[int, ...]
     shown: tuple[tuple[int, bool, str], ...]
+    start: int = 0
 
     @property
     def line(self) -> int:
@@ -81,8 +83,15 @@ def merged(hits: list[Hit]) -> list[Hit]:
         for number, matched, text in hit.shown:
             lines[number] = (matched or lines.get(number, (False, text))[0], text)
         shown = tuple((number, *lines[number]) for number in sorted(lines))
-        runs[-1] = Hit(last.starts + hit.starts, shown)
+        runs[-1] = Hit(last.starts + hit.starts, shown, last.start)
     return runs
+
+
+def hit_block(page, hit: Hit):
+    """The block of ``page`` a hit in its text starts in (``Page.spans``), or None."""
+    return next(
+        (block for block, span in zip(page.blocks, page.spans()) if span and span[0] <= hit.start < span[1] + 1), None
+    )
 
 
 class Search:
@@ -114,6 +123,7 @@ class Search:
                     Hit(
                         (first_line + top,),
                         tuple((first_line + index, top <= index <= bottom, lines[index]) for index in shown),
+                        match.start(),
                     )
                 )
         except TimeoutError:

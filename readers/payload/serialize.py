@@ -7,15 +7,15 @@ from __future__ import annotations
 import base64
 from dataclasses import asdict
 
-from ..models import Reading
+from ..models import Page, Reading
 from ..notices import Notice
 from .budget import answer_count, page_tokens
 from .document import files_document_parts
 from .messages import PROVIDERS, files_messages
-from .placed import placed_blocks
 from .text import files_text
 from .tokens import EXACT, payload_tokens
 
+PAGE_FIELDS = ("description", "description_source", "error", "figures", "section", "line", "unsure_tables")  # in order
 # A page in /read_file's answer: these fields of as_json's, in this order, then its tokens.
 ANSWER_PAGE = (
     "number",
@@ -35,20 +35,35 @@ ANSWER_PAGE = (
 TOGETHER = ("messages", "document_messages")  # in an answer of several files, once for them all
 
 
+def page_json(page: Page, images: bool = True) -> dict:
+    """A page as JSON values: its fields, its ``text``, ``tables`` and ``furniture`` as its blocks make
+    them, and its ``blocks`` (kind, text, box, level, rows, apart: ``readers.markup.blocks.Block``) last; its
+    image as base64 PNG (None when not ``images``)."""
+    fields = asdict(page)
+    image = base64.b64encode(page.image).decode("ascii") if images and page.image else None
+    return {
+        "number": page.number,
+        "text": page.text,
+        "tables": page.tables,
+        "image": image,
+        **{key: fields[key] for key in PAGE_FIELDS},
+        "furniture": page.furniture,
+        "described": fields["described"],
+        "blocks": fields["blocks"],
+    }
+
+
 def as_json(reading: Reading, images: bool = True) -> dict:
-    """Every field of ``reading`` as JSON values, page images as base64 PNG (None when not ``images``),
-    each page's ``blocks`` where they stand on it (``readers.payload.placed``), its notices' texts as
-    ``warnings`` and the notices with their codes as ``notices`` (last), and ``text``, what a
-    text-only model receives."""
-    data = {}
+    """Every field of ``reading`` as JSON values, each page's as ``page_json`` gives them, its
+    notices' texts as ``warnings`` and the notices with their codes as ``notices`` (last), and
+    ``text``, what a text-only model receives."""
+    data: dict = {}
     for key, value in asdict(reading).items():
         if key == "notices":
             data["warnings"] = reading.warnings
         elif key not in ("pdf", "_found"):  # where its PDF is on this machine, and what describe read figures from
             data[key] = value
-    for page, blocks in zip(data["pages"], placed_blocks(reading)):
-        page["image"] = base64.b64encode(page["image"]).decode("ascii") if images and page["image"] else None
-        page["blocks"] = [asdict(block) for block in blocks]
+    data["pages"] = [page_json(page, images) for page in reading.pages]
     data["text"] = reading.as_text()
     data["notices"] = notices_json(reading.notices)
     return data
@@ -101,7 +116,7 @@ def files_json(readings: list[Reading], multimodal: bool, document: bool = False
     parts = {
         name: files_messages([(reading.name, reading.as_messages(name)) for reading in readings]) for name in PROVIDERS
     }
-    answer = {
+    answer: dict = {
         "text": files_text(readings),
         "tokens": {name: {"count": sum(payload_tokens(parts[name], name)), "exact": EXACT[name]} for name in PROVIDERS},
     }
@@ -122,5 +137,5 @@ def several_json(
 
 
 def notices_json(notices: list[Notice]) -> list[dict]:
-    """``notices`` as JSON values: each one's ``code`` and ``text``."""
-    return [{"code": str(notice.code), "text": notice.text} for notice in notices]
+    """``notices`` as JSON values: each one's ``code``, ``text`` and ``page`` (null for the whole file)."""
+    return [{"code": str(notice.code), "text": notice.text, "page": notice.page} for notice in notices]

@@ -9,7 +9,9 @@ forms (``readers.payload.messages``):
     <its description>
 
 A recording is ``[AUDIO: name, 12.3 s, en]`` over its transcript. Several files sent together
-(``files_text``) are each introduced by ``[FILE: name]``, as a container's files are.
+(``files_text``) are each introduced by ``[FILE: name]``, as a container's files are. A page with
+nothing a model receives (``Page.empty``: no content, figure, description or error, such as a printed
+web page of only navigation, or a blank page) is no page of the payload (``shown``).
 
 The export's forms of it (the app's Export, ``readlens --format plain --citations``): ``plain``, the
 pages' Markdown as plain text (``readers.payload.plain``; a text file's lines stay as they are), and
@@ -19,23 +21,23 @@ pages' Markdown as plain text (``readers.payload.plain``; a text file's lines st
 
 from __future__ import annotations
 
+from ..kinds import kind_of
 from .citations import page_source, source
 from .plain import unmarked
 
 
 def header(reading, page) -> str:
     """``[PAGE 7]``, ``[SLIDE 2]``, ``[IMAGE: name.png]``: what stands over a page's text."""
-    if reading.kind == "image":
-        return (
-            f"[IMAGE: {reading.name}]" if reading.page_count == 1 else f"[IMAGE: {reading.name} - FRAME {page.number}]"
-        )
+    if kind_of(reading.kind).picture:
+        named = f"{reading.kind.upper()}: {reading.name}"
+        return f"[{named}]" if reading.page_count == 1 else f"[{named} - {reading.label} {page.number}]"
     return f"[{reading.label} {page.number}]"
 
 
 def page_text(reading, page, line_numbers: bool = False, plain: bool = False) -> str:
     """The page's header and content; ``line_numbers`` numbers a text file's lines (``as_text``), ``plain``
     drops the Markdown marks of a page that is not a text file's lines."""
-    content = page.content
+    content = page.text if page.line is not None else page.text.strip()
     if line_numbers and page.line is not None:
         content = "\n".join(f"{number:>6}→{line}" for number, line in enumerate(page.text.split("\n"), page.line))
     elif plain and page.line is None:
@@ -62,10 +64,15 @@ def file_header(name: str) -> str:
     return f"[FILE: {name}]"
 
 
-def file_headers(reading) -> list[str | None]:
-    """``[FILE: name]`` before the first page of each section of a container, else None."""
+def shown(reading) -> list:
+    """The reading's pages that are pages of the payload: those not ``empty``."""
+    return [page for page in reading.pages if not page.empty]
+
+
+def file_headers(pages) -> list[str | None]:
+    """``[FILE: name]`` before the first of ``pages`` of each section of a container, else None."""
     headers, section = [], None
-    for page in reading.pages:
+    for page in pages:
         headers.append(file_header(page.section) if page.section and page.section != section else None)
         section = page.section
     return headers
@@ -80,12 +87,12 @@ def as_text(reading, line_numbers: bool = False, plain: bool = False, citations:
             span = (0.0, transcript.duration)
             text += "\n\n" + cited(source(reading.name, reading.kind, reading.page_count, span=span), plain)
         return text
-    blocks = []
-    for page, file_header in zip(reading.pages, file_headers(reading)):
+    parts, pages = [], shown(reading)
+    for page, file_header in zip(pages, file_headers(pages)):
         text, visual = page_text(reading, page, line_numbers, plain), visual_text(reading, page, plain)
         where = cited(page_source(reading, page), plain) if citations else None
-        blocks += [file_header, text, where if page.content else None, visual, where if visual else None]
-    return "\n\n".join(block for block in blocks if block)
+        parts += [file_header, text, where if page.text.strip() else None, visual, where if visual else None]
+    return "\n\n".join(part for part in parts if part)
 
 
 def files_text(readings, plain: bool = False, citations: bool = False) -> str:

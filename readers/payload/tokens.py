@@ -83,10 +83,10 @@ def text_tokens(text: str) -> int:
 
 def openai_image_tokens(width: int, height: int) -> int:
     scale = min(1.0, OPENAI_FIT / max(width, height))
-    width, height = width * scale, height * scale
-    scale = min(1.0, OPENAI_SHORT_SIDE / min(width, height))
-    width, height = width * scale, height * scale
-    return OPENAI_BASE_TOKENS + OPENAI_TILE_TOKENS * math.ceil(width / OPENAI_TILE) * math.ceil(height / OPENAI_TILE)
+    wide, high = width * scale, height * scale
+    scale = min(1.0, OPENAI_SHORT_SIDE / min(wide, high))
+    wide, high = wide * scale, high * scale
+    return OPENAI_BASE_TOKENS + OPENAI_TILE_TOKENS * math.ceil(wide / OPENAI_TILE) * math.ceil(high / OPENAI_TILE)
 
 
 def _patches(width: int, height: int) -> int:

@@ -37,7 +37,7 @@ from statistics import median
 
 from ..markup.tables import markdown_table, table_rows
 from .boxes import box_of, centre_in
-from .records import Item
+from .records import Boxed, Item
 from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
@@ -198,7 +198,7 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
         markdown = markdown_table(table[1])
         if not members or not markdown:
             continue
-        box = {
+        box: Boxed = {
             "x0": min(item["x0"] for item in members),
             "x1": max(item["x1"] for item in members),
             "top": min(item["top"] for item in members),

@@ -22,6 +22,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from statistics import median
+from typing import cast
 
 from pdfplumber.table import Table
 from pdfplumber.utils import extract_text, line_to_edge, rect_to_edges
@@ -35,7 +36,7 @@ from .words import LINE_EMS, ON_AXIS, baseline, is_level, line_words, set_uprigh
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
 CURRENCY = {"$", "€", "£", "¥"}  # a sign ruled apart from its amount goes with it
 RULE_PITCH = 60.0  # points between a table's row rules at most: farther apart they rule different things
-CLOSED_RULES = 3  # row rules ending at one x at least, to close a table there
+CLOSED_RULES = 2  # row rules ending at one x at least, to close a table there (a one-row stub column: eu-013 p. 5)
 RULED_COLUMNS = 2  # vertical rules inside a table's row rules at least, to close it at their ends
 ALIGNED_ENDS = 2.0  # points: rules' ends this close stand at one x (a rule drawn in segments too)
 RECORD_SHARE = 0.8  # of the shared baselines every cell has a line at, when not all: a record's cell may be empty
@@ -97,14 +98,13 @@ def _ruled_length(page, x: float, top: float, bottom: float) -> float:
 
 
 def closing_edges(page) -> list[dict]:
-    """Vertical edges where a table ruled between its rows and its columns is open at its sides: the
-    rows' rules end at one x (``ALIGNED_ENDS`` apart at most), one under the other (``CLOSED_RULES``
-    of them, ``RULE_PITCH`` apart at most), they cross ``RULED_COLUMNS`` vertical rules, and the edge
-    joins their ends where rules do not already (each section of a form boxed on its own).
-    pdfplumber finds a table only where rules cross, so a table whose labels stand left of its first
-    vertical rule loses that column without it; a table with rules only under its header and at its
-    ends (booktabs) is left to be found by its alignment. Given to ``find_tables`` as
-    ``explicit_vertical_lines``."""
+    """Vertical edges where a table ruled between its rows and its columns is open at its sides: the rows' rules end at
+    one x (``ALIGNED_ENDS`` apart at most), one under the other (``CLOSED_RULES`` of them, ``RULE_PITCH`` apart at
+    most), they cross ``RULED_COLUMNS`` vertical rules, and the edge joins their ends where rules do not already (each
+    section of a form boxed on its own), up to the last rule a vertical rule reaches when the rest are over two row
+    pitches on (a page's foot rule). pdfplumber finds a table only where rules cross, so a table whose labels stand
+    left of its first vertical rule loses that column without it; a table with rules only under its header and at its
+    ends (booktabs) is left to be found by its alignment. Given to ``find_tables`` as ``explicit_vertical_lines``."""
     rules = _rules(page)
     edges = []
     for side in (0, 1):
@@ -117,12 +117,20 @@ def closing_edges(page) -> list[dict]:
         for group in groups:
             x = median(rule[side] for rule in group)
             chain: list[tuple[float, float, float]] = []
-            for rule in [*sorted(group, key=lambda rule: rule[2]), None]:
-                if rule is not None and (not chain or rule[2] - chain[-1][2] <= RULE_PITCH):
-                    chain.append(rule)
+            for end in [*sorted(group, key=lambda rule: rule[2]), None]:
+                if end is not None and (not chain or end[2] - chain[-1][2] <= RULE_PITCH):
+                    chain.append(end)
                     continue
-                top, bottom = chain[0][2], chain[-1][2]
                 left, right = min(found[0] for found in chain), max(found[1] for found in chain)
+                reached = [
+                    index
+                    for index, (upper, lower) in enumerate(zip(chain, chain[1:]))
+                    if _ruled_columns(page, left, right, upper[2] + ALIGNED_ENDS, lower[2] - ALIGNED_ENDS)
+                ]
+                pitch = max((chain[index + 1][2] - chain[index][2] for index in reached), default=0.0)
+                last = reached[-1] + 1 if reached else 0
+                chain = chain[: last + 1] if chain[-1][2] - chain[last][2] > 2 * pitch else chain
+                top, bottom = chain[0][2], chain[-1][2]
                 if (
                     len(chain) >= CLOSED_RULES
                     and _ruled_columns(page, left, right, top, bottom) >= RULED_COLUMNS
@@ -132,7 +140,7 @@ def closing_edges(page) -> list[dict]:
                         {"object_type": "line", "x0": x, "x1": x, "top": top, "bottom": bottom}
                         | {"width": 0, "height": bottom - top}
                     )
-                chain = [rule] if rule else []
+                chain = [end] if end else []
     return edges
 
 
@@ -170,12 +178,8 @@ def table_settings(page) -> dict | None:
     horizontal = [edge for edge in edges if edge["orientation"] == "h" and edge["width"] >= 1]
     if len(vertical) < 2 or len(horizontal) < 2:
         return None
-    return {
-        "vertical_strategy": "explicit",
-        "horizontal_strategy": "explicit",
-        "explicit_vertical_lines": vertical,
-        "explicit_horizontal_lines": horizontal,
-    }
+    explicit = {"vertical_strategy": "explicit", "horizontal_strategy": "explicit"}
+    return explicit | {"explicit_vertical_lines": vertical, "explicit_horizontal_lines": horizontal}
 
 
 def holds_its_words(table) -> bool:
@@ -226,7 +230,8 @@ def _cell_lines(chars: list[Char]) -> list[tuple[float, float, str]]:
     if len(turns) == 1 and turns != {0}:
         chars = [set_upright(char, turns == {1}, 0.0, 0.0) for char in chars]
     if not all(is_level(char) for char in chars):
-        return [(min(char["top"] for char in chars), max(char["size"] for char in chars), extract_text(chars))]
+        text = extract_text(cast(list[dict], chars))
+        return [(min(char["top"] for char in chars), max(char["size"] for char in chars), text)]
     lines = []
     for line in text_lines(chars):
         words = [word for word in line_words(line) if not LEADER.fullmatch(word["text"])]
@@ -254,7 +259,7 @@ def _split(cells: list[list[Char] | None], by_records: bool = True) -> list[list
         return [whole]
     tolerance = LINE_EMS * median(size for _, size, _, _ in found)
     clusters: list[list[tuple[int, str]]] = []  # lines on one baseline: (cell, text)
-    last = None
+    last = 0.0  # the baseline of the line before
     for base, _, index, text in found:
         if clusters and base - last <= tolerance:
             clusters[-1].append((index, text))
@@ -329,7 +334,7 @@ def _records(
     parted: list[list[Char] | None] = list(cells)
     for box, inside in zip(row.cells, cells):
         spanned = columns[box] if box else []
-        parts = _parted(inside, [lefts[index] for index in spanned], box[2]) if len(spanned) > 1 else []
+        parts = _parted(inside, [lefts[index] for index in spanned], box[2]) if inside and len(spanned) > 1 else []
         if sum(map(bool, parts)) > 1:  # its words stand apart; a heading centred over its columns stays whole
             for column, part in zip(columns[box], parts):
                 parted[column] = part

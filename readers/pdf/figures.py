@@ -68,7 +68,7 @@ def _clusters(boxes: list, gap: float) -> list[list[int]]:
         return i
 
     order = sorted(range(len(boxes)), key=lambda i: boxes[i][0])
-    open_ = []
+    open_: list[int] = []
     for i in order:
         open_ = [j for j in open_ if boxes[j][2] + gap >= boxes[i][0]]
         for j in open_:

@@ -1,5 +1,6 @@
 """A PDF page's words as layout items (``readers.pdf.records.Item``): each with its size, its font, its
-boldness and the link annotation it stands under, which ``readers.pdf.layout`` places in reading order."""
+boldness and the link annotation it stands under, which ``readers.pdf.layout`` places in reading order;
+and a line of them as Markdown (``line_markdown``), its links kept."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pdfminer.pdftypes import resolve1
 from pdfplumber.utils.exceptions import MalformedPDFException
 
 from .records import Item, Word
-from .words import LEFT_OUT
+from .words import LEFT_OUT, reads_right_to_left
 
 BOLD = re.compile(r"bold|black|heavy|semibold|demi|medi", re.I)
 
@@ -63,3 +64,22 @@ def page_links(page) -> list[dict]:
             x0, x1, y0, y1 = min(rect[0], rect[2]), max(rect[0], rect[2]), min(rect[1], rect[3]), max(rect[1], rect[3])
             links.append({"x0": x0, "x1": x1, "top": height - y1, "bottom": height - y0, "uri": uri.decode("latin-1")})
     return links
+
+
+def line_markdown(line: list[Item]) -> str:
+    """The line's words, with runs under one link as ``[text](url)``; a line in a right-to-left
+    script from its right."""
+    if reads_right_to_left([item for item in line if item.get("block") is None]):
+        line = line[::-1]
+    parts: list[str] = []
+    run: list[str] = []
+    for index, item in enumerate(line):
+        if item.get("block") is not None:
+            parts.append(item["block"])
+            continue
+        link = item.get("link")
+        run.append(item["text"])
+        if not link or index + 1 == len(line) or line[index + 1].get("link") != link:
+            parts.append(f"[{' '.join(run)}]({link})" if link else run[0])
+            run = []
+    return " ".join(parts)

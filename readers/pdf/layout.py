@@ -42,15 +42,16 @@ from statistics import median
 from ..markup.tables import markdown_table
 from .aligned import aligned_tables, drawn_table
 from .asides import asides, drawn_boxes
-from .boxes import box_of, centre_in, near
+from .boxes import box_of, centre_in, near, ruled, union
 from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP
 from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, furniture_line, margin_numbers
 from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, as_body, heading_mark
-from .items import page_links, word_items
+from .items import line_markdown, page_links, word_items
 from .paragraphs import paragraph_gaps, paragraph_groups
+from .placed import Placed
 from .records import Boxed, Char, Item
-from .turned import rotated_lines, turn_of, upright_as_read
+from .turned import page_box, rotated_lines, turn_of, upright_as_read
 from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
@@ -64,7 +65,7 @@ from .unruled import (
     two_sided,
     unruled_table,
 )
-from .words import DESCENT, page_words, reads_right_to_left, text_lines
+from .words import DESCENT, page_words, text_lines
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 SCANNED_AREA = 0.9  # of the page: a picture this large under the text is a scan, the text its OCR layer
@@ -95,7 +96,7 @@ def _core(item: Item) -> tuple[float, float]:
 def _slabs(items: list[Item]) -> list[list[Item]]:
     """Items grouped into runs whose cores (``_core``) overlap vertically, top to bottom."""
     slabs: list[list[Item]] = []
-    bottom = None
+    bottom = 0.0  # the last slab's
     for item in sorted(items, key=lambda i: _core(i)[0]):
         top, end = _core(item)
         if slabs and top < bottom:
@@ -164,7 +165,7 @@ def _hung_lists(columns: list[list[Item]]) -> list[list[Item]]:
 
 
 def _order(items: list[Item], width: float) -> list:
-    """Blocks in reading order: lists of lines (paragraph material) and ``("table", rows)``."""
+    """Blocks in reading order: lists of lines (paragraph material) and ``("table", rows, box)``."""
     blocks: list = []
     flowing = False  # the last block is lines of a band without gutters: the next such band continues it
 
@@ -207,7 +208,9 @@ def _order(items: list[Item], width: float) -> list:
             if table[0]:
                 flow(table[0])
             flowing = False
-            blocks.append(("table", table[1]))
+            before = {id(item) for item in table[0]}
+            cells = [item for slab in slabs[top : last + 1] for item in slab if id(item) not in before]
+            blocks.append(("table", table[1], union([box_of(item) for item in cells])))
         else:
             flow(sum(slabs[top : last + 1], []))
         if last + 1 < len(slabs):
@@ -215,34 +218,17 @@ def _order(items: list[Item], width: float) -> list:
     return blocks
 
 
-def _linked(line: list[Item]) -> str:
-    """The line's words, with runs under one link as ``[text](url)``; a line in a right-to-left
-    script from its right."""
-    if reads_right_to_left([item for item in line if item.get("block") is None]):
-        line = line[::-1]
-    parts: list[str] = []
-    run: list[str] = []
-    for index, item in enumerate(line):
-        if item.get("block") is not None:
-            parts.append(item["block"])
-            continue
-        link = item.get("link")
-        run.append(item["text"])
-        if not link or index + 1 == len(line) or line[index + 1].get("link") != link:
-            parts.append(f"[{' '.join(run)}]({link})" if link else run[0])
-            run = []
-    return " ".join(parts)
-
-
-def _render(blocks: list, body: float, tables: list[str], ratio: float = HEADING_RATIO) -> str:
-    """The blocks as Markdown; each table without rules is also added to ``tables``; a heading is
-    set ``ratio`` times the body text's size."""
+def _render(blocks: list, body: float, tables: list[str], placed: list[Placed], ratio: float = HEADING_RATIO) -> str:
+    """The blocks as Markdown; each table without rules is also added to ``tables``, and each line
+    (a table, a figure's block: whole) to ``placed`` with its box and whether it is a chart rebuilt;
+    a heading is set ``ratio`` times the body text's size."""
     paragraphs: list[str] = []
     gaps = paragraph_gaps(blocks)
     for block in blocks:
         if isinstance(block, tuple):
             paragraphs.append(markdown_table(block[1]))
             tables.append(paragraphs[-1])
+            placed.append((paragraphs[-1], block[2], False))
             continue
         groups = paragraph_groups(block, gaps)
         for group in groups:
@@ -256,7 +242,8 @@ def _render(blocks: list, body: float, tables: list[str], ratio: float = HEADING
             )
             lines: list[str] = []
             for index, (line, mark) in enumerate(zip(group, marks)):
-                text = _linked(line)
+                text = line_markdown(line)
+                placed.append((text, union([box_of(item) for item in line]), any(item.get("chart") for item in line)))
                 if mark and index and marks[index - 1] == mark:  # a heading set on two or three lines is one heading
                     paragraphs[-1] += f" {text}"
                 elif mark:
@@ -366,7 +353,8 @@ def _figure_items(
                 "top": min(y0, *(w["top"] for w in labels)),
                 "bottom": max(y1, *(w["bottom"] for w in labels)),
                 "text": "",
-                "block": block or "\n".join(_linked(line) for line in item_lines(labels)),
+                "block": block or "\n".join(line_markdown(line) for line in item_lines(labels)),
+                "chart": "chart" in figure,
             }
         )
     return outside, items, turned
@@ -393,26 +381,29 @@ def _beside(char: Char, box) -> bool:
     )
 
 
-def _turned_text(chars: list[Char], page, tables: list[str], text_span: tuple[float, float]) -> tuple[list, list]:
+def _turned_text(chars: list[Char], page, tables: list[str], span: tuple, placed: list[Placed]) -> tuple[list, list]:
     """Text turned on its side: a line or two (an arXiv sidebar) as lines in their own direction;
     more (a table or a page set in landscape), and text turned upside down or mirrored, read upright,
-    with the page's own layout. A line or two in the margin beside the page's upright text (``text_span``, its
-    left and right) is a stamp or a code set sideways ("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021"):
-    furniture, the second list."""
-    parts, furniture = [], []
+    with the page's own layout, its lines added to ``placed`` where they stand on the page. A line or two in
+    the margin beside the page's upright text (``span``, its left and right) is a stamp or a code set
+    sideways ("arXiv:2103.15348v2 [cs.CV] 21 Jun 2021"): furniture, the second list."""
+    parts: list[str] = []
+    furniture: list[str] = []
     width, height = float(page.bbox[2]), float(page.bbox[3])
     for turn in ("up", "down", "over", "mirrored", "flipped"):
         run = [char for char in chars if turn_of(char) == turn]
         turned = [upright_as_read(char, turn, width, height) for char in run]
         if turn in ("up", "down") and len(text_lines(turned)) < ALIGNED_ROWS:
             for text, centre in rotated_lines(run):
-                aside = not text_span[0] <= centre <= text_span[1] and len(text.split()) <= RUNNING_WORDS
+                aside = not span[0] <= centre <= span[1] and len(text.split()) <= RUNNING_WORDS
                 (furniture if aside else parts).append(text)
             continue
         items = word_items(page_words(turned), [])
-        if items:
+        if items:  # its words stand where the page turned would show them: placed back where they are
             body = Counter(round(item["size"], 1) for item in items).most_common(1)[0][0]
-            parts.append(_render(_order(items, GUTTER_EMS * body), body, tables))
+            lines: list[Placed] = []
+            parts.append(_render(_order(items, GUTTER_EMS * body), body, tables, lines))
+            placed += [(line, page_box(box, turn, width, height), chart) for line, box, chart in lines]
     return parts, furniture
 
 
@@ -440,13 +431,18 @@ def boxed_markdown(phrases: list[tuple[tuple[float, float, float, float], str]])
 
 def _markdown(items: list[Item], body: float, ratio: float = HEADING_RATIO) -> tuple[str, list[str]]:
     unruled: list[str] = []
-    return (_render(_order(items, GUTTER_EMS * body), body, unruled, ratio) if items else ""), unruled
+    return (_render(_order(items, GUTTER_EMS * body), body, unruled, [], ratio) if items else ""), unruled
 
 
-def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) -> tuple[str, list[str], list[str]]:
+def page_markdown(
+    page, tables: list[tuple[tuple, str]], figures: list[dict]
+) -> tuple[str, list[str], list[str], list[Placed]]:
     """The Markdown of a pdfplumber ``page`` whose ``tables`` are ``(bbox, markdown)`` pairs and
-    whose ``figures`` are ``readers.pdf.figures`` dicts, the tables without rules found, and those of
-    them beside which words no cell could hold were read as text."""
+    whose ``figures`` are ``readers.pdf.figures`` dicts, the tables without rules found, those of
+    them beside which words no cell could hold were read as text, and each of its lines (a table or
+    a figure's block whole) as it stands on the page: its Markdown and its box (left, top, right,
+    bottom) as fractions of the page (``readers.pdf.placed``), a side box's lines each; a line or two
+    turned on its side and the furniture taken out first are placed nowhere."""
     boxes = [bbox for bbox, _ in tables]
     chars = [char for char in page.chars if not centre_in(box_of(char), boxes)] if boxes else page.chars
     upright = [char for char in chars if turn_of(char) == "level"]
@@ -472,19 +468,32 @@ def page_markdown(page, tables: list[tuple[tuple, str]], figures: list[dict]) ->
     edges = edge_words(item_lines(items), page_top, page_bottom) if items else set()
     for item in items:
         item["edge"] = id(item) in edges
-    items, found, unruled, beside = aligned_tables(items, GUTTER_EMS * body)
+    items, aligned, unruled, beside = aligned_tables(items, GUTTER_EMS * body)
     ratio = SCAN_HEADING_RATIO if scanned else HEADING_RATIO
     side = asides(items, drawn_boxes(page), float(page.width) * float(page.height))
     held = {id(word) for _, inside in side for word in inside}
-    items = [item for item in items if id(item) not in held] + labels + found
+    items = [item for item in items if id(item) not in held] + labels + aligned
+    rendered = []  # each side box, its Markdown and its own lines, placed
+    for box, inside in side:
+        lines: list[Placed] = []
+        rendered.append((box, _render(_order(inside, GUTTER_EMS * body), body, unruled, lines, ratio), lines))
     items += [
         {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "text": "", "block": markdown}
-        for (x0, top, x1, bottom), markdown in tables
-        + [(box, _render(_order(inside, GUTTER_EMS * body), body, unruled, ratio)) for box, inside in side]
+        for (x0, top, x1, bottom), markdown in tables + [(box, markdown) for box, markdown, _ in rendered]
     ]
-    text = _render(_order(items, GUTTER_EMS * body), body, unruled, ratio) if items else ""
+    boxed = {markdown: lines for _, markdown, lines in rendered}
+    placed: list[Placed] = []
+    text = _render(_order(items, GUTTER_EMS * body), body, unruled, placed, ratio) if items else ""
+    placed = [line for whole in placed for line in boxed.get(whole[0], [whole])]
     spans = [(w["x0"], w["x1"]) for w in words] + [(box[0], box[2]) for box in boxes]
     text_span = (min(x0 for x0, _ in spans), max(x1 for _, x1 in spans)) if spans else (0.0, float(page.width))
-    sideways, aside = _turned_text(turned, page, unruled, text_span)
+    sideways, aside = _turned_text(turned, page, unruled, text_span, placed)
     parts = [*map(furniture_line, heads), text, *sideways, *map(furniture_line, feet + numbered + aside)]
-    return "\n\n".join(part for part in parts if part), unruled, beside
+    left, top, width, height = float(page.bbox[0]), float(page.bbox[1]), float(page.width), float(page.height)
+    grids = {markdown for _, markdown in tables} | set(unruled)  # a table's box is its rules where it has them
+    fractions = [
+        (line, ((x0 - left) / width, (y0 - top) / height, (x1 - left) / width, (y1 - top) / height), chart)
+        for line, box, chart in placed
+        for x0, y0, x1, y1 in [ruled(box, page.edges, page.chars) if line in grids else box]
+    ]
+    return "\n\n".join(part for part in parts if part), unruled, beside, fractions

@@ -19,6 +19,7 @@ from concurrent.futures import as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
+from typing import cast
 
 import pdfplumber
 import pypdfium2 as pdfium
@@ -27,6 +28,8 @@ from pdfminer.pdfpage import PDFPage
 from pdfminer.pdftypes import dict_value, int_value, list_value
 
 from ..errors import ReaderError
+from ..markup.blocks import Block, BlockKind
+from ..markup.markdown import markdown_blocks
 from ..markup.tables import markdown_table
 from ..models import Extraction, FoundFigure, Page
 from ..notices import Code, Notice
@@ -43,7 +46,9 @@ from .layout import page_markdown
 from .objects import CharsPage, PlumberPage
 from .operators import too_many_operators
 from .pdfium_text import mapped, pdfium_page
+from .placed import placed_blocks
 from .pool import batches, executor, time_limit, worker_stopped
+from .records import Char
 from .spelling import drawn_hyphens, joined_words, plain
 from .unsure import doubts
 from .words import struck_once
@@ -134,10 +139,10 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         # struck once, with each glyph pdfminer cannot map read by pdfium (or left out and counted),
         # and only those on the page: a spread's pages each hold the whole spread's text, half off the page;
         # a soft hyphen the page draws as a dash is one.
-        chars, unmapped = mapped(drawn_hyphens(struck_once(whole.chars)), pdfium_page)
+        chars, unmapped = mapped(drawn_hyphens(struck_once(cast(list[Char], whole.chars))), pdfium_page)
         if not all(centre_in(box_of(char), [whole.bbox]) for char in chars):
             chars = [char for char in chars if centre_in(box_of(char), [whole.bbox])]
-        page = CharsPage(whole, chars) if chars is not whole.chars else whole
+        page = CharsPage(whole, cast(list[dict], chars)) if chars is not whole.chars else whole
         settings = table_settings(page)
         tables = [
             (table.bbox, plain(markdown))
@@ -150,7 +155,7 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
             {**figure, "caption": figure["caption"] and plain(figure["caption"])}
             for figure in find_figures(page, [bbox for bbox, _ in tables])
         ]
-        text, unruled, beside = page_markdown(page, tables, figures)
+        text, unruled, beside, placed = page_markdown(page, tables, figures)
         has_text = bool(page.chars)
         page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
         whole.close()
@@ -162,15 +167,16 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
     text = plain(text)
     found = [markdown for _, markdown in tables] + [plain(markdown) for markdown in unruled]
     found.sort(key=text.find)
-    beside = {plain(markdown) for markdown in beside}
+    apart = {plain(markdown) for markdown in beside}
     return {
         "number": number,
         "text": text,
         "tables": found,
-        "doubts": [doubts(markdown, markdown in beside) for markdown in found],
+        "doubts": [doubts(markdown, markdown in apart) for markdown in found],
         "has_text": has_text,
         "unmapped": unmapped,
         "figures": figures,
+        "placed": placed,
         "png": rendered_png(bitmap) if bitmap else None,
     }
 
@@ -224,7 +230,8 @@ def extract_pages(path: str, numbers: list[int], dpi: int | None, timeout: float
             document = pdfium.PdfDocument(path)
         except Exception as error:  # the file is unreadable here; the caller decides what that means
             return [_failed(number, unparsed or error) for number in numbers]
-        results, counted = [], {}
+        results: list[dict] = []
+        counted: dict = {}
         try:
             for number in numbers:
                 with _page_limit(number, results, timeout) as expired:
@@ -252,17 +259,19 @@ def _lost(job, number: int, failed: dict, text_from_pdf: bool, notices: list[Not
     if not text_from_pdf:
         why = f"its render {late}; try again" if failed["late"] else f"its render failed ({failed['error']})"
         notices.append(
-            Notice(Code.NO_IMAGES, f"Page {number} of {job.name} has no image: {why}. Its text is still read.")
+            Notice(Code.NO_IMAGES, f"Page {number} of {job.name} has no image: {why}. Its text is still read.", number)
         )
         return Page(number=number)
     if failed["late"]:
-        notices.append(Notice(Code.TIMED_OUT, f"Page {number} of {job.name} {late} and could not be read. Try again."))
+        notices.append(
+            Notice(Code.TIMED_OUT, f"Page {number} of {job.name} {late} and could not be read. Try again.", number)
+        )
         return Page(number=number, error=f"This page {late} and could not be read. Try again.")
     if failed.get("complex"):
-        notices.append(Notice(Code.CUT, f"Page {number} of {job.name} was left out: {failed['error']}."))
+        notices.append(Notice(Code.CUT, f"Page {number} of {job.name} was left out: {failed['error']}.", number))
         return Page(number=number, error=f"This page was left out: {failed['error']}.")
     damaged = f"is damaged and could not be read ({failed['error']})"
-    notices.append(Notice(Code.DAMAGED, f"Page {number} of {job.name} {damaged}."))
+    notices.append(Notice(Code.DAMAGED, f"Page {number} of {job.name} {damaged}.", number))
     return Page(number=number, error=f"This page {damaged}.")
 
 
@@ -293,7 +302,18 @@ def _preview(job, number: int, entry: dict, text_from_pdf: bool) -> None:
         return
     text = heading_levels([without_furniture({number: entry["text"]})[0][number]])[0] if text_from_pdf else ""
     figures = [FoundFigure.of(found).figure for found in entry["figures"]]
-    job.preview(Page(number=number, text=text, tables=entry["tables"], image=entry["png"], figures=figures))
+    blocks = _blocks(text, entry["tables"], [], entry["placed"])
+    job.preview(Page(number=number, blocks=blocks, image=entry["png"], figures=figures))
+
+
+def _blocks(text: str, tables: list[str], furniture: list[str], placed: list) -> list[Block]:
+    """The page's blocks: its text's, a table the text does not hold after them, its furniture last;
+    each where the layout ``placed`` its lines (``readers.pdf.placed``)."""
+    blocks = markdown_blocks(text)
+    held = {block.text for block in blocks}
+    blocks += [block for table in tables if table not in held for block in markdown_blocks(table)]
+    blocks += [Block(BlockKind.FURNITURE, line) for line in furniture]
+    return placed_blocks(blocks, [(line, tuple(box), chart) for line, box, chart in placed])
 
 
 def _page_entry(job, pdf_path: Path, cache_key: str, page_part: str, number: int) -> dict | None:
@@ -413,6 +433,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
                     Code.NO_TEXT_LAYER,
                     f"Page {number} has no text layer (a scan or a picture): its text is what local OCR reads "
                     "in its picture, and a vision model (VISION_PROVIDER) describes it.",
+                    number,
                 )
             )
         if text_from_pdf and entry.get("read_by"):
@@ -421,6 +442,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
                     Code.OTHER_READER,
                     f"Page {number} of {job.name} was read by pdfium, without its ruled tables, figures and links: "
                     f"pdfminer could not read it ({entry['read_by']}).",
+                    number,
                 )
             )
         if text_from_pdf and entry["unmapped"]:
@@ -431,6 +453,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
                     f"Page {number} of {job.name}: {count} {'character' if count == 1 else 'characters'} "
                     "could not be read and "
                     f"{'was' if count == 1 else 'were'} left out (the font has no map from its glyphs to text).",
+                    number,
                 )
             )
         unsure = [index for index, reasons in enumerate(entry["doubts"]) if reasons] if text_from_pdf else []
@@ -440,6 +463,7 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
                     Code.TABLE_UNSURE,
                     f"Page {number} of {job.name}: table {index + 1} may be read wrong "
                     f"({'; '.join(entry['doubts'][index])}). Check it against the page.",
+                    number,
                 )
             )
         found_figures[number] = [FoundFigure.of(figure) for figure in entry["figures"]]
@@ -447,11 +471,14 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
         pages.append(
             Page(
                 number=number,
-                text=texts[number],
-                tables=tables[number],
+                blocks=_blocks(
+                    texts[number],
+                    tables[number],
+                    furniture[number] if text_from_pdf else [],
+                    entry["placed"] if text_from_pdf else [],
+                ),
                 image=entry["png"],
                 figures=figures,
-                furniture=furniture[number] if text_from_pdf else [],
                 unsure_tables=unsure,
             )
         )

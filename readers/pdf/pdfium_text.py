@@ -104,6 +104,7 @@ def pdfium_page(document, number: int, dpi: int | None, failure: Exception) -> d
         "has_text": bool(chars),
         "unmapped": 0,
         "figures": [{**scan, "dpi": max(1, int(min(OCR_DPI, OCR_MAX_SIDE / longest)))}] if drawn else [],
+        "placed": [],  # its lines are not placed: pdfium's characters are read without the layout's boxes
         "png": rendered_png(bitmap) if bitmap else None,
         "read_by": f"{type(failure).__name__}: {failure}",
     }
@@ -143,7 +144,7 @@ def mapped(chars: list[Char], pdfium_page) -> tuple[list[Char], int]:
                 # the character found must start where the glyph does: not the letter before it, found for a space
                 known = box is not None and abs(box[0] - char["x0"]) <= SAME_GLYPH * char["size"]
                 found = textpage.get_text_range(index, 1) if known else ""
-                right = box[2] if known else char["x0"] + char["size"] / 2
+                right = box[2] if known and box is not None else char["x0"] + char["size"] / 2
                 placed: Char = {**char, "x1": max(char["x1"], right)}
                 if len(found) == 1 and found.isprintable() and not found.isspace():
                     kept.append({**placed, "text": found})

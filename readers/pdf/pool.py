@@ -30,7 +30,9 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_complete
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from multiprocessing import get_context
-from multiprocessing.context import ForkServerContext, ForkServerProcess
+from multiprocessing.connection import Connection
+from multiprocessing.context import BaseContext, ForkServerContext, ForkServerProcess
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from ..errors import Budget, ReaderError, current_budget
@@ -156,14 +158,17 @@ def _serve(connection) -> None:
 
 class _Task:
     def __init__(self, function, arguments: tuple, budget: Budget | None):
-        self.function, self.arguments, self.budget, self.future = function, arguments, budget, Future()
+        self.function, self.arguments, self.budget = function, arguments, budget
+        self.future: Future = Future()
 
 
 class _Worker:
     """One worker process and the thread of this process that feeds it its tasks."""
 
     def __init__(self, pool: Pool):
-        self.pool, self.process, self.connection = pool, None, None
+        self.pool = pool
+        self.process: BaseProcess | None = None
+        self.connection: Connection | None = None
         self.thread = threading.Thread(target=self._feed, name="readlens-pdf-worker", daemon=True)
 
     def start(self) -> None:
@@ -196,16 +201,18 @@ class _Worker:
         try:
             if self.process is None:
                 self.start()
-            self.connection.send((task.function, task.arguments))
-            while not self.connection.poll(WATCH_SECONDS):
-                if self.pool.closed or (task.budget is not None and task.budget.spent()):
+            process, connection = self.process, self.connection
+            assert process is not None and connection is not None  # started
+            connection.send((task.function, task.arguments))
+            while not connection.poll(WATCH_SECONDS):
+                spent = task.budget if task.budget is not None and task.budget.spent() else None
+                if self.pool.closed or spent:
                     self.stop()  # the worker is freed at once, whatever the task was doing
-                    late = task.budget is not None and task.budget.spent()
-                    task.future.set_exception(task.budget.refusal() if late else BrokenProcessPool("the pool was shut"))
+                    task.future.set_exception(spent.refusal() if spent else BrokenProcessPool("the pool was shut"))
                     return
-                if not self.process.is_alive():
+                if not process.is_alive():
                     raise EOFError
-            done, value = self.connection.recv()
+            done, value = connection.recv()
         except (EOFError, OSError):  # the worker died: a native crash, or the kernel killed it
             code = self.process.exitcode if self.process else None
             self.stop()
@@ -229,7 +236,8 @@ class Pool(Executor):
                 worker.start()
             worker.thread.start()
 
-    def submit(self, function, /, *arguments) -> Future:
+    # a task's arguments are positional only: they go to the worker as one tuple
+    def submit(self, function, /, *arguments) -> Future:  # type: ignore[override]
         task = _Task(function, arguments, current_budget())
         with self._changed:
             if self.closed:
@@ -313,10 +321,11 @@ def executor() -> Executor:
     with _pool_lock:
         if _pool is None:
             if threading.active_count() == 1:
-                context = get_context("fork")
+                context: BaseContext = get_context("fork")
             else:
-                context = _ForkServerContext()
-                context.set_forkserver_preload(PRELOADED)
+                served = _ForkServerContext()
+                served.set_forkserver_preload(PRELOADED)
+                context = served
             _pool = Pool(WORKERS, context)
         return _pool
 

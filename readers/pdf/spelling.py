@@ -119,7 +119,7 @@ def joined_words(texts: list[str]) -> list[str]:
 
     def mend(match: re.Match) -> str:
         left, hyphen, following, space = match.groups()
-        right = re.match(LETTERS, following).group()
+        right = found.group() if (found := re.match(LETTERS, following)) else ""
         keep = hyphen != SOFT_HYPHEN and (
             not _one_word(left, right)
             or f"{left}-{right}".casefold() in compounds

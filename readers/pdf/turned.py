@@ -4,7 +4,7 @@ direction (``rotated_lines``) and more set upright (``upright_as_read``), with t
 
 from __future__ import annotations
 
-from .records import Char
+from .records import Boxed, Char
 from .words import TURNED_SPACE, set_upright
 
 
@@ -30,7 +30,7 @@ def upright_as_read(char: Char, turn: str, width: float, height: float) -> Char:
         return set_upright(char, turn == "up", width, height)
     across = turn in ("over", "mirrored")  # mirrored left to right: upside down is mirrored both ways
     down = turn in ("over", "flipped")
-    box = {
+    box: Boxed = {
         "x0": width - char["x1"] if across else char["x0"],
         "x1": width - char["x0"] if across else char["x1"],
         "top": height - char["bottom"] if down else char["top"],
@@ -65,3 +65,18 @@ def rotated_lines(chars: list[Char]) -> list[tuple[str, float]]:
             if text.strip():
                 lines.append((" ".join(text.split()), centre))
     return lines
+
+
+def page_box(box: tuple[float, float, float, float], turn: str, width: float, height: float) -> tuple:
+    """Where a box of text turned ``turn`` and read upright (``upright_as_read``) stands on the ``width``
+    by ``height`` page: ``upright_as_read`` undone."""
+    x0, top, x1, bottom = box
+    if turn == "up":
+        return top, height - x1, bottom, height - x0
+    if turn == "down":
+        return width - bottom, x0, width - top, x1
+    if turn in ("over", "mirrored"):
+        x0, x1 = width - x1, width - x0
+    if turn in ("over", "flipped"):
+        top, bottom = height - bottom, height - top
+    return x0, top, x1, bottom

@@ -28,7 +28,9 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from collections.abc import Sequence
 from statistics import median
+from typing import TypeVar
 
 from .records import Item
 
@@ -37,6 +39,7 @@ HEADER_ROWS = 3  # rows a header may be stacked over
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
 PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
+Row = TypeVar("Row", list[str], list[str | None])  # a table's row of cells, a ruled one's empty ones None
 # Characters that draw, not words: a leader's dots ("0.99 ..........  800"; three dots are a cell's "not
 # available") and a rule typed as a run of hyphens or equals signs under a typewriter table's header.
 LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}")
@@ -143,7 +146,7 @@ def _joined(rows: list[list[str]]) -> list[list[str]]:
     return joined
 
 
-def wrapped_header(rows: list[list[str | None]]) -> list[list[str | None]]:
+def wrapped_header(rows: list[Row]) -> list[Row]:
     """``rows`` with a header wrapped over lines joined per column: at the top, before any digit, a
     row with its first cell empty whose cells all stand under cells of the row above ("to air" over
     "kg/year" in each column) goes into them."""
@@ -230,6 +233,7 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
     if not fewer or len(others) < ALIGNED_ROWS:
         return strict, set()
     found, crossing = [], set()
+    gap: tuple[float, float] | None
     for gap in _gutters(others, width):
         crossed = set()
         for index in fewer:
@@ -336,7 +340,7 @@ def unruled_table(
     stacked: list[list[str]] = [[] for _ in cells[0]]  # each column's own headings, top to bottom
     spanning: list[tuple[list[tuple[int, ...]], list[str]]] = []  # rows of headings over columns, and their spans
     for line in item_lines(sum(rows[:cut], [])):
-        row, spans = [""] * len(stacked), []
+        row, spans = [""] * len(stacked), list[tuple[int, ...]]()
         for phrase in phrases(line, width):
             spanned = _spanned(phrase, extents, gutters)
             text = " ".join(item["text"] for item in phrase)
@@ -356,7 +360,7 @@ def unruled_table(
     return before + unplaced([item for row in rows for item in row if id(item) not in held], cells), cells
 
 
-def unplaced(items: list[Item], rows: list[list[str | None]]) -> list[Item]:
+def unplaced(items: list[Item], rows: Sequence[Sequence[str | None]]) -> list[Item]:
     """The words of ``items`` that no cell of ``rows`` holds: a table builder's account of its region,
     so that a word it could not place is read beside the table as text, never lost."""
     held = Counter(word for row in rows for cell in row if cell for word in cell.split())

@@ -32,6 +32,7 @@ import unicodedata
 from bisect import bisect_right
 from collections import Counter
 from statistics import median
+from typing import cast
 
 import numpy as np
 from pdfplumber.utils import extract_words
@@ -460,9 +461,11 @@ def page_words(chars: list[Char]) -> list[Word]:
     chars = straightened(chars)
     words = [word for line in text_lines([char for char in chars if is_level(char)]) for word in line_words(line)]
     slanted = extract_words(
-        [char for char in chars if not is_level(char)], x_tolerance_ratio=TURNED_SPACE, return_chars=True
+        cast(list[dict], [char for char in chars if not is_level(char)]),
+        x_tolerance_ratio=TURNED_SPACE,
+        return_chars=True,
     )
-    return words + [{**word, "base": word["bottom"]} for word in slanted]
+    return words + [cast(Word, {**word, "base": word["bottom"]}) for word in slanted]
 
 
 def set_upright(char: Char, up: bool, width: float, height: float) -> Char:

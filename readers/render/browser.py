@@ -119,7 +119,7 @@ def _launcher(work: Path) -> Path:
     (``readers.render.sandbox``), with ``work`` its one folder of the machine's. It writes its pid
     (bubblewrap's, which it becomes) to ``LAUNCHED`` in ``work``."""
     launcher = work / "chromium"
-    walls = shlex.join(walled([chromium()], [work]))
+    walls = shlex.join(walled([chromium() or "chromium"], [work]))
     launcher.write_text(f'#!/bin/sh\necho $$ > {shlex.quote(str(work / LAUNCHED))}\nexec {walls} "$@"\n')
     launcher.chmod(0o700)
     return launcher
@@ -171,11 +171,11 @@ class _Printer:
             try:
                 return done.result(timeout=WATCH_SECONDS)
             except FutureTimeout:
-                spent = budget is not None and budget.spent()
+                spent = budget if budget is not None and budget.spent() else None
                 if not spent and time.monotonic() < limit:
                     continue
                 error = (
-                    budget.refusal()
+                    spent.refusal()
                     if spent
                     else TimeoutError(f"Chromium did not print the page within {2 * PRINT_TIMEOUT_MS / 1000:g} s")
                 )
@@ -213,7 +213,7 @@ class _Printer:
                             browser = playwright.chromium.launch(
                                 executable_path=_launcher(self.work),
                                 args=[*chromium_sandbox(), *NOWHERE],
-                                env=environment(self.work),
+                                env={**environment(self.work)},
                                 timeout=PRINT_TIMEOUT_MS,
                             )
                             walls = int((self.work / LAUNCHED).read_text())

@@ -37,6 +37,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TextIO
 
 from lxml import etree
 
@@ -93,7 +94,7 @@ def soffice() -> str | None:
     return shutil.which("soffice") or shutil.which("libreoffice")
 
 
-def _profile_slot(root: Path):
+def _profile_slot(root: Path) -> tuple[TextIO, Path] | None:
     """The lock file and folder of a free profile slot under ``root``, or None when all are taken."""
     root.mkdir(parents=True, exist_ok=True)
     for slot in range(PROFILE_SLOTS):
@@ -151,11 +152,18 @@ class _Office:
         self.owner = os.getpid()
         self.work = Path(tempfile.mkdtemp(prefix="readlens-office-"))
         slot = _profile_slot(profiles)
-        self.lock, profile = slot if slot else (None, self.work / "profile")
+        self.lock: TextIO | None = slot[0] if slot else None
+        profile = slot[1] if slot else self.work / "profile"
         profile = profile.resolve()
         _settle(profile)
         # LibreOffice's own temporary files go in our folder, so even a killed instance leaves nothing.
-        command = [UNO_PYTHON, str(BRIDGE), soffice(), profile.as_uri(), f"readlens-{self.owner}-{id(self)}"]
+        command = [
+            UNO_PYTHON,
+            str(BRIDGE),
+            soffice() or "soffice",
+            profile.as_uri(),
+            f"readlens-{self.owner}-{id(self)}",
+        ]
         self.bridge = subprocess.Popen(
             with_memory_ceiling(walled(command, [self.work, profile], [BRIDGE])),
             stdin=subprocess.PIPE,
@@ -165,6 +173,8 @@ class _Office:
             start_new_session=True,
             env=environment(self.work),
         )
+        assert self.bridge.stdin is not None and self.bridge.stdout is not None  # both piped
+        self.requests, self.answers = self.bridge.stdin, self.bridge.stdout
         started = self._answer(
             timeout,
             _sentences(
@@ -187,13 +197,14 @@ class _Office:
     def _answer(self, timeout: float, late: str) -> dict:
         """The bridge's next line; past ``timeout``, or past the time budget of the reading it works
         for (``TOO_COMPLEX``), the instance is killed and ``late`` (or the budget's refusal) raised."""
-        budget, deadline, ready = current_budget(), time.monotonic() + timeout, False
+        budget, deadline = current_budget(), time.monotonic() + timeout
+        ready: list = []
         while not ready and (left := deadline - time.monotonic()) > 0:
             if budget is not None and budget.spent():
                 self.close(wait=False)
                 raise budget.refusal()
-            ready = select.select([self.bridge.stdout], [], [], min(left, WATCH_SECONDS))[0]
-        line = self.bridge.stdout.readline() if ready else None
+            ready = select.select([self.answers], [], [], min(left, WATCH_SECONDS))[0]
+        line = self.answers.readline() if ready else None
         if not line:
             self.close(wait=False)
             if line is None:
@@ -203,8 +214,8 @@ class _Office:
 
     def convert(self, request: dict, timeout: float, late: str) -> dict:
         try:
-            self.bridge.stdin.write(json.dumps(request) + "\n")
-            self.bridge.stdin.flush()
+            self.requests.write(json.dumps(request) + "\n")
+            self.requests.flush()
         except OSError:  # the bridge has gone
             self.close(wait=False)
             return {"error": "the bridge to LibreOffice stopped", "alive": False}
@@ -218,7 +229,7 @@ class _Office:
         a fork only the files go: the instance is the parent's), and remove its files."""
         if wait and self.owner == os.getpid() and self.bridge.poll() is None:
             try:
-                self.bridge.stdin.close()
+                self.requests.close()
                 self.bridge.wait(timeout=CLOSE_SECONDS)
             except (OSError, subprocess.TimeoutExpired):
                 pass
@@ -349,16 +360,9 @@ def convert_to_pdf(source: Path, kind: str, target: Path, timeout: float, profil
 
     Raises ``RENDER_FAILED`` when LibreOffice fails or runs past ``timeout``.
     """
-    _convert(
-        source,
-        kind,
-        KINDS[kind].pdf_filter,
-        target,
-        timeout,
-        profiles,
-        name,
-        "Its text is still read, without page images.",
-    )
+    pdf_filter = KINDS[kind].pdf_filter
+    assert pdf_filter is not None, f"{kind} is converted to PDF by LibreOffice"
+    _convert(source, kind, pdf_filter, target, timeout, profiles, name, "Its text is still read, without page images.")
 
 
 def office_pdf(job, notices: list[Notice]) -> Path | None:
@@ -419,10 +423,12 @@ def ooxml_copy(job, notices: list[Notice], recalculate: bool = False) -> Path:
             "UNSUPPORTED_FORMAT",
             f"Reading {job.name} (.{extension}) needs LibreOffice: {NOT_RUN.format(engine='LibreOffice')}",
         )
+    ooxml_filter = KINDS[job.kind].ooxml_filter
+    assert ooxml_filter is not None, f"{job.kind} is made by LibreOffice"
     _convert(
         unlinked(job),
         extension,
-        KINDS[job.kind].ooxml_filter,
+        ooxml_filter,
         target,
         job.settings.office_timeout,
         job.settings.cache_dir / "office-profiles",

@@ -58,7 +58,7 @@ def rendered_png(bitmap: pdfium.PdfBitmap) -> bytes:
     filtered[0, 1:] = rows[0]
     np.subtract(rows[1:], rows[:-1], out=filtered[1:, 1:])  # modulo 256, as the filter wants
     header = struct.pack(">IIBBBBB", bitmap.width, bitmap.height, 8, PNG_GREY if grey else PNG_RGB, 0, 0, 0)
-    data = zlib.compress(filtered, PNG_COMPRESS_LEVEL)
+    data = zlib.compress(filtered.data, PNG_COMPRESS_LEVEL)
     return b"".join([PNG_SIGNATURE, *_chunk(b"IHDR", header), *_chunk(b"IDAT", data), *_chunk(b"IEND", b"")])
 
 

@@ -32,6 +32,7 @@ import logging
 import os
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..notices import Code, Notice
@@ -86,7 +87,7 @@ def _system_view() -> list[str]:
     return arguments
 
 
-def _walls(writable: list[Path], readable: list[Path]) -> list[str]:
+def _walls(writable: list[Path], readable: Sequence[Path]) -> list[str]:
     arguments = ["bwrap", "--unshare-user", "--uid", NOBODY, "--gid", NOBODY, "--unshare-pid", "--unshare-net"]
     arguments += ["--unshare-ipc", "--unshare-uts", "--cap-drop", "ALL", "--die-with-parent", *_system_view()]
     arguments += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm"]
@@ -104,6 +105,7 @@ def available() -> bool:
     if shutil.which("bwrap") is None:
         log.warning("bubblewrap is not installed: LibreOffice and Chromium run without their walls (make setup)")
         return False
+    done: subprocess.CompletedProcess | Exception
     try:
         done = subprocess.run(
             [*_walls([], []), "true"], capture_output=True, timeout=TRIAL_SECONDS, stdin=subprocess.DEVNULL
@@ -119,7 +121,7 @@ def available() -> bool:
     return True
 
 
-def walled(command: list[str], writable: list[Path], readable: list[Path] = ()) -> list[str]:
+def walled(command: list[str], writable: list[Path], readable: Sequence[Path] = ()) -> list[str]:
     """``command`` run inside the walls, where it may write only to ``writable`` (folders that
     exist) and read ``readable`` too (its own script); as it is where the machine does not allow
     the walls (the other guards still hold)."""

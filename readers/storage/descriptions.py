@@ -112,7 +112,7 @@ class DescriptionCache:
 
     def clear(self, sha256: str | None = None) -> None:
         """Remove the entries of the file with content hash ``sha256``, or every entry."""
-        of_file = where("key").test(lambda key: key.startswith(f"{sha256}/"))
+        of_file = where("key").test(lambda key: str(key).startswith(f"{sha256}/"))
         for shard in self._shards():
             with self._table(shard) as table:
                 if sha256 is None:

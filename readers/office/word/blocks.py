@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...markup.blocks import BlockKind, Cell
+
 
 @dataclass
 class Block:
     """One paragraph, list item, table, comment, ... of the document, as Markdown.
 
-    ``plain`` is its text as the page shows it (no Markdown, no link targets): what finds its
+    ``kind`` is what it is (``readers.models.BlockKind``), with a heading's or a list item's
+    ``level``. ``plain`` is its text as the page shows it (no Markdown, no link targets): what finds its
     page in the render. Blocks with no ``plain`` (comments, notes) follow the block before them.
     ``top``/``bottom`` are shown at the top and the bottom of the page the block is on: headers,
     and footnotes and footers.
@@ -17,11 +20,13 @@ class Block:
 
     markdown: str
     plain: str = ""
-    item: bool = False
+    kind: BlockKind = BlockKind.PARAGRAPH
+    level: int = 0
     bottom: list[str] = field(default_factory=list)
     pictures: int = 0
     compact: str = ""  # a table's cells on one line, for a header or a cell that holds it
     rows: list[list[str]] = field(default_factory=list)  # a table's cells, to cut it where pages break
+    cells: list[tuple[Cell, ...]] = field(default_factory=list)  # and its cells with their spans, row by row
     row_letters: list[int] = field(default_factory=list)  # how many letters each row shows
     heading_rows: int = 0  # rows Word repeats at the top of each page the table runs onto
     repeated: str = ""  # the text of those rows

@@ -11,8 +11,11 @@ their replies, text boxes, pictures as ``[Picture: alt text]``, charts and Smart
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from contextlib import contextmanager
+from typing import Any
 
+from ...markup.blocks import BlockKind
 from ...markup.markdown import link, one_line
 from ..drawings import (
     GRAPHIC_CHART,
@@ -54,7 +57,7 @@ def emphasised(markdown: str, shown: bool = True) -> str:
     emphasis's ends stand outside its marks, as Markdown needs them."""
     if EMPHASIS not in markdown:
         return markdown
-    segments = []  # [emphasis, words]
+    segments: list[list[str]] = []  # [emphasis, words]
     for index, piece in enumerate(re.split(f"{EMPHASIS}|{EMPHASIS_END}", markdown)):
         kind = piece[:1] if index % 2 and piece[:1] in MARKS else ""
         words = piece[1:] if kind else piece
@@ -106,6 +109,20 @@ class Inline:
     notes and comments by id with the parts they live in, ``tracked_changes``, ``in_margin``, ``emphasis``, ``script``,
     ``notes``, ``endnote_blocks`` and ``drawn``, and ``blocks()`` for the stories a run holds (text boxes,
     notes, comments)."""
+
+    fields: list[dict]
+    open_comments: dict[str, list[str]]
+    footnotes: dict[str, Any]
+    endnotes: dict[str, Any]
+    comments: dict[str, dict]
+    footnote_part: Any
+    endnote_part: Any
+    comment_part: Any
+    footnote_count: int
+    endnote_blocks: list[Block]
+    notes: list[tuple[str, str]]
+    in_margin: bool
+    blocks: Callable[..., list[Block]]
 
     def _shown(self) -> bool:
         """Text is shown unless it is a field's code (between its begin and separate)."""
@@ -321,9 +338,11 @@ class Inline:
                     own = one_line((own.get("descr") or own.get("title") or "") if own is not None else "")
                     self._picture(text, picture_placeholder(picture, part, own or alt))
             elif uri in (GRAPHIC_CHART, GRAPHIC_CHARTEX):
-                text.after.append(Block(graphic_chart(data, part, f"Chart “{alt}”" if alt else "Chart")))
+                chart = graphic_chart(data, part, f"Chart “{alt}”" if alt else "Chart")
+                text.after.append(Block(chart.text, kind=chart.kind, cells=list(chart.rows)))
             elif uri == GRAPHIC_DIAGRAM:
-                text.after.append(Block(graphic_smartart(data, part, f"Diagram: {alt}" if alt else "Diagram")))
+                diagram = graphic_smartart(data, part, f"Diagram: {alt}" if alt else "Diagram")
+                text.after.append(Block(diagram, kind=BlockKind.FIGURE))
 
     def _picture(self, text: Text, placeholder: str) -> None:
         if self._shown():

@@ -14,14 +14,16 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ...markup.markdown import join_blocks, markdown_pages
+from ...markup.blocks import Block as PageBlock
+from ...markup.blocks import BlockKind, Box, Cell
+from ...markup.markdown import block_pages
 from ...markup.tables import markdown_table
 from ...markup.text import PAGE_CHARS
 from ...models import Extraction, Page
 from ...notices import Code, Notice
 from ...pdf.pages import read_pdf_pages
 from ...render.libreoffice import office_pdf
-from ...render.placement import Passage, letters, place_blocks, rendered_pages
+from ...render.placement import Passage, boxes_on, letters, place_blocks, rendered_pages
 from ...storage.files import LETTERS, OFFICE_PDF
 from .blocks import Block, Parsed
 
@@ -38,10 +40,14 @@ def _estimated_pages(parsed: Parsed) -> int:
     return max(parsed.sections, len(parsed.blocks) // BLOCKS_A_PAGE, characters // CHARACTERS_A_PAGE)
 
 
-def page_text(blocks: list[Block]) -> str:
-    """The Markdown of one page: the blocks, then their footnotes."""
-    bottom = [(line, False) for block in blocks for line in block.bottom]
-    return join_blocks([(block.markdown, block.item) for block in blocks] + bottom)
+def page_blocks(blocks: list[tuple[Block, Box | None]]) -> list[PageBlock]:
+    """The blocks of one page, each with its box on the print, then their footnotes."""
+    shown = [
+        PageBlock(block.kind, block.markdown, box, block.level, tuple(block.cells))
+        for block, box in blocks
+        if block.markdown
+    ]
+    return shown + [PageBlock(BlockKind.PARAGRAPH, line) for block, _ in blocks for line in block.bottom]
 
 
 def furniture(on_page: dict[int, list[Block]], count: int, even_and_odd: bool) -> dict[int, list[str]]:
@@ -62,41 +68,55 @@ def furniture(on_page: dict[int, list[Block]], count: int, even_and_odd: bool) -
     return out
 
 
+def _within(cells: list[tuple[Cell, ...]]) -> list[tuple[Cell, ...]]:
+    """A table's part's cells, no cell spanning rows past the part's last."""
+    return [
+        tuple(replace(cell, row_span=min(cell.row_span, len(cells) - index)) for cell in row)
+        for index, row in enumerate(cells)
+    ]
+
+
 def _split_table(block: Block, page: int, breaks: list[tuple[int, int]]) -> list[tuple[Block, int]]:
     """A table that runs over page breaks, cut between rows; each part after the first starts
     with the heading rows Word repeats on every page."""
-    heading = block.rows[: block.heading_rows]
-    parts, current, counted, cuts = [], [], 0, list(breaks)
-    for row, count in zip(block.rows, block.row_letters):
+    heading = list(zip(block.rows, block.cells))[: block.heading_rows]
+    parts: list[tuple[list, int]] = []
+    current: list = []
+    counted, cuts = 0, list(breaks)
+    for row, cells, count in zip(block.rows, block.cells, block.row_letters):
         while cuts and counted >= cuts[0][0]:
             if len(current) > len(heading) or (current and not heading):
                 parts.append((current, page))
                 current = list(heading)
             page = cuts.pop(0)[1]
-        current.append(row)
+        current.append((row, cells))
         counted += count
     parts.append((current, page))
-    return [
-        (replace(block, markdown=markdown_table(rows)) if index == 0 else Block(markdown_table(rows)), number)
-        for index, (rows, number) in enumerate(parts)
-    ]
+    out = []
+    for index, (rows, number) in enumerate(parts):
+        table = markdown_table([row for row, _ in rows])
+        part = _within([cells for _, cells in rows])
+        out.append(
+            (
+                replace(block, markdown=table, cells=part)
+                if index == 0
+                else Block(table, kind=BlockKind.TABLE, cells=part),
+                number,
+            )
+        )
+    return out
 
 
 def split_over_pages(block: Block, page: int, breaks: list[tuple[int, int]]) -> list[tuple[Block, int]]:
     """A paragraph or table that runs over page breaks, cut where the pages break: a paragraph
     between words, a table between rows.
 
-    Only a plain paragraph whose Markdown holds no more letters than it shows (no link target,
-    no note mark) is cut; anything else stays whole on the page where it starts.
+    Only a paragraph whose Markdown holds no more letters than it shows (no link target, no note
+    mark) is cut; anything else stays whole on the page where it starts.
     """
     if breaks and block.rows:
         return _split_table(block, page, breaks)
-    if (
-        not breaks
-        or block.item
-        or block.markdown.startswith(("#", "|"))
-        or letters(block.markdown) != letters(block.plain)
-    ):
+    if not breaks or block.kind != BlockKind.PARAGRAPH or letters(block.markdown) != letters(block.plain):
         return [(block, page)]
     pieces, words, counted = [], [], 0
     cuts = list(breaks)
@@ -137,13 +157,14 @@ def document_pages(job, parsed: Parsed, notices: list[Notice]) -> Extraction:
                 f"{PAGE_CHARS:,} characters each), not Word's pages.",
             )
         )
-        texts = markdown_pages(page_text(blocks), PAGE_CHARS)
-        pages = [Page(number=n, text=texts[n - 1]) for n in job.select(len(texts), notices)]
-        return Extraction(len(texts), pages, notices=notices)
+        paged = block_pages(page_blocks([(block, None) for block in blocks]), PAGE_CHARS)
+        pages = [Page(number=n, blocks=paged[n - 1]) for n in job.select(len(paged), notices)]
+        return Extraction(len(paged), pages, notices=notices)
     pdf = office_pdf(job, notices)
     if pdf is None:
         shown = furniture({1: blocks}, 1, parsed.even_and_odd)[1]
-        pages = [Page(number=n, text=page_text(blocks), furniture=shown) for n in job.select(1, notices)]
+        whole = page_blocks([(block, None) for block in blocks]) + _furniture(shown)
+        pages = [Page(number=n, blocks=whole) for n in job.select(1, notices)]
         return Extraction(1, pages, notices=notices)
     extraction = read_pdf_pages(job, pdf, job.sha256, text_from_pdf=False, render=job.options.images)
     extraction.notices[:0] = notices
@@ -171,14 +192,18 @@ def document_pages(job, parsed: Parsed, notices: list[Notice]) -> Extraction:
                 "the page of the passage before them, so their page numbers may be off.",
             )
         )
-    on_page: dict[int, list[Block]] = {}
-    for block, start, breaks in zip(blocks, placed.pages, placed.breaks):
+    on_page: dict[int, list[tuple[Block, Box | None]]] = {}
+    for block, start, breaks, boxes in zip(blocks, placed.pages, placed.breaks, boxes_on(pdf, placed)):
         for piece, number in split_over_pages(block, start, breaks):
-            on_page.setdefault(number, []).append(piece)
-    margins = furniture(on_page, count, parsed.even_and_odd)
+            on_page.setdefault(number, []).append((piece, boxes.get(number)))
+    margins = furniture(
+        {number: [block for block, _ in placed] for number, placed in on_page.items()}, count, parsed.even_and_odd
+    )
     for page in pages:
         if page.error is None:
-            page.text = page_text(on_page.get(page.number, []))
-            page.tables = []
-            page.furniture = margins[page.number]
+            page.blocks = page_blocks(on_page.get(page.number, [])) + _furniture(margins[page.number])
     return extraction
+
+
+def _furniture(lines: list[str]) -> list[PageBlock]:
+    return [PageBlock(BlockKind.FURNITURE, line) for line in lines]

@@ -105,7 +105,9 @@ class Numbering:
             for level, start in overrides.items():
                 counters[level] = start - 1
         fmt, text, start = levels[ilvl]
-        counters[ilvl] = (counters[ilvl] if counters[ilvl] is not None else start - 1) + 1
+        current = counters[ilvl]
+        reached = (current if current is not None else start - 1) + 1
+        counters[ilvl] = reached
         for deeper in range(ilvl + 1, len(counters)):
             counters[deeper] = None
         if fmt == "bullet":
@@ -116,10 +118,10 @@ class Numbering:
         def number(match) -> str:
             level = int(match.group(1)) - 1
             level_fmt, _, level_start = levels.get(level, ("decimal", "", 1))
-            value = counters[level] if counters[level] is not None else level_start
-            return counter(value, level_fmt)
+            value = counters[level]
+            return counter(value if value is not None else level_start, level_fmt)
 
-        return re.sub(r"%(\d)", number, text).strip() or counter(counters[ilvl], fmt)
+        return re.sub(r"%(\d)", number, text).strip() or counter(reached, fmt)
 
 
 class Styles:

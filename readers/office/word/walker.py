@@ -20,6 +20,7 @@ from docx.opc.exceptions import PackageNotFoundError
 
 from ...errors import ReaderError, on_time
 from ...intake.package import open_cut_if_deep
+from ...markup.blocks import BlockKind, Cell
 from ...markup.markdown import heading, list_item, one_line
 from ...markup.tables import markdown_table
 from ...notices import Notice
@@ -120,7 +121,9 @@ class _Document(Inline):
                 entry.get(f"{W15}paraId"): entry.get(f"{W15}paraIdParent") for entry in extended.iter(f"{W15}commentEx")
             }
             parents.pop(None, None)  # an entry naming no paragraph of its own cannot make a comment without one a reply
-        comments, by_paragraph, para_ids = {}, {}, {}
+        comments: dict[str, dict] = {}
+        by_paragraph: dict = {}
+        para_ids: dict = {}
         for comment in root.findall(f"{W}comment"):
             paragraphs = comment.findall(f"{W}p")
             comment_id = comment.get(f"{W}id")
@@ -222,13 +225,25 @@ class _Document(Inline):
                     Block(
                         heading(level, f"{marker} {markdown}" if marker and marker != "-" else markdown),
                         plain,
+                        BlockKind.HEADING,
+                        min(level, 6),
                         pictures=pictures,
                     )
                 )
             elif marker is not None or TASK.match(markdown):  # a paragraph led by a check box is a task
-                blocks.append(Block(list_item(ilvl, marker or "-", markdown), plain, item=True, pictures=pictures))
+                item = list_item(ilvl, marker or "-", markdown)
+                blocks.append(Block(item, plain, BlockKind.LIST_ITEM, ilvl, pictures=pictures))
             else:
-                blocks.append(Block(markdown, plain, pictures=pictures, compact=compact))
+                kind = (
+                    BlockKind.FORMULA
+                    if compact
+                    else BlockKind.FIGURE
+                    if pictures and not plain.strip()
+                    else BlockKind.CAPTION
+                    if name == "caption"
+                    else BlockKind.PARAGRAPH
+                )
+                blocks.append(Block(markdown, plain, kind, pictures=pictures, compact=compact))
         elif text.notes or text.after:
             blocks.append(Block("", plain))
         if blocks:
@@ -251,7 +266,9 @@ class _Document(Inline):
         """The table as Markdown: a merged cell's words in every cell it spans, across and down (its
         text for placement once); a table in a cell after the table, its place in the cell marked.
         A table of one cell is a box round its content, which stands as it is."""
-        cells, asides, heading_rows = [], [], 0  # each row's cells: their blocks, the columns they span, covered
+        cells: list[list] = []  # each row's cells: their blocks, the columns they span, covered
+        asides: list = []
+        heading_rows = 0
         for tr in self._children(tbl, f"{W}tr"):
             trpr = tr.find(f"{W}trPr")
             if trpr is not None and trpr.find(f"{W}del") is not None:
@@ -260,7 +277,7 @@ class _Document(Inline):
             if heading_rows == len(cells) and trpr is not None and is_on(trpr.find(f"{W}tblHeader")):
                 heading_rows += 1
             before = trpr.find(f"{W}gridBefore") if trpr is not None else None
-            row = [([], 1, False)] * (_columns(before, 0) if before is not None else 0)
+            row: list[tuple[list, int, bool]] = [([], 1, False)] * (_columns(before, 0) if before is not None else 0)
             for tc in self._children(tr, f"{W}tc"):
                 tcpr = tc.find(f"{W}tcPr")
                 span = tcpr.find(f"{W}gridSpan") if tcpr is not None else None
@@ -273,12 +290,21 @@ class _Document(Inline):
             cells.append(row)
         if len(cells) == 1 and len(cells[0]) == 1:
             return [*cells[0][0][0], *asides]
-        rows, plain, bottom, row_plains, nested, size = [], [], [], [], [], 0
+        rows: list[list[str]] = []
+        plain: list = []
+        bottom: list = []
+        row_plains: list = []
+        nested: list = []
+        size = 0
+        spans: list[list[list]] = []  # each row's cells that start in it: [text, rows spanned, columns spanned]
+        starts: dict[int, list] = {}  # the cell covering each column, as far down as it reaches
         for row in cells:
-            shown, texts = len(plain), []
+            shown, texts, starting = len(plain), list[str](), list[list]()
             for content, span, covered in row:
                 if covered:
                     above = rows[-1] if rows else []
+                    if len(texts) in starts:
+                        starts[len(texts)][1] += 1
                     texts += [above[len(texts)] if len(texts) < len(above) else ""] * span
                     continue
                 parts = []
@@ -294,6 +320,9 @@ class _Document(Inline):
                         ]
                     elif block.markdown:
                         parts.append(block.compact or block.markdown.replace("\n", "<br>"))
+                starting.append(["<br>".join(parts), 1, span])
+                for column in range(len(texts), len(texts) + span):
+                    starts[column] = starting[-1]
                 texts += ["<br>".join(parts)] * span
             size += sum(map(len, texts))
             if size > MAX_TABLE_CHARS and rows:
@@ -302,13 +331,16 @@ class _Document(Inline):
                 self.cut.append(f"a table's {note}; the rest of the table is left out")  # said in a warning too
                 break
             rows.append(texts)
+            spans.append(starting)
             row_plains.append("".join(plain[shown:]))
         table = Block(
             markdown_table(rows),
             "".join(plain),
+            BlockKind.TABLE,
             bottom=bottom,
             compact=" · ".join(dict.fromkeys(cell for row in rows for cell in row if cell)),
             rows=rows,
+            cells=[tuple(Cell(text, down, across) for text, down, across in row) for row in spans],
             heading_rows=heading_rows,
             row_letters=[len(letters(text)) for text in row_plains],
             repeated="".join(row_plains[:heading_rows]),

@@ -125,7 +125,8 @@ def find_axes(words: list[Item], numbers: dict, rules: list[Mark], middles=None)
         )
         for key in keys:
             ordered = sorted(numbers, key=lambda i: key(words[i]))
-            groups, group = [], []
+            groups: list[list[int]] = []
+            group: list[int] = []
             for i in ordered:
                 if group and key(words[i]) - key(words[group[0]]) > ALIGN:
                     groups.append(group)

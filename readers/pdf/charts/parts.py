@@ -175,6 +175,13 @@ class Turned:
     box, the end nearest the axis above it, and the words pdfplumber made of its glyphs (junk)."""
 
     __slots__ = ("text", "x0", "x1", "top", "bottom", "end", "ids")
+    text: str
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    end: float
+    ids: set[int]
 
     cx = property(lambda self: (self.x0 + self.x1) / 2)
 
