@@ -50,7 +50,7 @@ from readers import ReaderError, Services, read_file
 from readers.markup.tables import table_rows
 from testkit import CORPUS, make_settings
 from testkit.icdar_metric import WRONG_F1, Grid, Score, markdown_tables, means, relations, row_grid, score, truth_tables
-from testkit.validation import validation_tables
+from testkit.validation import TUNING, validation_tables
 
 FOLDER = CORPUS / "icdar2013-eu"
 TARGET_F1 = 0.95
@@ -129,8 +129,10 @@ def main(detail: bool = False) -> None:
     readings = {pdf: [relations(grids) for grids in found] for pdf, found in truth.items()}
     pdfs = sorted(readings)
     validation = sorted(validation_tables())
+    generated = sorted(validation_tables(TUNING))
+    every = pdfs + generated + validation
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
-        answers = {**readlens_tables(pdfs + validation, Path(folder) / "cache"), **peer_tables(pdfs + validation)}
+        answers = {**readlens_tables(every, Path(folder) / "cache"), **peer_tables(every)}
     tuning = {tool: {pdf: found[pdf] for pdf in pdfs if pdf in found} for tool, found in answers.items()}
     results = {
         tool: {
@@ -161,14 +163,29 @@ def main(detail: bool = False) -> None:
         )
     print("Each tuning document (F1 for the peers):")
     report.table(rows)
+    made = report_validation(
+        {tool: {pdf: found[pdf] for pdf in generated if pdf in found} for tool, found in answers.items()}, True, TUNING
+    )
     checked = report_validation(
         {tool: {pdf: found[pdf] for pdf in validation if pdf in found} for tool, found in answers.items()}, detail
     )
-    print("Both sets side by side (F1 of the mean precision and recall over the documents):")
-    side = [["tool", "tuning F1", "validation F1", "validation tables wrong"]]
+    print("The sets side by side (F1 of the mean precision and recall over the documents; tables found / true):")
+    true = {
+        "tuning": sum(len(truth[pdf][0]) for pdf in pdfs),
+        "generated": sum(map(len, validation_tables(TUNING).values())),
+        "validation": sum(map(len, validation_tables().values())),
+    }
+    side = [["tool", "tuning F1", "generated tuning F1", "validation F1", "validation tables wrong"]]
+    side[0] += [f"tables found, {name} ({count} true)" for name, count in true.items()]
     for tool, result in results.items():
         tuned = means(list(result.values()))[2]
-        side.append([tool, f"{tuned:.3f}", f"{checked[tool].f1:.3f}", str(checked[tool].wrong)])
+        row = [tool, f"{tuned:.3f}", f"{made[tool].f1:.3f}", f"{checked[tool].f1:.3f}", str(checked[tool].wrong)]
+        found = answers[tool]
+        row += [
+            str(sum(len(found.get(pdf, {}).get("tables", [])) for pdf in group))
+            for group in (pdfs, generated, validation)
+        ]
+        side.append(row)
     report.table(side)
     tuned, validated = means(list(ours.values()))[2], checked["ReadLens"].f1
     missed = sum(1 for result in ours.values() if not result.right)
@@ -181,6 +198,10 @@ def main(detail: bool = False) -> None:
     unsure = {pdf: answer.get("unsure", []) for pdf, answer in answers["ReadLens"].items()}
     tuning_truth = {pdf: [grid for reading in found for grid in reading] for pdf, found in truth.items()}
     print(unsure_rates("tuning set", {pdf: unsure[pdf] for pdf in pdfs if pdf in unsure}, tuning_truth))
+    generated_truth = {pdf: [table.grid for table in found] for pdf, found in validation_tables(TUNING).items()}
+    print(
+        unsure_rates("generated tuning set", {pdf: unsure[pdf] for pdf in generated if pdf in unsure}, generated_truth)
+    )
     validation_truth = {pdf: [table.grid for table in found] for pdf, found in validation_tables().items()}
     print(unsure_rates("validation set", {pdf: unsure[pdf] for pdf in validation if pdf in unsure}, validation_truth))
 
