@@ -1,7 +1,9 @@
-"""Tables in real PDFs against human ground truth, on two sets kept apart: the tuning set, the ICDAR
-2013 Table Competition's EU half, which the table readers are changed while looking at, and the
+"""Tables in real PDFs against known truth, on tuning sets and a validation set kept apart: the tuning
+sets, the ICDAR 2013 Table Competition's EU half (human ground truth) and the generated tuning set
+``tests/corpus/table-tuning/`` (``bench.make_tuning``: real sources printed in the kinds the EU half
+lacks), which the table readers are changed while looking at (their documents are printed), and the
 validation set, ``tests/corpus/table-validation/``, which no one tunes on (``bench.icdar_validation``
-prints it, in aggregates). A rule that raises the tuning F1 and lowers the validation F1 is not taken.
+prints it, in aggregates). A rule that raises a tuning F1 and lowers the validation F1 is not taken.
 
 ``tests/corpus/icdar2013-eu/`` holds the competition's 27 EU PDFs (government reports) and each one's
 structure ground truth (``-str.xml``: every cell's row, column and text; ``eu-009a.pdf`` has two
@@ -14,8 +16,10 @@ neighbour right and below, text normalised to lower-case letters and digits, a s
 counted once at its first row and column), per document. Printed per tool: the mean precision and
 recall over the documents and the F1 of the two (as the competition reports them), the F1 over all
 relations pooled, the documents whose tables were all missed (no relation right), the seconds it
-took; ReadLens's tuning documents one by one; then the validation set's figures, and both sets' F1
-side by side; then, on each set, how many of ReadLens's tables read wrong (F1 under ``WRONG_F1``
+took; ReadLens's tuning documents one by one; then the generated tuning set's figures (each
+document, and ReadLens's wrong tables) and the validation set's, and the sets' F1 side by side with
+the tables each tool found against the true ones (a table cut in pieces, or text taken for a table,
+counts more); then, on each set, how many of ReadLens's tables read wrong (F1 under ``WRONG_F1``
 against the truth table each is closest to) and how many read right carry a ``TABLE_UNSURE`` notice.
 
 - ReadLens: ``read_file(path, multimodal=False)`` and the Markdown tables of ``as_text()``, no vision

@@ -24,8 +24,7 @@ import openpyxl
 from lxml import etree
 from lxml import html as lxml_html
 
-from testkit import CORPUS
-from testkit.validation import RTL_LETTERS, TUNING, VALIDATION
+from testkit.validation import RTL_LETTERS, VALIDATION, source_file
 
 SOURCES = VALIDATION / "sources"
 CURRENCY = ("$", "€", "£")
@@ -159,12 +158,6 @@ def tidy(table: Table) -> Table:
 def fit(table: Table) -> bool:
     """A table worth printing: two rows and two columns at least, six cells with text."""
     return table.height >= 2 and table.width >= 2 and sum(1 for cell in table.cells if cell.text) >= 6
-
-
-def source_file(origin: str) -> Path:
-    """A source's file: a validation source's ``origin`` is relative to the validation set's folder,
-    a tuning source's (``table-tuning/sources/...``) to the corpus's."""
-    return CORPUS / origin if origin.startswith(f"{TUNING.name}/") else VALIDATION / origin
 
 
 def read_text(path: Path) -> bytes:

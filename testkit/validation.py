@@ -84,6 +84,12 @@ def grid(rows: list[list[Cell]]) -> Grid:
     return found
 
 
+def source_file(origin: str) -> Path:
+    """A structured source's file: a validation source's ``origin`` is relative to the validation set's
+    folder, a tuning source's (``table-tuning/sources/...``) to the corpus's."""
+    return CORPUS / origin if origin.startswith(f"{TUNING.name}/") else VALIDATION / origin
+
+
 def compact(text: str) -> str:
     """Text as pdfium reads it off a page, to find it there: without white space and without the
     characters that draw nothing (joiners, marks of direction); pdfium's mark for a hyphen that ends
