@@ -24,7 +24,7 @@ anything but what made it (never a file's name or path: a renamed file still hit
 ``tests/test_cache_keys.py`` holds each key to every setting that shapes its entry.
 """
 
-EXTRACTION_VERSION = 21  # each PDF page's text, tables and figures (readers.pdf.pages): PDFs, and Office and web prints
+EXTRACTION_VERSION = 22  # each PDF page's text, tables and figures (readers.pdf.pages): PDFs, and Office and web prints
 WORKBOOK_VERSION = 16  # a workbook's sheets, tables, charts and figures (readers.office.sheets)
 OFFICE_VERSION = 1  # how LibreOffice converts (settings, walls, links taken out: readers.render.libreoffice): its
 # PDFs and OOXML copies, and every page, render, letter and OCR read from them
