@@ -1,7 +1,9 @@
-"""Tables in real PDFs against human ground truth, on two sets kept apart: the tuning set, the ICDAR
-2013 Table Competition's EU half, which the table readers are changed while looking at, and the
+"""Tables in real PDFs against known truth, on tuning sets and a validation set kept apart: the tuning
+sets, the ICDAR 2013 Table Competition's EU half (human ground truth) and the generated tuning set
+``tests/corpus/table-tuning/`` (``bench.make_tuning``: real sources printed in the kinds the EU half
+lacks), which the table readers are changed while looking at (their documents are printed), and the
 validation set, ``tests/corpus/table-validation/``, which no one tunes on (``bench.icdar_validation``
-prints it, in aggregates). A rule that raises the tuning F1 and lowers the validation F1 is not taken.
+prints it, in aggregates). A rule that raises a tuning F1 and lowers the validation F1 is not taken.
 
 ``tests/corpus/icdar2013-eu/`` holds the competition's 27 EU PDFs (government reports) and each one's
 structure ground truth (``-str.xml``: every cell's row, column and text; ``eu-009a.pdf`` has two
@@ -14,8 +16,10 @@ neighbour right and below, text normalised to lower-case letters and digits, a s
 counted once at its first row and column), per document. Printed per tool: the mean precision and
 recall over the documents and the F1 of the two (as the competition reports them), the F1 over all
 relations pooled, the documents whose tables were all missed (no relation right), the seconds it
-took; ReadLens's tuning documents one by one; then the validation set's figures, and both sets' F1
-side by side; then, on each set, how many of ReadLens's tables read wrong (F1 under ``WRONG_F1``
+took; ReadLens's tuning documents one by one; then the generated tuning set's figures (each
+document, and ReadLens's wrong tables) and the validation set's, and the sets' F1 side by side with
+the tables each tool found against the true ones (a table cut in pieces, or text taken for a table,
+counts more); then, on each set, how many of ReadLens's tables read wrong (F1 under ``WRONG_F1``
 against the truth table each is closest to) and how many read right carry a ``TABLE_UNSURE`` notice.
 
 - ReadLens: ``read_file(path, multimodal=False)`` and the Markdown tables of ``as_text()``, no vision
@@ -50,7 +54,7 @@ from readers import ReaderError, Services, read_file
 from readers.markup.tables import table_rows
 from testkit import CORPUS, make_settings
 from testkit.icdar_metric import WRONG_F1, Grid, Score, markdown_tables, means, relations, row_grid, score, truth_tables
-from testkit.validation import validation_tables
+from testkit.validation import TUNING, validation_tables
 
 FOLDER = CORPUS / "icdar2013-eu"
 TARGET_F1 = 0.95
@@ -129,8 +133,10 @@ def main(detail: bool = False) -> None:
     readings = {pdf: [relations(grids) for grids in found] for pdf, found in truth.items()}
     pdfs = sorted(readings)
     validation = sorted(validation_tables())
+    generated = sorted(validation_tables(TUNING))
+    every = pdfs + generated + validation
     with tempfile.TemporaryDirectory(prefix="readlens-bench-") as folder:
-        answers = {**readlens_tables(pdfs + validation, Path(folder) / "cache"), **peer_tables(pdfs + validation)}
+        answers = {**readlens_tables(every, Path(folder) / "cache"), **peer_tables(every)}
     tuning = {tool: {pdf: found[pdf] for pdf in pdfs if pdf in found} for tool, found in answers.items()}
     results = {
         tool: {
@@ -161,14 +167,29 @@ def main(detail: bool = False) -> None:
         )
     print("Each tuning document (F1 for the peers):")
     report.table(rows)
+    made = report_validation(
+        {tool: {pdf: found[pdf] for pdf in generated if pdf in found} for tool, found in answers.items()}, True, TUNING
+    )
     checked = report_validation(
         {tool: {pdf: found[pdf] for pdf in validation if pdf in found} for tool, found in answers.items()}, detail
     )
-    print("Both sets side by side (F1 of the mean precision and recall over the documents):")
-    side = [["tool", "tuning F1", "validation F1", "validation tables wrong"]]
+    print("The sets side by side (F1 of the mean precision and recall over the documents; tables found / true):")
+    true = {
+        "tuning": sum(len(truth[pdf][0]) for pdf in pdfs),
+        "generated": sum(map(len, validation_tables(TUNING).values())),
+        "validation": sum(map(len, validation_tables().values())),
+    }
+    side = [["tool", "tuning F1", "generated tuning F1", "validation F1", "validation tables wrong"]]
+    side[0] += [f"tables found, {name} ({count} true)" for name, count in true.items()]
     for tool, result in results.items():
         tuned = means(list(result.values()))[2]
-        side.append([tool, f"{tuned:.3f}", f"{checked[tool].f1:.3f}", str(checked[tool].wrong)])
+        row = [tool, f"{tuned:.3f}", f"{made[tool].f1:.3f}", f"{checked[tool].f1:.3f}", str(checked[tool].wrong)]
+        found = answers[tool]
+        row += [
+            str(sum(len(found.get(pdf, {}).get("tables", [])) for pdf in group))
+            for group in (pdfs, generated, validation)
+        ]
+        side.append(row)
     report.table(side)
     tuned, validated = means(list(ours.values()))[2], checked["ReadLens"].f1
     missed = sum(1 for result in ours.values() if not result.right)
@@ -181,6 +202,10 @@ def main(detail: bool = False) -> None:
     unsure = {pdf: answer.get("unsure", []) for pdf, answer in answers["ReadLens"].items()}
     tuning_truth = {pdf: [grid for reading in found for grid in reading] for pdf, found in truth.items()}
     print(unsure_rates("tuning set", {pdf: unsure[pdf] for pdf in pdfs if pdf in unsure}, tuning_truth))
+    generated_truth = {pdf: [table.grid for table in found] for pdf, found in validation_tables(TUNING).items()}
+    print(
+        unsure_rates("generated tuning set", {pdf: unsure[pdf] for pdf in generated if pdf in unsure}, generated_truth)
+    )
     validation_truth = {pdf: [table.grid for table in found] for pdf, found in validation_tables().items()}
     print(unsure_rates("validation set", {pdf: unsure[pdf] for pdf in validation if pdf in unsure}, validation_truth))
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from bench import report
 from testkit.icdar_metric import WRONG_F1, Score, TableMatch, match_tables, means, pooled, relations, row_grid, score
-from testkit.validation import FEATURES, LAYOUTS, PARTS, RENDERERS, TruthTable, validation_tables
+from testkit.validation import FEATURES, LAYOUTS, PARTS, RENDERERS, VALIDATION, TruthTable, validation_tables
 
 
 @dataclass
@@ -79,14 +79,19 @@ def figures(scores: dict[Path, Score], answers: dict[Path, dict], names: bool) -
     ]
 
 
-def report_validation(answers: dict[str, dict[Path, dict]], detail: bool) -> dict[str, Scored]:
-    """Score every tool on the validation set and print the aggregates; the scores, by tool."""
-    truth = validation_tables()
+def report_validation(
+    answers: dict[str, dict[Path, dict]], detail: bool, folder: Path = VALIDATION
+) -> dict[str, Scored]:
+    """Score every tool on the validation set (or the generated tuning set in ``folder``) and print the
+    aggregates (and with ``detail`` each document and ReadLens's wrong tables); the scores, by tool."""
+    truth = validation_tables(folder)
     results = {tool: scored(truth, found) for tool, found in answers.items()}
     tables = [table for expected in truth.values() for table in expected]
     kinds = Counter(table.part for table in tables)
+    name = "Validation set" if folder == VALIDATION else "Generated tuning set"
+    kept = "never tuned on" if folder == VALIDATION else "tuned on"
     print(
-        f"Validation set (tests/corpus/table-validation, never tuned on): {len(truth)} PDFs, {len(tables)} tables "
+        f"{name} (tests/corpus/{folder.name}, {kept}): {len(truth)} PDFs, {len(tables)} tables "
         f"({', '.join(f'{count} {part}' for part, count in kinds.items())}); a table is wrong when its best "
         f"match's F1 is under {WRONG_F1}\n"
     )
@@ -111,9 +116,9 @@ def report_validation(answers: dict[str, dict[Path, dict]], detail: bool) -> dic
             document_rows.append(
                 [pdf.name, str(result.expected), *(f"{results[t].documents[pdf].f1:.2f}" for t in results)]
             )
-        print("Each validation document (F1), --detail:")
+        print(f"Each document of the {name.lower()} (F1):")
         report.table(document_rows)
-        print("ReadLens's wrong tables, --detail:")
+        print(f"ReadLens's wrong tables on the {name.lower()}:")
         listed = [["document", "page", "styles", "F1"]]
         listed += [
             [table.pdf.name, str(table.page), ", ".join(table.styles), f"{match.score.f1:.2f}"]

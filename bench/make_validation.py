@@ -42,7 +42,6 @@ from readers.render.browser import print_page
 from readers.render.libreoffice import convert_to_pdf
 from testkit.validation import RTL_LETTERS, VALIDATION, compact, page_texts
 
-PRINTED = VALIDATION / "printed"
 LATIN = re.compile(r"[A-Za-z]")
 SLICE = 25  # body rows at most in a table printed on its own: it fits a page
 LONG = 80  # body rows of a long table printed whole, across two pages or more
@@ -135,10 +134,11 @@ class Printing:
     long: bool = False
 
 
-def printings(tables: list[Table]) -> list[Printing]:
-    """Three printings of each table (slices of a long one), and a long table once whole."""
+def printings(tables: list[Table], shift: int = 0) -> list[Printing]:
+    """Three printings of each table (slices of a long one), and a long table once whole; ``shift``
+    turns the layouts' round (another set's style seed)."""
     made = []
-    index = 0
+    index = shift
     for table in tables:
         body = table.height - table.header
         size = -(-body // -(-body // SLICE))  # slices as even as they come, none over SLICE rows
@@ -255,8 +255,10 @@ def truth_rows(table: Table) -> list[list]:
     return rows
 
 
-def make(document: list[Printing], number: int, first: int, texts: dict[str, list[str]], work: Path) -> dict:
-    """Print one document (its tables numbered from ``first``) and give its truth."""
+def make(
+    document: list[Printing], number: int, first: int, texts: dict[str, list[str]], work: Path, folder: Path
+) -> dict:
+    """Print one document (its tables numbered from ``first``) into ``folder``'s ``printed/`` and give its truth."""
     origin = document[0].table.origin
     renderer = document[0].renderer
     placed = [
@@ -275,7 +277,8 @@ def make(document: list[Printing], number: int, first: int, texts: dict[str, lis
     wide = any(landscape(p.table) for p in document)
     font, size = FONTS[number % len(FONTS)], SIZES[number % len(SIZES)]
     name = f"{number:03d}-{renderer}-{Path(origin).name.split('.')[0]}"
-    pdf = PRINTED / f"{name}.pdf"
+    printed_folder = folder / "printed"
+    pdf = printed_folder / f"{name}.pdf"
     if renderer == "chromium":
         print_page(html_document(parts, font, size, wide), pdf)
     else:
@@ -311,13 +314,15 @@ def make(document: list[Printing], number: int, first: int, texts: dict[str, lis
         "sources": sorted({p.table.origin for p in document}),
         "tables": tables,
     }
-    (PRINTED / f"{name}.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    (printed_folder / f"{name}.json").write_text(
+        json.dumps(truth, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
     return {"file": f"printed/{name}.pdf", "tables": tables}
 
 
-def list_printed(made: list[dict]) -> None:
+def list_printed(made: list[dict], folder: Path) -> None:
     """Write the printed PDFs into the set's SOURCES.md, between its two marks."""
-    sources = VALIDATION / "SOURCES.md"
+    sources = folder / "SOURCES.md"
     text = sources.read_text(encoding="utf-8")
     start, end = "<!-- printed: written by python -m bench.make_validation -->\n", "<!-- end of printed -->"
     rows = ["| PDF | truth | tables | from |", "|---|---|---|---|"]
@@ -329,21 +334,26 @@ def list_printed(made: list[dict]) -> None:
     sources.write_text(before + start + "\n".join(rows) + "\n" + end + rest.split(end)[1], encoding="utf-8")
 
 
-def main() -> None:
-    tables = sources()
-    made = printings(tables)
-    texts = paragraphs()
-    shutil.rmtree(PRINTED, ignore_errors=True)
-    PRINTED.mkdir(parents=True)
+def build(tables: list[Table], texts: dict[str, list[str]], folder: Path, shift: int = 0) -> None:
+    """Print ``tables`` (among ``texts``, by source) into ``folder``'s ``printed/`` with their truth, and
+    list them in its SOURCES.md; ``shift`` turns the layouts', fonts' and sizes' rounds."""
+    made = printings(tables, shift)
+    printed = folder / "printed"
+    shutil.rmtree(printed, ignore_errors=True)
+    printed.mkdir(parents=True)
     count, written = 0, []
-    with tempfile.TemporaryDirectory(prefix="readlens-validation-") as work:
-        for number, document in enumerate(documents(made), 1):
-            written.append(make(document, number, count + 1, texts, Path(work)))
+    with tempfile.TemporaryDirectory(prefix="readlens-printed-") as work:
+        for number, document in enumerate(documents(made), 1 + shift):
+            written.append(make(document, number, count + 1, texts, Path(work), folder))
             count += len(document)
             print(f"{written[-1]['file']}: {len(written[-1]['tables'])} tables", flush=True)
-    list_printed(written)
+    list_printed(written, folder)
     pieces = sum(len(entry["tables"]) for entry in written)
     print(f"{len(tables)} source tables, {len(made)} printed ({pieces} tables or pages' pieces) in {len(written)} PDFs")
+
+
+def main() -> None:
+    build(sources(), paragraphs(), VALIDATION)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import openpyxl
 from lxml import etree
 from lxml import html as lxml_html
 
-from testkit.validation import RTL_LETTERS, VALIDATION
+from testkit.validation import RTL_LETTERS, VALIDATION, source_file
 
 SOURCES = VALIDATION / "sources"
 CURRENCY = ("$", "€", "£")
@@ -207,7 +207,7 @@ def _span(cell, name: str) -> int:
 
 def html_tables(origin: str, title: str, select: str = "//table") -> list[Table]:
     """The tables of an HTML page (``select``: which; none nested in another) as the page shows them."""
-    root = lxml_html.document_fromstring(read_text(VALIDATION / origin), parser=UTF8)
+    root = lxml_html.document_fromstring(read_text(source_file(origin)), parser=UTF8)
     _visible(root)
     found = []
     for index, table in enumerate(root.xpath(select), 1):
@@ -225,7 +225,7 @@ def html_tables(origin: str, title: str, select: str = "//table") -> list[Table]
 
 def prose(origin: str, select: str = "//p") -> list[str]:
     """A page's paragraphs of 200 characters or more, the text set among the tables of a document."""
-    data = read_text(VALIDATION / origin)
+    data = read_text(source_file(origin))
     if origin.endswith((".nxml", ".nxml.gz")):
         root = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True))
     else:
@@ -236,7 +236,7 @@ def prose(origin: str, select: str = "//p") -> list[str]:
 
 def jats_tables(origin: str, title: str) -> list[Table]:
     """The tables of a JATS article (its ``table-wrap``s, XHTML tables), each under its label and caption."""
-    root = etree.fromstring(read_text(VALIDATION / origin), etree.XMLParser(resolve_entities=False, no_network=True))
+    root = etree.fromstring(read_text(source_file(origin)), etree.XMLParser(resolve_entities=False, no_network=True))
     found = []
     for index, wrap in enumerate(root.iter("table-wrap"), 1):
         table = wrap.find(".//table")
@@ -280,7 +280,7 @@ def cals_tables(origin: str, title: str) -> list[Table]:
     ``nameend`` and ``morerows``). A patent sets one table as several ``tgroup``s: its widest ones, one
     under the other, are the table (the first its header when it has three rows or fewer and the
     ``thead`` marks none); a narrower one above them is its heading."""
-    root = etree.fromstring(read_text(VALIDATION / origin), etree.XMLParser(resolve_entities=False, no_network=True))
+    root = etree.fromstring(read_text(source_file(origin)), etree.XMLParser(resolve_entities=False, no_network=True))
     found = []
     for index, table in enumerate(root.iter("table"), 1):
         groups = table.findall("tgroup")
@@ -312,7 +312,7 @@ def _number_text(value, number_format: str) -> str:
 
 def sheet_table(origin: str, sheet: str, rows: tuple[int, int], header: int, title: str) -> Table:
     """Rows ``first..last`` (as numbered in the sheet) of a worksheet, its merged cells as spans."""
-    book = openpyxl.load_workbook(io.BytesIO(read_text(VALIDATION / origin)), data_only=True)
+    book = openpyxl.load_workbook(io.BytesIO(read_text(source_file(origin))), data_only=True)
     sheet_ = book[sheet]
     first, last = rows
     ranges = sheet_.merged_cells.ranges
@@ -334,7 +334,7 @@ def sheet_table(origin: str, sheet: str, rows: tuple[int, int], header: int, tit
 def csv_table(origin: str, columns: list[str], title: str, longest: int | None = None, rtl: bool = False) -> Table:
     """A CSV file's ``columns``, its first row the header (with ``longest``, only its records whose
     values are that long at most; ``rtl``: a table laid out from the right)."""
-    records = list(csv.DictReader(io.StringIO(read_text(VALIDATION / origin).decode("utf-8"))))
+    records = list(csv.DictReader(io.StringIO(read_text(source_file(origin)).decode("utf-8"))))
     records = [r for r in records if longest is None or all(len(r[name]) <= longest for name in columns)]
     grid = [[(name, 1, 1) for name in columns]] + [[(" ".join(r[n].split()), 1, 1) for n in columns] for r in records]
     where = f"columns {', '.join(columns)}" + (f", records of {longest} characters at most" if longest else "")
@@ -353,7 +353,7 @@ def right_to_left(origin: str, per_table: int) -> list[Table]:
     """The first article of the Universal Declaration in each language written right to left (in the
     Hebrew or Arabic script, which the fonts here draw), ``per_table`` languages a table: the language's
     name (as the source gives it) and the article."""
-    text = read_text(VALIDATION / origin).decode("utf-8")
+    text = read_text(source_file(origin)).decode("utf-8")
     articles = []
     for block in text.split("\n\n"):
         lines = block.strip().splitlines()

@@ -37,6 +37,7 @@ from testkit import CORPUS
 from testkit.icdar_metric import Grid, normalised
 
 VALIDATION = CORPUS / "table-validation"
+TUNING = CORPUS / "table-tuning"  # printed as the validation set is, from other sources: tuned on (bench.make_tuning)
 RTL_LETTERS = re.compile(r"[\u0590-\u08ff\U0001e900-\U0001e95f]")  # Hebrew, Arabic, Syriac, Thaana, N'Ko, Adlam
 PARTS = ("printed", "tabula-py")
 RENDERERS = ("chromium", "libreoffice")
@@ -83,6 +84,12 @@ def grid(rows: list[list[Cell]]) -> Grid:
     return found
 
 
+def source_file(origin: str) -> Path:
+    """A structured source's file: a validation source's ``origin`` is relative to the validation set's
+    folder, a tuning source's (``table-tuning/sources/...``) to the corpus's."""
+    return CORPUS / origin if origin.startswith(f"{TUNING.name}/") else VALIDATION / origin
+
+
 def compact(text: str) -> str:
     """Text as pdfium reads it off a page, to find it there: without white space and without the
     characters that draw nothing (joiners, marks of direction); pdfium's mark for a hyphen that ends
@@ -100,9 +107,9 @@ def page_texts(pdf: Path) -> list[str]:
         document.close()
 
 
-def truth_files() -> list[Path]:
-    """Every truth file of the set, in name order."""
-    return sorted(path for path in VALIDATION.rglob("*.json"))
+def truth_files(folder: Path = VALIDATION) -> list[Path]:
+    """Every truth file of a set (the validation set unless ``folder`` names another), in name order."""
+    return sorted(path for path in folder.rglob("*.json"))
 
 
 def tables(truth: Path) -> list[TruthTable]:
@@ -116,10 +123,10 @@ def tables(truth: Path) -> list[TruthTable]:
     ]
 
 
-def validation_tables() -> dict[Path, list[TruthTable]]:
-    """Each validation PDF and its tables."""
+def validation_tables(folder: Path = VALIDATION) -> dict[Path, list[TruthTable]]:
+    """Each PDF of a set (the validation set unless ``folder`` names another) and its tables."""
     found: dict[Path, list[TruthTable]] = {}
-    for truth in truth_files():
+    for truth in truth_files(folder):
         for table in tables(truth):
             found.setdefault(table.pdf, []).append(table)
     return found

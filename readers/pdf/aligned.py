@@ -13,8 +13,9 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
    once the run has its spacing, within ``ROW_SPACING`` times its usual gap or a line height, or
    ``GROUP_LINES`` blank lines more where the next line keeps every column: rows set in groups of
    five), that keep at least one empty strip in common with text on both sides (the region's
-   gutters). A line of one phrase, or one whose words cross the gutters, may stand among them (a
-   cell's text wrapped onto a second line, a section's name, a cell that spans columns) when the
+   gutters). A line of one phrase, one whose words cross the gutters, or one of few phrases under
+   some columns only (``WRAPPED_SHARE``), may stand among them (a cell's text wrapped onto a second
+   line, a section's name, a cell that spans columns) when the
    rows go on after it, ``LONE_LINES`` in a row at most. What the page draws with characters, a
    leader's dots and a rule typed as hyphens (``readers.pdf.unruled.drawn``), parts no columns and
    ends no table: it is the table's own rules.
@@ -61,6 +62,9 @@ ROW_SPACING = 2.0  # times the rows' usual spacing: a wider gap ends the table (
 LONE_LINES = 2  # lines of one phrase in a row inside a table: wrapped cells, a section's name
 GROUP_LINES = 2  # blank lines between groups of a table's rows at most, when the next group keeps every column
 DRAWN_FILLED = 0.75  # of such a table's cells holding text: a diagram's boxes in a grid leave more empty
+# Of a run's gutters, a line with this many times fewer phrases at most, keeping only some of them, is a
+# wrapped cell's line under a few columns (a ten-column table's "Saharan Africa"), no row: it narrows no gutter.
+WRAPPED_SHARE = 2
 TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
 
 
@@ -129,7 +133,9 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
             if gap > reach:  # the gap between groups is no row spacing
                 strips, last, rows, lone = shared, index, rows + 1, 0
                 continue
-            if not shared:  # a lone line, or one across the gutters: a cell that spans columns
+            # A lone line, one across the gutters (a cell that spans columns), or one of a few phrases that
+            # would keep few of the run's gutters (a wrapped cell's second line, under some columns only).
+            if not shared or (len(shared) < len(strips) and WRAPPED_SHARE * splits[index] <= len(strips)):
                 lone += 1
                 if lone > LONE_LINES:
                     break

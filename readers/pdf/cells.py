@@ -30,7 +30,9 @@ from pdfplumber.utils import extract_text, line_to_edge, rect_to_edges
 from .aligned import CAPTION
 from .boxes import box_of, centre_in
 from .records import Char
+from .shades import inside_shade, page_shades, zebra_stripes
 from .unruled import GUTTER_EMS, LEADER, PROSE_CHARS, wrapped_header
+from .unsure import FIGURE
 from .words import LINE_EMS, ON_AXIS, baseline, is_level, line_words, set_upright, text_lines
 
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
@@ -44,13 +46,6 @@ RECORD_SHARE = 0.8  # of the shared baselines every cell has a line at, when not
 # of its number boxes across the whole form (f1040nr p. 3: 11% held), whose words a table would lose.
 # Real tables hold 89% (a booktabs table's header) to 100% of theirs.
 HELD_SHARE = 0.8
-# Points: a rectangle filled, not stroked, thicker than this both ways shades cells (a header's band, a
-# cell's background); thinner, it is a rule drawn as a filled bar (rules are 0.25 to 1.5 pt).
-SHADE_POINTS = 2.0
-SHADE_REACH = 0.5  # points either side of a shade's edge looked at for shading of its colour
-# Shades on a page at most for their edges to be looked at (each against every shade): more are a chart's or
-# a map's fills, no table's cells (eu-025's survey tables shade 157); there every edge stays, as drawn.
-SHADES_CHECKED = 300
 JOINED_EMS = 0.1  # of the size: glyphs on one baseline closer than this are one word's (a space is a quarter em)
 
 
@@ -144,36 +139,18 @@ def closing_edges(page) -> list[dict]:
     return edges
 
 
-def _inside_shade(edge: dict, shades: list[dict]) -> bool:
-    """``edge`` lies inside a shade of its own shade's colour, along its whole length: it parts nothing
-    (a cell's lines shaded one by one inside the cell's shade: EU survey tables' headers). Two shades
-    that only meet at it are two cells."""
-    across, along = (
-        (("top", "bottom"), ("x0", "x1")) if edge["orientation"] == "h" else (("x0", "x1"), ("top", "bottom"))
-    )
-    at = edge[across[0]]
-    return any(
-        shade["non_stroking_color"] == edge["non_stroking_color"]
-        and shade[across[0]] <= at - SHADE_REACH
-        and shade[across[1]] >= at + SHADE_REACH
-        and shade[along[0]] <= edge[along[0]] + SHADE_REACH
-        and shade[along[1]] >= edge[along[1]] - SHADE_REACH
-        for shade in shades
-    )
-
-
 def table_settings(page) -> dict | None:
     """``find_tables``' settings for the page: its rules (as pdfplumber's ``lines`` strategy takes them,
-    a point long at least), each edge of a shade (``SHADE_POINTS``) inside a shade of its colour left out,
+    a point long at least), each edge of a shade (``SHADE_POINTS``) inside a shade of its colour and
+    every edge of a zebra's stripes (``zebra_stripes``) left out,
     and the edges that close a table open at its sides (``closing_edges``); None when too few rules
     are left to make a grid."""
-    filled = [rect for rect in page.rects if rect["fill"] and not rect["stroke"]]
-    shades = [rect for rect in filled if min(rect["width"], rect["height"]) > SHADE_POINTS]
-    shades = shades if len(shades) <= SHADES_CHECKED else []
+    shades = page_shades(page)
     shading = {id(rect) for rect in shades}
+    striped = zebra_stripes(shades)
     edges = [line_to_edge(line) for line in page.lines] + page.curve_edges
-    for rect in page.rects:
-        edges += [edge for edge in rect_to_edges(rect) if id(rect) not in shading or not _inside_shade(edge, shades)]
+    for rect in (rect for rect in page.rects if id(rect) not in striped):
+        edges += [edge for edge in rect_to_edges(rect) if id(rect) not in shading or not inside_shade(edge, shades)]
     vertical = [edge for edge in edges if edge["orientation"] == "v" and edge["height"] >= 1] + closing_edges(page)
     horizontal = [edge for edge in edges if edge["orientation"] == "h" and edge["width"] >= 1]
     if len(vertical) < 2 or len(horizontal) < 2:
@@ -488,7 +465,12 @@ def ruled_rows(table) -> list[list[str | None]]:
         chars = [char for cell in cells if cell for char in cell]
         turns.update(_turn(char) for char in chars)
         figures = figures or any(char["text"].isdigit() for char in chars)
-        rows += _records(row, cells, lefts, columns, header=(not number or not figures) and len(table.rows) > 1)
+        # A row of words ruled alone is a header ruled above and below (over a body left unruled), its
+        # lines wrapped headings ("M49 Code"); a lone row with figures may be a ledger's records, ruled
+        # round its columns.
+        words = not any(FIGURE.fullmatch(word) for word in extract_text(cast(list[dict], chars)).split())
+        header = (not number or not figures) and (len(table.rows) > 1 or words)
+        rows += _records(row, cells, lefts, columns, header=header)
     rows = wrapped_header(_joined_columns(rows, {column for box in table.cells for column in columns[box][:-1]}))
     turn = turns.most_common(1)[0][0] if turns else 0
     if turn:  # a table turned 90°: the page's columns are its rows

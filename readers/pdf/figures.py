@@ -33,6 +33,7 @@ import re
 
 from .boxes import box_of, centre_in, near, union
 from .drawn_text import drawn_text
+from .shades import page_shades, zebra_stripes
 
 MIN_SIDE = 0.3 * 72  # points; a bullet or a rule is thinner
 MIN_AREA = 1.5 * 72 * 72  # square points; a header logo is smaller
@@ -193,7 +194,9 @@ def find_figures(page, table_boxes: list) -> list[dict]:
         for x0, top_, x1, bottom in table_boxes
     ]
     solid = {id(rect) for rect in page.rects if rect.get("fill")}
-    vector = [(box_of(obj), id(obj) in solid) for obj in (*page.curves, *page.rects, *page.lines)]
+    stripes = zebra_stripes(page_shades(page))  # a table's rows shaded in turn: no drawing
+    objects = (*page.curves, *(rect for rect in page.rects if id(rect) not in stripes), *page.lines)
+    vector = [(box_of(obj), id(obj) in solid) for obj in objects]
     vector = [
         (box, filled)
         for box, filled in vector

@@ -35,6 +35,8 @@ from typing import TypeVar
 from .records import Item
 
 ALIGNED_ROWS = 3  # rows a table without rules has at least
+LETTER = re.compile(r"[^\W\d_]")
+DIGIT = re.compile(r"\d")
 HEADER_ROWS = 3  # rows a header may be stacked over
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
 PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
@@ -124,14 +126,18 @@ def in_columns(items: list[Item], gutters: list[tuple[float, float]]) -> list[li
 
 def _joined(rows: list[list[str]]) -> list[list[str]]:
     """``rows`` with the lines of a wrapped cell joined: a row that fills one cell alone, not the
-    first, goes on that cell in the row above; and a label whose second line starts in lower case
-    ("Selling, general and" / "administrative") is one label, beside the numbers of either line."""
+    first, goes on that cell in the row above, and so does one that leaves the first empty and fills
+    fewer cells than the row above with words only, each under a cell of words ("Sub-" / "Saharan
+    Africa", "Guinea-" / "Bissau" in one row of a ten-column table: ``_wraps``); and a label whose
+    second line starts in lower case ("Selling, general and" / "administrative") is one label,
+    beside the numbers of either line."""
     joined: list[list[str]] = []
     for row in rows:
         filled = [index for index, cell in enumerate(row) if cell]
         above = joined[-1] if joined and len(row) == len(joined[-1]) else None
-        if above and len(filled) == 1 and filled[0] > 0 and above[filled[0]]:
-            above[filled[0]] += f"\n{row[filled[0]]}"
+        if above and filled and filled[0] > 0 and _wraps(row, above, filled):
+            for index in filled:
+                above[index] += f"\n{row[index]}"
         elif (
             above
             and filled[:1] == [0]
@@ -144,6 +150,17 @@ def _joined(rows: list[list[str]]) -> list[list[str]]:
         else:
             joined.append(list(row))
     return joined
+
+
+def _wraps(row: list[str], above: list[str], filled: list[int]) -> bool:
+    """The cells ``filled`` of ``row`` are the wrapped lines of the cells over them in ``above``."""
+    if not all(above[index] for index in filled):
+        return False
+    if len(filled) == 1:
+        return True
+    count = sum(1 for cell in above if cell)
+    words = all(LETTER.search(above[index]) and not DIGIT.search(row[index]) for index in filled)
+    return words and len(filled) < count
 
 
 def wrapped_header(rows: list[Row]) -> list[Row]:

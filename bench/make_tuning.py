@@ -1,0 +1,62 @@
+"""Make the tables' generated tuning set (``tests/corpus/table-tuning/``): printed as the validation
+set is (``bench.make_validation.build``: Chromium, LibreOffice, monospaced with leaders, sheets, in
+ruled, header-rule, unruled and zebra layouts, long tables across pages), from other real sources
+and with the layouts' rounds turned (``SHIFT``), so that the kinds the ICDAR EU half lacks can be
+tuned on while the validation set stays only scored. No source here is one of the validation set's.
+
+python -m bench.make_tuning
+"""
+
+from __future__ import annotations
+
+from bench.make_validation import build
+from bench.validation_sources import Table, csv_table, html_tables, prose, sheet_table
+from testkit.validation import TUNING
+
+SHIFT = 1  # the tuning set's style seed: the validation set's rounds start at 0
+SOURCES = f"{TUNING.name}/sources"
+UNSD = f"{SOURCES}/country-codes/UNSD-en.csv.gz"
+UNSD_TITLE = "Countries and areas by region (UN M49, datasets/country-codes)"
+UNSD_COLUMNS = (  # the standard's columns, in three tables: thirteen columns, names and regions, codes and groups
+    ["Region Code", "Region Name", "Sub-region Code", "Sub-region Name", "Intermediate Region Code"]
+    + ["Intermediate Region Name", "Country or Area", "M49 Code", "ISO-alpha2 Code", "ISO-alpha3 Code"]
+    + ["Least Developed Countries (LDC)", "Land Locked Developing Countries (LLDC)"]
+    + ["Small Island Developing States (SIDS)"],
+    ["Country or Area", "Region Name", "Sub-region Name", "M49 Code"],
+    ["Country or Area", "ISO-alpha3 Code", "Least Developed Countries (LDC)"]
+    + ["Land Locked Developing Countries (LLDC)", "Small Island Developing States (SIDS)"],
+)
+DUCK = f"{SOURCES}/docling/wiki_duck.html.gz"
+
+
+def sources() -> list[Table]:
+    """Every source table of the tuning set, in a fixed order."""
+    tables = [csv_table(UNSD, columns, UNSD_TITLE) for columns in UNSD_COLUMNS]
+    customers = f"{SOURCES}/docling/csv-comma.csv.gz"
+    names = "Index,Customer Id,First Name,Last Name,Company,City,Country,Phone 1,Phone 2,Subscription Date"
+    tables.append(csv_table(customers, names.split(","), "Customers (docling's CSV test file)"))
+    xlsx = f"{SOURCES}/docling/xlsx_01.xlsx.gz"
+    for sheet, rows, head in (("Sheet1", (1, 7), 1), ("Sheet2", (1, 18), 1), ("Sheet3", (1, 6), 2)):
+        tables.append(sheet_table(xlsx, sheet, rows, head, "docling's test workbook"))
+    vodafone = f"{SOURCES}/unstructured/vodafone.xlsx.gz"
+    for rows in ((4, 9), (12, 20), (23, 25)):
+        tables.append(sheet_table(vodafone, "Index", rows, 1, "Vodafone's trading update, index of tables"))
+    tables += html_tables(f"{SOURCES}/unstructured/three_tables.html.gz", "unstructured's three tables")
+    tables += html_tables(f"{SOURCES}/unstructured/example-steelJIS-datasheet.html.gz", "A steel's JIS datasheet")
+    tables += html_tables(DUCK, "Duck (Wikipedia)")
+    return tables
+
+
+def paragraphs(tables: list[Table]) -> dict[str, list[str]]:
+    """The Wikipedia article's paragraphs, set around every source's tables (the other sources have none)."""
+    text = prose(DUCK)
+    return {table.origin: text for table in tables}
+
+
+def main() -> None:
+    tables = sources()
+    build(tables, paragraphs(tables), TUNING, SHIFT)
+
+
+if __name__ == "__main__":
+    main()

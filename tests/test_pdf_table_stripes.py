@@ -1,0 +1,57 @@
+"""Tables of the generated tuning set (``tests/corpus/table-tuning``, real sources printed by Chromium and
+LibreOffice: ``bench.make_tuning``) that were cut into pieces: rows shaded in turn (zebra stripes),
+whose stripes' edges ruled each stripe a table of its own, or a drawing; a header ruled above and
+below over a body left unruled, which was a table of its own over the rows read as text; and a
+ten-column table's rows, whose wrapped cells stopped the table or made rows of their own."""
+
+from __future__ import annotations
+
+import pytest
+
+from readers import Services, read_file
+from testkit import make_settings
+from testkit.validation import TUNING
+
+PRINTED = TUNING / "printed"
+
+
+@pytest.fixture(scope="module")
+def services(tmp_path_factory) -> Services:
+    return Services(make_settings(tmp_path_factory.mktemp("stripes")))
+
+
+def page(name: str, number: int, services: Services):
+    return read_file(PRINTED / name, number, number, services=services).pages[0]
+
+
+@pytest.mark.parametrize(
+    "name, rows",
+    [
+        # LibreOffice shades each cell of every other row, each shade drawn twice: each stripe was a drawing
+        (
+            "017-word-UNSD-en.pdf",
+            ["| Guinea-Bissau | GNB | x |  | x |", "| Liberia | LBR | x |  |  |", "| Togo | TGO | x |"],
+        ),
+        # Chromium shades them once: two rows between two stripes' edges were a table, 14 on the page
+        (
+            "003-chromium-UNSD-en.pdf",
+            ["| Algeria | DZA |  |  |  |", "| Madagascar | MDG | x |  |  |", "| Uganda | UGA |"],
+        ),
+    ],
+)
+def test_a_table_shaded_in_stripes_is_one_table(name, rows, services):
+    tables = page(name, 1, services).tables
+    assert len(tables) == 1 and all(row in tables[0] for row in rows)
+
+
+def test_a_header_ruled_alone_heads_the_rows_under_it(services):
+    """A ten-column table's header ruled above and below (shaded), its headings wrapped over five lines,
+    over rows left unruled whose cells wrap onto two or three lines: the header was a table of five
+    rows, the rows under it text; each cell's lines are one cell of its row."""
+    tables = page("005-chromium-UNSD-en.pdf", 1, services).tables
+    assert len(tables) == 1
+    assert tables[0].startswith("| Region | Region | Sub- | Sub- | Intermediate |")
+    liberia = (
+        "| 002 | Africa | 202b | Sub- Saharan Africa | 011 | Western Africa | Liberia | 430 | LR | LBR | x |  |  |"
+    )
+    assert liberia in tables[0] and "| Guinea- Bissau | 624 |" in tables[0]
