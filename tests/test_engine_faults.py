@@ -1,8 +1,9 @@
-"""The page engines under faults (issue 33), through real processes: a caller's script is never
-run again by the PDF workers; a page worker, Chromium's page or LibreOffice that runs out of time
-gives a warning and the text, or RENDER_FAILED with a sentence that says to try again, never
-CORRUPT_FILE; Chromium prints a page that refreshes itself and names an icon, fetching nothing;
-a PDF whose page tree would take minutes to walk is refused, or its walk held to a page's time."""
+"""The page engines under faults (issue 33), through real processes: a caller's script is never run
+again by the PDF workers; a page that stops its worker costs that page only; a page worker,
+Chromium's page or LibreOffice that runs out of time gives a warning and the text, or RENDER_FAILED
+with a sentence that says to try again, never CORRUPT_FILE; Chromium prints a page that refreshes
+itself and names an icon, fetching nothing; a PDF whose page tree would take minutes to walk is
+refused, or its walk held to a page's time."""
 
 from __future__ import annotations
 
@@ -18,8 +19,11 @@ import pytest
 
 from readers import ReaderError, Services, read_file
 from readers.errors import last_resort
+from readers.notices import Code
 from readers.pdf import pages as pdf_pages
+from readers.pdf import pool as pdf_pool
 from testkit import CORPUS, ROOT, fixtures, make_settings
+from testkit.fixtures import stalls
 from tests.conftest import BOUNDED_SECONDS
 
 
@@ -67,6 +71,21 @@ def test_a_pdf_whose_pages_all_run_out_of_time_is_render_failed_and_says_try_aga
     assert caught.value.message.startswith("test.pdf could not be read in time: its pages took longer than 0.001 s")
     assert caught.value.message.endswith("The machine may be busy: try again, or raise PAGE_TIMEOUT.")
     assert read_file(CORPUS / "markitdown/test.pdf", services=Services(make_settings(tmp_path))).pages[0].text
+
+
+def test_a_page_that_stops_its_worker_costs_that_page_only(tmp_path, monkeypatch):
+    """Page 2 shares its batch with pages 1 and 3; the batch is read again a page at a time."""
+    monkeypatch.setattr(pdf_pool, "WORKERS", 2)
+    pdf_pool.restart()
+    try:
+        reading = read_file(stalls.self_drawing_pdf(tmp_path / "loop.pdf"), services=Services(make_settings(tmp_path)))
+    finally:
+        pdf_pool.restart()
+    assert [page.number for page in reading.pages if "A line of text." in page.text] == [1, *range(3, 13)]
+    [notice] = reading.notices
+    assert notice.code is Code.CUT and notice.page == 2, notice
+    assert str(notice).startswith("Page 2 of loop.pdf was left out: a PDF worker process stopped"), notice
+    assert "more memory than a PDF worker may hold" in str(notice)
 
 
 def test_a_web_page_whose_render_runs_out_of_time_keeps_its_text_with_a_warning(tmp_path):

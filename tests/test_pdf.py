@@ -252,7 +252,7 @@ def test_second_read_touches_no_parser_and_reports_progress(long_pdf, services, 
     def no_workers():
         raise AssertionError("a cached page reached the PDF parser")
 
-    monkeypatch.setattr(pdf_pages, "executor", no_workers)
+    monkeypatch.setattr(pdf_pages, "by_batches", no_workers)
     monkeypatch.setattr(pdf_pages, "checked_page_count", no_workers)
     again = read_file(long_pdf, 41, 46, multimodal=True, services=services)
     assert [(p.number, p.text, p.tables, p.image) for p in again.pages] == [

@@ -4,7 +4,8 @@ Only the requested pages are parsed and rendered: pdfminer's page tree is walked
 them, and pdfium opens pages on demand. The pages go in batches to a pool of worker processes,
 large batches first and single pages last, so pages of uneven cost keep every core busy to the
 end; progress is reported as batches complete, and a page that fails to parse, or takes longer
-than ``PAGE_TIMEOUT`` (a setting), costs only that page (each worker's memory is bounded too). A
+than ``PAGE_TIMEOUT`` (a setting), or stops its worker (each worker's memory is bounded too), costs
+only that page. A
 page that ran out of time is not called damaged: on a busy machine a good page can, so the
 sentence says to try again, and a reading whose pages all ran out of time is ``RENDER_FAILED``,
 never ``CORRUPT_FILE``. Where the text comes from elsewhere (a web page, an Office file), a page
@@ -15,7 +16,6 @@ touches no parser. ``python -m bench readers`` measures these choices.
 
 from __future__ import annotations
 
-from concurrent.futures import as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,7 +47,7 @@ from .objects import CharsPage, PlumberPage
 from .operators import too_many_operators
 from .pdfium_text import mapped, pdfium_page
 from .placed import placed_blocks
-from .pool import batches, executor, time_limit, worker_stopped
+from .pool import WORKER_MEMORY, by_batches, time_limit, worker_stopped
 from .records import Char
 from .spelling import drawn_hyphens, joined_words, plain
 from .unsure import doubts
@@ -276,23 +276,18 @@ def _lost(job, number: int, failed: dict, text_from_pdf: bool, notices: list[Not
 
 
 def _extract(job, pdf_path: Path, numbers: list[int], dpi: int | None):
-    """Yield each page's extraction as its batch finishes; a page that failed has an "error". Past the
-    reading's time budget the pool stops the batches under way and this raises ``TOO_COMPLEX``."""
-    futures = []
+    """Yield each page's extraction as its batch finishes; a page that failed has an "error", a page
+    that stopped its worker among them (``pool.by_batches``). Past the reading's time budget the pool
+    stops the batches under way and this raises ``TOO_COMPLEX``."""
     try:
-        pool, timeout = executor(), job.settings.page_timeout
-        futures = [pool.submit(extract_pages, str(pdf_path), batch, dpi, timeout) for batch in batches(numbers)]
-        for future in as_completed(futures):
-            yield from future.result()
+        for result in by_batches(extract_pages, str(pdf_path), numbers, dpi, job.settings.page_timeout):
+            if "stopped" in result:
+                why = f"{result['stopped']} on it: it needs more memory than a PDF worker may hold "
+                result = _failed(result["number"], f"{why}({WORKER_MEMORY >> 20} MB), or it crashes the engine")
+                result["stopped"] = True
+            yield result
     except BrokenProcessPool:
-        raise worker_stopped(
-            f"A PDF worker process stopped while reading {job.name}: the "
-            "file may be damaged, or the machine ran out of memory. Try "
-            "again; if it fails again, the file is the cause."
-        ) from None
-    finally:
-        for future in futures:
-            future.cancel()
+        raise worker_stopped(f"The PDF workers were shut down while reading {job.name}. Try again.") from None
 
 
 def _preview(job, number: int, entry: dict, text_from_pdf: bool) -> None:
@@ -402,6 +397,11 @@ def read_pdf_pages(job, pdf_path: Path, cache_key: str, text_from_pdf: bool = Tr
         job.progress("rendered", done, len(numbers))
     if not found and text_from_pdf:
         first, limit = failed[numbers[0]]["error"], job.settings.page_timeout
+        if any(result.get("stopped") for result in failed.values()):
+            raise worker_stopped(
+                f"A PDF worker process stopped on every page of {job.name} read: the file may be damaged, or the "
+                "machine ran out of memory. Try again; if it fails again, the file is the cause."
+            )
         if all(result.get("complex") for result in failed.values()):
             raise ReaderError(
                 "TOO_COMPLEX",

@@ -26,7 +26,8 @@ import sys
 import threading
 import time
 import types
-from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from multiprocessing import get_context
@@ -354,6 +355,35 @@ def restart() -> None:
         pool, _pool = _pool, None
     if pool is not None:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def by_batches(work: Callable[..., list[dict]], path: str, numbers: list[int], *arguments) -> Iterator[dict]:
+    """Yield the results of ``work(path, batch, *arguments)`` (one dict per page of ``batch``) over the
+    pool, batch by batch as each finishes (``batches(numbers)``). A batch whose worker stopped (a native
+    crash, or the page past the worker's memory ceiling) is run again a page at a time, so a page that
+    stops its worker costs that page only: it comes back as ``{"number": n, "stopped": why}``. Raises
+    ``BrokenProcessPool`` only when the pool itself was shut."""
+    pool = executor()
+    running: dict[Future, list[int]] = {}
+    try:
+        for batch in batches(numbers):
+            running[pool.submit(work, path, batch, *arguments)] = batch
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                batch = running.pop(future)
+                try:
+                    yield from future.result()
+                except BrokenProcessPool as stopped:
+                    if isinstance(pool, Pool) and pool.closed:
+                        raise
+                    if len(batch) == 1:
+                        yield {"number": batch[0], "stopped": str(stopped)}
+                    else:  # which of its pages stopped the worker is found by reading each alone
+                        running.update({pool.submit(work, path, [number], *arguments): [number] for number in batch})
+    finally:
+        for future in running:
+            future.cancel()
 
 
 def worker_stopped(message: str) -> ReaderError:
