@@ -38,6 +38,7 @@ from .unsure import FIGURE
 ALIGNED_ROWS = 3  # rows a table without rules has at least
 LETTER = re.compile(r"[^\W\d_]")
 DIGIT = re.compile(r"\d")
+RUNS_ON = re.compile(r"[^\W\d_][-\u2010]$")  # a heading's line that ends in a hyphen after a letter: "Sub-"
 HEADER_ROWS = 3  # rows a header may be stacked over
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
 PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
@@ -166,7 +167,7 @@ def _wraps(row: list[str], above: list[str], filled: list[int]) -> bool:
 
 def _runs_on(above: str | None, cell: str | None) -> bool:
     """Whether ``cell`` is the next line of the heading ``above`` it: "Sub-" / "region"."""
-    return bool(above and cell and above.endswith(("-", "\u2010")) and cell[:1].isalpha())
+    return bool(above and cell and RUNS_ON.search(above) and cell[:1].isalpha())
 
 
 def wrapped_header(rows: list[Row]) -> list[Row]:
