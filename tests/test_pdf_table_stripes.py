@@ -1,8 +1,9 @@
 """Tables of the generated tuning set (``tests/corpus/table-tuning``, real sources printed by Chromium and
 LibreOffice: ``bench.make_tuning``) that were cut into pieces: rows shaded in turn (zebra stripes),
 whose stripes' edges ruled each stripe a table of its own, or a drawing; a header ruled above and
-below over a body left unruled, which was a table of its own over the rows read as text; and a
-ten-column table's rows, whose wrapped cells stopped the table or made rows of their own."""
+below over a body left unruled, which was a table of its own over the rows read as text, its headings
+wrapped over lines made rows of their own; and a ten-column table's rows, whose wrapped cells stopped the
+table or made rows of their own."""
 
 from __future__ import annotations
 
@@ -47,11 +48,27 @@ def test_a_table_shaded_in_stripes_is_one_table(name, rows, services):
 def test_a_header_ruled_alone_heads_the_rows_under_it(services):
     """A ten-column table's header ruled above and below (shaded), its headings wrapped over five lines,
     over rows left unruled whose cells wrap onto two or three lines: the header was a table of five
-    rows, the rows under it text; each cell's lines are one cell of its row."""
+    rows, the rows under it text; each heading's lines are one heading, and each cell's lines one cell
+    of its row, a line that ends in a hyphen run on into the next ("Sub-" / "region")."""
     tables = page("005-chromium-UNSD-en.pdf", 1, services).tables
     assert len(tables) == 1
-    assert tables[0].startswith("| Region | Region | Sub- | Sub- | Intermediate |")
-    liberia = (
-        "| 002 | Africa | 202b | Sub- Saharan Africa | 011 | Western Africa | Liberia | 430 | LR | LBR | x |  |  |"
+    assert tables[0].startswith("| Region Code | Region Name | Sub-region Code | Sub-region Name | Intermediate Region")
+    liberia = "| 002 | Africa | 202b | Sub-Saharan Africa | 011 | Western Africa | Liberia | 430 | LR | LBR | x |  |  |"
+    assert liberia in tables[0] and "| Guinea-Bissau | 624 |" in tables[0]
+
+
+def test_a_cell_wrapped_over_four_lines_keeps_its_row_in_the_table(services):
+    """ "British Indian Ocean Territory" wraps over four lines beside "Sub-Saharan Africa" over three: the
+    lines past the second ended the table, and the rest of the page's rows were a second table."""
+    tables = page("002-chromium-UNSD-en.pdf", 1, services).tables
+    territory = (
+        "| 002 | Africa | 202 | Sub-Saharan Africa | 014 | Eastern Africa | British Indian Ocean Territory | 086 |"
     )
-    assert liberia in tables[0] and "| Guinea- Bissau | 624 |" in tables[0]
+    assert len(tables) == 1 and territory in tables[0]
+    assert (
+        tables[0]
+        .rstrip()
+        .endswith(
+            "| 002 | Africa | 202 | Sub-Saharan Africa | 014 | Eastern Africa | Burundi | 108 | BI | BDI | x | x |  |"
+        )
+    )

@@ -10,8 +10,13 @@ MAX_SHEET_ROWS = 500  # rows a sheet or a CSV table shows before it is cut
 CELL_SPLIT = re.compile(r"(?<!\\)\|")
 
 
+RUN_ON = re.compile(r"(?<=[^\W\d_])([-\u2010])[^\S\n]*\n\s*(?=[^\W\d_])")  # "Sub-" ending a cell's line, "region" next
+
+
 def _words(value) -> str:
-    return " ".join(("" if value is None else str(value)).split())
+    """A cell's text on one line: a line that ends in a hyphen after a letter runs on into the next
+    if it starts with a letter ("Sub-Saharan"); other line breaks are spaces."""
+    return " ".join(RUN_ON.sub(r"\1", "" if value is None else str(value)).split())
 
 
 def _cell(value) -> str:

@@ -120,6 +120,7 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
             start += 1
             continue
         last, rows, lone = start, 1, 0
+        tallest = LONE_LINES  # the most lines between two rows: a cell wrapped over them
         spacing: list[float] = []
         for index in range(start + 1, len(lines)):
             gap = lines[index][0]["top"] - max(item["bottom"] for item in lines[index - 1])
@@ -131,24 +132,24 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
             ):
                 break
             if gap > reach:  # the gap between groups is no row spacing
-                strips, last, rows, lone = shared, index, rows + 1, 0
+                strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
                 continue
             # A lone line, one across the gutters (a cell that spans columns), or one of a few phrases that
             # would keep few of the run's gutters (a wrapped cell's second line, under some columns only).
             if not shared or (len(shared) < len(strips) and WRAPPED_SHARE * splits[index] <= len(strips)):
-                lone += 1
+                lone += not (shared and gap <= height)  # a cell wrapped over lines, at the lines' own pitch, is no gap
                 if lone > LONE_LINES:
                     break
                 continue
             spacing.append(gap)  # between rows: a wrapped cell's lines stand closer
-            strips, last, rows, lone = shared, index, rows + 1, 0
+            strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
         # The last row's cell may wrap onto lines of its own under it, right of the first gutter, or
         # indented under the first column's labels (a hanging indent: "MDS installation, INOP" / "marker
         # removal.").
-        labels = min(line[0]["x0"] for line in lines[start : last + 1])
+        labels, ended = min(line[0]["x0"] for line in lines[start : last + 1]), last
         while (
             last + 1 < len(lines)
-            and last + 1 - start < rows + LONE_LINES
+            and last - ended < tallest
             and splits[last + 1] < 2
             and (
                 lines[last + 1][0]["x0"] >= strips[0][1] - 0.5

@@ -33,10 +33,12 @@ from statistics import median
 from typing import TypeVar
 
 from .records import Item
+from .unsure import FIGURE
 
 ALIGNED_ROWS = 3  # rows a table without rules has at least
 LETTER = re.compile(r"[^\W\d_]")
 DIGIT = re.compile(r"\d")
+RUNS_ON = re.compile(r"[^\W\d_][-\u2010]$")  # a heading's line that ends in a hyphen after a letter: "Sub-"
 HEADER_ROWS = 3  # rows a header may be stacked over
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
 PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
@@ -163,20 +165,28 @@ def _wraps(row: list[str], above: list[str], filled: list[int]) -> bool:
     return words and len(filled) < count
 
 
+def _runs_on(above: str | None, cell: str | None) -> bool:
+    """Whether ``cell`` is the next line of the heading ``above`` it: "Sub-" / "region"."""
+    return bool(above and cell and RUNS_ON.search(above) and cell[:1].isalpha())
+
+
 def wrapped_header(rows: list[Row]) -> list[Row]:
-    """``rows`` with a header wrapped over lines joined per column: at the top, before any digit, a
-    row with its first cell empty whose cells all stand under cells of the row above ("to air" over
-    "kg/year" in each column) goes into them."""
+    """``rows`` with a header wrapped over lines joined per column (a cell's lines by a line break):
+    at the top, before any figure ("M49" is none), a row whose cells all stand under cells of the
+    row above goes into them when it leaves its first cell empty ("to air" over "kg/year" in each
+    column) or one of its cells runs on from the heading above it ("Region" / "Code" beside "Sub-" /
+    "region")."""
     joined = [list(rows[0])]
     for index, row in enumerate(rows[1:], 1):
         above = joined[-1]
+        words = (word for earlier in rows[: index + 1] for cell in earlier for word in (cell or "").split())
         if (
-            not any(char.isdigit() for earlier in rows[: index + 1] for cell in earlier for char in cell or "")
-            and not row[0]
+            not any(map(FIGURE.fullmatch, words))
+            and (not row[0] or any(_runs_on(old, new) for old, new in zip(above, row)))
             and any(row)
             and all(above[column] for column, cell in enumerate(row) if cell)
         ):
-            joined[-1] = [f"{old or ''} {new or ''}".strip() for old, new in zip(above, row)]
+            joined[-1] = [f"{old or ''}\n{new or ''}".strip() for old, new in zip(above, row)]
         else:
             joined.append(list(row))
     return joined
