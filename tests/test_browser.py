@@ -55,6 +55,14 @@ def page(browser_context) -> Page:
     tab.close()
 
 
+def read_all(page: Page, status: str) -> None:
+    """Wait until the status says ``status`` ("2 of 2 files read") and every card is drawn from its
+    finished reading, no "Reading…" line left: the status and the cards are drawn by two events, and
+    a table opened between them is drawn again, closed."""
+    expect(page.locator("#status")).to_contain_text(status, timeout=WAIT_MS)
+    expect(page.locator(".rl-progress")).to_have_count(0, timeout=WAIT_MS)
+
+
 def shoot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from readers import Block
 from testkit import CORPUS
-from tests.test_browser import ASSETS, UPLOAD, WAIT_MS, fresh_copy, shoot
+from tests.test_browser import ASSETS, UPLOAD, WAIT_MS, fresh_copy, read_all, shoot
 from tests.test_ui_app import PHONE, TOO_WIDE, open_app, open_tab
 
 pytestmark = pytest.mark.browser
@@ -51,7 +51,7 @@ def read_in(chromium, url: str, viewport: dict, *files: Path):
     """The app at ``viewport``, ``files`` uploaded and read."""
     page = open_app(chromium, url, viewport)
     page.set_input_files(UPLOAD, [str(path) for path in files])
-    expect(page.locator("#status")).to_contain_text(f"{len(files)} of {len(files)} files read", timeout=WAIT_MS)
+    read_all(page, f"{len(files)} of {len(files)} files read")
     return page
 
 
@@ -117,7 +117,7 @@ def test_a_table_opens_full_width_and_downloads_as_csv_from_its_cells(chromium, 
     page = open_app(chromium, ocr_app, viewport)
     page.locator("#page-end input").fill("1")
     page.set_input_files(UPLOAD, str(WARN))
-    expect(page.locator("#status")).to_contain_text("1 of 1 files read", timeout=WAIT_MS)
+    read_all(page, "1 of 1 files read")
     table = page.locator("#rl-file-0-page-1 .rl-table").first
     named = f"Table 1: {len(rows)} rows × {len(header)} columns"
     expect(table).to_contain_text(named)

@@ -388,3 +388,13 @@ def test_each_error_code_has_its_few_words_and_an_address_is_named_never_linked(
     line = status_line(entries)
     assert line.startswith("0 of 5 files read · ⚠️ not read: http&#58;//169.254.169.254/latest/meta-data (address")
     assert "://" not in line and "https&#58;//example.org/gone.pdf (not found at that address)" in line
+
+
+def test_reading_the_same_files_with_the_same_options_again_draws_nothing_again(tmp_path, services):
+    """A field left or set back (the last page typed, then focus moved on) asks for a reading that changes
+    nothing: nothing is yielded, so the pages are not drawn again and a table opened stays open."""
+    paths = [upload(tmp_path, REPORT_PDF)]
+    _, first = last(read_uploads(paths, ReadOptions(1, 1, multimodal=False), services))
+    assert list(read_uploads(paths, ReadOptions(1, 1, multimodal=False), services, previous=first)) == []
+    _, other = last(read_uploads(paths, ReadOptions(1, 2, multimodal=False), services, previous=first))
+    assert [len(entry.reading.pages) for entry in other] == [2]

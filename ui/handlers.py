@@ -272,8 +272,10 @@ def read_uploads(
     whole list each time something new is on screen: first every file, waiting its turn, then each
     file's pages as they come.
 
-    Each yield is a new list, so a listener sees every step as a change. An upload already read with
-    the same options keeps its ``previous`` entry, unread (an address is fetched and read each time).
+    Each yield is a new list, so a listener sees every step as a change; when nothing would change
+    (every upload already read with the same options, which keeps its ``previous`` entry, unread),
+    nothing is yielded, so the pages are not drawn again and a table opened stays open. An address is
+    fetched and read each time.
     One file's failure is that file's entry; the others are still read. ``discard`` (public mode)
     deletes each upload once read; an upload already deleted keeps its ``previous`` entry, with a note.
     """
@@ -303,7 +305,8 @@ def read_uploads(
         entries.append(
             Entry(url_name(url), url, options=replace(options, name=url_name(url)), progress="waiting its turn")
         )
-    yield list(entries)
+    if entries != list(previous):  # a field left or set back, the files as they were: the pages are not drawn again
+        yield list(entries)
     for index in waiting:
         path, wanted = entries[index].path, entries[index].options
         try:
