@@ -192,8 +192,10 @@ def test_the_app_reads_every_file_the_api_reads(tmp_path, services):
     assert "# Proposed Rules" in api.pages[0].text and all(page.error is None for page in api.pages)
 
 
-def test_no_files_clears_the_view(services):
-    assert list(read_uploads(None, ReadOptions(multimodal=False), services)) == [[]]
+def test_no_files_clears_the_view(tmp_path, services):
+    _, shown = last(read_uploads([upload(tmp_path, REPORT_PDF)], ReadOptions(1, 1, multimodal=False), services))
+    assert list(read_uploads(None, ReadOptions(1, 1, multimodal=False), services, previous=shown)) == [[]]
+    assert list(read_uploads(None, ReadOptions(multimodal=False), services)) == []  # nothing shown: nothing to clear
 
 
 @pytest.mark.parametrize("multimodal", [False, True], ids=["text-only", "multimodal"])
