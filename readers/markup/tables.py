@@ -8,8 +8,6 @@ from .blocks import Block, BlockKind, Box, Cell
 
 MAX_SHEET_ROWS = 500  # rows a sheet or a CSV table shows before it is cut
 CELL_SPLIT = re.compile(r"(?<!\\)\|")
-
-
 RUN_ON = re.compile(r"(?<=[^\W\d_])([-\u2010])[^\S\n]*\n\s*(?=[^\W\d_])")  # "Sub-" ending a cell's line, "region" next
 
 

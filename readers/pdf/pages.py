@@ -5,9 +5,8 @@ them, and pdfium opens pages on demand. The pages go in batches to a pool of wor
 large batches first and single pages last, so pages of uneven cost keep every core busy to the
 end; progress is reported as batches complete, and a page that fails to parse, or takes longer
 than ``PAGE_TIMEOUT`` (a setting), or stops its worker (each worker's memory is bounded too), costs
-only that page. A
-page that ran out of time is not called damaged: on a busy machine a good page can, so the
-sentence says to try again, and a reading whose pages all ran out of time is ``RENDER_FAILED``,
+only that page. A page that ran out of time is not called damaged: on a busy machine a good page
+can, so the sentence says to try again, and a reading whose pages all ran out of time is ``RENDER_FAILED``,
 never ``CORRUPT_FILE``. Where the text comes from elsewhere (a web page, an Office file), a page
 that failed only loses its image, with a warning. Each page's
 extraction and PNG are stored in the disk cache by content hash, page and dpi, so a second read
