@@ -27,6 +27,8 @@ UNSD_COLUMNS = (  # the standard's columns, in three tables: thirteen columns, n
     + ["Land Locked Developing Countries (LLDC)", "Small Island Developing States (SIDS)"],
 )
 DUCK = f"{SOURCES}/docling/wiki_duck.html.gz"
+UNSD_ARABIC = f"{SOURCES}/country-codes/UNSD-ar.csv.gz"  # the same standard in Arabic: a table laid out from the right
+UNSD_ARABIC_COLUMNS = ["Country or Area", "Region Name", "Sub-region Name", "M49 Code", "ISO-alpha3 Code"]
 
 
 def sources() -> list[Table]:
@@ -44,6 +46,7 @@ def sources() -> list[Table]:
     tables += html_tables(f"{SOURCES}/unstructured/three_tables.html.gz", "unstructured's three tables")
     tables += html_tables(f"{SOURCES}/unstructured/example-steelJIS-datasheet.html.gz", "A steel's JIS datasheet")
     tables += html_tables(DUCK, "Duck (Wikipedia)")
+    tables.append(csv_table(UNSD_ARABIC, UNSD_ARABIC_COLUMNS, "UN M49 in Arabic (datasets/country-codes)", rtl=True))
     return tables
 
 
