@@ -3,7 +3,7 @@ LibreOffice: ``bench.make_tuning``) that were cut into pieces: rows shaded in tu
 whose stripes' edges ruled each stripe a table of its own, or a drawing; a header ruled above and
 below over a body left unruled, which was a table of its own over the rows read as text, its headings
 wrapped over lines made rows of their own; and a ten-column table's rows, whose wrapped cells stopped the
-table or made rows of their own."""
+table or made rows of their own; and a table laid out from the right, whose columns were read from its left."""
 
 from __future__ import annotations
 
@@ -72,3 +72,24 @@ def test_a_cell_wrapped_over_four_lines_keeps_its_row_in_the_table(services):
             "| 002 | Africa | 202 | Sub-Saharan Africa | 014 | Eastern Africa | Burundi | 108 | BI | BDI | x | x |  |"
         )
     )
+
+
+def test_a_column_of_cells_wrapped_over_four_lines_keeps_every_row_in_the_table(services):
+    """Every row's "Latin America and the Caribbean" wraps over four lines, one word or two a line, under
+    its first line's word alone: the third such line ended the table, and most rows were read as text."""
+    tables = page("002-chromium-UNSD-en.pdf", 7, services).tables
+    assert len(tables) == 1
+    rows = [row for row in tables[0].splitlines() if row.startswith("| 019 | Americas |")]
+    assert len(rows) == 8 and all("| 419 | Latin America and the Caribbean | 029 | Caribbean |" in row for row in rows)
+    assert "| Bonaire, Sint Eustatius and Saba | 535 | BQ | BES |" in tables[0]
+
+
+@pytest.mark.parametrize("name", ["052-chromium-UNSD-ar.pdf", "057-word-UNSD-ar.pdf"])
+def test_a_table_in_arabic_is_read_from_its_right(name, services):
+    """A table laid out from the right (ruled by Chromium, unruled by LibreOffice): its first column is
+    the one at the right, and each cell's words are read from the right, as the page reads them."""
+    number = 2 if name.startswith("052") else 1
+    table = page(name, number, services).tables[0]
+    assert table.startswith("| Country or Area | Region")
+    assert "| مصر | أفريقيا | أفريقيا الشمالية | 818 | EGY |" in table
+    assert "| 086 | IOT |" in table and "| أفريقيا جنوب الصحراء الكبرى | 086 | IOT |" in table

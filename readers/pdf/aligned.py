@@ -53,13 +53,16 @@ from .unruled import (
     undrawn,
     unruled_table,
 )
-from .words import reads_right_to_left
+from .words import phrase_text, reads_right_to_left
 
 PAGE_NUMBER = re.compile(r"\d{1,4}|[ivxlcdm]{1,7}|\d{1,3}[-–]\d{1,4}", re.I)  # "12", "xiv", "1-3"
 CAPTION = re.compile(r"(table|figure|fig\.|chart|exhibit)\s*[:.]?\s*[A-Z]{0,3}\d", re.I)  # "Table: 5", "Table SA3."
 ROW_REACH = 2.5  # line heights between two rows of a table at most: statistics tables space theirs widely
 ROW_SPACING = 2.0  # times the rows' usual spacing: a wider gap ends the table (a form's lines under it)
 LONE_LINES = 2  # lines of one phrase in a row inside a table: wrapped cells, a section's name
+# Gutters a run keeps at least for lines under one cell each to be that cell's, not gaps, when the next
+# row keeps them all: fewer is a form's two columns (a label's lines beside a block of fields).
+WRAPPED_STRIPS = 2
 GROUP_LINES = 2  # blank lines between groups of a table's rows at most, when the next group keeps every column
 DRAWN_FILLED = 0.75  # of such a table's cells holding text: a diagram's boxes in a grid leave more empty
 # Of a run's gutters, a line with this many times fewer phrases at most, keeping only some of them, is a
@@ -69,7 +72,7 @@ TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest 
 
 
 def _text(line: list[Item]) -> str:
-    return " ".join(item["text"] for item in line)
+    return phrase_text(line)
 
 
 def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool:
@@ -105,6 +108,14 @@ def _gutters(line: list[Item], left: float, right: float, width: float) -> list[
     return [gap for gap in gaps(line, left, right, width) if two_sided(line, gap)]
 
 
+def _under_one(line: list[Item], above: list[Item], width: float) -> bool:
+    """The line stands under one phrase of the line above, and no other, both short of prose: a
+    cell's next line."""
+    left, right = line[0]["x0"], line[-1]["x1"]
+    over = [phrase for phrase in phrases(above, width) if left < phrase[-1]["x1"] and phrase[0]["x0"] < right]
+    return len(over) == 1 and max(line_chars(over[0]), line_chars(line)) < PROSE_CHARS
+
+
 def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
     """The runs of lines (first, last index) that may be a table's rows."""
     left, right = min(line[0]["x0"] for line in lines), max(line[-1]["x1"] for line in lines)
@@ -119,7 +130,7 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
         if not strips:  # no strip parts the line's phrases where they overlap (a word run on under the next)
             start += 1
             continue
-        last, rows, lone = start, 1, 0
+        last, rows, lone, held, wrapping = start, 1, 0, 0, True  # held: lines under one cell since the last row
         tallest = LONE_LINES  # the most lines between two rows: a cell wrapped over them
         spacing: list[float] = []
         for index in range(start + 1, len(lines)):
@@ -133,16 +144,25 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 break
             if gap > reach:  # the gap between groups is no row spacing
                 strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
+                wrapping = True
                 continue
             # A lone line, one across the gutters (a cell that spans columns), or one of a few phrases that
             # would keep few of the run's gutters (a wrapped cell's second line, under some columns only).
             if not shared or (len(shared) < len(strips) and WRAPPED_SHARE * splits[index] <= len(strips)):
-                lone += not (shared and gap <= height)  # a cell wrapped over lines, at the lines' own pitch, is no gap
+                # A cell wrapped over lines, at the lines' own pitch, is no gap: a line of some columns, or
+                # one under one phrase of a row or of such a line (not under a lone line: a paragraph's),
+                # when the next row keeps every column.
+                under = gap <= height and not shared and wrapping and _under_one(lines[index], lines[index - 1], width)
+                lone += not (gap <= height and shared or under)
+                held, wrapping = held + under, under
                 if lone > LONE_LINES:
                     break
                 continue
+            if held and (len(shared) < len(strips) or len(strips) < WRAPPED_STRIPS) and lone + held > LONE_LINES:
+                break
             spacing.append(gap)  # between rows: a wrapped cell's lines stand closer
             strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
+            held, wrapping = 0, True
         # The last row's cell may wrap onto lines of its own under it, right of the first gutter, or
         # indented under the first column's labels (a hanging indent: "MDS installation, INOP" / "marker
         # removal.").

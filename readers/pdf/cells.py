@@ -33,7 +33,17 @@ from .records import Char
 from .shades import inside_shade, page_shades, zebra_stripes
 from .unruled import GUTTER_EMS, LEADER, PROSE_CHARS, wrapped_header
 from .unsure import FIGURE
-from .words import LINE_EMS, ON_AXIS, baseline, is_level, line_words, set_upright, text_lines
+from .words import (
+    LINE_EMS,
+    ON_AXIS,
+    baseline,
+    in_reading_order,
+    is_level,
+    line_words,
+    phrase_text,
+    set_upright,
+    text_lines,
+)
 
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
 CURRENCY = {"$", "€", "£", "¥"}  # a sign ruled apart from its amount goes with it
@@ -213,9 +223,7 @@ def _cell_lines(chars: list[Char]) -> list[tuple[float, float, str]]:
     for line in text_lines(chars):
         words = [word for word in line_words(line) if not LEADER.fullmatch(word["text"])]
         if words:
-            lines.append(
-                (words[0]["base"], max(char["size"] for char in line), " ".join(word["text"] for word in words))
-            )
+            lines.append((words[0]["base"], max(char["size"] for char in line), phrase_text(words)))
     return lines
 
 
@@ -479,4 +487,4 @@ def ruled_rows(table) -> list[list[str | None]]:
             [rows[count - 1 - j][i] if turn > 0 else rows[j][len(rows[0]) - 1 - i] for j in range(count)]
             for i in range(len(rows[0]))
         ]
-    return rows
+    return in_reading_order(rows)

@@ -30,10 +30,10 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from statistics import median
-from typing import TypeVar
 
 from .records import Item
 from .unsure import FIGURE
+from .words import Row, in_reading_order, phrase_text
 
 ALIGNED_ROWS = 3  # rows a table without rules has at least
 LETTER = re.compile(r"[^\W\d_]")
@@ -43,7 +43,6 @@ HEADER_ROWS = 3  # rows a header may be stacked over
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
 PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
-Row = TypeVar("Row", list[str], list[str | None])  # a table's row of cells, a ruled one's empty ones None
 # Characters that draw, not words: a leader's dots ("0.99 ..........  800"; three dots are a cell's "not
 # available") and a rule typed as a run of hyphens or equals signs under a typewriter table's header.
 LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}")
@@ -293,7 +292,7 @@ def _spread(
     spans (Markdown has no spans: the rest are left empty)."""
     cells: list[list[str]] = [[] for _ in extents]
     for phrase in phrases(line, width):
-        cells[_spanned(phrase, extents, gutters)[0]].append(" ".join(item["text"] for item in phrase))
+        cells[_spanned(phrase, extents, gutters)[0]].append(phrase_text(phrase))
     return [" ".join(parts) for parts in cells]
 
 
@@ -336,7 +335,7 @@ def unruled_table(
     cells = [
         _spread(line, extents, gutters, width)
         if index in crossing
-        else [" ".join(item["text"] for item in cell) for cell in in_columns(line, gutters)]
+        else [phrase_text(cell) for cell in in_columns(line, gutters)]
         for index, row in enumerate(rows[cut:], cut)
         for line in item_lines(row)
     ]
@@ -370,7 +369,7 @@ def unruled_table(
         row, spans = [""] * len(stacked), list[tuple[int, ...]]()
         for phrase in phrases(line, width):
             spanned = _spanned(phrase, extents, gutters)
-            text = " ".join(item["text"] for item in phrase)
+            text = phrase_text(phrase)
             if len(spanned) == len(stacked):
                 before += phrase
             elif len(spanned) == 1:
@@ -384,7 +383,8 @@ def unruled_table(
     cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
     cells = _joined(wrapped_header([row for _, row in spanning] + cells))
     held = {id(item) for item in before}
-    return before + unplaced([item for row in rows for item in row if id(item) not in held], cells), cells
+    left = unplaced([item for row in rows for item in row if id(item) not in held], cells)
+    return before + left, in_reading_order(cells)
 
 
 def unplaced(items: list[Item], rows: Sequence[Sequence[str | None]]) -> list[Item]:

@@ -31,8 +31,9 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Sequence
 from statistics import median
-from typing import cast
+from typing import TypeVar, cast
 
 import numpy as np
 from pdfplumber.utils import extract_words
@@ -66,6 +67,7 @@ ON_AXIS = 1e-3  # of a glyph's matrix, its small term against its large one: les
 ASCENT = 0.8  # of the size: a skewed glyph drawn level stands this far above its baseline (a usual font's)
 DESCENT = 0.2  # of the size: and this far below it
 RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic, their presentation forms
+Row = TypeVar("Row", list[str], list[str | None])  # a table's row of cells, a ruled one's empty ones None
 PRESENTATION = re.compile("[\ufb50-\ufdff\ufe70-\ufeff]")  # Arabic letters' contextual shapes
 SAME_BASELINE = 0.1  # points: characters this close in baseline stand on one line, whatever their tops
 SCRIPT_SIZE = 0.85  # of a line's largest glyph: one this small beside a glyph of the line is a script (TeX's: 0.7)
@@ -307,9 +309,24 @@ def logical(glyphs: list[str]) -> str:
     return "".join(unicodedata.normalize("NFKC", c) if PRESENTATION.match(c) else c for c in text)
 
 
-def reads_right_to_left(words: list[Item]) -> bool:
+def reads_right_to_left(words: Sequence[Item] | Sequence[Word]) -> bool:
     """Whether most of a line's words are in a right-to-left script: its words are read from the right."""
     return 2 * sum(1 for word in words if RIGHT_TO_LEFT.search(word["text"])) > len(words)
+
+
+def phrase_text(words: Sequence[Item] | Sequence[Word]) -> str:
+    """A run of one line's words (left to right as seen) as it is read: from the right in a
+    right-to-left script."""
+    return " ".join(word["text"] for word in (words[::-1] if reads_right_to_left(words) else words))
+
+
+def in_reading_order(rows: list[Row]) -> list[Row]:
+    """A table's rows (each left to right as seen) with their cells in the order they are read: a
+    table whose letters are mostly in a right-to-left script starts at its right ("Country" is the
+    first column of an Arabic table, and the first a model should read)."""
+    texts = [cell for row in rows for cell in row if cell]
+    rtl = sum(len(RIGHT_TO_LEFT.findall(text)) for text in texts)
+    return [row[::-1] for row in rows] if 2 * rtl > sum(char.isalpha() for text in texts for char in text) else rows
 
 
 def _word(chars: list[Char], base: float) -> Word:
