@@ -88,6 +88,9 @@ def batch(
         "WHISPER_BASE_URL": "",
         "RAY_USAGE_STATS_ENABLED": "0",
         "URL_ALLOW": URL_ALLOW,
+        # A file's reading is not what these tests time: on a busy machine a Ray worker's first Word file,
+        # LibreOffice started cold, took past READ_TIMEOUT's 60 s (test_budget holds the wall itself).
+        "READ_TIMEOUT": "240",
         **({"RAY_TMPDIR": RAY_TMPDIR} if RAY_TMPDIR else {}),
     }
     command = [sys.executable, "-m", "readers", "batch", *map(str, args)]
