@@ -3,7 +3,8 @@ LibreOffice: ``bench.make_tuning``) that were cut into pieces: rows shaded in tu
 whose stripes' edges ruled each stripe a table of its own, or a drawing; a header ruled above and
 below over a body left unruled, which was a table of its own over the rows read as text, its headings
 wrapped over lines made rows of their own; and a ten-column table's rows, whose wrapped cells stopped the
-table or made rows of their own; and a table laid out from the right, whose columns were read from its left."""
+table or made rows of their own; a table laid out from the right, whose columns were read from its left; and
+a spreadsheet's print, whose columns stand a space apart."""
 
 from __future__ import annotations
 
@@ -93,3 +94,18 @@ def test_a_table_in_arabic_is_read_from_its_right(name, services):
     assert table.startswith("| Country or Area | Region")
     assert "| مصر | أفريقيا | أفريقيا الشمالية | 818 | EGY |" in table
     assert "| 086 | IOT |" in table and "| أفريقيا جنوب الصحراء الكبرى | 086 | IOT |" in table
+
+
+def test_a_spreadsheet_s_columns_a_space_apart_are_columns(services):
+    """LibreOffice prints a sheet's cells edge to edge: a code set right in its cell stands a space from
+    the name set left in the next ("002 Africa"), which was one cell under "Region Code Region Name";
+    each heading's left edge, where every row's word starts, parts them, and a heading set left over
+    codes set right ("Intermediate Region Code" over "014") heads its own column, not an empty one."""
+    table = page("019-sheet-UNSD-en.pdf", 1, services).tables[0]
+    assert table.startswith(
+        "| Region Code | Region Name | Sub-region Code | Sub-region Name | Intermediate Region Code |"
+    )
+    assert (
+        "| 002 | Africa | 202 | Sub-Saharan Africa | 014 | Eastern Africa | Uganda | 800 | UG | UGA | x | x |  |"
+        in table
+    )

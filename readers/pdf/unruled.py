@@ -40,6 +40,7 @@ LETTER = re.compile(r"[^\W\d_]")
 DIGIT = re.compile(r"\d")
 RUNS_ON = re.compile(r"[^\W\d_][-\u2010]$")  # a heading's line that ends in a hyphen after a letter: "Sub-"
 HEADER_ROWS = 3  # rows a header may be stacked over
+EDGE = 0.6  # points: words starting this close to a heading's left edge are set on it (a column left-aligned)
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
 PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
@@ -246,12 +247,48 @@ def _overrun(rows: list[list[Item]], width: float, gutters: list[tuple[float, fl
     return found
 
 
+def _heading_edges(
+    rows: list[list[Item]], width: float, gutters: list[tuple[float, float]]
+) -> list[tuple[float, float]]:
+    """Strips narrower than a gutter before a column whose heading (a phrase of the first row) starts
+    where a word of most rows under it starts, no word crossing that edge: in a spreadsheet's print a
+    number set to the right of its cell stands a space from the next cell's text ("002 Africa" under
+    "Region Code" and "Region Name")."""
+    body = rows[1:]
+    found = []
+    for phrase in phrases(sorted(rows[0], key=lambda item: item["x0"]), width)[1:]:
+        edge = phrase[0]["x0"]
+        if len(body) < ALIGNED_ROWS or any(start - EDGE <= edge <= end + EDGE for start, end in gutters):
+            continue
+        starting = sum(any(abs(item["x0"] - edge) <= EDGE for item in row) for row in body)
+        before = [item["x1"] for row in body for item in row if item["x1"] <= edge and item["x0"] < edge - EDGE]
+        crossed = any(item["x0"] < edge - EDGE < edge + EDGE < item["x1"] for row in rows for item in row)
+        if 2 * starting > len(body) and before and not crossed:
+            found.append((max(before), edge))
+    return found
+
+
+def _headed(rows: list[list[str]]) -> list[list[str]]:
+    """``rows`` with a heading over no cells of its own put over the column beside it that has cells
+    and no heading: a heading set left in a cell whose figures are set right stands clear of them
+    ("Intermediate Region Code" over "014" in a spreadsheet's print)."""
+    column = 0
+    while len(rows) > ALIGNED_ROWS and column + 1 < len(rows[0]):
+        head, pair = rows[0], (column, column + 1)
+        filled = [any(row[index] for row in rows[1:]) for index in pair]
+        if filled.count(True) == 1 and [bool(head[index]) for index in pair] == [not full for full in filled]:
+            rows = [[*row[:column], (row[column] or row[column + 1]), *row[column + 2 :]] for row in rows]
+        column += 1
+    return rows
+
+
 def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[float, float]], set[int]]:
     """The gutters of a table's ``rows`` and the rows that cross one: the strips every row leaves
     empty, and those that rows with fewer cells than most cross only with words centred on them
     (a heading, or a cell spanning the columns on both sides), a third of the rows at most."""
     strict = _gutters(rows, width)
     strict = sorted(strict + _overrun(rows, width, strict))
+    strict = sorted(strict + _heading_edges(rows, width, strict))
     runs = [phrases(sorted(row, key=lambda item: item["x0"]), width) for row in rows]
     usual = median(len(found) for found in runs)
     fewer = [index for index, found in enumerate(runs) if len(found) < usual]
@@ -384,7 +421,7 @@ def unruled_table(
     cells = _joined(wrapped_header([row for _, row in spanning] + cells))
     held = {id(item) for item in before}
     left = unplaced([item for row in rows for item in row if id(item) not in held], cells)
-    return before + left, in_reading_order(cells)
+    return before + left, in_reading_order(_headed(cells))
 
 
 def unplaced(items: list[Item], rows: Sequence[Sequence[str | None]]) -> list[Item]:
