@@ -269,14 +269,19 @@ def _heading_edges(
 
 
 def _headed(rows: list[list[str]]) -> list[list[str]]:
-    """``rows`` with a heading over no cells of its own put over the column beside it that has cells
-    and no heading: a heading set left in a cell whose figures are set right stands clear of them
-    ("Intermediate Region Code" over "014" in a spreadsheet's print)."""
+    """``rows`` with a heading over no cells of its own put over the column of figures beside it that
+    has no heading: a heading set left in a cell whose figures are set right stands clear of them
+    ("Intermediate Region Code" over "014" in a spreadsheet's print; a form's words stay apart)."""
     column = 0
     while len(rows) > ALIGNED_ROWS and column + 1 < len(rows[0]):
         head, pair = rows[0], (column, column + 1)
         filled = [any(row[index] for row in rows[1:]) for index in pair]
-        if filled.count(True) == 1 and [bool(head[index]) for index in pair] == [not full for full in filled]:
+        figures = all(FIGURE.fullmatch(row[index]) for row in rows[1:] for index in pair if row[index])
+        if (
+            figures
+            and filled.count(True) == 1
+            and [bool(head[index]) for index in pair] == [not full for full in filled]
+        ):
             rows = [[*row[:column], (row[column] or row[column + 1]), *row[column + 2 :]] for row in rows]
         column += 1
     return rows
