@@ -251,20 +251,22 @@ def _heading_edges(
     rows: list[list[Item]], width: float, gutters: list[tuple[float, float]]
 ) -> list[tuple[float, float]]:
     """Strips narrower than a gutter before a column whose heading (a phrase of the first row) starts
-    where a word of most rows under it starts, no word crossing that edge: in a spreadsheet's print a
-    number set to the right of its cell stands a space from the next cell's text ("002 Africa" under
-    "Region Code" and "Region Name")."""
+    where a word of most rows under it starts, most rows holding words before it in the same column
+    too, no word crossing that edge: in a spreadsheet's print a number set to the right of its cell
+    stands a space from the next cell's text ("002 Africa" under "Region Code" and "Region Name"); a
+    mark set wide of its column in one row parts nothing."""
     body = rows[1:]
     found = []
     for phrase in phrases(sorted(rows[0], key=lambda item: item["x0"]), width)[1:]:
         edge = phrase[0]["x0"]
         if len(body) < ALIGNED_ROWS or any(start - EDGE <= edge <= end + EDGE for start, end in gutters):
             continue
+        column = max((end for _, end in gutters if end < edge), default=-math.inf)  # where the parted column starts
         starting = sum(any(abs(item["x0"] - edge) <= EDGE for item in row) for row in body)
-        before = [item["x1"] for row in body for item in row if item["x1"] <= edge and item["x0"] < edge - EDGE]
+        before = [[item["x1"] for item in row if column <= item["x0"] and item["x1"] <= edge] for row in body]
         crossed = any(item["x0"] < edge - EDGE < edge + EDGE < item["x1"] for row in rows for item in row)
-        if 2 * starting > len(body) and before and not crossed:
-            found.append((max(before), edge))
+        if 2 * starting > len(body) and 2 * sum(map(bool, before)) > len(body) and not crossed:
+            found.append((max(max(ends) for ends in before if ends), edge))
     return found
 
 
