@@ -211,6 +211,14 @@ class Worker:
         )
         os.close(read_end)
         os.close(answer_end)
+        # A file's time starts once the worker is ready: on a busy machine its imports alone took past
+        # the test's 5 s.
+        ready = b""
+        while not ready.endswith(b"\n"):
+            chunk = os.read(self.answers, 1 << 16)
+            if not chunk:
+                raise RuntimeError(f"the fuzz worker did not start:\n{self._last_words()}")
+            ready += chunk
         self.buffer = b""
 
     def read(self, path: Path, timeout: float) -> Outcome:
@@ -227,13 +235,17 @@ class Worker:
                 chunk = os.read(self.answers, 1 << 16)
                 if not chunk:
                     returncode = self.process.wait()
-                    self.log.seek(0)
-                    last_words = self.log.read().decode(errors="replace")[-3000:]
+                    last_words = self._last_words()
                     self.stop()
                     return Outcome("crash", detail=f"the worker died ({_signal_name(returncode)})\n{last_words}")
                 self.buffer += chunk
         line, self.buffer = self.buffer.split(b"\n", 1)
         return Outcome(**json.loads(line))
+
+    def _last_words(self) -> str:
+        """The end of what the worker printed."""
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")[-3000:]
 
     def stop(self) -> None:
         """End the worker, its process group (PDF workers) and whatever it started in sessions of
@@ -336,6 +348,8 @@ def worker(answers: int, cache: str, renders: bool, hook: str | None) -> None:
     readers_log.propagate = False
     services = Services(make_settings(Path(cache), office_timeout=OFFICE_TIMEOUT))
     with os.fdopen(answers, "w") as out:
+        out.write("ready\n")
+        out.flush()
         for line in sys.stdin:
             path = Path(json.loads(line)["path"])
             logged.clear()
