@@ -64,8 +64,10 @@ def read_all(page: Page, status: str) -> None:
 
 
 def shoot(page: Page, name: str) -> None:
+    """A screenshot for the record. On a machine loaded 15 times over its cores, Chromium waited for its
+    fonts past WAIT_MS: a screenshot is given three times that."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, timeout=3 * WAIT_MS)
 
 
 def fresh_copy(tmp_path: Path, source: Path, tag: str) -> Path:
