@@ -71,10 +71,6 @@ WRAPPED_SHARE = 2
 TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
 
 
-def _text(line: list[Item]) -> str:
-    return phrase_text(line)
-
-
 def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool:
     """The run is text set in columns: every column's lines are prose, or one column's are long beside
     others not of figures (a cost table's long descriptions beside its amounts are a table's)."""
@@ -100,7 +96,9 @@ def _contents(rows: list[list[Item]], drawing: list[Item], width: float) -> bool
     leadered = sum(
         any(dots["top"] < row[-1]["bottom"] and row[0]["top"] < dots["bottom"] for dots in drawing) for row in rows
     )
-    return 2 * leadered >= len(rows) and all(PAGE_NUMBER.fullmatch(_text(phrases(row, width)[-1])) for row in rows)
+    return 2 * leadered >= len(rows) and all(
+        PAGE_NUMBER.fullmatch(phrase_text(phrases(row, width)[-1])) for row in rows
+    )
 
 
 def _gutters(line: list[Item], left: float, right: float, width: float) -> list[tuple[float, float]]:
@@ -121,7 +119,8 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
     left, right = min(line[0]["x0"] for line in lines), max(line[-1]["x1"] for line in lines)
     height = median(item["bottom"] - item["top"] for line in lines for item in line)
     splits = [
-        0 if reads_right_to_left(line) or CAPTION.match(_text(line)) else len(phrases(line, width)) for line in lines
+        0 if reads_right_to_left(line) or CAPTION.match(phrase_text(line)) else len(phrases(line, width))
+        for line in lines
     ]
     runs: list[tuple[int, int]] = []
     start = 0
@@ -144,7 +143,7 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 break
             if gap > reach:  # the gap between groups is no row spacing
                 strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
-                wrapping = True
+                held, wrapping = 0, True
                 continue
             # A lone line, one across the gutters (a cell that spans columns), or one of a few phrases that
             # would keep few of the run's gutters (a wrapped cell's second line, under some columns only).
@@ -208,7 +207,7 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
             top > max(end, first - HEADER_ROWS)
             and len(phrases(lines[top - 1], width)) < 2 + len(phrases(lines[first], width))
             and all(line_chars(phrase) < PROSE_CHARS for phrase in phrases(lines[top - 1], width))
-            and not CAPTION.match(_text(lines[top - 1]))
+            and not CAPTION.match(phrase_text(lines[top - 1]))
             and lines[top][0]["top"] - max(item["bottom"] for item in lines[top - 1]) <= ROW_REACH * height
         ):
             top -= 1
@@ -255,7 +254,7 @@ def drawn_table(labels: list[Item]) -> str | None:
     for line in item_lines(rest + blocks):
         block = line[0].get("block")
         if block or not parts or parts[-1].startswith("|"):
-            parts.append(block or _text(line))
+            parts.append(block or phrase_text(line))
         else:  # the drawing's lines of text between its tables go together
-            parts[-1] += f"\n{_text(line)}"
+            parts[-1] += f"\n{phrase_text(line)}"
     return "\n\n".join(parts)
