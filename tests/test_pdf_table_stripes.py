@@ -109,3 +109,13 @@ def test_a_spreadsheet_s_columns_a_space_apart_are_columns(services):
         "| 002 | Africa | 202 | Sub-Saharan Africa | 014 | Eastern Africa | Uganda | 800 | UG | UGA | x | x |  |"
         in table
     )
+
+
+def test_a_ruled_sheet_whose_merged_cells_leave_its_side_unruled_is_a_table(services):
+    """LibreOffice draws no rule at a merged cell's outer side: the grid was open beside the header
+    ("header" over two columns) and the last row ("9" over two), lost those cells' words, and was
+    read as a chart's axes and labels. The side is closed beside those rows."""
+    found = page("029-sheet-xlsx_01.pdf", 1, services)
+    assert len(found.tables) == 1 and "Axis ticks" not in found.text
+    rows = ["| first | header |  |", "|  | second | third |", "| 3 | 4 | 5 |", "|  | 6 | 7 |", "| 8 | 9 |  |"]
+    assert all(row in found.tables[0] for row in rows)

@@ -106,10 +106,12 @@ def closing_edges(page) -> list[dict]:
     """Vertical edges where a table ruled between its rows and its columns is open at its sides: the rows' rules end at
     one x (``ALIGNED_ENDS`` apart at most), one under the other (``CLOSED_RULES`` of them, ``RULE_PITCH`` apart at
     most), they cross ``RULED_COLUMNS`` vertical rules, and the edge joins their ends where rules do not already (each
-    section of a form boxed on its own), up to the last rule a vertical rule reaches when the rest are over two row
-    pitches on (a page's foot rule). pdfplumber finds a table only where rules cross, so a table whose labels stand
-    left of its first vertical rule loses that column without it; a table with rules only under its header and at its
-    ends (booktabs) is left to be found by its alignment. Given to ``find_tables`` as ``explicit_vertical_lines``."""
+    section of a form boxed on its own; where rules stand along most of it, only beside the rows a vertical rule crosses
+    and none stands beside: LibreOffice leaves a merged cell's side unruled), up to the last rule a vertical rule
+    reaches when the rest are over two row pitches on (a page's foot rule). pdfplumber finds a table only where rules
+    cross, so a table whose labels stand left of its first vertical rule loses that column without it; a table with
+    rules only under its header and at its ends (booktabs) is left to be found by its alignment. Given to
+    ``find_tables`` as ``explicit_vertical_lines``."""
     rules = _rules(page)
     edges = []
     for side in (0, 1):
@@ -136,15 +138,24 @@ def closing_edges(page) -> list[dict]:
                 last = reached[-1] + 1 if reached else 0
                 chain = chain[: last + 1] if chain[-1][2] - chain[last][2] > 2 * pitch else chain
                 top, bottom = chain[0][2], chain[-1][2]
-                if (
-                    len(chain) >= CLOSED_RULES
-                    and _ruled_columns(page, left, right, top, bottom) >= RULED_COLUMNS
-                    and _ruled_length(page, x, top, bottom) < (bottom - top) / 2
-                ):
-                    edges.append(
-                        {"object_type": "line", "x0": x, "x1": x, "top": top, "bottom": bottom}
-                        | {"width": 0, "height": bottom - top}
+                if len(chain) >= CLOSED_RULES and _ruled_columns(page, left, right, top, bottom) >= RULED_COLUMNS:
+                    spans = (
+                        [(top, bottom)]
+                        if _ruled_length(page, x, top, bottom) < (bottom - top) / 2
+                        else [  # a side ruled but beside a few rows (a spreadsheet's merged cells): those rows'
+                            (chain[index][2], chain[index + 1][2])
+                            for index in reached
+                            if index + 1 < len(chain)
+                            and not _ruled_length(
+                                page, x, chain[index][2] + ALIGNED_ENDS, chain[index + 1][2] - ALIGNED_ENDS
+                            )
+                        ]
                     )
+                    edges += [
+                        {"object_type": "line", "x0": x, "x1": x, "top": upper, "bottom": lower}
+                        | {"width": 0, "height": lower - upper}
+                        for upper, lower in spans
+                    ]
                 chain = [end] if end else []
     return edges
 
