@@ -119,3 +119,33 @@ def test_a_ruled_sheet_whose_merged_cells_leave_its_side_unruled_is_a_table(serv
     assert len(found.tables) == 1 and "Axis ticks" not in found.text
     rows = ["| first | header |  |", "|  | second | third |", "| 3 | 4 | 5 |", "|  | 6 | 7 |", "| 8 | 9 |  |"]
     assert all(row in found.tables[0] for row in rows)
+
+
+def test_a_heading_broken_mid_word_in_a_narrow_column_is_one_heading(services):
+    """Word breaks a heading too long for its column mid-word ("Regi" / "on" / "Code", "ISO-alpha" /
+    "3" / "Code"): the header was four rows, one of them starting with the figure "3". Lines at the
+    header's own pitch, closer than the gap over the first row of figures, are its headings' lines."""
+    tables = page("012-word-UNSD-en.pdf", 5, services).tables
+    assert len(tables) == 1
+    header, rule, haiti = tables[0].splitlines()
+    assert header.startswith("| Regi on Code | Region Name | Sub-regio n Code |") and "| ISO-alpha 3 Code |" in header
+    assert haiti.startswith("| 019 | Americas | 419 | Latin America and the Caribbean | 029 | Caribbean | Haiti |")
+
+
+def test_cells_wrapped_in_a_table_without_rules_stay_in_their_row(services):
+    """Chromium wraps a phone number, a company and a country over two lines in a ten-column table
+    without rules: each second line was a row of its own (or, under the last row, loose text). A line
+    closer under a row than the rows stand apart, its first cell empty, is its cells' next line."""
+    table = page("021-chromium-csv-comma.pdf", 1, services).tables[0]
+    assert "| Antigua and Barbuda | +1-539-402- 0259 | (496)978- 3969x58947 | 2020-03-25 |" in table
+    assert "| Martin, Lang and Andrade | West Priscilla | Slovakia (Slovak Republic) |" in table
+    assert len(table.splitlines()) == 7
+
+
+def test_a_wrapped_cell_keeps_its_row_when_the_next_row_leaves_a_last_column_empty(services):
+    """Each row's "Latin / America / and the / Caribbean" wraps over four lines; the row after
+    Grenada's leaves its last column empty (Guadeloupe is no small island state): the table ended
+    there. The lines under one cell are its lines when the next row keeps the gutters either side."""
+    tables = page("002-chromium-UNSD-en.pdf", 8, services).tables
+    assert len(tables) == 1
+    assert "| Guadeloupe | 312 | GP | GLP |  |  |  |" in tables[0] and "| Puerto Rico | 630 | PR | PRI |" in tables[0]

@@ -61,7 +61,7 @@ ROW_REACH = 2.5  # line heights between two rows of a table at most: statistics 
 ROW_SPACING = 2.0  # times the rows' usual spacing: a wider gap ends the table (a form's lines under it)
 LONE_LINES = 2  # lines of one phrase in a row inside a table: wrapped cells, a section's name
 # Gutters a run keeps at least for lines under one cell each to be that cell's, not gaps, when the next
-# row keeps them all: fewer is a form's two columns (a label's lines beside a block of fields).
+# row keeps those either side of them: fewer is a form's two columns (a label's lines beside a block of fields).
 WRAPPED_STRIPS = 2
 GROUP_LINES = 2  # blank lines between groups of a table's rows at most, when the next group keeps every column
 DRAWN_FILLED = 0.75  # of such a table's cells holding text: a diagram's boxes in a grid leave more empty
@@ -114,6 +114,16 @@ def _under_one(line: list[Item], above: list[Item], width: float) -> bool:
     return len(over) == 1 and max(line_chars(over[0]), line_chars(line)) < PROSE_CHARS
 
 
+def _kept(held: list[list[Item]], strips: list[tuple[float, float]], shared: list[tuple[float, float]]) -> bool:
+    """The next row keeps the run's gutters either side of the lines ``held`` under one cell, so they are that
+    cell's lines, in a run of ``WRAPPED_STRIPS`` gutters at least."""
+    left, right = min(line[0]["x0"] for line in held), max(line[-1]["x1"] for line in held)
+    sides = [strip for strip in strips if strip[1] <= left + 0.5][-1:] + [s for s in strips if s[0] >= right - 0.5][:1]
+    return len(strips) >= WRAPPED_STRIPS and all(
+        any(min(end, strip[1]) > max(start, strip[0]) for start, end in shared) for strip in sides
+    )
+
+
 def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
     """The runs of lines (first, last index) that may be a table's rows."""
     left, right = min(line[0]["x0"] for line in lines), max(line[-1]["x1"] for line in lines)
@@ -129,7 +139,8 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
         if not strips:  # no strip parts the line's phrases where they overlap (a word run on under the next)
             start += 1
             continue
-        last, rows, lone, held, wrapping = start, 1, 0, 0, True  # held: lines under one cell since the last row
+        last, rows, lone, wrapping = start, 1, 0, True
+        held: list[list[Item]] = []  # lines under one cell since the last row
         tallest = LONE_LINES  # the most lines between two rows: a cell wrapped over them
         spacing: list[float] = []
         for index in range(start + 1, len(lines)):
@@ -143,36 +154,40 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 break
             if gap > reach:  # the gap between groups is no row spacing
                 strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
-                held, wrapping = 0, True
+                held, wrapping = [], True
                 continue
             # A lone line, one across the gutters (a cell that spans columns), or one of a few phrases that
             # would keep few of the run's gutters (a wrapped cell's second line, under some columns only).
             if not shared or (len(shared) < len(strips) and WRAPPED_SHARE * splits[index] <= len(strips)):
                 # A cell wrapped over lines, at the lines' own pitch, is no gap: a line of some columns, or
                 # one under one phrase of a row or of such a line (not under a lone line: a paragraph's),
-                # when the next row keeps every column.
+                # when the next row keeps the gutters either side of them.
                 under = gap <= height and not shared and wrapping and _under_one(lines[index], lines[index - 1], width)
                 lone += not (gap <= height and shared or under)
-                held, wrapping = held + under, under
+                held, wrapping = held + [lines[index]] * under, under
                 if lone > LONE_LINES:
                     break
                 continue
-            if held and (len(shared) < len(strips) or len(strips) < WRAPPED_STRIPS) and lone + held > LONE_LINES:
+            if held and not _kept(held, strips, shared) and lone + len(held) > LONE_LINES:
                 break
             spacing.append(gap)  # between rows: a wrapped cell's lines stand closer
             strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
-            held, wrapping = 0, True
-        # The last row's cell may wrap onto lines of its own under it, right of the first gutter, or
-        # indented under the first column's labels (a hanging indent: "MDS installation, INOP" / "marker
-        # removal.").
+            held, wrapping = [], True
+        # The last row's cells may wrap onto lines of their own under it, right of the first gutter (each
+        # gap between them holding the run's gutters), or indented under the first column's labels (a hanging
+        # indent: "MDS installation, INOP" / "marker removal.").
         labels, ended = min(line[0]["x0"] for line in lines[start : last + 1]), last
         while (
             last + 1 < len(lines)
             and last - ended < tallest
-            and splits[last + 1] < 2
             and (
                 lines[last + 1][0]["x0"] >= strips[0][1] - 0.5
-                or labels + 1 < lines[last + 1][0]["x0"]
+                and (
+                    splits[last + 1] < 2
+                    or len(common(strips, _gutters(lines[last + 1], left, right, width), width)) >= splits[last + 1] - 1
+                )
+                or splits[last + 1] < 2
+                and labels + 1 < lines[last + 1][0]["x0"]
                 and lines[last + 1][-1]["x1"] <= strips[0][0] + 0.5
             )
             and lines[last + 1][0]["top"] - max(item["bottom"] for item in lines[last]) <= height

@@ -40,6 +40,7 @@ LETTER = re.compile(r"[^\W\d_]")
 DIGIT = re.compile(r"\d")
 RUNS_ON = re.compile(r"[^\W\d_][-\u2010]$")  # a heading's line that ends in a hyphen after a letter: "Sub-"
 HEADER_ROWS = 3  # rows a header may be stacked over
+STACKED = 0.6  # of the gap between a table's rows: a line closer under a cell is its next line
 EDGE = 0.6  # points: words starting this close to a heading's left edge are set on it (a column left-aligned)
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
 PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
@@ -289,6 +290,40 @@ def _headed(rows: list[list[str]]) -> list[list[str]]:
     return rows
 
 
+def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]:
+    """``cells`` (one row a line of ``lines``) with a cell's lines joined where the lines' own pitch shows them one
+    cell's: a line closer under the one above than ``STACKED`` times the gap between rows, each of its cells under a
+    cell of the row above, is those cells' next line. In the header (above the first row of two cells of figures or
+    more, and any line of figures not at the header's pitch) the gap between rows is the one over that row, and the
+    line may hold anything (Word breaks a word too long for its column: "ISO-alpha" / "3"); under it, the gap is the
+    usual one over rows that fill their first cell, and the line leaves the first cell empty ("+1-539-402-" /
+    "0259")."""
+    body = next((index for index, row in enumerate(cells) if sum(map(bool, map(FIGURE.fullmatch, row))) > 1), 0)
+    over = [0.0] + [line[0]["top"] - max(item["bottom"] for item in above) for above, line in zip(lines, lines[1:])]
+    end = next(  # a line of figures not at the header's pitch is a row's: records of two lines each start there
+        (
+            index
+            for index in range(1, body)
+            if over[index] >= STACKED * over[body] and any(map(FIGURE.fullmatch, cells[index]))
+        ),
+        body,
+    )
+    rows = [over[index] for index in range(end + 1, len(cells)) if cells[index][0]]
+    joined = cells[:1]
+    for index, row in enumerate(cells[1:], 1):
+        above, header = joined[-1], index < end
+        pitch = over[body] if header else median(rows) if rows else 0.0
+        if (
+            (header or not row[0])
+            and over[index] < STACKED * pitch
+            and all(above[column] for column, cell in enumerate(row) if cell)
+        ):
+            joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]
+        else:
+            joined.append(row)
+    return joined
+
+
 def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[float, float]], set[int]]:
     """The gutters of a table's ``rows`` and the rows that cross one: the strips every row leaves
     empty, and those that rows with fewer cells than most cross only with words centred on them
@@ -376,15 +411,18 @@ def unruled_table(
         (min(item["x0"] for item in column), max(item["x1"] for item in column)) if column else (math.inf, -math.inf)
         for column in in_columns(sum(plain, []), gutters)
     ]  # where each column's words stand; an empty one nowhere
-    cells = [
-        _spread(line, extents, gutters, width)
-        if index in crossing
-        else [phrase_text(cell) for cell in in_columns(line, gutters)]
-        for index, row in enumerate(rows[cut:], cut)
-        for line in item_lines(row)
-    ]
-    if len(cells) < ALIGNED_ROWS:
+    lines = [(index, line) for index, row in enumerate(rows[cut:], cut) for line in item_lines(row)]
+    if len(lines) < ALIGNED_ROWS:
         return None
+    cells = _stacked(
+        [
+            _spread(line, extents, gutters, width)
+            if index in crossing
+            else [phrase_text(cell) for cell in in_columns(line, gutters)]
+            for index, line in lines
+        ],
+        [line for _, line in lines],
+    )
     # A line above that neither spans columns nor fills two ("Invoice 1042" over the amounts; but one
     # column's heading wrapped under a line with a heading in that column: "Cost on U.S." / "operators")
     # is no header, nor is one centred over the whole table, its first column too ("DAILY MEAN VALUES";
