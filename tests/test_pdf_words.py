@@ -140,3 +140,11 @@ def test_pdfium_reads_a_drawn_soft_hyphen_and_a_broken_word_as_pdfminer_does():
         text = pdfium_page(document, 1, None, ValueError("unparsed"))["text"]
     assert "\x02" not in text and "for-\ntress" in text
     assert "fortress" in joined_words([text])[0].split()
+
+
+def test_a_table_row_of_three_short_figures_keeps_them_apart(services):
+    """A row of a sheet's print, "5", "1" and "-3" in three cells and no space drawn between them: the
+    gaps between the figures made the spread of the line's letter gaps, which let no gap part two words,
+    and the row read "51-3"."""
+    page = read_file(CORPUS / "table-tuning/printed/024-chromium-xlsx_01.pdf", services=services).pages[0]
+    assert "| 5 | 1 | -3 |\n| 6 | 0 | -6 |" in page.text and "51-3" not in page.text

@@ -47,7 +47,8 @@ WORD_SHARE = 0.4
 # of the spread of a line's letter gaps (their median distance from their median): a gap parts words only this far
 # past the letter spacing too. A font whose widths the PDF does not keep to places its letters up to a tenth of an
 # em from their usual spacing, 4.3 times their spread (a data sheet in Arial: 0.024 em); in type set as its
-# widths say the spread is under a hundredth of an em
+# widths say the spread is under a hundredth of an em. It parts words ``TRACKING_MOST`` past the letter spacing at
+# most: in a line of few glyphs that draws no spaces its words' gaps are in the spread ("5   1   -3" in a table)
 LETTER_SPREAD = 5
 SPACE_EMS = 0.25  # a space's width when the line draws none (Times' is 0.25 em, Helvetica's 0.28)
 TRACKING_MOST = 0.3  # ems: letters set farther apart are words, whatever the line's spacing (a table's cells)
@@ -348,7 +349,7 @@ def line_words(line: list[Char]) -> list[Word]:
     or rules (a leader) is one word, and so is a letter-spaced run in a line that draws its spaces
     (``_letter_spaced``)."""
     pairs, letter, spread, space = _spacing(line)
-    cut = letter + max(WORD_SHARE * space, LETTER_SPREAD * spread)
+    cut = letter + max(WORD_SHARE * space, min(LETTER_SPREAD * spread, TRACKING_MOST))
     parts = [
         spaced
         or (
