@@ -102,6 +102,16 @@ def test_a_forms_grid_of_number_boxes_loses_none_of_its_words(services):
         assert words in text
 
 
+def test_a_forms_lines_at_one_pitch_stay_rows_of_their_own(services):
+    """Schedule A's lines stand at one pitch, each filling as many cells as the line above: read as a
+    cell's wrapped lines, "Taxes 3", "Total Gifts", "to U.S." and "Charities 4" made one cell, and so did
+    lines 12 and 13."""
+    text = read_file(CORPUS / "pdfminer/f1040nr.pdf", 3, 3, services=services).pages[0].text
+    assert "| Taxes 3 | Add lines 1 and 2 | 3 |\n| Total Gifts | Caution: If you made a gift" in text
+    assert "|  | 12 | Add lines 9 through 11 12 |  |" in text
+    assert "|  | 13 | Enter the amount from Form 1040NR, line 36 13 |  |" in text
+
+
 def test_a_table_drawn_with_shaded_rows_is_read(services):
     """Its shaded header and total are filled rectangles among its rules: a drawing, once left as lines."""
     text = page_text("eu-019", 3, services)

@@ -44,6 +44,7 @@ from .unruled import (
     GUTTER_EMS,
     HEADER_ROWS,
     PROSE_CHARS,
+    STACKED,
     common,
     gaps,
     item_lines,
@@ -177,21 +178,20 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
         # gap between them holding the run's gutters), or indented under the first column's labels (a hanging
         # indent: "MDS installation, INOP" / "marker removal.").
         labels, ended = min(line[0]["x0"] for line in lines[start : last + 1]), last
-        while (
-            last + 1 < len(lines)
-            and last - ended < tallest
-            and (
-                lines[last + 1][0]["x0"] >= strips[0][1] - 0.5
+        while last + 1 < len(lines) and last - ended < tallest:
+            line, gap = lines[last + 1], lines[last + 1][0]["top"] - max(item["bottom"] for item in lines[last])
+            if gap > height or not (
+                line[0]["x0"] >= strips[0][1] - 0.5
                 and (
                     splits[last + 1] < 2
-                    or len(common(strips, _gutters(lines[last + 1], left, right, width), width)) >= splits[last + 1] - 1
+                    or len(common(strips, _gutters(line, left, right, width), width)) >= splits[last + 1] - 1
+                    and gap < STACKED * median(spacing or [height])  # at a wrapped cell's pitch, closer than rows
                 )
                 or splits[last + 1] < 2
-                and labels + 1 < lines[last + 1][0]["x0"]
-                and lines[last + 1][-1]["x1"] <= strips[0][0] + 0.5
-            )
-            and lines[last + 1][0]["top"] - max(item["bottom"] for item in lines[last]) <= height
-        ):
+                and labels + 1 < line[0]["x0"]
+                and line[-1]["x1"] <= strips[0][0] + 0.5
+            ):
+                break
             last += 1
         if rows >= ALIGNED_ROWS:
             runs.append((start, last))

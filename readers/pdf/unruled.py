@@ -293,11 +293,12 @@ def _headed(rows: list[list[str]]) -> list[list[str]]:
 def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]:
     """``cells`` (one row a line of ``lines``) with a cell's lines joined where the lines' own pitch shows them one
     cell's: a line closer under the one above than ``STACKED`` times the gap between rows, each of its cells under a
-    cell of the row above, is those cells' next line. In the header (above the first row of two cells of figures or
-    more, and any line of figures not at the header's pitch) the gap between rows is the one over that row, and the
-    line may hold anything (Word breaks a word too long for its column: "ISO-alpha" / "3"); under it, the gap is the
-    usual one over rows that fill their first cell, and the line leaves the first cell empty ("+1-539-402-" /
-    "0259")."""
+    cell of the row above, is those cells' next line. In the header (the first row, above the first row of two cells
+    of figures or more and any line of figures not at the header's pitch) the gap between rows is the one over that
+    row, and the line may hold anything short of prose (Word breaks a word too long for its column: "ISO-alpha" /
+    "3"); under it, the gap is the usual one over rows that fill their first cell, and the line leaves the first
+    cell empty and fills fewer than the row above ("+1-539-402-" / "0259"): a form's lines, each a row of its
+    own, fill as many."""
     body = next((index for index, row in enumerate(cells) if sum(map(bool, map(FIGURE.fullmatch, row))) > 1), 0)
     over = [0.0] + [line[0]["top"] - max(item["bottom"] for item in above) for above, line in zip(lines, lines[1:])]
     end = next(  # a line of figures not at the header's pitch is a row's: records of two lines each start there
@@ -311,12 +312,17 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
     rows = [over[index] for index in range(end + 1, len(cells)) if cells[index][0]]
     joined = cells[:1]
     for index, row in enumerate(cells[1:], 1):
-        above, header = joined[-1], index < end
+        above, header = joined[-1], index < end and len(joined) == 1
         pitch = over[body] if header else median(rows) if rows else 0.0
+        filled = [column for column, cell in enumerate(row) if cell]
         if (
-            (header or not row[0])
-            and over[index] < STACKED * pitch
-            and all(above[column] for column, cell in enumerate(row) if cell)
+            over[index] < STACKED * pitch
+            and all(above[column] for column in filled)
+            and (
+                all(len(cell) < PROSE_CHARS for cell in row)
+                if header
+                else not row[0] and len(filled) < sum(map(bool, above))
+            )
         ):
             joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]
         else:
