@@ -143,12 +143,10 @@ def closing_edges(page) -> list[dict]:
                         [(top, bottom)]
                         if _ruled_length(page, x, top, bottom) < (bottom - top) / 2
                         else [  # a side ruled but beside a few rows (a spreadsheet's merged cells): those rows'
-                            (chain[index][2], chain[index + 1][2])
-                            for index in reached
-                            if index + 1 < len(chain)
-                            and not _ruled_length(
-                                page, x, chain[index][2] + ALIGNED_ENDS, chain[index + 1][2] - ALIGNED_ENDS
-                            )
+                            (upper[2], lower[2])
+                            for index, (upper, lower) in enumerate(zip(chain, chain[1:]))
+                            if index in reached
+                            and not _ruled_length(page, x, upper[2] + ALIGNED_ENDS, lower[2] - ALIGNED_ENDS)
                         ]
                     )
                     edges += [
