@@ -25,8 +25,8 @@ anything but what made it (never a file's name or path: a renamed file still hit
 """
 
 # each PDF page's text, tables, figures and placed lines (readers.pdf.pages): PDFs, and Office and web prints
-EXTRACTION_VERSION = 30
-WORKBOOK_VERSION = 24  # a workbook's sheets, tables, charts and figures (readers.office.sheets)
+EXTRACTION_VERSION = 31
+WORKBOOK_VERSION = 25  # a workbook's sheets, tables, charts and figures (readers.office.sheets)
 OFFICE_VERSION = 1  # how LibreOffice converts (settings, walls, links taken out: readers.render.libreoffice): its
 # PDFs and OOXML copies, and every page, render, letter and OCR read from them
 LETTERS_VERSION = 1  # the letters of a Word document's rendered pages, which blocks are placed by

@@ -149,3 +149,13 @@ def test_a_wrapped_cell_keeps_its_row_when_the_next_row_leaves_a_last_column_emp
     tables = page("002-chromium-UNSD-en.pdf", 8, services).tables
     assert len(tables) == 1
     assert "| Guadeloupe | 312 | GP | GLP |  |  |  |" in tables[0] and "| Puerto Rico | 630 | PR | PRI |" in tables[0]
+
+
+def test_rows_under_a_header_wrapped_at_a_closer_pitch_stay_one_table(services):
+    """Word sets a header's wrapped lines closer than the rows under it: the rows' spacing was learned
+    from the header's lines, and the table ended at the second row ("Liberia"), its first row's
+    wrapped "Africa / Africa" starting a table of its own. A gap between groups forgets it."""
+    tables = page("012-word-UNSD-en.pdf", 2, services).tables
+    assert len(tables) == 1
+    first = "| 002 | Africa | 202 | Sub-Saharan Africa | 011 | Western Africa | Guinea-Bissau | 624 | GW | GNB |"
+    assert first in tables[0] and "| Liberia | 430 | LR | LBR | x |" in tables[0]

@@ -153,9 +153,9 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 rows >= ALIGNED_ROWS and gap <= reach + GROUP_LINES * height and len(shared) == len(strips)
             ):
                 break
-            if gap > reach:  # the gap between groups is no row spacing
+            if gap > reach:  # the gap between groups is no row spacing, and the rows over it may be a header's lines
                 strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
-                held, wrapping = [], True
+                held, wrapping, spacing = [], True, []
                 continue
             # A lone line, one across the gutters (a cell that spans columns), or one of a few phrases that
             # would keep few of the run's gutters (a wrapped cell's second line, under some columns only).
