@@ -119,7 +119,8 @@ def _kept(held: list[list[Item]], strips: list[tuple[float, float]], shared: lis
     """The next row keeps the run's gutters either side of the lines ``held`` under one cell, so they are that
     cell's lines, in a run of ``WRAPPED_STRIPS`` gutters at least."""
     left, right = min(line[0]["x0"] for line in held), max(line[-1]["x1"] for line in held)
-    sides = [strip for strip in strips if strip[1] <= left + 0.5][-1:] + [s for s in strips if s[0] >= right - 0.5][:1]
+    before = [strip for strip in strips if strip[1] <= left + 0.5]
+    sides = before[-1:] + [strip for strip in strips if strip[0] >= right - 0.5][:1]
     return len(strips) >= WRAPPED_STRIPS and all(
         any(min(end, strip[1]) > max(start, strip[0]) for start, end in shared) for strip in sides
     )
