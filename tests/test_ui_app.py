@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from testkit import CORPUS
 from testkit.fixtures.audio import KUBERNETES, said
 from testkit.server import UPLOAD
-from tests.test_browser import ASSETS, WAIT_MS, shoot
+from tests.test_browser import ASSETS, WAIT_MS, open_accordion, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -207,8 +207,7 @@ def test_each_page_shows_its_text_rendered_or_raw_its_tables_once_and_its_tokens
     expect(rendered.filter(has_text="Consumer")).to_have_count(1)  # the pie chart's data, rendered
     opened = page.locator(".rl-table").filter(has_text="Table 1: 2 rows × 5 columns")  # its cells, full width
     expect(opened).to_have_count(1)
-    opened.get_by_text("Table 1: 2 rows × 5 columns").click()  # it opens: its cells and its CSV
-    expect(opened.get_by_role("button", name="Download CSV")).to_have_count(1)
+    open_accordion(opened, "Table 1: 2 rows × 5 columns", opened.get_by_role("button", name="Download CSV"))
     tokens = page.locator(".prose.rl-tokens")
     expect(tokens).to_have_count(4)
     for shown, answered in zip(tokens.all(), reading["pages"]):

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from readers import Block
 from testkit import CORPUS
-from tests.test_browser import ASSETS, UPLOAD, WAIT_MS, fresh_copy, read_all, shoot
+from tests.test_browser import ASSETS, UPLOAD, WAIT_MS, fresh_copy, open_accordion, read_all, shoot
 from tests.test_ui_app import PHONE, TOO_WIDE, open_app, open_tab
 
 pytestmark = pytest.mark.browser
@@ -121,8 +121,7 @@ def test_a_table_opens_full_width_and_downloads_as_csv_from_its_cells(chromium, 
     table = page.locator("#rl-file-0-page-1 .rl-table").first
     named = f"Table 1: {len(rows)} rows × {len(header)} columns"
     expect(table).to_contain_text(named)
-    table.get_by_text(named).click()  # it opens: its cells and its CSV
-    expect(table.get_by_role("columnheader", name=header[3])).to_be_visible()
+    open_accordion(table, named, table.get_by_role("columnheader", name=header[3]))  # its cells and its CSV
     expect(table).to_contain_text(rows[0][3])  # the first row's company, as the API has it
     table.get_by_role("button", name="Fullscreen").click()
     expect(table.get_by_role("button", name="Exit fullscreen")).to_be_visible()

@@ -206,7 +206,10 @@ def _show_preview(entry: Entry, page: Page, folder: Path, anchor: str) -> None:
 
 # A transcript row clicked plays its file's recording from the row's start, on the media element Gradio's
 # player plays (wavesurfer's, in a shadow root; the plain <audio> beside it is hidden and has no source);
-# while it plays, the row being spoken is marked.
+# while it plays, the row being spoken is marked. The player, while it starts up, puts the recording
+# back to 0:00 (wavesurfer's "ready" stops it; Gradio's position then overrides the first seek it did not
+# hear), so until it has played a moment past the row's start (or for five seconds at most), a jump back
+# before that start is undone and a pause it made is resumed.
 SEEK = """element.addEventListener('click', event => {
   const row = event.target.closest('tr[data-start]');
   const block = row && document.getElementById(row.closest('[data-player]').dataset.player);
@@ -217,9 +220,21 @@ SEEK = """element.addEventListener('click', event => {
   const rows = [...element.querySelectorAll('tr[data-start]')];
   if (!media.rlFollowed) {
     media.rlFollowed = true;
+    const hold = () => {
+      const wanted = media.rlWanted;
+      if (!wanted) return;
+      if (performance.now() > wanted.until || media.currentTime > wanted.start + 0.3) {
+        media.rlWanted = null;
+        return;
+      }
+      if (media.currentTime < wanted.start - 0.25) media.currentTime = wanted.start;
+      if (media.paused) media.play();
+    };
+    ['timeupdate', 'seeked', 'pause'].forEach(name => media.addEventListener(name, hold));
     media.addEventListener('timeupdate', () => rows.forEach(row => row.classList.toggle('rl-playing',
       +row.dataset.start <= media.currentTime && media.currentTime < +row.dataset.end)));
   }
+  media.rlWanted = {start: +row.dataset.start, until: performance.now() + 5000};
   media.currentTime = +row.dataset.start;
   media.play();
 });"""
