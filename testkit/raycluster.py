@@ -58,6 +58,16 @@ class Nodes:
                 pass
         return False
 
+    def worker_errors(self) -> str:
+        """What the cluster's workers wrote to their error logs (a traceback the batch logs, which Ray does
+        not send to the driver), for a failed test to show."""
+        written = []
+        for log in sorted(Path(self.temp).glob("ray/session_[0-9]*/logs/worker-*.err")):
+            lines = log.read_text(errors="replace").splitlines()
+            if text := "\n".join(line for line in lines if not line.startswith((":job_id:", ":task_name:"))).strip():
+                written.append(f"{log.name}:\n{text}")
+        return "\n".join(written) or "(none)"
+
     def kill(self, node, processes: set[int]) -> None:
         """Kill a worker node as a machine is lost: its raylet and everything under it with SIGKILL,
         at once; ``processes`` (``Nodes.processes``) are checked gone."""
