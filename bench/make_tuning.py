@@ -28,6 +28,7 @@ UNSD_COLUMNS = (  # the standard's columns, in three tables: thirteen columns, n
 )
 DUCK = f"{SOURCES}/docling/wiki_duck.html.gz"
 UNSD_ARABIC = f"{SOURCES}/country-codes/UNSD-ar.csv.gz"  # the same standard in Arabic: a table laid out from the right
+STATES = f"{SOURCES}/pandas/wikipedia_states.html.gz"  # grouped headings: total, land and water area over their units
 UNSD_ARABIC_COLUMNS = ["Country or Area", "Region Name", "Sub-region Name", "M49 Code", "ISO-alpha3 Code"]
 
 
@@ -47,6 +48,10 @@ def sources() -> list[Table]:
     tables += html_tables(f"{SOURCES}/unstructured/example-steelJIS-datasheet.html.gz", "A steel's JIS datasheet")
     tables += html_tables(DUCK, "Duck (Wikipedia)")
     tables.append(csv_table(UNSD_ARABIC, UNSD_ARABIC_COLUMNS, "UN M49 in Arabic (datasets/country-codes)", rtl=True))
+    wikitables = "//table[contains(@class, 'wikitable')]"
+    tables += html_tables(STATES, "U.S. states and territories by area (Wikipedia)", wikitables)
+    tables += html_tables(f"{SOURCES}/pandas/spam.html.gz", "Nutrients of a canned meat (USDA nutrient database)")
+    tables += html_tables(f"{SOURCES}/pandas/banklist.html.gz", "Failed banks (FDIC)")
     return tables
 
 

@@ -166,10 +166,13 @@ def read_text(path: Path) -> bytes:
 
 
 def _visible(root) -> None:
-    """Take out what a browser does not show: hidden elements, scripts and styles, reference marks."""
-    for element in root.xpath("//script | //style | //sup[contains(@class, 'reference')] | //*[@style]"):
+    """Take out what a browser does not show: hidden elements, scripts and styles, reference marks, and
+    Wikipedia's sort keys (which its stylesheet hides)."""
+    shown = "//script | //style | //sup[contains(@class, 'reference')] | //*[@style] | //*[@class = 'sortkey']"
+    for element in root.xpath(shown):
         if (
             element.tag in ("script", "style")
+            or element.get("class") == "sortkey"
             or "reference" in element.get("class", "")
             or HIDDEN.search(element.get("style", ""))
         ):

@@ -7,7 +7,8 @@ import pytest
 
 from readers import read_file
 from readers.markup.tables import table_rows as rows
-from readers.pdf.unruled import _spanned, unruled_table
+from readers.pdf.colheads import spanned
+from readers.pdf.unruled import unruled_table
 from readers.storage.files import PAGE, RENDER
 from testkit.fixtures import tables
 
@@ -149,4 +150,4 @@ def test_a_heading_over_a_column_empty_under_it_heads_that_column():
     extents = [(46.0, 230.0), empty, (392.0, 450.0), (490.0, 539.0)]
     gutters = [(230.0, 357.0), (382.0, 392.0), (450.0, 490.0)]
     heading = [{"text": "2021", "x0": 357.0, "x1": 382.0, "top": 0.0, "bottom": 8.0}]
-    assert _spanned(heading, extents, gutters) == [1]
+    assert spanned(heading, extents, gutters) == [1]

@@ -176,9 +176,11 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
             strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
             held, wrapping = [], True
         # The last row's cells may wrap onto lines of their own under it, right of the first gutter (each
-        # gap between them holding the run's gutters), or indented under the first column's labels (a hanging
-        # indent: "MDS installation, INOP" / "marker removal.").
+        # gap between them holding the run's gutters), or under the first column's labels, indented (a hanging
+        # indent: "MDS installation, INOP" / "marker removal.") or, short of prose and a gutter short of any row's
+        # second cell, closer under it than any two rows stand ("All U.S." / "territory").
         labels, ended = min(line[0]["x0"] for line in lines[start : last + 1]), last
+        second = min(found[1][0]["x0"] for line in lines[start : last + 1] if len(found := phrases(line, width)) > 1)
         while last + 1 < len(lines) and last - ended < tallest:
             line, gap = lines[last + 1], lines[last + 1][0]["top"] - max(item["bottom"] for item in lines[last])
             if gap > height or not (
@@ -189,8 +191,13 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                     and gap < STACKED * median(spacing or [height])  # at a wrapped cell's pitch, closer than rows
                 )
                 or splits[last + 1] < 2
-                and labels + 1 < line[0]["x0"]
                 and line[-1]["x1"] <= strips[0][0] + 0.5
+                and (
+                    labels + 1 < line[0]["x0"]
+                    or gap < STACKED * min(spacing or [height])
+                    and line[-1]["x1"] + width <= second
+                    and line_chars(line) < PROSE_CHARS
+                )
             ):
                 break
             last += 1

@@ -29,9 +29,10 @@ from pdfplumber.utils import extract_text, line_to_edge, rect_to_edges
 
 from .aligned import CAPTION
 from .boxes import box_of, centre_in
+from .colheads import wrapped_header
 from .records import Char
 from .shades import inside_shade, page_shades, zebra_stripes
-from .unruled import GUTTER_EMS, LEADER, PROSE_CHARS, wrapped_header
+from .unruled import GUTTER_EMS, LEADER, PROSE_CHARS
 from .unsure import FIGURE
 from .words import (
     LINE_EMS,

@@ -31,14 +31,14 @@ from collections import Counter
 from collections.abc import Sequence
 from statistics import median
 
+from .colheads import grouped, spanned, wrapped_header
 from .records import Item
 from .unsure import FIGURE
-from .words import Row, in_reading_order, phrase_text
+from .words import in_reading_order, phrase_text
 
 ALIGNED_ROWS = 3  # rows a table without rules has at least
 LETTER = re.compile(r"[^\W\d_]")
 DIGIT = re.compile(r"\d")
-RUNS_ON = re.compile(r"[^\W\d_][-\u2010]$")  # a heading's line that ends in a hyphen after a letter: "Sub-"
 HEADER_ROWS = 3  # rows a header may be stacked over
 STACKED = 0.6  # of the gap between a table's rows: a line closer under a cell is its next line
 EDGE = 0.6  # points: words starting this close to a heading's left edge are set on it (a column left-aligned)
@@ -166,33 +166,6 @@ def _wraps(row: list[str], above: list[str], filled: list[int]) -> bool:
     return words and len(filled) < count
 
 
-def _runs_on(above: str | None, cell: str | None) -> bool:
-    """Whether ``cell`` is the next line of the heading ``above`` it: "Sub-" / "region"."""
-    return bool(above and cell and RUNS_ON.search(above) and cell[:1].isalpha())
-
-
-def wrapped_header(rows: list[Row]) -> list[Row]:
-    """``rows`` with a header wrapped over lines joined per column (a cell's lines by a line break):
-    at the top, before any figure ("M49" is none), a row whose cells all stand under cells of the
-    row above goes into them when it leaves its first cell empty ("to air" over "kg/year" in each
-    column) or one of its cells runs on from the heading above it ("Region" / "Code" beside "Sub-" /
-    "region")."""
-    joined = [list(rows[0])]
-    for index, row in enumerate(rows[1:], 1):
-        above = joined[-1]
-        words = (word for earlier in rows[: index + 1] for cell in earlier for word in (cell or "").split())
-        if (
-            not any(map(FIGURE.fullmatch, words))
-            and (not row[0] or any(_runs_on(old, new) for old, new in zip(above, row)))
-            and any(row)
-            and all(above[column] for column, cell in enumerate(row) if cell)
-        ):
-            joined[-1] = [f"{old or ''}\n{new or ''}".strip() for old, new in zip(above, row)]
-        else:
-            joined.append(list(row))
-    return joined
-
-
 def _gutters(slabs: list[list[Item]], width: float) -> list[tuple[float, float]]:
     """The strips every slab leaves empty, with words on both sides in at least one of them."""
     items = sum(slabs, [])
@@ -214,17 +187,24 @@ def phrases(line: list[Item], width: float) -> list[list[Item]]:
     return runs
 
 
-def _spanned(phrase: list[Item], extents: list[tuple[float, float]], gutters: list[tuple[float, float]]) -> list[int]:
-    """The columns a heading spans: those its words overlap, and both sides of a gutter its middle stands
-    in; or else the column between the gutters its middle stands in (a heading over a column left empty
-    under it, "2021" over a year with no figures)."""
-    x0, x1 = phrase[0]["x0"], phrase[-1]["x1"]
-    middle = (x0 + x1) / 2
-    spanned = {index for index, (left, right) in enumerate(extents) if x0 < right and left < x1}
-    spanned |= {
-        side for index, (start, end) in enumerate(gutters) if start <= middle <= end for side in (index, index + 1)
-    }
-    return sorted(spanned) or [sum(end <= middle for _, end in gutters)]
+def _group_headings(line: list[Item], rows: list[list[Item]], width: float) -> list[str] | None:
+    """``line`` as a header's row over ``rows`` when its headings (two or more) stand over groups of their
+    columns, one over two columns at least, and leave the first column empty; else None."""
+    found = phrases(sorted(line, key=lambda item: item["x0"]), width)
+    gutters, _ = _column_gutters(rows, width)
+    if len(found) < 2 or not gutters or found[0][0]["x0"] < gutters[0][1] - 0.5:
+        return None
+    extents = [
+        (min(item["x0"] for item in column), max(item["x1"] for item in column)) if column else (math.inf, -math.inf)
+        for column in in_columns(sum(rows, []), gutters)
+    ]
+    groups = grouped(found, extents, gutters, width)
+    if not groups or all(len(group) < 2 for group in groups):
+        return None
+    row = [""] * len(extents)
+    for phrase, group in zip(found, groups):
+        row[group[0]] = phrase_text(phrase)
+    return row
 
 
 def _overrun(rows: list[list[Item]], width: float, gutters: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -297,8 +277,8 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
     of figures or more and any line of figures not at the header's pitch) the gap between rows is the one over that
     row, and the line may hold anything short of prose (Word breaks a word too long for its column: "ISO-alpha" /
     "3"); under it, the gap is the usual one over rows that fill their first cell, and the line leaves the first
-    cell empty and fills fewer than the row above ("+1-539-402-" / "0259"): a form's lines, each a row of its
-    own, fill as many."""
+    cell empty ("+1-539-402-" / "0259") or fills it alone with words ("District of" / "Columbia"), filling fewer
+    than the row above: a form's lines, each a row of its own, fill as many."""
     body = next((index for index, row in enumerate(cells) if sum(map(bool, map(FIGURE.fullmatch, row))) > 1), 0)
     over = [0.0] + [line[0]["top"] - max(item["bottom"] for item in above) for above, line in zip(lines, lines[1:])]
     end = next(  # a line of figures not at the header's pitch is a row's: records of two lines each start there
@@ -309,7 +289,7 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
         ),
         body,
     )
-    rows = [over[index] for index in range(end + 1, len(cells)) if cells[index][0]]
+    rows = [over[index] for index in range(end + 1, len(cells)) if cells[index][0] and any(cells[index][1:])]
     joined = cells[:1]
     for index, row in enumerate(cells[1:], 1):
         above, header = joined[-1], index < end and len(joined) == 1
@@ -321,7 +301,8 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
             and (
                 all(len(cell) < PROSE_CHARS for cell in row)
                 if header
-                else not row[0] and len(filled) < sum(map(bool, above))
+                else (not row[0] or filled == [0] and not FIGURE.fullmatch(row[0]))
+                and len(filled) < sum(map(bool, above))
             )
         ):
             joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]
@@ -377,7 +358,7 @@ def _spread(
     spans (Markdown has no spans: the rest are left empty)."""
     cells: list[list[str]] = [[] for _ in extents]
     for phrase in phrases(line, width):
-        cells[_spanned(phrase, extents, gutters)[0]].append(phrase_text(phrase))
+        cells[spanned(phrase, extents, gutters)[0]].append(phrase_text(phrase))
     return [" ".join(parts) for parts in cells]
 
 
@@ -400,6 +381,8 @@ def unruled_table(
         # A first line that crosses gutters all the rows under it share, off their middles, is no
         # row: a title over the table ("Table: 5   Public Health Outlay …   (Rs. in 000)").
         table = unruled_table(above[1:], slabs, width) if above else unruled_table([], slabs[1:], width)
+        if table and (headings := _group_headings(rows[0], rows[1:], width)) and len(headings) == len(table[1][0]):
+            return table[0], [headings, *table[1]]  # headings centred over groups of the columns: a header's row
         return table and (rows[0] + table[0], table[1])
     if not gutters:
         return None
@@ -442,8 +425,8 @@ def unruled_table(
         for index, found in enumerate(runs)
         if len(found) < 2
         and (
-            len(spanned := _spanned(found[0], extents, gutters)) < 2
-            and not (index and any(_spanned(phrase, extents, gutters) == spanned for phrase in runs[index - 1]))
+            len(columns := spanned(found[0], extents, gutters)) < 2
+            and not (index and any(spanned(phrase, extents, gutters) == columns for phrase in runs[index - 1]))
             or abs((found[0][0]["x0"] + found[0][-1]["x1"]) / 2 - middle) <= width
         )
     ]
@@ -455,15 +438,17 @@ def unruled_table(
     spanning: list[tuple[list[tuple[int, ...]], list[str]]] = []  # rows of headings over columns, and their spans
     for line in item_lines(sum(rows[:cut], [])):
         row, spans = [""] * len(stacked), list[tuple[int, ...]]()
-        for phrase in phrases(line, width):
-            spanned = _spanned(phrase, extents, gutters)
+        found = phrases(line, width)
+        groups = grouped(found, extents, gutters, width) if len(found) > 1 else None
+        for index, phrase in enumerate(found):
+            columns = groups[index] if groups else spanned(phrase, extents, gutters)
             text = phrase_text(phrase)
-            if len(spanned) == len(stacked):
+            if len(columns) == len(stacked):
                 before += phrase
-            elif len(spanned) == 1:
-                stacked[spanned[0]].append(text)
+            elif len(columns) == 1:
+                stacked[columns[0]].append(text)
             else:
-                row[spanned[0]], spans = text, [*spans, tuple(spanned)]
+                row[columns[0]], spans = text, [*spans, tuple(columns)]
         if spans and spanning and spanning[-1][0] == spans:  # a heading set on two lines is one heading
             spanning[-1] = (spans, [f"{old} {new}".strip() for old, new in zip(spanning[-1][1], row)])
         elif spans:

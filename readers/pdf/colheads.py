@@ -1,0 +1,92 @@
+"""A table's column headings: a header wrapped over lines joined per column, the columns a heading spans,
+and headings centred over groups of columns (a group's name over its units)."""
+
+from __future__ import annotations
+
+import re
+
+from .records import Item
+from .unsure import FIGURE
+from .words import Row
+
+RUNS_ON = re.compile(r"[^\W\d_][-\u2010]$")  # a heading's line that ends in a hyphen after a letter: "Sub-"
+GROUP_CENTRED = 0.05  # of a group's width: a heading centred over it stands this close to its middle, or a gutter
+
+
+def _runs_on(above: str | None, cell: str | None) -> bool:
+    """Whether ``cell`` is the next line of the heading ``above`` it: "Sub-" / "region"."""
+    return bool(above and cell and RUNS_ON.search(above) and cell[:1].isalpha())
+
+
+def wrapped_header(rows: list[Row]) -> list[Row]:
+    """``rows`` with a header wrapped over lines joined per column (a cell's lines by a line break):
+    at the top, before any figure ("M49" is none), a row whose cells all stand under cells of the
+    row above goes into them when it leaves its first cell empty ("to air" over "kg/year" in each
+    column) or one of its cells runs on from the heading above it ("Region" / "Code" beside "Sub-" /
+    "region")."""
+    joined = [list(rows[0])]
+    for index, row in enumerate(rows[1:], 1):
+        above = joined[-1]
+        words = (word for earlier in rows[: index + 1] for cell in earlier for word in (cell or "").split())
+        if (
+            not any(map(FIGURE.fullmatch, words))
+            and (not row[0] or any(_runs_on(old, new) for old, new in zip(above, row)))
+            and any(row)
+            and all(above[column] for column, cell in enumerate(row) if cell)
+        ):
+            joined[-1] = [f"{old or ''}\n{new or ''}".strip() for old, new in zip(above, row)]
+        else:
+            joined.append(list(row))
+    return joined
+
+
+def spanned(phrase: list[Item], extents: list[tuple[float, float]], gutters: list[tuple[float, float]]) -> list[int]:
+    """The columns a heading spans: those its words overlap, and both sides of a gutter its middle stands
+    in; or else the column between the gutters its middle stands in (a heading over a column left empty
+    under it, "2021" over a year with no figures)."""
+    x0, x1 = phrase[0]["x0"], phrase[-1]["x1"]
+    middle = (x0 + x1) / 2
+    columns = {index for index, (left, right) in enumerate(extents) if x0 < right and left < x1}
+    columns |= {
+        side for index, (start, end) in enumerate(gutters) if start <= middle <= end for side in (index, index + 1)
+    }
+    return sorted(columns) or [sum(end <= middle for _, end in gutters)]
+
+
+def grouped(
+    line: list[list[Item]], extents: list[tuple[float, float]], gutters: list[tuple[float, float]], width: float
+) -> list[list[int]] | None:
+    """The columns each heading of a line over the header row spans when the headings are centred over groups
+    of columns ("Total area" over Rank, sq mi and km²): each over the run of columns whose words' middle is its
+    own, the runs apart and covering as many columns as they can; None when no such runs centre every heading."""
+    own = [spanned(phrase, extents, gutters) for phrase in line]
+    middles = [(phrase[0]["x0"] + phrase[-1]["x1"]) / 2 for phrase in line]
+    filled = [index for index, (left, right) in enumerate(extents) if left < right]
+    if not filled:
+        return None
+    choices = []
+    for index, (covered, middle) in enumerate(zip(own, middles)):
+        low = own[index - 1][-1] + 1 if index else min(filled[1:] or filled)
+        high = own[index + 1][0] - 1 if index + 1 < len(own) else filled[-1]
+        low = min(low, covered[0])
+        runs = [
+            (first, last)
+            for first in range(low, covered[0] + 1)
+            for last in range(covered[-1], high + 1)
+            if extents[first][0] < extents[first][1]
+            and extents[last][0] < extents[last][1]
+            and abs((extents[first][0] + extents[last][1]) / 2 - middle)
+            <= max(width, GROUP_CENTRED * (extents[last][1] - extents[first][0]))
+        ]
+        if not runs:
+            return None
+        choices.append(runs)
+    best: dict[int, tuple[int, list[tuple[int, int]]]] = {-1: (0, [])}  # by the last column taken: most covered
+    for runs in choices:
+        step: dict[int, tuple[int, list[tuple[int, int]]]] = {}
+        for end, (count, taken) in best.items():
+            for first, last in runs:
+                if first > end and count + last - first + 1 > step.get(last, (-1, []))[0]:
+                    step[last] = (count + last - first + 1, [*taken, (first, last)])
+        best = step
+    return [list(range(first, last + 1)) for first, last in max(best.values())[1]] if best else None

@@ -1,0 +1,48 @@
+"""Headings centred over groups of columns, and row labels wrapped in the first column, on Wikipedia's
+list of U.S. states and territories by area as the generated tuning set prints it (``bench.make_tuning``):
+"Total area", "Land area" and "Water" over their units. The group's names stood over one unit each
+("Total area sq mi", "Water km²"), or were read as a heading over the table; "District of" / "Columbia"
+made two rows, and "territory", the last label's second line, was left under the table."""
+
+from __future__ import annotations
+
+import pytest
+
+from readers import Services, read_file
+from testkit import make_settings
+from testkit.validation import TUNING
+
+PRINTED = TUNING / "printed"
+GROUPS = "|  | Total area |  |  | Land area |  |  |  | Water |  |  |"
+
+
+@pytest.fixture(scope="module")
+def services(tmp_path_factory) -> Services:
+    return Services(make_settings(tmp_path_factory.mktemp("groups")))
+
+
+def text(name: str, number: int, services: Services) -> str:
+    return read_file(PRINTED / name, number, number, services=services).pages[0].text
+
+
+def test_group_names_under_a_header_rule_stand_over_their_first_column_each(services):
+    found = text("061-chromium-wikipedia_states.pdf", 1, services)
+    assert f"{GROUPS}\n|---|---|---|---|---|---|---|---|---|---|---|\n| State/territory | Rank | sq mi | km² |" in found
+    assert "| District of Columbia |  | 68.34 | 177 |  | 61.05 | 158 | 89.33% | 7.29 | 19 | 10.67% |" in found
+    assert "| Northern Mariana Islands |  | 1,975.57 |" in found
+    assert "| All U.S. territory | Total | 3,805,943.26 | 9,857,348 |" in found, "the last label's second line"
+    assert "\nterritory" not in found
+
+
+@pytest.mark.parametrize("name", ["062-chromium-wikipedia_states.pdf", "063-word-wikipedia_states.pdf"])
+def test_group_names_over_a_table_are_its_header_not_a_heading(name, services):
+    found = text(name, 1, services)
+    assert "Total area Land area Water" not in found
+    assert "|  | Total area |  |  | Land area |  |  |  | Water |" in found
+
+
+def test_labels_wrapped_over_three_lines_in_a_table_without_rules_are_one_label(services):
+    found = text("062-chromium-wikipedia_states.pdf", 1, services)
+    assert "| East North Central | 5a | 301,368.57 | 780,541 | 6 |" in found
+    assert "| West South Central |" in found
+    assert "| Central |" not in found
