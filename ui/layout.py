@@ -38,7 +38,7 @@ from .handlers import (
     read_uploads,
     visitor,
 )
-from .pages import question_note, show_entries, show_files, status_line
+from .pages import question_note, show_entries, show_files, status_line, without
 from .payload_tab import payload_tab, payload_views
 from .report import write_reading, write_report
 from .search import search_results
@@ -286,10 +286,14 @@ def _inputs(settings: Settings, entries: gr.State, ranges: gr.State, folder: Pat
                 elem_id="address",
             )
             status = gr.Markdown(elem_id="status", visible=False)
+            # The file a line's Remove drops, set in the page: the list's buttons are drawn anew as files are read,
+            # and an event of a list drawn over is unknown to the server by the time it comes (a busy machine).
+            removed = gr.Textbox(visible="hidden")
+            removed.change(without, [removed, files], [files, removed], show_progress="hidden", **PRIVATE)
 
             @gr.render(inputs=[entries], triggers=[entries.change], concurrency_limit=None, show_progress="hidden")
             def _files(current):
-                show_files(current, files, ranges, folder, write_reading)
+                show_files(current, removed, ranges, folder, write_reading)
 
             with gr.Accordion("Formats ReadLens reads", open=False, elem_id="formats"):
                 gr.Markdown(f"{SUPPORTED}.")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import html
+import json
 import re
 from pathlib import Path
 
@@ -326,13 +327,20 @@ JUMP = """(typed) => {{
 }}"""
 # Remove hides the file's line and its card at once, before the server answers with the list without them: a rule
 # on the file's own class (Gradio may draw another file in the same element), dropped once no element has it.
-DROP = """(current) => {{
+DROP = """() => {{
   const rule = document.createElement('style');
   rule.textContent = '.{key} {{display: none !important;}}';
   document.head.append(rule);
   const gone = setInterval(() => document.querySelector('.{key}') || (rule.remove(), clearInterval(gone)), 500);
-  return [current];  // the inputs, as a list: the files are a list themselves
+  return {path};
 }}"""
+
+
+def without(path: str, current: list[str] | None):
+    """The files with ``path`` dropped (a line's Remove), and the request cleared; nothing when cleared."""
+    if not path:
+        return gr.skip(), gr.skip()
+    return [kept for kept in current or [] if kept != path], ""
 
 
 def file_class(entry: Entry) -> str:
@@ -360,7 +368,7 @@ def _what(entry: Entry) -> str:
     return f"{count} {unit}{'s' * (count != 1)}"
 
 
-def show_files(entries: list[Entry], files: gr.File, ranges: gr.State, folder: Path, write_reading) -> None:
+def show_files(entries: list[Entry], removed: gr.Textbox, ranges: gr.State, folder: Path, write_reading) -> None:
     """One line per file: its name linking to its card and what was read (or how far its reading is,
     or why it was not read), the pages to read of it (the controls' range unless typed here), a page
     box for a long one, its reading to download as Markdown (with citations) and as the API's JSON (the Export
@@ -398,11 +406,10 @@ def show_files(entries: list[Entry], files: gr.File, ranges: gr.State, folder: P
                             if uploaded:
                                 remove = gr.Button("Remove", size="sm", variant="secondary", scale=0)
                                 remove.click(
-                                    lambda current, path=entry.path: [kept for kept in current or [] if kept != path],
-                                    files,
-                                    files,
-                                    js=DROP.format(key=file_class(entry)),
-                                    api_visibility="private",
+                                    None,
+                                    None,
+                                    removed,
+                                    js=DROP.format(key=file_class(entry), path=json.dumps(entry.path)),
                                 )
 
 
