@@ -96,6 +96,14 @@ def test_a_table_in_arabic_is_read_from_its_right(name, services):
     assert "| 086 | IOT |" in table and "| أفريقيا جنوب الصحراء الكبرى | 086 | IOT |" in table
 
 
+def test_an_arabic_table_s_last_piece_under_a_latin_header_is_read_from_its_right(services):
+    """The page a long Arabic table ends on holds its header, repeated in Latin letters, and one row: the
+    body's letters, not the header's, say which way it reads, and the header's lines join under it."""
+    table = page("053-chromium-UNSD-ar.pdf", 2, services).tables[0]
+    assert table.startswith("| Country or Area | Region Name | Sub-region Name | M49 Code | ISO-alpha3 Code |")
+    assert "| جنوب السودان | أفريقيا |" in table and "| 728 | SSD |" in table
+
+
 def test_a_spreadsheet_s_columns_a_space_apart_are_columns(services):
     """LibreOffice prints a sheet's cells edge to edge: a code set right in its cell stands a space from
     the name set left in the next ("002 Africa"), which was one cell under "Region Code Region Name";

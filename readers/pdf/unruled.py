@@ -454,10 +454,11 @@ def unruled_table(
         elif spans:
             spanning.append((spans, row))
     cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
-    cells = _joined(wrapped_header([row for _, row in spanning] + cells))
+    # In the order the cells are read (from the right in Arabic), so that the first column is the labels'.
+    cells = _joined(wrapped_header(in_reading_order([row for _, row in spanning] + cells)))
     held = {id(item) for item in before}
     left = unplaced([item for row in rows for item in row if id(item) not in held], cells)
-    return before + left, in_reading_order(_headed(cells))
+    return before + left, _headed(cells)
 
 
 def unplaced(items: list[Item], rows: Sequence[Sequence[str | None]]) -> list[Item]:

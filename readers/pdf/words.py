@@ -323,9 +323,10 @@ def phrase_text(words: Sequence[Item] | Sequence[Word]) -> str:
 
 def in_reading_order(rows: list[Row]) -> list[Row]:
     """A table's rows (each left to right as seen) with their cells in the order they are read: a
-    table whose letters are mostly in a right-to-left script starts at its right ("Country" is the
-    first column of an Arabic table, and the first a model should read)."""
-    texts = [cell for row in rows for cell in row if cell]
+    table whose body's letters (the rows under its first) are mostly in a right-to-left script starts at
+    its right ("Country" is the first column of an Arabic table, and the first a model should read),
+    whatever script its header is in."""
+    texts = [cell for row in rows[1:] or rows for cell in row if cell]
     rtl = sum(len(RIGHT_TO_LEFT.findall(text)) for text in texts)
     return [row[::-1] for row in rows] if 2 * rtl > sum(char.isalpha() for text in texts for char in text) else rows
 
