@@ -187,6 +187,15 @@ def phrases(line: list[Item], width: float) -> list[list[Item]]:
     return runs
 
 
+def _extents(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Where each column's words stand in ``rows``, from its first word's left to its last's right; an empty
+    column nowhere (``(inf, -inf)``)."""
+    return [
+        (min(item["x0"] for item in column), max(item["x1"] for item in column)) if column else (math.inf, -math.inf)
+        for column in in_columns(sum(rows, []), gutters)
+    ]
+
+
 def _group_headings(line: list[Item], rows: list[list[Item]], width: float) -> list[str] | None:
     """``line`` as a header's row over ``rows`` when its headings (two or more) stand over groups of their
     columns, one over two columns at least, and leave the first column empty; else None."""
@@ -194,10 +203,7 @@ def _group_headings(line: list[Item], rows: list[list[Item]], width: float) -> l
     gutters, _ = _column_gutters(rows, width)
     if len(found) < 2 or not gutters or found[0][0]["x0"] < gutters[0][1] - 0.5:
         return None
-    extents = [
-        (min(item["x0"] for item in column), max(item["x1"] for item in column)) if column else (math.inf, -math.inf)
-        for column in in_columns(sum(rows, []), gutters)
-    ]
+    extents = _extents(rows, gutters)
     groups = grouped(found, extents, gutters, width)
     if not groups or all(len(group) < 2 for group in groups):
         return None
@@ -396,10 +402,7 @@ def unruled_table(
     ):
         cut += 1
     plain = [row for index, row in enumerate(rows[cut:], cut) if index not in crossing]
-    extents = [
-        (min(item["x0"] for item in column), max(item["x1"] for item in column)) if column else (math.inf, -math.inf)
-        for column in in_columns(sum(plain, []), gutters)
-    ]  # where each column's words stand; an empty one nowhere
+    extents = _extents(plain, gutters)
     lines = [(index, line) for index, row in enumerate(rows[cut:], cut) for line in item_lines(row)]
     if len(lines) < ALIGNED_ROWS:
         return None
