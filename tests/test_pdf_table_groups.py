@@ -2,7 +2,8 @@
 list of U.S. states and territories by area as the generated tuning set prints it (``bench.make_tuning``):
 "Total area", "Land area" and "Water" over their units. The group's names stood over one unit each
 ("Total area sq mi", "Water km²"), or were read as a heading over the table; "District of" / "Columbia"
-made two rows, and "territory", the last label's second line, was left under the table."""
+made two rows, and "territory", the last label's second line, was left under the table. And a table of two
+rows, a header over one row of figures (a steel's composition), was read as lines of text."""
 
 from __future__ import annotations
 
@@ -46,3 +47,13 @@ def test_labels_wrapped_over_three_lines_in_a_table_without_rules_are_one_label(
     assert "| East North Central | 5a | 301,368.57 | 780,541 | 6 |" in found
     assert "| West South Central |" in found
     assert "| Central |" not in found
+
+
+@pytest.mark.parametrize("name", ["044-word-example-steelJIS-datasheet.pdf", "045-word-example-steelJIS-datasheet.pdf"])
+def test_a_header_over_one_row_of_figures_is_a_table(name, services):
+    """Word's print without rules, and the monospaced one with leaders: "C  Si  Mn …" over "0.39 - 0.46 …"."""
+    reading = read_file(PRINTED / name, services=services)
+    found = reading.pages[0].text
+    assert "| C | Si | Mn | P | S | Cr | Mo |\n|---|---|---|---|---|---|---|\n| 0.39 - 0.46" in found
+    assert "| 0.2 - 0.35 | 0.65 - 1.1 | max 0.025 | max 0.025 | 0.75 - 1.2 | 0.15 - 0.25 |" in found
+    assert not reading.pages[0].unsure_tables, "a range is one value, no figures run together"

@@ -144,3 +144,5 @@ def test_why_a_table_may_be_wrong_is_read_from_its_cells():
     mixed = "| Greece | Spain |\n|---|---|\n| 1000 | |\n| Ireland | Italy |\n| 800 | |\n| Portugal | UK |"
     assert "a column mixes words and figures" in doubts(mixed)
     assert doubts(right, beside=True) == ["words placed beside it"]
+    ranges = "| C | Si | Mn | P |\n|---|---|---|---|\n| 0.39 - 0.46 .. | 0.2 - 0.35 | 12–15 | max 0.025 |"
+    assert doubts(ranges) == [], "a range is one value"

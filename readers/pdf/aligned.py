@@ -18,7 +18,8 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
    line, a section's name, a cell that spans columns) when the
    rows go on after it, ``LONE_LINES`` in a row at most. What the page draws with characters, a
    leader's dots and a rule typed as hyphens (``readers.pdf.unruled.drawn``), parts no columns and
-   ends no table: it is the table's own rules.
+   ends no table: it is the table's own rules. A table has ``ALIGNED_ROWS`` rows at least, or two when
+   they are a header over one row of figures, in ``PAIR_COLUMNS`` columns or more (``_pair``).
 3. Up to ``HEADER_ROWS`` short lines just above it may be its header stacked over rows; the rows
    and those lines go to ``readers.pdf.unruled.unruled_table``, which finds the columns, the header
    and the spanning cells, and gives back what is no header (a title) to be read as text.
@@ -41,6 +42,7 @@ from .boxes import box_of, centre_in
 from .records import Boxed, Item
 from .unruled import (
     ALIGNED_ROWS,
+    DIGIT,
     GUTTER_EMS,
     HEADER_ROWS,
     PROSE_CHARS,
@@ -70,6 +72,7 @@ DRAWN_FILLED = 0.75  # of such a table's cells holding text: a diagram's boxes i
 # wrapped cell's line under a few columns (a ten-column table's "Saharan Africa"), no row: it narrows no gutter.
 WRAPPED_SHARE = 2
 TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
+PAIR_COLUMNS = 4  # columns a table of two rows has at least: a header over one row of figures
 
 
 def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool:
@@ -123,6 +126,18 @@ def _kept(held: list[list[Item]], strips: list[tuple[float, float]], shared: lis
     sides = before[-1:] + [strip for strip in strips if strip[0] >= right - 0.5][:1]
     return len(strips) >= WRAPPED_STRIPS and all(
         any(min(end, strip[1]) > max(start, strip[0]) for start, end in shared) for strip in sides
+    )
+
+
+def _pair(lines: list[list[Item]], strips: list[tuple[float, float]], width: float) -> bool:
+    """Two lines are a table of a header over one row: both cut at the same gutters into ``PAIR_COLUMNS``
+    phrases or more, each short of prose, most of the row's holding a figure ("C  Si  Mn …" over "0.39 - 0.46
+    0.2 - 0.35 …"): a steel's composition, a key figure's years."""
+    head, row = (phrases(line, width) for line in lines)
+    return (
+        len(head) == len(row) == len(strips) + 1 >= PAIR_COLUMNS
+        and all(line_chars(phrase) < PROSE_CHARS for phrase in head + row)
+        and 2 * sum(bool(DIGIT.search(phrase_text(phrase))) for phrase in row) > len(row)
     )
 
 
@@ -201,7 +216,7 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
             ):
                 break
             last += 1
-        if rows >= ALIGNED_ROWS:
+        if rows >= ALIGNED_ROWS or last == start + 1 and _pair(lines[start : last + 1], strips, width):
             runs.append((start, last))
         start = last + 1
     return runs
@@ -224,10 +239,11 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
     beside: list[str] = []
     end = 0  # the line after the last table
     for first, last in _runs(lines, width):
-        top = first
+        top, pair = first, last == first + 1
         height = median(item["bottom"] - item["top"] for item in lines[first])
         while (
-            top > max(end, first - HEADER_ROWS)
+            not pair
+            and top > max(end, first - HEADER_ROWS)
             and len(phrases(lines[top - 1], width)) < 2 + len(phrases(lines[first], width))
             and all(line_chars(phrase) < PROSE_CHARS for phrase in phrases(lines[top - 1], width))
             and not CAPTION.match(phrase_text(lines[top - 1]))
@@ -239,7 +255,11 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
         left, right = min(item["x0"] for item in region), max(item["x1"] for item in region)
         if _is_text(rows, _gutters(region, left, right, width)) or _contents(rows, drawing, width):
             continue
-        table = unruled_table(lines[top:first], rows, width)
+        table = (
+            ([], [[phrase_text(phrase) for phrase in phrases(line, width)] for line in rows])
+            if pair
+            else unruled_table(lines[top:first], rows, width)
+        )
         if table is None:
             continue
         before = {id(item) for item in table[0]}

@@ -28,6 +28,7 @@ from ..markup.tables import table_rows
 # One figure: a count, an amount, a share, a year, with its sign, currency and footnote mark; thousands
 # grouped with commas, points or spaces ("33 003").
 FIGURE = re.compile(r"[-+−–(]?[$€£¥]?(?:\d+(?:[ ,.]\d{3})*(?:[.,]\d+)?|[.,]\d+)%?\)?\*{0,3}")
+RANGE = re.compile(rf"(?:{FIGURE.pattern}) ?[-–] ?(?:{FIGURE.pattern})")  # one value's range: "0.39 - 0.46", "12–15"
 EMPTY = re.compile(r"[-–—.:/x*]*|n\.?\s?[av]\.?|nil|none", re.I)  # what stands for no value: "-", "..", "n.a."
 # Of the body's rows, those filling half their usual cells or fewer: a quarter are more than a table's own
 # blanks (the sparsest right table of the ICDAR EU half has a fifth).
@@ -37,12 +38,13 @@ MIXED_SHARE = 0.25  # of a column's filled cells, of the rarer kind: a label in 
 
 def _kind(cell: str) -> str:
     """ "" for an empty cell, "figure" (a value, or a value with its unit or share: "100 million",
-    "63 (18.5%)"), "figures" (plain values side by side, after a label or not: "1.0 1.1", "Age 50.8
-    15.9") or "words"."""
+    "63 (18.5%)", a range: "0.39 - 0.46"), "figures" (plain values side by side, after a label or not: "1.0
+    1.1", "Age 50.8 15.9") or "words"."""
     parts = [part for part in cell.split() if not EMPTY.fullmatch(part)]
     if not parts:
         return ""
-    if FIGURE.fullmatch(" ".join(parts)):  # "100 000"
+    dashed = " ".join(part for part in cell.split() if part in "-–" or not EMPTY.fullmatch(part))
+    if FIGURE.fullmatch(" ".join(parts)) or RANGE.fullmatch(dashed):  # "100 000"
         return "figure"
     plain = [bool(FIGURE.fullmatch(part)) and "(" not in part for part in parts]
     if len(parts) > 1 and plain[-1] and plain[-2]:  # "1.0 1.1", a label and its values ("Age 50.8 15.9")
