@@ -3,7 +3,9 @@ list of U.S. states and territories by area as the generated tuning set prints i
 "Total area", "Land area" and "Water" over their units. The group's names stood over one unit each
 ("Total area sq mi", "Water km²"), or were read as a heading over the table; "District of" / "Columbia"
 made two rows, and "territory", the last label's second line, was left under the table. And a table of two
-rows, a header over one row of figures (a steel's composition), was read as lines of text."""
+rows, a header over one row of figures (a steel's composition), was read as lines of text. In a sheet's print
+the headings, set left in their cells, stand in the gaps between the figures, set right: "Rank sq mi km²"
+was one cell over "5 301,368.57 780,541"."""
 
 from __future__ import annotations
 
@@ -57,3 +59,15 @@ def test_a_header_over_one_row_of_figures_is_a_table(name, services):
     assert "| C | Si | Mn | P | S | Cr | Mo |\n|---|---|---|---|---|---|---|\n| 0.39 - 0.46" in found
     assert "| 0.2 - 0.35 | 0.65 - 1.1 | max 0.025 | max 0.025 | 0.75 - 1.2 | 0.15 - 0.25 |" in found
     assert not reading.pages[0].unsure_tables, "a range is one value, no figures run together"
+
+
+def test_headings_set_left_in_a_sheet_s_cells_head_the_figures_set_right_after_them(services):
+    """Each heading starts just after the figures of the column before it; "% land", over no figures, is a
+    column of its own, empty, and so is "% water" past the last figures."""
+    found = text("068-sheet-wikipedia_states.pdf", 1, services)
+    header = "| Division | Rank | sq mi | km² | Rank | sq mi | km² | % land | Rank | sq mi | km² | % water |"
+    assert f"{GROUPS}  |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n{header}" in found
+    assert (
+        "| East North Central | 5 | 301,368.57 | 780,541 | 6 | 242,902.44 | 629,114 |  | 2 | 58,466.13 | 151,427 |  |"
+        in found
+    )

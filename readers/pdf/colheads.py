@@ -3,6 +3,7 @@ and headings centred over groups of columns (a group's name over its units)."""
 
 from __future__ import annotations
 
+import math
 import re
 
 from .records import Item
@@ -10,6 +11,7 @@ from .unsure import FIGURE
 from .words import Row
 
 RUNS_ON = re.compile(r"[^\W\d_][-\u2010]$")  # a heading's line that ends in a hyphen after a letter: "Sub-"
+APART = 1.0  # points: a heading set this close to a gutter's edge leaves it no strip of its own
 GROUP_CENTRED = 0.05  # of a group's width: a heading centred over it stands this close to its middle, or a gutter
 
 
@@ -90,3 +92,31 @@ def grouped(
                     step[last] = (count + last - first + 1, [*taken, (first, last)])
         best = step
     return [list(range(first, last + 1)) for first, last in max(best.values())[1]] if best else None
+
+
+def set_apart(
+    headings: list[list[Item]], gutters: list[tuple[float, float]], right: float
+) -> list[tuple[float, float]] | None:
+    """The gutters of a table whose header row's ``headings`` (its phrases, left to right) stand in its body's
+    ``gutters`` (the body ending at ``right``), as a spreadsheet prints headings set left in their cells over
+    figures set right: a heading that starts in a gutter ("sq mi" just after the "5" of the column before,
+    short of "301,368.57") belongs to the column after it, and one that ends in a gutter to the column before it;
+    a heading before another in the same gutter, or past the body's end, is a column of its own, empty in
+    the body ("% land"). None when a heading crosses a gutter whole (a group's name over its columns), leaves a
+    gutter no strip, or the header has fewer headings than the body has gutters."""
+    if len(headings) < len(gutters):
+        return None
+    found: list[tuple[float, float]] = []
+    for start, end in [*gutters, (right, math.inf)]:
+        edge, starting, strips = start, False, list[tuple[float, float]]()
+        for x0, x1 in ((phrase[0]["x0"], phrase[-1]["x1"]) for phrase in headings):
+            if x0 <= start and end <= x1:
+                return None
+            if start < x1 and x0 < end:
+                strips += [(edge, x0)] if x0 - edge >= APART else []
+                edge, starting = max(edge, x1), x0 > start
+        strips += [(edge, end)] if not starting and end - edge >= APART and end < math.inf else []
+        if not strips and end < math.inf:
+            return None
+        found += strips
+    return found

@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from statistics import median
 
-from .colheads import grouped, spanned, wrapped_header
+from .colheads import grouped, set_apart, spanned, wrapped_header
 from .records import Item
 from .unsure import FIGURE
 from .words import in_reading_order, phrase_text
@@ -322,6 +322,10 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
     empty, and those that rows with fewer cells than most cross only with words centred on them
     (a heading, or a cell spanning the columns on both sides), a third of the rows at most."""
     strict = _gutters(rows, width)
+    if len(rows) > ALIGNED_ROWS and (body := _gutters(rows[1:], width)):
+        right = max(item["x1"] for row in rows[1:] for item in row)
+        apart = set_apart(phrases(sorted(rows[0], key=lambda item: item["x0"]), width), body, right)
+        strict = apart if apart and len(apart) > len(strict) else strict
     strict = sorted(strict + _overrun(rows, width, strict))
     strict = sorted(strict + _heading_edges(rows, width, strict))
     runs = [phrases(sorted(row, key=lambda item: item["x0"]), width) for row in rows]
