@@ -104,6 +104,14 @@ def test_an_arabic_table_s_last_piece_under_a_latin_header_is_read_from_its_righ
     assert "| جنوب السودان | أفريقيا |" in table and "| 728 | SSD |" in table
 
 
+def test_an_arabic_table_without_rules_keeps_its_wrapped_cells_in_their_rows(services):
+    """Found by its alignment as a Latin table is: a line read from the right was no row, and the table's
+    rows came from the page's bands, where "الكبرى", the last line of a wrapped cell, was left under it."""
+    found = page("054-chromium-UNSD-ar.pdf", 3, services)
+    assert "| غينيا | أفريقيا | أفريقيا جنوب الصحراء الكبرى | 324 | GIN |" in found.tables[0]
+    assert "\nالكبرى\n" not in found.text
+
+
 def test_a_spreadsheet_s_columns_a_space_apart_are_columns(services):
     """LibreOffice prints a sheet's cells edge to edge: a code set right in its cell stands a space from
     the name set left in the next ("002 Africa"), which was one cell under "Region Code Region Name";

@@ -100,6 +100,13 @@ def test_arabic_and_persian_read_in_the_order_they_are_read(file, services):
     assert failing(file, 1, services, ("present", "order")) == []
 
 
+def test_blocks_side_by_side_in_two_sizes_are_no_table(services):
+    """A Persian journal's first page sets its box of small print (its society, its indexes, its issue) beside
+    its authors' names in larger type: read from the right as a Latin page is, the two were one table."""
+    text = read_file(CORPUS / "olmocr/ff3d6e051903fe5ca9bc172ece14964c5632_pg1.pdf", services=services).pages[0].text
+    assert "|" not in text and "جعفر مهراد" in text
+
+
 def test_statements_tables_without_rules_split_into_rows_and_columns(services):
     """A ledger boxed as one cell under a ruled header (the Senate's expenditures) is split at its
     baselines and under the header's columns; a surname that runs on into the next column keeps the

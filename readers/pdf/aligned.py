@@ -56,7 +56,7 @@ from .unruled import (
     undrawn,
     unruled_table,
 )
-from .words import phrase_text, reads_right_to_left
+from .words import in_reading_order, phrase_text
 
 PAGE_NUMBER = re.compile(r"\d{1,4}|[ivxlcdm]{1,7}|\d{1,3}[-–]\d{1,4}", re.I)  # "12", "xiv", "1-3"
 CAPTION = re.compile(r"(table|figure|fig\.|chart|exhibit)\s*[:.]?\s*[A-Z]{0,3}\d", re.I)  # "Table: 5", "Table SA3."
@@ -71,6 +71,7 @@ DRAWN_FILLED = 0.75  # of such a table's cells holding text: a diagram's boxes i
 # Of a run's gutters, a line with this many times fewer phrases at most, keeping only some of them, is a
 # wrapped cell's line under a few columns (a ten-column table's "Saharan Africa"), no row: it narrows no gutter.
 WRAPPED_SHARE = 2
+ROW_SIZES = 1.5  # times the smallest phrase's type size: a line of a larger one beside it is two blocks, no row
 TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
 PAIR_COLUMNS = 4  # columns a table of two rows has at least: a header over one row of figures
 
@@ -129,6 +130,15 @@ def _kept(held: list[list[Item]], strips: list[tuple[float, float]], shared: lis
     )
 
 
+def _sizes_apart(line: list[Item], width: float) -> bool:
+    """The line's phrases are set in sizes ``ROW_SIZES`` apart: blocks side by side (a journal's box beside
+    its authors' names), no table's row."""
+    sizes = [
+        median(item.get("size", item["bottom"] - item["top"]) for item in phrase) for phrase in phrases(line, width)
+    ]
+    return max(sizes) > ROW_SIZES * min(sizes)
+
+
 def _pair(lines: list[list[Item]], strips: list[tuple[float, float]], width: float) -> bool:
     """Two lines are a table of a header over one row: both cut at the same gutters into ``PAIR_COLUMNS``
     phrases or more, each short of prose, most of the row's holding a figure ("C  Si  Mn …" over "0.39 - 0.46
@@ -146,7 +156,7 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
     left, right = min(line[0]["x0"] for line in lines), max(line[-1]["x1"] for line in lines)
     height = median(item["bottom"] - item["top"] for line in lines for item in line)
     splits = [
-        0 if reads_right_to_left(line) or CAPTION.match(phrase_text(line)) else len(phrases(line, width))
+        0 if CAPTION.match(phrase_text(line)) or _sizes_apart(line, width) else len(phrases(line, width))
         for line in lines
     ]
     runs: list[tuple[int, int]] = []
@@ -256,7 +266,7 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
         if _is_text(rows, _gutters(region, left, right, width)) or _contents(rows, drawing, width):
             continue
         table = (
-            ([], [[phrase_text(phrase) for phrase in phrases(line, width)] for line in rows])
+            ([], in_reading_order([[phrase_text(phrase) for phrase in phrases(line, width)] for line in rows]))
             if pair
             else unruled_table(lines[top:first], rows, width)
         )
