@@ -7,8 +7,8 @@ tables are looked for first, as tabula's and Nurminen's stream methods do, and e
 handed to the layout as a block that stands where it is on the page, as a ruled table is:
 
 1. Each line is cut into phrases at gaps of a gutter's width or more; a line of two phrases or more
-   may be a table's row (but a caption, "Table 5: …", and a line that reads right to left, which the
-   text reads so).
+   may be a table's row, read from the right in a right-to-left script (but a caption, "Table 5: …",
+   and a line whose phrases are set in sizes ``ROW_SIZES`` apart: blocks side by side, ``_sizes_apart``).
 2. A table is a run of such lines, each within ``ROW_REACH`` line heights of the one above (and,
    once the run has its spacing, within ``ROW_SPACING`` times its usual gap or a line height, or
    ``GROUP_LINES`` blank lines more where the next line keeps every column: rows set in groups of
