@@ -322,13 +322,12 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
     empty, and those that rows with fewer cells than most cross only with words centred on them
     (a heading, or a cell spanning the columns on both sides), a third of the rows at most."""
     strict = _gutters(rows, width)
+    runs = [phrases(sorted(row, key=lambda item: item["x0"]), width) for row in rows]
     if len(rows) > ALIGNED_ROWS and (body := _gutters(rows[1:], width)):
-        right = max(item["x1"] for row in rows[1:] for item in row)
-        apart = set_apart(phrases(sorted(rows[0], key=lambda item: item["x0"]), width), body, right)
+        apart = set_apart(runs[0], body, max(item["x1"] for row in rows[1:] for item in row))
         strict = apart if apart and len(apart) > len(strict) else strict
     strict = sorted(strict + _overrun(rows, width, strict))
     strict = sorted(strict + _heading_edges(rows, width, strict))
-    runs = [phrases(sorted(row, key=lambda item: item["x0"]), width) for row in rows]
     usual = median(len(found) for found in runs)
     fewer = [index for index, found in enumerate(runs) if len(found) < usual]
     others = [row for index, row in enumerate(rows) if index not in fewer]
