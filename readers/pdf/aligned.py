@@ -155,9 +155,10 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
     """The runs of lines (first, last index) that may be a table's rows."""
     left, right = min(line[0]["x0"] for line in lines), max(line[-1]["x1"] for line in lines)
     height = median(item["bottom"] - item["top"] for line in lines for item in line)
+    captions = [bool(CAPTION.match(phrase_text(line))) for line in lines]
     splits = [
-        0 if CAPTION.match(phrase_text(line)) or _sizes_apart(line, width) else len(phrases(line, width))
-        for line in lines
+        0 if caption or _sizes_apart(line, width) else len(phrases(line, width))
+        for caption, line in zip(captions, lines)
     ]
     runs: list[tuple[int, int]] = []
     start = 0
@@ -174,6 +175,8 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
             gap = lines[index][0]["top"] - max(item["bottom"] for item in lines[index - 1])
             reach = ROW_REACH * height if len(spacing) < 2 else max(height, ROW_SPACING * median(spacing))
             shared = common(strips, _gutters(lines[index], left, right, width), width) if splits[index] > 1 else []
+            if captions[index]:  # a caption ("Table 5. …") heads the next table: it ends this one
+                break
             if gap > reach and not (
                 # rows set in groups (five to a group in a statistics table) go on after a blank line or two
                 rows >= ALIGNED_ROWS and gap <= reach + GROUP_LINES * height and len(shared) == len(strips)
@@ -206,7 +209,7 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
         # second cell, closer under it than any two rows stand ("All U.S." / "territory").
         labels, ended = min(line[0]["x0"] for line in lines[start : last + 1]), last
         second = min(found[1][0]["x0"] for line in lines[start : last + 1] if len(found := phrases(line, width)) > 1)
-        while last + 1 < len(lines) and last - ended < tallest:
+        while last + 1 < len(lines) and last - ended < tallest and not captions[last + 1]:
             line, gap = lines[last + 1], lines[last + 1][0]["top"] - max(item["bottom"] for item in lines[last])
             if gap > height or not (
                 line[0]["x0"] >= strips[0][1] - 0.5
