@@ -112,11 +112,12 @@ def _gutters(line: list[Item], left: float, right: float, width: float) -> list[
 
 
 def _under_one(line: list[Item], above: list[Item], width: float) -> bool:
-    """The line stands under one phrase of the line above, and no other, both short of prose: a
-    cell's next line."""
+    """The line stands under one phrase of the line above, and no other: a cell's next line, when the line
+    above is a row (its cells may be as long as its columns are wide) or both are short of prose."""
     left, right = line[0]["x0"], line[-1]["x1"]
-    over = [phrase for phrase in phrases(above, width) if left < phrase[-1]["x1"] and phrase[0]["x0"] < right]
-    return len(over) == 1 and max(line_chars(over[0]), line_chars(line)) < PROSE_CHARS
+    found = phrases(above, width)
+    over = [phrase for phrase in found if left < phrase[-1]["x1"] and phrase[0]["x0"] < right]
+    return len(over) == 1 and (len(found) > 1 or max(line_chars(over[0]), line_chars(line)) < PROSE_CHARS)
 
 
 def _kept(held: list[list[Item]], strips: list[tuple[float, float]], shared: list[tuple[float, float]]) -> bool:
