@@ -78,18 +78,22 @@ PAIR_COLUMNS = 4  # columns a table of two rows has at least: a header over one 
 
 def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool:
     """The run is text set in columns: every column's lines are prose, or one column's are long beside
-    others not of figures (a cost table's long descriptions beside its amounts are a table's)."""
-    lengths: list[list[int]] = [[] for _ in range(len(gutters) + 1)]
-    figures: list[list[bool]] = [[] for _ in lengths]
+    others not of figures (a cost table's long descriptions beside its amounts are a table's). The lines
+    above the first that holds figures in two columns are a header's, when there is one: long headings
+    over figures are no text."""
+    cells: list[list[tuple[int, bool] | None]] = []  # each line's cells: its length and whether it holds a figure
     for row in rows:
         for line in item_lines(row):
-            for index in range(len(lengths)):
+            cells.append([])
+            for index in range(len(gutters) + 1):
                 left = gutters[index - 1][1] if index else float("-inf")
                 right = gutters[index][0] if index < len(gutters) else float("inf")
                 cell = [item for item in line if left - 0.5 <= item["x0"] and item["x1"] <= right + 0.5]
-                if cell:
-                    lengths[index].append(line_chars(cell))
-                    figures[index].append(any(char.isdigit() for item in cell for char in item["text"]))
+                figure = any(char.isdigit() for item in cell for char in item["text"])
+                cells[-1].append((line_chars(cell), figure) if cell else None)
+    body = next((index for index, line in enumerate(cells) if sum(bool(cell and cell[1]) for cell in line) > 1), 0)
+    lengths = [[cell[0] for line in cells[body:] if (cell := line[index])] for index in range(len(gutters) + 1)]
+    figures = [[cell[1] for line in cells[body:] if (cell := line[index])] for index in range(len(gutters) + 1)]
     middles = [median(found) if found else 0 for found in lengths]
     long = [middle >= TEXT_COLUMN * PROSE_CHARS for middle in middles]
     beside_figures = all(2 * sum(found) >= len(found) for found, wide in zip(figures, long) if not wide)
