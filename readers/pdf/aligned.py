@@ -198,7 +198,9 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 # one under one phrase of a row or of such a line (not under a lone line: a paragraph's),
                 # when the next row keeps the gutters either side of them.
                 under = gap <= height and not shared and wrapping and _under_one(lines[index], lines[index - 1], width)
-                lone += not (gap <= height and shared or under)
+                # A line within the labels' column (a label wrapped over lines, a section's name) is the table's.
+                label = gap <= height and lines[index][-1]["x1"] <= strips[0][0] + 0.5
+                lone += not (gap <= height and shared or under or label)
                 held, wrapping = held + [lines[index]] * under, under
                 if lone > LONE_LINES:
                     break
