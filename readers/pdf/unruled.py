@@ -461,7 +461,10 @@ def unruled_table(
             spanning[-1] = (spans, [f"{old} {new}".strip() for old, new in zip(spanning[-1][1], row)])
         elif spans:
             spanning.append((spans, row))
-    cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
+    if cells[0][0] and any(map(DIGIT.search, cells[0][1:])):  # stacked over a labelled row of figures: its header
+        cells.insert(0, [" ".join(parts) for parts in stacked])
+    else:
+        cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
     # In the order the cells are read (from the right in Arabic), so that the first column is the labels'.
     cells = _joined(wrapped_header(in_reading_order([row for _, row in spanning] + cells)))
     held = {id(item) for item in before}
