@@ -33,7 +33,7 @@ from .colheads import wrapped_header
 from .records import Char
 from .shades import inside_shade, page_shades, zebra_stripes
 from .unruled import GUTTER_EMS, HEADER_ROWS, LEADER, PROSE_CHARS
-from .unsure import FIGURE
+from .unsure import CURRENCY, FIGURE
 from .words import (
     LINE_EMS,
     ON_AXIS,
@@ -47,7 +47,6 @@ from .words import (
 )
 
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
-CURRENCY = {"$", "€", "£", "¥"}  # a sign ruled apart from its amount goes with it
 RULE_PITCH = 60.0  # points between a table's row rules at most: farther apart they rule different things
 CLOSED_RULES = 2  # row rules ending at one x at least, to close a table there (a one-row stub column: eu-013 p. 5)
 RULED_COLUMNS = 2  # vertical rules inside a table's row rules at least, to close it at their ends

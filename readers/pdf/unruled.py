@@ -33,7 +33,7 @@ from statistics import median
 
 from .colheads import grouped, set_apart, spanned, wrapped_header
 from .records import Item
-from .unsure import FIGURE
+from .unsure import CURRENCY, FIGURE
 from .words import in_reading_order, phrase_text
 
 ALIGNED_ROWS = 3  # rows a table without rules has at least
@@ -311,6 +311,7 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
                 if header
                 else (not row[0] or filled == [0] and not FIGURE.fullmatch(row[0]))
                 and len(filled) < sum(map(bool, above))
+                or any(above[column] in CURRENCY and FIGURE.fullmatch(row[column]) for column in filled)
             )
         ):
             joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]

@@ -25,6 +25,7 @@ from collections import Counter
 
 from ..markup.tables import table_rows
 
+CURRENCY = {"$", "€", "£", "¥"}  # a sign set apart from its amount (ruled apart, or wrapped over it) goes with it
 # One figure: a count, an amount, a share, a year, with its sign, currency and footnote mark; thousands
 # grouped with commas, points or spaces ("33 003").
 FIGURE = re.compile(r"[-+−–(]?[$€£¥]?(?:\d+(?:[ ,.]\d{3})*(?:[.,]\d+)?|[.,]\d+)%?\)?\*{0,3}")
