@@ -166,7 +166,7 @@ def table_settings(page) -> dict | None:
     are left to make a grid."""
     shades = page_shades(page)
     shading = {id(rect) for rect in shades}
-    striped = zebra_stripes(shades, page.chars)
+    striped = zebra_stripes(shades)
     edges = [line_to_edge(line) for line in page.lines] + page.curve_edges
     for rect in (rect for rect in page.rects if id(rect) not in striped):
         edges += [edge for edge in rect_to_edges(rect) if id(rect) not in shading or not inside_shade(edge, shades)]

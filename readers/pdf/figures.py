@@ -194,7 +194,7 @@ def find_figures(page, table_boxes: list) -> list[dict]:
         for x0, top_, x1, bottom in table_boxes
     ]
     solid = {id(rect) for rect in page.rects if rect.get("fill")}
-    stripes = zebra_stripes(page_shades(page), page.chars)  # a table's rows shaded in turn: no drawing
+    stripes = zebra_stripes(page_shades(page))  # a table's rows shaded in turn: no drawing
     objects = (*page.curves, *(rect for rect in page.rects if id(rect) not in stripes), *page.lines)
     vector = [(box_of(obj), id(obj) in solid) for obj in objects]
     vector = [

@@ -14,8 +14,7 @@ SHADE_REACH = 0.5  # points either side of a shade's edge looked at for shading 
 # a map's fills, no table's cells (eu-025's survey tables shade 157); there every edge stays, as drawn.
 SHADES_CHECKED = 300
 # Shades of one colour over one column, one under the other with a gap between each two, at least this many:
-# a table's rows shaded in turn (zebra stripes), no cells' rules; two are when each holds a figure (a header's
-# band over a total's holds none).
+# a table's rows shaded in turn (zebra stripes), no cells' rules; two could be a header's and a total's band.
 ZEBRA_ROWS = 3
 ZEBRA_PITCH = 2.5  # times a stripe's height the gap to the next stripe at most: a stripe a row, one row between
 
@@ -50,15 +49,9 @@ def _shaded(shades: list[dict], x: float, y: float) -> bool:
     return any(shade["x0"] <= x <= shade["x1"] and shade["top"] <= y <= shade["bottom"] for shade in shades)
 
 
-def _figured(chars: list[dict], top: float, bottom: float) -> bool:
-    """A figure stands in the band from ``top`` to ``bottom`` (a shade may colour one cell of its row)."""
-    return any(char["text"].isdigit() and top <= (char["top"] + char["bottom"]) / 2 <= bottom for char in chars)
-
-
-def zebra_stripes(shades: list[dict], chars: list[dict]) -> set[int]:
+def zebra_stripes(shades: list[dict]) -> set[int]:
     """The ids of the shades that stripe a table's rows in turn (zebra): ``ZEBRA_ROWS`` of one colour at
-    least over one column (the same x0 and x1), or two whose rows each hold a figure of ``chars`` (a
-    table's first and third rows), each apart from the next by an unshaded gap no wider
+    least over one column (the same x0 and x1), each apart from the next by an unshaded gap no wider
     than ``ZEBRA_PITCH`` stripes (a shade drawn twice over itself, as LibreOffice draws them, is one
     stripe; rows shaded in two colours in turn, every one shaded, are cells the shades part). Their edges
     are no rules: the rows between them are the table's as much as theirs, and the table is found by
@@ -77,7 +70,7 @@ def zebra_stripes(shades: list[dict], chars: list[dict]) -> set[int]:
             ):
                 run.append((top, bottom))
                 continue
-            if len(run) >= ZEBRA_ROWS or len(run) == 2 and all(_figured(chars, *stripe) for stripe in run):
+            if len(run) >= ZEBRA_ROWS:
                 striped |= {id(shade) for stripe in run for shade in stripes[stripe]}
             run = [(top, bottom)] if top is not None else []
     return striped
