@@ -462,7 +462,7 @@ def unruled_table(
             spanning[-1] = (spans, [f"{old} {new}".strip() for old, new in zip(spanning[-1][1], row)])
         elif spans:
             spanning.append((spans, row))
-    if cells[0][0] and any(map(DIGIT.search, cells[0][1:])):  # stacked over a labelled row of figures: its header
+    if any(stacked) and any(map(FIGURE.fullmatch, cells[0])):  # stacked over a row of figures: its header
         cells.insert(0, [" ".join(parts) for parts in stacked])
     else:
         cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
