@@ -73,7 +73,7 @@ DRAWN_FILLED = 0.75  # of such a table's cells holding text: a diagram's boxes i
 WRAPPED_SHARE = 2
 ROW_SIZES = 1.5  # times the smallest phrase's type size: a line of a larger one beside it is two blocks, no row
 TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
-LABEL_EDGE = 1.0  # points: a line starting this near the last row's label is set on it (a label's next line)
+LABEL_EDGE = 1.0  # points: a line starting this far left of the last row's label at most is set on it or in from it
 PAIR_COLUMNS = 4  # columns a table of two rows has at least: a header over one row of figures
 
 
@@ -199,13 +199,13 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 # one under one phrase of a row or of such a line (not under a lone line: a paragraph's),
                 # when the next row keeps the gutters either side of them.
                 under = gap <= height and not shared and wrapping and _under_one(lines[index], lines[index - 1], width)
-                # A line within the labels' column, set on the last row's label (a label wrapped over lines, a
-                # section's name), is the table's.
+                # A line within the labels' column, set on or in from the last row's label (a label wrapped over
+                # lines, a section's name), is the table's.
                 label = (
                     gap <= height
                     and lines[index][-1]["x1"] <= strips[0][0] + 0.5
                     and lines[last][0]["x1"] <= strips[0][0] + 0.5
-                    and abs(lines[index][0]["x0"] - lines[last][0]["x0"]) <= LABEL_EDGE
+                    and lines[index][0]["x0"] >= lines[last][0]["x0"] - LABEL_EDGE
                 )
                 lone += not (gap <= height and shared or under or label)
                 held, wrapping = held + [lines[index]] * under, under
