@@ -450,7 +450,7 @@ def unruled_table(
         found = phrases(line, width)
         groups = grouped(found, extents, gutters, width) if len(found) > 1 else None
         for index, phrase in enumerate(found):
-            columns = groups[index] if groups else spanned(phrase, extents, gutters)
+            columns = groups[index] if groups else spanned(phrase, extents, gutters, heading=len(found) > 1)
             text = phrase_text(phrase)
             if len(columns) == len(stacked):
                 before += phrase
