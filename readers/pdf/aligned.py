@@ -93,8 +93,8 @@ def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool
                 figure = any(char.isdigit() for item in cell for char in item["text"])
                 cells[-1].append((line_chars(cell), figure) if cell else None)
     body = next((index for index, line in enumerate(cells) if sum(bool(cell and cell[1]) for cell in line) > 1), 0)
-    lengths = [[cell[0] for line in cells[body:] if (cell := line[index])] for index in range(len(gutters) + 1)]
-    figures = [[cell[1] for line in cells[body:] if (cell := line[index])] for index in range(len(gutters) + 1)]
+    lengths = [[entry[0] for line in cells[body:] if (entry := line[index])] for index in range(len(gutters) + 1)]
+    figures = [[entry[1] for line in cells[body:] if (entry := line[index])] for index in range(len(gutters) + 1)]
     middles = [median(found) if found else 0 for found in lengths]
     long = [middle >= TEXT_COLUMN * PROSE_CHARS for middle in middles]
     beside_figures = all(2 * sum(found) >= len(found) for found, wide in zip(figures, long) if not wide)
