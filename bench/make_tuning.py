@@ -10,7 +10,7 @@ python -m bench.make_tuning
 from __future__ import annotations
 
 from bench.make_validation import build
-from bench.validation_sources import Table, csv_table, html_tables, prose, sheet_table
+from bench.validation_sources import Table, cals_tables, csv_table, html_tables, prose, sheet_table
 from testkit.validation import TUNING
 
 SHIFT = 1  # the tuning set's style seed: the validation set's rounds start at 0
@@ -29,6 +29,7 @@ UNSD_COLUMNS = (  # the standard's columns, in three tables: thirteen columns, n
 DUCK = f"{SOURCES}/docling/wiki_duck.html.gz"
 UNSD_ARABIC = f"{SOURCES}/country-codes/UNSD-ar.csv.gz"  # the same standard in Arabic: a table laid out from the right
 STATES = f"{SOURCES}/pandas/wikipedia_states.html.gz"  # grouped headings: total, land and water area over their units
+TEN_Q = f"{SOURCES}/edgartools/aapl-20250329.htm.gz"  # a quarterly filing: periods grouped over dates, $ and % apart
 UNSD_ARABIC_COLUMNS = ["Country or Area", "Region Name", "Sub-region Name", "M49 Code", "ISO-alpha3 Code"]
 
 
@@ -52,13 +53,18 @@ def sources() -> list[Table]:
     tables += html_tables(STATES, "U.S. states and territories by area (Wikipedia)", wikitables)
     tables += html_tables(f"{SOURCES}/pandas/spam.html.gz", "Nutrients of a canned meat (USDA nutrient database)")
     tables += html_tables(f"{SOURCES}/pandas/banklist.html.gz", "Failed banks (FDIC)")
+    ten_q = html_tables(TEN_Q, "Apple Inc., quarterly report on Form 10-Q, March 2025")
+    tables += [table for table in ten_q if table.height >= 3 and any(map(table.numeric, table.cells))]
+    statement = "Apple Inc., condensed consolidated balance sheets (the filing's financial report R4)"
+    tables += html_tables(f"{SOURCES}/edgartools/aapl-R4.htm.gz", statement)
+    tables += cals_tables(f"{SOURCES}/docling/pa20010031492.xml.gz", "US patent application 2001/0031492")
     return tables
 
 
 def paragraphs(tables: list[Table]) -> dict[str, list[str]]:
-    """The Wikipedia article's paragraphs, set around every source's tables (the other sources have none)."""
+    """The Wikipedia article's paragraphs, set around every source's tables but the filing's, which has its own."""
     text = prose(DUCK)
-    return {table.origin: text for table in tables}
+    return {table.origin: prose(TEN_Q) if table.origin == TEN_Q else text for table in tables}
 
 
 def main() -> None:

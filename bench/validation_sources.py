@@ -157,7 +157,12 @@ def tidy(table: Table) -> Table:
 
 def fit(table: Table) -> bool:
     """A table worth printing: two rows and two columns at least, six cells with text."""
-    return table.height >= 2 and table.width >= 2 and sum(1 for cell in table.cells if cell.text) >= 6
+    return (
+        bool(table.cells)
+        and table.height >= 2
+        and table.width >= 2
+        and sum(1 for cell in table.cells if cell.text) >= 6
+    )
 
 
 def read_text(path: Path) -> bytes:

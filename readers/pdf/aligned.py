@@ -73,23 +73,28 @@ DRAWN_FILLED = 0.75  # of such a table's cells holding text: a diagram's boxes i
 WRAPPED_SHARE = 2
 ROW_SIZES = 1.5  # times the smallest phrase's type size: a line of a larger one beside it is two blocks, no row
 TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
+LABEL_EDGE = 1.0  # points: a line starting this far left of the last row's label at most is set on it or in from it
 PAIR_COLUMNS = 4  # columns a table of two rows has at least: a header over one row of figures
 
 
 def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool:
     """The run is text set in columns: every column's lines are prose, or one column's are long beside
-    others not of figures (a cost table's long descriptions beside its amounts are a table's)."""
-    lengths: list[list[int]] = [[] for _ in range(len(gutters) + 1)]
-    figures: list[list[bool]] = [[] for _ in lengths]
+    others not of figures (a cost table's long descriptions beside its amounts are a table's). The lines
+    above the first that holds figures in two columns are a header's, when there is one: long headings
+    over figures are no text."""
+    cells: list[list[tuple[int, bool] | None]] = []  # each line's cells: its length and whether it holds a figure
     for row in rows:
         for line in item_lines(row):
-            for index in range(len(lengths)):
+            cells.append([])
+            for index in range(len(gutters) + 1):
                 left = gutters[index - 1][1] if index else float("-inf")
                 right = gutters[index][0] if index < len(gutters) else float("inf")
                 cell = [item for item in line if left - 0.5 <= item["x0"] and item["x1"] <= right + 0.5]
-                if cell:
-                    lengths[index].append(line_chars(cell))
-                    figures[index].append(any(char.isdigit() for item in cell for char in item["text"]))
+                figure = any(char.isdigit() for item in cell for char in item["text"])
+                cells[-1].append((line_chars(cell), figure) if cell else None)
+    body = next((index for index, line in enumerate(cells) if sum(bool(cell and cell[1]) for cell in line) > 1), 0)
+    lengths = [[entry[0] for line in cells[body:] if (entry := line[index])] for index in range(len(gutters) + 1)]
+    figures = [[entry[1] for line in cells[body:] if (entry := line[index])] for index in range(len(gutters) + 1)]
     middles = [median(found) if found else 0 for found in lengths]
     long = [middle >= TEXT_COLUMN * PROSE_CHARS for middle in middles]
     beside_figures = all(2 * sum(found) >= len(found) for found, wide in zip(figures, long) if not wide)
@@ -112,11 +117,12 @@ def _gutters(line: list[Item], left: float, right: float, width: float) -> list[
 
 
 def _under_one(line: list[Item], above: list[Item], width: float) -> bool:
-    """The line stands under one phrase of the line above, and no other, both short of prose: a
-    cell's next line."""
+    """The line stands under one phrase of the line above, and no other: a cell's next line, when the line
+    above is a row (its cells may be as long as its columns are wide) or both are short of prose."""
     left, right = line[0]["x0"], line[-1]["x1"]
-    over = [phrase for phrase in phrases(above, width) if left < phrase[-1]["x1"] and phrase[0]["x0"] < right]
-    return len(over) == 1 and max(line_chars(over[0]), line_chars(line)) < PROSE_CHARS
+    found = phrases(above, width)
+    over = [phrase for phrase in found if left < phrase[-1]["x1"] and phrase[0]["x0"] < right]
+    return len(over) == 1 and (len(found) > 1 or max(line_chars(over[0]), line_chars(line)) < PROSE_CHARS)
 
 
 def _kept(held: list[list[Item]], strips: list[tuple[float, float]], shared: list[tuple[float, float]]) -> bool:
@@ -155,9 +161,10 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
     """The runs of lines (first, last index) that may be a table's rows."""
     left, right = min(line[0]["x0"] for line in lines), max(line[-1]["x1"] for line in lines)
     height = median(item["bottom"] - item["top"] for line in lines for item in line)
+    captions = [bool(CAPTION.match(phrase_text(line))) for line in lines]
     splits = [
-        0 if CAPTION.match(phrase_text(line)) or _sizes_apart(line, width) else len(phrases(line, width))
-        for line in lines
+        0 if caption or _sizes_apart(line, width) else len(phrases(line, width))
+        for caption, line in zip(captions, lines)
     ]
     runs: list[tuple[int, int]] = []
     start = 0
@@ -174,6 +181,8 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
             gap = lines[index][0]["top"] - max(item["bottom"] for item in lines[index - 1])
             reach = ROW_REACH * height if len(spacing) < 2 else max(height, ROW_SPACING * median(spacing))
             shared = common(strips, _gutters(lines[index], left, right, width), width) if splits[index] > 1 else []
+            if captions[index]:  # a caption ("Table 5. …") heads the next table: it ends this one
+                break
             if gap > reach and not (
                 # rows set in groups (five to a group in a statistics table) go on after a blank line or two
                 rows >= ALIGNED_ROWS and gap <= reach + GROUP_LINES * height and len(shared) == len(strips)
@@ -190,7 +199,15 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 # one under one phrase of a row or of such a line (not under a lone line: a paragraph's),
                 # when the next row keeps the gutters either side of them.
                 under = gap <= height and not shared and wrapping and _under_one(lines[index], lines[index - 1], width)
-                lone += not (gap <= height and shared or under)
+                # A line within the labels' column, set on or in from the last row's label (a label wrapped over
+                # lines, a section's name), is the table's.
+                label = (
+                    gap <= height
+                    and lines[index][-1]["x1"] <= strips[0][0] + 0.5
+                    and lines[last][0]["x1"] <= strips[0][0] + 0.5
+                    and lines[index][0]["x0"] >= lines[last][0]["x0"] - LABEL_EDGE
+                )
+                lone += not (gap <= height and shared or under or label)
                 held, wrapping = held + [lines[index]] * under, under
                 if lone > LONE_LINES:
                     break
@@ -206,7 +223,7 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
         # second cell, closer under it than any two rows stand ("All U.S." / "territory").
         labels, ended = min(line[0]["x0"] for line in lines[start : last + 1]), last
         second = min(found[1][0]["x0"] for line in lines[start : last + 1] if len(found := phrases(line, width)) > 1)
-        while last + 1 < len(lines) and last - ended < tallest:
+        while last + 1 < len(lines) and last - ended < tallest and not captions[last + 1]:
             line, gap = lines[last + 1], lines[last + 1][0]["top"] - max(item["bottom"] for item in lines[last])
             if gap > height or not (
                 line[0]["x0"] >= strips[0][1] - 0.5

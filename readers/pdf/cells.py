@@ -32,8 +32,8 @@ from .boxes import box_of, centre_in
 from .colheads import wrapped_header
 from .records import Char
 from .shades import inside_shade, page_shades, zebra_stripes
-from .unruled import GUTTER_EMS, LEADER, PROSE_CHARS
-from .unsure import FIGURE
+from .unruled import GUTTER_EMS, HEADER_ROWS, LEADER, PROSE_CHARS
+from .unsure import CURRENCY, FIGURE
 from .words import (
     LINE_EMS,
     ON_AXIS,
@@ -47,7 +47,6 @@ from .words import (
 )
 
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
-CURRENCY = {"$", "€", "£", "¥"}  # a sign ruled apart from its amount goes with it
 RULE_PITCH = 60.0  # points between a table's row rules at most: farther apart they rule different things
 CLOSED_RULES = 2  # row rules ending at one x at least, to close a table there (a one-row stub column: eu-013 p. 5)
 RULED_COLUMNS = 2  # vertical rules inside a table's row rules at least, to close it at their ends
@@ -471,9 +470,8 @@ def _whole_words(cells: list[list[Char] | None]) -> list[list[Char] | None]:
 
 
 def ruled_rows(table) -> list[list[str | None]]:
-    """The rows of a pdfplumber ``table``, each cell read from its own words and a row of records
-    split. A cell that spans columns or rows is written once, in its first row and column, the rest
-    of its span left empty; a header stacked over rows stays rows ("Sales" over "2023" and "2022")."""
+    """The rows of a pdfplumber ``table``, each cell read from its own words and a row of records split; a spanning
+    cell written once, in its first row and column; a header stacked over rows stays rows ("Sales" over "2023")."""
     lefts = sorted({round(box[0], 1) for box in table.cells})
     columns = {box: _covered((box[0], box[2]), lefts) for box in table.cells}
     rows: list[list[str | None]] = []
@@ -483,11 +481,12 @@ def ruled_rows(table) -> list[list[str | None]]:
         chars = [char for cell in cells if cell for char in cell]
         turns.update(_turn(char) for char in chars)
         figures = figures or any(char["text"].isdigit() for char in chars)
-        # A row of words ruled alone is a header ruled above and below (over a body left unruled), its
-        # lines wrapped headings ("M49 Code"); a lone row with figures may be a ledger's records, ruled
-        # round its columns.
+        # A row of words ruled alone is a header ruled above and below (over a body left unruled), its lines
+        # wrapped headings ("M49 Code"), as is a top row of words with its labels' cell empty ("March" / "29,2025");
+        # a lone row with figures may be a ledger's records, ruled round its columns.
         words = not any(FIGURE.fullmatch(word) for word in extract_text(cast(list[dict], chars)).split())
-        header = (not number or not figures) and (len(table.rows) > 1 or words)
+        heads = number < HEADER_ROWS and not cells[0] and any(char["text"].isalpha() for char in chars)
+        header = (not number or not figures or heads) and (len(table.rows) > 1 or words)
         rows += _records(row, cells, lefts, columns, header=header)
     rows = wrapped_header(_joined_columns(rows, {column for box in table.cells for column in columns[box][:-1]}))
     turn = turns.most_common(1)[0][0] if turns else 0

@@ -11,6 +11,7 @@ from .unsure import FIGURE
 from .words import Row
 
 RUNS_ON = re.compile(r"[^\W\d_][-\u2010]$")  # a heading's line that ends in a hyphen after a letter: "Sub-"
+NEARER = 0.5  # of its distance to the farther side: a heading in a gutter nearer one column than this is off its middle
 APART = 1.0  # points: a heading set this close to a gutter's edge leaves it no strip of its own
 GROUP_CENTRED = 0.05  # of a group's width: a heading centred over it stands this close to its middle, or a gutter
 
@@ -42,16 +43,25 @@ def wrapped_header(rows: list[Row]) -> list[Row]:
     return joined
 
 
-def spanned(phrase: list[Item], extents: list[tuple[float, float]], gutters: list[tuple[float, float]]) -> list[int]:
-    """The columns a heading spans: those its words overlap, and both sides of a gutter its middle stands
-    in; or else the column between the gutters its middle stands in (a heading over a column left empty
-    under it, "2021" over a year with no figures)."""
+def spanned(
+    phrase: list[Item], extents: list[tuple[float, float]], gutters: list[tuple[float, float]], heading: bool = False
+) -> list[int]:
+    """The columns a phrase spans: those its words overlap, and both sides of a gutter its middle stands in; or else
+    the column between the gutters its middle stands in (a heading over a column left empty under it, "2021"
+    over a year with no figures). A ``heading`` in a line of headings (not one over a group of columns), set in
+    its cell over figures set right, heads one column: one that starts in the gutter before a column and ends
+    within it heads it alone, and one that overlaps none and stands off the gutter's middle (``NEARER``) heads
+    the column after the gutter."""
     x0, x1 = phrase[0]["x0"], phrase[-1]["x1"]
     middle = (x0 + x1) / 2
     columns = {index for index, (left, right) in enumerate(extents) if x0 < right and left < x1}
-    columns |= {
-        side for index, (start, end) in enumerate(gutters) if start <= middle <= end for side in (index, index + 1)
-    }
+    if heading and len(columns) == 1 and x0 < extents[min(columns)][0] and x1 <= extents[min(columns)][1]:
+        return sorted(columns)
+    for index, (start, end) in enumerate(gutters):
+        if start <= middle <= end:
+            before, after = x0 - extents[index][1], extents[index + 1][0] - x1
+            off = heading and not columns and min(before, after) < NEARER * max(before, after)
+            columns |= {index + 1} if off else {index, index + 1}
     return sorted(columns) or [sum(end <= middle for _, end in gutters)]
 
 

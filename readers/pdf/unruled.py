@@ -33,7 +33,7 @@ from statistics import median
 
 from .colheads import grouped, set_apart, spanned, wrapped_header
 from .records import Item
-from .unsure import FIGURE
+from .unsure import CURRENCY, FIGURE
 from .words import in_reading_order, phrase_text
 
 ALIGNED_ROWS = 3  # rows a table without rules has at least
@@ -280,12 +280,14 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
     """``cells`` (one row a line of ``lines``) with a cell's lines joined where the lines' own pitch shows them one
     cell's: a line closer under the one above than ``STACKED`` times the gap between rows, each of its cells under a
     cell of the row above, is those cells' next line. In the header (the first row, above the first row of two cells
-    of figures or more and any line of figures not at the header's pitch) the gap between rows is the one over that
-    row, and the line may hold anything short of prose (Word breaks a word too long for its column: "ISO-alpha" /
-    "3"); under it, the gap is the usual one over rows that fill their first cell, and the line leaves the first
-    cell empty ("+1-539-402-" / "0259") or fills it alone with words ("District of" / "Columbia"), filling fewer
-    than the row above: a form's lines, each a row of its own, fill as many."""
-    body = next((index for index, row in enumerate(cells) if sum(map(bool, map(FIGURE.fullmatch, row))) > 1), 0)
+    of figures or more that has a label, a date under its month has none, and any line of figures not at the
+    header's pitch) the gap between rows is the one over that row, and the line may hold anything short of prose
+    (Word breaks a word too long for its column: "ISO-alpha" / "3"); under it, the gap is the usual one over rows that
+    fill their first cell, and the line leaves the first cell empty ("+1-539-402-" / "0259") or fills it alone with
+    words ("District of" / "Columbia"), filling fewer than the row above: a form's lines, each a row of its own, fill as
+    many."""
+    figures = [index for index, row in enumerate(cells) if sum(map(bool, map(FIGURE.fullmatch, row))) > 1]
+    body = next((index for index in figures if cells[index][0]), figures[0] if figures else 0)
     over = [0.0] + [line[0]["top"] - max(item["bottom"] for item in above) for above, line in zip(lines, lines[1:])]
     end = next(  # a line of figures not at the header's pitch is a row's: records of two lines each start there
         (
@@ -309,6 +311,7 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
                 if header
                 else (not row[0] or filled == [0] and not FIGURE.fullmatch(row[0]))
                 and len(filled) < sum(map(bool, above))
+                or any(above[column] in CURRENCY and FIGURE.fullmatch(row[column]) for column in filled)
             )
         ):
             joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]
@@ -447,7 +450,7 @@ def unruled_table(
         found = phrases(line, width)
         groups = grouped(found, extents, gutters, width) if len(found) > 1 else None
         for index, phrase in enumerate(found):
-            columns = groups[index] if groups else spanned(phrase, extents, gutters)
+            columns = groups[index] if groups else spanned(phrase, extents, gutters, heading=len(found) > 1)
             text = phrase_text(phrase)
             if len(columns) == len(stacked):
                 before += phrase
@@ -459,7 +462,10 @@ def unruled_table(
             spanning[-1] = (spans, [f"{old} {new}".strip() for old, new in zip(spanning[-1][1], row)])
         elif spans:
             spanning.append((spans, row))
-    cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
+    if any(stacked) and any(map(FIGURE.fullmatch, cells[0])):  # stacked over a row of figures: its header
+        cells.insert(0, [" ".join(parts) for parts in stacked])
+    else:
+        cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
     # In the order the cells are read (from the right in Arabic), so that the first column is the labels'.
     cells = _joined(wrapped_header(in_reading_order([row for _, row in spanning] + cells)))
     held = {id(item) for item in before}

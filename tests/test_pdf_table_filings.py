@@ -1,0 +1,92 @@
+"""A quarterly filing's statements (Apple's Form 10-Q for March 2025, in the generated tuning set
+``tests/corpus/table-tuning``, printed by Chromium and LibreOffice: ``bench.make_tuning``): periods
+grouped over dates set on two lines, labels wrapped over lines, amounts whose currency sign wraps
+apart, headings centred or set left in their cells over figures set right, and tables one under the
+other with only a caption between them; and the corpus's form and Korean report, whose lines stay text."""
+
+from __future__ import annotations
+
+import pytest
+
+from readers import Services, read_file
+from testkit import CORPUS, make_settings
+from testkit.validation import TUNING
+
+PRINTED = TUNING / "printed"
+DATES = "|  | March 29,2025 | March 30,2024 | March 29,2025 | March 30,2024 |"
+
+
+@pytest.fixture(scope="module")
+def services(tmp_path_factory) -> Services:
+    return Services(make_settings(tmp_path_factory.mktemp("filings")))
+
+
+def page(name: str, number: int, services: Services):
+    return read_file(PRINTED / name, number, number, services=services).pages[0]
+
+
+def test_a_caption_between_two_tables_parts_them(services):
+    """Two statements one under the other, only "Table 168. …" between them: the caption was a lone line
+    inside one run, and the two tables' columns were one table's, "$ 8,550 $ 7,903" in one cell."""
+    tables = page("110-word-aapl-20250329.pdf", 1, services).tables
+    assert len(tables) == 2
+    assert "| Research and development | $ 8,550 | $ 7,903 | $ 16,818 | $ 15,599 |" in tables[0]
+    assert "| Provision for income taxes | $ 4,530 | $ 4,422 | $ 10,784 | $ 10,829 |" in tables[1]
+    assert all(DATES in table for table in tables)
+
+
+def test_long_headings_over_figures_are_a_header_not_a_column_of_text(services):
+    """A share repurchase table with five headings wrapped over three lines and one figure under the last: its
+    column's lines were taken for text beside a narrow column, and the table was read in three pieces."""
+    found = page("093-chromium-aapl-20250329.pdf", 1, services)
+    table = found.tables[0]
+    assert "| Total | 108,120 |  |  | $ 40,779 |" in table
+    assert "| PubliclyAnnounced Plans or Programs |" in table
+    assert "| Open market and privately negotiated purchases | 36,809 | $ 235.43 | 36,809 |  |" in table
+
+
+def test_a_ruled_header_s_dates_on_two_lines_are_one_heading(services):
+    """A ruled statement's header: "March" over "29,2025" in each cell was read as two records."""
+    tables = page("086-chromium-aapl-20250329.pdf", 1, services).tables
+    assert any(DATES in table for table in tables)
+    assert not any("|  | March | March | March | March |" in table for table in tables)
+
+
+def test_an_unruled_statement_keeps_its_wrapped_labels_and_dated_header(services):
+    """Labels wrapped over two and three lines, and section names, stopped the table (more lone lines than a
+    table holds), and the dates under "March" were the body's first row."""
+    table = page("077-chromium-aapl-20250329.pdf", 3, services).tables[0]
+    assert DATES in table
+    assert "| Change in foreign currency translation, net of tax | 90 | (322) | (535) | (14) |" in table
+    assert "| Change in unrealized gains/losses on derivative instruments, net of tax: |  |  |  |  |" in table
+    assert "| Total comprehensive income | $ 25,206 | $ 24,054 | $ 61,919 | $ 60,044 |" in table
+
+
+def test_an_amount_wrapped_under_its_currency_sign_is_one_cell(services):
+    """ "$" at a row's end and "16,818" under it, the label wrapped beside them: one row, not two."""
+    tables = page("092-chromium-aapl-20250329.pdf", 1, services).tables
+    assert any(
+        "| Research and development | $ 8,550 |  | $ 7,903 |  | $ 16,818 |  | $ 15,599 |  |" in t for t in tables
+    )
+
+
+def test_headings_set_left_over_figures_set_right_head_their_own_columns(services):
+    """Each "March" starts in the gutter before its column's figures and overlaps them by a point: it
+    spanned both columns, and "Change" stood over the wrong ones."""
+    tables = page("089-chromium-aapl-20250329.pdf", 1, services).tables
+    header = "|  | March 29,2025 | March 30,2024 | Change |  | March 29,2025 | March 30,2024 | Change |  |"
+    assert any(header in table for table in tables)
+
+
+@pytest.mark.parametrize(
+    "path, words",
+    [
+        # a form's filing status boxes, each a line: no table of them
+        ("pdfminer/f1040nr.pdf", "3 Married resident of Canada or Mexico, or a married U.S. national"),
+        # a Korean report's two columns of prose: no table of their lines
+        ("docling/normal_4pages.pdf", "격성, 우연성, 외래성”을 충족하는 사고를 상해로 정의함"),
+    ],
+)
+def test_lines_of_text_are_no_table(path, words, services):
+    reading = read_file(CORPUS / path, services=services)
+    assert any(words in line and not line.startswith("|") for line in reading.as_text().splitlines())
