@@ -42,4 +42,4 @@ DOCUMENT_VERSION = 1  # the pages read cut into a PDF of their own (readers.payl
 FETCH_VERSION = 1  # a file fetched by its URL (readers.intake.fetch)
 OCR_VERSION = 7  # how local OCR reads a picture: turns, lines, scales, spaces (readers.describe.ocr)
 PROMPT_VERSION = 3  # what the vision model is asked (readers.describe.prompts)
-TRANSCRIPT_VERSION = 1  # a recording's transcript (readers.formats.audio)
+TRANSCRIPT_VERSION = 2  # a recording's transcript (readers.formats.audio); 2: hotwords spelled as given

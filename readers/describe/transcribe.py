@@ -21,9 +21,10 @@ hotwords, 0.030 / 0.039 / 0.030 with the sentence (one word on one recording: "g
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from urllib.parse import urlparse
@@ -49,12 +50,33 @@ UPLOAD_SUFFIX = {
 SecondsDone = Callable[[float], None]
 
 
+def _terms(hotwords: str) -> list[str]:
+    """The hotwords' terms: separated by commas, or else by spaces."""
+    return [term.strip() for term in hotwords.split(",") if term.strip()] if "," in hotwords else hotwords.split()
+
+
 def hotwords_prompt(hotwords: str) -> str:
     """The sentence hotwords reach the model in: "This recording mentions ReadLens, Kubernetes and
     Siobhan." (terms separated by commas, or else by spaces)."""
-    terms = [term.strip() for term in hotwords.split(",") if term.strip()] if "," in hotwords else hotwords.split()
+    terms = _terms(hotwords)
     listed = terms[0] if len(terms) == 1 else f"{', '.join(terms[:-1])} and {terms[-1]}"
     return f"This recording mentions {listed}."
+
+
+def spelled(transcript: Transcript, hotwords: str | None) -> Transcript:
+    """``transcript`` with each hotword spelled as given where the model wrote it in other letter case
+    ("comfyUI" for "ComfyUI": how a model decodes a name it was steered to varies with the CPU's kernels)."""
+    if not hotwords:
+        return transcript
+    patterns = [(re.compile(rf"(?<!\w){re.escape(term)}(?!\w)", re.IGNORECASE), term) for term in _terms(hotwords)]
+
+    def spell(text: str) -> str:
+        for pattern, term in patterns:
+            text = pattern.sub(term, text)
+        return text
+
+    segments = [replace(segment, text=spell(segment.text)) for segment in transcript.segments]
+    return replace(transcript, text=spell(transcript.text), segments=segments)
 
 
 class TranscriptionFailed(Exception):
@@ -167,13 +189,8 @@ class LocalWhisper:
                 progress(min(piece.end, audio.duration))
         except (ValueError, RuntimeError) as error:  # a bad language code; CTranslate2 out of memory
             raise TranscriptionFailed(f"the local model {self.model_name} failed: {error}") from None
-        return Transcript(
-            " ".join(segment.text for segment in segments if segment.text),
-            info.language,
-            audio.duration,
-            segments,
-            self.source,
-        )
+        whole = " ".join(segment.text for segment in segments if segment.text)
+        return spelled(Transcript(whole, info.language, audio.duration, segments, self.source), hotwords)
 
 
 class WhisperAPI:
@@ -258,9 +275,8 @@ class WhisperAPI:
             raise TranscriptionFailed(
                 f"the transcription service at {self._where()} sent segments without start, end or text"
             ) from None
-        return Transcript(
-            text.strip(), language or getattr(response, "language", None), audio.duration, segments, self.source
-        )
+        said = getattr(response, "language", None)
+        return spelled(Transcript(text.strip(), language or said, audio.duration, segments, self.source), hotwords)
 
 
 @dataclass(frozen=True)
