@@ -65,7 +65,7 @@ def hotwords_prompt(hotwords: str) -> str:
 
 def spelled(transcript: Transcript, hotwords: str | None) -> Transcript:
     """``transcript`` with each hotword spelled as given where the model wrote it in other letter case
-    ("comfyUI" for "ComfyUI": how a model decodes a name it was steered to varies with the CPU's kernels)."""
+    ("comfyUI" for "ComfyUI": the same model on another machine decoded a steered name so)."""
     if not hotwords:
         return transcript
     patterns = [(re.compile(rf"(?<!\w){re.escape(term)}(?!\w)", re.IGNORECASE), term) for term in _terms(hotwords)]
