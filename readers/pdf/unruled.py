@@ -198,7 +198,8 @@ def _extents(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> list
 
 def _group_headings(line: list[Item], rows: list[list[Item]], width: float) -> list[str] | None:
     """``line`` as a header's row over ``rows`` when its headings (two or more) stand over groups of their
-    columns, one over two columns at least, and leave the first column empty; else None."""
+    columns, one over two columns at least, or each heads its own columns in turn (set in their cells over
+    figures set right: ``spanned``), and leave the first column empty; else None."""
     found = phrases(sorted(line, key=lambda item: item["x0"]), width)
     gutters, _ = _column_gutters(rows, width)
     if len(found) < 2 or not gutters or found[0][0]["x0"] < gutters[0][1] - 0.5:
@@ -206,7 +207,9 @@ def _group_headings(line: list[Item], rows: list[list[Item]], width: float) -> l
     extents = _extents(rows, gutters)
     groups = grouped(found, extents, gutters, width)
     if not groups or all(len(group) < 2 for group in groups):
-        return None
+        groups = [spanned(phrase, extents, gutters, heading=True) for phrase in found]
+        if 0 in groups[0] or any(before[-1] >= after[0] for before, after in zip(groups, groups[1:])):
+            return None
     row = [""] * len(extents)
     for phrase, group in zip(found, groups):
         row[group[0]] = phrase_text(phrase)
