@@ -315,6 +315,8 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
                 else (not row[0] or filled == [0] and not FIGURE.fullmatch(row[0]))
                 and len(filled) < sum(map(bool, above))
                 or any(above[column] in CURRENCY and FIGURE.fullmatch(row[column]) for column in filled)
+                or filled == [0] == [column for column, cell in enumerate(above) if cell]
+                and above[0][-1] not in ".:"
             )
         ):
             joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]
