@@ -48,6 +48,7 @@ GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wide
 # Characters that draw, not words: a leader's dots ("0.99 ..........  800"; three dots are a cell's "not
 # available") and a rule typed as a run of hyphens or equals signs under a typewriter table's header.
 LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}")
+SHORT_LEADER = re.compile(r"\.{2,3}")  # what a leader leaves where its label nearly fills the column
 RULE = re.compile(r"[-–—=_]{3,}")
 
 
@@ -65,11 +66,14 @@ def drawn(line: list[Item]) -> list[Item]:
 
 
 def undrawn(slabs: list[list[Item]]) -> list[list[Item]]:
-    """``slabs`` without what their lines draw (``drawn``), and without those left empty."""
+    """``slabs`` without what their lines draw (``drawn``), and without those left empty; where some lines
+    have leaders, a word of two or three dots is a leader too (a label that fills its column but for "..")."""
     kept = []
+    leadered = any(LEADER.fullmatch(item["text"]) for slab in slabs for item in slab)
     for slab in slabs:
         lines = item_lines(slab)
         gone = {id(item) for line in lines for item in drawn(line)}
+        gone |= {id(item) for item in slab if leadered and SHORT_LEADER.fullmatch(item["text"])}
         if len(gone) < len(slab):
             kept.append([item for item in slab if id(item) not in gone])
     return kept
