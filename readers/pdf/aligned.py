@@ -56,6 +56,7 @@ from .unruled import (
     undrawn,
     unruled_table,
 )
+from .unsure import FIGURE
 from .words import in_reading_order, phrase_text
 
 PAGE_NUMBER = re.compile(r"\d{1,4}|[ivxlcdm]{1,7}|\d{1,3}[-–]\d{1,4}", re.I)  # "12", "xiv", "1-3"
@@ -145,6 +146,11 @@ def _sizes_apart(line: list[Item], width: float) -> bool:
     return max(sizes) > ROW_SIZES * min(sizes)
 
 
+def _figures(line: list[Item], width: float) -> bool:
+    """The line holds two figures or more, each a phrase of its own: a row of figures, no header's."""
+    return sum(bool(FIGURE.fullmatch(phrase_text(phrase))) for phrase in phrases(line, width)) > 1
+
+
 def _pair(lines: list[list[Item]], strips: list[tuple[float, float]], width: float) -> bool:
     """Two lines are a table of a header over one row: both cut at the same gutters into ``PAIR_COLUMNS``
     phrases or more, each short of prose, most of the row's holding a figure ("C  Si  Mn …" over "0.39 - 0.46
@@ -183,9 +189,19 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
             shared = common(strips, _gutters(lines[index], left, right, width), width) if splits[index] > 1 else []
             if captions[index]:  # a caption ("Table 5. …") heads the next table: it ends this one
                 break
-            if gap > reach and not (
-                # rows set in groups (five to a group in a statistics table) go on after a blank line or two
-                rows >= ALIGNED_ROWS and gap <= reach + GROUP_LINES * height and len(shared) == len(strips)
+            if (
+                gap > reach
+                and not (
+                    # rows set in groups (five to a group in a statistics table) go on after a blank line or two
+                    rows >= ALIGNED_ROWS
+                    and gap <= reach + GROUP_LINES * height
+                    and len(shared) == len(strips)
+                    # and a header's lines, closer than rows stand, over a first row of figures a line height or two on
+                    or gap <= ROW_REACH * height
+                    and len(shared) > 1
+                    and not any(_figures(line, width) for line in lines[start:index])
+                    and _figures(lines[index], width)
+                )
             ):
                 break
             if gap > reach:  # the gap between groups is no row spacing, and the rows over it may be a header's lines
