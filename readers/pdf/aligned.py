@@ -56,7 +56,7 @@ from .unruled import (
     undrawn,
     unruled_table,
 )
-from .unsure import FIGURE
+from .unsure import of_figures
 from .words import in_reading_order, phrase_text
 
 PAGE_NUMBER = re.compile(r"\d{1,4}|[ivxlcdm]{1,7}|\d{1,3}[-–]\d{1,4}", re.I)  # "12", "xiv", "1-3"
@@ -146,11 +146,6 @@ def _sizes_apart(line: list[Item], width: float) -> bool:
     return max(sizes) > ROW_SIZES * min(sizes)
 
 
-def _figures(line: list[Item], width: float) -> bool:
-    """The line holds two figures or more, each a phrase of its own: a row of figures, no header's."""
-    return sum(bool(FIGURE.fullmatch(phrase_text(phrase))) for phrase in phrases(line, width)) > 1
-
-
 def _pair(lines: list[list[Item]], strips: list[tuple[float, float]], width: float) -> bool:
     """Two lines are a table of a header over one row: both cut at the same gutters into ``PAIR_COLUMNS``
     phrases or more, each short of prose, most of the row's holding a figure ("C  Si  Mn …" over "0.39 - 0.46
@@ -199,8 +194,8 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                     # and a header's lines, closer than rows stand, over a first row of figures a line height or two on
                     or gap <= ROW_REACH * height
                     and len(shared) > 1
-                    and not any(_figures(line, width) for line in lines[start:index])
-                    and _figures(lines[index], width)
+                    and not any(of_figures(map(phrase_text, phrases(line, width))) for line in lines[start:index])
+                    and of_figures(map(phrase_text, phrases(lines[index], width)))
                 )
             ):
                 break

@@ -33,7 +33,7 @@ from statistics import median
 
 from .colheads import grouped, set_apart, spanned, wrapped_header
 from .records import Item
-from .unsure import CURRENCY, FIGURE
+from .unsure import CURRENCY, FIGURE, of_figures
 from .words import in_reading_order, phrase_text
 
 ALIGNED_ROWS = 3  # rows a table without rules has at least
@@ -205,11 +205,7 @@ def _group_headings(line: list[Item], rows: list[list[Item]], width: float) -> l
     columns, one over two columns at least, or each heads its own columns in turn (set in their cells over
     figures set right: ``spanned``), and leave the first column empty; else None."""
     found = phrases(sorted(line, key=lambda item: item["x0"]), width)
-    body = [
-        row
-        for row in rows
-        if sum(bool(FIGURE.fullmatch(phrase_text(p))) for p in phrases(sorted(row, key=lambda i: i["x0"]), width)) > 1
-    ]
+    body = [row for row in rows if of_figures(map(phrase_text, phrases(sorted(row, key=lambda i: i["x0"]), width)))]
     rows = body if len(body) >= ALIGNED_ROWS else rows  # the columns are the figures' (headings cross them)
     gutters, _ = _column_gutters(rows, width)
     if len(found) < 2 or not gutters or found[0][0]["x0"] < gutters[0][1] - 0.5:
@@ -299,7 +295,7 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
     fill their first cell, and the line leaves the first cell empty ("+1-539-402-" / "0259") or fills it alone with
     words ("District of" / "Columbia"), filling fewer than the row above: a form's lines, each a row of its own, fill as
     many."""
-    figures = [index for index, row in enumerate(cells) if sum(map(bool, map(FIGURE.fullmatch, row))) > 1]
+    figures = [index for index, row in enumerate(cells) if of_figures(row)]
     body = next((index for index in figures if cells[index][0]), figures[0] if figures else 0)
     over = [0.0] + [line[0]["top"] - max(item["bottom"] for item in above) for above, line in zip(lines, lines[1:])]
     end = next(  # a line of figures not at the header's pitch is a row's: records of two lines each start there
