@@ -205,8 +205,6 @@ def _group_headings(line: list[Item], rows: list[list[Item]], width: float) -> l
     columns, one over two columns at least, or each heads its own columns in turn (set in their cells over
     figures set right: ``spanned``), and leave the first column empty; else None."""
     found = phrases(sorted(line, key=lambda item: item["x0"]), width)
-    body = [row for row in rows if of_figures(map(phrase_text, phrases(sorted(row, key=lambda i: i["x0"]), width)))]
-    rows = body if len(body) >= ALIGNED_ROWS else rows  # the columns are the figures' (headings cross them)
     gutters, _ = _column_gutters(rows, width)
     if len(found) < 2 or not gutters or found[0][0]["x0"] < gutters[0][1] - 0.5:
         return None
