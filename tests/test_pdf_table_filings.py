@@ -78,6 +78,37 @@ def test_headings_set_left_over_figures_set_right_head_their_own_columns(service
     assert any(header in table for table in tables)
 
 
+def test_a_section_s_name_wrapped_over_two_lines_is_one_cell(services):
+    """ "February 2, 2025 to March 1," alone on its line runs on into "2025:" under it: one cell, not two rows."""
+    tables = page("111-word-aapl-20250329.pdf", 1, services).tables
+    assert any("| February 2, 2025 to March 1, 2025: |  |  |  |  |" in table for table in tables)
+
+
+def test_a_line_of_headings_over_the_body_s_gutters_is_a_header_row(services):
+    """ "March  March  Change" set left in their cells cross the body's gutters: the line was read as a title."""
+    table = page("107-word-aapl-20250329.pdf", 1, services).tables[0]
+    assert table.startswith("|  | March | March | Change |  | March | March | Change |  |")
+    assert "| Americas | $ 40,315 | $ 37,273 | 8 | % | $ 92,963 | $ 87,703 | 6 | % |" in table
+
+
+def test_a_repeated_header_wrapped_over_seven_lines_stays_the_table_s(services):
+    """Word breaks the repeated header's headings over seven lines, closer than the rows stand: its last three
+    lines were a table of their own, and the header the first line of figures' pitch cut off."""
+    table = page("012-word-UNSD-en.pdf", 3, services).tables[0]
+    assert table.startswith("| Regi on Code | Region Name | Sub-regio n Code |")
+    assert (
+        "| 002 | Africa | 202 | Sub-Saharan Africa | 011 | Western Africa | Togo | 768 | TG | TGO | x |  |  |" in table
+    )
+
+
+def test_a_leader_s_last_dots_are_no_words_of_the_cell(services):
+    """A label that nearly fills its column leaves two dots of its leader: no cell keeps them."""
+    table = page("104-word-aapl-20250329.pdf", 1, services).tables[0]
+    assert "| Total property, plant and equipment, net | $ 46,876 | $ 45,680 |" in table
+    text = read_file(CORPUS / "pdfplumber/federal-register-2020-17221.pdf", services=services).as_text()
+    assert "| FCC OPS installation and verification | 1 work-hour × $85 per hour = $85 |" in text
+
+
 @pytest.mark.parametrize(
     "path, words",
     [

@@ -56,6 +56,7 @@ from .unruled import (
     undrawn,
     unruled_table,
 )
+from .unsure import of_figures
 from .words import in_reading_order, phrase_text
 
 PAGE_NUMBER = re.compile(r"\d{1,4}|[ivxlcdm]{1,7}|\d{1,3}[-–]\d{1,4}", re.I)  # "12", "xiv", "1-3"
@@ -183,9 +184,19 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
             shared = common(strips, _gutters(lines[index], left, right, width), width) if splits[index] > 1 else []
             if captions[index]:  # a caption ("Table 5. …") heads the next table: it ends this one
                 break
-            if gap > reach and not (
-                # rows set in groups (five to a group in a statistics table) go on after a blank line or two
-                rows >= ALIGNED_ROWS and gap <= reach + GROUP_LINES * height and len(shared) == len(strips)
+            if (
+                gap > reach
+                and not (
+                    # rows set in groups (five to a group in a statistics table) go on after a blank line or two
+                    rows >= ALIGNED_ROWS
+                    and gap <= reach + GROUP_LINES * height
+                    and len(shared) == len(strips)
+                    # and a header's lines, closer than rows stand, over a first row of figures a line height or two on
+                    or gap <= ROW_REACH * height
+                    and len(shared) > 1
+                    and not any(of_figures(map(phrase_text, phrases(line, width))) for line in lines[start:index])
+                    and of_figures(map(phrase_text, phrases(lines[index], width)))
+                )
             ):
                 break
             if gap > reach:  # the gap between groups is no row spacing, and the rows over it may be a header's lines

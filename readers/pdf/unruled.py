@@ -33,7 +33,7 @@ from statistics import median
 
 from .colheads import grouped, set_apart, spanned, wrapped_header
 from .records import Item
-from .unsure import CURRENCY, FIGURE
+from .unsure import CURRENCY, FIGURE, of_figures
 from .words import in_reading_order, phrase_text
 
 ALIGNED_ROWS = 3  # rows a table without rules has at least
@@ -48,6 +48,7 @@ GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wide
 # Characters that draw, not words: a leader's dots ("0.99 ..........  800"; three dots are a cell's "not
 # available") and a rule typed as a run of hyphens or equals signs under a typewriter table's header.
 LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}")
+SHORT_LEADER = re.compile(r"\.{2,3}")  # what a leader leaves where its label nearly fills the column
 RULE = re.compile(r"[-–—=_]{3,}")
 
 
@@ -65,11 +66,14 @@ def drawn(line: list[Item]) -> list[Item]:
 
 
 def undrawn(slabs: list[list[Item]]) -> list[list[Item]]:
-    """``slabs`` without what their lines draw (``drawn``), and without those left empty."""
+    """``slabs`` without what their lines draw (``drawn``), and without those left empty; where some lines
+    have leaders, a word of two or three dots is a leader too (a label that fills its column but for "..")."""
     kept = []
+    leadered = any(LEADER.fullmatch(item["text"]) for slab in slabs for item in slab)
     for slab in slabs:
         lines = item_lines(slab)
         gone = {id(item) for line in lines for item in drawn(line)}
+        gone |= {id(item) for item in slab if leadered and SHORT_LEADER.fullmatch(item["text"])}
         if len(gone) < len(slab):
             kept.append([item for item in slab if id(item) not in gone])
     return kept
@@ -198,7 +202,8 @@ def _extents(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> list
 
 def _group_headings(line: list[Item], rows: list[list[Item]], width: float) -> list[str] | None:
     """``line`` as a header's row over ``rows`` when its headings (two or more) stand over groups of their
-    columns, one over two columns at least, and leave the first column empty; else None."""
+    columns, one over two columns at least, or each heads its own columns in turn (set in their cells over
+    figures set right: ``spanned``), and leave the first column empty; else None."""
     found = phrases(sorted(line, key=lambda item: item["x0"]), width)
     gutters, _ = _column_gutters(rows, width)
     if len(found) < 2 or not gutters or found[0][0]["x0"] < gutters[0][1] - 0.5:
@@ -206,7 +211,9 @@ def _group_headings(line: list[Item], rows: list[list[Item]], width: float) -> l
     extents = _extents(rows, gutters)
     groups = grouped(found, extents, gutters, width)
     if not groups or all(len(group) < 2 for group in groups):
-        return None
+        groups = [spanned(phrase, extents, gutters, heading=True) for phrase in found]
+        if 0 in groups[0] or any(before[-1] >= after[0] for before, after in zip(groups, groups[1:])):
+            return None
     row = [""] * len(extents)
     for phrase, group in zip(found, groups):
         row[group[0]] = phrase_text(phrase)
@@ -286,7 +293,7 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
     fill their first cell, and the line leaves the first cell empty ("+1-539-402-" / "0259") or fills it alone with
     words ("District of" / "Columbia"), filling fewer than the row above: a form's lines, each a row of its own, fill as
     many."""
-    figures = [index for index, row in enumerate(cells) if sum(map(bool, map(FIGURE.fullmatch, row))) > 1]
+    figures = [index for index, row in enumerate(cells) if of_figures(row)]
     body = next((index for index in figures if cells[index][0]), figures[0] if figures else 0)
     over = [0.0] + [line[0]["top"] - max(item["bottom"] for item in above) for above, line in zip(lines, lines[1:])]
     end = next(  # a line of figures not at the header's pitch is a row's: records of two lines each start there
@@ -312,6 +319,8 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
                 else (not row[0] or filled == [0] and not FIGURE.fullmatch(row[0]))
                 and len(filled) < sum(map(bool, above))
                 or any(above[column] in CURRENCY and FIGURE.fullmatch(row[column]) for column in filled)
+                or filled == [0] == [column for column, cell in enumerate(above) if cell]
+                and above[0][-1] not in ".:"
             )
         ):
             joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]

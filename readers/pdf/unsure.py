@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 
 from ..markup.tables import table_rows
 
@@ -35,6 +36,11 @@ EMPTY = re.compile(r"[-–—.:/x*]*|n\.?\s?[av]\.?|nil|none", re.I)  # what sta
 # blanks (the sparsest right table of the ICDAR EU half has a fifth).
 RAGGED_SHARE = 0.25
 MIXED_SHARE = 0.25  # of a column's filled cells, of the rarer kind: a label in a column of figures is one or two
+
+
+def of_figures(cells: Iterable[str]) -> bool:
+    """Two cells or more of ``cells`` (a row's, or a line's phrases) are figures: a row of figures, no header's."""
+    return sum(bool(FIGURE.fullmatch(cell)) for cell in cells) > 1
 
 
 def _kind(cell: str) -> str:
