@@ -291,7 +291,7 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
     header's pitch) the gap between rows is the one over that row, and the line may hold anything short of prose
     (Word breaks a word too long for its column: "ISO-alpha" / "3"); under it, the gap is the usual one over rows that
     fill their first cell, and the line leaves the first cell empty ("+1-539-402-" / "0259") or fills it alone with
-    words ("District of" / "Columbia"), filling fewer than the row above: a form's lines, each a row of its own, fill as
+    words ("District of" / "Columbia"; a year after a comma: "September 28," / "2024"), filling fewer than the row above: a form's lines, each a row of its own, fill as
     many."""
     figures = [index for index, row in enumerate(cells) if of_figures(row)]
     body = next((index for index in figures if cells[index][0]), figures[0] if figures else 0)
@@ -316,7 +316,7 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
             and (
                 all(len(cell) < PROSE_CHARS for cell in row)
                 if header
-                else (not row[0] or filled == [0] and not FIGURE.fullmatch(row[0]))
+                else (not row[0] or filled == [0] and (not FIGURE.fullmatch(row[0]) or above[0].endswith(",")))
                 and len(filled) < sum(map(bool, above))
                 or any(above[column] in CURRENCY and FIGURE.fullmatch(row[column]) for column in filled)
                 or filled == [0] == [column for column, cell in enumerate(above) if cell]
