@@ -101,6 +101,12 @@ def test_a_repeated_header_wrapped_over_seven_lines_stays_the_table_s(services):
     )
 
 
+def test_a_label_wrapped_before_its_year_is_one_cell(services):
+    """ "Balance as of September 28," and "2024" under it: the year was a row of its own (a figure)."""
+    tables = page("104-word-aapl-20250329.pdf", 1, services).tables
+    assert any("| Balance as of September 28, 2024 | 163,326 |" in table for table in tables)
+
+
 def test_a_leader_s_last_dots_are_no_words_of_the_cell(services):
     """A label that nearly fills its column leaves two dots of its leader: no cell keeps them."""
     table = page("104-word-aapl-20250329.pdf", 1, services).tables[0]

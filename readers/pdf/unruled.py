@@ -285,14 +285,14 @@ def _headed(rows: list[list[str]]) -> list[list[str]]:
 
 def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]:
     """``cells`` (one row a line of ``lines``) with a cell's lines joined where the lines' own pitch shows them one
-    cell's: a line closer under the one above than ``STACKED`` times the gap between rows, each of its cells under a
-    cell of the row above, is those cells' next line. In the header (the first row, above the first row of two cells
-    of figures or more that has a label, a date under its month has none, and any line of figures not at the
-    header's pitch) the gap between rows is the one over that row, and the line may hold anything short of prose
-    (Word breaks a word too long for its column: "ISO-alpha" / "3"); under it, the gap is the usual one over rows that
-    fill their first cell, and the line leaves the first cell empty ("+1-539-402-" / "0259") or fills it alone with
-    words ("District of" / "Columbia"), filling fewer than the row above: a form's lines, each a row of its own, fill as
-    many."""
+    cell's: a line closer under the one above than ``STACKED`` times the gap between rows, each of its cells
+    under a cell of the row above, is those cells' next line. In the header (the first row, above the first row
+    of two cells of figures or more that has a label, a date under its month has none, and any line of figures
+    not at the header's pitch) the gap between rows is the one over that row, and the line may hold anything
+    short of prose (Word breaks a word too long for its column: "ISO-alpha" / "3"); under it, the gap is the
+    usual one over rows that fill their first cell, and the line leaves the first cell empty ("+1-539-402-" /
+    "0259") or fills it alone with words ("District of" / "Columbia"; a year after a comma: "September 28," /
+    "2024"), filling fewer than the row above: a form's lines, each a row of its own, fill as many."""
     figures = [index for index, row in enumerate(cells) if of_figures(row)]
     body = next((index for index in figures if cells[index][0]), figures[0] if figures else 0)
     over = [0.0] + [line[0]["top"] - max(item["bottom"] for item in above) for above, line in zip(lines, lines[1:])]
@@ -316,7 +316,7 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
             and (
                 all(len(cell) < PROSE_CHARS for cell in row)
                 if header
-                else (not row[0] or filled == [0] and not FIGURE.fullmatch(row[0]))
+                else (not row[0] or filled == [0] and (not FIGURE.fullmatch(row[0]) or above[0].endswith(",")))
                 and len(filled) < sum(map(bool, above))
                 or any(above[column] in CURRENCY and FIGURE.fullmatch(row[column]) for column in filled)
                 or filled == [0] == [column for column, cell in enumerate(above) if cell]
