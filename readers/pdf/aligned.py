@@ -16,7 +16,10 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
    gutters). A line of one phrase, one whose words cross the gutters, or one of few phrases under
    some columns only (``WRAPPED_SHARE``), may stand among them (a cell's text wrapped onto a second
    line, a section's name, a cell that spans columns) when the
-   rows go on after it, ``LONE_LINES`` in a row at most. What the page draws with characters, a
+   rows go on after it, ``LONE_LINES`` in a row at most, and any number of lines within the labels'
+   column set on the last row's label (a label wrapped over lines, a section's name). A caption ends
+   the run: it heads the next table. A header's lines, closer than the rows stand, go on over a first
+   row of figures a line or two under them. What the page draws with characters, a
    leader's dots and a rule typed as hyphens (``readers.pdf.unruled.drawn``), parts no columns and
    ends no table: it is the table's own rules. A table has ``ALIGNED_ROWS`` rows at least, or two when
    they are a header over one row of figures, in ``PAIR_COLUMNS`` columns or more (``_pair``).
