@@ -250,7 +250,7 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 and line[-1]["x1"] <= strips[0][0] + 0.5
                 and (
                     labels + 1 < line[0]["x0"]
-                    or gap < STACKED * min(spacing or [height])
+                    or gap < STACKED * median(spacing or [height])
                     and line[-1]["x1"] + width <= second
                     and line_chars(line) < PROSE_CHARS
                 )
