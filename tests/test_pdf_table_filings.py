@@ -107,6 +107,14 @@ def test_a_label_wrapped_before_its_year_is_one_cell(services):
     assert any("| Balance as of September 28, 2024 | 163,326 |" in table for table in tables)
 
 
+def test_the_last_row_s_label_wrapped_onto_a_year_stays_in_it(services):
+    """A zebra's header lines stand closer than its rows: the last label's "2025" was measured against them
+    and read under the table."""
+    found = page("086-chromium-aapl-20250329.pdf", 1, services)
+    assert any("| Balance as of March 29, 2025 | 183,346 |" in table for table in found.tables)
+    assert "\n2025\n" not in found.text
+
+
 def test_a_leader_s_last_dots_are_no_words_of_the_cell(services):
     """A label that nearly fills its column leaves two dots of its leader: no cell keeps them."""
     table = page("104-word-aapl-20250329.pdf", 1, services).tables[0]

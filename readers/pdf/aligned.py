@@ -234,7 +234,7 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
         # The last row's cells may wrap onto lines of their own under it, right of the first gutter (each
         # gap between them holding the run's gutters), or under the first column's labels, indented (a hanging
         # indent: "MDS installation, INOP" / "marker removal.") or, short of prose and a gutter short of any row's
-        # second cell, closer under it than any two rows stand ("All U.S." / "territory").
+        # second cell, closer under it than its rows usually stand ("All U.S." / "territory").
         labels, ended = min(line[0]["x0"] for line in lines[start : last + 1]), last
         second = min(found[1][0]["x0"] for line in lines[start : last + 1] if len(found := phrases(line, width)) > 1)
         while last + 1 < len(lines) and last - ended < tallest and not captions[last + 1]:
@@ -250,7 +250,7 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 and line[-1]["x1"] <= strips[0][0] + 0.5
                 and (
                     labels + 1 < line[0]["x0"]
-                    or gap < STACKED * min(spacing or [height])
+                    or gap < STACKED * median(spacing or [height])
                     and line[-1]["x1"] + width <= second
                     and line_chars(line) < PROSE_CHARS
                 )
