@@ -320,7 +320,7 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
         tables.append(markdown)
         if any(item["top"] >= lines[first][0]["top"] for item in table[0]):  # among its rows, not a title over it
             beside.append(markdown)
-        blocks.append({**box, "text": "", "block": markdown})
+        blocks.append({**box, "text": "", "block": markdown, "rows": table[1]})
     return [item for item in items if id(item) not in taken], blocks, tables, beside
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from statistics import median
 
-from .boxes import Box, box_of, near
+from .boxes import Box, area, box_of, near
 from .records import Item
 from .unruled import item_lines
 
@@ -30,10 +30,6 @@ EDGE_SLACK = 1.0  # points: a word may touch a box's edge
 def drawn_boxes(page) -> list[Box]:
     """The boxes drawn on a pdfplumber ``page``: its rectangles and curves, filled or stroked."""
     return [box_of(obj) for obj in (*page.rects, *page.curves) if obj.get("fill") or obj.get("stroke")]
-
-
-def _area(box: Box) -> float:
-    return (box[2] - box[0]) * (box[3] - box[1])
 
 
 def _within(word: Item, box: Box) -> bool:
@@ -50,8 +46,8 @@ def asides(words: list[Item], drawn: list[Box], page_area: float) -> list[tuple[
     smallest first."""
     found: list[tuple[Box, list[Item]]] = []
     taken: set[int] = set()
-    for box in sorted(set(drawn), key=_area):
-        if _area(box) >= ASIDE_PAGE * page_area or any(near(box, other, 0) for other, _ in found):
+    for box in sorted(set(drawn), key=area):
+        if area(box) >= ASIDE_PAGE * page_area or any(near(box, other, 0) for other, _ in found):
             continue
         touching = [word for word in words if near(box_of(word), box, 0)]
         inside = [word for word in touching if _within(word, box)]

@@ -17,6 +17,10 @@ def near(a: Box, b: Box, gap: float) -> bool:
     return a[0] - gap <= b[2] and b[0] - gap <= a[2] and a[1] - gap <= b[3] and b[1] - gap <= a[3]
 
 
+def area(box: Box) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
 def union(boxes) -> Box:
     """The smallest box round ``boxes``."""
     return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)

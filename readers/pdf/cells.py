@@ -481,10 +481,11 @@ def ruled_rows(table) -> list[list[str | None]]:
         chars = [char for cell in cells if cell for char in cell]
         turns.update(_turn(char) for char in chars)
         figures = figures or any(char["text"].isdigit() for char in chars)
-        # A row of words ruled alone is a header ruled above and below (over a body left unruled), its lines
-        # wrapped headings ("M49 Code"), as is a top row of words with its labels' cell empty ("March" / "29,2025");
-        # a lone row with figures may be a ledger's records, ruled round its columns.
-        words = not any(FIGURE.fullmatch(word) for word in extract_text(cast(list[dict], chars)).split())
+        # A row ruled alone with no cell of figures only is a header ruled round (over a body left unruled), its
+        # lines wrapped headings ("M49 Code"), as is a top row of words with its labels' cell empty ("March" /
+        # "29,2025"); a lone row with columns of figures may be a ledger's records, ruled round its columns.
+        texts = [extract_text(cast(list[dict], cell)).split() for cell in cells if cell]
+        words = not any(text and all(FIGURE.fullmatch(word) for word in text) for text in texts)
         heads = number < HEADER_ROWS and not cells[0] and any(char["text"].isalpha() for char in chars)
         header = (not number or not figures or heads) and (len(table.rows) > 1 or words)
         rows += _records(row, cells, lefts, columns, header=header)

@@ -42,10 +42,11 @@ from statistics import median
 from ..markup.tables import markdown_table
 from .aligned import aligned_tables, drawn_table
 from .asides import asides, drawn_boxes
-from .boxes import box_of, centre_in, near, ruled, union
+from .boxes import area, box_of, centre_in, near, ruled, union
 from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP
 from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, furniture_line, margin_numbers
+from .headed import Ruled, headed
 from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, as_body, heading_mark
 from .items import line_markdown, page_links, word_items
 from .paragraphs import paragraph_gaps, paragraph_groups
@@ -78,10 +79,6 @@ MARKER = re.compile(r"[•◦▪▫‣●○■□►▶–—*·-]|\(?(?:\d{1,3
 
 def _overlap(a: Boxed, b: Boxed) -> bool:
     return a["top"] < b["bottom"] and b["top"] < a["bottom"]
-
-
-def _area(box) -> float:
-    return (box[2] - box[0]) * (box[3] - box[1])
 
 
 def _core(item: Item) -> tuple[float, float]:
@@ -435,20 +432,20 @@ def _markdown(items: list[Item], body: float, ratio: float = HEADING_RATIO) -> t
 
 
 def page_markdown(
-    page, tables: list[tuple[tuple, str]], figures: list[dict]
+    page, grids: list[Ruled], lone: list[Ruled], figures: list[dict]
 ) -> tuple[str, list[str], list[str], list[Placed]]:
-    """The Markdown of a pdfplumber ``page`` whose ``tables`` are ``(bbox, markdown)`` pairs and
-    whose ``figures`` are ``readers.pdf.figures`` dicts, the tables without rules found, those of
-    them beside which words no cell could hold were read as text, and each of its lines (a table or
-    a figure's block whole) as it stands on the page: its Markdown and its box (left, top, right,
-    bottom) as fractions of the page (``readers.pdf.placed``), a side box's lines each; a line or two
-    turned on its side and the furniture taken out first are placed nowhere."""
-    boxes = [bbox for bbox, _ in tables]
+    """The Markdown of a pdfplumber ``page`` whose ruled tables are ``grids`` ``(bbox, markdown, rows)`` (and
+    ``lone``, rows ruled round alone that may head a table) and whose ``figures`` are ``readers.pdf.figures``
+    dicts; its tables (a table ruled in pieces one: ``readers.pdf.headed``); those beside which words no cell
+    could hold were read as text; and each of its lines (a table or a figure's block whole) as it stands on the
+    page: its Markdown and its box (left, top, right, bottom) as fractions of the page (``readers.pdf.placed``),
+    a side box's lines each; a line or two turned on its side and the furniture taken out first placed nowhere."""
+    boxes = [grid[0] for grid in grids]
     chars = [char for char in page.chars if not centre_in(box_of(char), boxes)] if boxes else page.chars
     upright = [char for char in chars if turn_of(char) == "level"]
     sizes = Counter(round(char["size"], 1) for char in upright if char["text"].strip())
     body = sizes.most_common(1)[0][0] if sizes else 10.0
-    scanned = any(_area(figure["box"]) >= SCANNED_AREA for figure in figures if figure["kind"] in ("picture", "scan"))
+    scanned = any(area(figure["box"]) >= SCANNED_AREA for figure in figures if figure["kind"] in ("picture", "scan"))
     if scanned and sizes:  # an OCR layer's sizes wander with the scan: its body size is their middle
         body = median(sizes.elements())
     fonts = Counter(char.get("fontname") for char in upright if char["text"].strip())
@@ -468,7 +465,9 @@ def page_markdown(
     edges = edge_words(item_lines(items), page_top, page_bottom) if items else set()
     for item in items:
         item["edge"] = id(item) in edges
-    items, aligned, unruled, beside = aligned_tables(items, GUTTER_EMS * body)
+    items, bodies, _, beside = aligned_tables(items, GUTTER_EMS * body)
+    tables, items, aligned = headed(grids, lone, items, bodies, GUTTER_EMS * body)
+    unruled = [block["block"] for block in aligned]
     ratio = SCAN_HEADING_RATIO if scanned else HEADING_RATIO
     side = asides(items, drawn_boxes(page), float(page.width) * float(page.height))
     held = {id(word) for _, inside in side for word in inside}
@@ -490,10 +489,10 @@ def page_markdown(
     sideways, aside = _turned_text(turned, page, unruled, text_span, placed)
     parts = [*map(furniture_line, heads), text, *sideways, *map(furniture_line, feet + numbered + aside)]
     left, top, width, height = float(page.bbox[0]), float(page.bbox[1]), float(page.width), float(page.height)
-    grids = {markdown for _, markdown in tables} | set(unruled)  # a table's box is its rules where it has them
+    ruled_at = {markdown for _, markdown in tables} | set(unruled)  # a table's box is its rules where it has them
     fractions = [
         (line, ((x0 - left) / width, (y0 - top) / height, (x1 - left) / width, (y1 - top) / height), chart)
         for line, box, chart in placed
-        for x0, y0, x1, y1 in [ruled(box, page.edges, page.chars) if line in grids else box]
+        for x0, y0, x1, y1 in [ruled(box, page.edges, page.chars) if line in ruled_at else box]
     ]
-    return "\n\n".join(part for part in parts if part), unruled, beside, fractions
+    return "\n\n".join(part for part in parts if part), [m for _, m in tables] + unruled, beside, fractions

@@ -103,9 +103,9 @@ def is_table(rows: list[list]) -> bool:
     """A chart's gridlines also make a grid of cells, but a mostly empty one; and boxes drawn round
     prose (a back cover's columns, a figure's callouts) make cells that hold paragraphs beside
     others (a row of notes under a table, its label beside it or not, is the table's own); and a
-    grid of one row with text is a header ruled above and below, over a body left unruled. A grid
-    refused here is not lost: its text stays in the page's text, where a table without rules may
-    still be found in it (the header over its body)."""
+    grid of one row with text is a header ruled above and below, over a body left unruled or ruled
+    apart (``readers.pdf.headed``). A grid refused here is not lost: its text stays in the page's
+    text, where a table without rules may still be found in it (the header over its body)."""
     filled = [sum(1 for cell in row if cell not in (None, "")) for row in rows]
     cells = sum(len(row) for row in rows)
     sparse = sum(map(bool, filled)) < 2 or max(filled) < 2 or sum(filled) < TABLE_FILLED * cells
@@ -143,18 +143,18 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
             chars = [char for char in chars if centre_in(box_of(char), [whole.bbox])]
         page = CharsPage(whole, cast(list[dict], chars)) if chars is not whole.chars else whole
         settings = table_settings(page)
-        tables = [
-            (table.bbox, plain(markdown))
+        grids = [
+            (table.bbox, plain(markdown_table(rows)), rows, sorted({round(box[0], 1) for box in table.cells}))
             for found in (page.find_tables(settings) if settings else [])
-            if holds_its_words(table := with_header_above(without_title(found)))
-            and is_table(rows := ruled_rows(table))
-            and (markdown := markdown_table(rows))
+            if holds_its_words(table := with_header_above(without_title(found))) and (rows := ruled_rows(table))
         ]
+        tables = [grid for grid in grids if grid[1] and is_table(grid[2])]
+        heads = [grid for grid in grids if grid[1] and len(grid[2]) == 1 and not is_table(grid[2])]
         figures = [
             {**figure, "caption": figure["caption"] and plain(figure["caption"])}
-            for figure in find_figures(page, [bbox for bbox, _ in tables])
+            for figure in find_figures(page, [grid[0] for grid in tables])
         ]
-        text, unruled, beside, placed = page_markdown(page, tables, figures)
+        text, found, beside, placed = page_markdown(page, tables, heads, figures)
         has_text = bool(page.chars)
         page.close()  # its caches form reference cycles; free the parsed objects now, not at the next GC
         whole.close()
@@ -164,8 +164,7 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
     finally:
         pdfium_page.close()
     text = plain(text)
-    found = [markdown for _, markdown in tables] + [plain(markdown) for markdown in unruled]
-    found.sort(key=text.find)
+    found = sorted(map(plain, found), key=text.find)
     apart = {plain(markdown) for markdown in beside}
     return {
         "number": number,

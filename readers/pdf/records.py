@@ -66,4 +66,5 @@ class Item(Boxed):
     link: NotRequired[str | None]  # the link annotation over the word's middle
     edge: NotRequired[bool]  # on a line at the page's top or bottom edge (``readers.pdf.furniture``)
     block: NotRequired[str]  # the block's Markdown
+    rows: NotRequired[list[list]]  # a table's cells (``readers.pdf.aligned``)
     chart: NotRequired[bool]  # the block is a chart rebuilt from the figure's drawing (``readers.pdf.charts``)

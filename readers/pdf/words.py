@@ -8,9 +8,9 @@ fixed tolerance (pdfplumber's 3 pt, or a fixed share of the font size) glues the
 ("CITIBANK-TRAVELCBACARD") and breaks the second. Here each gap is measured in ems of its
 character's size against the line's letter spacing and its space's width (``line_words``); a space
 glyph parts two words where it is drawn between them, and only there: one drawn over other text
-(a form's padding) is left out (``placed_spaces``). Each word carries its
-line's baseline, where a table's rows are told apart (``readers.pdf.cells``): boxes overlap when
-rows are set tight, and sit higher or lower with each font's descent.
+(a form's padding) is left out (``placed_spaces``). Each word carries its line's baseline, where a
+table's rows are told apart (``readers.pdf.cells``): boxes overlap when rows are set tight, and sit
+higher or lower with each font's descent.
 
 A page printed or scanned askew (a scan's text layer follows the scan) is read as if it were
 square (``straightened``): its lines would otherwise run into the ones below them.
@@ -18,10 +18,9 @@ square (``straightened``): its lines would otherwise run into the ones below the
 Text as typed: a spacing accent drawn over a letter (TeX's "Ja´n Mina´cˇ") is set on it, composed
 ("Ján Mináč", ``with_accents``); a run in another font on the same baseline is on the same line
 whatever its top, so a bold label and its text keep their punctuation ("OLMo 2."); and Arabic or
-Hebrew, drawn left to right as it is seen, comes in the order it is read, in its letters
-(``logical``, ``reads_right_to_left``). A glyph struck twice a hair apart to fake a bold is read
-once (``struck_once``); one pdfminer cannot map (``(cid:N)``) is asked of pdfium
-(``readers.pdf.pdfium_text.mapped``).
+Hebrew, drawn left to right as it is seen, comes in the order it is read, in its letters (``logical``,
+``reads_right_to_left``). A glyph struck twice a hair apart to fake a bold is read once
+(``struck_once``); one pdfminer cannot map (``(cid:N)``) is asked of pdfium (``readers.pdf.pdfium_text.mapped``).
 """
 
 from __future__ import annotations
@@ -321,14 +320,16 @@ def phrase_text(words: Sequence[Item] | Sequence[Word]) -> str:
     return " ".join(word["text"] for word in (words[::-1] if reads_right_to_left(words) else words))
 
 
+def right_to_left(rows: Sequence[Sequence[str | None]]) -> bool:
+    """Whether a table's body's letters (the rows under its first) are mostly in a right-to-left script."""
+    text = "".join(cell for row in rows[1:] or rows for cell in row if cell)
+    return 2 * len(RIGHT_TO_LEFT.findall(text)) > sum(char.isalpha() for char in text)
+
+
 def in_reading_order(rows: list[Row]) -> list[Row]:
-    """A table's rows (each left to right as seen) with their cells in the order they are read: a
-    table whose body's letters (the rows under its first) are mostly in a right-to-left script starts at
-    its right ("Country" is the first column of an Arabic table, and the first a model should read),
-    whatever script its header is in."""
-    texts = [cell for row in rows[1:] or rows for cell in row if cell]
-    rtl = sum(len(RIGHT_TO_LEFT.findall(text)) for text in texts)
-    return [row[::-1] for row in rows] if 2 * rtl > sum(char.isalpha() for text in texts for char in text) else rows
+    """A table's rows (each left to right as seen) with their cells in the order they are read: from its right
+    when its body reads right to left ("Country" is an Arabic table's first column), whatever its header's script."""
+    return [row[::-1] for row in rows] if right_to_left(rows) else rows
 
 
 def _word(chars: list[Char], base: float) -> Word:

@@ -1,0 +1,162 @@
+"""A table ruled in pieces, read as one table: a header ruled alone over a body without rules, or rows
+shaded in turn.
+
+A table whose header is a shaded band or a ruled grid of its own (a spreadsheet's or a web page's header
+row printed over zebra stripes or bare rows) has its body found by alignment (``readers.pdf.aligned``)
+apart from the header's grid (``readers.pdf.cells``). When the body stands right under the grid, within
+its width and over as many columns, the grid's rows are the body's header. Grids of as many columns one on
+the other, sharing an edge, are one table too (two rows shaded in turn are too few for zebra stripes,
+``readers.pdf.shades``, and each one's edges close a grid of its own; tables apart stand apart). A grid of one
+row of words, no table alone (``readers.pdf.pages.is_table``), is such a header when a body stands under it.
+A line right under a grid, its phrases each inside a column and filling two and half of them at least, is the
+grid's last row (the row under the last of a table's shaded rows, ruled by none); such a line in the row
+right over it is its first (a header over shaded rows).
+"""
+
+from __future__ import annotations
+
+from ..markup.tables import markdown_table
+from .boxes import box_of, centre_in, union
+from .cells import ALIGNED_ENDS
+from .records import Item
+from .unruled import HEADER_ROWS, item_lines, phrases
+from .words import phrase_text, right_to_left
+
+# A ruled grid: its bbox, Markdown, rows and its columns' left edges
+Ruled = tuple[tuple, str, list[list], list[float]]
+BODY_REACH = 2.0  # times the body's row pitch: how far under the grid its first row may stand
+EDGE_SHARE = 0.05  # of the grid's width: how far past its sides the body may reach
+
+
+def _under(grid: Ruled, block: Item) -> bool:
+    """``block``'s rows stand right under ``grid``, within its width, over as many columns as it has."""
+    (x0, _, x1, bottom), _, head, _ = grid
+    body = block["rows"]
+    pitch = (block["bottom"] - block["top"]) / len(body)
+    reach = EDGE_SHARE * (x1 - x0)
+    return (
+        len(head) <= HEADER_ROWS
+        and len(head[0]) == len(body[0]) > 1
+        and -pitch / 2 <= block["top"] - bottom <= BODY_REACH * pitch
+        and block["x0"] >= x0 - reach
+        and block["x1"] <= x1 + reach
+        and block["x1"] - block["x0"] >= (x1 - x0) / 2
+    )
+
+
+def _spread(upper: Ruled, lower: Ruled) -> list[list] | None:
+    """``upper``'s rows over ``lower``'s columns, when each of its columns starts where one of ``lower``'s does
+    (``ALIGNED_ENDS``): a grouped header's names over their columns, each in the first of those it spans."""
+    lefts = lower[3]
+    starts = [[n for n, left in enumerate(lefts) if abs(left - start) <= ALIGNED_ENDS][:1] for start in upper[3]]
+    if len(upper[2][0]) != len(upper[3]) or not all(starts):
+        return None
+    spread: list[list] = [[None] * len(lefts) for _ in upper[2]]
+    for row, cells in zip(spread, upper[2]):
+        for [column], cell in zip(starts, cells):
+            row[column] = cell
+    return spread
+
+
+def _stacked(upper: Ruled, lower: Ruled) -> list[list] | None:
+    """``upper``'s rows over ``lower``'s columns (``_spread``) when ``lower`` is ``upper``'s table's next rows: as
+    wide, over its columns or more (a grouped header over its columns), its top on ``upper``'s bottom."""
+    (x0, _, x1, bottom), rows = upper[0], upper[2]
+    reach = EDGE_SHARE * (x1 - x0)
+    if abs(lower[0][0] - x0) > reach or abs(lower[0][2] - x1) > reach or abs(lower[0][1] - bottom) > ALIGNED_ENDS:
+        return None
+    return rows if len(rows[0]) == len(lower[2][0]) else _spread(upper, lower) if len(rows) <= HEADER_ROWS else None
+
+
+def _joined(upper: Ruled, box: tuple, rows: list[list]) -> Ruled:
+    """``upper`` with ``rows`` (standing in ``box``) under it."""
+    (x0, top, x1, bottom), _, above, lefts = upper
+    rows = above + rows
+    return (min(x0, box[0]), top, max(x1, box[2]), max(bottom, box[3])), markdown_table(rows), rows, lefts
+
+
+def _columns(line: list[Item], edges: list[float], width: float) -> dict[int, str] | None:
+    """The line's phrases (runs closer than ``width``) by the column each stands inside (columns start at
+    ``edges``, the last one ending the grid), one a column; None when one stands across a rule or outside."""
+    cells: dict[int, str] = {}
+    for phrase in phrases(line, width):
+        column = next((n for n in range(len(edges) - 1) if edges[n] - 1 <= phrase[0]["x0"] < edges[n + 1]), None)
+        if column is None or phrase[-1]["x1"] > edges[column + 1] + 1 or column in cells:
+            return None
+        cells[column] = phrase_text(phrase)
+    return cells
+
+
+def _edge_row(
+    grid: Ruled, lines: list[list[Item]], width: float, below: bool
+) -> tuple[list[Item], list[str | None]] | None:
+    """The line right ``below`` ``grid`` (half a row's height at most) that is its last row, or the line in
+    the row's height right above it that is its first (a header over shaded rows), its phrases each inside a
+    column, in two and half of them at least (``_columns``); a last row with the lines close under it whose
+    phrases stand in its cells' columns (a cell's wrapped lines). Its items and its cells in reading order."""
+    (_, top, right, bottom), _, rows, lefts = grid
+    pitch = (bottom - top) / len(rows)
+    near = (
+        [line for line in lines if line[0]["top"] >= bottom - 1]
+        if below
+        else [line for line in lines[::-1] if max(item["bottom"] for item in line) <= top + 1]
+    )
+    if len(rows[0]) != len(lefts) or not near:
+        return None
+    if near[0][0]["top"] - bottom > pitch / 2 if below else near[0][0]["bottom"] < top - pitch:
+        return None
+    edges = [*lefts, right]
+    cells = _columns(near[0], edges, width)
+    if cells is None or len(cells) < max(2, len(lefts) / 2):
+        return None
+    taken = list(near[0])
+    for line in near[1:] if below else []:
+        wrapped = _columns(line, edges, width)
+        height = line[0]["bottom"] - line[0]["top"]
+        if not wrapped or not wrapped.keys() <= cells.keys() or line[0]["top"] - taken[-1]["bottom"] > height / 2:
+            break
+        cells = {column: f"{text}\n{wrapped[column]}" if column in wrapped else text for column, text in cells.items()}
+        taken += line
+    row = [cells.get(column) for column in range(len(lefts))]
+    return taken, row[::-1] if right_to_left([*rows, row]) else row
+
+
+def headed(
+    grids: list[Ruled], heads: list[Ruled], items: list[Item], blocks: list[Item], width: float
+) -> tuple[list[tuple[tuple, str]], list[Item], list[Item]]:
+    """The page's ruled ``grids``, each over a body found by alignment right under it (``blocks``, their
+    items) joined to it as its header, each over a grid stacked right under it (``_stacked``) joined to it,
+    each with its first and last rows among the page's word ``items`` (``_edge_row``, phrases closer than
+    ``width``);
+    a grid of ``heads`` (a lone row ruled round, no table alone) kept only when something is joined to it
+    or it to something. The tables (bbox, Markdown), and the items and the blocks not joined."""
+    joined: list[Ruled] = []
+    alone = {id(head) for head in heads}
+    kept: list[tuple] = []
+    for grid in sorted(grids + heads, key=lambda grid: grid[0][1]):
+        above = _stacked(joined[-1], grid) if joined else None
+        if above is not None:
+            kept += [box[0] for box in (joined[-1], grid) if id(box) in alone]
+            rows = above + grid[2]  # on the lower grid's columns
+            joined[-1] = union([joined[-1][0], grid[0]]), markdown_table(rows), rows, grid[3]
+            continue
+        body = next((block for block in blocks if _under(grid, block)), None)
+        if body is not None:
+            kept += [grid[0]] if id(grid) in alone else []
+            blocks = [block for block in blocks if block is not body]
+            grid = _joined(grid, (body["x0"], body["top"], body["x1"], body["bottom"]), body["rows"])
+        joined.append(grid)
+    items = [item for item in items if not centre_in(box_of(item), kept)]  # a header's words, its table's now
+    tables = []
+    for grid in (grid for grid in joined if id(grid) not in alone):
+        for below in (True, False):
+            row = _edge_row(grid, item_lines([item for item in items if "block" not in item]), width, below)
+            if row is None:
+                continue
+            taken = {id(item) for item in row[0]}
+            items = [item for item in items if id(item) not in taken]
+            box, _, rows, lefts = grid
+            rows = rows + [row[1]] if below else [row[1], *rows]
+            grid = union([box, *map(box_of, row[0])]), markdown_table(rows), rows, lefts
+        tables.append((grid[0], grid[1]))
+    return tables, items, blocks
