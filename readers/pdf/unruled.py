@@ -1,21 +1,19 @@
 """Tables without rules: columns found from the empty strips (gutters) their rows share.
 
 Words are layout items (``readers.pdf.records.Item``) with a box (``x0``, ``x1``, ``top``, ``bottom``) and
-``text``; ``readers.pdf.layout`` groups them into slabs (runs that overlap vertically) and hands a table's
-slabs here.
+``text``; ``readers.pdf.layout`` groups them into slabs (runs that overlap vertically) and hands a table's slabs here.
 
-A financial statement or a paper stacks its header over two or three rows and centres a heading
-over the columns it spans ("Year Ended / December 31," over "2023 2022"); a cell in the body may
-span columns too ("not reported" under both years). Such words cross the gutter between the
-columns they span, so a gutter is the strip every row leaves empty, or one that rows with fewer
-cells than most cross only with words centred on it. The crossing rows at the top are merged
-into one header row: each heading goes into every column it spans, top to bottom ("Year Ended
-December 31, 2023"); a crossing row lower down has its spanning cell repeated in each column. A
-heading over the whole width is a title, read before the table; so is a first line that crosses
-the gutters all the rows under it share, off their middles ("Table: 5   Public Health Outlay …").
-A cell that runs on into the next column (a surname too long for its own) does not merge the two:
-a strip all but a few rows leave empty, before a column whose words start on one edge in most
-rows, is a gutter too, and a word that crosses it stays in the column it starts in.
+A financial statement or a paper stacks its header over two or three rows and centres a heading over the columns
+it spans ("Year Ended / December 31," over "2023 2022"); a cell in the body may span columns too ("not reported"
+under both years). Such words cross the gutter between the columns they span, so a gutter is the strip every row
+leaves empty, or one that rows with fewer cells than most cross only with words centred on it. The crossing rows at
+the top are merged into one header row: each heading goes into every column it spans, top to bottom ("Year Ended
+December 31, 2023"); a crossing row lower down has its spanning cell repeated in each column. A heading over the
+whole width is a title, read before the table; so is a first line that crosses the gutters all the rows under it
+share, off their middles ("Table: 5   Public Health Outlay …"), unless it holds a heading over each column (a
+long one crossing a gutter): then it is the header, or its first line. A cell that runs on into the next column (a
+surname too long for its own) does not merge the two: a strip all but a few rows leave empty, before a column whose
+words start on one edge in most rows, is a gutter too, and a word that crosses it stays in the column it starts in.
 
 What a line draws with characters (``drawn``: a leader's dots, a rule typed as hyphens) is the table's
 rule, in no cell; every other word of the region is in a cell or comes back to be read beside the
@@ -31,7 +29,7 @@ from collections import Counter
 from collections.abc import Sequence
 from statistics import median
 
-from .colheads import grouped, set_apart, spanned, wrapped_header
+from .colheads import grouped, halves_joined, set_apart, spanned, wrapped_header
 from .records import Item
 from .unsure import CURRENCY, FIGURE, of_figures
 from .words import in_reading_order, phrase_text
@@ -404,6 +402,12 @@ def unruled_table(
         table = unruled_table(above[1:], slabs, width) if above else unruled_table([], slabs[1:], width)
         if table and (headings := _group_headings(rows[0], rows[1:], width)) and len(headings) == len(table[1][0]):
             return table[0], [headings, *table[1]]  # headings centred over groups of the columns: a header's row
+        heads = [phrase_text(phrase) for phrase in phrases(sorted(rows[0], key=lambda item: item["x0"]), width)]
+        if table and len(heads) == len(table[1][0]) > 2:  # a heading over each column: a header row, or its first line
+            heads, (first, *rest) = in_reading_order([heads, *table[1][1:]])[0], table[1]
+            if any(map(FIGURE.fullmatch, first)):
+                return table[0], [heads, first, *rest]
+            return table[0], [[f"{head} {cell}".strip() for head, cell in zip(heads, first)], *rest]
         return table and (rows[0] + table[0], table[1])
     if not gutters:
         return None
@@ -476,7 +480,7 @@ def unruled_table(
     else:
         cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
     # In the order the cells are read (from the right in Arabic), so that the first column is the labels'.
-    cells = _joined(wrapped_header(in_reading_order([row for _, row in spanning] + cells)))
+    cells = halves_joined(_joined(wrapped_header(in_reading_order([row for _, row in spanning] + cells))))
     held = {id(item) for item in before}
     left = unplaced([item for row in rows for item in row if id(item) not in held], cells)
     return before + left, _headed(cells)
