@@ -37,11 +37,14 @@ def test_a_caption_between_two_tables_parts_them(services):
 
 def test_long_headings_over_figures_are_a_header_not_a_column_of_text(services):
     """A share repurchase table with five headings wrapped over three lines and one figure under the last: its
-    column's lines were taken for text beside a narrow column, and the table was read in three pieces."""
+    column's lines were taken for text beside a narrow column, and the table was read in three pieces. The
+    headings' first line, one of them long enough to cross a gutter of the rows under it, was then read as a
+    title over the table: it is the header's first line."""
     found = page("093-chromium-aapl-20250329.pdf", 1, services)
     table = found.tables[0]
     assert "| Total | 108,120 |  |  | $ 40,779 |" in table
-    assert "| PubliclyAnnounced Plans or Programs |" in table
+    assert table.startswith("| Periods | Total Numberof Shares Purchased | Average PricePaid Per Share | Total Number")
+    assert "| Total Number of SharesPurchased as Part of PubliclyAnnounced Plans or Programs |" in table
     assert "| Open market and privately negotiated purchases | 36,809 | $ 235.43 | 36,809 |  |" in table
 
 
