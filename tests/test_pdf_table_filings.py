@@ -88,10 +88,13 @@ def test_a_section_s_name_wrapped_over_two_lines_is_one_cell(services):
 
 
 def test_a_line_of_headings_over_the_body_s_gutters_is_a_header_row(services):
-    """ "March  March  Change" set left in their cells cross the body's gutters: the line was read as a title."""
-    table = page("107-word-aapl-20250329.pdf", 1, services).tables[0]
-    assert table.startswith("|  | March | March | Change |  | March | March | Change |  |")
-    assert "| Americas | $ 40,315 | $ 37,273 | 8 | % | $ 92,963 | $ 87,703 | 6 | % |" in table
+    """ "March  March  Change" set left in their cells cross the body's gutters: the line was read as a title. It is
+    the first line of the dates' row under it ("March" over "29,2025", closer than the rows stand), under the
+    periods centred over their groups of columns, which were a heading over the table."""
+    lines = page("107-word-aapl-20250329.pdf", 1, services).tables[0].splitlines()
+    assert lines[0] == "|  | Three Months Ended |  |  |  | Six Months Ended |  |  |  |"
+    assert lines[2] == "|  | March 29,2025 | March 30,2024 | Change |  | March 29,2025 | March 30,2024 | Change |  |"
+    assert lines[3] == "| Americas | $ 40,315 | $ 37,273 | 8 | % | $ 92,963 | $ 87,703 | 6 | % |"
 
 
 def test_a_repeated_header_wrapped_over_seven_lines_stays_the_table_s(services):
