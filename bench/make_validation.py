@@ -195,10 +195,11 @@ def landscape(table: Table) -> bool:
 def row_pages(table: Table, caption: str, pages: list[str], start: int, sheet: bool) -> list[int]:
     """The page (counted from 0) each row of a printed table is on: its caption's page, then for each
     body row the first page from the last row's on that holds the text of every cell of the row (or,
-    failing that, its runs of letters and digits: a letter drawn in a fallback font is read apart). In
-    a right-to-left table pdfium reads the lines in visual order, a cell's lines among the others', and
-    a number's parts in either order: there each word in Latin letters is looked for, without its
-    punctuation. A sheet prints on one page (``SinglePageSheets``)."""
+    failing that, its runs of letters and digits, or of Latin letters, of digits and of other letters
+    apart: a letter drawn in a fallback font is read apart, "λ" after "cI857S"). In a right-to-left table
+    pdfium reads the lines in visual order, a cell's lines among the others', and a number's parts in
+    either order: there each word in Latin letters is looked for, without its punctuation. A sheet prints
+    on one page (``SinglePageSheets``)."""
     number = compact(" ".join(caption.split()[:2]))  # "Table12.": no other caption holds it
     page = next(p for p in range(start, len(pages)) if number in pages[p])
     if table.rtl:  # the words of the cells in the Latin script, without the punctuation bidi moves
@@ -210,13 +211,12 @@ def row_pages(table: Table, caption: str, pages: list[str], start: int, sheet: b
             texts = [re.sub(r"\W", "", word) for text in texts if not RTL_LETTERS.search(text) for word in text.split()]
             texts = [text for text in texts if LATIN.search(text)]
         texts = [compact(text) for text in texts]
-        runs = [run for text in texts for run in re.findall(r"\w+", text)]
         if r >= table.header and not sheet:
-            whole = next((p for p in range(page, len(pages)) if all(text in pages[p] for text in texts)), None)
-            page = (
-                whole
-                if whole is not None
-                else next(p for p in range(page, len(pages)) if all(run in pages[p] for run in runs))
+            page = next(
+                p
+                for pattern in (None, r"\w+", r"[a-zA-Z]+|\d+|[^\W\da-zA-Z_]+")
+                for p in range(page, len(pages))
+                if all(run in pages[p] for text in texts for run in (re.findall(pattern, text) if pattern else [text]))
             )
         found.append(page)
     return found

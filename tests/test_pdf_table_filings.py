@@ -37,11 +37,14 @@ def test_a_caption_between_two_tables_parts_them(services):
 
 def test_long_headings_over_figures_are_a_header_not_a_column_of_text(services):
     """A share repurchase table with five headings wrapped over three lines and one figure under the last: its
-    column's lines were taken for text beside a narrow column, and the table was read in three pieces."""
+    column's lines were taken for text beside a narrow column, and the table was read in three pieces. The
+    headings' first line, one of them long enough to cross a gutter of the rows under it, was then read as a
+    title over the table: it is the header's first line."""
     found = page("093-chromium-aapl-20250329.pdf", 1, services)
     table = found.tables[0]
     assert "| Total | 108,120 |  |  | $ 40,779 |" in table
-    assert "| PubliclyAnnounced Plans or Programs |" in table
+    assert table.startswith("| Periods | Total Numberof Shares Purchased | Average PricePaid Per Share | Total Number")
+    assert "| Total Number of SharesPurchased as Part of PubliclyAnnounced Plans or Programs |" in table
     assert "| Open market and privately negotiated purchases | 36,809 | $ 235.43 | 36,809 |  |" in table
 
 
@@ -85,10 +88,13 @@ def test_a_section_s_name_wrapped_over_two_lines_is_one_cell(services):
 
 
 def test_a_line_of_headings_over_the_body_s_gutters_is_a_header_row(services):
-    """ "March  March  Change" set left in their cells cross the body's gutters: the line was read as a title."""
-    table = page("107-word-aapl-20250329.pdf", 1, services).tables[0]
-    assert table.startswith("|  | March | March | Change |  | March | March | Change |  |")
-    assert "| Americas | $ 40,315 | $ 37,273 | 8 | % | $ 92,963 | $ 87,703 | 6 | % |" in table
+    """ "March  March  Change" set left in their cells cross the body's gutters: the line was read as a title. It is
+    the first line of the dates' row under it ("March" over "29,2025", closer than the rows stand), under the
+    periods centred over their groups of columns, which were a heading over the table."""
+    lines = page("107-word-aapl-20250329.pdf", 1, services).tables[0].splitlines()
+    assert lines[0] == "|  | Three Months Ended |  |  |  | Six Months Ended |  |  |  |"
+    assert lines[2] == "|  | March 29,2025 | March 30,2024 | Change |  | March 29,2025 | March 30,2024 | Change |  |"
+    assert lines[3] == "| Americas | $ 40,315 | $ 37,273 | 8 | % | $ 92,963 | $ 87,703 | 6 | % |"
 
 
 def test_a_repeated_header_wrapped_over_seven_lines_stays_the_table_s(services):

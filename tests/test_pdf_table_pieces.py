@@ -2,8 +2,8 @@
 (``tests/corpus/table-tuning``: real sources printed by Chromium and LibreOffice, ``bench.make_tuning``):
 a header ruled or shaded alone over rows left unruled; two rows shaded in turn, too few for zebra
 stripes, each stripe's edges a grid of its own; the row under the last stripe and the header over the
-first, ruled by none; a grouped header's names over the columns they span; and, on the ICDAR 2013 EU half,
-a source line under a figure's grid, which stays text."""
+first, ruled by none; a grouped header's names over the columns they span; a column set in two halves,
+one under one heading; and, on the ICDAR 2013 EU half, a source line under a figure's grid, which stays text."""
 
 from __future__ import annotations
 
@@ -87,3 +87,12 @@ def test_a_source_line_under_a_grid_stays_text(services):
     text = "\n\n".join(page.text for page in found.pages)
     assert "\n\nSource: Finnish National Board of Education, 2006 (12).\n" in text
     assert not any("Source: Finnish" in table for page in found.pages for table in page.tables)
+
+
+def test_a_column_set_in_two_halves_is_one_column(services):
+    """An article's table whose seroprevalences with a footnote mark are set left in their cells and those
+    without set right: no row fills both halves, and the column was read as two."""
+    lines = next(table for table in tables("146-chromium-pntd.pdf", 1, services) if "Mopeia" in table).splitlines()
+    assert lines[2] == "|  | n | Seroprevalence (%) | 95% C.I. | n | Seroprevalence (%) | 95% C.I. |"
+    assert "| Mopeia district | 383 | 13.1 | [10.0,16.8] | 290 | 22.8 | [18.3,27.9] |" in lines
+    assert "| Bras | 29 | 6.9ab | [1.7,23.9] | – | – | – |" in lines

@@ -45,7 +45,6 @@ from .boxes import box_of, centre_in
 from .records import Boxed, Item
 from .unruled import (
     ALIGNED_ROWS,
-    DIGIT,
     GUTTER_EMS,
     HEADER_ROWS,
     PROSE_CHARS,
@@ -61,6 +60,7 @@ from .unruled import (
 )
 from .unsure import of_figures
 from .words import in_reading_order, phrase_text
+from .wraps import DIGIT
 
 PAGE_NUMBER = re.compile(r"\d{1,4}|[ivxlcdm]{1,7}|\d{1,3}[-–]\d{1,4}", re.I)  # "12", "xiv", "1-3"
 CAPTION = re.compile(r"(table|figure|fig\.|chart|exhibit)\s*[:.]?\s*[A-Z]{0,3}\d", re.I)  # "Table: 5", "Table SA3."
@@ -129,14 +129,23 @@ def _under_one(line: list[Item], above: list[Item], width: float) -> bool:
     return len(over) == 1 and (len(found) > 1 or max(line_chars(over[0]), line_chars(line)) < PROSE_CHARS)
 
 
-def _kept(held: list[list[Item]], strips: list[tuple[float, float]], shared: list[tuple[float, float]]) -> bool:
-    """The next row keeps the run's gutters either side of the lines ``held`` under one cell, so they are that
+def _across(line: list[Item], strips: list[tuple[float, float]]) -> bool:
+    """The line runs across one of ``strips`` (a run's gutters), from before it to after it."""
+    return any(line[0]["x0"] < strip[0] and strip[1] < line[-1]["x1"] for strip in strips)
+
+
+def _kept(
+    held: list[list[Item]], row: list[Item], strips: list[tuple[float, float]], shared: list[tuple[float, float]]
+) -> bool:
+    """The next ``row`` keeps the run's gutters either side of the lines ``held`` under one cell (``shared``
+    with the run's ``strips``; or it ends before the one after them: a row of few cells), so they are that
     cell's lines, in a run of ``WRAPPED_STRIPS`` gutters at least."""
     left, right = min(line[0]["x0"] for line in held), max(line[-1]["x1"] for line in held)
     before = [strip for strip in strips if strip[1] <= left + 0.5]
     sides = before[-1:] + [strip for strip in strips if strip[0] >= right - 0.5][:1]
     return len(strips) >= WRAPPED_STRIPS and all(
-        any(min(end, strip[1]) > max(start, strip[0]) for start, end in shared) for strip in sides
+        any(min(end, strip[1]) > max(start, strip[0]) for start, end in shared) or row[-1]["x1"] <= strip[1]
+        for strip in sides
     )
 
 
@@ -170,6 +179,7 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
         0 if caption or _sizes_apart(line, width) else len(phrases(line, width))
         for caption, line in zip(captions, lines)
     ]
+    figures = [of_figures(map(phrase_text, phrases(line, width))) for line in lines]
     runs: list[tuple[int, int]] = []
     start = 0
     while start < len(lines):
@@ -197,8 +207,8 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                     # and a header's lines, closer than rows stand, over a first row of figures a line height or two on
                     or gap <= ROW_REACH * height
                     and len(shared) > 1
-                    and not any(of_figures(map(phrase_text, phrases(line, width))) for line in lines[start:index])
-                    and of_figures(map(phrase_text, phrases(lines[index], width)))
+                    and not any(figures[start:index])
+                    and figures[index]
                 )
             ):
                 break
@@ -207,12 +217,27 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 held, wrapping, spacing = [], True, []
                 continue
             # A lone line, one across the gutters (a cell that spans columns), or one of a few phrases that
-            # would keep few of the run's gutters (a wrapped cell's second line, under some columns only).
-            if not shared or (len(shared) < len(strips) and WRAPPED_SHARE * splits[index] <= len(strips)):
+            # would keep few of the run's gutters (a wrapped cell's second line, under some columns only; not one
+            # with a label that stands as far under the row above as rows stand apart: a row of few cells, which
+            # narrows no gutter).
+            labelled = lines[index][0]["x1"] <= strips[0][0] + 0.5
+            few = bool(shared) and labelled and gap >= STACKED * median(spacing or [height])
+            if not shared or len(shared) < len(strips) and WRAPPED_SHARE * splits[index] <= len(strips) and not few:
                 # A cell wrapped over lines, at the lines' own pitch, is no gap: a line of some columns, or
-                # one under one phrase of a row or of such a line (not under a lone line: a paragraph's),
-                # when the next row keeps the gutters either side of them.
-                under = gap <= height and not shared and wrapping and _under_one(lines[index], lines[index - 1], width)
+                # one under one phrase of a row or of such a line (not under a lone line: a paragraph's, unless
+                # both stand between the run's gutters: a long cell's lines in its column), when the next row
+                # keeps the gutters either side of them.
+                under = (
+                    gap <= height
+                    and not shared
+                    and wrapping
+                    and (
+                        _under_one(lines[index], lines[index - 1], width)
+                        or bool(held)
+                        and len(strips) >= WRAPPED_STRIPS
+                        and not any(_across(line, strips) for line in (lines[index], held[-1]))
+                    )
+                )
                 # A line within the labels' column, set on or in from the last row's label (a label wrapped over
                 # lines, a section's name), is the table's.
                 label = (
@@ -226,33 +251,42 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 if lone > LONE_LINES:
                     break
                 continue
-            if held and not _kept(held, strips, shared) and lone + len(held) > LONE_LINES:
+            if held and not _kept(held, lines[index], strips, shared) and lone + len(held) > LONE_LINES:
                 break
-            spacing.append(gap)  # between rows: a wrapped cell's lines stand closer
-            strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
+            # between rows (a wrapped cell's lines stand closer, and so do a header's, over no figures yet)
+            spacing += [gap] if any(figures[start : index + 1]) else []
+            strips = strips if few else shared
+            last, rows, lone, tallest = index, rows + 1, 0, max(tallest, index - last - 1)
             held, wrapping = [], True
         # The last row's cells may wrap onto lines of their own under it, right of the first gutter (each
         # gap between them holding the run's gutters), or under the first column's labels, indented (a hanging
         # indent: "MDS installation, INOP" / "marker removal.") or, short of prose and a gutter short of any row's
-        # second cell, closer under it than its rows usually stand ("All U.S." / "territory").
+        # second cell, closer under it than its rows usually stand ("All U.S." / "territory"); as many lines as
+        # the most between two rows, or more inside one column right of the first (a long description's).
         labels, ended = min(line[0]["x0"] for line in lines[start : last + 1]), last
         second = min(found[1][0]["x0"] for line in lines[start : last + 1] if len(found := phrases(line, width)) > 1)
-        while last + 1 < len(lines) and last - ended < tallest and not captions[last + 1]:
+        while last + 1 < len(lines) and not captions[last + 1]:
             line, gap = lines[last + 1], lines[last + 1][0]["top"] - max(item["bottom"] for item in lines[last])
-            if gap > height or not (
-                line[0]["x0"] >= strips[0][1] - 0.5
-                and (
-                    splits[last + 1] < 2
-                    or len(common(strips, _gutters(line, left, right, width), width)) >= splits[last + 1] - 1
-                    and gap < STACKED * median(spacing or [height])  # at a wrapped cell's pitch, closer than rows
-                )
-                or splits[last + 1] < 2
-                and line[-1]["x1"] <= strips[0][0] + 0.5
-                and (
-                    labels + 1 < line[0]["x0"]
-                    or gap < STACKED * median(spacing or [height])
-                    and line[-1]["x1"] + width <= second
-                    and line_chars(line) < PROSE_CHARS
+            inside = line[0]["x0"] >= strips[0][1] - 0.5 and not _across(line, strips)  # one column's, past the first
+            if (
+                gap > height
+                or last - ended >= tallest
+                and not inside
+                or not (
+                    line[0]["x0"] >= strips[0][1] - 0.5
+                    and (
+                        splits[last + 1] < 2
+                        or len(common(strips, _gutters(line, left, right, width), width)) >= splits[last + 1] - 1
+                        and gap < STACKED * median(spacing or [height])  # at a wrapped cell's pitch, closer than rows
+                    )
+                    or splits[last + 1] < 2
+                    and line[-1]["x1"] <= strips[0][0] + 0.5
+                    and (
+                        labels + 1 < line[0]["x0"]
+                        or gap < STACKED * median(spacing or [height])
+                        and line[-1]["x1"] + width <= second
+                        and line_chars(line) < PROSE_CHARS
+                    )
                 )
             ):
                 break

@@ -1,5 +1,6 @@
 """A table's column headings: a header wrapped over lines joined per column, the columns a heading spans,
-and headings centred over groups of columns (a group's name over its units)."""
+headings centred over groups of columns (a group's name over its units), and a column set in two halves
+under one heading."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import math
 import re
 
 from .records import Item
-from .unsure import FIGURE
+from .unsure import FIGURE, of_figures
 from .words import Row
 
 RUNS_ON = re.compile(r"[^\W\d_][-\u2010]$")  # a heading's line that ends in a hyphen after a letter: "Sub-"
@@ -130,3 +131,21 @@ def set_apart(
             return None
         found += strips
     return found
+
+
+def halves_joined(rows: list[list[str]]) -> list[list[str]]:
+    """``rows`` with each column that the header's last row leaves without a heading (the header: the rows at
+    the top of two cells or more, no row of figures) and whose cells stand only in body rows its left
+    neighbour leaves empty, both columns holding some, joined to that neighbour: one column set in two
+    halves, its figures set right and those with a footnote mark set left ("13.1" and "6.9ab" under
+    "Seroprevalence (%)"), no row's words on both sides of the gutter between them."""
+    header = next((index for index, row in enumerate(rows) if of_figures(row) or sum(map(bool, row)) < 2), 0)
+    column = 1
+    while header and column < len(rows[0]):
+        body, left = rows[header:], column - 1
+        filled = all(any(row[index] for row in body) for index in (left, column))
+        if filled and not rows[header - 1][column] and not any(row[left] and row[column] for row in body):
+            rows = [[*row[:left], " ".join(filter(None, row[left : column + 1])), *row[column + 1 :]] for row in rows]
+        else:
+            column += 1
+    return rows

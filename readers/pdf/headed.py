@@ -8,9 +8,9 @@ its width and over as many columns, the grid's rows are the body's header. Grids
 the other, sharing an edge, are one table too (two rows shaded in turn are too few for zebra stripes,
 ``readers.pdf.shades``, and each one's edges close a grid of its own; tables apart stand apart). A grid of one
 row of words, no table alone (``readers.pdf.pages.is_table``), is such a header when a body stands under it.
-A line right under a grid, its phrases each inside a column and filling two and half of them at least, is the
-grid's last row (the row under the last of a table's shaded rows, ruled by none); such a line in the row
-right over it is its first (a header over shaded rows).
+A line right under a grid, its phrases each inside a column and filling two and half of them at least (or two,
+the label's one of them), is the grid's last row (the row under the last of a table's shaded rows, ruled by
+none); such a line in the row right over it is its first (a header over shaded rows).
 """
 
 from __future__ import annotations
@@ -92,8 +92,9 @@ def _edge_row(
 ) -> tuple[list[Item], list[str | None]] | None:
     """The line right ``below`` ``grid`` (half a row's height at most) that is its last row, or the line in
     the row's height right above it that is its first (a header over shaded rows), its phrases each inside a
-    column, in two and half of them at least (``_columns``); a last row with the lines close under it whose
-    phrases stand in its cells' columns (a cell's wrapped lines). Its items and its cells in reading order."""
+    column, in two and half of them at least, or two with the label's (``_columns``); a last row with the lines
+    close under it whose phrases stand in its cells' columns (a cell's wrapped lines). Its items and its cells
+    in reading order."""
     (_, top, right, bottom), _, rows, lefts = grid
     pitch = (bottom - top) / len(rows)
     near = (
@@ -107,7 +108,7 @@ def _edge_row(
         return None
     edges = [*lefts, right]
     cells = _columns(near[0], edges, width)
-    if cells is None or len(cells) < max(2, len(lefts) / 2):
+    if cells is None or len(cells) < 2 or 2 * len(cells) < len(lefts) and not {0, len(lefts) - 1} & cells.keys():
         return None
     taken = list(near[0])
     for line in near[1:] if below else []:

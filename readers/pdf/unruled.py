@@ -1,21 +1,19 @@
 """Tables without rules: columns found from the empty strips (gutters) their rows share.
 
 Words are layout items (``readers.pdf.records.Item``) with a box (``x0``, ``x1``, ``top``, ``bottom``) and
-``text``; ``readers.pdf.layout`` groups them into slabs (runs that overlap vertically) and hands a table's
-slabs here.
+``text``; ``readers.pdf.layout`` groups them into slabs (runs that overlap vertically) and hands a table's slabs here.
 
-A financial statement or a paper stacks its header over two or three rows and centres a heading
-over the columns it spans ("Year Ended / December 31," over "2023 2022"); a cell in the body may
-span columns too ("not reported" under both years). Such words cross the gutter between the
-columns they span, so a gutter is the strip every row leaves empty, or one that rows with fewer
-cells than most cross only with words centred on it. The crossing rows at the top are merged
-into one header row: each heading goes into every column it spans, top to bottom ("Year Ended
-December 31, 2023"); a crossing row lower down has its spanning cell repeated in each column. A
-heading over the whole width is a title, read before the table; so is a first line that crosses
-the gutters all the rows under it share, off their middles ("Table: 5   Public Health Outlay …").
-A cell that runs on into the next column (a surname too long for its own) does not merge the two:
-a strip all but a few rows leave empty, before a column whose words start on one edge in most
-rows, is a gutter too, and a word that crosses it stays in the column it starts in.
+A financial statement or a paper stacks its header over two or three rows and centres a heading over the columns
+it spans ("Year Ended / December 31," over "2023 2022"); a cell in the body may span columns too ("not reported"
+under both years). Such words cross the gutter between the columns they span, so a gutter is the strip every row
+leaves empty, or one that rows with fewer cells than most cross only with words centred on it. The crossing rows at
+the top are merged into one header row: each heading goes into every column it spans, top to bottom ("Year Ended
+December 31, 2023"); a crossing row lower down has its spanning cell repeated in each column. A heading over the
+whole width is a title, read before the table; so is a first line that crosses the gutters all the rows under it
+share, off their middles ("Table: 5   Public Health Outlay …"), unless it holds a heading over each column (a
+long one crossing a gutter): then it is the header, or its first line. A cell that runs on into the next column (a
+surname too long for its own) does not merge the two: a strip all but a few rows leave empty, before a column whose
+words start on one edge in most rows, is a gutter too, and a word that crosses it stays in the column it starts in.
 
 What a line draws with characters (``drawn``: a leader's dots, a rule typed as hyphens) is the table's
 rule, in no cell; every other word of the region is in a cell or comes back to be read beside the
@@ -31,14 +29,13 @@ from collections import Counter
 from collections.abc import Sequence
 from statistics import median
 
-from .colheads import grouped, set_apart, spanned, wrapped_header
+from .colheads import grouped, halves_joined, set_apart, spanned, wrapped_header
 from .records import Item
 from .unsure import CURRENCY, FIGURE, of_figures
 from .words import in_reading_order, phrase_text
+from .wraps import wrapped_lines
 
 ALIGNED_ROWS = 3  # rows a table without rules has at least
-LETTER = re.compile(r"[^\W\d_]")
-DIGIT = re.compile(r"\d")
 HEADER_ROWS = 3  # rows a header may be stacked over
 STACKED = 0.6  # of the gap between a table's rows: a line closer under a cell is its next line
 EDGE = 0.6  # points: words starting this close to a heading's left edge are set on it (a column left-aligned)
@@ -131,43 +128,8 @@ def in_columns(items: list[Item], gutters: list[tuple[float, float]]) -> list[li
     return columns
 
 
-def _joined(rows: list[list[str]]) -> list[list[str]]:
-    """``rows`` with the lines of a wrapped cell joined: a row that fills one cell alone, not the
-    first, goes on that cell in the row above, and so does one that leaves the first empty and fills
-    fewer cells than the row above with words only, each under a cell of words ("Sub-" / "Saharan
-    Africa", "Guinea-" / "Bissau" in one row of a ten-column table: ``_wraps``); and a label whose
-    second line starts in lower case ("Selling, general and" / "administrative") is one label,
-    beside the numbers of either line."""
-    joined: list[list[str]] = []
-    for row in rows:
-        filled = [index for index, cell in enumerate(row) if cell]
-        above = joined[-1] if joined and len(row) == len(joined[-1]) else None
-        if above and filled and filled[0] > 0 and _wraps(row, above, filled):
-            for index in filled:
-                above[index] += f"\n{row[index]}"
-        elif (
-            above
-            and filled[:1] == [0]
-            and row[0][:1].islower()
-            and above[0]
-            and (len(filled) == 1 or not any(above[1:]))
-        ):
-            above[0] += f" {row[0]}"
-            above[1:] = [old or new for old, new in zip(above[1:], row[1:])]
-        else:
-            joined.append(list(row))
-    return joined
-
-
-def _wraps(row: list[str], above: list[str], filled: list[int]) -> bool:
-    """The cells ``filled`` of ``row`` are the wrapped lines of the cells over them in ``above``."""
-    if not all(above[index] for index in filled):
-        return False
-    if len(filled) == 1:
-        return True
-    count = sum(1 for cell in above if cell)
-    words = all(LETTER.search(above[index]) and not DIGIT.search(row[index]) for index in filled)
-    return words and len(filled) < count
+def _gap(above: list[Item], below: list[Item]) -> float:
+    return min(item["top"] for item in below) - max(item["bottom"] for item in above)
 
 
 def _gutters(slabs: list[list[Item]], width: float) -> list[tuple[float, float]]:
@@ -321,6 +283,10 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
                 or any(above[column] in CURRENCY and FIGURE.fullmatch(row[column]) for column in filled)
                 or filled == [0] == [column for column, cell in enumerate(above) if cell]
                 and above[0][-1] not in ".:"
+                # the next lines of a label and its text, closer than rows usually stand (three gaps at least)
+                or len(filled) > 1
+                and len(rows) >= ALIGNED_ROWS
+                and not any(map(FIGURE.fullmatch, row))
             )
         ):
             joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]
@@ -401,10 +367,25 @@ def unruled_table(
     if len(rows) > ALIGNED_ROWS and len(_column_gutters(rows[1:], width)[0]) > len(gutters):
         # A first line that crosses gutters all the rows under it share, off their middles, is no
         # row: a title over the table ("Table: 5   Public Health Outlay …   (Rs. in 000)").
+        # Headings centred over groups of the columns (over the body's columns, under a header's lines that
+        # cross them too) or each over its own are a header's row; headings over most columns are the first
+        # line of the row under them when it stands closer under them than over the row after it.
         table = unruled_table(above[1:], slabs, width) if above else unruled_table([], slabs[1:], width)
-        if table and (headings := _group_headings(rows[0], rows[1:], width)) and len(headings) == len(table[1][0]):
-            return table[0], [headings, *table[1]]  # headings centred over groups of the columns: a header's row
-        return table and (rows[0] + table[0], table[1])
+        if not table:
+            return None
+        (first, *rest), closer = table[1], _gap(rows[0], rows[1]) < STACKED * _gap(rows[1], rows[2])
+        tries = (_group_headings(rows[0], rows[start:], width) or [] for start in range(1, HEADER_ROWS + 1))
+        if headings := next((row for row in tries if len(row) == len(first)), None):
+            if closer and 2 * sum(map(bool, headings)) > len(first):
+                return table[0], [[f"{head} {cell}".strip() for head, cell in zip(headings, first)], *rest]
+            return table[0], [headings, *table[1]]
+        heads = [phrase_text(phrase) for phrase in phrases(sorted(rows[0], key=lambda item: item["x0"]), width)]
+        if len(heads) == len(first) > 2:  # a heading over each column: a header row, or its first line
+            heads = in_reading_order([heads, *rest])[0]
+            if any(map(FIGURE.fullmatch, first)):
+                return table[0], [heads, first, *rest]
+            return table[0], [[f"{head} {cell}".strip() for head, cell in zip(heads, first)], *rest]
+        return rows[0] + table[0], table[1]
     if not gutters:
         return None
     # The rows at the top that cross a gutter and leave the first column (the labels) empty are a
@@ -476,7 +457,7 @@ def unruled_table(
     else:
         cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
     # In the order the cells are read (from the right in Arabic), so that the first column is the labels'.
-    cells = _joined(wrapped_header(in_reading_order([row for _, row in spanning] + cells)))
+    cells = halves_joined(wrapped_lines(wrapped_header(in_reading_order([row for _, row in spanning] + cells))))
     held = {id(item) for item in before}
     left = unplaced([item for row in rows for item in row if id(item) not in held], cells)
     return before + left, _headed(cells)

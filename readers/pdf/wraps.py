@@ -1,0 +1,48 @@
+"""A table's cells wrapped over lines (``readers.pdf.unruled``): a row that only goes on with the cells of
+the row above is those cells' next lines, not a row."""
+
+from __future__ import annotations
+
+import re
+
+LETTER = re.compile(r"[^\W\d_]")
+DIGIT = re.compile(r"\d")
+
+
+def wrapped_lines(rows: list[list[str]]) -> list[list[str]]:
+    """``rows`` with the lines of a wrapped cell joined: a row that fills one cell alone, not the
+    first, goes on that cell in the row above, and so does one that leaves the first empty and fills
+    fewer cells than the row above with words only, each under a cell of words ("Sub-" / "Saharan
+    Africa", "Guinea-" / "Bissau" in one row of a ten-column table: ``_wraps``); and a label whose
+    second line starts in lower case ("Selling, general and" / "administrative") is one label,
+    beside the numbers of either line."""
+    joined: list[list[str]] = []
+    for row in rows:
+        filled = [index for index, cell in enumerate(row) if cell]
+        above = joined[-1] if joined and len(row) == len(joined[-1]) else None
+        if above and filled and filled[0] > 0 and _wraps(row, above, filled):
+            for index in filled:
+                above[index] += f"\n{row[index]}"
+        elif (
+            above
+            and filled[:1] == [0]
+            and row[0][:1].islower()
+            and above[0]
+            and (len(filled) == 1 or not any(above[1:]))
+        ):
+            above[0] += f" {row[0]}"
+            above[1:] = [old or new for old, new in zip(above[1:], row[1:])]
+        else:
+            joined.append(list(row))
+    return joined
+
+
+def _wraps(row: list[str], above: list[str], filled: list[int]) -> bool:
+    """The cells ``filled`` of ``row`` are the wrapped lines of the cells over them in ``above``."""
+    if not all(above[index] for index in filled):
+        return False
+    if len(filled) == 1:
+        return True
+    count = sum(1 for cell in above if cell)
+    words = all(LETTER.search(above[index]) and not DIGIT.search(row[index]) for index in filled)
+    return words and len(filled) < count
