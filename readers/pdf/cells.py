@@ -1,16 +1,15 @@
 """A ruled table's cells from the page's words, with the same word spacing as the prose.
 
-pdfplumber finds a ruled table by its rules, but a table ruled round its columns and not between
-its rows (a ledger, a statistics sheet ruled every fifth row) comes back as one row whose cells
-each hold a whole column: a 1,000-word row. So each cell's words are read here
-(``readers.pdf.words``, not pdfplumber's fixed 3 pt tolerance) line by line, and such a row is
-split at its lines' baselines when they line up across its cells. A line that fills one cell
-alone, not the first, goes on that cell's text in the row above (a description that wraps). A
-ledger's body boxed as one cell under a ruled header (the Senate's expenditure reports) is parted
-under the header's columns first, each run of words to the column it starts in. Every character in
-the table's box is in one of its cells: one the grid drew no cell round (a line indented past its
-cell's rule, a label left of its row's first cell) goes to its column's cell in the row it stands
-level with, so the table loses no word of the page.
+pdfplumber finds a ruled table by its rules, but a table ruled round its columns and not between its rows (a
+ledger, a statistics sheet ruled every fifth row) comes back as one row whose cells each hold a whole column: a
+1,000-word row. So each cell's words are read here (``readers.pdf.words``, not pdfplumber's fixed 3 pt
+tolerance) line by line, and such a row is split at its lines' baselines when they line up across its cells,
+its labels' cell among them (cells wrapped beside a one-line label are one row). A line that fills one cell
+alone, not the first, goes on that cell's text in the row above (a description that wraps). A ledger's body
+boxed as one cell under a ruled header (the Senate's expenditure reports) is parted under the header's columns
+first, each run of words to the column it starts in. Every character in the table's box is in one of its
+cells: one the grid drew no cell round (a line indented past its cell's rule, a label left of its row's first
+cell) goes to its column's cell in the row it stands level with, so the table loses no word of the page.
 
 A cell that spans columns or rows is written once, where its span starts (Markdown has no spans: the
 rest of its span is left empty), a header stacked over rows stays rows, each heading over the
@@ -267,11 +266,12 @@ def _split(cells: list[list[Char] | None], by_records: bool = True) -> list[list
     shared = [number for number, cluster in enumerate(clusters) if len({index for index, _ in cluster}) >= least]
     hits = {index: sum(index in {cell for cell, _ in clusters[number]} for number in shared) for index in filled}
     records = [index for index in filled if hits[index] == len(shared)]
-    # Records: three cells or more with a line at every shared baseline, half the row's cells at
-    # least; or every cell with a line at nearly every one (a column may leave a record's cell empty),
-    # its lines short (prose boxed in columns lines up at its leading too).
-    # Lists side by side whose lines only share the page's line pitch (a ballot's columns) end apart.
-    lined_up = len(records) >= RECORD_CELLS and 2 * len(records) >= len(filled)
+    # Records: three cells or more with a line at every shared baseline, half the row's cells at least, the
+    # labels' (first or last) among them; or every cell with a line at nearly every one (a column may leave a
+    # record's cell empty), its lines short (prose boxed in columns lines up at its leading too). Lists side by
+    # side whose lines only share the page's line pitch (a ballot's columns) end apart.
+    labelled = min(filled) in records or max(filled) in records  # cells wrapped beside one line are no records
+    lined_up = labelled and len(records) >= RECORD_CELLS and 2 * len(records) >= len(filled)
     short = median(len(text) for _, _, _, text in found) < PROSE_CHARS  # values, not prose at one leading
     nearly = short and min(hits.values()) >= RECORD_SHARE * len(shared) >= RECORD_CELLS
     if len(shared) < 2 or not (lined_up or nearly):
