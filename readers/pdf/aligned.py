@@ -175,11 +175,12 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
     left, right = min(line[0]["x0"] for line in lines), max(line[-1]["x1"] for line in lines)
     height = median(item["bottom"] - item["top"] for line in lines for item in line)
     captions = [bool(CAPTION.match(phrase_text(line))) for line in lines]
+    parts = [phrases(line, width) for line in lines]
     splits = [
-        0 if caption or _sizes_apart(line, width) else len(phrases(line, width))
-        for caption, line in zip(captions, lines)
+        0 if caption or _sizes_apart(line, width) else len(found)
+        for caption, line, found in zip(captions, lines, parts)
     ]
-    figures = [of_figures(map(phrase_text, phrases(line, width))) for line in lines]
+    figures = [of_figures(map(phrase_text, found)) for found in parts]
     runs: list[tuple[int, int]] = []
     start = 0
     while start < len(lines):

@@ -148,14 +148,16 @@ def headed(
             grid = _joined(grid, (body["x0"], body["top"], body["x1"], body["bottom"]), body["rows"])
         joined.append(grid)
     items = [item for item in items if not centre_in(box_of(item), kept)]  # a header's words, its table's now
+    lines = item_lines([item for item in items if "block" not in item])
     tables = []
     for grid in (grid for grid in joined if id(grid) not in alone):
         for below in (True, False):
-            row = _edge_row(grid, item_lines([item for item in items if "block" not in item]), width, below)
+            row = _edge_row(grid, lines, width, below)
             if row is None:
                 continue
-            taken = {id(item) for item in row[0]}
+            taken = {id(item) for item in row[0]}  # whole lines
             items = [item for item in items if id(item) not in taken]
+            lines = [line for line in lines if id(line[0]) not in taken]
             box, _, rows, lefts = grid
             rows = rows + [row[1]] if below else [row[1], *rows]
             grid = union([box, *map(box_of, row[0])]), markdown_table(rows), rows, lefts

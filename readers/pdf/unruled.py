@@ -378,16 +378,15 @@ def unruled_table(
         (first, *rest), closer = table[1], _gap(rows[0], rows[1]) < STACKED * _gap(rows[1], rows[2])
         tries = (_group_headings(rows[0], rows[start:], width) or [] for start in range(1, HEADER_ROWS + 1))
         if headings := next((row for row in tries if len(row) == len(first)), None):
-            if closer and 2 * sum(map(bool, headings)) > len(first):
-                return table[0], [[f"{head} {cell}".strip() for head, cell in zip(headings, first)], *rest]
-            return table[0], [headings, *table[1]]
-        heads = [phrase_text(phrase) for phrase in phrases(sorted(rows[0], key=lambda item: item["x0"]), width)]
-        if len(heads) == len(first) > 2:  # a heading over each column: a header row, or its first line
-            heads = in_reading_order([heads, *rest])[0]
-            if any(map(FIGURE.fullmatch, first)):
-                return table[0], [heads, first, *rest]
-            return table[0], [[f"{head} {cell}".strip() for head, cell in zip(heads, first)], *rest]
-        return rows[0] + table[0], table[1]
+            joins = closer and 2 * sum(map(bool, headings)) > len(first)
+        else:  # a heading over each column: a header row, or its first line over one of words
+            heads = [phrase_text(phrase) for phrase in phrases(sorted(rows[0], key=lambda item: item["x0"]), width)]
+            if not len(heads) == len(first) > 2:
+                return rows[0] + table[0], table[1]
+            headings, joins = in_reading_order([heads, *rest])[0], not any(map(FIGURE.fullmatch, first))
+        if joins:
+            return table[0], [[f"{head} {cell}".strip() for head, cell in zip(headings, first)], *rest]
+        return table[0], [headings, *table[1]]
     if not gutters:
         return None
     # The rows at the top that cross a gutter and leave the first column (the labels) empty are a
