@@ -31,6 +31,8 @@ UNSD_ARABIC = f"{SOURCES}/country-codes/UNSD-ar.csv.gz"  # the same standard in 
 STATES = f"{SOURCES}/pandas/wikipedia_states.html.gz"  # grouped headings: total, land and water area over their units
 TEN_Q = f"{SOURCES}/edgartools/aapl-20250329.htm.gz"  # a quarterly filing: periods grouped over dates, $ and % apart
 TEN_K = f"{SOURCES}/edgartools/aapl-10-k-2024-11-01.html.gz"  # an annual filing: its exhibit index, prose in cells
+# Netflix's quarterly filing: another filer's statements, every other table whose periods are grouped over dates
+NFLX = f"{SOURCES}/edgartools/nflx-10-q-2025-07-18.html.gz"
 EXHIBIT = 150  # characters in a cell at least: the exhibit index's descriptions, long tables of prose across pages
 UNSD_ARABIC_COLUMNS = ["Country or Area", "Region Name", "Sub-region Name", "M49 Code", "ISO-alpha3 Code"]
 # Open-access articles (JATS): scientific tables, grouped headers, footnote marks, values with their errors
@@ -69,13 +71,23 @@ def sources() -> list[Table]:
         tables += jats_tables(article, article.split("/")[-1].split(".nxml")[0])
     ten_k = html_tables(TEN_K, "Apple Inc., annual report on Form 10-K, 2024")
     tables += [table for table in ten_k if max(len(cell.text) for cell in table.cells) >= EXHIBIT]
-    return tables
+    nflx = html_tables(NFLX, "Netflix, Inc., quarterly report on Form 10-Q, June 2025")
+    return tables + [table for table in nflx if table.height >= 3 and _grouped(table)][::2]
+
+
+def _grouped(table: Table) -> bool:
+    """The table's header has a row of group names over the row of dates or names under them."""
+    return any(cell.colspan > 1 and cell.row < table.header - 1 for cell in table.cells)
 
 
 def paragraphs(tables: list[Table]) -> dict[str, list[str]]:
     """The Wikipedia article's paragraphs, set around every source's tables but the filings' and the articles',
     which have their own."""
-    own = {origin: prose(origin, "//body//p") for origin in ARTICLES} | {TEN_Q: prose(TEN_Q), TEN_K: prose(TEN_K)}
+    own = {origin: prose(origin, "//body//p") for origin in ARTICLES} | {
+        TEN_Q: prose(TEN_Q),
+        TEN_K: prose(TEN_K),
+        NFLX: prose(NFLX),
+    }
     text = prose(DUCK)
     return {table.origin: own.get(table.origin, text) for table in tables}
 

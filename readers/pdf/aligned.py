@@ -19,10 +19,12 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
    rows go on after it, ``LONE_LINES`` in a row at most, and any number of lines within the labels'
    column set on the last row's label (a label wrapped over lines, a section's name). A caption ends
    the run: it heads the next table. A header's lines, closer than the rows stand, go on over a first
-   row of figures a line or two under them. What the page draws with characters, a
-   leader's dots and a rule typed as hyphens (``readers.pdf.unruled.drawn``), parts no columns and
-   ends no table: it is the table's own rules. A table has ``ALIGNED_ROWS`` rows at least, or two when
-   they are a header over one row of figures, in ``PAIR_COLUMNS`` columns or more (``_pair``).
+   row of figures a line or two under them, whose gutters are the run's from there (the header's headings
+   span them). A line with a label and the cell beside it is a row whose last cells are empty. What the
+   page draws with characters, a leader's dots and a rule typed as hyphens (``readers.pdf.unruled.drawn``),
+   parts no columns and ends no table: it is the table's own rules. A table has ``ALIGNED_ROWS`` rows at
+   least, or two when they are a header over one row of figures, in ``PAIR_COLUMNS`` columns or more
+   (``_pair``).
 3. Up to ``HEADER_ROWS`` short lines just above it may be its header stacked over rows; the rows
    and those lines go to ``readers.pdf.unruled.unruled_table``, which finds the columns, the header
    and the spanning cells, and gives back what is no header (a title) to be read as text.
@@ -134,6 +136,11 @@ def _across(line: list[Item], strips: list[tuple[float, float]]) -> bool:
     return any(line[0]["x0"] < strip[0] and strip[1] < line[-1]["x1"] for strip in strips)
 
 
+def _keeps(shared: list[tuple[float, float]], strip: tuple[float, float]) -> bool:
+    """One of the ``shared`` gutters is (part of) ``strip``."""
+    return any(min(end, strip[1]) > max(start, strip[0]) for start, end in shared)
+
+
 def _kept(
     held: list[list[Item]], row: list[Item], strips: list[tuple[float, float]], shared: list[tuple[float, float]]
 ) -> bool:
@@ -219,7 +226,11 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 continue
             # A lone line, one across the gutters (a cell that spans columns), or one of a few phrases that
             # would keep few of the run's gutters (a wrapped cell's second line, under some columns only).
-            if not shared or (len(shared) < len(strips) and WRAPPED_SHARE * splits[index] <= len(strips)):
+            # (but one with a label and the cell beside it is a row whose last cells are empty)
+            labelled = bool(shared) and lines[index][0]["x1"] <= strips[0][0] + 0.5 and _keeps(shared, strips[0])
+            if not shared or (
+                len(shared) < len(strips) and WRAPPED_SHARE * splits[index] <= len(strips) and not labelled
+            ):
                 # A cell wrapped over lines, at the lines' own pitch, is no gap: a line of some columns, or
                 # one under one phrase of a row or of such a line (not under a lone line: a paragraph's, unless
                 # both stand between the run's gutters: a long cell's lines in its column), when the next row
@@ -252,6 +263,8 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
                 break
             # between rows (a wrapped cell's lines stand closer, and so do a header's, over no figures yet)
             spacing += [gap] if any(figures[start : index + 1]) else []
+            if figures[index] and not any(figures[start:index]):  # a header's headings span the columns under them
+                shared = _gutters(lines[index], left, right, width)
             strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
             held, wrapping = [], True
         # The last row's cells may wrap onto lines of their own under it, right of the first gutter (each
@@ -324,7 +337,12 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
         rows = lines[first : last + 1]
         region = sum(rows, [])
         left, right = min(item["x0"] for item in region), max(item["x1"] for item in region)
-        if _is_text(rows, _gutters(region, left, right, width)) or _contents(rows, drawing, width):
+        # the columns are the body's: a header's lines over figures (``HEADER_ROWS`` at most) span them
+        lead = next(
+            (n for n, row in enumerate(rows) if of_figures(phrase_text(found) for found in phrases(row, width))), 0
+        )
+        under = sum(rows[lead if lead <= HEADER_ROWS else 0 :], [])
+        if _is_text(rows, _gutters(under, left, right, width)) or _contents(rows, drawing, width):
             continue
         table = (
             ([], in_reading_order([[phrase_text(phrase) for phrase in phrases(line, width)] for line in rows]))

@@ -10,7 +10,8 @@ the other, sharing an edge, are one table too (two rows shaded in turn are too f
 row of words, no table alone (``readers.pdf.pages.is_table``), is such a header when a body stands under it.
 A line right under a grid, its phrases each inside a column and filling two and half of them at least (or two,
 the label's one of them), is the grid's last row (the row under the last of a table's shaded rows, ruled by
-none); such a line in the row right over it is its first (a header over shaded rows).
+none), and so is each such line after it (a shaded header's rows); such a line in the row right over it is its
+first (a header over shaded rows). A note of one phrase right under a grid, over such a row, is a row too.
 """
 
 from __future__ import annotations
@@ -77,14 +78,24 @@ def _joined(upper: Ruled, box: tuple, rows: list[list]) -> Ruled:
 
 def _columns(line: list[Item], edges: list[float], width: float) -> dict[int, str] | None:
     """The line's phrases (runs closer than ``width``) by the column each stands inside (columns start at
-    ``edges``, the last one ending the grid), one a column; None when one stands across a rule or outside."""
+    ``edges``, the last one ending the grid), a column's together ("$ 5,325,311" under a date's heading); None
+    when one stands across a rule or outside."""
     cells: dict[int, str] = {}
     for phrase in phrases(line, width):
         column = next((n for n in range(len(edges) - 1) if edges[n] - 1 <= phrase[0]["x0"] < edges[n + 1]), None)
-        if column is None or phrase[-1]["x1"] > edges[column + 1] + 1 or column in cells:
+        if column is None or phrase[-1]["x1"] > edges[column + 1] + 1:
             return None
-        cells[column] = phrase_text(phrase)
+        cells[column] = f"{cells[column]} {phrase_text(phrase)}" if column in cells else phrase_text(phrase)
     return cells
+
+
+def _filled(cells: dict[int, str] | None, lefts: list[float]) -> bool:
+    """A line's ``cells`` (``_columns``) fill two and half of the columns at least, or two with the label's."""
+    return (
+        cells is not None
+        and len(cells) >= 2
+        and (2 * len(cells) >= len(lefts) or bool({0, len(lefts) - 1} & cells.keys()))
+    )
 
 
 def _edge_row(
@@ -108,7 +119,19 @@ def _edge_row(
         return None
     edges = [*lefts, right]
     cells = _columns(near[0], edges, width)
-    if cells is None or len(cells) < 2 or 2 * len(cells) < len(lefts) and not {0, len(lefts) - 1} & cells.keys():
+    if below and len(near) > 1 and len(found := phrases(near[0], width)) == 1:  # a note over rows ("(in thousands)")
+        column = next((n for n, left in enumerate(lefts[::-1]) if left - 1 <= found[0][0]["x0"]), None)
+        after = _columns(near[1], edges, width)
+        if (
+            column is not None
+            and found[0][-1]["x1"] <= right + 1
+            and _filled(after, lefts)
+            and near[1][0]["top"] - max(item["bottom"] for item in near[0]) <= pitch / 2
+        ):
+            note: list[str | None] = [None] * len(lefts)
+            note[len(lefts) - 1 - column] = phrase_text(found[0])
+            return list(near[0]), note
+    if cells is None or not _filled(cells, lefts):
         return None
     taken = list(near[0])
     for line in near[1:] if below else []:
@@ -152,14 +175,12 @@ def headed(
     tables = []
     for grid in (grid for grid in joined if id(grid) not in alone):
         for below in (True, False):
-            row = _edge_row(grid, lines, width, below)
-            if row is None:
-                continue
-            taken = {id(item) for item in row[0]}  # whole lines
-            items = [item for item in items if id(item) not in taken]
-            lines = [line for line in lines if id(line[0]) not in taken]
-            box, _, rows, lefts = grid
-            rows = rows + [row[1]] if below else [row[1], *rows]
-            grid = union([box, *map(box_of, row[0])]), markdown_table(rows), rows, lefts
+            while (row := _edge_row(grid, lines, width, below)) is not None:  # row after row
+                taken = {id(item) for item in row[0]}  # whole lines
+                items = [item for item in items if id(item) not in taken]
+                lines = [line for line in lines if id(line[0]) not in taken]
+                box, _, rows, lefts = grid
+                rows = rows + [row[1]] if below else [row[1], *rows]
+                grid = union([box, *map(box_of, row[0])]), markdown_table(rows), rows, lefts
         tables.append((grid[0], grid[1]))
     return tables, items, blocks

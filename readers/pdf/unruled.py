@@ -11,7 +11,9 @@ the top are merged into one header row: each heading goes into every column it s
 December 31, 2023"); a crossing row lower down has its spanning cell repeated in each column. A heading over the
 whole width is a title, read before the table; so is a first line that crosses the gutters all the rows under it
 share, off their middles ("Table: 5   Public Health Outlay …"), unless it holds a heading over each column (a
-long one crossing a gutter): then it is the header, or its first line. A cell that runs on into the next column (a
+long one crossing a gutter): then it is the header, or its first line; so are a header's first lines hiding gutters
+the rows under them share (``_header_hides``: periods grouped over dates, "(in thousands)" over every amount), and
+over one or two rows of figures they cross those rows' gutters as headings. A cell that runs on into the next column (a
 surname too long for its own) does not merge the two: a strip all but a few rows leave empty, before a column whose
 words start on one edge in most rows, is a gutter too, and a word that crosses it stays in the column it starts in.
 
@@ -169,7 +171,7 @@ def _group_headings(line: list[Item], rows: list[list[Item]], width: float) -> l
     figures set right: ``spanned``), and leave the first column empty; else None."""
     found = phrases(sorted(line, key=lambda item: item["x0"]), width)
     gutters, _ = _column_gutters(rows, width)
-    if len(found) < 2 or not gutters or found[0][0]["x0"] < gutters[0][1] - 0.5:
+    if len(found) < 2 or not gutters or found[0][0]["x0"] <= gutters[0][0]:  # over the labels' column
         return None
     extents = _extents(rows, gutters)
     groups = grouped(found, extents, gutters, width)
@@ -303,6 +305,14 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
     (a heading, or a cell spanning the columns on both sides), a third of the rows at most."""
     strict = _gutters(rows, width)
     runs = [phrases(sorted(row, key=lambda item: item["x0"]), width) for row in rows]
+    # A header's lines of fewer phrases than the first row of figures under them span the columns of the
+    # rows under them when those are too few to be a table alone (an amount, and its share of the total)
+    lead = next((n for n, found in enumerate(runs) if of_figures(map(phrase_text, found))), 0)
+    if 0 < lead and len(rows) - lead < ALIGNED_ROWS and max(map(len, runs[:lead])) < len(runs[lead]):
+        body = _gutters(rows[lead:], width)
+        if len(body) > len(strict):
+            heads = {n for n in range(lead) for i in rows[n] for gap in body if i["x0"] < gap[1] and gap[0] < i["x1"]}
+            return body, heads
     if len(rows) > ALIGNED_ROWS and (body := _gutters(rows[1:], width)):
         apart = set_apart(runs[0], body, max(item["x1"] for row in rows[1:] for item in row))
         strict = apart if apart and len(apart) > len(strict) else strict
@@ -351,6 +361,17 @@ def _spread(
     return [" ".join(parts) for parts in cells]
 
 
+def _header_hides(rows: list[list[Item]], found: int, width: float) -> bool:
+    """The first line of ``rows`` hides gutters the rows under it share (more than ``found``), or its first lines
+    do (``HEADER_ROWS`` at most): of fewer phrases than those rows, or hiding as many again (set left over figures)."""
+    counts = [len(phrases(sorted(row, key=lambda item: item["x0"]), width)) for row in rows]
+    for start in range(1, min(HEADER_ROWS + 2, len(rows) - ALIGNED_ROWS)):
+        more = len(_column_gutters(rows[start:], width)[0])
+        if more > found and (start == 1 or max(counts[:start]) < median(counts[start:])) or more > 2 * found > 0:
+            return True
+    return len(rows) - 1 == ALIGNED_ROWS and len(_column_gutters(rows[1:], width)[0]) > found
+
+
 def unruled_table(
     above: list[list[Item]], slabs: list[list[Item]], width: float
 ) -> tuple[list[Item], list[list[str]]] | None:
@@ -366,7 +387,7 @@ def unruled_table(
         return None
     rows = above + slabs
     gutters, crossing = _column_gutters(rows, width)
-    if len(rows) > ALIGNED_ROWS and len(_column_gutters(rows[1:], width)[0]) > len(gutters):
+    if len(rows) > ALIGNED_ROWS and _header_hides(rows, len(gutters), width):
         # A first line that crosses gutters all the rows under it share, off their middles, is no
         # row: a title over the table ("Table: 5   Public Health Outlay …   (Rs. in 000)").
         # Headings centred over groups of the columns (over the body's columns, under a header's lines that
@@ -466,11 +487,12 @@ def unruled_table(
 
 def unplaced(items: list[Item], rows: Sequence[Sequence[str | None]]) -> list[Item]:
     """The words of ``items`` that no cell of ``rows`` holds: a table builder's account of its region,
-    so that a word it could not place is read beside the table as text, never lost."""
+    so that a word it could not place is read beside the table as text, never lost (a block's, a boxed cell's
+    lines read apart, by its Markdown's words)."""
     held = Counter(word for row in rows for cell in row if cell for word in cell.split())
     missing = []
     for item in items:
-        words = Counter(item["text"].split())
+        words = Counter((item.get("block") or item["text"]).split())
         if all(held[word] >= count for word, count in words.items()):
             held -= words
         else:

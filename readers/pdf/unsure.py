@@ -28,8 +28,8 @@ from ..markup.tables import table_rows
 
 CURRENCY = {"$", "€", "£", "¥"}  # a sign set apart from its amount (ruled apart, or wrapped over it) goes with it
 # One figure: a count, an amount, a share, a year, with its sign, currency (a space after it: "$ 8,550") and
-# footnote mark; thousands grouped with commas, points or spaces ("33 003").
-FIGURE = re.compile(r"[-+−–(]?(?:[$€£¥] ?)?(?:\d+(?:[ ,.]\d{3})*(?:[.,]\d+)?|[.,]\d+)%?\)?\*{0,3}")
+# footnote mark; thousands grouped with commas, points or spaces ("33 003"); a share's sign set apart ("(12) %").
+FIGURE = re.compile(r"[-+−–(]?(?:[$€£¥] ?)?(?:\d+(?:[ ,.]\d{3})*(?:[.,]\d+)?|[.,]\d+)(?: ?%)?\)?(?: ?%)?\*{0,3}")
 RANGE = re.compile(rf"(?:{FIGURE.pattern}) ?[-–] ?(?:{FIGURE.pattern})")  # one value's range: "0.39 - 0.46", "12–15"
 EMPTY = re.compile(r"[-–—.:/x*]*|n\.?\s?[av]\.?|nil|none", re.I)  # what stands for no value: "-", "..", "n.a."
 # Of the body's rows, those filling half their usual cells or fewer: a quarter are more than a table's own
