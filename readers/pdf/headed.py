@@ -115,7 +115,7 @@ def _edge_row(
     )
     if len(rows[0]) != len(lefts) or not near:
         return None
-    if near[0][0]["top"] - bottom > pitch / 2 if below else near[0][0]["bottom"] < top - pitch:
+    if near[0][0]["top"] - bottom > pitch if below else near[0][0]["bottom"] < top - pitch:
         return None
     edges = [*lefts, right]
     cells = _columns(near[0], edges, width)
@@ -126,7 +126,7 @@ def _edge_row(
             column is not None
             and found[0][-1]["x1"] <= right + 1
             and _filled(after, lefts)
-            and near[1][0]["top"] - max(item["bottom"] for item in near[0]) <= pitch / 2
+            and near[1][0]["top"] - max(item["bottom"] for item in near[0]) <= pitch
         ):
             note: list[str | None] = [None] * len(lefts)
             note[len(lefts) - 1 - column] = phrase_text(found[0])
