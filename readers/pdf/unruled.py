@@ -35,7 +35,7 @@ from .colheads import grouped, halves_joined, set_apart, spanned, wrapped_header
 from .records import Item
 from .unsure import CURRENCY, FIGURE, of_figures
 from .words import in_reading_order, phrase_text
-from .wraps import DIGIT, wrapped_lines
+from .wraps import in_prose, wrapped_lines
 
 ALIGNED_ROWS = 3  # rows a table without rules has at least
 HEADER_ROWS = 3  # rows a header may be stacked over
@@ -43,7 +43,6 @@ STACKED = 0.6  # of the gap between a table's rows: a line closer under a cell i
 EDGE = 0.6  # points: words starting this close to a heading's left edge are set on it (a column left-aligned)
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
 PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
-PROSE_WORDS = 4  # words a cell's line of prose has at least: its figures are the prose's ("as of May 11, 2017")
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
 # Characters that draw, not words: a leader's dots ("0.99 ..........  800"; three dots are a cell's "not
 # available") and a rule typed as a run of hyphens or equals signs under a typewriter table's header.
@@ -287,10 +286,10 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
                 or filled == [0] == [column for column, cell in enumerate(above) if cell]
                 and above[0][-1] not in ".:"
                 # the next lines of a label and its text, closer than rows usually stand (three gaps at least), no
-                # figure but in prose ("effective as of September 29, 2024."; not "39500 Sep 11")
+                # figure but in prose or a sentence's end ("as of September 29, 2024.", "2024."; not "39500 Sep 11")
                 or len(filled) > 1
                 and len(rows) >= ALIGNED_ROWS
-                and all(len(cell.split()) >= PROSE_WORDS or not DIGIT.search(cell) for cell in row)
+                and all(map(in_prose, row))
             )
         ):
             joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]
