@@ -6,7 +6,8 @@ Each was read in pieces or as text: the rows under a shaded header grid left as 
 taken, and none whose cells held "$" apart from its amount); a header's lines crossing every gutter of the
 rows under them, so that a table of six columns came out in two; a body of two rows too few for a table
 alone, its header's lines read as a heading; an exhibit index cut in two where its rows leave the last columns
-empty; and a cell boxed apart by its row's shading lost from the page."""
+empty; a cell boxed apart by its row's shading lost from the page; and, in a sheet's print, an amount set
+right against the next column's ("25.3 8.16*** (4)") one cell."""
 
 from __future__ import annotations
 
@@ -81,6 +82,15 @@ def test_a_cell_boxed_apart_by_its_row_s_shading_is_never_lost(services):
     """A long label in a shaded row was read as a box of its own; the table built over it kept none of it."""
     text = page("178-chromium-nflx-10-q-2025-07-18.pdf", services).text
     assert "Amount excluded from assessment of effectiveness and recognized in\nearnings based on amortization" in text
+
+
+def test_a_sheet_s_amounts_set_edge_to_edge_are_two_columns(services):
+    """An article's table printed as a sheet: each group's first row sets its test statistic a word space after
+    the group's mean, in the next column."""
+    (table,) = page("143-sheet-1472-6831-8-11.pdf", services).tables
+    assert "| 25.3 | 8.16*** (4) | 0.19 (0.49) |" in table
+    assert "| 40.7 | 3.44 NS (1) | 0.02 (0.14) |" in table
+    assert "| 23.6 |  |  |" in table
 
 
 @pytest.mark.parametrize("cell", ["(12) %", "12 %", "(12%)", "$ 8,393,688", "(1,192,655)"])

@@ -48,5 +48,6 @@ def test_a_number_and_its_description_wrapped_together_are_one_row(services):
     tables = read_file(PRINTED / "163-chromium-aapl-10-k-2024-11-01.pdf", 1, 1, services=services).pages[0].tables
     rows = [row for found in tables for row in found.splitlines()]
     plan = "Award Agreement under 2022 Employee Stock Plan effective as of September 29, 2024. |  |  |  |"
+    assert f"| 10.20*, ** | Form of Performance {plan}" in rows, "a sentence's end: 'September 29, 2024.'"
     assert f"| 10.21*, ** | Form of CEO Restricted Stock Unit {plan}" in rows
     assert f"| 10.22*, ** | Form of CEO Performance {plan}" in rows

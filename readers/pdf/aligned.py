@@ -45,18 +45,16 @@ from statistics import median
 from ..markup.tables import markdown_table, table_rows
 from .boxes import box_of, centre_in
 from .records import Boxed, Item
+from .strips import common, gaps, two_sided
 from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
     HEADER_ROWS,
     PROSE_CHARS,
     STACKED,
-    common,
-    gaps,
     item_lines,
     line_chars,
     phrases,
-    two_sided,
     undrawn,
     unruled_table,
 )

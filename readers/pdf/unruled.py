@@ -33,9 +33,10 @@ from statistics import median
 
 from .colheads import grouped, halves_joined, set_apart, spanned, wrapped_header
 from .records import Item
+from .strips import common, gaps, touching, two_sided
 from .unsure import CURRENCY, FIGURE, of_figures
 from .words import in_reading_order, phrase_text
-from .wraps import DIGIT, wrapped_lines
+from .wraps import in_prose, wrapped_lines
 
 ALIGNED_ROWS = 3  # rows a table without rules has at least
 HEADER_ROWS = 3  # rows a header may be stacked over
@@ -43,7 +44,6 @@ STACKED = 0.6  # of the gap between a table's rows: a line closer under a cell i
 EDGE = 0.6  # points: words starting this close to a heading's left edge are set on it (a column left-aligned)
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
 PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
-PROSE_WORDS = 4  # words a cell's line of prose has at least: its figures are the prose's ("as of May 11, 2017")
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
 # Characters that draw, not words: a leader's dots ("0.99 ..........  800"; three dots are a cell's "not
 # available") and a rule typed as a run of hyphens or equals signs under a typewriter table's header.
@@ -77,30 +77,6 @@ def undrawn(slabs: list[list[Item]]) -> list[list[Item]]:
         if len(gone) < len(slab):
             kept.append([item for item in slab if id(item) not in gone])
     return kept
-
-
-def gaps(items: list[Item], left: float, right: float, width: float) -> list[tuple[float, float]]:
-    """The vertical strips of at least ``width`` between ``left`` and ``right`` that no item covers."""
-    found, edge = [], left
-    for item in sorted(items, key=lambda i: i["x0"]):
-        if item["x0"] - edge >= width:
-            found.append((edge, item["x0"]))
-        edge = max(edge, item["x1"])
-    if right - edge >= width:
-        found.append((edge, right))
-    return found
-
-
-def common(
-    strips: list[tuple[float, float]], others: list[tuple[float, float]], width: float
-) -> list[tuple[float, float]]:
-    """The strips of at least ``width`` that lie in both lists."""
-    return [(max(a, c), min(b, d)) for a, b in strips for c, d in others if min(b, d) - max(a, c) >= width]
-
-
-def two_sided(slab: list[Item], gap: tuple[float, float]) -> bool:
-    """Items of ``slab`` stand on both sides of ``gap``."""
-    return any(item["x1"] <= gap[0] + 0.5 for item in slab) and any(item["x0"] >= gap[1] - 0.5 for item in slab)
 
 
 def item_lines(items: list[Item]) -> list[list[Item]]:
@@ -287,10 +263,10 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
                 or filled == [0] == [column for column, cell in enumerate(above) if cell]
                 and above[0][-1] not in ".:"
                 # the next lines of a label and its text, closer than rows usually stand (three gaps at least), no
-                # figure but in prose ("effective as of September 29, 2024."; not "39500 Sep 11")
+                # figure but in prose or a sentence's end ("as of September 29, 2024.", "2024."; not "39500 Sep 11")
                 or len(filled) > 1
                 and len(rows) >= ALIGNED_ROWS
-                and all(len(cell.split()) >= PROSE_WORDS or not DIGIT.search(cell) for cell in row)
+                and all(map(in_prose, row))
             )
         ):
             joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]
@@ -317,6 +293,7 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
         apart = set_apart(runs[0], body, max(item["x1"] for row in rows[1:] for item in row))
         strict = apart if apart and len(apart) > len(strict) else strict
     strict = sorted(strict + _overrun(rows, width, strict))
+    strict = sorted(strict + touching(rows, width, strict))
     strict = sorted(strict + _heading_edges(rows, width, strict))
     usual = median(len(found) for found in runs)
     fewer = [index for index, found in enumerate(runs) if len(found) < usual]

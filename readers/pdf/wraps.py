@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 LETTER = re.compile(r"[^\W\d_]")
+PROSE_WORDS = 4  # words a cell's line of prose has at least: its figures are the prose's ("as of May 11, 2017")
 DIGIT = re.compile(r"\d")
 
 
@@ -46,3 +47,11 @@ def _wraps(row: list[str], above: list[str], filled: list[int]) -> bool:
     count = sum(1 for cell in above if cell)
     words = all(LETTER.search(above[index]) and not DIGIT.search(row[index]) for index in filled)
     return words and len(filled) < count
+
+
+def in_prose(cell: str) -> bool:
+    """The cell's line holds no figure but in prose (``PROSE_WORDS`` words or more) or at a sentence's end
+    ("September 29, 2024."; not "39500 Sep 11")."""
+    return (
+        len(cell.split()) >= PROSE_WORDS or not DIGIT.search(cell) or cell.endswith(".") and bool(LETTER.search(cell))
+    )
