@@ -78,6 +78,17 @@ def test_rows_that_leave_the_last_columns_empty_go_on_with_the_table(services):
     assert table.endswith("| 97.1*, ** | Rule 10D-1 Recovery Policy |  |  |  |")
 
 
+def test_a_row_whose_last_cells_are_empty_keeps_the_gutters_between_them(services):
+    """A row of a number and its description only ("4.1**") cut the next rows' gutters to the first, and a long
+    description's lines after it ended the table; two rows of prose under a header were lines of text."""
+    (table,) = page("161-chromium-aapl-10-k-2024-11-01.pdf", services, 2).tables
+    assert "| 4.1** | Description of Securities of the Registrant. |  |  |  |" in table
+    assert "| 4.5 | Officer’s Certificate of the Registrant, dated as of November 10, 2014," in table
+    (table,) = page("168-word-aapl-10-k-2024-11-01.pdf", services).tables
+    assert table.startswith("| Exhibit Number | Exhibit Description | Form | Exhibit | Filing Date/Period End Date |")
+    assert "| 104** | Inline XBRL for the cover page of this Annual Report on Form 10-K, included in the" in table
+
+
 def test_a_cell_boxed_apart_by_its_row_s_shading_is_never_lost(services):
     """A long label in a shaded row was read as a box of its own; the table built over it kept none of it."""
     text = page("178-chromium-nflx-10-q-2025-07-18.pdf", services).text
