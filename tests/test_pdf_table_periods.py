@@ -6,8 +6,7 @@ Each was read in pieces or as text: the rows under a shaded header grid left as 
 taken, and none whose cells held "$" apart from its amount); a header's lines crossing every gutter of the
 rows under them, so that a table of six columns came out in two; a body of two rows too few for a table
 alone, its header's lines read as a heading; an exhibit index cut in two where its rows leave the last columns
-empty; a cell boxed apart by its row's shading lost from the page; and, in a sheet's print, an amount set
-right against the next column's ("25.3 8.16*** (4)") one cell."""
+empty; and a cell boxed apart by its row's shading lost from the page."""
 
 from __future__ import annotations
 
@@ -78,30 +77,10 @@ def test_rows_that_leave_the_last_columns_empty_go_on_with_the_table(services):
     assert table.endswith("| 97.1*, ** | Rule 10D-1 Recovery Policy |  |  |  |")
 
 
-def test_a_row_whose_last_cells_are_empty_keeps_the_gutters_between_them(services):
-    """A row of a number and its description only ("4.1**") cut the next rows' gutters to the first, and a long
-    description's lines after it ended the table; two rows of prose under a header were lines of text."""
-    (table,) = page("161-chromium-aapl-10-k-2024-11-01.pdf", services, 2).tables
-    assert "| 4.1** | Description of Securities of the Registrant. |  |  |  |" in table
-    assert "| 4.5 | Officer’s Certificate of the Registrant, dated as of November 10, 2014," in table
-    (table,) = page("168-word-aapl-10-k-2024-11-01.pdf", services).tables
-    assert table.startswith("| Exhibit Number | Exhibit Description | Form | Exhibit | Filing Date/Period End Date |")
-    assert "| 104** | Inline XBRL for the cover page of this Annual Report on Form 10-K, included in the" in table
-
-
 def test_a_cell_boxed_apart_by_its_row_s_shading_is_never_lost(services):
     """A long label in a shaded row was read as a box of its own; the table built over it kept none of it."""
     text = page("178-chromium-nflx-10-q-2025-07-18.pdf", services).text
     assert "Amount excluded from assessment of effectiveness and recognized in\nearnings based on amortization" in text
-
-
-def test_a_sheet_s_amounts_set_edge_to_edge_are_two_columns(services):
-    """An article's table printed as a sheet: each group's first row sets its test statistic a word space after
-    the group's mean, in the next column."""
-    (table,) = page("143-sheet-1472-6831-8-11.pdf", services).tables
-    assert "| 25.3 | 8.16*** (4) | 0.19 (0.49) |" in table
-    assert "| 40.7 | 3.44 NS (1) | 0.02 (0.14) |" in table
-    assert "| 23.6 |  |  |" in table
 
 
 @pytest.mark.parametrize("cell", ["(12) %", "12 %", "(12%)", "$ 8,393,688", "(1,192,655)"])

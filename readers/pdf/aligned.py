@@ -45,16 +45,18 @@ from statistics import median
 from ..markup.tables import markdown_table, table_rows
 from .boxes import box_of, centre_in
 from .records import Boxed, Item
-from .strips import common, gaps, two_sided
 from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
     HEADER_ROWS,
     PROSE_CHARS,
     STACKED,
+    common,
+    gaps,
     item_lines,
     line_chars,
     phrases,
+    two_sided,
     undrawn,
     unruled_table,
 )
@@ -263,8 +265,6 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
             spacing += [gap] if any(figures[start : index + 1]) else []
             if figures[index] and not any(figures[start:index]):  # a header's headings span the columns under them
                 shared = _gutters(lines[index], left, right, width)
-            if labelled:  # its empty last cells keep the gutters between them
-                shared += [strip for strip in strips if strip[0] >= lines[index][-1]["x1"]]
             strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
             held, wrapping = [], True
         # The last row's cells may wrap onto lines of their own under it, right of the first gutter (each

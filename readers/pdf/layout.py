@@ -52,16 +52,18 @@ from .items import line_markdown, page_links, word_items
 from .paragraphs import paragraph_gaps, paragraph_groups
 from .placed import Placed
 from .records import Boxed, Char, Item
-from .strips import common, gaps, two_sided
 from .turned import page_box, rotated_lines, turn_of, upright_as_read
 from .unruled import (
     ALIGNED_ROWS,
     GUTTER_EMS,
     HEADER_ROWS,
     PROSE_CHARS,
+    common,
+    gaps,
     in_columns,
     item_lines,
     line_chars,
+    two_sided,
     unruled_table,
 )
 from .words import DESCENT, page_words, text_lines

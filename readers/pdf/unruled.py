@@ -33,7 +33,6 @@ from statistics import median
 
 from .colheads import grouped, halves_joined, set_apart, spanned, wrapped_header
 from .records import Item
-from .strips import common, gaps, touching, two_sided
 from .unsure import CURRENCY, FIGURE, of_figures
 from .words import in_reading_order, phrase_text
 from .wraps import in_prose, wrapped_lines
@@ -77,6 +76,30 @@ def undrawn(slabs: list[list[Item]]) -> list[list[Item]]:
         if len(gone) < len(slab):
             kept.append([item for item in slab if id(item) not in gone])
     return kept
+
+
+def gaps(items: list[Item], left: float, right: float, width: float) -> list[tuple[float, float]]:
+    """The vertical strips of at least ``width`` between ``left`` and ``right`` that no item covers."""
+    found, edge = [], left
+    for item in sorted(items, key=lambda i: i["x0"]):
+        if item["x0"] - edge >= width:
+            found.append((edge, item["x0"]))
+        edge = max(edge, item["x1"])
+    if right - edge >= width:
+        found.append((edge, right))
+    return found
+
+
+def common(
+    strips: list[tuple[float, float]], others: list[tuple[float, float]], width: float
+) -> list[tuple[float, float]]:
+    """The strips of at least ``width`` that lie in both lists."""
+    return [(max(a, c), min(b, d)) for a, b in strips for c, d in others if min(b, d) - max(a, c) >= width]
+
+
+def two_sided(slab: list[Item], gap: tuple[float, float]) -> bool:
+    """Items of ``slab`` stand on both sides of ``gap``."""
+    return any(item["x1"] <= gap[0] + 0.5 for item in slab) and any(item["x0"] >= gap[1] - 0.5 for item in slab)
 
 
 def item_lines(items: list[Item]) -> list[list[Item]]:
@@ -293,7 +316,6 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
         apart = set_apart(runs[0], body, max(item["x1"] for row in rows[1:] for item in row))
         strict = apart if apart and len(apart) > len(strict) else strict
     strict = sorted(strict + _overrun(rows, width, strict))
-    strict = sorted(strict + touching(rows, width, strict))
     strict = sorted(strict + _heading_edges(rows, width, strict))
     usual = median(len(found) for found in runs)
     fewer = [index for index, found in enumerate(runs) if len(found) < usual]
