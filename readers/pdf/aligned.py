@@ -150,10 +150,7 @@ def _kept(
     left, right = min(line[0]["x0"] for line in held), max(line[-1]["x1"] for line in held)
     before = [strip for strip in strips if strip[1] <= left + 0.5]
     sides = before[-1:] + [strip for strip in strips if strip[0] >= right - 0.5][:1]
-    return len(strips) >= WRAPPED_STRIPS and all(
-        any(min(end, strip[1]) > max(start, strip[0]) for start, end in shared) or row[-1]["x1"] <= strip[1]
-        for strip in sides
-    )
+    return len(strips) >= WRAPPED_STRIPS and all(_keeps(shared, strip) or row[-1]["x1"] <= strip[1] for strip in sides)
 
 
 def _sizes_apart(line: list[Item], width: float) -> bool:

@@ -16,6 +16,8 @@ first (a header over shaded rows). A note of one phrase right under a grid, over
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from ..markup.tables import markdown_table
 from .boxes import box_of, centre_in, union
 from .cells import ALIGNED_ENDS
@@ -89,7 +91,7 @@ def _columns(line: list[Item], edges: list[float], width: float) -> dict[int, st
     return cells
 
 
-def _filled(cells: dict[int, str] | None, lefts: list[float]) -> bool:
+def _filled(cells: dict[int, str] | None, lefts: list[float]) -> TypeGuard[dict[int, str]]:
     """A line's ``cells`` (``_columns``) fill two and half of the columns at least, or two with the label's."""
     return (
         cells is not None
@@ -131,7 +133,7 @@ def _edge_row(
             note: list[str | None] = [None] * len(lefts)
             note[len(lefts) - 1 - column] = phrase_text(found[0])
             return list(near[0]), note
-    if cells is None or not _filled(cells, lefts):
+    if not _filled(cells, lefts):
         return None
     taken = list(near[0])
     for line in near[1:] if below else []:

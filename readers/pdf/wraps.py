@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 LETTER = re.compile(r"[^\W\d_]")
-PROSE_WORDS = 4  # words a cell's line of prose has at least: its figures are the prose's ("as of May 11, 2017")
 DIGIT = re.compile(r"\d")
+PROSE_WORDS = 4  # words a cell's line of prose has at least: its figures are the prose's ("as of May 11, 2017")
 
 
 def wrapped_lines(rows: list[list[str]]) -> list[list[str]]:
