@@ -413,7 +413,7 @@ def unruled_table(
     # header stacked over the header row; a row lower down that crosses one holds a spanning cell.
     cut = 0
     while (
-        cut < min(HEADER_ROWS, len(rows) - ALIGNED_ROWS)
+        cut < min(HEADER_ROWS, len(rows) - ALIGNED_ROWS + 1)
         and cut in crossing
         and all(item["x1"] > gutters[0][0] + 0.5 for item in rows[cut])
     ):
@@ -421,7 +421,7 @@ def unruled_table(
     plain = [row for index, row in enumerate(rows[cut:], cut) if index not in crossing]
     extents = _extents(plain, gutters)
     lines = [(index, line) for index, row in enumerate(rows[cut:], cut) for line in item_lines(row)]
-    if len(lines) < ALIGNED_ROWS:
+    if len(lines) < ALIGNED_ROWS - bool(cut):
         return None
     cells = _stacked(
         [
@@ -478,7 +478,10 @@ def unruled_table(
     else:
         cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
     # In the order the cells are read (from the right in Arabic), so that the first column is the labels'.
-    cells = halves_joined(wrapped_lines(wrapped_header(in_reading_order([row for _, row in spanning] + cells))))
+    # The rows of headings over columns are set apart (a line under one, over other columns, is a row of its own:
+    # "(in thousands)" under the dates); the lines under them may be a header's wrapped lines
+    ordered = in_reading_order([row for _, row in spanning] + cells)
+    cells = halves_joined(ordered[: len(spanning)] + wrapped_lines(wrapped_header(ordered[len(spanning) :])))
     held = {id(item) for item in before}
     left = unplaced([item for row in rows for item in row if id(item) not in held], cells)
     return before + left, _headed(cells)
