@@ -307,7 +307,8 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
     # A header's lines of fewer phrases than the first row of figures under them span the columns of the
     # rows under them when those are too few to be a table alone (an amount, and its share of the total)
     lead = next((n for n, found in enumerate(runs) if of_figures(map(phrase_text, found))), 0)
-    if 0 < lead and len(rows) - lead < ALIGNED_ROWS and max(map(len, runs[:lead])) < len(runs[lead]):
+    figures = sum(of_figures(map(phrase_text, found)) for found in runs[lead:])  # a label's wrapped lines: none
+    if 0 < lead and figures < ALIGNED_ROWS and max(map(len, runs[:lead])) < len(runs[lead]):
         body = _gutters(rows[lead:], width)
         if len(body) > len(strict):
             heads = {n for n in range(lead) for i in rows[n] for gap in body if i["x0"] < gap[1] and gap[0] < i["x1"]}
@@ -390,15 +391,17 @@ def unruled_table(
         # A first line that crosses gutters all the rows under it share, off their middles, is no
         # row: a title over the table ("Table: 5   Public Health Outlay …   (Rs. in 000)").
         # Headings centred over groups of the columns (over the body's columns, under a header's lines that
-        # cross them too) or each over its own are a header's row; headings over most columns are the first
-        # line of the row under them when it stands closer under them than over the row after it.
+        # cross them too) or each over its own are a header's row; headings over most columns, or over the cells
+        # the row under them fills ("June" over "30,2025"), are the first line of that row when it stands closer
+        # under them than over the row after it.
         table = unruled_table(above[1:], slabs, width) if above else unruled_table([], slabs[1:], width)
         if not table:
             return None
         (first, *rest), closer = table[1], _gap(rows[0], rows[1]) < STACKED * _gap(rows[1], rows[2])
         tries = (_group_headings(rows[0], rows[start:], width) or [] for start in range(1, HEADER_ROWS + 1))
         if headings := next((row for row in tries if len(row) == len(first)), None):
-            joins = closer and 2 * sum(map(bool, headings)) > len(first)
+            filled = [bool(heading) for heading in headings]
+            joins = closer and (2 * sum(filled) > len(first) or filled == [bool(cell) for cell in first])
         else:  # a heading over each column: a header row, or its first line over one of words
             heads = [phrase_text(phrase) for phrase in phrases(sorted(rows[0], key=lambda item: item["x0"]), width)]
             if not len(heads) == len(first) > 2:
