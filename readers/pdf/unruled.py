@@ -476,7 +476,8 @@ def unruled_table(
             spanning[-1] = (spans, [f"{old} {new}".strip() for old, new in zip(spanning[-1][1], row)])
         elif spans:
             spanning.append((spans, row))
-    if any(stacked) and any(map(FIGURE.fullmatch, cells[0])):  # stacked over a row of figures: its header
+    # stacked over a row of figures, or over a line spanning columns ("(in thousands)"): a header row of its own
+    if any(stacked) and (any(map(FIGURE.fullmatch, cells[0])) or cut in crossing and not cells[0][0]):
         cells.insert(0, [" ".join(parts) for parts in stacked])
     else:
         cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
