@@ -476,16 +476,16 @@ def unruled_table(
             spanning[-1] = (spans, [f"{old} {new}".strip() for old, new in zip(spanning[-1][1], row)])
         elif spans:
             spanning.append((spans, row))
-    # stacked over a row of figures, or over a line spanning columns ("(in thousands)"): a header row of its own
+    # The rows of headings over columns, and those stacked each over its own column when a row of figures or a
+    # line spanning the columns follows ("(in thousands)"), are set apart: the lines under them may be a header's
+    # wrapped lines. In the order the cells are read (from the right in Arabic): the first column is the labels'.
+    heads = [row for _, row in spanning]
     if any(stacked) and (any(map(FIGURE.fullmatch, cells[0])) or cut in crossing and not cells[0][0]):
-        cells.insert(0, [" ".join(parts) for parts in stacked])
+        heads.append([" ".join(parts) for parts in stacked])
     else:
         cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
-    # In the order the cells are read (from the right in Arabic), so that the first column is the labels'.
-    # The rows of headings over columns are set apart (a line under one, over other columns, is a row of its own:
-    # "(in thousands)" under the dates); the lines under them may be a header's wrapped lines
-    ordered = in_reading_order([row for _, row in spanning] + cells)
-    cells = halves_joined(ordered[: len(spanning)] + wrapped_lines(wrapped_header(ordered[len(spanning) :])))
+    ordered = in_reading_order(heads + cells)
+    cells = halves_joined(ordered[: len(heads)] + wrapped_lines(wrapped_header(ordered[len(heads) :])))
     held = {id(item) for item in before}
     left = unplaced([item for row in rows for item in row if id(item) not in held], cells)
     return before + left, _headed(cells)
