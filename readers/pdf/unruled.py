@@ -459,8 +459,12 @@ def unruled_table(
     before: list[Item] = []
     stacked: list[list[str]] = [[] for _ in cells[0]]  # each column's own headings, top to bottom
     spanning: list[tuple[list[tuple[int, ...]], list[str]]] = []  # rows of headings over columns, and their spans
-    for line in item_lines(sum(rows[:cut], [])):
-        row, spans = [""] * len(stacked), list[tuple[int, ...]]()
+    # A line of headings over groups of columns standing a row's gap over the next line (as far as the header
+    # stands over the table's first line) keeps its headings over one column ("Change" beside "Three Months Ended")
+    heads = item_lines(sum(rows[:cut], []))
+    under = [_gap(line, below) for line, below in zip(heads, heads[1:] + item_lines(rows[cut])[:1])]
+    for line, gap in zip(heads, under):
+        row, spans, own = [""] * len(stacked), list[tuple[int, ...]](), list[tuple[int, str]]()
         found = phrases(line, width)
         groups = grouped(found, extents, gutters, width) if len(found) > 1 else None
         for index, phrase in enumerate(found):
@@ -469,9 +473,14 @@ def unruled_table(
             if len(columns) == len(stacked):
                 before += phrase
             elif len(columns) == 1:
-                stacked[columns[0]].append(text)
+                own.append((columns[0], text))
             else:
                 row[columns[0]], spans = text, [*spans, tuple(columns)]
+        for column, text in own:
+            if spans and gap >= STACKED * under[-1]:
+                row[column] = text
+            else:
+                stacked[column].append(text)
         if spans and spanning and spanning[-1][0] == spans:  # a heading set on two lines is one heading
             spanning[-1] = (spans, [f"{old} {new}".strip() for old, new in zip(spanning[-1][1], row)])
         elif spans:
