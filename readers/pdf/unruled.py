@@ -233,7 +233,7 @@ def _headed(rows: list[list[str]]) -> list[list[str]]:
     has no heading: a heading set left in a cell whose figures are set right stands clear of them
     ("Intermediate Region Code" over "014" in a spreadsheet's print; a form's words stay apart)."""
     column = 0
-    while len(rows) > ALIGNED_ROWS and column + 1 < len(rows[0]):
+    while len(rows) >= ALIGNED_ROWS and column + 1 < len(rows[0]):
         head, pair = rows[0], (column, column + 1)
         filled = [any(row[index] for row in rows[1:]) for index in pair]
         figures = all(FIGURE.fullmatch(row[index]) for row in rows[1:] for index in pair if row[index])
