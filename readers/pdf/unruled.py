@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from statistics import median
 
-from .colheads import grouped, halves_joined, set_apart, spanned, wrapped_header
+from .colheads import grouped, halves_joined, set_apart, spanned
 from .records import Item
 from .unsure import CURRENCY, FIGURE, of_figures
 from .words import in_reading_order, phrase_text
@@ -494,7 +494,7 @@ def unruled_table(
     else:
         cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
     ordered = in_reading_order(heads + cells)
-    cells = halves_joined(ordered[: len(heads)] + wrapped_lines(wrapped_header(ordered[len(heads) :])))
+    cells = halves_joined(ordered[: len(heads)] + wrapped_lines(ordered[len(heads) :]))
     held = {id(item) for item in before}
     left = unplaced([item for row in rows for item in row if id(item) not in held], cells)
     return before + left, _headed(cells)
