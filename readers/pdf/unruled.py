@@ -40,6 +40,7 @@ from .wraps import in_prose, wrapped_lines
 ALIGNED_ROWS = 3  # rows a table without rules has at least
 HEADER_ROWS = 3  # rows a header may be stacked over
 STACKED = 0.6  # of the gap between a table's rows: a line closer under a cell is its next line
+PADDED = 0.5  # of a line's height: a header's line standing this far under the one above is no cell's next line
 EDGE = 0.6  # points: words starting this close to a heading's left edge are set on it (a column left-aligned)
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
 PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
@@ -247,7 +248,7 @@ def _headed(rows: list[list[str]]) -> list[list[str]]:
     return rows
 
 
-def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]:
+def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> tuple[list[list[str]], list[bool]]:
     """``cells`` (one row a line of ``lines``) with a cell's lines joined where the lines' own pitch shows them one
     cell's: a line closer under the one above than ``STACKED`` times the gap between rows, each of its cells
     under a cell of the row above, is those cells' next line. In the header (the first row, above the first row
@@ -256,7 +257,10 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
     short of prose (Word breaks a word too long for its column: "ISO-alpha" / "3"); under it, the gap is the
     usual one over rows that fill their first cell, and the line leaves the first cell empty ("+1-539-402-" /
     "0259") or fills it alone with words ("District of" / "Columbia"; a year after a comma: "September 28," /
-    "2024"), filling fewer than the row above: a form's lines, each a row of its own, fill as many."""
+    "2024"), filling fewer than the row above: a form's lines, each a row of its own, fill as many.
+
+    Returns the rows, and for each whether it is a header's line standing ``PADDED`` apart from the one above: a
+    row of its own, never a cell's next line ("(in thousands)" under "June 30, 2025", in a table padding its rows)."""
     figures = [index for index, row in enumerate(cells) if of_figures(row)]
     body = next((index for index in figures if cells[index][0]), figures[0] if figures else 0)
     over = [0.0] + [line[0]["top"] - max(item["bottom"] for item in above) for above, line in zip(lines, lines[1:])]
@@ -269,7 +273,8 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
         body,
     )
     rows = [over[index] for index in range(end + 1, len(cells)) if cells[index][0] and any(cells[index][1:])]
-    joined = cells[:1]
+    height = median(item["bottom"] - item["top"] for line in lines for item in line)
+    joined, apart = cells[:1], [False]
     for index, row in enumerate(cells[1:], 1):
         above, header = joined[-1], index < end and len(joined) == 1
         pitch = over[body] if header else median(rows) if rows else 0.0
@@ -295,7 +300,8 @@ def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]
             joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]
         else:
             joined.append(row)
-    return joined
+            apart.append(index < end and over[index] >= PADDED * height)
+    return joined, apart
 
 
 def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[float, float]], set[int]]:
@@ -426,7 +432,7 @@ def unruled_table(
     lines = [(index, line) for index, row in enumerate(rows[cut:], cut) for line in item_lines(row)]
     if len(lines) < ALIGNED_ROWS - bool(cut):
         return None
-    cells = _stacked(
+    cells, apart = _stacked(
         [
             _spread(line, extents, gutters, width)
             if index in crossing
@@ -494,7 +500,7 @@ def unruled_table(
     else:
         cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
     ordered = in_reading_order(heads + cells)
-    cells = halves_joined(ordered[: len(heads)] + wrapped_lines(ordered[len(heads) :]))
+    cells = halves_joined(ordered[: len(heads)] + wrapped_lines(ordered[len(heads) :], apart))
     held = {id(item) for item in before}
     left = unplaced([item for row in rows for item in row if id(item) not in held], cells)
     return before + left, _headed(cells)

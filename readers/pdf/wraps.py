@@ -10,17 +10,17 @@ DIGIT = re.compile(r"\d")
 PROSE_WORDS = 4  # words a cell's line of prose has at least: its figures are the prose's ("as of May 11, 2017")
 
 
-def wrapped_lines(rows: list[list[str]]) -> list[list[str]]:
+def wrapped_lines(rows: list[list[str]], apart: list[bool]) -> list[list[str]]:
     """``rows`` with the lines of a wrapped cell joined: a row that fills one cell alone, not the
     first, goes on that cell in the row above, and so does one that leaves the first empty and fills
     fewer cells than the row above with words only, each under a cell of words ("Sub-" / "Saharan
     Africa", "Guinea-" / "Bissau" in one row of a ten-column table: ``_wraps``); and a label whose
     second line starts in lower case ("Selling, general and" / "administrative") is one label,
-    beside the numbers of either line."""
+    beside the numbers of either line. A row ``apart`` (standing a padded row's gap under the row above) is a row."""
     joined: list[list[str]] = []
-    for row in rows:
+    for row, alone in zip(rows, apart):
         filled = [index for index, cell in enumerate(row) if cell]
-        above = joined[-1] if joined and len(row) == len(joined[-1]) else None
+        above = joined[-1] if joined and len(row) == len(joined[-1]) and not alone else None
         if above and filled and filled[0] > 0 and _wraps(row, above, filled):
             for index in filled:
                 above[index] += f"\n{row[index]}"
