@@ -313,8 +313,10 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
     # A header's lines of fewer phrases than the first row of figures under them span the columns of the
     # rows under them when those are too few to be a table alone (an amount, and its share of the total)
     lead = next((n for n, found in enumerate(runs) if of_figures(map(phrase_text, found))), 0)
-    figures = sum(of_figures(map(phrase_text, found)) for found in runs[lead:])  # a label's wrapped lines: none
-    if 0 < lead and figures < ALIGNED_ROWS and max(map(len, runs[:lead])) < len(runs[lead]):
+    # (a label's lines wrapped under its row of figures count for none under a header of a few lines)
+    figures = sum(of_figures(map(phrase_text, found)) for found in runs[lead:])
+    short = len(rows) - lead < ALIGNED_ROWS or figures < ALIGNED_ROWS and lead <= HEADER_ROWS + 1
+    if 0 < lead and short and max(map(len, runs[:lead])) < len(runs[lead]):
         body = _gutters(rows[lead:], width)
         if len(body) > len(strict):
             heads = {n for n in range(lead) for i in rows[n] for gap in body if i["x0"] < gap[1] and gap[0] < i["x1"]}
