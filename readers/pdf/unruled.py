@@ -469,9 +469,9 @@ def unruled_table(
     spanning: list[tuple[list[tuple[int, ...]], list[str]]] = []  # rows of headings over columns, and their spans
     # A line of headings over groups of columns standing a row's gap over the next line (as far as the header
     # stands over the table's first line) keeps its headings over one column ("Change" beside "Three Months Ended")
-    heads = item_lines(sum(rows[:cut], []))
-    under = [_gap(line, below) for line, below in zip(heads, heads[1:] + item_lines(rows[cut])[:1])]
-    for line, gap in zip(heads, under):
+    head_lines = item_lines(sum(rows[:cut], []))
+    under = [_gap(line, below) for line, below in zip(head_lines, head_lines[1:] + item_lines(rows[cut])[:1])]
+    for line, gap in zip(head_lines, under):
         row, spans, own = [""] * len(stacked), list[tuple[int, ...]](), list[tuple[int, str]]()
         found = phrases(line, width)
         groups = grouped(found, extents, gutters, width) if len(found) > 1 else None
