@@ -33,6 +33,12 @@ TEN_Q = f"{SOURCES}/edgartools/aapl-20250329.htm.gz"  # a quarterly filing: peri
 TEN_K = f"{SOURCES}/edgartools/aapl-10-k-2024-11-01.html.gz"  # an annual filing: its exhibit index, prose in cells
 # Netflix's quarterly filing: another filer's statements, every other table whose periods are grouped over dates
 NFLX = f"{SOURCES}/edgartools/nflx-10-q-2025-07-18.html.gz"
+FUND_COLUMNS = "CIK,SeriesID,Fund,ContractID,Class,Ticker,accession_number,form,description,filing_date".split(",")
+REFERENCE = (  # edgartools' reference data: (file, columns, title)
+    ("exhibits", ["Exhibit No.", "Description", "Form Types Involved"], "Exhibits to SEC filings (edgartools)"),
+    ("secforms", ["Form", "Description"], "SEC forms (edgartools)"),
+    ("fund_data", FUND_COLUMNS, "Funds' share classes and their prospectuses (edgartools)"),
+)
 EXHIBIT = 150  # characters in a cell at least: the exhibit index's descriptions, long tables of prose across pages
 UNSD_ARABIC_COLUMNS = ["Country or Area", "Region Name", "Sub-region Name", "M49 Code", "ISO-alpha3 Code"]
 # Open-access articles (JATS): scientific tables, grouped headers, footnote marks, values with their errors
@@ -72,7 +78,11 @@ def sources() -> list[Table]:
     ten_k = html_tables(TEN_K, "Apple Inc., annual report on Form 10-K, 2024")
     tables += [table for table in ten_k if max(len(cell.text) for cell in table.cells) >= EXHIBIT]
     nflx = html_tables(NFLX, "Netflix, Inc., quarterly report on Form 10-Q, June 2025")
-    return tables + [table for table in nflx if table.height >= 3 and _grouped(table)][::2]
+    tables += [table for table in nflx if table.height >= 3 and _grouped(table)][::2]
+    # EDGAR's reference lists: long tables of names and descriptions across pages, and a wide one of funds
+    for name, columns, title in REFERENCE:
+        tables.append(csv_table(f"{SOURCES}/edgartools/{name}.csv.gz", columns, title))
+    return tables
 
 
 def _grouped(table: Table) -> bool:
