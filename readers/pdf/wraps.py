@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from .unsure import FIGURE
+
 LETTER = re.compile(r"[^\W\d_]")
 DIGIT = re.compile(r"\d")
 PROSE_WORDS = 4  # words a cell's line of prose has at least: its figures are the prose's ("as of May 11, 2017")
@@ -45,7 +47,8 @@ def _wraps(row: list[str], above: list[str], filled: list[int]) -> bool:
     if len(filled) == 1:
         return True
     count = sum(1 for cell in above if cell)
-    words = all(LETTER.search(above[index]) and not DIGIT.search(row[index]) for index in filled)
+    # words, no figure among them ("Markets Bull 3X" under a fund's name; not "12 months")
+    words = all(LETTER.search(above[index]) and not any(map(FIGURE.fullmatch, row[index].split())) for index in filled)
     return words and len(filled) < count
 
 
