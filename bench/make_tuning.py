@@ -39,6 +39,8 @@ REFERENCE = (  # edgartools' reference data: (file, columns, title)
     ("secforms", ["Form", "Description"], "SEC forms (edgartools)"),
     ("fund_data", FUND_COLUMNS, "Funds' share classes and their prospectuses (edgartools)"),
 )
+# A Wikipedia list of films, each with a description of a paragraph: a long table of prose across pages
+LOOPS = f"{SOURCES}/readability/wikipedia-4.html.gz"
 EXHIBIT = 150  # characters in a cell at least: the exhibit index's descriptions, long tables of prose across pages
 UNSD_ARABIC_COLUMNS = ["Country or Area", "Region Name", "Sub-region Name", "M49 Code", "ISO-alpha3 Code"]
 # Open-access articles (JATS): scientific tables, grouped headers, footnote marks, values with their errors
@@ -82,7 +84,7 @@ def sources() -> list[Table]:
     # EDGAR's reference lists: long tables of names and descriptions across pages, and a wide one of funds
     for name, columns, title in REFERENCE:
         tables.append(csv_table(f"{SOURCES}/edgartools/{name}.csv.gz", columns, title))
-    return tables
+    return tables + html_tables(LOOPS, "Films featuring time loops (Wikipedia)", "//table[contains(@class, 'wikitable')]")
 
 
 def _grouped(table: Table) -> bool:
@@ -97,6 +99,7 @@ def paragraphs(tables: list[Table]) -> dict[str, list[str]]:
         TEN_Q: prose(TEN_Q),
         TEN_K: prose(TEN_K),
         NFLX: prose(NFLX),
+        LOOPS: prose(LOOPS),
     }
     text = prose(DUCK)
     return {table.origin: own.get(table.origin, text) for table in tables}
