@@ -210,8 +210,8 @@ def _heading_edges(
     rows: list[list[Item]], width: float, gutters: list[tuple[float, float]]
 ) -> list[tuple[float, float]]:
     """Strips narrower than a gutter before a column whose heading (a phrase of the first row) starts
-    where a word of most rows under it starts, most rows holding words before it in the same column
-    too, no word crossing that edge: in a spreadsheet's print a number set to the right of its cell
+    where a word of most rows under it starts, most rows holding words left of it holding words before it
+    in the same column too (a description's next lines hold none), no word crossing that edge: in a spreadsheet's print a number set to the right of its cell
     stands a space from the next cell's text ("002 Africa" under "Region Code" and "Region Name"); a
     mark set wide of its column in one row parts nothing."""
     body = rows[1:]
@@ -222,9 +222,10 @@ def _heading_edges(
             continue
         column = max((end for _, end in gutters if end < edge), default=-math.inf)  # where the parted column starts
         starting = sum(any(abs(item["x0"] - edge) <= EDGE for item in row) for row in body)
-        before = [[item["x1"] for item in row if column <= item["x0"] and item["x1"] <= edge] for row in body]
+        labelled = [row for row in body if any(item["x0"] < edge - EDGE for item in row)]  # not a cell's next line
+        before = [[item["x1"] for item in row if column <= item["x0"] and item["x1"] <= edge] for row in labelled]
         crossed = any(item["x0"] < edge - EDGE < edge + EDGE < item["x1"] for row in rows for item in row)
-        if 2 * starting > len(body) and 2 * sum(map(bool, before)) > len(body) and not crossed:
+        if 2 * starting > len(body) and 2 * sum(map(bool, before)) > len(labelled) and not crossed:
             found.append((max(max(ends) for ends in before if ends), edge))
     return found
 
