@@ -211,9 +211,10 @@ def _heading_edges(
 ) -> list[tuple[float, float]]:
     """Strips narrower than a gutter before a column whose heading (a phrase of the first row) starts
     where a word of most rows under it starts, most rows holding words left of it holding words before it
-    in the same column too (a description's next lines hold none), no word crossing that edge: in a spreadsheet's print a number set to the right of its cell
-    stands a space from the next cell's text ("002 Africa" under "Region Code" and "Region Name"); a
-    mark set wide of its column in one row parts nothing."""
+    in the same column too (a description's next lines hold none), no word crossing that edge: in a
+    spreadsheet's print a number set to the right of its cell stands a space from the next cell's text
+    ("002 Africa" under "Region Code" and "Region Name"); a mark set wide of its column in one row parts
+    nothing."""
     body = rows[1:]
     found = []
     for phrase in phrases(sorted(rows[0], key=lambda item: item["x0"]), width)[1:]:
