@@ -3,8 +3,12 @@ the row above is those cells' next lines, not a row."""
 
 from __future__ import annotations
 
+import math
 import re
+from bisect import bisect_left
+from statistics import median
 
+from .records import Item
 from .unsure import FIGURE
 
 LETTER = re.compile(r"[^\W\d_]")
@@ -57,4 +61,21 @@ def in_prose(cell: str) -> bool:
     ("September 29, 2024."; not "39500 Sep 11")."""
     return (
         len(cell.split()) >= PROSE_WORDS or not DIGIT.search(cell) or cell.endswith(".") and bool(LETTER.search(cell))
+    )
+
+
+def under_last_row(line: list[Item], row: list[Item], gutters: list[tuple[float, float]]) -> bool:
+    """``line`` is the next line of a cell of a table's last ``row`` (whose columns ``gutters`` part): its words
+    in one column, past the first (the labels'), that the row fills, a line's height under it at most (a
+    description's lines at the foot of a page, under the last row of a table of prose)."""
+    starts = [start for start, _ in gutters]
+    columns = {bisect_left(starts, item["x0"]) for item in line}
+    (column,) = columns if len(columns) == 1 else {0}
+    right = gutters[column][0] if column < len(gutters) else math.inf
+    height = median(item["bottom"] - item["top"] for item in row)
+    return (
+        column > 0
+        and all(item["x1"] <= right + 0.5 for item in line)
+        and any(bisect_left(starts, item["x0"]) == column for item in row)
+        and min(item["top"] for item in line) - max(item["bottom"] for item in row) <= height
     )
