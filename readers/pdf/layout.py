@@ -195,7 +195,7 @@ def _order(items: list[Item], width: float) -> list:
         # last, under the short lines right of its first column that may be its stacked header.
         sided = [i for i, slab in enumerate(slabs) if any(two_sided(slab, gap) for gap in gutters)]
         first, last = sided[0], sided[-1]
-        while last + 1 < len(slabs) and under_last_row(slabs[last + 1], slabs[last], gutters):
+        while last + 1 < len(slabs) and under_last_row(slabs[last + 1], slabs[last], slabs[sided[-1]], gutters):
             last += 1
         top = first
         while top > max(0, first - HEADER_ROWS) and _over_columns(slabs[top - 1], gutters[0][0]):

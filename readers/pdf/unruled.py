@@ -35,7 +35,7 @@ from .colheads import grouped, halves_joined, set_apart, spanned
 from .records import Item
 from .unsure import CURRENCY, FIGURE, of_figures
 from .words import in_reading_order, phrase_text
-from .wraps import in_prose, wrapped_lines
+from .wraps import PROSE_CHARS, in_prose, wrapped_lines
 
 ALIGNED_ROWS = 3  # rows a table without rules has at least
 HEADER_ROWS = 3  # rows a header may be stacked over
@@ -43,7 +43,6 @@ STACKED = 0.6  # of the gap between a table's rows: a line closer under a cell i
 PADDED = 0.5  # of a line's height: a header's line standing this far under the one above is no cell's next line
 EDGE = 0.6  # points: words starting this close to a heading's left edge are set on it (a column left-aligned)
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
-PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
 # Characters that draw, not words: a leader's dots ("0.99 ..........  800"; three dots are a cell's "not
 # available") and a rule typed as a run of hyphens or equals signs under a typewriter table's header.

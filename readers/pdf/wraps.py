@@ -13,6 +13,7 @@ from .unsure import FIGURE
 
 LETTER = re.compile(r"[^\W\d_]")
 DIGIT = re.compile(r"\d")
+PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
 PROSE_WORDS = 4  # words a cell's line of prose has at least: its figures are the prose's ("as of May 11, 2017")
 
 
@@ -64,18 +65,22 @@ def in_prose(cell: str) -> bool:
     )
 
 
-def under_last_row(line: list[Item], row: list[Item], gutters: list[tuple[float, float]]) -> bool:
+def under_last_row(line: list[Item], above: list[Item], row: list[Item], gutters: list[tuple[float, float]]) -> bool:
     """``line`` is the next line of a cell of a table's last ``row`` (whose columns ``gutters`` part): its words
-    in one column, past the first (the labels'), that the row fills, a line's height under it at most (a
-    description's lines at the foot of a page, under the last row of a table of prose)."""
+    in one column, past the first (the labels'), where the row, labelled with a word, holds a line of prose, a
+    line's height under the line ``above`` at most (a description's lines at the foot of a page, under the last
+    row of a table of prose; not a form's footer under a field, nor prose beside a scan's specks)."""
     starts = [start for start, _ in gutters]
     columns = {bisect_left(starts, item["x0"]) for item in line}
     (column,) = columns if len(columns) == 1 else {0}
     right = gutters[column][0] if column < len(gutters) else math.inf
-    height = median(item["bottom"] - item["top"] for item in row)
+    cell = [item for item in row if bisect_left(starts, item["x0"]) == column]
+    label = " ".join(item["text"] for item in row if bisect_left(starts, item["x0"]) == 0)
     return (
         column > 0
         and all(item["x1"] <= right + 0.5 for item in line)
-        and any(bisect_left(starts, item["x0"]) == column for item in row)
-        and min(item["top"] for item in line) - max(item["bottom"] for item in row) <= height
+        and sum(len(item["text"]) + 1 for item in cell) >= PROSE_CHARS
+        and bool(LETTER.search(label))
+        and min(item["top"] for item in line) - max(item["bottom"] for item in above)
+        <= median(item["bottom"] - item["top"] for item in row)
     )
