@@ -39,6 +39,7 @@ REFERENCE = (  # edgartools' reference data: (file, columns, title)
     ("secforms", ["Form", "Description"], "SEC forms (edgartools)"),
     ("fund_data", FUND_COLUMNS, "Funds' share classes and their prospectuses (edgartools)"),
 )
+WIKITABLES = "//table[contains(@class, 'wikitable')]"  # a Wikipedia article's tables of data
 # A Wikipedia list of films, each with a description of a paragraph: a long table of prose across pages
 LOOPS = f"{SOURCES}/readability/wikipedia-4.html.gz"
 EXHIBIT = 150  # characters in a cell at least: the exhibit index's descriptions, long tables of prose across pages
@@ -66,8 +67,7 @@ def sources() -> list[Table]:
     tables += html_tables(f"{SOURCES}/unstructured/example-steelJIS-datasheet.html.gz", "A steel's JIS datasheet")
     tables += html_tables(DUCK, "Duck (Wikipedia)")
     tables.append(csv_table(UNSD_ARABIC, UNSD_ARABIC_COLUMNS, "UN M49 in Arabic (datasets/country-codes)", rtl=True))
-    wikitables = "//table[contains(@class, 'wikitable')]"
-    tables += html_tables(STATES, "U.S. states and territories by area (Wikipedia)", wikitables)
+    tables += html_tables(STATES, "U.S. states and territories by area (Wikipedia)", WIKITABLES)
     tables += html_tables(f"{SOURCES}/pandas/spam.html.gz", "Nutrients of a canned meat (USDA nutrient database)")
     tables += html_tables(f"{SOURCES}/pandas/banklist.html.gz", "Failed banks (FDIC)")
     ten_q = html_tables(TEN_Q, "Apple Inc., quarterly report on Form 10-Q, March 2025")
@@ -84,7 +84,7 @@ def sources() -> list[Table]:
     # EDGAR's reference lists: long tables of names and descriptions across pages, and a wide one of funds
     for name, columns, title in REFERENCE:
         tables.append(csv_table(f"{SOURCES}/edgartools/{name}.csv.gz", columns, title))
-    return tables + html_tables(LOOPS, "Films featuring time loops (Wikipedia)", "//table[contains(@class, 'wikitable')]")
+    return tables + html_tables(LOOPS, "Films featuring time loops (Wikipedia)", WIKITABLES)
 
 
 def _grouped(table: Table) -> bool:

@@ -46,11 +46,8 @@ from ..markup.tables import markdown_table, table_rows
 from .boxes import box_of, centre_in
 from .records import Boxed, Item
 from .unruled import (
-    ALIGNED_ROWS,
     GUTTER_EMS,
     HEADER_ROWS,
-    PROSE_CHARS,
-    STACKED,
     common,
     drawn,
     gaps,
@@ -63,7 +60,7 @@ from .unruled import (
 )
 from .unsure import of_figures
 from .words import in_reading_order, phrase_text
-from .wraps import DIGIT
+from .wraps import ALIGNED_ROWS, DIGIT, PROSE_CHARS, STACKED
 
 PAGE_NUMBER = re.compile(r"\d{1,4}|[ivxlcdm]{1,7}|\d{1,3}[-–]\d{1,4}", re.I)  # "12", "xiv", "1-3"
 CAPTION = re.compile(r"(table|figure|fig\.|chart|exhibit)\s*[:.]?\s*[A-Z]{0,3}\d", re.I)  # "Table: 5", "Table SA3."

@@ -33,14 +33,11 @@ from statistics import median
 
 from .colheads import grouped, halves_joined, set_apart, spanned
 from .records import Item
-from .unsure import CURRENCY, FIGURE, of_figures
+from .unsure import FIGURE, of_figures
 from .words import in_reading_order, phrase_text
-from .wraps import PROSE_CHARS, in_prose, wrapped_lines
+from .wraps import ALIGNED_ROWS, STACKED, stacked_lines, wrapped_lines
 
-ALIGNED_ROWS = 3  # rows a table without rules has at least
 HEADER_ROWS = 3  # rows a header may be stacked over
-STACKED = 0.6  # of the gap between a table's rows: a line closer under a cell is its next line
-PADDED = 0.5  # of a line's height: a header's line standing this far under the one above is no cell's next line
 EDGE = 0.6  # points: words starting this close to a heading's left edge are set on it (a column left-aligned)
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
@@ -249,62 +246,6 @@ def _headed(rows: list[list[str]]) -> list[list[str]]:
     return rows
 
 
-def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> tuple[list[list[str]], list[bool]]:
-    """``cells`` (one row a line of ``lines``) with a cell's lines joined where the lines' own pitch shows them one
-    cell's: a line closer under the one above than ``STACKED`` times the gap between rows, each of its cells
-    under a cell of the row above, is those cells' next line. In the header (the first row, above the first row
-    of two cells of figures or more that has a label, a date under its month has none, and any line of figures
-    not at the header's pitch) the gap between rows is the one over that row, and the line may hold anything
-    short of prose (Word breaks a word too long for its column: "ISO-alpha" / "3"); under it, the gap is the
-    usual one over rows that fill their first cell, and the line leaves the first cell empty ("+1-539-402-" /
-    "0259") or fills it alone with words ("District of" / "Columbia"; a year after a comma: "September 28," /
-    "2024"), filling fewer than the row above: a form's lines, each a row of its own, fill as many.
-
-    Returns the rows, and for each whether it is a header's line standing ``PADDED`` apart from the one above: a
-    row of its own, never a cell's next line ("(in thousands)" under "June 30, 2025", in a table padding its rows)."""
-    figures = [index for index, row in enumerate(cells) if of_figures(row)]
-    body = next((index for index in figures if cells[index][0]), figures[0] if figures else 0)
-    over = [0.0] + [line[0]["top"] - max(item["bottom"] for item in above) for above, line in zip(lines, lines[1:])]
-    end = next(  # a line of figures not at the header's pitch is a row's: records of two lines each start there
-        (
-            index
-            for index in range(1, body)
-            if over[index] >= STACKED * over[body] and any(map(FIGURE.fullmatch, cells[index]))
-        ),
-        body,
-    )
-    rows = [over[index] for index in range(end + 1, len(cells)) if cells[index][0] and any(cells[index][1:])]
-    height = median(item["bottom"] - item["top"] for line in lines for item in line)
-    joined, apart = cells[:1], [False]
-    for index, row in enumerate(cells[1:], 1):
-        above, header = joined[-1], index < end and len(joined) == 1
-        pitch = over[body] if header else median(rows) if rows else 0.0
-        filled = [column for column, cell in enumerate(row) if cell]
-        if (
-            over[index] < STACKED * pitch
-            and all(above[column] for column in filled)
-            and (
-                all(len(cell) < PROSE_CHARS for cell in row)
-                if header
-                else (not row[0] or filled == [0] and (not FIGURE.fullmatch(row[0]) or above[0].endswith(",")))
-                and len(filled) < sum(map(bool, above))
-                or any(above[column] in CURRENCY and FIGURE.fullmatch(row[column]) for column in filled)
-                or filled == [0] == [column for column, cell in enumerate(above) if cell]
-                and above[0][-1] not in ".:"
-                # the next lines of a label and its text, closer than rows usually stand (three gaps at least), no
-                # figure but in prose or a sentence's end ("as of September 29, 2024.", "2024."; not "39500 Sep 11")
-                or len(filled) > 1
-                and len(rows) >= ALIGNED_ROWS
-                and all(map(in_prose, row))
-            )
-        ):
-            joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]
-        else:
-            joined.append(row)
-            apart.append(index < end and over[index] >= PADDED * height)
-    return joined, apart
-
-
 def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[float, float]], set[int]]:
     """The gutters of a table's ``rows`` and the rows that cross one: the strips every row leaves
     empty, and those that rows with fewer cells than most cross only with words centred on them
@@ -435,7 +376,7 @@ def unruled_table(
     lines = [(index, line) for index, row in enumerate(rows[cut:], cut) for line in item_lines(row)]
     if len(lines) < ALIGNED_ROWS - bool(cut):
         return None
-    cells, apart = _stacked(
+    cells, apart = stacked_lines(
         [
             _spread(line, extents, gutters, width)
             if index in crossing
@@ -497,13 +438,13 @@ def unruled_table(
     # The rows of headings over columns, and those stacked each over its own column when a row of figures or a
     # line spanning the columns follows ("(in thousands)"), are set apart: the lines under them may be a header's
     # wrapped lines. In the order the cells are read (from the right in Arabic): the first column is the labels'.
-    heads = [row for _, row in spanning]
+    head_rows = [row for _, row in spanning]
     if any(stacked) and (any(map(FIGURE.fullmatch, cells[0])) or cut in crossing and not cells[0][0]):
-        heads.append([" ".join(parts) for parts in stacked])
+        head_rows.append([" ".join(parts) for parts in stacked])
     else:
         cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
-    ordered = in_reading_order(heads + cells)
-    cells = halves_joined(ordered[: len(heads)] + wrapped_lines(ordered[len(heads) :], apart))
+    ordered = in_reading_order(head_rows + cells)
+    cells = halves_joined(ordered[: len(head_rows)] + wrapped_lines(ordered[len(head_rows) :], apart))
     held = {id(item) for item in before}
     left = unplaced([item for row in rows for item in row if id(item) not in held], cells)
     return before + left, _headed(cells)
