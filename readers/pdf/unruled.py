@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from statistics import median
 
-from .colheads import grouped, halves_joined, set_apart, spanned
+from .colheads import grouped, halves_joined, set_apart, spanned, wrapped_header
 from .records import Item
 from .unsure import FIGURE, of_figures
 from .words import in_reading_order, phrase_text
@@ -444,10 +444,22 @@ def unruled_table(
     else:
         cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
     ordered = in_reading_order(head_rows + cells)
-    cells = halves_joined(ordered[: len(head_rows)] + wrapped_lines(ordered[len(head_rows) :], apart))
+    cells = halves_joined(ordered[: len(head_rows)] + wrapped_lines(*_header_wrapped(ordered[len(head_rows) :], apart)))
     held = {id(item) for item in before}
     left = unplaced([item for row in rows for item in row if id(item) not in held], cells)
     return before + left, _headed(cells)
+
+
+def _header_wrapped(rows: list[list[str]], apart: list[bool]) -> tuple[list[list[str]], list[bool]]:
+    """``rows`` with a header wrapped over lines joined per column (``wrapped_header``), never over a row standing
+    ``apart`` (a padded row's gap under the one above), and which of the rows left stand apart."""
+    runs: list[list[list[str]]] = []
+    for row, alone in zip(rows, apart):
+        if alone or not runs:
+            runs.append([])
+        runs[-1].append(row)
+    joined = [wrapped_header(run) for run in runs]
+    return sum(joined, []), [bool(n) and not index for n, run in enumerate(joined) for index, _ in enumerate(run)]
 
 
 def unplaced(items: list[Item], rows: Sequence[Sequence[str | None]]) -> list[Item]:
