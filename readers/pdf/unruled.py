@@ -7,8 +7,9 @@ A financial statement or a paper stacks its header over two or three rows and ce
 it spans ("Year Ended / December 31," over "2023 2022"); a cell in the body may span columns too ("not reported"
 under both years). Such words cross the gutter between the columns they span, so a gutter is the strip every row
 leaves empty, or one that rows with fewer cells than most cross only with words centred on it. The crossing rows at
-the top are merged into one header row: each heading goes into every column it spans, top to bottom ("Year Ended
-December 31, 2023"); a crossing row lower down has its spanning cell repeated in each column. A heading over the
+the top are the header's rows, each heading in the first column it spans ("Year Ended" over "December 31,"), each
+line a row of its own (a note spanning the columns under the dates, "(in thousands)", too); a crossing row lower
+down has its spanning cell in its first column. A heading over the
 whole width is a title, read before the table; so is a first line that crosses the gutters all the rows under it
 share, off their middles ("Table: 5   Public Health Outlay …"), unless it holds a heading over each column (a
 long one crossing a gutter): then it is the header, or its first line; so are a header's first lines hiding gutters
