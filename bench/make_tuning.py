@@ -33,6 +33,15 @@ TEN_Q = f"{SOURCES}/edgartools/aapl-20250329.htm.gz"  # a quarterly filing: peri
 TEN_K = f"{SOURCES}/edgartools/aapl-10-k-2024-11-01.html.gz"  # an annual filing: its exhibit index, prose in cells
 # Netflix's quarterly filing: another filer's statements, every other table whose periods are grouped over dates
 NFLX = f"{SOURCES}/edgartools/nflx-10-q-2025-07-18.html.gz"
+FUND_COLUMNS = "CIK,SeriesID,Fund,ContractID,Class,Ticker,accession_number,form,description,filing_date".split(",")
+REFERENCE = (  # edgartools' reference data: (file, columns, title)
+    ("exhibits", ["Exhibit No.", "Description", "Form Types Involved"], "Exhibits to SEC filings (edgartools)"),
+    ("secforms", ["Form", "Description"], "SEC forms (edgartools)"),
+    ("fund_data", FUND_COLUMNS, "Funds' share classes and their prospectuses (edgartools)"),
+)
+WIKITABLES = "//table[contains(@class, 'wikitable')]"  # a Wikipedia article's tables of data
+# A Wikipedia list of films, each with a description of a paragraph: a long table of prose across pages
+LOOPS = f"{SOURCES}/readability/wikipedia-4.html.gz"
 EXHIBIT = 150  # characters in a cell at least: the exhibit index's descriptions, long tables of prose across pages
 UNSD_ARABIC_COLUMNS = ["Country or Area", "Region Name", "Sub-region Name", "M49 Code", "ISO-alpha3 Code"]
 # Open-access articles (JATS): scientific tables, grouped headers, footnote marks, values with their errors
@@ -58,8 +67,7 @@ def sources() -> list[Table]:
     tables += html_tables(f"{SOURCES}/unstructured/example-steelJIS-datasheet.html.gz", "A steel's JIS datasheet")
     tables += html_tables(DUCK, "Duck (Wikipedia)")
     tables.append(csv_table(UNSD_ARABIC, UNSD_ARABIC_COLUMNS, "UN M49 in Arabic (datasets/country-codes)", rtl=True))
-    wikitables = "//table[contains(@class, 'wikitable')]"
-    tables += html_tables(STATES, "U.S. states and territories by area (Wikipedia)", wikitables)
+    tables += html_tables(STATES, "U.S. states and territories by area (Wikipedia)", WIKITABLES)
     tables += html_tables(f"{SOURCES}/pandas/spam.html.gz", "Nutrients of a canned meat (USDA nutrient database)")
     tables += html_tables(f"{SOURCES}/pandas/banklist.html.gz", "Failed banks (FDIC)")
     ten_q = html_tables(TEN_Q, "Apple Inc., quarterly report on Form 10-Q, March 2025")
@@ -72,7 +80,11 @@ def sources() -> list[Table]:
     ten_k = html_tables(TEN_K, "Apple Inc., annual report on Form 10-K, 2024")
     tables += [table for table in ten_k if max(len(cell.text) for cell in table.cells) >= EXHIBIT]
     nflx = html_tables(NFLX, "Netflix, Inc., quarterly report on Form 10-Q, June 2025")
-    return tables + [table for table in nflx if table.height >= 3 and _grouped(table)][::2]
+    tables += [table for table in nflx if table.height >= 3 and _grouped(table)][::2]
+    # EDGAR's reference lists: long tables of names and descriptions across pages, and a wide one of funds
+    for name, columns, title in REFERENCE:
+        tables.append(csv_table(f"{SOURCES}/edgartools/{name}.csv.gz", columns, title))
+    return tables + html_tables(LOOPS, "Films featuring time loops (Wikipedia)", WIKITABLES)
 
 
 def _grouped(table: Table) -> bool:
@@ -87,6 +99,7 @@ def paragraphs(tables: list[Table]) -> dict[str, list[str]]:
         TEN_Q: prose(TEN_Q),
         TEN_K: prose(TEN_K),
         NFLX: prose(NFLX),
+        LOOPS: prose(LOOPS),
     }
     text = prose(DUCK)
     return {table.origin: own.get(table.origin, text) for table in tables}

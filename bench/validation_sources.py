@@ -342,7 +342,7 @@ def sheet_table(origin: str, sheet: str, rows: tuple[int, int], header: int, tit
 def csv_table(origin: str, columns: list[str], title: str, longest: int | None = None, rtl: bool = False) -> Table:
     """A CSV file's ``columns``, its first row the header (with ``longest``, only its records whose
     values are that long at most; ``rtl``: a table laid out from the right)."""
-    records = list(csv.DictReader(io.StringIO(read_text(source_file(origin)).decode("utf-8"))))
+    records = list(csv.DictReader(io.StringIO(read_text(source_file(origin)).decode("utf-8-sig"))))
     records = [r for r in records if longest is None or all(len(r[name]) <= longest for name in columns)]
     grid = [[(name, 1, 1) for name in columns]] + [[(" ".join(r[n].split()), 1, 1) for n in columns] for r in records]
     where = f"columns {', '.join(columns)}" + (f", records of {longest} characters at most" if longest else "")

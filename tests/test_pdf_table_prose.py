@@ -51,3 +51,25 @@ def test_a_number_and_its_description_wrapped_together_are_one_row(services):
     assert f"| 10.20*, ** | Form of Performance {plan}" in rows, "a sentence's end: 'September 29, 2024.'"
     assert f"| 10.21*, ** | Form of CEO Restricted Stock Unit {plan}" in rows
     assert f"| 10.22*, ** | Form of CEO Performance {plan}" in rows
+
+
+def test_a_description_at_the_foot_of_a_page_stays_in_its_row(services):
+    """Wikipedia's list of films featuring time loops, printed by LibreOffice over zebra stripes: the last film's
+    description, in the last stripe at the page's foot, was read as a side box (a shaded box of text) and the rest
+    of its lines as text under the table; its row was left empty."""
+    found = read_file(PRINTED / "237-word-wikipedia-4.pdf", 4, 4, services=services).pages[0]
+    last = found.tables[-1].splitlines()[-1]
+    assert last == (
+        "| El Ascensor | 2014 | On their fifth wedding anniversary, Sitio and Ana start arguing inside an elevator"
+        " that keeps opening in their same floor. Emotionally and physically trapped, the two will have to work"
+        " together to find a way out. |"
+    )
+
+
+def test_a_year_set_against_its_description_in_a_sheet_s_print_is_a_column(services):
+    """A sheet's print sets the year right in its cell, a space from the description set left in the next: the
+    description's next lines hold no year, so the column's edge under "Description" was found on too few rows."""
+    rows = table("241-sheet-wikipedia-4.pdf", 1, services)
+    assert rows[0] == "| Film | Year | Description |"
+    assert rows[2] == "| The Endless | 2017 | Two brothers return to a cult that is stuck in a time loop. |"
+    assert rows[8].startswith("| Game Over | 2019 | Swapna, a wheelchair user, is defending her home from a")

@@ -46,12 +46,10 @@ from ..markup.tables import markdown_table, table_rows
 from .boxes import box_of, centre_in
 from .records import Boxed, Item
 from .unruled import (
-    ALIGNED_ROWS,
     GUTTER_EMS,
     HEADER_ROWS,
-    PROSE_CHARS,
-    STACKED,
     common,
+    drawn,
     gaps,
     item_lines,
     line_chars,
@@ -62,7 +60,7 @@ from .unruled import (
 )
 from .unsure import of_figures
 from .words import in_reading_order, phrase_text
-from .wraps import DIGIT
+from .wraps import ALIGNED_ROWS, DIGIT, PROSE_CHARS, STACKED
 
 PAGE_NUMBER = re.compile(r"\d{1,4}|[ivxlcdm]{1,7}|\d{1,3}[-–]\d{1,4}", re.I)  # "12", "xiv", "1-3"
 CAPTION = re.compile(r"(table|figure|fig\.|chart|exhibit)\s*[:.]?\s*[A-Z]{0,3}\d", re.I)  # "Table: 5", "Table SA3."
@@ -174,8 +172,8 @@ def _pair(lines: list[list[Item]], strips: list[tuple[float, float]], width: flo
     )
 
 
-def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
-    """The runs of lines (first, last index) that may be a table's rows."""
+def _runs(lines: list[list[Item]], over: list[float], width: float) -> list[tuple[int, int]]:
+    """The runs of lines (first, last index) that may be a table's rows; ``over`` is the gap over each line."""
     left, right = min(line[0]["x0"] for line in lines), max(line[-1]["x1"] for line in lines)
     height = median(item["bottom"] - item["top"] for line in lines for item in line)
     captions = [bool(CAPTION.match(phrase_text(line))) for line in lines]
@@ -197,7 +195,7 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
         tallest = LONE_LINES  # the most lines between two rows: a cell wrapped over them
         spacing: list[float] = []
         for index in range(start + 1, len(lines)):
-            gap = lines[index][0]["top"] - max(item["bottom"] for item in lines[index - 1])
+            gap = over[index]
             reach = ROW_REACH * height if len(spacing) < 2 else max(height, ROW_SPACING * median(spacing))
             shared = common(strips, _gutters(lines[index], left, right, width), width) if splits[index] > 1 else []
             if captions[index]:  # a caption ("Table 5. …") heads the next table: it ends this one
@@ -272,7 +270,7 @@ def _runs(lines: list[list[Item]], width: float) -> list[tuple[int, int]]:
         labels, ended = min(line[0]["x0"] for line in lines[start : last + 1]), last
         second = min(found[1][0]["x0"] for line in lines[start : last + 1] if len(found := phrases(line, width)) > 1)
         while last + 1 < len(lines) and not captions[last + 1]:
-            line, gap = lines[last + 1], lines[last + 1][0]["top"] - max(item["bottom"] for item in lines[last])
+            line, gap = lines[last + 1], over[last + 1]
             inside = line[0]["x0"] >= strips[0][1] - 0.5 and not _across(line, strips)  # one column's, past the first
             if (
                 gap > height
@@ -312,6 +310,12 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
     lines = undrawn(item_lines(words))  # a leader's dots and a typed rule part no columns and end no table
     if not lines:
         return items, [], [], []
+    # A rule typed between two lines stands for no gap: the gap over a line is from the rule's foot if one is over it
+    rules = [max(item["bottom"] for item in line) for line in item_lines(words) if drawn(line) == line]
+    over = [0.0] + [
+        line[0]["top"] - max([*(item["bottom"] for item in above), *(foot for foot in rules if foot < line[0]["top"])])
+        for above, line in zip(lines, lines[1:])
+    ]
     read = {id(item) for line in lines for item in line}
     drawing = [item for item in words if id(item) not in read]
     taken: set[int] = set()
@@ -319,7 +323,7 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
     tables: list[str] = []
     beside: list[str] = []
     end = 0  # the line after the last table
-    for first, last in _runs(lines, width):
+    for first, last in _runs(lines, over, width):
         top, pair = first, last == first + 1
         height = median(item["bottom"] - item["top"] for item in lines[first])
         while (

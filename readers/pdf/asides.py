@@ -18,6 +18,7 @@ from statistics import median
 
 from .boxes import Box, area, box_of, near
 from .records import Item
+from .shades import page_shades, zebra_stripes
 from .unruled import item_lines
 
 ASIDE_LINES = 2
@@ -28,8 +29,15 @@ EDGE_SLACK = 1.0  # points: a word may touch a box's edge
 
 
 def drawn_boxes(page) -> list[Box]:
-    """The boxes drawn on a pdfplumber ``page``: its rectangles and curves, filled or stroked."""
-    return [box_of(obj) for obj in (*page.rects, *page.curves) if obj.get("fill") or obj.get("stroke")]
+    """The boxes drawn on a pdfplumber ``page``: its rectangles and curves, filled or stroked, but a zebra's
+    stripes (``readers.pdf.shades.zebra_stripes``): a table's rows shaded in turn, its cells' words no side box's
+    (a description at the foot of a page, in the last stripe)."""
+    stripes = zebra_stripes(page_shades(page))
+    return [
+        box_of(obj)
+        for obj in (*page.rects, *page.curves)
+        if (obj.get("fill") or obj.get("stroke")) and id(obj) not in stripes
+    ]
 
 
 def _within(word: Item, box: Box) -> bool:

@@ -31,7 +31,7 @@ from .boxes import box_of, centre_in
 from .colheads import wrapped_header
 from .records import Char
 from .shades import inside_shade, page_shades, zebra_stripes
-from .unruled import GUTTER_EMS, HEADER_ROWS, LEADER, PROSE_CHARS
+from .unruled import GUTTER_EMS, HEADER_ROWS, LEADER
 from .unsure import CURRENCY, FIGURE
 from .words import (
     LINE_EMS,
@@ -44,6 +44,7 @@ from .words import (
     set_upright,
     text_lines,
 )
+from .wraps import PROSE_CHARS
 
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
 RULE_PITCH = 60.0  # points between a table's row rules at most: farther apart they rule different things
@@ -451,10 +452,8 @@ def _whole_words(cells: list[list[Char] | None]) -> list[list[Char] | None]:
     """A row's cells with each word whole in the cell it starts in: a word the grid's rule cuts (a
     label run on across its cell's rule, "W | ith footnote") keeps its letters together."""
     owner = {id(char): index for index, chars in enumerate(cells) if chars for char in chars}
-    glyphs = sorted(
-        (char for chars in cells if chars for char in chars if char["text"].strip()),
-        key=lambda char: (round(baseline(char)), char["x0"]),
-    )
+    glyphs = [char for chars in cells if chars for char in chars if char["text"].strip()]
+    glyphs.sort(key=lambda char: (round(baseline(char)), char["x0"]))
     moved = False
     for left, right in zip(glyphs, glyphs[1:]):
         same = round(baseline(left)) == round(baseline(right))

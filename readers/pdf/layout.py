@@ -16,10 +16,9 @@ the structure, from geometry alone (``python -m bench readers`` measures its cos
    it may be a header stacked over rows: ``readers.pdf.unruled``); else its lines are read row by row.
 3. **Lines and paragraphs.** Words on a line are joined in order; a gap between lines wider than
    the page's own gap between a paragraph's lines starts a paragraph (``readers.pdf.paragraphs``:
-   single, 1.5 and double spacing alike). Headings are lines set larger than the
-   page's body text or a short bold line standing
-   alone (``###``); bulleted lines become ``-`` items; words under a link annotation become
-   ``[text](url)``; tables stand where they are on the page.
+   single, 1.5 and double spacing alike). Headings are lines set larger than the page's body text or a
+   short bold line standing alone (``###``); bulleted lines become ``-`` items; words under a link
+   annotation become ``[text](url)``; tables stand where they are on the page.
 
 Words come from ``readers.pdf.words`` (word spaces against each line's letter spacing). Page
 furniture (``readers.pdf.furniture``) is kept out of the flow: line numbers in the margins and the
@@ -53,20 +52,9 @@ from .paragraphs import paragraph_gaps, paragraph_groups
 from .placed import Placed
 from .records import Boxed, Char, Item
 from .turned import page_box, rotated_lines, turn_of, upright_as_read
-from .unruled import (
-    ALIGNED_ROWS,
-    GUTTER_EMS,
-    HEADER_ROWS,
-    PROSE_CHARS,
-    common,
-    gaps,
-    in_columns,
-    item_lines,
-    line_chars,
-    two_sided,
-    unruled_table,
-)
+from .unruled import GUTTER_EMS, HEADER_ROWS, common, gaps, in_columns, item_lines, line_chars, two_sided, unruled_table
 from .words import DESCENT, page_words, text_lines
+from .wraps import ALIGNED_ROWS, PROSE_CHARS, under_last_row
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 SCANNED_AREA = 0.9  # of the page: a picture this large under the text is a scan, the text its OCR layer
@@ -195,6 +183,8 @@ def _order(items: list[Item], width: float) -> list:
         # last, under the short lines right of its first column that may be its stacked header.
         sided = [i for i, slab in enumerate(slabs) if any(two_sided(slab, gap) for gap in gutters)]
         first, last = sided[0], sided[-1]
+        while last + 1 < len(slabs) and under_last_row(slabs[last + 1], slabs[last], slabs[sided[-1]], gutters):
+            last += 1
         top = first
         while top > max(0, first - HEADER_ROWS) and _over_columns(slabs[top - 1], gutters[0][0]):
             top -= 1

@@ -7,8 +7,9 @@ A financial statement or a paper stacks its header over two or three rows and ce
 it spans ("Year Ended / December 31," over "2023 2022"); a cell in the body may span columns too ("not reported"
 under both years). Such words cross the gutter between the columns they span, so a gutter is the strip every row
 leaves empty, or one that rows with fewer cells than most cross only with words centred on it. The crossing rows at
-the top are merged into one header row: each heading goes into every column it spans, top to bottom ("Year Ended
-December 31, 2023"); a crossing row lower down has its spanning cell repeated in each column. A heading over the
+the top are the header's rows, each heading in the first column it spans ("Year Ended" over "December 31,"), each
+line a row of its own (a note spanning the columns under the dates, "(in thousands)", too); a crossing row lower
+down has its spanning cell in its first column. A heading over the
 whole width is a title, read before the table; so is a first line that crosses the gutters all the rows under it
 share, off their middles ("Table: 5   Public Health Outlay …"), unless it holds a heading over each column (a
 long one crossing a gutter): then it is the header, or its first line; so are a header's first lines hiding gutters
@@ -33,16 +34,13 @@ from statistics import median
 
 from .colheads import grouped, halves_joined, set_apart, spanned, wrapped_header
 from .records import Item
-from .unsure import CURRENCY, FIGURE, of_figures
+from .unsure import FIGURE, of_figures
 from .words import in_reading_order, phrase_text
-from .wraps import in_prose, wrapped_lines
+from .wraps import ALIGNED_ROWS, STACKED, stacked_lines, wrapped_lines
 
-ALIGNED_ROWS = 3  # rows a table without rules has at least
 HEADER_ROWS = 3  # rows a header may be stacked over
-STACKED = 0.6  # of the gap between a table's rows: a line closer under a cell is its next line
 EDGE = 0.6  # points: words starting this close to a heading's left edge are set on it (a column left-aligned)
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
-PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
 # Characters that draw, not words: a leader's dots ("0.99 ..........  800"; three dots are a cell's "not
 # available") and a rule typed as a run of hyphens or equals signs under a typewriter table's header.
@@ -209,10 +207,11 @@ def _heading_edges(
     rows: list[list[Item]], width: float, gutters: list[tuple[float, float]]
 ) -> list[tuple[float, float]]:
     """Strips narrower than a gutter before a column whose heading (a phrase of the first row) starts
-    where a word of most rows under it starts, most rows holding words before it in the same column
-    too, no word crossing that edge: in a spreadsheet's print a number set to the right of its cell
-    stands a space from the next cell's text ("002 Africa" under "Region Code" and "Region Name"); a
-    mark set wide of its column in one row parts nothing."""
+    where a word of most rows under it starts, most rows holding words left of it holding words before it
+    in the same column too (a description's next lines hold none), no word crossing that edge: in a
+    spreadsheet's print a number set to the right of its cell stands a space from the next cell's text
+    ("002 Africa" under "Region Code" and "Region Name"); a mark set wide of its column in one row parts
+    nothing."""
     body = rows[1:]
     found = []
     for phrase in phrases(sorted(rows[0], key=lambda item: item["x0"]), width)[1:]:
@@ -221,9 +220,10 @@ def _heading_edges(
             continue
         column = max((end for _, end in gutters if end < edge), default=-math.inf)  # where the parted column starts
         starting = sum(any(abs(item["x0"] - edge) <= EDGE for item in row) for row in body)
-        before = [[item["x1"] for item in row if column <= item["x0"] and item["x1"] <= edge] for row in body]
+        labelled = [row for row in body if any(item["x0"] < edge - EDGE for item in row)]  # not a cell's next line
+        before = [[item["x1"] for item in row if column <= item["x0"] and item["x1"] <= edge] for row in labelled]
         crossed = any(item["x0"] < edge - EDGE < edge + EDGE < item["x1"] for row in rows for item in row)
-        if 2 * starting > len(body) and 2 * sum(map(bool, before)) > len(body) and not crossed:
+        if 2 * starting > len(body) and 2 * sum(map(bool, before)) > len(labelled) and not crossed:
             found.append((max(max(ends) for ends in before if ends), edge))
     return found
 
@@ -233,7 +233,7 @@ def _headed(rows: list[list[str]]) -> list[list[str]]:
     has no heading: a heading set left in a cell whose figures are set right stands clear of them
     ("Intermediate Region Code" over "014" in a spreadsheet's print; a form's words stay apart)."""
     column = 0
-    while len(rows) > ALIGNED_ROWS and column + 1 < len(rows[0]):
+    while len(rows) >= ALIGNED_ROWS and column + 1 < len(rows[0]):
         head, pair = rows[0], (column, column + 1)
         filled = [any(row[index] for row in rows[1:]) for index in pair]
         figures = all(FIGURE.fullmatch(row[index]) for row in rows[1:] for index in pair if row[index])
@@ -247,57 +247,6 @@ def _headed(rows: list[list[str]]) -> list[list[str]]:
     return rows
 
 
-def _stacked(cells: list[list[str]], lines: list[list[Item]]) -> list[list[str]]:
-    """``cells`` (one row a line of ``lines``) with a cell's lines joined where the lines' own pitch shows them one
-    cell's: a line closer under the one above than ``STACKED`` times the gap between rows, each of its cells
-    under a cell of the row above, is those cells' next line. In the header (the first row, above the first row
-    of two cells of figures or more that has a label, a date under its month has none, and any line of figures
-    not at the header's pitch) the gap between rows is the one over that row, and the line may hold anything
-    short of prose (Word breaks a word too long for its column: "ISO-alpha" / "3"); under it, the gap is the
-    usual one over rows that fill their first cell, and the line leaves the first cell empty ("+1-539-402-" /
-    "0259") or fills it alone with words ("District of" / "Columbia"; a year after a comma: "September 28," /
-    "2024"), filling fewer than the row above: a form's lines, each a row of its own, fill as many."""
-    figures = [index for index, row in enumerate(cells) if of_figures(row)]
-    body = next((index for index in figures if cells[index][0]), figures[0] if figures else 0)
-    over = [0.0] + [line[0]["top"] - max(item["bottom"] for item in above) for above, line in zip(lines, lines[1:])]
-    end = next(  # a line of figures not at the header's pitch is a row's: records of two lines each start there
-        (
-            index
-            for index in range(1, body)
-            if over[index] >= STACKED * over[body] and any(map(FIGURE.fullmatch, cells[index]))
-        ),
-        body,
-    )
-    rows = [over[index] for index in range(end + 1, len(cells)) if cells[index][0] and any(cells[index][1:])]
-    joined = cells[:1]
-    for index, row in enumerate(cells[1:], 1):
-        above, header = joined[-1], index < end and len(joined) == 1
-        pitch = over[body] if header else median(rows) if rows else 0.0
-        filled = [column for column, cell in enumerate(row) if cell]
-        if (
-            over[index] < STACKED * pitch
-            and all(above[column] for column in filled)
-            and (
-                all(len(cell) < PROSE_CHARS for cell in row)
-                if header
-                else (not row[0] or filled == [0] and (not FIGURE.fullmatch(row[0]) or above[0].endswith(",")))
-                and len(filled) < sum(map(bool, above))
-                or any(above[column] in CURRENCY and FIGURE.fullmatch(row[column]) for column in filled)
-                or filled == [0] == [column for column, cell in enumerate(above) if cell]
-                and above[0][-1] not in ".:"
-                # the next lines of a label and its text, closer than rows usually stand (three gaps at least), no
-                # figure but in prose or a sentence's end ("as of September 29, 2024.", "2024."; not "39500 Sep 11")
-                or len(filled) > 1
-                and len(rows) >= ALIGNED_ROWS
-                and all(map(in_prose, row))
-            )
-        ):
-            joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]
-        else:
-            joined.append(row)
-    return joined
-
-
 def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[float, float]], set[int]]:
     """The gutters of a table's ``rows`` and the rows that cross one: the strips every row leaves
     empty, and those that rows with fewer cells than most cross only with words centred on them
@@ -307,7 +256,10 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
     # A header's lines of fewer phrases than the first row of figures under them span the columns of the
     # rows under them when those are too few to be a table alone (an amount, and its share of the total)
     lead = next((n for n, found in enumerate(runs) if of_figures(map(phrase_text, found))), 0)
-    if 0 < lead and len(rows) - lead < ALIGNED_ROWS and max(map(len, runs[:lead])) < len(runs[lead]):
+    # (a label's lines wrapped under its row of figures count for none under a header of a few lines)
+    figures = sum(of_figures(map(phrase_text, found)) for found in runs[lead:])
+    short = len(rows) - lead < ALIGNED_ROWS or figures < ALIGNED_ROWS and lead <= HEADER_ROWS + 1
+    if 0 < lead and short and max(map(len, runs[:lead])) < len(runs[lead]):
         body = _gutters(rows[lead:], width)
         if len(body) > len(strict):
             heads = {n for n in range(lead) for i in rows[n] for gap in body if i["x0"] < gap[1] and gap[0] < i["x1"]}
@@ -390,15 +342,17 @@ def unruled_table(
         # A first line that crosses gutters all the rows under it share, off their middles, is no
         # row: a title over the table ("Table: 5   Public Health Outlay …   (Rs. in 000)").
         # Headings centred over groups of the columns (over the body's columns, under a header's lines that
-        # cross them too) or each over its own are a header's row; headings over most columns are the first
-        # line of the row under them when it stands closer under them than over the row after it.
+        # cross them too) or each over its own are a header's row; headings over most columns, or over the cells
+        # the row under them fills ("June" over "30,2025"), are the first line of that row when it stands closer
+        # under them than over the row after it.
         table = unruled_table(above[1:], slabs, width) if above else unruled_table([], slabs[1:], width)
         if not table:
             return None
         (first, *rest), closer = table[1], _gap(rows[0], rows[1]) < STACKED * _gap(rows[1], rows[2])
         tries = (_group_headings(rows[0], rows[start:], width) or [] for start in range(1, HEADER_ROWS + 1))
         if headings := next((row for row in tries if len(row) == len(first)), None):
-            joins = closer and 2 * sum(map(bool, headings)) > len(first)
+            filled = [bool(heading) for heading in headings]
+            joins = closer and (2 * sum(filled) > len(first) or filled == [bool(cell) for cell in first])
         else:  # a heading over each column: a header row, or its first line over one of words
             heads = [phrase_text(phrase) for phrase in phrases(sorted(rows[0], key=lambda item: item["x0"]), width)]
             if not len(heads) == len(first) > 2:
@@ -413,7 +367,7 @@ def unruled_table(
     # header stacked over the header row; a row lower down that crosses one holds a spanning cell.
     cut = 0
     while (
-        cut < min(HEADER_ROWS, len(rows) - ALIGNED_ROWS)
+        cut < min(HEADER_ROWS, len(rows) - ALIGNED_ROWS + 1)
         and cut in crossing
         and all(item["x1"] > gutters[0][0] + 0.5 for item in rows[cut])
     ):
@@ -421,9 +375,9 @@ def unruled_table(
     plain = [row for index, row in enumerate(rows[cut:], cut) if index not in crossing]
     extents = _extents(plain, gutters)
     lines = [(index, line) for index, row in enumerate(rows[cut:], cut) for line in item_lines(row)]
-    if len(lines) < ALIGNED_ROWS:
+    if len(lines) < ALIGNED_ROWS - bool(cut):
         return None
-    cells = _stacked(
+    cells, apart = stacked_lines(
         [
             _spread(line, extents, gutters, width)
             if index in crossing
@@ -456,8 +410,12 @@ def unruled_table(
     before: list[Item] = []
     stacked: list[list[str]] = [[] for _ in cells[0]]  # each column's own headings, top to bottom
     spanning: list[tuple[list[tuple[int, ...]], list[str]]] = []  # rows of headings over columns, and their spans
-    for line in item_lines(sum(rows[:cut], [])):
-        row, spans = [""] * len(stacked), list[tuple[int, ...]]()
+    # A line of headings over groups of columns standing a row's gap over the next line (as far as the header
+    # stands over the table's first line) keeps its headings over one column ("Change" beside "Three Months Ended")
+    head_lines = item_lines(sum(rows[:cut], []))
+    under = [_gap(line, below) for line, below in zip(head_lines, head_lines[1:] + item_lines(rows[cut])[:1])]
+    for line, gap in zip(head_lines, under):
+        row, spans, own = [""] * len(stacked), list[tuple[int, ...]](), list[tuple[int, str]]()
         found = phrases(line, width)
         groups = grouped(found, extents, gutters, width) if len(found) > 1 else None
         for index, phrase in enumerate(found):
@@ -466,22 +424,43 @@ def unruled_table(
             if len(columns) == len(stacked):
                 before += phrase
             elif len(columns) == 1:
-                stacked[columns[0]].append(text)
+                own.append((columns[0], text))
             else:
                 row[columns[0]], spans = text, [*spans, tuple(columns)]
+        for column, text in own:
+            if spans and gap >= STACKED * under[-1]:
+                row[column] = text
+            else:
+                stacked[column].append(text)
         if spans and spanning and spanning[-1][0] == spans:  # a heading set on two lines is one heading
             spanning[-1] = (spans, [f"{old} {new}".strip() for old, new in zip(spanning[-1][1], row)])
         elif spans:
             spanning.append((spans, row))
-    if any(stacked) and any(map(FIGURE.fullmatch, cells[0])):  # stacked over a row of figures: its header
-        cells.insert(0, [" ".join(parts) for parts in stacked])
+    # The rows of headings over columns, and those stacked each over its own column when a row of figures or a
+    # line spanning the columns follows ("(in thousands)"), are set apart: the lines under them may be a header's
+    # wrapped lines. In the order the cells are read (from the right in Arabic): the first column is the labels'.
+    head_rows = [row for _, row in spanning]
+    if any(stacked) and (any(map(FIGURE.fullmatch, cells[0])) or cut in crossing and not cells[0][0]):
+        head_rows.append([" ".join(parts) for parts in stacked])
     else:
         cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
-    # In the order the cells are read (from the right in Arabic), so that the first column is the labels'.
-    cells = halves_joined(wrapped_lines(wrapped_header(in_reading_order([row for _, row in spanning] + cells))))
+    ordered = in_reading_order(head_rows + cells)
+    cells = halves_joined(ordered[: len(head_rows)] + wrapped_lines(*_header_wrapped(ordered[len(head_rows) :], apart)))
     held = {id(item) for item in before}
     left = unplaced([item for row in rows for item in row if id(item) not in held], cells)
     return before + left, _headed(cells)
+
+
+def _header_wrapped(rows: list[list[str]], apart: list[bool]) -> tuple[list[list[str]], list[bool]]:
+    """``rows`` with a header wrapped over lines joined per column (``wrapped_header``), never over a row standing
+    ``apart`` (a padded row's gap under the one above), and which of the rows left stand apart."""
+    runs: list[list[list[str]]] = []
+    for row, alone in zip(rows, apart):
+        if alone or not runs:
+            runs.append([])
+        runs[-1].append(row)
+    joined = [wrapped_header(run) for run in runs]
+    return sum(joined, []), [bool(n) and not index for n, run in enumerate(joined) for index, _ in enumerate(run)]
 
 
 def unplaced(items: list[Item], rows: Sequence[Sequence[str | None]]) -> list[Item]:

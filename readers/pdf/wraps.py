@@ -1,26 +1,39 @@
-"""A table's cells wrapped over lines (``readers.pdf.unruled``): a row that only goes on with the cells of
-the row above is those cells' next lines, not a row."""
+"""A table's cells wrapped over lines (``readers.pdf.unruled``, ``readers.pdf.layout``): a line that only goes on
+with the cells of the row above is those cells' next lines, not a row. Where the lines' boxes are known, their
+pitch says so (``stacked_lines``: closer than rows stand; a header's line a padded row's gap under the one above
+is a row of its own); where only the cells' text is left, what they hold does (``wrapped_lines``); and a table's
+last row goes on over its cell's lines under it (``under_last_row``)."""
 
 from __future__ import annotations
 
+import math
 import re
+from bisect import bisect_left
+from statistics import median
+
+from .records import Item
+from .unsure import CURRENCY, FIGURE, of_figures
 
 LETTER = re.compile(r"[^\W\d_]")
 DIGIT = re.compile(r"\d")
+ALIGNED_ROWS = 3  # rows a table without rules has at least
+STACKED = 0.6  # of the gap between a table's rows: a line closer under a cell is its next line
+PADDED = 0.5  # of a line's height: a header's line standing this far under the one above is no cell's next line
+PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
 PROSE_WORDS = 4  # words a cell's line of prose has at least: its figures are the prose's ("as of May 11, 2017")
 
 
-def wrapped_lines(rows: list[list[str]]) -> list[list[str]]:
+def wrapped_lines(rows: list[list[str]], apart: list[bool]) -> list[list[str]]:
     """``rows`` with the lines of a wrapped cell joined: a row that fills one cell alone, not the
     first, goes on that cell in the row above, and so does one that leaves the first empty and fills
     fewer cells than the row above with words only, each under a cell of words ("Sub-" / "Saharan
     Africa", "Guinea-" / "Bissau" in one row of a ten-column table: ``_wraps``); and a label whose
     second line starts in lower case ("Selling, general and" / "administrative") is one label,
-    beside the numbers of either line."""
+    beside the numbers of either line. A row ``apart`` (standing a padded row's gap under the row above) is a row."""
     joined: list[list[str]] = []
-    for row in rows:
+    for row, alone in zip(rows, apart):
         filled = [index for index, cell in enumerate(row) if cell]
-        above = joined[-1] if joined and len(row) == len(joined[-1]) else None
+        above = joined[-1] if joined and len(row) == len(joined[-1]) and not alone else None
         if above and filled and filled[0] > 0 and _wraps(row, above, filled):
             for index in filled:
                 above[index] += f"\n{row[index]}"
@@ -38,6 +51,62 @@ def wrapped_lines(rows: list[list[str]]) -> list[list[str]]:
     return joined
 
 
+def stacked_lines(cells: list[list[str]], lines: list[list[Item]]) -> tuple[list[list[str]], list[bool]]:
+    """``cells`` (one row a line of ``lines``) with a cell's lines joined where the lines' own pitch shows them one
+    cell's: a line closer under the one above than ``STACKED`` times the gap between rows, each of its cells
+    under a cell of the row above, is those cells' next line. In the header (the first row, above the first row
+    of two cells of figures or more that has a label, a date under its month has none, and any line of figures
+    not at the header's pitch) the gap between rows is the one over that row, and the line may hold anything
+    short of prose (Word breaks a word too long for its column: "ISO-alpha" / "3"); under it, the gap is the
+    usual one over rows that fill their first cell, and the line leaves the first cell empty ("+1-539-402-" /
+    "0259") or fills it alone with words ("District of" / "Columbia"; a year after a comma: "September 28," /
+    "2024"), filling fewer than the row above: a form's lines, each a row of its own, fill as many.
+
+    Returns the rows, and for each whether it is a header's line standing ``PADDED`` apart from the one above: a
+    row of its own, never a cell's next line ("(in thousands)" under "June 30, 2025", in a table padding its rows)."""
+    figures = [index for index, row in enumerate(cells) if of_figures(row)]
+    body = next((index for index in figures if cells[index][0]), figures[0] if figures else 0)
+    over = [0.0] + [line[0]["top"] - max(item["bottom"] for item in above) for above, line in zip(lines, lines[1:])]
+    end = next(  # a line of figures not at the header's pitch is a row's: records of two lines each start there
+        (
+            index
+            for index in range(1, body)
+            if over[index] >= STACKED * over[body] and any(map(FIGURE.fullmatch, cells[index]))
+        ),
+        body,
+    )
+    rows = [over[index] for index in range(end + 1, len(cells)) if cells[index][0] and any(cells[index][1:])]
+    height = median(item["bottom"] - item["top"] for line in lines for item in line)
+    joined, apart = cells[:1], [False]
+    for index, row in enumerate(cells[1:], 1):
+        above, header = joined[-1], index < end and len(joined) == 1
+        pitch = over[body] if header else median(rows) if rows else 0.0
+        filled = [column for column, cell in enumerate(row) if cell]
+        if (
+            over[index] < STACKED * pitch
+            and all(above[column] for column in filled)
+            and (
+                all(len(cell) < PROSE_CHARS for cell in row)
+                if header
+                else (not row[0] or filled == [0] and (not FIGURE.fullmatch(row[0]) or above[0].endswith(",")))
+                and len(filled) < sum(map(bool, above))
+                or any(above[column] in CURRENCY and FIGURE.fullmatch(row[column]) for column in filled)
+                or filled == [0] == [column for column, cell in enumerate(above) if cell]
+                and above[0][-1] not in ".:"
+                # the next lines of a label and its text, closer than rows usually stand (three gaps at least), no
+                # figure but in prose or a sentence's end ("as of September 29, 2024.", "2024."; not "39500 Sep 11")
+                or len(filled) > 1
+                and len(rows) >= ALIGNED_ROWS
+                and all(map(in_prose, row))
+            )
+        ):
+            joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]
+        else:
+            joined.append(row)
+            apart.append(index < end and over[index] >= PADDED * height)
+    return joined, apart
+
+
 def _wraps(row: list[str], above: list[str], filled: list[int]) -> bool:
     """The cells ``filled`` of ``row`` are the wrapped lines of the cells over them in ``above``."""
     if not all(above[index] for index in filled):
@@ -45,7 +114,8 @@ def _wraps(row: list[str], above: list[str], filled: list[int]) -> bool:
     if len(filled) == 1:
         return True
     count = sum(1 for cell in above if cell)
-    words = all(LETTER.search(above[index]) and not DIGIT.search(row[index]) for index in filled)
+    # words, no figure among them ("Markets Bull 3X" under a fund's name; not "12 months")
+    words = all(LETTER.search(above[index]) and not any(map(FIGURE.fullmatch, row[index].split())) for index in filled)
     return words and len(filled) < count
 
 
@@ -54,4 +124,25 @@ def in_prose(cell: str) -> bool:
     ("September 29, 2024."; not "39500 Sep 11")."""
     return (
         len(cell.split()) >= PROSE_WORDS or not DIGIT.search(cell) or cell.endswith(".") and bool(LETTER.search(cell))
+    )
+
+
+def under_last_row(line: list[Item], above: list[Item], row: list[Item], gutters: list[tuple[float, float]]) -> bool:
+    """``line`` is the next line of a cell of a table's last ``row`` (whose columns ``gutters`` part): its words
+    in one column, past the first (the labels'), where the row, labelled with a word, holds a line of prose, a
+    line's height under the line ``above`` at most (a description's lines at the foot of a page, under the last
+    row of a table of prose; not a form's footer under a field, nor prose beside a scan's specks)."""
+    starts = [start for start, _ in gutters]
+    columns = {bisect_left(starts, item["x0"]) for item in line}
+    (column,) = columns if len(columns) == 1 else {0}
+    right = gutters[column][0] if column < len(gutters) else math.inf
+    cell = [item for item in row if bisect_left(starts, item["x0"]) == column]
+    label = " ".join(item["text"] for item in row if bisect_left(starts, item["x0"]) == 0)
+    return (
+        column > 0
+        and all(item["x1"] <= right + 0.5 for item in line)
+        and sum(len(item["text"]) + 1 for item in cell) >= PROSE_CHARS
+        and bool(LETTER.search(label))
+        and min(item["top"] for item in line) - max(item["bottom"] for item in above)
+        <= median(item["bottom"] - item["top"] for item in row)
     )
