@@ -52,9 +52,20 @@ from .paragraphs import paragraph_gaps, paragraph_groups
 from .placed import Placed
 from .records import Boxed, Char, Item
 from .turned import page_box, rotated_lines, turn_of, upright_as_read
-from .unruled import GUTTER_EMS, HEADER_ROWS, common, gaps, in_columns, item_lines, line_chars, two_sided, unruled_table
+from .unruled import (
+    GUTTER_EMS,
+    HEADER_ROWS,
+    common,
+    gaps,
+    in_columns,
+    item_lines,
+    line_chars,
+    two_sided,
+    under_last_row,
+    unruled_table,
+)
 from .words import DESCENT, page_words, text_lines
-from .wraps import ALIGNED_ROWS, PROSE_CHARS, under_last_row
+from .wraps import ALIGNED_ROWS, PROSE_CHARS
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 SCANNED_AREA = 0.9  # of the page: a picture this large under the text is a scan, the text its OCR layer

@@ -36,7 +36,7 @@ from .colheads import grouped, halves_joined, set_apart, spanned, wrapped_header
 from .records import Item
 from .unsure import FIGURE, of_figures
 from .words import in_reading_order, phrase_text
-from .wraps import ALIGNED_ROWS, STACKED, stacked_lines, wrapped_lines
+from .wraps import ALIGNED_ROWS, LETTER, PROSE_CHARS, STACKED, stacked_lines, wrapped_lines
 
 HEADER_ROWS = 3  # rows a header may be stacked over
 EDGE = 0.6  # points: words starting this close to a heading's left edge are set on it (a column left-aligned)
@@ -461,6 +461,24 @@ def _header_wrapped(rows: list[list[str]], apart: list[bool]) -> tuple[list[list
         runs[-1].append(row)
     joined = [wrapped_header(run) for run in runs]
     return sum(joined, []), [bool(n) and not index for n, run in enumerate(joined) for index, _ in enumerate(run)]
+
+
+def under_last_row(line: list[Item], above: list[Item], row: list[Item], gutters: list[tuple[float, float]]) -> bool:
+    """``line`` is the next line of a cell of a table's last ``row`` (whose columns ``gutters`` part): its words
+    in one column, past the first (the labels'), where the row, labelled with a word, holds a line of prose, a
+    line's height under the line ``above`` at most (a description's lines at the foot of a page, under the last
+    row of a table of prose; not a form's footer under a field, nor prose beside a scan's specks)."""
+    filled = [index for index, part in enumerate(in_columns(line, gutters)) if part]
+    column = filled[0] if len(filled) == 1 else 0
+    right = gutters[column][0] if column < len(gutters) else math.inf
+    cells = in_columns(row, gutters)
+    return (
+        column > 0
+        and all(item["x1"] <= right + 0.5 for item in line)
+        and line_chars(cells[column]) >= PROSE_CHARS
+        and bool(LETTER.search(phrase_text(cells[0])))
+        and _gap(above, line) <= median(item["bottom"] - item["top"] for item in row)
+    )
 
 
 def unplaced(items: list[Item], rows: Sequence[Sequence[str | None]]) -> list[Item]:

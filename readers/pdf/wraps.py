@@ -1,14 +1,11 @@
-"""A table's cells wrapped over lines (``readers.pdf.unruled``, ``readers.pdf.layout``): a line that only goes on
-with the cells of the row above is those cells' next lines, not a row. Where the lines' boxes are known, their
-pitch says so (``stacked_lines``: closer than rows stand; a header's line a padded row's gap under the one above
-is a row of its own); where only the cells' text is left, what they hold does (``wrapped_lines``); and a table's
-last row goes on over its cell's lines under it (``under_last_row``)."""
+"""A table's cells wrapped over lines (``readers.pdf.unruled``): a line that only goes on with the cells of the row
+above is those cells' next lines, not a row. Where the lines' boxes are known, their pitch says so
+(``stacked_lines``: closer than rows stand; a header's line a padded row's gap under the one above is a row of its
+own); where only the cells' text is left, what they hold does (``wrapped_lines``)."""
 
 from __future__ import annotations
 
-import math
 import re
-from bisect import bisect_left
 from statistics import median
 
 from .records import Item
@@ -124,25 +121,4 @@ def in_prose(cell: str) -> bool:
     ("September 29, 2024."; not "39500 Sep 11")."""
     return (
         len(cell.split()) >= PROSE_WORDS or not DIGIT.search(cell) or cell.endswith(".") and bool(LETTER.search(cell))
-    )
-
-
-def under_last_row(line: list[Item], above: list[Item], row: list[Item], gutters: list[tuple[float, float]]) -> bool:
-    """``line`` is the next line of a cell of a table's last ``row`` (whose columns ``gutters`` part): its words
-    in one column, past the first (the labels'), where the row, labelled with a word, holds a line of prose, a
-    line's height under the line ``above`` at most (a description's lines at the foot of a page, under the last
-    row of a table of prose; not a form's footer under a field, nor prose beside a scan's specks)."""
-    starts = [start for start, _ in gutters]
-    columns = {bisect_left(starts, item["x0"]) for item in line}
-    (column,) = columns if len(columns) == 1 else {0}
-    right = gutters[column][0] if column < len(gutters) else math.inf
-    cell = [item for item in row if bisect_left(starts, item["x0"]) == column]
-    label = " ".join(item["text"] for item in row if bisect_left(starts, item["x0"]) == 0)
-    return (
-        column > 0
-        and all(item["x1"] <= right + 0.5 for item in line)
-        and sum(len(item["text"]) + 1 for item in cell) >= PROSE_CHARS
-        and bool(LETTER.search(label))
-        and min(item["top"] for item in line) - max(item["bottom"] for item in above)
-        <= median(item["bottom"] - item["top"] for item in row)
     )
