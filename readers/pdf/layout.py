@@ -3,22 +3,20 @@
 pdfplumber gives each word with its box, font and size; this module decides the reading order and
 the structure, from geometry alone (``python -m bench readers`` measures its cost):
 
-1. **Bands.** The page's words and tables are cut into slabs (runs that overlap vertically). Slabs
-   that follow each other and leave the same vertical strip empty (a gutter at least
-   ``GUTTER_EMS`` wide) form a band; a line that crosses the gutter — a title, a full-width
-   figure caption, a footer — ends it. So a title, two columns under it and a footer are three
-   bands, read top to bottom.
-2. **Columns or rows.** A band with gutters is either text in columns (each column holds prose:
-   its lines average ``PROSE_CHARS`` characters or more; a prose column beside a narrow sidebar
-   counts too) and is read column after column, each column read the same way in turn; or it is
-   a table without rules (short cells whose rows line up across the gutters) and becomes a
-   Markdown table, each cell keeping its own words, under its header (the short lines just above
-   it may be a header stacked over rows: ``readers.pdf.unruled``); else its lines are read row by row.
-3. **Lines and paragraphs.** Words on a line are joined in order; a gap between lines wider than
-   the page's own gap between a paragraph's lines starts a paragraph (``readers.pdf.paragraphs``:
-   single, 1.5 and double spacing alike). Headings are lines set larger than the page's body text or a
-   short bold line standing alone (``###``); bulleted lines become ``-`` items; words under a link
-   annotation become ``[text](url)``; tables stand where they are on the page.
+1. **Bands.** The page's words and tables are cut into slabs (runs that overlap vertically). Slabs that follow
+   each other and leave the same vertical strip empty (a gutter at least ``GUTTER_EMS`` wide; figures printed
+   edge to edge with the next column are first moved a gutter apart, ``readers.pdf.seams``) form a band; a line
+   that crosses the gutter — a title, a full-width figure caption, a footer — ends it. So a title, two columns
+   under it and a footer are three bands, read top to bottom.
+2. **Columns or rows.** A band with gutters is either text in columns (each column holds prose: its lines average
+   ``PROSE_CHARS`` characters or more; a prose column beside a narrow sidebar counts too) and is read column after
+   column, each column read the same way in turn; or it is a table without rules (short cells whose rows line up
+   across the gutters) and becomes a Markdown table, each cell keeping its own words, under its header (the short
+   lines just above it may be a header stacked over rows: ``readers.pdf.unruled``); else it is read line by line.
+3. **Lines and paragraphs.** Words on a line are joined in order; a gap between lines wider than the page's own gap
+   between a paragraph's lines starts a paragraph (``readers.pdf.paragraphs``: single, 1.5 and double spacing alike).
+   Headings are lines set larger than the page's body text or a short bold line standing alone (``###``); bulleted
+   lines become ``-`` items; words under a link annotation become ``[text](url)``; tables stand in their place.
 
 Words come from ``readers.pdf.words`` (word spaces against each line's letter spacing). Page
 furniture (``readers.pdf.furniture``) is kept out of the flow: line numbers in the margins and the
@@ -51,6 +49,7 @@ from .items import line_markdown, page_links, word_items
 from .paragraphs import paragraph_gaps, paragraph_groups
 from .placed import Placed
 from .records import Boxed, Char, Item
+from .seams import open_seams
 from .turned import page_box, rotated_lines, turn_of, upright_as_read
 from .unruled import (
     GUTTER_EMS,
@@ -466,6 +465,7 @@ def page_markdown(
     edges = edge_words(item_lines(items), page_top, page_bottom) if items else set()
     for item in items:
         item["edge"] = id(item) in edges
+    open_seams(items, GUTTER_EMS * body)
     items, bodies, _, beside = aligned_tables(items, GUTTER_EMS * body)
     tables, items, aligned = headed(grids, lone, items, bodies, GUTTER_EMS * body)
     unruled = [block["block"] for block in aligned]

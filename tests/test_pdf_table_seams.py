@@ -1,0 +1,48 @@
+"""Columns printed edge to edge (``readers.pdf.seams``), from the generated tuning set (``bench.make_tuning``):
+LibreOffice's prints of spreadsheets right-align a column of numbers against the next column's words, a cell's
+padding apart (a fifth of an em, narrower than a word space). The exhibit list of EDGAR's reference data was read
+as two columns of text ("1 Underwriting Agreement" one line, the forms after all the descriptions), Apple's
+exhibit index with each exhibit's number and filing date in one cell ("10.1 8/19/22"). A typewriter's columns
+are a whole character apart, as its words are: they stay as they were."""
+
+from __future__ import annotations
+
+import pytest
+
+from readers import Services, read_file
+from testkit import make_settings
+from testkit.validation import TUNING
+
+PRINTED = TUNING / "printed"
+
+
+@pytest.fixture(scope="module")
+def services(tmp_path_factory) -> Services:
+    return Services(make_settings(tmp_path_factory.mktemp("seams")))
+
+
+def tables(name: str, services: Services) -> list[str]:
+    return read_file(PRINTED / name, 1, 1, services=services).pages[0].tables
+
+
+def test_numbers_set_against_the_descriptions_are_a_column(services):
+    (table,) = tables("220-sheet-exhibits.pdf", services)
+    assert table.startswith(
+        "| Exhibit No. | Description | Form Types Involved |\n|---|---|---|\n"
+        "| 1 | Underwriting Agreement | S-1, S-3, F-1, F-3, S-8, S-11, etc. |\n"
+    )
+    assert "| 18 | Letter re Change in Accounting Principles | Used when significant changes in accounting" in table
+    assert len(table.splitlines()) == 2 + 18
+
+
+def test_an_exhibit_s_number_and_its_filing_date_are_two_cells(services):
+    (table,) = tables("171-sheet-aapl-10-k-2024-11-01.pdf", services)
+    for number, date in [("10.3", "3/4/22"), ("10.1", "8/19/22"), ("10.2", "12/31/22")]:
+        assert f"| {number} | {date} |" in table
+    assert "| 10.19*, ** | Form of Restricted Stock Unit Award Agreement under 2022" in table
+
+
+def test_a_typewriter_s_figure_and_unit_stay_one_cell(services):
+    """The typed columns line up as a seam's would, but a whole character apart: "1.580 ppm ZnSO4" is one cell."""
+    (table,) = tables("128-chromium-pa20010031492.pdf", services)
+    assert "| Lag Phase | 1.445 ppm ZnSO4 | 1.580 ppm ZnSO4 |" in table
