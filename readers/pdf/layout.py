@@ -3,11 +3,12 @@
 pdfplumber gives each word with its box, font and size; this module decides the reading order and
 the structure, from geometry alone (``python -m bench readers`` measures its cost):
 
-1. **Bands.** The page's words and tables are cut into slabs (runs that overlap vertically). Slabs that follow
-   each other and leave the same vertical strip empty (a gutter at least ``GUTTER_EMS`` wide; figures printed
-   edge to edge with the next column are first moved a gutter apart, ``readers.pdf.seams``) form a band; a line
-   that crosses the gutter — a title, a full-width figure caption, a footer — ends it. So a title, two columns
-   under it and a footer are three bands, read top to bottom.
+1. **Bands** (``readers.pdf.bands``). The page's words and tables are cut into slabs (runs that overlap vertically).
+   Slabs that follow each other and leave the same vertical strip empty (a gutter at least ``GUTTER_EMS`` wide;
+   figures printed edge to edge with the next column are first moved a gutter apart, ``readers.pdf.seams``) form a
+   band; a line that crosses the gutter — a title, a full-width figure caption, a footer — ends it, and so does a gap
+   of ``BAND_BREAK`` lines unless the rows under it keep the band's gutters (a sheet's tall rows). So a title, two
+   columns under it and a footer are three bands, read top to bottom.
 2. **Columns or rows.** A band with gutters is either text in columns (each column holds prose: its lines average
    ``PROSE_CHARS`` characters or more; a prose column beside a narrow sidebar counts too) and is read column after
    column, each column read the same way in turn; or it is a table without rules (short cells whose rows line up
@@ -39,6 +40,7 @@ from statistics import median
 from ..markup.tables import markdown_table
 from .aligned import aligned_tables, drawn_table
 from .asides import asides, drawn_boxes
+from .bands import bands_of
 from .boxes import area, box_of, centre_in, near, ruled, union
 from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP
@@ -54,8 +56,6 @@ from .turned import page_box, rotated_lines, turn_of, upright_as_read
 from .unruled import (
     GUTTER_EMS,
     HEADER_ROWS,
-    common,
-    gaps,
     in_columns,
     item_lines,
     line_chars,
@@ -69,62 +69,12 @@ from .wraps import ALIGNED_ROWS, PROSE_CHARS
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 SCANNED_AREA = 0.9  # of the page: a picture this large under the text is a scan, the text its OCR layer
 HANGING_LINES = 3  # body sizes a word's box may reach below a usual descent before it is cut back to one
-BAND_BREAK = 2.5  # line heights of empty space that part one band from the next
-LINE_EDGE = 0.25  # of a word's height, at its top and its bottom: where the lines of staggered blocks overlap
 BULLET = re.compile(r"^[•◦▪▫‣●○■□►▶–—*·]\s*")
 MARKER = re.compile(r"[•◦▪▫‣●○■□►▶–—*·-]|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]")  # a list item's, alone
 
 
 def _overlap(a: Boxed, b: Boxed) -> bool:
     return a["top"] < b["bottom"] and b["top"] < a["bottom"]
-
-
-def _core(item: Item) -> tuple[float, float]:
-    """The middle of a word's height, where a line's words all overlap (a block's whole height): lines
-    of two blocks set at different sizes overlap at their edges, staggered, without being one row."""
-    if item.get("block") is not None:
-        return item["top"], item["bottom"]
-    edge = LINE_EDGE * (item["bottom"] - item["top"])
-    return item["top"] + edge, item["bottom"] - edge
-
-
-def _slabs(items: list[Item]) -> list[list[Item]]:
-    """Items grouped into runs whose cores (``_core``) overlap vertically, top to bottom."""
-    slabs: list[list[Item]] = []
-    bottom = 0.0  # the last slab's
-    for item in sorted(items, key=lambda i: _core(i)[0]):
-        top, end = _core(item)
-        if slabs and top < bottom:
-            slabs[-1].append(item)
-            bottom = max(bottom, end)
-        else:
-            slabs.append([item])
-            bottom = end
-    return slabs
-
-
-def _bands(items: list[Item], width: float) -> list[tuple[list[list[Item]], list[tuple[float, float]]]]:
-    """Consecutive slabs that share an empty strip: each band's slabs, and its gutters (shared
-    strips with text on both sides somewhere in the band). A band starts afresh after a vertical
-    gap of more than ``BAND_BREAK`` lines: a footer stands apart from the columns above it."""
-    left, right = min(i["x0"] for i in items), max(i["x1"] for i in items)
-    line = median(item["bottom"] - item["top"] for item in items)
-    bands: list[tuple[list[list[Item]], list[tuple[float, float]]]] = []
-    for slab in _slabs(items):
-        strips = gaps(slab, left, right, width)
-        if bands:
-            previous = bands[-1][0][-1]
-            close = min(item["top"] for item in slab) - max(item["bottom"] for item in previous) <= BAND_BREAK * line
-            shared = common(bands[-1][1], strips, width) if close else []
-            if shared:
-                bands[-1] = (bands[-1][0] + [slab], shared)
-                continue
-        bands.append(([slab], strips))
-    # a gutter has text on both sides on two lines at least: one line's wide gap ("1   Introduction") is no column's
-    return [
-        (slabs, [gap for gap in strips if sum(two_sided(slab, gap) for slab in slabs) >= min(2, len(slabs))])
-        for slabs, strips in bands
-    ]
 
 
 def _is_prose(column: list[Item]) -> bool:
@@ -172,7 +122,7 @@ def _order(items: list[Item], width: float) -> list:
             blocks.append(item_lines(members))
         flowing = True
 
-    for slabs, gutters in _bands(items, width):
+    for slabs, gutters in bands_of(items, width):
         members = sum(slabs, [])
         if not gutters or len(item_lines(members)) == 1:  # one line is read across: "2.1.1   Pretraining data"
             flow(members)

@@ -1,9 +1,14 @@
-"""Columns printed edge to edge (``readers.pdf.seams``), from the generated tuning set (``bench.make_tuning``):
-LibreOffice's prints of spreadsheets right-align a column of numbers against the next column's words, a cell's
-padding apart (a fifth of an em, narrower than a word space). The exhibit list of EDGAR's reference data was read
+"""Spreadsheets printed by LibreOffice, from the generated tuning set (``bench.make_tuning``).
+
+A sheet's print right-aligns a column of numbers against the next column's words, a cell's padding apart (a fifth
+of an em, narrower than a word space: ``readers.pdf.seams``). The exhibit list of EDGAR's reference data was read
 as two columns of text ("1 Underwriting Agreement" one line, the forms after all the descriptions), Apple's
 exhibit index with each exhibit's number and filing date in one cell ("10.1 8/19/22"). A typewriter's columns
-are a whole character apart, as its words are: they stay as they were."""
+are a whole character apart, as its words are: they stay as they were.
+
+A sheet's rows as tall as their longest cell stand far apart where a short cell fills one line of a row of many
+(``readers.pdf.bands``): Wikipedia's films featuring time loops were read as a column of titles, one of years and
+one of descriptions, each row's cells as lines of text apart."""
 
 from __future__ import annotations
 
@@ -21,8 +26,8 @@ def services(tmp_path_factory) -> Services:
     return Services(make_settings(tmp_path_factory.mktemp("seams")))
 
 
-def tables(name: str, services: Services) -> list[str]:
-    return read_file(PRINTED / name, 1, 1, services=services).pages[0].tables
+def tables(name: str, services: Services, number: int = 1) -> list[str]:
+    return read_file(PRINTED / name, number, number, services=services).pages[0].tables
 
 
 def test_numbers_set_against_the_descriptions_are_a_column(services):
@@ -46,3 +51,13 @@ def test_a_typewriter_s_figure_and_unit_stay_one_cell(services):
     """The typed columns line up as a seam's would, but a whole character apart: "1.580 ppm ZnSO4" is one cell."""
     (table,) = tables("128-chromium-pa20010031492.pdf", services)
     assert "| Lag Phase | 1.445 ppm ZnSO4 | 1.580 ppm ZnSO4 |" in table
+
+
+def test_a_sheet_s_tall_rows_are_one_table(services):
+    (table,) = tables("240-sheet-wikipedia-4.pdf", services, 2)
+    assert table.startswith("| Film | Year | Description |\n|---|---|---|\n| Source Code | 2011 | U.S. Army Aviation")
+    assert "| Puella Magi Madoka Magica: The Movie | 2012 | Homura Akemi has the ability to travel 30 days" in table
+    assert (
+        "| Before I Fall | 2017 | A popular high school senior finds herself reliving the same day over and over. |"
+        in (table)
+    )
