@@ -36,11 +36,15 @@ def test_the_rows_under_a_shaded_header_are_its_rows_after_a_note_over_them(serv
     assert table.endswith("| United States | $ 2,853,087 | $ 2,769,828 |\n| International | 1,065,822 | 926,238 |")
 
 
-def test_an_edge_row_keeps_a_currency_sign_with_its_amount_under_one_heading(services):
+def test_a_shaded_header_spans_the_cells_its_shaded_row_draws(services):
+    """The shaded header's cells span the shaded row's under it: its four columns held "$ 151,168 3 %" in one cell,
+    the change and its percentage one figure."""
     (table,) = page("184-chromium-nflx-10-q-2025-07-18.pdf", services).tables
-    assert "|  | (in thousands, except percentages) |  |  |" in table
-    assert "| Cost of revenues | $ 5,325,311 | $ 5,174,143 | $ 151,168 3 % |" in table
-    assert "| As a percentage of revenues | 48 % | 54 % |  |" in table
+    assert table.startswith("|  | Three Months Ended |  |  |  | Change |  |  |\n")
+    assert "|  | June 30,2025 |  | June 30,2024 |  | Q2'25 vs. Q2'24 |  |  |\n" in table
+    assert "|  | (in thousands, except percentages) |  |  |  |  |  |  |" in table
+    assert "| Cost of revenues | $ | 5,325,311 | $ | 5,174,143 | $ 151,168 | 3 | % |" in table
+    assert "| As a percentage of revenues | 48 | % | 54 | % |  |  |  |" in table
 
 
 def test_a_header_s_lines_over_every_gutter_leave_the_columns_to_the_rows_under_them(services):

@@ -71,6 +71,20 @@ def _stacked(upper: Ruled, lower: Ruled) -> list[list] | None:
     return rows if len(rows[0]) == len(lower[2][0]) else _spread(upper, lower) if len(rows) <= HEADER_ROWS else None
 
 
+def _refined(grid: Ruled, heads: list[Ruled]) -> Ruled:
+    """``grid`` over the columns of a row ruled round alone (``heads``) that stands under it, a row or two apart
+    at most (``BODY_REACH``), as wide and over its columns and more (``_spread``): a shaded header's cells span the
+    body's, whose shaded rows draw each cell (a "$" apart from its amount)."""
+    (x0, top, x1, bottom), _, rows, _ = grid
+    reach, pitch = EDGE_SHARE * (x1 - x0), (bottom - top) / len(rows)
+    for head in heads:
+        (left, up, right, _), lefts = head[0], head[3]
+        if abs(left - x0) <= reach and abs(right - x1) <= reach and 0 <= up - bottom <= BODY_REACH * pitch:
+            if len(lefts) > len(grid[3]) and len(rows) <= HEADER_ROWS and (spread := _spread(grid, head)):
+                return grid[0], markdown_table(spread), spread, lefts
+    return grid
+
+
 def _joined(upper: Ruled, box: tuple, rows: list[list]) -> Ruled:
     """``upper`` with ``rows`` (standing in ``box``) under it."""
     (x0, top, x1, bottom), _, above, lefts = upper
@@ -176,6 +190,7 @@ def headed(
     lines = item_lines([item for item in items if "block" not in item])
     tables = []
     for grid in (grid for grid in joined if id(grid) not in alone):
+        grid = _refined(grid, [head for head in heads if id(head) in alone and head[0] not in kept])
         for below in (True, False):
             while (row := _edge_row(grid, lines, width, below)) is not None:  # row after row
                 taken = {id(item) for item in row[0]}  # whole lines
