@@ -47,6 +47,17 @@ def test_a_shaded_header_spans_the_cells_its_shaded_row_draws(services):
     assert "| As a percentage of revenues | 48 | % | 54 | % |  |  |  |" in table
 
 
+def test_a_section_s_label_alone_under_a_shaded_header_is_a_row_of_it(services):
+    """The labels of sections ("Gains (losses) on derivatives in cash flow hedging relationship", wrapped over two
+    lines, then "Foreign exchange contracts") ended the rows taken under the header: the rows after them were a
+    table of twelve columns without it."""
+    (table,) = page("178-chromium-nflx-10-q-2025-07-18.pdf", services).tables
+    assert "| Gains (losses) on derivatives in cash flow hedging relationship |  |  |  |  |  |  |\n" in table
+    assert "| Amount of gains (losses) reclassified from AOCI | 127,411 | (1,995) | — | 22,060 | 267 | — |\n" in table
+    assert table.endswith("| Foreign exchange contracts | — | — | (70,971) | — | — | 14,063* |")
+    assert len(table.splitlines()) == 5 + 11  # three rows of headings, the note and the separator; eleven rows
+
+
 def test_a_header_s_lines_over_every_gutter_leave_the_columns_to_the_rows_under_them(services):
     """The note "(in thousands, except percentages)" and the dates crossed every gutter: six columns were two, the
     amounts of a row in one cell."""
@@ -86,7 +97,7 @@ def test_a_cell_boxed_apart_by_its_row_s_shading_is_never_lost(services):
     stripes are no side boxes: the label is its row's."""
     text = page("178-chromium-nflx-10-q-2025-07-18.pdf", services).text
     label = "Amount excluded from assessment of effectiveness and recognized in earnings based on amortization approach"
-    assert f"| {label} | — |  | — |  | (29,371) |" in text
+    assert f"| {label} | — | — | (29,371) | — | — | — |" in text
 
 
 @pytest.mark.parametrize("cell", ["(12) %", "12 %", "(12%)", "$ 8,393,688", "(1,192,655)"])

@@ -29,6 +29,7 @@ from .words import phrase_text, right_to_left
 Ruled = tuple[tuple, str, list[list], list[float]]
 BODY_REACH = 2.0  # times the body's row pitch: how far under the grid its first row may stand
 EDGE_SHARE = 0.05  # of the grid's width: how far past its sides the body may reach
+LABEL_LINES = 6  # lines of one phrase before a row of figures under a grid at most: a note, a section's wrapped label
 
 
 def _under(grid: Ruled, block: Item) -> bool:
@@ -114,6 +115,20 @@ def _filled(cells: dict[int, str] | None, lefts: list[float]) -> TypeGuard[dict[
     )
 
 
+def _ahead(lines: list[list[Item]], edges: list[float], width: float, pitch: float) -> bool:
+    """A line filling the columns that start at ``edges`` (``_filled``) comes among the first ``LABEL_LINES`` of
+    ``lines``, each of one phrase before it (a note, a section's label and its wrapped lines), each at most
+    ``pitch`` under the one before."""
+    for index, line in enumerate(lines[:LABEL_LINES]):
+        if index and line[0]["top"] - max(item["bottom"] for item in lines[index - 1]) > pitch:
+            return False
+        if _filled(_columns(line, edges, width), edges[:-1]):
+            return True
+        if len(phrases(line, width)) > 1:
+            return False
+    return False
+
+
 def _edge_row(
     grid: Ruled, lines: list[list[Item]], width: float, below: bool
 ) -> tuple[list[Item], list[str | None]] | None:
@@ -137,17 +152,19 @@ def _edge_row(
     cells = _columns(near[0], edges, width)
     if below and len(near) > 1 and len(found := phrases(near[0], width)) == 1:  # a note over rows ("(in thousands)")
         column = next((n for n, left in enumerate(lefts[::-1]) if left - 1 <= found[0][0]["x0"]), None)
-        after = _columns(near[1], edges, width)
         if (
             column is not None
+            and column < len(lefts) - 1  # a label alone in the first column is a row, its wrapped lines with it
             and found[0][-1]["x1"] <= right + 1
-            and _filled(after, lefts)
+            and _ahead(near[1:], edges, width, pitch)
             and near[1][0]["top"] - max(item["bottom"] for item in near[0]) <= pitch
         ):
             note: list[str | None] = [None] * len(lefts)
             note[len(lefts) - 1 - column] = phrase_text(found[0])
             return list(near[0]), note
-    if not _filled(cells, lefts):
+    if not _filled(cells, lefts) and not (
+        below and cells and cells.keys() == {0} and _ahead(near[1:], edges, width, pitch)
+    ):
         return None
     taken = list(near[0])
     for line in near[1:] if below else []:
