@@ -58,6 +58,17 @@ def test_a_section_s_label_alone_under_a_shaded_header_is_a_row_of_it(services):
     assert len(table.splitlines()) == 5 + 11  # three rows of headings, the note and the separator; eleven rows
 
 
+def test_a_row_whose_cells_are_shaded_one_by_one_is_no_drawing(services):
+    """Word shades a row cell by cell: six rectangles side by side were a drawing, the words on them and around
+    them its labels, and the table under the header lost its rows down to the next shaded one."""
+    table = page("200-word-nflx-10-q-2025-07-18.pdf", services, 2).tables[0]
+    assert (
+        "|  | (in thousands) |  |  |  |  |\n| Gains (losses) on derivatives in cash flow hedging relationship |"
+        in table
+    )
+    assert table.endswith("| Total | $ 33,301 | $ 73 | $ — | $ (7,652) | $ 25,722 |")
+
+
 def test_a_header_s_lines_over_every_gutter_leave_the_columns_to_the_rows_under_them(services):
     """The note "(in thousands, except percentages)" and the dates crossed every gutter: six columns were two, the
     amounts of a row in one cell."""

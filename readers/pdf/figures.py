@@ -84,18 +84,21 @@ def _clusters(boxes: list, gap: float) -> list[list[int]]:
 
 def _panel(objects: list, box, chars: list) -> bool:
     """Whether a cluster is a panel of text rather than a drawing: one filled rectangle paints nearly
-    all of its box, text stands on it, and what else it holds (a link's underline, a list's bullets,
+    all of its box, or a row of them side by side does (a table's row whose cells are each shaded, as Word
+    prints them), text stands on it, and what else it holds (a link's underline, a list's bullets,
     a small button) makes no drawing of its own. A web page's bar, sidebar, footer and cookie banner
     print so, as does a shaded box of text in a PDF; a chart on a filled plot area keeps its bars."""
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    backs = [
-        index
-        for index, (rect, filled) in enumerate(objects)
-        if filled and (rect[2] - rect[0]) * (rect[3] - rect[1]) >= PANEL_SHARE * area
+    size = lambda rect: (rect[2] - rect[0]) * (rect[3] - rect[1])
+    filled = [index for index, (rect, fill) in enumerate(objects) if fill]
+    backs = [index for index in filled if size(objects[index][0]) >= PANEL_SHARE * size(box)][:1]
+    row = [
+        index for index in filled if abs(objects[index][0][1] - box[1]) <= 1 and abs(objects[index][0][3] - box[3]) <= 1
     ]
+    if not backs and sum(size(objects[index][0]) for index in row) >= PANEL_SHARE * size(box):
+        backs = row
     if not backs or not any(centre_in(char, [box]) for char in chars):
         return False
-    rest = [rect for index, (rect, _) in enumerate(objects) if index != backs[0]]
+    rest = [rect for index, (rect, _) in enumerate(objects) if index not in backs]
     return not any(
         len(group) >= MIN_DRAWING_OBJECTS and _big_enough(union([rest[i] for i in group]))
         for group in _clusters(rest, GAP)
