@@ -1,7 +1,7 @@
 """Tables of prose: an annual report's exhibit index (Apple's Form 10-K for 2024, in the generated tuning set
 ``tests/corpus/table-tuning``, printed by Chromium and LibreOffice: ``bench.make_tuning``), whose descriptions
 wrap over up to twelve lines in their cells, and whose last row under a shaded one fills only its number and
-description."""
+description; and a cell of prose spanning the columns after it."""
 
 from __future__ import annotations
 
@@ -68,8 +68,22 @@ def test_a_description_at_the_foot_of_a_page_stays_in_its_row(services):
 
 def test_a_year_set_against_its_description_in_a_sheet_s_print_is_a_column(services):
     """A sheet's print sets the year right in its cell, a space from the description set left in the next: the
-    description's next lines hold no year, so the column's edge under "Description" was found on too few rows."""
-    rows = table("241-sheet-wikipedia-4.pdf", 1, services)
+    description's next lines hold no year, so the column's edge under "Description" was found on too few rows.
+    The rows after a row standing six lines under the one before are a table of their own (they were text)."""
+    first, rest = read_file(PRINTED / "241-sheet-wikipedia-4.pdf", 1, 1, services=services).pages[0].tables
+    assert rest.startswith("| Volition | 2019 | A man afflicted with clairvoyance tries to change his fate")
+    rows = first.splitlines()
     assert rows[0] == "| Film | Year | Description |"
     assert rows[2] == "| The Endless | 2017 | Two brothers return to a cult that is stuck in a time loop. |"
     assert rows[8].startswith("| Game Over | 2019 | Swapna, a wheelchair user, is defending her home from a")
+
+
+def test_a_cell_of_prose_spanning_columns_keeps_the_column_after_it(services):
+    """unstructured's table of merged cells: a row's long text, set on its column's left edge, runs on over the
+    last column. It crossed the gutter before "Cell 3", "Cell 8" and "Cell 12", and the two columns were one
+    ("Cell 2 Cell 3")."""
+    found = read_file(PRINTED / "037-chromium-three_tables.pdf", 1, 1, services=services).pages[0].tables
+    rows = next(table for table in found if "Merged" in table).splitlines()
+    assert rows[0] == "| Merged | Cell 2 | Cell 3 |"
+    assert rows[4].startswith("| Cell 9 | A cell with a lot of text. Lorem ipsum dolor sit amet,")
+    assert rows[-1] == "| Cell 10 | Cell 11 | Cell 12 |"

@@ -3,20 +3,21 @@
 Words are layout items (``readers.pdf.records.Item``) with a box (``x0``, ``x1``, ``top``, ``bottom``) and
 ``text``; ``readers.pdf.layout`` groups them into slabs (runs that overlap vertically) and hands a table's slabs here.
 
-A financial statement or a paper stacks its header over two or three rows and centres a heading over the columns
-it spans ("Year Ended / December 31," over "2023 2022"); a cell in the body may span columns too ("not reported"
-under both years). Such words cross the gutter between the columns they span, so a gutter is the strip every row
-leaves empty, or one that rows with fewer cells than most cross only with words centred on it. The crossing rows at
-the top are the header's rows, each heading in the first column it spans ("Year Ended" over "December 31,"), each
-line a row of its own (a note spanning the columns under the dates, "(in thousands)", too); a crossing row lower
-down has its spanning cell in its first column. A heading over the
-whole width is a title, read before the table; so is a first line that crosses the gutters all the rows under it
-share, off their middles ("Table: 5   Public Health Outlay …"), unless it holds a heading over each column (a
-long one crossing a gutter): then it is the header, or its first line; so are a header's first lines hiding gutters
-the rows under them share (``_header_hides``: periods grouped over dates, "(in thousands)" over every amount), and
-over one or two rows of figures they cross those rows' gutters as headings. A cell that runs on into the next column (a
-surname too long for its own) does not merge the two: a strip all but a few rows leave empty, before a column whose
-words start on one edge in most rows, is a gutter too, and a word that crosses it stays in the column it starts in.
+A financial statement or a paper stacks its header over two or three rows and centres a heading over the columns it
+spans ("Year Ended / December 31," over "2023 2022"); a cell in the body may span columns too ("not reported" under
+both years). Such words cross the gutter between the columns they span, so a gutter is the strip every row leaves
+empty, or one that rows with fewer cells than most cross only with words centred on it or with prose set on a
+column's left edge (a long cell spanning the columns after it). The crossing rows at the top are the header's rows,
+each heading in the first column it spans ("Year Ended" over "December 31,"), each line a row of its own (a note
+spanning the columns under the dates, "(in thousands)", too); a crossing row lower down has its spanning cell in its
+first column. A heading over the whole width is a title, read before the table; so is a first line that crosses the
+gutters all the rows under it share, off their middles ("Table: 5   Public Health Outlay …"), unless it holds a
+heading over each column (a long one crossing a gutter): then it is the header, or its first line; so are a header's
+first lines hiding gutters the rows under them share (``_header_hides``: periods grouped over dates, "(in
+thousands)" over every amount), and over one or two rows of figures they cross those rows' gutters as headings. A
+cell that runs on into the next column (a surname too long for its own) does not merge the two: a strip all but a
+few rows leave empty, before a column whose words start on one edge in most rows, is a gutter too, and a word that
+crosses it stays in the column it starts in.
 
 What a line draws with characters (``drawn``: a leader's dots, a rule typed as hyphens) is the table's
 rule, in no cell; every other word of the region is in a cell or comes back to be read beside the
@@ -36,7 +37,7 @@ from .colheads import grouped, halves_joined, set_apart, spanned, wrapped_header
 from .records import Item
 from .unsure import FIGURE, of_figures
 from .words import in_reading_order, phrase_text
-from .wraps import ALIGNED_ROWS, LETTER, PROSE_CHARS, STACKED, stacked_lines, wrapped_lines
+from .wraps import ALIGNED_ROWS, LETTER, PROSE_CHARS, PROSE_WORDS, STACKED, stacked_lines, wrapped_lines
 
 HEADER_ROWS = 3  # rows a header may be stacked over
 EDGE = 0.6  # points: words starting this close to a heading's left edge are set on it (a column left-aligned)
@@ -248,9 +249,9 @@ def _headed(rows: list[list[str]]) -> list[list[str]]:
 
 
 def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[float, float]], set[int]]:
-    """The gutters of a table's ``rows`` and the rows that cross one: the strips every row leaves
-    empty, and those that rows with fewer cells than most cross only with words centred on them
-    (a heading, or a cell spanning the columns on both sides), a third of the rows at most."""
+    """The gutters of a table's ``rows`` and the rows that cross one: the strips every row leaves empty, and those
+    that rows with fewer cells than most cross only with words centred on them (a heading, or a cell spanning the
+    columns either side) or with prose set on a column's edge (a long cell), a third of the rows at most."""
     strict = _gutters(rows, width)
     runs = [phrases(sorted(row, key=lambda item: item["x0"]), width) for row in rows]
     # A header's lines of fewer phrases than the first row of figures under them span the columns of the
@@ -275,6 +276,7 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
     if not fewer or len(others) < ALIGNED_ROWS:
         return strict, set()
     found, crossing = [], set()
+    starts = [phrase[0]["x0"] for n, run in enumerate(runs) if n not in fewer for phrase in run]
     gap: tuple[float, float] | None
     for gap in _gutters(others, width):
         crossed = set()
@@ -282,6 +284,10 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
             over = [phrase for phrase in runs[index] if phrase[0]["x0"] < gap[1] and gap[0] < phrase[-1]["x1"]]
             if any(
                 abs((phrase[0]["x0"] + phrase[-1]["x1"] - gap[0] - gap[1]) / 2) <= max(width, (gap[1] - gap[0]) / 4)
+                or phrase[0]["x0"] < gap[0] < gap[1] < phrase[-1]["x1"]
+                and len(phrase) >= PROSE_WORDS
+                and line_chars(phrase) >= PROSE_CHARS
+                and any(abs(phrase[0]["x0"] - start) <= EDGE for start in starts)
                 for phrase in over
             ):
                 crossed.add(index)
@@ -372,8 +378,7 @@ def unruled_table(
         and all(item["x1"] > gutters[0][0] + 0.5 for item in rows[cut])
     ):
         cut += 1
-    plain = [row for index, row in enumerate(rows[cut:], cut) if index not in crossing]
-    extents = _extents(plain, gutters)
+    extents = _extents([row for index, row in enumerate(rows[cut:], cut) if index not in crossing], gutters)
     lines = [(index, line) for index, row in enumerate(rows[cut:], cut) for line in item_lines(row)]
     if len(lines) < ALIGNED_ROWS - bool(cut):
         return None
@@ -386,11 +391,10 @@ def unruled_table(
         ],
         [line for _, line in lines],
     )
-    # A line above that neither spans columns nor fills two ("Invoice 1042" over the amounts; but one
-    # column's heading wrapped under a line with a heading in that column: "Cost on U.S." / "operators")
-    # is no header, nor is one centred over the whole table, its first column too ("DAILY MEAN VALUES";
-    # a heading over the columns of figures is centred over them alone): it and the lines above it are
-    # read before the table.
+    # A line above that neither spans columns nor fills two ("Invoice 1042" over the amounts; but one column's
+    # heading wrapped under a line with a heading in that column: "Cost on U.S." / "operators") is no header, nor is
+    # one centred over the whole table, its first column too ("DAILY MEAN VALUES"; a heading over the columns of
+    # figures is centred over them alone): it and the lines above it are read before the table.
     runs = [phrases(sorted(slab, key=lambda item: item["x0"]), width) for slab in above]
     body = sum(slabs, [])
     middle = (min(item["x0"] for item in body) + max(item["x1"] for item in body)) / 2
