@@ -87,3 +87,14 @@ def test_a_cell_of_prose_spanning_columns_keeps_the_column_after_it(services):
     assert rows[0] == "| Merged | Cell 2 | Cell 3 |"
     assert rows[4].startswith("| Cell 9 | A cell with a lot of text. Lorem ipsum dolor sit amet,")
     assert rows[-1] == "| Cell 10 | Cell 11 | Cell 12 |"
+
+
+def test_a_description_run_on_into_the_next_column_is_no_spanning_cell(services):
+    """EDGAR's exhibit list printed as a sheet: a long description ends a cell's padding short of the forms'
+    column, its words and the next cell's one run. It holds a word where the forms' column starts in the other
+    rows: two cells, not one spanning both."""
+    found = read_file(PRINTED / "221-sheet-exhibits.pdf", 1, 1, services=services).pages[0].tables
+    assert (
+        "| 22 | Published Report Regarding Matters Submitted to Vote of Security Holders | As applicable to the"
+        in (found[0])
+    )

@@ -50,9 +50,8 @@ SERVERS = {
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `readlens FILE | head` ends quietly, as shell tools do
     command = argv[0] if argv else ""
-    if command in SERVERS:
+    if command in SERVERS:  # a server keeps Python's own SIGPIPE: a pipe closed under it is an error, not its end
         argparse.ArgumentParser(prog=f"{PROG} {command}", description=SERVERS[command]).parse_args(argv[1:])
         try:
             import gradio  # noqa: F401
@@ -60,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
             print(NEEDS_APP.format(command=command), file=sys.stderr)
             return 2
         return app() if command == "app" else mcp()
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `readlens FILE | head` ends quietly, as shell tools do
     return read_main(argv[1:] if command == "read" else argv, prog=PROG, commands=COMMANDS)
 
 

@@ -56,8 +56,7 @@ def line_chars(line: list[Item]) -> int:
 
 
 def drawn(line: list[Item]) -> list[Item]:
-    """The items of ``line`` that draw rather than say: its leaders, and the whole line when it is a
-    rule typed in characters (every item a run of hyphens)."""
+    """What ``line`` draws rather than says: its leaders, or the whole line when it is a rule typed in hyphens."""
     if all(RULE.fullmatch(item["text"]) for item in line):
         return line
     return [item for item in line if LEADER.fullmatch(item["text"])]
@@ -251,7 +250,7 @@ def _headed(rows: list[list[str]]) -> list[list[str]]:
 def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[float, float]], set[int]]:
     """The gutters of a table's ``rows`` and the rows that cross one: the strips every row leaves empty, and those
     that rows with fewer cells than most cross only with words centred on them (a heading, or a cell spanning the
-    columns either side) or with prose set on a column's edge (a long cell), a third of the rows at most."""
+    columns either side) or with prose set on a column's edge (a long cell, no word of another's), a third at most."""
     strict = _gutters(rows, width)
     runs = [phrases(sorted(row, key=lambda item: item["x0"]), width) for row in rows]
     # A header's lines of fewer phrases than the first row of figures under them span the columns of the
@@ -288,6 +287,7 @@ def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[fl
                 and len(phrase) >= PROSE_WORDS
                 and line_chars(phrase) >= PROSE_CHARS
                 and any(abs(phrase[0]["x0"] - start) <= EDGE for start in starts)
+                and all(abs(item["x0"] - start) > EDGE for item in phrase[1:] for start in starts)
                 for phrase in over
             ):
                 crossed.add(index)
