@@ -25,6 +25,9 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
    parts no columns and ends no table: it is the table's own rules. A table has ``ALIGNED_ROWS`` rows at
    least, or two when they are a header over one row of figures, in ``PAIR_COLUMNS`` columns or more
    (``_pair``).
+   A table ruled only across (``readers.pdf.framed``: a rule over its header, one under it and one
+   under its last row) runs from its header rule, or the first run of rows inside it, to its last row,
+   and every line over its header rule is its header.
 3. Up to ``HEADER_ROWS`` short lines just above it may be its header stacked over rows; the rows
    and those lines go to ``readers.pdf.unruled.unruled_table``, which finds the columns, the header
    and the spanning cells, and gives back what is no header (a title) to be read as text.
@@ -44,6 +47,7 @@ from statistics import median
 
 from ..markup.tables import markdown_table, table_rows
 from .boxes import box_of, centre_in
+from .framed import Frame, framed_lines
 from .records import Boxed, Item
 from .unruled import (
     GUTTER_EMS,
@@ -113,6 +117,11 @@ def _contents(rows: list[list[Item]], drawing: list[Item], width: float) -> bool
     return 2 * leadered >= len(rows) and all(
         PAGE_NUMBER.fullmatch(phrase_text(phrases(row, width)[-1])) for row in rows
     )
+
+
+def _meet(run: tuple[int, ...], other: tuple[int, ...]) -> bool:
+    """Two runs of lines (first, …, last) share a line."""
+    return run[0] <= other[-1] and other[0] <= run[-1]
 
 
 def _gutters(line: list[Item], left: float, right: float, width: float) -> list[tuple[float, float]]:
@@ -301,11 +310,13 @@ def _runs(lines: list[list[Item]], over: list[float], width: float) -> list[tupl
     return runs
 
 
-def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[Item], list[str], list[str]]:
-    """The page's ``items`` with each table found by alignment taken out; one block item for each
-    table, where it stands; each table's Markdown; and the Markdown of those beside which words no
-    cell could hold stay in the page's text (``readers.pdf.unruled.unplaced``). ``width`` is the
-    narrowest gutter."""
+def aligned_tables(
+    items: list[Item], width: float, frames: list[Frame]
+) -> tuple[list[Item], list[Item], list[str], list[str]]:
+    """The page's ``items`` with each table found by alignment or framed by its rules (``frames``,
+    ``readers.pdf.framed``) taken out; one block item for each table, where it stands; each table's Markdown;
+    and the Markdown of those beside which words no cell could hold stay in the page's text
+    (``readers.pdf.unruled.unplaced``). ``width`` is the narrowest gutter."""
     words = [item for item in items if item.get("block") is None]
     lines = undrawn(item_lines(words))  # a leader's dots and a typed rule part no columns and end no table
     if not lines:
@@ -323,8 +334,18 @@ def aligned_tables(items: list[Item], width: float) -> tuple[list[Item], list[It
     tables: list[str] = []
     beside: list[str] = []
     end = 0  # the line after the last table
-    for first, last in _runs(lines, over, width):
-        top, pair = first, last == first + 1
+    runs = _runs(lines, over, width)
+    captions = [bool(CAPTION.match(phrase_text(line))) for line in lines]
+    framed = [found for frame in frames if (found := framed_lines(lines, captions, frame))]
+    framed = [found for n, found in enumerate(framed) if not any(_meet(found, other) for other in framed[:n])]
+    # a framed table's rows run from the first line a run of its rows starts on (or its header rule) to its foot
+    starts = [
+        (floor, max(floor, min([body, *(run[0] for run in runs if _meet(run, (floor, last)))])), last)
+        for floor, body, last in framed
+    ]
+    starts += [(0, *run) for run in runs if not any(_meet(run, (floor, last)) for floor, _, last in framed)]
+    for floor, first, last in sorted(starts, key=lambda run: run[1]):
+        top, pair = floor or first, last == first + 1  # a framed table's header is all its lines over its rows
         height = median(item["bottom"] - item["top"] for item in lines[first])
         while (
             not pair
@@ -379,7 +400,7 @@ def drawn_table(labels: list[Item]) -> str | None:
     the table found by alignment fills most of its cells (``DRAWN_FILLED``), and the drawing's other
     lines stand before or after it. None for any other drawing (a diagram's boxes set in a grid)."""
     width = GUTTER_EMS * median(item.get("size", item["bottom"] - item["top"]) for item in labels)
-    rest, blocks, tables, _ = aligned_tables(labels, width)
+    rest, blocks, tables, _ = aligned_tables(labels, width, [])
     cells = [cell for table in tables for row in table_rows(table) for cell in row]
     if not cells or sum(map(bool, cells)) < DRAWN_FILLED * len(cells):
         return None

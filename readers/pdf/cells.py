@@ -29,6 +29,7 @@ from pdfplumber.utils import extract_text, line_to_edge, rect_to_edges
 from .aligned import CAPTION
 from .boxes import box_of, centre_in
 from .colheads import wrapped_header
+from .framed import ALIGNED_ENDS, RULE_PITCH, page_rules
 from .records import Char
 from .shades import inside_shade, page_shades, zebra_stripes
 from .unruled import GUTTER_EMS, HEADER_ROWS, LEADER
@@ -47,30 +48,14 @@ from .words import (
 from .wraps import PROSE_CHARS
 
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
-RULE_PITCH = 60.0  # points between a table's row rules at most: farther apart they rule different things
 CLOSED_RULES = 2  # row rules ending at one x at least, to close a table there (a one-row stub column: eu-013 p. 5)
 RULED_COLUMNS = 2  # vertical rules inside a table's row rules at least, to close it at their ends
-ALIGNED_ENDS = 2.0  # points: rules' ends this close stand at one x (a rule drawn in segments too)
 RECORD_SHARE = 0.8  # of the shared baselines every cell has a line at, when not all: a record's cell may be empty
 # Of the characters in a ruled table's box, the share its cells must hold: a form's rules make a grid
 # of its number boxes across the whole form (f1040nr p. 3: 11% held), whose words a table would lose.
 # Real tables hold 89% (a booktabs table's header) to 100% of theirs.
 HELD_SHARE = 0.8
 JOINED_EMS = 0.1  # of the size: glyphs on one baseline closer than this are one word's (a space is a quarter em)
-
-
-def _rules(page) -> list[tuple[float, float, float]]:
-    """The page's horizontal rules as (x0, x1, top), the segments one rule is drawn in joined."""
-    rules: list[list[float]] = []
-    for edge in sorted(
-        (edge for edge in page.edges if edge["orientation"] == "h"), key=lambda edge: (round(edge["top"]), edge["x0"])
-    ):
-        last = rules[-1] if rules else None
-        if last and abs(edge["top"] - last[2]) <= 1 and edge["x0"] <= last[1] + ALIGNED_ENDS:
-            last[1] = max(last[1], edge["x1"])
-        else:
-            rules.append([edge["x0"], edge["x1"], edge["top"]])
-    return [(x0, x1, top) for x0, x1, top in rules if x1 - x0 >= RULE_PITCH]
 
 
 def _ruled_columns(page, left: float, right: float, top: float, bottom: float) -> int:
@@ -110,9 +95,9 @@ def closing_edges(page) -> list[dict]:
     and none stands beside: LibreOffice leaves a merged cell's side unruled), up to the last rule a vertical rule
     reaches when the rest are over two row pitches on (a page's foot rule). pdfplumber finds a table only where rules
     cross, so a table whose labels stand left of its first vertical rule loses that column without it; a table with
-    rules only under its header and at its ends (booktabs) is left to be found by its alignment. Given to
+    rules only under its header and at its ends (booktabs) is framed by them (``readers.pdf.framed``). Given to
     ``find_tables`` as ``explicit_vertical_lines``."""
-    rules = _rules(page)
+    rules = page_rules(page)
     edges = []
     for side in (0, 1):
         groups: list[list[tuple[float, float, float]]] = []
@@ -382,7 +367,7 @@ def with_header_above(table):
     x0, top, x1, _ = table.bbox
     above = [
         rule[2]
-        for rule in _rules(table.page)
+        for rule in page_rules(table.page)
         if abs(rule[0] - x0) <= ALIGNED_ENDS and abs(rule[1] - x1) <= ALIGNED_ENDS and 2 < top - rule[2] <= RULE_PITCH
     ]
     if not above:

@@ -20,7 +20,7 @@ from typing import TypeGuard
 
 from ..markup.tables import markdown_table
 from .boxes import box_of, centre_in, union
-from .cells import ALIGNED_ENDS
+from .framed import ALIGNED_ENDS
 from .records import Item
 from .unruled import HEADER_ROWS, item_lines, phrases
 from .words import phrase_text, right_to_left

@@ -44,6 +44,7 @@ from .bands import bands_of
 from .boxes import area, box_of, centre_in, near, ruled, union
 from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP
+from .framed import page_frames
 from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, furniture_line, margin_numbers
 from .headed import Ruled, headed
 from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, as_body, heading_mark
@@ -416,7 +417,7 @@ def page_markdown(
     for item in items:
         item["edge"] = id(item) in edges
     open_seams(items, GUTTER_EMS * body)
-    items, bodies, _, beside = aligned_tables(items, GUTTER_EMS * body)
+    items, bodies, _, beside = aligned_tables(items, GUTTER_EMS * body, page_frames(page))
     tables, items, aligned = headed(grids, lone, items, bodies, GUTTER_EMS * body)
     unruled = [block["block"] for block in aligned]
     ratio = SCAN_HEADING_RATIO if scanned else HEADING_RATIO
