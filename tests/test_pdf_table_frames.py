@@ -1,0 +1,58 @@
+"""Tables ruled only across (``readers.pdf.framed``), from the generated tuning set (``bench.make_tuning``).
+
+Word's and Chromium's "header rule" prints rule a table over its header, under it and under its last row, as a
+booktabs table is, and draw no rule between its columns: pdfplumber finds no grid in it. Apple's exhibit list,
+two rows of long descriptions under a header of five headings, was read as lines of text; Netflix's
+reclassifications, whose labels wrap over four lines beside no figures before two rows of figures, lost those
+rows to text. The three rules frame each: every line between the first two is the header, every line between
+the last two a row's. A table ruled under each row, or two framed tables one under the other with their
+captions between, keep their rows as they were."""
+
+from __future__ import annotations
+
+import pytest
+
+from readers import Services, read_file
+from testkit import make_settings
+from testkit.validation import TUNING
+
+PRINTED = TUNING / "printed"
+
+
+@pytest.fixture(scope="module")
+def services(tmp_path_factory) -> Services:
+    return Services(make_settings(tmp_path_factory.mktemp("frames")))
+
+
+def tables(name: str, services: Services, number: int = 1) -> list[str]:
+    return read_file(PRINTED / name, number, number, services=services).pages[0].tables
+
+
+def test_a_framed_header_heads_rows_of_long_descriptions(services):
+    (table,) = tables("168-word-aapl-10-k-2024-11-01.pdf", services)
+    assert table.startswith(
+        "| Exhibit Number | Exhibit Description | Form | Exhibit | Filing Date/Period End Date |\n"
+        "|---|---|---|---|---|\n"
+        "| 101** | Inline XBRL Document Set for the consolidated financial statements and accompanying notes"
+    )
+    assert (
+        "| 104** | Inline XBRL for the cover page of this Annual Report on Form 10-K, included in the Exhibit" in table
+    )
+
+
+def test_labels_wrapped_beside_no_figures_stay_rows_of_the_frame(services):
+    first, second = tables("179-chromium-nflx-10-q-2025-07-18.pdf", services, 2)
+    rows = first.splitlines()
+    assert "| Gains (losses) on derivatives in cash flow hedging relationship |" in rows[2]
+    assert rows[4].startswith("| Amount of gains (losses) reclassified from AOCI | $ 33,301")
+    assert rows[4].endswith("| $ (7,652) | $ 25,722 |") and rows[5].startswith("| Total | $ 33,301")
+    assert second.startswith("|  | Three Months Ended |  |  |  | Six Months Ended |")  # the next table, unframed
+
+
+def test_a_table_ruled_under_each_row_has_no_frame(services):
+    """Chromium's ruled print of UNSD's regions, a rule under each row and none between the columns."""
+    (table,) = tables("005-chromium-UNSD-en.pdf", services)
+    assert (
+        "| 002a | Africa | 202 | Sub-Saharan Africa | 011 | Western Africa | Guinea-Bissau | 624 | GW | GNB |" in table
+    )
+    assert len(table.splitlines()) == 2 + 8 and table.endswith("| Senegal | 686 | SN | SEN | x |  |  |")
