@@ -41,11 +41,10 @@ def page_frames(page) -> list[Frame]:
     for x0, x1, _ in rules:
         same = [top for left, right, top in rules if abs(left - x0) <= ALIGNED_ENDS and abs(right - x1) <= ALIGNED_ENDS]
         ends = [-math.inf, *same, math.inf]
-        frames += [
-            (x0, x1, *ends[index : index + 5])
-            for index in range(len(same) - 2)
-            if (x0, x1, *ends[index : index + 5]) not in frames
-        ]
+        for index in range(len(same) - 2):
+            over, top, mid, bottom, under = ends[index : index + 5]
+            if (frame := (x0, x1, over, top, mid, bottom, under)) not in frames:
+                frames.append(frame)
     return frames
 
 
