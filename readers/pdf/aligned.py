@@ -316,7 +316,7 @@ def aligned_tables(
     """The page's ``items`` with each table found by alignment or framed by its rules (``frames``,
     ``readers.pdf.framed``) taken out; one block item for each table, where it stands; each table's Markdown;
     and the Markdown of those beside which words no cell could hold stay in the page's text
-    (``readers.pdf.unruled.unplaced``). ``width`` is the narrowest gutter."""
+    (``readers.pdf.unsure.unplaced``). ``width`` is the narrowest gutter."""
     words = [item for item in items if item.get("block") is None]
     lines = undrawn(item_lines(words))  # a leader's dots and a typed rule part no columns and end no table
     if not lines:

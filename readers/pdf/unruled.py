@@ -21,7 +21,7 @@ crosses it stays in the column it starts in.
 
 What a line draws with characters (``drawn``: a leader's dots, a rule typed as hyphens) is the table's
 rule, in no cell; every other word of the region is in a cell or comes back to be read beside the
-table (``unplaced``): a table loses no word.
+table (``readers.pdf.unsure.unplaced``): a table loses no word.
 """
 
 from __future__ import annotations
@@ -29,13 +29,11 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left, bisect_right
-from collections import Counter
-from collections.abc import Sequence
 from statistics import median
 
 from .colheads import grouped, halves_joined, set_apart, spanned, wrapped_header
 from .records import Item
-from .unsure import FIGURE, of_figures
+from .unsure import FIGURE, of_figures, unplaced
 from .words import in_reading_order, phrase_text
 from .wraps import ALIGNED_ROWS, LETTER, PROSE_CHARS, PROSE_WORDS, STACKED, stacked_lines, wrapped_lines
 
@@ -165,12 +163,18 @@ def _extents(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> list
 def _group_headings(line: list[Item], rows: list[list[Item]], width: float) -> list[str] | None:
     """``line`` as a header's row over ``rows`` when its headings (two or more) stand over groups of their
     columns, one over two columns at least, or each heads its own columns in turn (set in their cells over
-    figures set right: ``spanned``), and leave the first column empty; else None."""
+    figures set right: ``spanned``), or one is centred over all of them, and leave the first column empty; else
+    None."""
     found = phrases(sorted(line, key=lambda item: item["x0"]), width)
     gutters, _ = _column_gutters(rows, width)
-    if len(found) < 2 or not gutters or found[0][0]["x0"] <= gutters[0][0]:  # over the labels' column
+    if not found or not gutters or found[0][0]["x0"] <= gutters[0][0]:  # over the labels' column
         return None
     extents = _extents(rows, gutters)
+    if len(found) == 1:  # one heading, centred over every column but the labels' ("As of June 30, 2025")
+        middle = (found[0][0]["x0"] + found[0][-1]["x1"] - extents[1][0] - extents[-1][1]) / 2
+        if len(extents) < 3 or abs(middle) > width:
+            return None
+        return [phrase_text(found[0]) if index == 1 else "" for index in range(len(extents))]
     groups = grouped(found, extents, gutters, width)
     if not groups or all(len(group) < 2 for group in groups):
         groups = [spanned(phrase, extents, gutters, heading=True) for phrase in found]
@@ -483,18 +487,3 @@ def under_last_row(line: list[Item], above: list[Item], row: list[Item], gutters
         and bool(LETTER.search(phrase_text(cells[0])))
         and _gap(above, line) <= median(item["bottom"] - item["top"] for item in row)
     )
-
-
-def unplaced(items: list[Item], rows: Sequence[Sequence[str | None]]) -> list[Item]:
-    """The words of ``items`` that no cell of ``rows`` holds: a table builder's account of its region,
-    so that a word it could not place is read beside the table as text, never lost (a block's, a boxed cell's
-    lines read apart, by its Markdown's words)."""
-    held = Counter(word for row in rows for cell in row if cell for word in cell.split())
-    missing = []
-    for item in items:
-        words = Counter((item.get("block") or item["text"]).split())
-        if all(held[word] >= count for word, count in words.items()):
-            held -= words
-        else:
-            missing.append(item)
-    return missing

@@ -11,7 +11,7 @@ trusting it. Each builder's table is looked at as its rows of cells (the first i
 - figures run together: a cell holding two figures or more (``1.0 1.1``), so a column's values
   stand apart in it: two columns read as one;
 - words placed beside it: a word the builder could not put in a cell, read as text beside the
-  table (``readers.pdf.unruled.unplaced``).
+  table (``unplaced``).
 
 ``readers.pdf.pages`` gives each such table a ``TABLE_UNSURE`` notice naming its page, and the page
 its index in ``Page.unsure_tables``; ``make bench icdar`` counts how many of the wrong tables and of
@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..markup.tables import table_rows
+from .records import Item
 
 CURRENCY = {"$", "€", "£", "¥"}  # a sign set apart from its amount (ruled apart, or wrapped over it) goes with it
 # One figure: a count, an amount, a share, a year, with its sign, currency (a space after it: "$ 8,550") and
@@ -88,3 +89,18 @@ def _mixed(column: list[str]) -> bool:
     counts = Counter(kind for kind in column if kind)
     figures, words = counts["figure"] + counts["figures"], counts["words"]
     return min(figures, words) >= max(2, MIXED_SHARE * (figures + words))
+
+
+def unplaced(items: list[Item], rows: Sequence[Sequence[str | None]]) -> list[Item]:
+    """The words of ``items`` that no cell of ``rows`` holds: a table builder's account of its region,
+    so that a word it could not place is read beside the table as text, never lost (a block's, a boxed cell's
+    lines read apart, by its Markdown's words)."""
+    held = Counter(word for row in rows for cell in row if cell for word in cell.split())
+    missing = []
+    for item in items:
+        words = Counter((item.get("block") or item["text"]).split())
+        if all(held[word] >= count for word, count in words.items()):
+            held -= words
+        else:
+            missing.append(item)
+    return missing
