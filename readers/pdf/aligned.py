@@ -125,6 +125,17 @@ def _contents(rows: list[list[Item]], drawing: list[Item], width: float) -> bool
     )
 
 
+def _headed(row: list[Item], line: list[Item], width: float) -> bool:
+    """Each phrase of ``row`` stands under a phrase of ``line``: a header of more headings than the row has
+    cells, each over its column, however long (an exhibit list's "Form", "Exhibit" and "Filing Date/Period End
+    Date" over no cells)."""
+    heads = phrases(line, width)
+    return all(
+        any(phrase[0]["x0"] < head[-1]["x1"] and head[0]["x0"] < phrase[-1]["x1"] for head in heads)
+        for phrase in phrases(row, width)
+    )
+
+
 def _meet(run: tuple[int, ...], other: tuple[int, ...]) -> bool:
     """Two runs of lines (first, …, last) share a line."""
     return run[0] <= other[-1] and other[0] <= run[-1]
@@ -352,19 +363,23 @@ def aligned_tables(
     framed = [found for frame in frames if (found := framed_lines(lines, captions, frame))]
     framed = [found for n, found in enumerate(framed) if not any(_meet(found, other) for other in framed[:n])]
     # a framed table's rows run from the first line a run of its rows starts on (or its header rule) to its foot
-    starts = [
+    starts: list[tuple[int | None, int, int]] = [
         (floor, max(floor, min([body, *(run[0] for run in runs if _meet(run, (floor, last)))])), last)
         for floor, body, last in framed
     ]
-    starts += [(0, *run) for run in runs if not any(_meet(run, (floor, last)) for floor, _, last in framed)]
+    starts += [(None, *run) for run in runs if not any(_meet(run, (floor, last)) for floor, _, last in framed)]
     for floor, first, last in sorted(starts, key=lambda run: run[1]):
-        top, pair = floor or first, last == first + 1  # a framed table's header is all its lines over its rows
+        top = first if floor is None else floor  # a framed table's header is all its lines over its rows
+        pair = last == first + 1
         height = median(item["bottom"] - item["top"] for item in lines[first])
         while (
             not pair
             and top > max(end, first - HEADER_ROWS)
-            and len(phrases(lines[top - 1], width)) < 2 + len(phrases(lines[first], width))
-            and all(line_chars(phrase) < PROSE_CHARS for phrase in phrases(lines[top - 1], width))
+            and (
+                len(phrases(lines[top - 1], width)) < 2 + len(phrases(lines[first], width))
+                and all(line_chars(phrase) < PROSE_CHARS for phrase in phrases(lines[top - 1], width))
+                or _headed(lines[first], lines[top - 1], width)
+            )
             and not CAPTION.match(phrase_text(lines[top - 1]))
             and lines[top][0]["top"] - max(item["bottom"] for item in lines[top - 1]) <= ROW_REACH * height
         ):
