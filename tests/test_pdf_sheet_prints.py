@@ -78,3 +78,13 @@ def test_two_tall_rows_of_descriptions_under_a_header_are_a_table(services):
         "| 104** | Inline XBRL for the cover page of this Annual Report on Form 10-K, included in the "
         "Exhibit 101 Inline XBRL Document Set. |  |  |  |"
     )
+
+
+def test_a_header_of_more_headings_than_the_rows_have_cells_heads_them(services):
+    """Apple's quarterly exhibit list as a sheet: five headings ("Filing Date/Period End Date" the longest) over
+    rows that fill two cells, each under a heading. The header was left over the table as a line of text."""
+    (table,) = tables("122-sheet-aapl-20250329.pdf", services)
+    assert table.startswith("| ExhibitNumber | Exhibit Description")
+    assert "| Filing Date/Period End Date |\n|---|" in table
+    assert "| 31.1* | Rule 13a-14(a) / 15d-14(a) Certification of Chief Executive Officer. |" in table
+    assert "| 104* | Inline XBRL for the cover page of this Quarterly Report on Form 10-Q, included in" in table

@@ -30,7 +30,8 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
    A table ruled only across (``readers.pdf.framed``: a rule over its header, one under it and one
    under its last row) runs from its header rule, or the first run of rows inside it, to its last row,
    and every line over its header rule is its header.
-3. Up to ``HEADER_ROWS`` short lines just above it may be its header stacked over rows; the rows
+3. Up to ``HEADER_ROWS`` short lines just above it may be its header stacked over rows (and a line of
+   more headings than the first row has cells, each cell under one, however long: ``_headed``); the rows
    and those lines go to ``readers.pdf.unruled.unruled_table``, which finds the columns, the header
    and the spanning cells, and gives back what is no header (a title) to be read as text.
 4. What reads as text set in columns is no table: a run whose columns are all prose, or one with a
