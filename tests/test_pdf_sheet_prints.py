@@ -63,23 +63,6 @@ def test_a_sheet_s_tall_rows_are_one_table(services):
     )
 
 
-def test_two_tall_rows_of_descriptions_under_a_header_are_a_table(services):
-    """Apple's exhibit list as a sheet, its last two exhibits: each row as tall as LibreOffice reckons its
-    description wraps, and its Form, Exhibit and Filing Date columns empty under their headings. It was read as
-    lines of text: a row's blank lines ended the table, and three columns holding a heading each made it read
-    as text set in columns."""
-    (table,) = tables("171-sheet-aapl-10-k-2024-11-01.pdf", services, 2)
-    assert table.startswith(
-        "| Exhibit Number | Exhibit Description | Form | Exhibit | Filing Date/Period End Date |\n"
-        "|---|---|---|---|---|\n"
-        "| 101** | Inline XBRL Document Set for the consolidated financial statements and accompanying notes in"
-    )
-    assert table.endswith(
-        "| 104** | Inline XBRL for the cover page of this Annual Report on Form 10-K, included in the "
-        "Exhibit 101 Inline XBRL Document Set. |  |  |  |"
-    )
-
-
 def test_a_header_of_more_headings_than_the_rows_have_cells_heads_them(services):
     """Apple's quarterly exhibit list as a sheet: five headings ("Filing Date/Period End Date" the longest) over
     rows that fill two cells, each under a heading. The header was left over the table as a line of text."""

@@ -12,9 +12,7 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
 2. A table is a run of such lines, each within ``ROW_REACH`` line heights of the one above (and,
    once the run has its spacing, within ``ROW_SPACING`` times its usual gap or a line height, or
    ``GROUP_LINES`` blank lines more where the next line keeps every column: rows set in groups of
-   five; or as far again as the row above, wrapped, stands tall, in its type size: a sheet's rows, as
-   tall as their longest cell),
-   that keep at least one empty strip in common with text on both sides (the region's
+   five), that keep at least one empty strip in common with text on both sides (the region's
    gutters). A line of one phrase, one whose words cross the gutters, or one of few phrases under
    some columns only (``WRAPPED_SHARE``), may stand among them (a cell's text wrapped onto a second
    line, a section's name, a cell that spans columns) when the
@@ -36,8 +34,7 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
    and the spanning cells, and gives back what is no header (a title) to be read as text.
 4. What reads as text set in columns is no table: a run whose columns are all prose, or one with a
    column of long lines of prose (``PROSE_CHARS`` characters on average, ``TEXT_COLUMN`` times that
-   for one column beside others not of figures, a column of one heading over no cells counting for
-   none), stays with the page's text; so does a table of
+   for one column beside others not of figures), stays with the page's text; so does a table of
    contents (every line ending in a page number, most after a leader). A word no cell holds is read
    beside the table, and the table is said to be so (``readers.pdf.unsure``).
 5. A drawing that is no chart but a table's rules and shading (a shaded header and total drawn as
@@ -86,7 +83,6 @@ WRAPPED_SHARE = 2
 ROW_SIZES = 1.5  # times the smallest phrase's type size: a line of a larger one beside it is two blocks, no row
 TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
 LABEL_EDGE = 1.0  # points: a line starting this far left of the last row's label at most is set on it or in from it
-SAME_SIZE = 0.5  # points between two lines' type sizes at most for them to be set in one size
 PAIR_COLUMNS = 4  # columns a table of two rows has at least: a header over one row of figures
 
 
@@ -110,9 +106,7 @@ def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool
     figures = [[entry[1] for line in cells[body:] if (entry := line[index])] for index in range(len(gutters) + 1)]
     middles = [median(found) if found else 0 for found in lengths]
     long = [middle >= TEXT_COLUMN * PROSE_CHARS for middle in middles]
-    # (a column holding one cell, a heading over none, counts for none)
-    beside = [2 * sum(found) >= len(found) for found, wide in zip(figures, long) if not wide and len(found) > 1]
-    beside_figures = bool(beside) and all(beside)
+    beside_figures = all(2 * sum(found) >= len(found) for found, wide in zip(figures, long) if not wide)
     return all(middle >= PROSE_CHARS for middle in middles if middle) or (any(long) and not beside_figures)
 
 
@@ -227,7 +221,6 @@ def _runs(lines: list[list[Item]], over: list[float], width: float) -> list[tupl
             shared = common(strips, _gutters(lines[index], left, right, width), width) if splits[index] > 1 else []
             if captions[index]:  # a caption ("Table 5. …") heads the next table: it ends this one
                 break
-            tall = max(item["bottom"] for line in lines[last:index] for item in line) - lines[last][0]["top"]
             if (
                 gap > reach
                 and not (
@@ -235,12 +228,6 @@ def _runs(lines: list[list[Item]], over: list[float], width: float) -> list[tupl
                     rows >= ALIGNED_ROWS
                     and gap <= reach + GROUP_LINES * height
                     and len(shared) == len(strips)
-                    # and a sheet's row as tall as its longest cell, as far on as the row above, wrapped, stands tall
-                    # (in its type size: a heading after a block set in columns is none of its rows)
-                    or len(shared) == len(strips)
-                    and index - last > 1
-                    and gap <= reach + tall
-                    and abs(lines[index][0].get("size", 0) - lines[last][0].get("size", 0)) <= SAME_SIZE
                     # and a header's lines, closer than rows stand, over a first row of figures a line height or two on
                     or gap <= ROW_REACH * height
                     and len(shared) > 1
