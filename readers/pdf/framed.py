@@ -50,9 +50,9 @@ def page_frames(page) -> list[Frame]:
 
 def framed_lines(lines: list[list[Item]], captions: list[bool], frame: Frame) -> tuple[int, int, int] | None:
     """The frame's lines among ``lines`` (in reading order; ``captions`` tells which are a table's caption): the
-    first, the first under its header rule and the last index. None when it holds no header line and two rows, a
-    line stands out of it (text set beside), or a rule of its width stands over or under it with no caption between
-    (the next table's): a table ruled under each row has no frame."""
+    first, the first under its header rule and the last index. None when it holds no line over its header rule or
+    fewer than two under it, a line stands out of it (text set beside), or a rule of its width stands over or under
+    it with no caption between (the next table's): a table ruled under each row has no frame."""
     left, right, over, top, mid, bottom, under = frame
     inside = [index for index, line in enumerate(lines) if top < (line[0]["top"] + line[0]["bottom"]) / 2 < bottom]
     if not inside:
