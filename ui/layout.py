@@ -450,15 +450,20 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
             )
         cache_info = _settings_and_cache(services)
         _wire_reading(inputs, entries, ranges, services)
+        views = [entries, inputs.multimodal, provider]
+        # The payload is drawn one request at a time, in the order asked: a drawing asked for before the provider
+        # changed (the files still being read) never lands after the new provider's.
+        payload = {"concurrency_id": "payload", "concurrency_limit": 1}
         entries.change(
-            lambda current: (
+            lambda current, mode, chosen: (
                 *[gr.update(visible=not current)] * 3,
                 *[gr.update(visible=bool(current))] * len(pages_tools),
                 gr.update(value=status_line(current), visible=bool(current)),
                 question_note(current),
                 write_report(current, folder) if current and all(entry.done for entry in current) else None,
+                *payload_views(current, mode, folder, chosen),
             ),
-            entries,
+            views,
             [
                 pages_examples,
                 payload_examples,
@@ -467,22 +472,20 @@ def build_ui(services: Services | None = None) -> gr.Blocks:
                 inputs.status,
                 inputs.unanswered,
                 report_file,
+                *payload_outputs,
             ],
             show_progress="hidden",
+            **payload,
             **PRIVATE,
         )
-        # The payload is drawn one request at a time, in the order asked: a render asked for before the provider
-        # changed (the files still being read) never lands after the new provider's.
-        for trigger in (entries, provider):
-            trigger.change(
-                lambda current, mode, chosen: payload_views(current, mode, folder, chosen),
-                [entries, inputs.multimodal, provider],
-                payload_outputs,
-                show_progress="hidden",
-                concurrency_id="payload",
-                concurrency_limit=1,
-                **PRIVATE,
-            )
+        provider.change(
+            lambda current, mode, chosen: payload_views(current, mode, folder, chosen),
+            views,
+            payload_outputs,
+            show_progress="hidden",
+            **payload,
+            **PRIVATE,
+        )
         demo.load(lambda: cache_summary(services), outputs=cache_info, **PRIVATE)
         _api(Endpoints(services, folder, _discard(services.settings)))
     return demo.queue(max_size=64, default_concurrency_limit=16)
