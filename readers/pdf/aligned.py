@@ -29,7 +29,7 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
    under its last row) runs from its header rule, or the first run of rows inside it, to its last row,
    and every line over its header rule is its header.
 3. Up to ``HEADER_ROWS`` short lines just above it may be its header stacked over rows (and a line of
-   more headings than the first row has cells, each cell under one, however long: ``_headed``); the rows
+   more headings than the first row has cells, each cell under one, however long: ``_under_headings``); the rows
    and those lines go to ``readers.pdf.unruled.unruled_table``, which finds the columns, the header
    and the spanning cells, and gives back what is no header (a title) to be read as text.
 4. What reads as text set in columns is no table: a run whose columns are all prose, or one with a
@@ -120,7 +120,7 @@ def _contents(rows: list[list[Item]], drawing: list[Item], width: float) -> bool
     )
 
 
-def _headed(row: list[Item], line: list[Item], width: float) -> bool:
+def _under_headings(row: list[Item], line: list[Item], width: float) -> bool:
     """Each phrase of ``row`` stands under a phrase of ``line``: a header of more headings than the row has
     cells, each over its column, however long (an exhibit list's "Form", "Exhibit" and "Filing Date/Period End
     Date" over no cells)."""
@@ -366,7 +366,7 @@ def aligned_tables(
             and (
                 len(phrases(lines[top - 1], width)) < 2 + len(phrases(lines[first], width))
                 and all(line_chars(phrase) < PROSE_CHARS for phrase in phrases(lines[top - 1], width))
-                or _headed(lines[first], lines[top - 1], width)
+                or _under_headings(lines[first], lines[top - 1], width)
             )
             and not CAPTION.match(phrase_text(lines[top - 1]))
             and lines[top][0]["top"] - max(item["bottom"] for item in lines[top - 1]) <= ROW_REACH * height
