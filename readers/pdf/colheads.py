@@ -51,12 +51,12 @@ def spanned(
     the column between the gutters its middle stands in (a heading over a column left empty under it, "2021"
     over a year with no figures). A ``heading`` in a line of headings (not one over a group of columns), set in
     its cell over figures set right, heads one column: one that starts in the gutter before a column and ends
-    within it heads it alone, and one that overlaps none and stands off the gutter's middle (``NEARER``) heads
-    the column after the gutter."""
+    within it (``APART`` at most past its figures' end) heads it alone, and one that overlaps none and stands off
+    the gutter's middle (``NEARER``) heads the column after the gutter."""
     x0, x1 = phrase[0]["x0"], phrase[-1]["x1"]
     middle = (x0 + x1) / 2
     columns = {index for index, (left, right) in enumerate(extents) if x0 < right and left < x1}
-    if heading and len(columns) == 1 and x0 < extents[min(columns)][0] and x1 <= extents[min(columns)][1]:
+    if heading and len(columns) == 1 and x0 < extents[min(columns)][0] and x1 <= extents[min(columns)][1] + APART:
         return sorted(columns)
     for index, (start, end) in enumerate(gutters):
         if start <= middle <= end:
