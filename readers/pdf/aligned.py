@@ -20,7 +20,8 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
    column set on the last row's label (a label wrapped over lines, a section's name). A caption ends
    the run: it heads the next table. A header's lines, closer than the rows stand, go on over a first
    row of figures a line or two under them, whose gutters are the run's from there (the header's headings
-   span them). A line with a label and the cell beside it is a row whose last cells are empty. What the
+   span them). A line with a label and the cell beside it is a row whose last cells are empty: the run keeps
+   its gutters past them. What the
    page draws with characters, a leader's dots and a rule typed as hyphens (``readers.pdf.unruled.drawn``),
    parts no columns and ends no table: it is the table's own rules. A table has ``ALIGNED_ROWS`` rows at
    least, or two when they are a header over one row of figures, in ``PAIR_COLUMNS`` columns or more
@@ -281,6 +282,11 @@ def _runs(lines: list[list[Item]], over: list[float], width: float) -> list[tupl
             spacing += [gap] if any(figures[start : index + 1]) else []
             if figures[index] and not any(figures[start:index]):  # a header's headings span the columns under them
                 shared = _gutters(lines[index], left, right, width)
+            # a label and the cell beside it, the row's last cells empty, keep the run's gutters past its end ("4.1**
+            # Description of …")
+            if splits[index] == 2 and len(shared) == 1 and lines[index][0]["x0"] < strips[0][0]:
+                end = lines[index][-1]["x1"]
+                shared += [strip for strip in strips if strip[0] >= end and not _keeps(shared, strip)]
             strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
             held, wrapping = [], True
         # The last row's cells may wrap onto lines of their own under it, right of the first gutter (each
