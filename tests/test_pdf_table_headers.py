@@ -5,7 +5,9 @@ thousands, except percentages)" over one or two rows of figures, and a fund list
 Each was read wrong: the note joined to the date over it as that cell's next line ("June 30,2025 (in thousands,
 except percentages)"), "Change" stacked into the cell under it, a date's month read as a row apart from its day,
 a typewriter header cut from its two rows at the typed rule under it (the rows left as text), dates set left over
-amounts set right heading columns of their own, and a fund's name whose wrapped line held "3X" left as rows."""
+amounts set right heading columns of their own, a fund's name whose wrapped line held "3X" left as rows, and a
+heading ending a fraction of a point past its figures and one heading over an exhibit list's last columns read as
+headings over the table, outside it."""
 
 from __future__ import annotations
 
@@ -72,3 +74,28 @@ def test_a_name_wrapped_with_a_digit_in_it_stays_one_cell(services):
     name = "Direxion Daily MSCI Emerging Markets Bull 3X Shares"
     assert f"| 0001424958 | S000022789 | {name} | C000065917 | {name} | EDC |" in table
     assert len(table.splitlines()) == 3
+
+
+def test_a_heading_ending_a_point_past_its_figures_heads_their_column(services):
+    """ "Mean difference" ends a fraction of a point past the figures set right under it: it was read as a heading
+    over the table, outside it, and the table was said to be unsure."""
+    page = read_file(PRINTED / "137-chromium-1472-6831-8-11.pdf", services=services).pages[0]
+    table = page.tables[2]
+    assert table.startswith("|  | ICC | Mean difference | Limits of agreement |\n|---|---|---|---|\n")
+    assert "| Total OHIP-NL | 0.90 | -5.6 | -37.9 to 26.7 |" in table
+    assert "# Mean difference" not in page.text and 2 not in page.unsure_tables
+
+
+def test_one_heading_over_the_last_columns_heads_them_and_a_row_of_two_cells_keeps_the_table(services):
+    """Apple's exhibit list: "Incorporated by Reference", one heading over Form, Exhibit and Filing Date, was read
+    as a heading over the table; and the row "4.1**  Description of Securities of the Registrant.", its last
+    cells empty, kept the table's first gutter only, so the rows after it (descriptions wrapped over six lines)
+    made a second table."""
+    (table,) = tables("161-chromium-aapl-10-k-2024-11-01.pdf", services, 2)
+    rows = table.splitlines()
+    assert rows[0] == "|  |  | Incorporated by Reference |  |  |"
+    assert rows[2] == "| Exhibit Number | Exhibit Description | Form | Exhibit | Filing Date/Period End Date |"
+    assert rows[5] == "| 4.1** | Description of Securities of the Registrant. |  |  |  |"
+    assert rows[7].startswith("| 4.3 | Officer’s Certificate of the Registrant, dated as of May 3, 2013,")
+    assert rows[8].startswith("| 4.4 | Officer’s Certificate of the Registrant, dated as of May 6, 2014,")
+    assert rows[8].endswith("| 8-K | 4.1 | 5/6/14 |")

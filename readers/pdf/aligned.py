@@ -30,7 +30,8 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
    under its last row) runs from its header rule, or the first run of rows inside it, to its last row,
    and every line over its header rule is its header.
 3. Up to ``HEADER_ROWS`` short lines just above it may be its header stacked over rows (and a line of
-   more headings than the first row has cells, each cell under one, however long: ``_under_headings``); the rows
+   more headings than the first row has cells, each cell under one, however long: ``_under_headings``; or
+   one heading over the columns past the labels', however long: ``_over_columns``); the rows
    and those lines go to ``readers.pdf.unruled.unruled_table``, which finds the columns, the header
    and the spanning cells, and gives back what is no header (a title) to be read as text.
 4. What reads as text set in columns is no table: a run whose columns are all prose, or one with a
@@ -129,6 +130,18 @@ def _under_headings(row: list[Item], line: list[Item], width: float) -> bool:
     return all(
         any(phrase[0]["x0"] < head[-1]["x1"] and head[0]["x0"] < phrase[-1]["x1"] for head in heads)
         for phrase in phrases(row, width)
+    )
+
+
+def _over_columns(rows: list[list[Item]], line: list[Item], width: float) -> bool:
+    """``line`` is one heading over the columns of ``rows`` past their first (the labels'), however long
+    ("Incorporated by Reference" over Form, Exhibit and Filing Date): no paragraph's line, which starts over the
+    labels."""
+    labels = phrases(rows[0], width)[0]
+    return (
+        len(phrases(line, width)) == 1
+        and labels[-1]["x1"] < line[0]["x0"]
+        and line[-1]["x1"] <= max(item["x1"] for row in rows for item in row) + width
     )
 
 
@@ -373,6 +386,7 @@ def aligned_tables(
                 len(phrases(lines[top - 1], width)) < 2 + len(phrases(lines[first], width))
                 and all(line_chars(phrase) < PROSE_CHARS for phrase in phrases(lines[top - 1], width))
                 or _under_headings(lines[first], lines[top - 1], width)
+                or _over_columns(lines[first : last + 1], lines[top - 1], width)
             )
             and not CAPTION.match(phrase_text(lines[top - 1]))
             and lines[top][0]["top"] - max(item["bottom"] for item in lines[top - 1]) <= ROW_REACH * height

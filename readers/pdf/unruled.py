@@ -163,19 +163,24 @@ def _extents(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> list
 def _group_headings(line: list[Item], rows: list[list[Item]], width: float) -> list[str] | None:
     """``line`` as a header's row over ``rows`` when its headings (two or more) stand over groups of their
     columns, one over two columns at least, or each heads its own columns in turn (set in their cells over
-    figures set right: ``spanned``), or one is centred over all of them, and leave the first column empty; else
-    None."""
+    figures set right: ``spanned``), or one is centred over all of them or over the last two or more, and leave
+    the first column empty; else None."""
     found = phrases(sorted(line, key=lambda item: item["x0"]), width)
     gutters, _ = _column_gutters(rows, width)
     if not found or not gutters or found[0][0]["x0"] <= gutters[0][0]:  # over the labels' column
         return None
     extents = _extents(rows, gutters)
-    if len(found) == 1:  # one heading, centred over every column but the labels' ("As of June 30, 2025")
-        middle = (found[0][0]["x0"] + found[0][-1]["x1"] - extents[1][0] - extents[-1][1]) / 2
-        if len(extents) < 3 or abs(middle) > width:
-            return None
+    middle = (found[0][0]["x0"] + found[-1][-1]["x1"]) / 2
+    # one heading, centred over every column but the labels' ("As of June 30, 2025")
+    if len(found) == 1 and len(extents) >= 3 and abs(middle - (extents[1][0] + extents[-1][1]) / 2) <= width:
         return [phrase_text(found[0]) if index == 1 else "" for index in range(len(extents))]
     groups = grouped(found, extents, gutters, width)
+    if len(found) == 1:  # or over the last two or more ("Incorporated by Reference" over three), not the table
+        if not groups or len(groups[0]) < 2 or groups[0][-1] < len(extents) - 1:
+            return None
+        off = abs((extents[groups[0][0]][0] + extents[groups[0][-1]][1]) / 2 - middle)
+        if off > width or off >= abs((extents[0][0] + extents[-1][1]) / 2 - middle):  # the table's title
+            return None
     if not groups or all(len(group) < 2 for group in groups):
         groups = [spanned(phrase, extents, gutters, heading=True) for phrase in found]
         if 0 in groups[0] or any(before[-1] >= after[0] for before, after in zip(groups, groups[1:])):
