@@ -31,8 +31,9 @@ def tables(name: str, services: Services, number: int = 1) -> list[str]:
 def test_a_framed_header_heads_rows_of_long_descriptions(services):
     (table,) = tables("168-word-aapl-10-k-2024-11-01.pdf", services)
     assert table.startswith(
-        "| Exhibit Number | Exhibit Description | Form | Exhibit | Filing Date/Period End Date |\n"
+        "|  |  | Incorporated by Reference |  |  |\n"
         "|---|---|---|---|---|\n"
+        "| Exhibit Number | Exhibit Description | Form | Exhibit | Filing Date/Period End Date |\n"
         "| 101** | Inline XBRL Document Set for the consolidated financial statements and accompanying notes"
     )
     assert (
