@@ -2,9 +2,10 @@
 LibreOffice: ``bench.make_tuning``) that were cut into pieces: rows shaded in turn (zebra stripes),
 whose stripes' edges ruled each stripe a table of its own, or a drawing; a header ruled above and
 below over a body left unruled, which was a table of its own over the rows read as text, its headings
-wrapped over lines made rows of their own; and a ten-column table's rows, whose wrapped cells stopped the
-table or made rows of their own; a table laid out from the right, whose columns were read from its left; and
-a spreadsheet's print, whose columns stand a space apart."""
+wrapped over lines made rows of their own; a ten-column table's rows, whose wrapped cells stopped the
+table or made rows of their own; a table laid out from the right, whose columns were read from its left;
+a spreadsheet's print, whose columns stand a space apart; and a dash for no amount centred in a column of
+amounts, read as a column of its own."""
 
 from __future__ import annotations
 
@@ -56,6 +57,18 @@ def test_a_header_ruled_alone_heads_the_rows_under_it(services):
     assert tables[0].startswith("| Region Code | Region Name | Sub-region Code | Sub-region Name | Intermediate Region")
     liberia = "| 002 | Africa | 202b | Sub-Saharan Africa | 011 | Western Africa | Liberia | 430 | LR | LBR | x |  |  |"
     assert liberia in tables[0] and "| Guinea-Bissau | 624 |" in tables[0]
+
+
+def test_a_dash_for_no_amount_stays_in_its_column_and_the_shaded_header_heads_the_rows(services):
+    """Netflix's balance sheet printed by Word: "—" centred in a column of amounts set right made a column of its
+    own, so the body had a column more than its shaded header, which stayed a table of its own over it."""
+    (table,) = page("192-word-nflx-10-q-2025-07-18.pdf", 2, services).tables
+    assert table.startswith(
+        "|  | As of |  |\n|---|---|---|\n|  | June 30,2025 | December 31,2024 |\n"
+        "| Deferred revenue | 1,728,361 | 1,520,813 |\n| Short-term debt | — | 1,784,453 |\n"
+    )
+    wide = page("194-word-nflx-10-q-2025-07-18.pdf", 1, services).tables[0]
+    assert "| Time Deposits(1) | 550,830 | — |  | — |  | 550,830 | 337,715 |  | 213,115 | — | — |" in wide
 
 
 def test_a_cell_wrapped_over_four_lines_keeps_its_row_in_the_table(services):

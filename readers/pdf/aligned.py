@@ -52,19 +52,8 @@ from ..markup.tables import markdown_table, table_rows
 from .boxes import box_of, centre_in
 from .framed import Frame, framed_lines
 from .records import Boxed, Item
-from .unruled import (
-    GUTTER_EMS,
-    HEADER_ROWS,
-    common,
-    drawn,
-    gaps,
-    item_lines,
-    line_chars,
-    phrases,
-    two_sided,
-    undrawn,
-    unruled_table,
-)
+from .strips import common, gaps, two_sided
+from .unruled import GUTTER_EMS, HEADER_ROWS, drawn, item_lines, line_chars, phrases, undrawn, unruled_table
 from .unsure import of_figures
 from .words import in_reading_order, phrase_text
 from .wraps import ALIGNED_ROWS, DIGIT, PROSE_CHARS, STACKED

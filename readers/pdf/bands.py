@@ -7,7 +7,7 @@ from __future__ import annotations
 from statistics import median
 
 from .records import Item
-from .unruled import common, gaps, two_sided
+from .strips import common, gaps, two_sided
 
 BAND_BREAK = 2.5  # line heights of empty space that part one band from the next
 LINE_EDGE = 0.25  # of a word's height, at its top and its bottom: where the lines of staggered blocks overlap

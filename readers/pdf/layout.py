@@ -53,17 +53,9 @@ from .paragraphs import paragraph_gaps, paragraph_groups
 from .placed import Placed
 from .records import Boxed, Char, Item
 from .seams import open_seams
+from .strips import two_sided
 from .turned import page_box, rotated_lines, turn_of, upright_as_read
-from .unruled import (
-    GUTTER_EMS,
-    HEADER_ROWS,
-    in_columns,
-    item_lines,
-    line_chars,
-    two_sided,
-    under_last_row,
-    unruled_table,
-)
+from .unruled import GUTTER_EMS, HEADER_ROWS, in_columns, item_lines, line_chars, under_last_row, unruled_table
 from .words import DESCENT, page_words, text_lines
 from .wraps import ALIGNED_ROWS, PROSE_CHARS
 

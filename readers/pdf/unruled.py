@@ -33,6 +33,7 @@ from statistics import median
 
 from .colheads import grouped, halves_joined, set_apart, spanned, wrapped_header
 from .records import Item
+from .strips import common, dashed, gaps, two_sided
 from .unsure import FIGURE, of_figures, unplaced
 from .words import in_reading_order, phrase_text
 from .wraps import ALIGNED_ROWS, LETTER, PROSE_CHARS, PROSE_WORDS, STACKED, stacked_lines, wrapped_lines
@@ -74,30 +75,6 @@ def undrawn(slabs: list[list[Item]]) -> list[list[Item]]:
     return kept
 
 
-def gaps(items: list[Item], left: float, right: float, width: float) -> list[tuple[float, float]]:
-    """The vertical strips of at least ``width`` between ``left`` and ``right`` that no item covers."""
-    found, edge = [], left
-    for item in sorted(items, key=lambda i: i["x0"]):
-        if item["x0"] - edge >= width:
-            found.append((edge, item["x0"]))
-        edge = max(edge, item["x1"])
-    if right - edge >= width:
-        found.append((edge, right))
-    return found
-
-
-def common(
-    strips: list[tuple[float, float]], others: list[tuple[float, float]], width: float
-) -> list[tuple[float, float]]:
-    """The strips of at least ``width`` that lie in both lists."""
-    return [(max(a, c), min(b, d)) for a, b in strips for c, d in others if min(b, d) - max(a, c) >= width]
-
-
-def two_sided(slab: list[Item], gap: tuple[float, float]) -> bool:
-    """Items of ``slab`` stand on both sides of ``gap``."""
-    return any(item["x1"] <= gap[0] + 0.5 for item in slab) and any(item["x0"] >= gap[1] - 0.5 for item in slab)
-
-
 def item_lines(items: list[Item]) -> list[list[Item]]:
     """Items grouped into lines (vertical centres within the line), each sorted left to right; an
     item that stands for a block (a table, a figure) is a line of its own."""
@@ -137,7 +114,7 @@ def _gutters(slabs: list[list[Item]], width: float) -> list[tuple[float, float]]
     shared = gaps(slabs[0], left, right, width)
     for slab in slabs[1:]:
         shared = common(shared, gaps(slab, left, right, width), width)
-    return [gap for gap in shared if any(two_sided(slab, gap) for slab in slabs)]
+    return dashed([gap for gap in shared if any(two_sided(slab, gap) for slab in slabs)], slabs)
 
 
 def phrases(line: list[Item], width: float) -> list[list[Item]]:
