@@ -5,9 +5,9 @@ thousands, except percentages)" over one or two rows of figures, and a fund list
 Each was read wrong: the note joined to the date over it as that cell's next line ("June 30,2025 (in thousands,
 except percentages)"), "Change" stacked into the cell under it, a date's month read as a row apart from its day,
 a typewriter header cut from its two rows at the typed rule under it (the rows left as text), dates set left over
-amounts set right heading columns of their own, a fund's name whose wrapped line held "3X" left as rows, and a
+amounts set right heading columns of their own, a fund's name whose wrapped line held "3X" left as rows, a
 heading ending a fraction of a point past its figures and one heading over an exhibit list's last columns read as
-headings over the table, outside it."""
+headings over the table, outside it, and a unit's note run on over the gap after its column joining two columns."""
 
 from __future__ import annotations
 
@@ -99,3 +99,12 @@ def test_one_heading_over_the_last_columns_heads_them_and_a_row_of_two_cells_kee
     assert rows[7].startswith("| 4.3 | Officer’s Certificate of the Registrant, dated as of May 3, 2013,")
     assert rows[8].startswith("| 4.4 | Officer’s Certificate of the Registrant, dated as of May 6, 2014,")
     assert rows[8].endswith("| 8-K | 4.1 | 5/6/14 |")
+
+
+def test_a_unit_s_note_running_on_past_its_column_parts_no_columns(services):
+    """ "(in thousands)", set in the first column of figures and running on over the gap after it, made Revenues
+    and Cost of Revenues one column ("$ 33,301 $ 73")."""
+    table = tables("179-chromium-nflx-10-q-2025-07-18.pdf", services, 2)[0]
+    assert "|  | Revenues | Cost of Revenues | Interest and other income (expense) |" in table
+    assert "\n|  | (in thousands) |  |  |  |  |\n" in table
+    assert "| Amount of gains (losses) reclassified from AOCI | $ 33,301 | $ 73 | $ — | $ (7,652) | $ 25,722 |" in table

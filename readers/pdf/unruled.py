@@ -39,6 +39,7 @@ from .words import in_reading_order, phrase_text
 from .wraps import ALIGNED_ROWS, LETTER, PROSE_CHARS, PROSE_WORDS, STACKED, stacked_lines, wrapped_lines
 
 HEADER_ROWS = 3  # rows a header may be stacked over
+NOTE = re.compile(r"\([^()]*[^\W\d_][^()]*\)")  # a note in brackets, of words: "(in thousands)"
 EDGE = 0.6  # points: words starting this close to a heading's left edge are set on it (a column left-aligned)
 OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
@@ -111,10 +112,18 @@ def _gutters(slabs: list[list[Item]], width: float) -> list[tuple[float, float]]
     """The strips every slab leaves empty, with words on both sides in at least one of them."""
     items = sum(slabs, [])
     left, right = min(i["x0"] for i in items), max(i["x1"] for i in items)
-    shared = gaps(slabs[0], left, right, width)
-    for slab in slabs[1:]:
+    # a unit's note in brackets set in a column's cell, "(in thousands)", may run on over the next ones
+    ruling = [slab for slab in slabs if not _note(slab, left, width)] or slabs
+    shared = gaps(ruling[0], left, right, width)
+    for slab in ruling[1:]:
         shared = common(shared, gaps(slab, left, right, width), width)
     return dashed([gap for gap in shared if any(two_sided(slab, gap) for slab in slabs)], slabs)
+
+
+def _note(slab: list[Item], left: float, width: float) -> bool:
+    """The slab is one note in brackets, past the labels' column: "(in thousands, except percentages)"."""
+    line = sorted(slab, key=lambda item: item["x0"])
+    return line[0]["x0"] > left + width and len(phrases(line, width)) == 1 and bool(NOTE.fullmatch(phrase_text(line)))
 
 
 def phrases(line: list[Item], width: float) -> list[list[Item]]:
