@@ -10,9 +10,12 @@ captions between, keep their rows as they were."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from readers import Services, read_file
+from readers.pdf.aligned import aligned_tables
 from testkit import make_settings
 from testkit.validation import TUNING
 
@@ -67,3 +70,24 @@ def test_one_heading_centred_over_the_columns_heads_them_all(services):
     first, _ = tables("177-chromium-nflx-10-q-2025-07-18.pdf", services)
     assert first.startswith("|  | As of June 30, 2025 |  |  |  |  |  |\n|---|")
     assert "| Derivative assets | $ 347,022 | $ — | $ 347,022 | $ (340,280) | $ — | $ 6,742 |" in first
+
+
+def test_a_framed_pair_of_rows_reads_the_lines_over_its_header_rule_as_text():
+    """A frame whose rows are two (a header line's row over one row of figures, ``_pair``) with a line over its
+    header rule that is no row (one phrase): the table was read from the two rows and the line was lost, in no
+    cell and not in the text (17 words of one validation print, counted by ``make bench words``; the page was not
+    opened). No public file in the corpus has the shape, so the page's words are set here."""
+
+    def words(top: float, *cells: tuple[float, str]) -> list[dict]:
+        return [
+            {"text": text, "x0": x0, "x1": x0 + 5.5 * len(text), "top": top, "bottom": top + 10.0, "size": 10.0}
+            for x0, text in cells
+        ]
+
+    title = words(100, (200, "Codes"), (230, "and"), (252, "rates"))
+    rows = words(130, (60, "Algeria"), (200, "012"), (300, "2.38"), (400, "44.9"))
+    rows += words(150, (60, "Egypt"), (200, "818"), (300, "1.00"), (400, "109.3"))
+    frame = (55.0, 450.0, -math.inf, 95.0, 120.0, 165.0, math.inf)  # rules over, under the header, under the rows
+    rest, _, tables, _ = aligned_tables(title + rows, 8.0, [frame])
+    assert tables == ["| Algeria | 012 | 2.38 | 44.9 |\n|---|---|---|---|\n| Egypt | 818 | 1.00 | 109.3 |"]
+    assert [item["text"] for item in rest] == ["Codes", "and", "rates"]

@@ -392,7 +392,10 @@ def aligned_tables(
         if _is_text(rows, _gutters(under, left, right, width)) or _contents(rows, drawing, width):
             continue
         table = (
-            ([], in_reading_order([[phrase_text(phrase) for phrase in phrases(line, width)] for line in rows]))
+            (  # a framed pair's lines over its header rule are read before it
+                sum(lines[top:first], []),
+                in_reading_order([[phrase_text(phrase) for phrase in phrases(line, width)] for line in rows]),
+            )
             if pair
             else unruled_table(lines[top:first], rows, width)
         )
