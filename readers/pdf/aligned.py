@@ -53,9 +53,19 @@ from .boxes import box_of, centre_in
 from .framed import Frame, framed_lines
 from .records import Boxed, Item
 from .strips import common, gaps, two_sided
-from .unruled import GUTTER_EMS, HEADER_ROWS, drawn, item_lines, line_chars, phrases, undrawn, unruled_table
+from .unruled import (
+    GUTTER_EMS,
+    HEADER_ROWS,
+    column_gutters,
+    drawn,
+    item_lines,
+    line_chars,
+    phrases,
+    undrawn,
+    unruled_table,
+)
 from .unsure import of_figures
-from .words import in_reading_order, phrase_text
+from .words import in_reading_order, phrase_text, right_to_left
 from .wraps import ALIGNED_ROWS, DIGIT, PROSE_CHARS, STACKED
 
 PAGE_NUMBER = re.compile(r"\d{1,4}|[ivxlcdm]{1,7}|\d{1,3}[-–]\d{1,4}", re.I)  # "12", "xiv", "1-3"
@@ -419,6 +429,10 @@ def aligned_tables(
         if any(item["top"] >= lines[first][0]["top"] for item in table[0]):  # among its rows, not a title over it
             beside.append(markdown)
         blocks.append({**box, "text": "", "block": markdown, "rows": table[1]})
+        strips = column_gutters(rows, width)[0]
+        if len(strips) + 1 == len(table[1][0]) and not right_to_left(table[1]):  # its columns where they stand
+            ends = [left, *(edge for strip in strips for edge in strip), right]
+            blocks[-1]["spans"] = list(zip(ends[::2], ends[1::2]))
     return [item for item in items if id(item) not in taken], blocks, tables, beside
 
 

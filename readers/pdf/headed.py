@@ -20,6 +20,7 @@ from typing import TypeGuard
 
 from ..markup.tables import markdown_table
 from .boxes import box_of, centre_in, union
+from .colheads import halves_joined
 from .framed import ALIGNED_ENDS
 from .records import Item
 from .unruled import HEADER_ROWS, item_lines, phrases
@@ -32,15 +33,35 @@ EDGE_SHARE = 0.05  # of the grid's width: how far past its sides the body may re
 LABEL_LINES = 6  # lines of one phrase before a row of figures under a grid at most: a note, a section's wrapped label
 
 
+def _over(grid: Ruled, block: Item) -> list[int] | None:
+    """The column of ``grid`` over each of ``block``'s when the block has more (``spans``, where its columns
+    stand): each one's middle inside one of the grid's columns, each of the grid's over one at least (a shaded
+    header's "Seroprevalence (%)" over figures set in two halves, "Change" over an amount and its percentage), the
+    block's first line under the grid's foot (not its words read again)."""
+    (x0, _, x1, bottom), _, head, lefts = grid
+    spans = block.get("spans", [])
+    reach = EDGE_SHARE * (x1 - x0)
+    if len(spans) <= len(lefts) or len(head[0]) != len(lefts) or block["top"] < bottom - ALIGNED_ENDS:
+        return None
+    edges = [x0 - reach, *lefts[1:], x1 + reach]
+    over = [
+        next((n for n in range(len(lefts)) if edges[n] <= (start + end) / 2 < edges[n + 1]), None)
+        for start, end in spans
+    ]
+    return over if None not in over and set(over) == set(range(len(lefts))) else None  # type: ignore[return-value]
+
+
 def _under(grid: Ruled, block: Item) -> bool:
-    """``block``'s rows stand right under ``grid``, within its width, over as many columns as it has."""
+    """``block``'s rows stand right under ``grid``, within its width, over as many columns as it has (or more,
+    each under one of its columns: ``_over``)."""
     (x0, _, x1, bottom), _, head, _ = grid
     body = block["rows"]
     pitch = (block["bottom"] - block["top"]) / len(body)
     reach = EDGE_SHARE * (x1 - x0)
     return (
         len(head) <= HEADER_ROWS
-        and len(head[0]) == len(body[0]) > 1
+        and (len(head[0]) == len(body[0]) or _over(grid, block) is not None)
+        and len(body[0]) > 1
         and -pitch / 2 <= block["top"] - bottom <= BODY_REACH * pitch
         and block["x0"] >= x0 - reach
         and block["x1"] <= x1 + reach
@@ -91,6 +112,20 @@ def _joined(upper: Ruled, box: tuple, rows: list[list]) -> Ruled:
     (x0, top, x1, bottom), _, above, lefts = upper
     rows = above + rows
     return (min(x0, box[0]), top, max(x1, box[2]), max(bottom, box[3])), markdown_table(rows), rows, lefts
+
+
+def _headed_body(grid: Ruled, body: Item) -> Ruled:
+    """``grid`` as the header of ``body``, the aligned rows under it: over as many columns, or spread over the
+    body's more (``_over``: each heading in the first column under it), a column set in halves under one heading
+    joined (``halves_joined``); its columns' left edges the grid's or the body's, as many as its columns."""
+    box, rows = (body["x0"], body["top"], body["x1"], body["bottom"]), body["rows"]
+    over = _over(grid, body)
+    if over is None:
+        return _joined(grid, box, rows)
+    spread = [[row[column] or "" if over.index(column) == n else "" for n, column in enumerate(over)] for row in grid[2]]
+    joined = halves_joined(spread + rows)
+    lefts = grid[3] if len(joined[0]) == len(grid[3]) else [start for start, _ in body["spans"]]
+    return _joined((*grid[:2], [], lefts), box, joined)
 
 
 def _columns(line: list[Item], edges: list[float], width: float) -> dict[int, str] | None:
@@ -201,7 +236,7 @@ def headed(
         if body is not None:
             kept += [grid[0]] if id(grid) in alone else []
             blocks = [block for block in blocks if block is not body]
-            grid = _joined(grid, (body["x0"], body["top"], body["x1"], body["bottom"]), body["rows"])
+            grid = _headed_body(grid, body)
         joined.append(grid)
     items = [item for item in items if not centre_in(box_of(item), kept)]  # a header's words, its table's now
     lines = item_lines([item for item in items if "block" not in item])

@@ -67,4 +67,5 @@ class Item(Boxed):
     edge: NotRequired[bool]  # on a line at the page's top or bottom edge (``readers.pdf.furniture``)
     block: NotRequired[str]  # the block's Markdown
     rows: NotRequired[list[list]]  # a table's cells (``readers.pdf.aligned``)
+    spans: NotRequired[list[tuple[float, float]]]  # each of its columns' left and right, left to right, when known
     chart: NotRequired[bool]  # the block is a chart rebuilt from the figure's drawing (``readers.pdf.charts``)

@@ -152,7 +152,7 @@ def _group_headings(line: list[Item], rows: list[list[Item]], width: float) -> l
     figures set right: ``spanned``), or one is centred over all of them or over the last two or more, and leave
     the first column empty; else None."""
     found = phrases(sorted(line, key=lambda item: item["x0"]), width)
-    gutters, _ = _column_gutters(rows, width)
+    gutters, _ = column_gutters(rows, width)
     if not found or not gutters or found[0][0]["x0"] <= gutters[0][0]:  # over the labels' column
         return None
     extents = _extents(rows, gutters)
@@ -242,7 +242,7 @@ def _headed(rows: list[list[str]]) -> list[list[str]]:
     return rows
 
 
-def _column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[float, float]], set[int]]:
+def column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[float, float]], set[int]]:
     """The gutters of a table's ``rows`` and the rows that cross one: the strips every row leaves empty, and those
     that rows with fewer cells than most cross only with words centred on them (a heading, or a cell spanning the
     columns either side) or with prose set on a column's edge (a long cell, no word of another's), a third at most."""
@@ -318,10 +318,10 @@ def _header_hides(rows: list[list[Item]], found: int, width: float) -> bool:
     do (``HEADER_ROWS`` at most): of fewer phrases than those rows, or hiding as many again (set left over figures)."""
     counts = [len(phrases(sorted(row, key=lambda item: item["x0"]), width)) for row in rows]
     for start in range(1, min(HEADER_ROWS + 2, len(rows) - ALIGNED_ROWS)):
-        more = len(_column_gutters(rows[start:], width)[0])
+        more = len(column_gutters(rows[start:], width)[0])
         if more > found and (start == 1 or max(counts[:start]) < median(counts[start:])) or more > 2 * found > 0:
             return True
-    return len(rows) - 1 == ALIGNED_ROWS and len(_column_gutters(rows[1:], width)[0]) > found
+    return len(rows) - 1 == ALIGNED_ROWS and len(column_gutters(rows[1:], width)[0]) > found
 
 
 def unruled_table(
@@ -338,7 +338,7 @@ def unruled_table(
     if not slabs:
         return None
     rows = above + slabs
-    gutters, crossing = _column_gutters(rows, width)
+    gutters, crossing = column_gutters(rows, width)
     if len(rows) > ALIGNED_ROWS and _header_hides(rows, len(gutters), width):
         # A first line that crosses gutters all the rows under it share, off their middles, is no
         # row: a title over the table ("Table: 5   Public Health Outlay …   (Rs. in 000)").
