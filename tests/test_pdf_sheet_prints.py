@@ -3,8 +3,9 @@
 A sheet's print right-aligns a column of numbers against the next column's words, a cell's padding apart (a fifth
 of an em, narrower than a word space: ``readers.pdf.seams``). The exhibit list of EDGAR's reference data was read
 as two columns of text ("1 Underwriting Agreement" one line, the forms after all the descriptions), Apple's
-exhibit index with each exhibit's number and filing date in one cell ("10.1 8/19/22"). A typewriter's columns
-are a whole character apart, as its words are: they stay as they were.
+exhibit index with each exhibit's number and filing date in one cell ("10.1 8/19/22"), and its forms, set
+left a few points after the descriptions' longest lines, inside them. A typewriter's columns are a whole
+character apart, as its words are: they stay as they were.
 
 A sheet's rows as tall as their longest cell stand far apart where a short cell fills one line of a row of many
 (``readers.pdf.bands``): Wikipedia's films featuring time loops were read as a column of titles, one of years and
@@ -45,6 +46,19 @@ def test_an_exhibit_s_number_and_its_filing_date_are_two_cells(services):
     for number, date in [("10.3", "3/4/22"), ("10.1", "8/19/22"), ("10.2", "12/31/22")]:
         assert f"| {number} | {date} |" in table
     assert "| 10.19*, ** | Form of Restricted Stock Unit Award Agreement under 2022" in table
+
+
+def test_a_left_aligned_column_set_close_after_wrapped_descriptions_is_a_column(services):
+    """Apple's exhibit list as a sheet: each form ("8-K", "S-3") starts its column a few points after the
+    description beside it where a line of the description ends late ("… dated as of February" 8-K), narrower than
+    a gutter: the forms were read into the descriptions, "Exhibit Description Form" one heading."""
+    table = tables("170-sheet-aapl-10-k-2024-11-01.pdf", services)[0]
+    assert table.startswith(
+        "| Exhibit Number | Exhibit Description | Form | Exhibit | Filing Date/Period End Date |\n|---|---|---|---|---|\n"
+        "| 3.1 | Restated Articles of Incorporation of the Registrant filed on August 3, 2020. | 8-K | 3.1 | 8/7/20 |\n"
+    )
+    assert "| 4.2 | Indenture, dated as of April 29, 2013, between the Registrant and The Bank of New York" in table
+    assert "N.A., as Trustee. | S-3 | 4.1 | 4/29/13 |" in table
 
 
 def test_a_typewriter_s_figure_and_unit_stay_one_cell(services):

@@ -4,8 +4,8 @@ whose stripes' edges ruled each stripe a table of its own, or a drawing; a heade
 below over a body left unruled, which was a table of its own over the rows read as text, its headings
 wrapped over lines made rows of their own; a ten-column table's rows, whose wrapped cells stopped the
 table or made rows of their own; a table laid out from the right, whose columns were read from its left;
-a spreadsheet's print, whose columns stand a space apart; and a dash for no amount centred in a column of
-amounts, read as a column of its own."""
+a spreadsheet's print, whose columns stand a space apart; a dash for no amount centred in a column of
+amounts, read as a column of its own; and a shaded header over rows aligned in more columns than it has."""
 
 from __future__ import annotations
 
@@ -69,6 +69,26 @@ def test_a_dash_for_no_amount_stays_in_its_column_and_the_shaded_header_heads_th
     )
     wide = page("194-word-nflx-10-q-2025-07-18.pdf", 1, services).tables[0]
     assert "| Time Deposits(1) | 550,830 | — |  | — |  | 550,830 | 337,715 |  | 213,115 | — | — |" in wide
+
+
+def test_a_shaded_header_heads_a_body_of_more_columns_under_it(services):
+    """A shaded header over rows aligned in more columns than it has, each under one of its headings: a journal's
+    seroprevalences set in two halves of their column (figures set right, those with a footnote mark left) and
+    Netflix's change in revenue, an amount beside its percentage and a "%" under "Change". The header stayed a
+    table of its own over the rows."""
+    (table,) = page("150-word-pntd.pdf", 1, services).tables
+    assert table.startswith(
+        "| District | Goats |  |  | Sheep |  |  |  |\n|---|---|---|---|---|---|---|---|\n"
+        "|  | n | Seroprevalence (%) | 95% C.I. | n | Seroprevalence (%) |  | 95% C.I. |\n"
+        "| Maganja da Costa | 92 | 39.1c | 29.7, 49.5 | 11 |  | 54.6b | 25.6, 80.7 |\n"
+    )
+    assert "| Mopeia | 53 | 50.9cd | 37.6, 64.1 | 60 |  | 93.3c | 83.4, 97.5 |" in table
+    regions = page("203-word-nflx-10-q-2025-07-18.pdf", 1, services).tables[1]
+    assert regions.startswith(
+        "|  | Three Months Ended |  | Change |  |  |\n|---|---|---|---|---|---|\n"
+        "|  | June 30,2025 | June 30,2024 | Q2'25 vs. Q2'24 |  |  |\n"
+    )
+    assert "| Total Revenues | $ 11,079,166 | $ 9,559,310 | $ 1,519,856 | 16 | % |" in regions
 
 
 def test_a_cell_wrapped_over_four_lines_keeps_its_row_in_the_table(services):

@@ -122,7 +122,9 @@ def _headed_body(grid: Ruled, body: Item) -> Ruled:
     over = _over(grid, body)
     if over is None:
         return _joined(grid, box, rows)
-    spread = [[row[column] or "" if over.index(column) == n else "" for n, column in enumerate(over)] for row in grid[2]]
+    spread = [
+        [row[column] or "" if over.index(column) == n else "" for n, column in enumerate(over)] for row in grid[2]
+    ]
     joined = halves_joined(spread + rows)
     lefts = grid[3] if len(joined[0]) == len(grid[3]) else [start for start, _ in body["spans"]]
     return _joined((*grid[:2], [], lefts), box, joined)

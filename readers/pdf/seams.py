@@ -2,9 +2,13 @@
 left-aligned words, a cell's padding apart: narrower than a word space, where a table's columns are found from
 gutters (``readers.pdf.unruled``) and a reader sees "1Underwriting Agreement", "2011A group of teens". The
 figures are moved a gutter to the left, so the strip between the columns is one, as the print's cells show.
+Its left-aligned columns stand as close to the cells before them, wherever those end ("… of the Registrant filed
+8-K", "Cell 2 Cell 3"): the words that start such a column give up the rest of a gutter from their left.
 """
 
 from __future__ import annotations
+
+from statistics import median
 
 from .records import Item
 from .unruled import EDGE, item_lines
@@ -18,12 +22,67 @@ def _cell(text: str) -> bool:
     return bool(LETTER.match(text) or (text[:1].isdigit() and not FIGURE.fullmatch(text)))
 
 
+def _crossed(lines: list[list[Item]], run: list[tuple[Item, Item]], start: float, end: float) -> bool:
+    """A word of the lines from the ``run``'s first to its last starts before ``start`` and ends after ``end``."""
+    top, bottom = min(left["top"] for left, _ in run), max(left["bottom"] for left, _ in run)
+    return any(
+        item["x0"] < start - 0.5 and item["x1"] > end + 0.5
+        for line in lines
+        for item in line
+        if top <= item["top"] and item["bottom"] <= bottom
+    )
+
+
+def _wide(line: list[Item], left: Item, right: Item, width: float) -> bool:
+    """The gap between ``left`` and ``right`` is a gutter, or wider than one and a half word spaces (``SPACE_EMS``)
+    and twice the line's other gaps narrower than a gutter (a typewriter's spaces are all one)."""
+    gap = right["x0"] - left["x1"]
+    others = [b["x0"] - a["x1"] for a, b in zip(line, line[1:]) if a is not left and 0 < b["x0"] - a["x1"] < width]
+    return gap >= width or gap > 1.5 * SPACE_EMS * left.get("size", 0) and (not others or gap > 2 * median(others))
+
+
+def _open_starts(lines: list[list[Item]], width: float) -> None:
+    """Shift right, a gutter's width from the words before them, the words that start a left-aligned column set
+    close after other cells: in ``ALIGNED_ROWS`` lines or more, words not all one that may start a cell
+    (``_cell``) start on one edge (``EDGE``) a wide gap (``_wide``) after the word before it, one of them less
+    than a gutter (that word ending a phrase of two words or more, not a list's number or bullet, nor a form's
+    line number or letter), and no word of the lines from the first to the last crosses that edge; every word
+    starting on the edge moves (the column's heading too), each within its own box."""
+    pairs = sorted(
+        (
+            (left, right)
+            for line in lines
+            for before, left, right in zip(line, line[1:], line[2:])
+            if _cell(right["text"]) and left["x0"] - before["x1"] < width and _wide(line, left, right, width)
+        ),
+        key=lambda pair: pair[1]["x0"],
+    )
+    runs: list[list[tuple[Item, Item]]] = []
+    for pair in pairs:
+        if runs and pair[1]["x0"] - runs[-1][0][1]["x0"] <= EDGE:
+            runs[-1].append(pair)
+        else:
+            runs.append([pair])
+    for run in runs:
+        start = min(right["x0"] for _, right in run)
+        if (
+            len(run) < ALIGNED_ROWS
+            or len({right["text"] for _, right in run}) < 2
+            or _crossed(lines, run, start, start)
+        ):
+            continue
+        shift = width - min(right["x0"] - left["x1"] for left, right in run)
+        for item in (item for line in lines for item in line if shift > 0 and abs(item["x0"] - start) <= EDGE):
+            item["x0"] = min(item["x0"] + shift, item["x1"] - 0.1)
+
+
 def open_seams(items: list[Item], width: float) -> None:
     """Move ``width`` (a gutter) to the left each figure of a seam: in ``ALIGNED_ROWS`` lines or more, a figure
     ending on one edge (``EDGE``), its next word (``_cell``) less than a word space (``SPACE_EMS``) after it,
     those words not all one (a unit after each figure is its cell's: "3 months", "12 months"), and no word of
     the lines from the first to the last crossing the strip between the figures and the words after them. A
-    typewriter's columns are a space apart, whole characters: no seam."""
+    typewriter's columns are a space apart, whole characters: no seam. Then the left-aligned columns set close
+    (``_open_starts``)."""
     lines = item_lines([item for item in items if item.get("block") is None])
     pairs = sorted(
         (
@@ -45,14 +104,8 @@ def open_seams(items: list[Item], width: float) -> None:
     for run in runs:
         if len(run) < ALIGNED_ROWS or len({right["text"] for _, right in run}) < 2:
             continue
-        edge, start = max(left["x1"] for left, _ in run), min(right["x0"] for _, right in run)
-        top, bottom = min(left["top"] for left, _ in run), max(left["bottom"] for left, _ in run)
-        if any(
-            item["x0"] < start - 0.5 and item["x1"] > edge + 0.5
-            for line in lines
-            for item in line
-            if top <= item["top"] and item["bottom"] <= bottom
-        ):
+        if _crossed(lines, run, min(right["x0"] for _, right in run), max(left["x1"] for left, _ in run)):
             continue
         for left, _ in run:
             left["x0"], left["x1"] = left["x0"] - width, left["x1"] - width
+    _open_starts(lines, width)
