@@ -93,6 +93,27 @@ def _stacked(upper: Ruled, lower: Ruled) -> list[list] | None:
     return rows if len(rows[0]) == len(lower[2][0]) else _spread(upper, lower) if len(rows) <= HEADER_ROWS else None
 
 
+def _noted(upper: Ruled, lower: Ruled, lines: list[list[Item]], width: float) -> tuple[list[list], list[Item]] | None:
+    """``upper``'s rows over ``lower``'s columns (``_stacked``) and a note's row under them, when a line of one
+    phrase (phrases closer than ``width``) inside ``upper``'s sides is all that stands between the two grids, in a
+    gap twice its height at most ("(in thousands, except percentages)" between a shaded header and shaded rows);
+    the note's items too. The note stands in the column it starts in."""
+    (x0, _, x1, bottom), top, lefts = upper[0], lower[0][1], lower[3]
+    between = [line for line in lines if line[0]["top"] >= bottom - 1 and max(i["bottom"] for i in line) <= top + 1]
+    found = phrases(between[0], width) if len(between) == 1 else []
+    if len(found) != 1 or found[0][0]["x0"] < x0 or found[0][-1]["x1"] > x1:
+        return None
+    note = found[0]
+    if top - bottom > 2 * (max(item["bottom"] for item in note) - min(item["top"] for item in note)):
+        return None
+    rows = _stacked(upper, ((lower[0][0], bottom, *lower[0][2:]), *lower[1:]))
+    if rows is None:
+        return None
+    row = [""] * len(lefts)
+    row[max((n for n, left in enumerate(lefts) if left - 1 <= note[0]["x0"]), default=0)] = phrase_text(note)
+    return [*rows, row], note
+
+
 def _refined(grid: Ruled, heads: list[Ruled]) -> Ruled:
     """``grid`` over the columns of a row ruled round alone (``heads``) that stands under it, a row or two apart
     at most (``BODY_REACH``), as wide and over its columns and more (``_spread``): a shaded header's cells span the
@@ -219,7 +240,8 @@ def headed(
     grids: list[Ruled], heads: list[Ruled], items: list[Item], blocks: list[Item], width: float
 ) -> tuple[list[tuple[tuple, str]], list[Item], list[Item]]:
     """The page's ruled ``grids``, each over a body found by alignment right under it (``blocks``, their
-    items) joined to it as its header, each over a grid stacked right under it (``_stacked``) joined to it,
+    items) joined to it as its header, each over a grid stacked right under it (``_stacked``), or a note's line
+    under it (``_noted``), joined to it,
     each with its first and last rows among the page's word ``items`` (``_edge_row``, phrases closer than
     ``width``);
     a grid of ``heads`` (a lone row ruled round, no table alone) kept only when something is joined to it
@@ -227,8 +249,12 @@ def headed(
     joined: list[Ruled] = []
     alone = {id(head) for head in heads}
     kept: list[tuple] = []
+    lines = item_lines([item for item in items if "block" not in item])
+    notes: set[int] = set()
     for grid in sorted(grids + heads, key=lambda grid: grid[0][1]):
         above = _stacked(joined[-1], grid) if joined else None
+        if above is None and joined and (noted := _noted(joined[-1], grid, lines, width)):
+            above, notes = noted[0], notes | {id(item) for item in noted[1]}
         if above is not None:
             kept += [box[0] for box in (joined[-1], grid) if id(box) in alone]
             rows = above + grid[2]  # on the lower grid's columns
@@ -240,7 +266,7 @@ def headed(
             blocks = [block for block in blocks if block is not body]
             grid = _headed_body(grid, body)
         joined.append(grid)
-    items = [item for item in items if not centre_in(box_of(item), kept)]  # a header's words, its table's now
+    items = [item for item in items if id(item) not in notes and not centre_in(box_of(item), kept)]  # the table's
     lines = item_lines([item for item in items if "block" not in item])
     tables = []
     for grid in (grid for grid in joined if id(grid) not in alone):
