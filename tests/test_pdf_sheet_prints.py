@@ -54,7 +54,8 @@ def test_a_left_aligned_column_set_close_after_wrapped_descriptions_is_a_column(
     a gutter: the forms were read into the descriptions, "Exhibit Description Form" one heading."""
     table = tables("170-sheet-aapl-10-k-2024-11-01.pdf", services)[0]
     assert table.startswith(
-        "| Exhibit Number | Exhibit Description | Form | Exhibit | Filing Date/Period End Date |\n|---|---|---|---|---|\n"
+        "| Exhibit Number | Exhibit Description | Form | Exhibit | Filing Date/Period End Date |\n"
+        "|---|---|---|---|---|\n"
         "| 3.1 | Restated Articles of Incorporation of the Registrant filed on August 3, 2020. | 8-K | 3.1 | 8/7/20 |\n"
     )
     assert "| 4.2 | Indenture, dated as of April 29, 2013, between the Registrant and The Bank of New York" in table

@@ -88,6 +88,6 @@ def test_a_framed_pair_of_rows_reads_the_lines_over_its_header_rule_as_text():
     rows = words(130, (60, "Algeria"), (200, "012"), (300, "2.38"), (400, "44.9"))
     rows += words(150, (60, "Egypt"), (200, "818"), (300, "1.00"), (400, "109.3"))
     frame = (55.0, 450.0, -math.inf, 95.0, 120.0, 165.0, math.inf)  # rules over, under the header, under the rows
-    rest, _, tables, _ = aligned_tables(title + rows, 8.0, [frame])
+    rest, _, tables, _ = aligned_tables(title + rows, 8.0, [frame], [])
     assert tables == ["| Algeria | 012 | 2.38 | 44.9 |\n|---|---|---|---|\n| Egypt | 818 | 1.00 | 109.3 |"]
     assert [item["text"] for item in rest] == ["Codes", "and", "rates"]

@@ -91,6 +91,17 @@ def test_a_shaded_header_heads_a_body_of_more_columns_under_it(services):
     assert "| Total Revenues | $ 11,079,166 | $ 9,559,310 | $ 1,519,856 | 16 | % |" in regions
 
 
+def test_a_table_runs_to_the_end_of_its_zebra_stripes(services):
+    """Apple's balance sheet printed by Word, its rows shaded in turn to the page's foot: the last two, a section's
+    label alone in each ("LIABILITIES AND SHAREHOLDERS' EQUITY:", "Current liabilities:"), were read as text under
+    the table."""
+    (table,) = page("165-word-aapl-10-k-2024-11-01.pdf", 1, services).tables
+    assert table.endswith(
+        "| Total assets | $ 364,980 | $ 352,583 |\n| LIABILITIES AND SHAREHOLDERS’ EQUITY: |  |  |\n"
+        "| Current liabilities: |  |  |"
+    )
+
+
 def test_a_cell_wrapped_over_four_lines_keeps_its_row_in_the_table(services):
     """ "British Indian Ocean Territory" wraps over four lines beside "Sub-Saharan Africa" over three: the
     lines past the second ended the table, and the rest of the page's rows were a second table."""

@@ -340,13 +340,34 @@ def _runs(lines: list[list[Item]], over: list[float], width: float) -> list[tupl
     return runs
 
 
+def _striped(
+    runs: list[tuple[int, int]], lines: list[list[Item]], captions: list[bool], zebras: list[tuple]
+) -> list[tuple[int, int]]:
+    """Each run with the lines after it that stand inside the zebra stripes' box its last line stands in (the
+    table's last rows, a section's label alone: "LIABILITIES AND SHAREHOLDERS' EQUITY:" over the page's foot),
+    up to the next run or a caption."""
+
+    def inside(line: list[Item], box: tuple) -> bool:
+        middle = (line[0]["top"] + line[0]["bottom"]) / 2
+        return box[1] < middle < box[3] and box[0] - 1 <= line[0]["x0"] and line[-1]["x1"] <= box[2] + 1
+
+    grown = []
+    for (first, last), after in zip(runs, [*(run[0] for run in runs[1:]), len(lines)]):
+        box = next((box for box in zebras if inside(lines[last], box)), None)
+        while box and last + 1 < after and not captions[last + 1] and inside(lines[last + 1], box):
+            last += 1
+        grown.append((first, last))
+    return grown
+
+
 def aligned_tables(
-    items: list[Item], width: float, frames: list[Frame]
+    items: list[Item], width: float, frames: list[Frame], zebras: list[tuple]
 ) -> tuple[list[Item], list[Item], list[str], list[str]]:
     """The page's ``items`` with each table found by alignment or framed by its rules (``frames``,
-    ``readers.pdf.framed``) taken out; one block item for each table, where it stands; each table's Markdown;
-    and the Markdown of those beside which words no cell could hold stay in the page's text
-    (``readers.pdf.unsure.unplaced``). ``width`` is the narrowest gutter."""
+    ``readers.pdf.framed``), grown to the end of its zebra stripes (``zebras``, their boxes), taken out; one
+    block item for each table, where it stands; each table's Markdown; and the Markdown of those beside which
+    words no cell could hold stay in the page's text (``readers.pdf.unsure.unplaced``). ``width`` is the
+    narrowest gutter."""
     words = [item for item in items if item.get("block") is None]
     lines = undrawn(item_lines(words))  # a leader's dots and a typed rule part no columns and end no table
     if not lines:
@@ -364,8 +385,8 @@ def aligned_tables(
     tables: list[str] = []
     beside: list[str] = []
     end = 0  # the line after the last table
-    runs = _runs(lines, over, width)
     captions = [bool(CAPTION.match(phrase_text(line))) for line in lines]
+    runs = _striped(_runs(lines, over, width), lines, captions, zebras)
     framed = [found for frame in frames if (found := framed_lines(lines, captions, frame))]
     framed = [found for n, found in enumerate(framed) if not any(_meet(found, other) for other in framed[:n])]
     # a framed table's rows run from the first line a run of its rows starts on (or its header rule) to its foot
@@ -442,7 +463,7 @@ def drawn_table(labels: list[Item]) -> str | None:
     the table found by alignment fills most of its cells (``DRAWN_FILLED``), and the drawing's other
     lines stand before or after it. None for any other drawing (a diagram's boxes set in a grid)."""
     width = GUTTER_EMS * median(item.get("size", item["bottom"] - item["top"]) for item in labels)
-    rest, blocks, tables, _ = aligned_tables(labels, width, [])
+    rest, blocks, tables, _ = aligned_tables(labels, width, [], [])
     cells = [cell for table in tables for row in table_rows(table) for cell in row]
     if not cells or sum(map(bool, cells)) < DRAWN_FILLED * len(cells):
         return None

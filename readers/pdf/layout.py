@@ -53,6 +53,7 @@ from .paragraphs import paragraph_gaps, paragraph_groups
 from .placed import Placed
 from .records import Boxed, Char, Item
 from .seams import open_seams
+from .shades import zebra_boxes
 from .strips import two_sided
 from .turned import page_box, rotated_lines, turn_of, upright_as_read
 from .unruled import GUTTER_EMS, HEADER_ROWS, in_columns, item_lines, line_chars, under_last_row, unruled_table
@@ -409,7 +410,7 @@ def page_markdown(
     for item in items:
         item["edge"] = id(item) in edges
     open_seams(items, GUTTER_EMS * body)
-    items, bodies, _, beside = aligned_tables(items, GUTTER_EMS * body, page_frames(page))
+    items, bodies, _, beside = aligned_tables(items, GUTTER_EMS * body, page_frames(page), zebra_boxes(page))
     tables, items, aligned = headed(grids, lone, items, bodies, GUTTER_EMS * body)
     unruled = [block["block"] for block in aligned]
     ratio = SCAN_HEADING_RATIO if scanned else HEADING_RATIO

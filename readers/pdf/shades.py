@@ -49,18 +49,13 @@ def _shaded(shades: list[dict], x: float, y: float) -> bool:
     return any(shade["x0"] <= x <= shade["x1"] and shade["top"] <= y <= shade["bottom"] for shade in shades)
 
 
-def zebra_stripes(shades: list[dict]) -> set[int]:
-    """The ids of the shades that stripe a table's rows in turn (zebra): ``ZEBRA_ROWS`` of one colour at
-    least over one column (the same x0 and x1), each apart from the next by an unshaded gap no wider
-    than ``ZEBRA_PITCH`` stripes (a shade drawn twice over itself, as LibreOffice draws them, is one
-    stripe; rows shaded in two colours in turn, every one shaded, are cells the shades part). Their edges
-    are no rules: the rows between them are the table's as much as theirs, and the table is found by
-    its alignment (``readers.pdf.aligned``) or by the rules the page draws too."""
+def _zebras(shades: list[dict]) -> list[list[dict]]:
+    """Each run of shades that stripe a table's rows in turn (``zebra_stripes``), their shades."""
     columns: dict[tuple, dict[tuple, list[dict]]] = {}
     for shade in shades:
         key = (str(shade["non_stroking_color"]), round(shade["x0"]), round(shade["x1"]))
         columns.setdefault(key, {}).setdefault((round(shade["top"]), round(shade["bottom"])), []).append(shade)
-    striped: set[int] = set()
+    zebras: list[list[dict]] = []
     for (_, x0, x1), stripes in columns.items():
         run: list[tuple] = []
         for top, bottom in [*sorted(stripes), (None, None)]:
@@ -71,6 +66,28 @@ def zebra_stripes(shades: list[dict]) -> set[int]:
                 run.append((top, bottom))
                 continue
             if len(run) >= ZEBRA_ROWS:
-                striped |= {id(shade) for stripe in run for shade in stripes[stripe]}
+                zebras.append([shade for stripe in run for shade in stripes[stripe]])
             run = [(top, bottom)] if top is not None else []
-    return striped
+    return zebras
+
+
+def zebra_stripes(shades: list[dict]) -> set[int]:
+    """The ids of the shades that stripe a table's rows in turn (zebra): ``ZEBRA_ROWS`` of one colour at
+    least over one column (the same x0 and x1), each apart from the next by an unshaded gap no wider
+    than ``ZEBRA_PITCH`` stripes (a shade drawn twice over itself, as LibreOffice draws them, is one
+    stripe; rows shaded in two colours in turn, every one shaded, are cells the shades part). Their edges
+    are no rules: the rows between them are the table's as much as theirs, and the table is found by
+    its alignment (``readers.pdf.aligned``) or by the rules the page draws too."""
+    return {id(shade) for zebra in _zebras(shades) for shade in zebra}
+
+
+def zebra_boxes(page) -> list[tuple[float, float, float, float]]:
+    """The box (left, top, right, bottom) of each run of a page's zebra stripes, from its first stripe's top to
+    its last's bottom, the runs side by side over the same rows one (Word stripes each cell): the rows of one
+    table."""
+    rows: dict[tuple, list[float]] = {}
+    for zebra in _zebras(page_shades(page)):
+        top, bottom = min(shade["top"] for shade in zebra), max(shade["bottom"] for shade in zebra)
+        box = rows.setdefault((round(top), round(bottom)), [zebra[0]["x0"], top, zebra[0]["x1"], bottom])
+        box[0], box[2] = min(box[0], zebra[0]["x0"]), max(box[2], zebra[0]["x1"])
+    return [(x0, top, x1, bottom) for x0, top, x1, bottom in rows.values()]
