@@ -5,7 +5,8 @@ list of U.S. states and territories by area as the generated tuning set prints i
 made two rows, and "territory", the last label's second line, was left under the table. And a table of two
 rows, a header over one row of figures (a steel's composition), was read as lines of text. In a sheet's print
 the headings, set left in their cells, stand in the gaps between the figures, set right: "Rank sq mi km²"
-was one cell over "5 301,368.57 780,541"."""
+was one cell over "5 301,368.57 780,541". A typewriter's label, its leader's two dots and the amount after them
+were one cell."""
 
 from __future__ import annotations
 
@@ -59,6 +60,15 @@ def test_a_header_over_one_row_of_figures_is_a_table(name, services):
     assert "| C | Si | Mn | P | S | Cr | Mo |\n|---|---|---|---|---|---|---|\n| 0.39 - 0.46" in found
     assert "| 0.2 - 0.35 | 0.65 - 1.1 | max 0.025 | max 0.025 | 0.75 - 1.2 | 0.15 - 0.25 |" in found
     assert not reading.pages[0].unsure_tables, "a range is one value, no figures run together"
+
+
+def test_a_typewriter_s_label_and_its_short_leader_stand_apart_from_the_amount_after_it(services):
+    """Netflix's revenues typed in a monospaced font, one row under its header: "Revenues .." then the amount a
+    space after the leader's two dots, which no long leader on the page marked as one; the label, the dots and
+    "$ 11,079,166" were one cell, and the header a column short."""
+    table = read_file(PRINTED / "203-word-nflx-10-q-2025-07-18.pdf", 1, 1, services=services).pages[0].tables[0]
+    assert table.startswith("|  | Three Months Ended |  | Change |  |  |\n")
+    assert table.endswith("| Revenues | $ 11,079,166 | $ 9,559,310 | $ 1,519,856 | 16 | % |")
 
 
 def test_headings_set_left_in_a_sheet_s_cells_head_the_figures_set_right_after_them(services):

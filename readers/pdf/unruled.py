@@ -34,7 +34,7 @@ from statistics import median
 from .colheads import grouped, halves_joined, set_apart, spanned, wrapped_header
 from .records import Item
 from .strips import common, dashed, gaps, two_sided
-from .unsure import FIGURE, of_figures, unplaced
+from .unsure import CURRENCY, FIGURE, of_figures, unplaced
 from .words import in_reading_order, phrase_text
 from .wraps import ALIGNED_ROWS, LETTER, PROSE_CHARS, PROSE_WORDS, STACKED, stacked_lines, wrapped_lines
 
@@ -64,13 +64,20 @@ def drawn(line: list[Item]) -> list[Item]:
 
 def undrawn(slabs: list[list[Item]]) -> list[list[Item]]:
     """``slabs`` without what their lines draw (``drawn``), and without those left empty; where some lines
-    have leaders, a word of two or three dots is a leader too (a label that fills its column but for "..")."""
+    have leaders, a word of two or three dots is a leader too (a label that fills its column but for ".."), and
+    so is one before an amount anywhere ("Revenues .. $ 11,079,166")."""
     kept = []
     leadered = any(LEADER.fullmatch(item["text"]) for slab in slabs for item in slab)
     for slab in slabs:
         lines = item_lines(slab)
         gone = {id(item) for line in lines for item in drawn(line)}
         gone |= {id(item) for item in slab if leadered and SHORT_LEADER.fullmatch(item["text"])}
+        gone |= {
+            id(item)
+            for line in lines
+            for item, after in zip(line, line[1:])
+            if SHORT_LEADER.fullmatch(item["text"]) and (after["text"] in CURRENCY or FIGURE.fullmatch(after["text"]))
+        }
         if len(gone) < len(slab):
             kept.append([item for item in slab if id(item) not in gone])
     return kept
