@@ -6,7 +6,7 @@ made two rows, and "territory", the last label's second line, was left under the
 rows, a header over one row of figures (a steel's composition), was read as lines of text. In a sheet's print
 the headings, set left in their cells, stand in the gaps between the figures, set right: "Rank sq mi km²"
 was one cell over "5 301,368.57 780,541". A typewriter's label, its leader's two dots and the amount after them
-were one cell."""
+were one cell; a note running on across a gutter was two."""
 
 from __future__ import annotations
 
@@ -69,6 +69,13 @@ def test_a_typewriter_s_label_and_its_short_leader_stand_apart_from_the_amount_a
     table = read_file(PRINTED / "203-word-nflx-10-q-2025-07-18.pdf", 1, 1, services=services).pages[0].tables[0]
     assert table.startswith("|  | Three Months Ended |  | Change |  |  |\n")
     assert table.endswith("| Revenues | $ 11,079,166 | $ 9,559,310 | $ 1,519,856 | 16 | % |")
+
+
+def test_a_note_running_on_across_a_column_s_edge_is_one_cell(services):
+    """Netflix's revenues by region printed by Word: "(in thousands, except percentages)", one phrase set from the
+    labels' column into the amounts', was cut in two cells at the gutter between them."""
+    table = read_file(PRINTED / "203-word-nflx-10-q-2025-07-18.pdf", 1, 1, services=services).pages[0].tables[1]
+    assert "\n| (in thousands, except percentages) |  |  |  |  |  |\n" in table
 
 
 def test_headings_set_left_in_a_sheet_s_cells_head_the_figures_set_right_after_them(services):

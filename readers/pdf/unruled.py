@@ -309,6 +309,18 @@ def column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[flo
     return sorted(gutters), crossing
 
 
+def _parted(line: list[Item], gutters: list[tuple[float, float]], width: float) -> bool:
+    """The line is one phrase that the ``gutters`` would part between words (``in_columns``), none of them after a
+    figure: a note that runs on across a column's edge ("(in thousands, except percentages)"), one cell. A figure
+    set close before words is a column of its own ("20 We Care for a Greener Planet", a contents' page number)."""
+    columns = [cell for cell in in_columns(line, gutters) if cell]
+    return (
+        len(columns) > 1
+        and len(phrases(line, width)) == 1
+        and not any(FIGURE.fullmatch(cell[-1]["text"]) for cell in columns[:-1])
+    )
+
+
 def _spread(
     line: list[Item], extents: list[tuple[float, float]], gutters: list[tuple[float, float]], width: float
 ) -> list[str]:
@@ -387,7 +399,7 @@ def unruled_table(
     cells, apart = stacked_lines(
         [
             _spread(line, extents, gutters, width)
-            if index in crossing
+            if index in crossing or _parted(line, gutters, width)
             else [phrase_text(cell) for cell in in_columns(line, gutters)]
             for index, line in lines
         ],
