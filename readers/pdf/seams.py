@@ -8,6 +8,7 @@ Its left-aligned columns stand as close to the cells before them, wherever those
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from statistics import median
 
 from .records import Item
@@ -16,13 +17,27 @@ from .unsure import FIGURE
 from .words import SPACE_EMS
 from .wraps import ALIGNED_ROWS, LETTER
 
+Pair = tuple[Item, Item]  # a word and the next on its line
+
 
 def _cell(text: str) -> bool:
     """A word that may start a cell of its own after a figure: a word of letters, or a date ("3/4/22")."""
     return bool(LETTER.match(text) or (text[:1].isdigit() and not FIGURE.fullmatch(text)))
 
 
-def _crossed(lines: list[list[Item]], run: list[tuple[Item, Item]], start: float, end: float) -> bool:
+def _aligned(pairs: list[Pair], at: Callable[[Pair], float]) -> list[list[Pair]]:
+    """The runs of ``pairs`` (a word and the next) standing ``at`` one edge (``EDGE``), in ``ALIGNED_ROWS`` lines
+    or more, the words after the edge not all one (a unit after each figure is its cell's: "3 months")."""
+    runs: list[list[Pair]] = []
+    for pair in sorted(pairs, key=at):
+        if runs and at(pair) - at(runs[-1][0]) <= EDGE:
+            runs[-1].append(pair)
+        else:
+            runs.append([pair])
+    return [run for run in runs if len(run) >= ALIGNED_ROWS and len({right["text"] for _, right in run}) > 1]
+
+
+def _crossed(lines: list[list[Item]], run: list[Pair], start: float, end: float) -> bool:
     """A word of the lines from the ``run``'s first to its last starts before ``start`` and ends after ``end``."""
     top, bottom = min(left["top"] for left, _ in run), max(left["bottom"] for left, _ in run)
     return any(
@@ -48,28 +63,15 @@ def _open_starts(lines: list[list[Item]], width: float) -> None:
     than a gutter (that word ending a phrase of two words or more, not a list's number or bullet, nor a form's
     line number or letter), and no word of the lines from the first to the last crosses that edge; every word
     starting on the edge moves (the column's heading too), each within its own box."""
-    pairs = sorted(
-        (
-            (left, right)
-            for line in lines
-            for before, left, right in zip(line, line[1:], line[2:])
-            if _cell(right["text"]) and left["x0"] - before["x1"] < width and _wide(line, left, right, width)
-        ),
-        key=lambda pair: pair[1]["x0"],
-    )
-    runs: list[list[tuple[Item, Item]]] = []
-    for pair in pairs:
-        if runs and pair[1]["x0"] - runs[-1][0][1]["x0"] <= EDGE:
-            runs[-1].append(pair)
-        else:
-            runs.append([pair])
-    for run in runs:
+    pairs = [
+        (left, right)
+        for line in lines
+        for before, left, right in zip(line, line[1:], line[2:])
+        if _cell(right["text"]) and left["x0"] - before["x1"] < width and _wide(line, left, right, width)
+    ]
+    for run in _aligned(pairs, lambda pair: pair[1]["x0"]):
         start = min(right["x0"] for _, right in run)
-        if (
-            len(run) < ALIGNED_ROWS
-            or len({right["text"] for _, right in run}) < 2
-            or _crossed(lines, run, start, start)
-        ):
+        if _crossed(lines, run, start, start):
             continue
         shift = width - min(right["x0"] - left["x1"] for left, right in run)
         for item in (item for line in lines for item in line if shift > 0 and abs(item["x0"] - start) <= EDGE):
@@ -84,26 +86,15 @@ def open_seams(items: list[Item], width: float) -> None:
     typewriter's columns are a space apart, whole characters: no seam. Then the left-aligned columns set close
     (``_open_starts``)."""
     lines = item_lines([item for item in items if item.get("block") is None])
-    pairs = sorted(
-        (
-            (left, right)
-            for line in lines
-            for left, right in zip(line, line[1:])
-            if FIGURE.fullmatch(left["text"])
-            and 0 < right["x0"] - left["x1"] < SPACE_EMS * left.get("size", 0)
-            and _cell(right["text"])
-        ),
-        key=lambda pair: pair[0]["x1"],
-    )
-    runs: list[list[tuple[Item, Item]]] = []
-    for pair in pairs:
-        if runs and pair[0]["x1"] - runs[-1][0][0]["x1"] <= EDGE:
-            runs[-1].append(pair)
-        else:
-            runs.append([pair])
-    for run in runs:
-        if len(run) < ALIGNED_ROWS or len({right["text"] for _, right in run}) < 2:
-            continue
+    pairs = [
+        (left, right)
+        for line in lines
+        for left, right in zip(line, line[1:])
+        if FIGURE.fullmatch(left["text"])
+        and 0 < right["x0"] - left["x1"] < SPACE_EMS * left.get("size", 0)
+        and _cell(right["text"])
+    ]
+    for run in _aligned(pairs, lambda pair: pair[0]["x1"]):
         if _crossed(lines, run, min(right["x0"] for _, right in run), max(left["x1"] for left, _ in run)):
             continue
         for left, _ in run:
