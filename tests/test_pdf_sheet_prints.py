@@ -5,7 +5,8 @@ of an em, narrower than a word space: ``readers.pdf.seams``). The exhibit list o
 as two columns of text ("1 Underwriting Agreement" one line, the forms after all the descriptions), Apple's
 exhibit index with each exhibit's number and filing date in one cell ("10.1 8/19/22"), and its forms, set
 left a few points after the descriptions' longest lines, inside them. A typewriter's columns are a whole
-character apart, as its words are: they stay as they were.
+character apart, as its words are: they stay as they were. A section's label alone under a sheet's header
+("Numerator:") is the first row, not a line over the table.
 
 A sheet's rows as tall as their longest cell stand far apart where a short cell fills one line of a row of many
 (``readers.pdf.bands``): Wikipedia's films featuring time loops were read as a column of titles, one of years and
@@ -60,6 +61,17 @@ def test_a_left_aligned_column_set_close_after_wrapped_descriptions_is_a_column(
     )
     assert "| 4.2 | Indenture, dated as of April 29, 2013, between the Registrant and The Bank of New York" in table
     assert "N.A., as Trustee. | S-3 | 4.1 | 4/29/13 |" in table
+
+
+def test_a_section_s_label_under_the_header_is_a_row_and_the_dates_over_it_the_header_s(services):
+    """Apple's earnings per share as a sheet: "Numerator:" alone under the dates, over the first row of figures,
+    took the header's lines over it to be read as text before the table."""
+    table = tables("117-sheet-aapl-20250329.pdf", services)[0]
+    assert table.startswith(
+        "|  | Three Months Ended |  | Six Months Ended |  |\n|---|---|---|---|---|\n"
+        "|  | March 29,2025 | March 30,2024 | March 29,2025 | March 30,2024 |\n| Numerator: |  |  |  |  |\n"
+        "| Net income | $ 24,780 | $ 23,636 | $ 61,110 | $ 57,552 |\n| Denominator: |  |  |  |  |\n"
+    )
 
 
 def test_a_typewriter_s_figure_and_unit_stay_one_cell(services):

@@ -194,6 +194,13 @@ def _sizes_apart(line: list[Item], width: float) -> bool:
     return max(sizes) > ROW_SIZES * min(sizes)
 
 
+def _section(line: list[Item], rows: list[list[Item]], width: float) -> bool:
+    """The line over a table's rows is its first row, a section's label alone ("Numerator:" under the header's
+    dates): one phrase ending in a colon, set at the labels' left edge."""
+    labels = min(row[0]["x0"] for row in rows)
+    return len(phrases(line, width)) == 1 and phrase_text(line).endswith(":") and abs(line[0]["x0"] - labels) <= 1
+
+
 def _pair(lines: list[list[Item]], strips: list[tuple[float, float]], width: float) -> bool:
     """Two lines are a table of a header over one row: both cut at the same gutters into ``PAIR_COLUMNS``
     phrases or more, each short of prose, most of the row's holding a figure ("C  Si  Mn …" over "0.39 - 0.46
@@ -412,6 +419,8 @@ def aligned_tables(
             and lines[top][0]["top"] - max(item["bottom"] for item in lines[top - 1]) <= ROW_REACH * height
         ):
             top -= 1
+        while first > top and _section(lines[first - 1], lines[first : last + 1], width):
+            first -= 1
         rows = lines[first : last + 1]
         region = sum(rows, [])
         left, right = min(item["x0"] for item in region), max(item["x1"] for item in region)

@@ -458,7 +458,9 @@ def unruled_table(
     # line spanning the columns follows ("(in thousands)"), are set apart: the lines under them may be a header's
     # wrapped lines. In the order the cells are read (from the right in Arabic): the first column is the labels'.
     head_rows = [row for _, row in spanning]
-    if any(stacked) and (any(map(FIGURE.fullmatch, cells[0])) or cut in crossing and not cells[0][0]):
+    if any(stacked) and (
+        any(map(FIGURE.fullmatch, cells[0])) or cut in crossing and not cells[0][0] or cells[0][0].endswith(":")
+    ):
         head_rows.append([" ".join(parts) for parts in stacked])
     else:
         cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
