@@ -33,6 +33,7 @@ fonts; one that neither can map is left out and counted.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from statistics import median
@@ -56,15 +57,34 @@ from .seams import open_seams
 from .shades import zebra_boxes
 from .strips import two_sided
 from .turned import page_box, rotated_lines, turn_of, upright_as_read
-from .unruled import GUTTER_EMS, HEADER_ROWS, in_columns, item_lines, line_chars, under_last_row, unruled_table
-from .words import DESCENT, page_words, text_lines
-from .wraps import ALIGNED_ROWS, PROSE_CHARS
+from .unruled import GUTTER_EMS, HEADER_ROWS, in_columns, item_lines, line_chars, unruled_table
+from .words import DESCENT, page_words, phrase_text, text_lines
+from .wraps import ALIGNED_ROWS, LETTER, PROSE_CHARS
 
 CHART_REACH = 3 * LABEL_GAP  # points: how far from a drawing a chart's title and axis titles may stand
 SCANNED_AREA = 0.9  # of the page: a picture this large under the text is a scan, the text its OCR layer
 HANGING_LINES = 3  # body sizes a word's box may reach below a usual descent before it is cut back to one
 BULLET = re.compile(r"^[•◦▪▫‣●○■□►▶–—*·]\s*")
 MARKER = re.compile(r"[•◦▪▫‣●○■□►▶–—*·-]|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]")  # a list item's, alone
+
+
+def _under_last_row(line: list[Item], above: list[Item], row: list[Item], gutters: list[tuple[float, float]]) -> bool:
+    """``line`` is the next line of a cell of a table's last ``row`` (whose columns ``gutters`` part): its words
+    in one column, past the first (the labels'), where the row, labelled with a word, holds a line of prose, a
+    line's height under the line ``above`` at most (a description's lines at the foot of a page, under the last
+    row of a table of prose; not a form's footer under a field, nor prose beside a scan's specks)."""
+    filled = [index for index, part in enumerate(in_columns(line, gutters)) if part]
+    column = filled[0] if len(filled) == 1 else 0
+    right = gutters[column][0] if column < len(gutters) else math.inf
+    cells = in_columns(row, gutters)
+    return (
+        column > 0
+        and all(item["x1"] <= right + 0.5 for item in line)
+        and line_chars(cells[column]) >= PROSE_CHARS
+        and bool(LETTER.search(phrase_text(cells[0])))
+        and min(item["top"] for item in line) - max(item["bottom"] for item in above)
+        <= median(item["bottom"] - item["top"] for item in row)
+    )
 
 
 def _overlap(a: Boxed, b: Boxed) -> bool:
@@ -137,7 +157,7 @@ def _order(items: list[Item], width: float) -> list:
         # last, under the short lines right of its first column that may be its stacked header.
         sided = [i for i, slab in enumerate(slabs) if any(two_sided(slab, gap) for gap in gutters)]
         first, last = sided[0], sided[-1]
-        while last + 1 < len(slabs) and under_last_row(slabs[last + 1], slabs[last], slabs[sided[-1]], gutters):
+        while last + 1 < len(slabs) and _under_last_row(slabs[last + 1], slabs[last], slabs[sided[-1]], gutters):
             last += 1
         top = first
         while top > max(0, first - HEADER_ROWS) and _over_columns(slabs[top - 1], gutters[0][0]):

@@ -36,7 +36,7 @@ from .records import Item
 from .strips import common, dashed, gaps, two_sided
 from .unsure import CURRENCY, FIGURE, of_figures, unplaced
 from .words import in_reading_order, phrase_text
-from .wraps import ALIGNED_ROWS, LETTER, PROSE_CHARS, PROSE_WORDS, STACKED, stacked_lines, wrapped_lines
+from .wraps import ALIGNED_ROWS, PROSE_CHARS, PROSE_WORDS, STACKED, stacked_lines, wrapped_lines
 
 HEADER_ROWS = 3  # rows a header may be stacked over
 NOTE = re.compile(r"\([^()]*[^\W\d_][^()]*\)")  # a note in brackets, of words: "(in thousands)"
@@ -481,21 +481,3 @@ def _header_wrapped(rows: list[list[str]], apart: list[bool]) -> tuple[list[list
         runs[-1].append(row)
     joined = [wrapped_header(run) for run in runs]
     return sum(joined, []), [bool(n) and not index for n, run in enumerate(joined) for index, _ in enumerate(run)]
-
-
-def under_last_row(line: list[Item], above: list[Item], row: list[Item], gutters: list[tuple[float, float]]) -> bool:
-    """``line`` is the next line of a cell of a table's last ``row`` (whose columns ``gutters`` part): its words
-    in one column, past the first (the labels'), where the row, labelled with a word, holds a line of prose, a
-    line's height under the line ``above`` at most (a description's lines at the foot of a page, under the last
-    row of a table of prose; not a form's footer under a field, nor prose beside a scan's specks)."""
-    filled = [index for index, part in enumerate(in_columns(line, gutters)) if part]
-    column = filled[0] if len(filled) == 1 else 0
-    right = gutters[column][0] if column < len(gutters) else math.inf
-    cells = in_columns(row, gutters)
-    return (
-        column > 0
-        and all(item["x1"] <= right + 0.5 for item in line)
-        and line_chars(cells[column]) >= PROSE_CHARS
-        and bool(LETTER.search(phrase_text(cells[0])))
-        and _gap(above, line) <= median(item["bottom"] - item["top"] for item in row)
-    )
