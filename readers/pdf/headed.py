@@ -44,11 +44,13 @@ def _over(grid: Ruled, block: Item) -> list[int] | None:
     if len(spans) <= len(lefts) or len(head[0]) != len(lefts) or block["top"] < bottom - ALIGNED_ENDS:
         return None
     edges = [x0 - reach, *lefts[1:], x1 + reach]
-    over = [
-        next((n for n in range(len(lefts)) if edges[n] <= (start + end) / 2 < edges[n + 1]), None)
-        for start, end in spans
-    ]
-    return over if None not in over and set(over) == set(range(len(lefts))) else None  # type: ignore[return-value]
+    over: list[int] = []
+    for start, end in spans:
+        column = next((n for n in range(len(lefts)) if edges[n] <= (start + end) / 2 < edges[n + 1]), None)
+        if column is None:
+            return None
+        over.append(column)
+    return over if set(over) == set(range(len(lefts))) else None
 
 
 def _under(grid: Ruled, block: Item) -> bool:
@@ -144,7 +146,7 @@ def _headed_body(grid: Ruled, body: Item) -> Ruled:
     if over is None:
         return _joined(grid, box, rows)
     spread = [
-        [row[column] or "" if over.index(column) == n else "" for n, column in enumerate(over)] for row in grid[2]
+        [(row[column] or "") if over.index(column) == n else "" for n, column in enumerate(over)] for row in grid[2]
     ]
     joined = halves_joined(spread + rows)
     lefts = grid[3] if len(joined[0]) == len(grid[3]) else [start for start, _ in body["spans"]]
