@@ -74,7 +74,9 @@ def _open_starts(lines: list[list[Item]], width: float) -> None:
         if _crossed(lines, run, start, start):
             continue
         shift = width - min(right["x0"] - left["x1"] for left, right in run)
-        for item in (item for line in lines for item in line if shift > 0 and abs(item["x0"] - start) <= EDGE):
+        if shift <= 0:  # the column stands a gutter apart already
+            continue
+        for item in (item for line in lines for item in line if abs(item["x0"] - start) <= EDGE):
             item["x0"] = min(item["x0"] + shift, item["x1"] - 0.1)
 
 
