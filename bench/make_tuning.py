@@ -9,9 +9,23 @@ python -m bench.make_tuning
 
 from __future__ import annotations
 
+import csv
+import io
+
 from bench.make_validation import build
-from bench.validation_sources import Table, cals_tables, csv_table, html_tables, jats_tables, prose, sheet_table
-from testkit.validation import TUNING
+from bench.validation_sources import (
+    Table,
+    cals_tables,
+    csv_table,
+    from_rows,
+    html_tables,
+    jats_tables,
+    prose,
+    read_text,
+    sheet_table,
+    tidy,
+)
+from testkit.validation import TUNING, source_file
 
 SHIFT = 1  # the tuning set's style seed: the validation set's rounds start at 0
 SOURCES = f"{TUNING.name}/sources"
@@ -51,6 +65,20 @@ ARTICLES = [
 ]
 
 
+# ISO 4217's currencies of every country or area, and ISO 639's languages named in English and French:
+# long tables with empty cells (a withdrawal date, a code a language lacks) across pages
+CURRENCIES = f"{SOURCES}/currency-codes/codes-all.csv.gz"
+CURRENCY_COLUMNS = ["Entity", "Currency", "AlphabeticCode", "NumericCode", "MinorUnit", "WithdrawalDate"]
+LANGUAGES = f"{SOURCES}/language-codes/language-codes-full.csv.gz"
+# Names written right to left (umpirsky's lists): countries in four languages, locales (a language and its
+# region in brackets) in two; each column headed by the language's own name
+COUNTRY_NAMES = {"עברית": "he", "العربية": "ar", "فارسی": "fa", "اردو": "ur"}
+LOCALE_NAMES = {"עברית": "he", "العربية": "ar"}
+# Two more Wikipedia articles as readability keeps them: their infoboxes (a company's, a country's: labels
+# beside values, a heading over two columns, lists in cells) and a table of temperatures
+INFOBOXES = [f"{SOURCES}/readability/{name}.html.gz" for name in ("wikipedia", "wikipedia-2")]
+
+
 def sources() -> list[Table]:
     """Every source table of the tuning set, in a fixed order."""
     tables = [csv_table(UNSD, columns, UNSD_TITLE) for columns in UNSD_COLUMNS]
@@ -84,7 +112,37 @@ def sources() -> list[Table]:
     # EDGAR's reference lists: long tables of names and descriptions across pages, and a wide one of funds
     for name, columns, title in REFERENCE:
         tables.append(csv_table(f"{SOURCES}/edgartools/{name}.csv.gz", columns, title))
-    return tables + html_tables(LOOPS, "Films featuring time loops (Wikipedia)", WIKITABLES)
+    tables += html_tables(LOOPS, "Films featuring time loops (Wikipedia)", WIKITABLES)
+    currencies = "Currencies of the world (ISO 4217, datasets/currency-codes)"
+    tables.append(csv_table(CURRENCIES, CURRENCY_COLUMNS, currencies))
+    languages = "Languages (ISO 639, datasets/language-codes)"
+    tables.append(csv_table(LANGUAGES, ["alpha3-b", "alpha3-t", "alpha2", "English", "French"], languages))
+    tables.append(names_table("country", COUNTRY_NAMES, "Countries and areas (umpirsky/country-list)"))
+    tables.append(names_table("locales", LOCALE_NAMES, "Locales (umpirsky/locale-list)", regional=True))
+    boxes = "//table[contains(@class, 'wikitable') or contains(@class, 'infobox')]"
+    titles = ("Mozilla (Wikipedia)", "New Zealand (Wikipedia)")
+    return tables + [table for origin, title in zip(INFOBOXES, titles) for table in html_tables(origin, title, boxes)]
+
+
+def names_table(kind: str, languages: dict[str, str], title: str, regional: bool = False) -> Table:
+    """umpirsky's lists of names (``country`` or ``locales``) in ``languages`` (heading: code), laid out
+    from the right: the identifier, then a column of names a language, in the first list's order;
+    ``regional``: only the identifiers with a region (a locale's name with its region in brackets)."""
+    names = {
+        heading: dict(csv.reader(io.StringIO(read_text(source_file(_names(kind, code))).decode("utf-8"))))
+        for heading, code in languages.items()
+    }
+    first = next(iter(names.values()))
+    keys = [key for key in first if key != "id" and (not regional or "_" in key)]
+    grid = [[(text, 1, 1) for text in ["ID", *names]]]
+    grid += [[(key, 1, 1)] + [(column.get(key, ""), 1, 1) for column in names.values()] for key in keys]
+    origin = _names(kind, next(iter(languages.values())))
+    where = f"names in {', '.join(languages.values())}" + (", identifiers with a region" if regional else "")
+    return tidy(Table(origin, where, title, 1, tuple(from_rows(grid)), rtl=True))
+
+
+def _names(kind: str, code: str) -> str:
+    return f"{SOURCES}/{'country-list' if kind == 'country' else 'locale-list'}/{code}-{kind}.csv.gz"
 
 
 def _grouped(table: Table) -> bool:
@@ -95,12 +153,11 @@ def _grouped(table: Table) -> bool:
 def paragraphs(tables: list[Table]) -> dict[str, list[str]]:
     """The Wikipedia article's paragraphs, set around every source's tables but the filings' and the articles',
     which have their own."""
-    own = {origin: prose(origin, "//body//p") for origin in ARTICLES} | {
-        TEN_Q: prose(TEN_Q),
-        TEN_K: prose(TEN_K),
-        NFLX: prose(NFLX),
-        LOOPS: prose(LOOPS),
-    }
+    own = (
+        {origin: prose(origin, "//body//p") for origin in ARTICLES}
+        | {TEN_Q: prose(TEN_Q), TEN_K: prose(TEN_K), NFLX: prose(NFLX), LOOPS: prose(LOOPS)}
+        | {origin: prose(origin) for origin in INFOBOXES}
+    )
     text = prose(DUCK)
     return {table.origin: own.get(table.origin, text) for table in tables}
 

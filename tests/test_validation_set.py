@@ -73,7 +73,7 @@ def test_a_truth_file_is_well_formed_and_its_cells_are_on_its_pages(truth):
             for cell in row:
                 text = cell["text"] if isinstance(cell, dict) else cell or ""
                 for word in text.split():  # a wrapped cell's lines, a fallback font's letters, may be read apart
-                    runs = re.findall(r"\w+", compact(word))
+                    runs = re.findall(r"[^\W_]+", compact(word))  # (and "ee_GH" laid out from the right: "GH_ee")
                     assert RTL_LETTERS.search(word) or all(run in pages[table.page - 1] for run in runs), word
 
 
