@@ -37,7 +37,8 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
 4. What reads as text set in columns is no table: a run whose columns are all prose, or one with a
    column of long lines of prose (``PROSE_CHARS`` characters on average, ``TEXT_COLUMN`` times that
    for one column beside others not of figures), stays with the page's text; so does a table of
-   contents (every line ending in a page number, most after a leader). A word no cell holds is read
+   contents (every line ending in a page number, most after a leader): ``readers.pdf.textruns``. A line of one
+   phrase among the rows across one of their gutters at most (a section's name) parts none. A word no cell holds is read
    beside the table, and the table is said to be so (``readers.pdf.unsure``).
 5. A drawing that is no chart but a table's rules and shading (a shaded header and total drawn as
    rectangles) is read as the table its words make (``drawn_table``, called by the layout).
@@ -53,6 +54,7 @@ from .boxes import box_of, centre_in
 from .framed import Frame, framed_lines
 from .records import Boxed, Item
 from .strips import common, gaps, two_sided
+from .textruns import is_contents, is_text
 from .unruled import (
     GUTTER_EMS,
     HEADER_ROWS,
@@ -68,7 +70,6 @@ from .unsure import of_figures
 from .words import in_reading_order, phrase_text, right_to_left
 from .wraps import ALIGNED_ROWS, DIGIT, PROSE_CHARS, STACKED
 
-PAGE_NUMBER = re.compile(r"\d{1,4}|[ivxlcdm]{1,7}|\d{1,3}[-–]\d{1,4}", re.I)  # "12", "xiv", "1-3"
 CAPTION = re.compile(r"(table|figure|fig\.|chart|exhibit)\s*[:.]?\s*[A-Z]{0,3}\d", re.I)  # "Table: 5", "Table SA3."
 ROW_REACH = 2.5  # line heights between two rows of a table at most: statistics tables space theirs widely
 ROW_SPACING = 2.0  # times the rows' usual spacing: a wider gap ends the table (a form's lines under it)
@@ -82,43 +83,9 @@ DRAWN_FILLED = 0.75  # of such a table's cells holding text: a diagram's boxes i
 # wrapped cell's line under a few columns (a ten-column table's "Saharan Africa"), no row: it narrows no gutter.
 WRAPPED_SHARE = 2
 ROW_SIZES = 1.5  # times the smallest phrase's type size: a line of a larger one beside it is two blocks, no row
-TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
 LABEL_EDGE = 1.0  # points: a line starting this far left of the last row's label at most is set on it or in from it
+SECTION_LINES = 2  # a section's label and its part's alone over a table's first row at most
 PAIR_COLUMNS = 4  # columns a table of two rows has at least: a header over one row of figures
-
-
-def _is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool:
-    """The run is text set in columns: every column's lines are prose, or one column's are long beside
-    others not of figures (a cost table's long descriptions beside its amounts are a table's). The lines
-    above the first that holds figures in two columns are a header's, when there is one: long headings
-    over figures are no text."""
-    cells: list[list[tuple[int, bool] | None]] = []  # each line's cells: its length and whether it holds a figure
-    for row in rows:
-        for line in item_lines(row):
-            cells.append([])
-            for index in range(len(gutters) + 1):
-                left = gutters[index - 1][1] if index else float("-inf")
-                right = gutters[index][0] if index < len(gutters) else float("inf")
-                cell = [item for item in line if left - 0.5 <= item["x0"] and item["x1"] <= right + 0.5]
-                figure = any(char.isdigit() for item in cell for char in item["text"])
-                cells[-1].append((line_chars(cell), figure) if cell else None)
-    body = next((index for index, line in enumerate(cells) if sum(bool(cell and cell[1]) for cell in line) > 1), 0)
-    lengths = [[entry[0] for line in cells[body:] if (entry := line[index])] for index in range(len(gutters) + 1)]
-    figures = [[entry[1] for line in cells[body:] if (entry := line[index])] for index in range(len(gutters) + 1)]
-    middles = [median(found) if found else 0 for found in lengths]
-    long = [middle >= TEXT_COLUMN * PROSE_CHARS for middle in middles]
-    beside_figures = all(2 * sum(found) >= len(found) for found, wide in zip(figures, long) if not wide)
-    return all(middle >= PROSE_CHARS for middle in middles if middle) or (any(long) and not beside_figures)
-
-
-def _contents(rows: list[list[Item]], drawing: list[Item], width: float) -> bool:
-    """The run is a table of contents: every row ends in a page number, most after a leader's dots."""
-    leadered = sum(
-        any(dots["top"] < row[-1]["bottom"] and row[0]["top"] < dots["bottom"] for dots in drawing) for row in rows
-    )
-    return 2 * leadered >= len(rows) and all(
-        PAGE_NUMBER.fullmatch(phrase_text(phrases(row, width)[-1])) for row in rows
-    )
 
 
 def _under_headings(row: list[Item], line: list[Item], width: float) -> bool:
@@ -194,11 +161,18 @@ def _sizes_apart(line: list[Item], width: float) -> bool:
     return max(sizes) > ROW_SIZES * min(sizes)
 
 
-def _section(line: list[Item], rows: list[list[Item]], width: float) -> bool:
-    """The line over a table's rows is its first row, a section's label alone ("Numerator:" under the header's
-    dates): one phrase ending in a colon, set at the labels' left edge."""
-    labels = min(row[0]["x0"] for row in rows)
-    return len(phrases(line, width)) == 1 and phrase_text(line).endswith(":") and abs(line[0]["x0"] - labels) <= 1
+def _sections(lines: list[list[Item]], first: int, last: int, floor: int, width: float) -> int:
+    """The first line of a table whose rows run from ``first`` to ``last``: the labels of a section alone over
+    them are its first rows ("Numerator:" under the header's dates; "Cash flow hedges:" over "Foreign exchange
+    contracts"), lines of one phrase set at the labels' left edge, ``SECTION_LINES`` at most, after ``floor``,
+    the topmost ending in a colon."""
+    labels = min(row[0]["x0"] for row in lines[first : last + 1])
+    found = first
+    for line in range(first - 1, max(floor, first - SECTION_LINES) - 1, -1):
+        if len(phrases(lines[line], width)) > 1 or abs(lines[line][0]["x0"] - labels) > 1:
+            break
+        found = line if phrase_text(lines[line]).endswith(":") else found
+    return found
 
 
 def _pair(lines: list[list[Item]], strips: list[tuple[float, float]], width: float) -> bool:
@@ -402,25 +376,24 @@ def aligned_tables(
         for floor, body, last in framed
     ]
     starts += [(None, *run) for run in runs if not any(_meet(run, (floor, last)) for floor, _, last in framed)]
-    for floor, first, last in sorted(starts, key=lambda run: run[1]):
+    for floor, start, last in sorted(starts, key=lambda run: run[1]):
+        first = _sections(lines, start, last, end if floor is None else floor, width)  # from the sections' labels
         top = first if floor is None else floor  # a framed table's header is all its lines over its rows
-        pair = last == first + 1
-        height = median(item["bottom"] - item["top"] for item in lines[first])
+        pair = last == start + 1
+        height = median(item["bottom"] - item["top"] for item in lines[start])
         while (
             not pair
             and top > max(end, first - HEADER_ROWS)
             and (
-                len(phrases(lines[top - 1], width)) < 2 + len(phrases(lines[first], width))
+                len(phrases(lines[top - 1], width)) < 2 + len(phrases(lines[start], width))
                 and all(line_chars(phrase) < PROSE_CHARS for phrase in phrases(lines[top - 1], width))
-                or _under_headings(lines[first], lines[top - 1], width)
-                or _over_columns(lines[first : last + 1], lines[top - 1], width)
+                or _under_headings(lines[start], lines[top - 1], width)
+                or _over_columns(lines[start : last + 1], lines[top - 1], width)
             )
             and not CAPTION.match(phrase_text(lines[top - 1]))
             and lines[top][0]["top"] - max(item["bottom"] for item in lines[top - 1]) <= ROW_REACH * height
         ):
             top -= 1
-        while first > top and _section(lines[first - 1], lines[first : last + 1], width):
-            first -= 1
         rows = lines[first : last + 1]
         region = sum(rows, [])
         left, right = min(item["x0"] for item in region), max(item["x1"] for item in region)
@@ -428,8 +401,14 @@ def aligned_tables(
         lead = next(
             (n for n, row in enumerate(rows) if of_figures(phrase_text(found) for found in phrases(row, width))), 0
         )
-        under = sum(rows[lead if lead <= HEADER_ROWS else 0 :], [])
-        if _is_text(rows, _gutters(under, left, right, width)) or _contents(rows, drawing, width):
+        under = rows[lead if lead <= HEADER_ROWS else 0 :]
+        # a line of one phrase across one gutter at most of those the others leave (a section's name) parts none
+        cells = [row for row in under if len(phrases(row, width)) > 1]
+        strips = _gutters(sum(cells, []), left, right, width)
+        crossed = [sum(row[0]["x0"] < b and a < row[-1]["x1"] for a, b in strips) for row in under]
+        wide = [row for row, count in zip(under, crossed) if count > 1 and len(phrases(row, width)) == 1]
+        strips = _gutters(sum(cells + wide, []), left, right, width)
+        if is_text(rows, strips) or is_contents(rows, drawing, width):
             continue
         table = (
             (  # a framed pair's lines over its header rule are read before it
