@@ -55,7 +55,8 @@ def _over(grid: Ruled, block: Item) -> list[int] | None:
 
 def _under(grid: Ruled, block: Item) -> bool:
     """``block``'s rows stand right under ``grid``, within its width, over as many columns as it has (or more,
-    each under one of its columns: ``_over``)."""
+    each under one of its columns: ``_over``), its first row not the grid's header read again (rows of a few
+    lines each, found with their header: the shaded header stands less than half a row over them)."""
     (x0, _, x1, bottom), _, head, _ = grid
     body = block["rows"]
     pitch = (block["bottom"] - block["top"]) / len(body)
@@ -64,6 +65,7 @@ def _under(grid: Ruled, block: Item) -> bool:
         len(head) <= HEADER_ROWS
         and (len(head[0]) == len(body[0]) or _over(grid, block) is not None)
         and len(body[0]) > 1
+        and body[0] != head[-1]
         and -pitch / 2 <= block["top"] - bottom <= BODY_REACH * pitch
         and block["x0"] >= x0 - reach
         and block["x1"] <= x1 + reach
