@@ -138,13 +138,21 @@ def halves_joined(rows: list[list[str]]) -> list[list[str]]:
     the top of two cells or more, no row of figures) and whose cells stand only in body rows its left
     neighbour leaves empty, both columns holding some, joined to that neighbour: one column set in two
     halves, its figures set right and those with a footnote mark set left ("13.1" and "6.9ab" under
-    "Seroprevalence (%)"), no row's words on both sides of the gutter between them."""
+    "Seroprevalence (%)"), no row's words on both sides of the gutter between them. A table without such a
+    header joins a column of figures alone to a neighbour of words so: an infobox's values, set left, and
+    its bare figures set right ("4,699,755" under "4,933,210 (120th)")."""
     header = next((index for index, row in enumerate(rows) if of_figures(row) or sum(map(bool, row)) < 2), 0)
     column = 1
-    while header and column < len(rows[0]):
+    while column < len(rows[0]):
         body, left = rows[header:], column - 1
         filled = all(any(row[index] for row in body) for index in (left, column))
-        if filled and not rows[header - 1][column] and not any(row[left] and row[column] for row in body):
+        words = any(row[left] and not FIGURE.fullmatch(row[left]) for row in body)
+        unheaded = (
+            not rows[header - 1][column]
+            if header
+            else words and all(FIGURE.fullmatch(row[column]) for row in body if row[column])
+        )
+        if filled and unheaded and not any(row[left] and row[column] for row in body):
             rows = [[*row[:left], " ".join(filter(None, row[left : column + 1])), *row[column + 1 :]] for row in rows]
         else:
             column += 1
