@@ -3,7 +3,9 @@ left-aligned words, a cell's padding apart: narrower than a word space, where a 
 gutters (``readers.pdf.unruled``) and a reader sees "1Underwriting Agreement", "2011A group of teens". The
 figures are moved a gutter to the left, so the strip between the columns is one, as the print's cells show.
 Its left-aligned columns stand as close to the cells before them, wherever those end ("… of the Registrant filed
-8-K", "Cell 2 Cell 3"): the words that start such a column give up the rest of a gutter from their left.
+8-K", "Cell 2 Cell 3"): the words that start such a column give up the rest of a gutter from their left. So do an
+amount's currency sign and a dash that stands for no amount, closer than a word space after a figure ("$ 160,544
+$ (1,709,112)", "(18,099) —"): neither ends the figure before it.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from statistics import median
 
 from .records import Item
 from .unruled import EDGE, item_lines
-from .unsure import FIGURE
+from .unsure import CURRENCY, FIGURE
 from .words import SPACE_EMS
 from .wraps import ALIGNED_ROWS, LETTER
 
 Pair = tuple[Item, Item]  # a word and the next on its line
+DASHES = ("—", "–")  # a dash alone in a cell: no amount
 
 
 def _cell(text: str) -> bool:
@@ -80,13 +83,33 @@ def _open_starts(lines: list[list[Item]], width: float) -> None:
             item["x0"] = min(item["x0"] + shift, item["x1"] - 0.1)
 
 
+def _open_signs(lines: list[list[Item]], width: float) -> None:
+    """Shift right, a gutter's width from the figure before them, a currency sign with the amount after it, or a
+    dash alone (the next word a gutter away, or none), set closer than a word space after a figure: the next
+    column's cell, in a line of its own too (a sheet's columns of amounts set edge to edge), if the shift leaves
+    a gutter before the line's next word."""
+    for line in lines:
+        for n, (left, right) in enumerate(zip(line, line[1:]), 1):
+            after = line[n + 1 : n + 2]
+            sign = right["text"] in CURRENCY and after and FIGURE.fullmatch(after[0]["text"])
+            moved = line[n : n + 2] if sign else [right]
+            rest = line[n + len(moved) : n + len(moved) + 1]
+            lone = right["text"] in DASHES and (not after or after[0]["x0"] - right["x1"] >= width)
+            gap = right["x0"] - left["x1"]
+            shift = width - gap + EDGE  # (a gutter's width and a little: no rounding narrows it)
+            if (sign or lone) and FIGURE.fullmatch(left["text"]) and 0 <= gap < SPACE_EMS * left.get("size", 0):
+                if not rest or rest[0]["x0"] - moved[-1]["x1"] - shift >= width:
+                    for item in moved:
+                        item["x0"], item["x1"] = item["x0"] + shift, item["x1"] + shift
+
+
 def open_seams(items: list[Item], width: float) -> None:
     """Move ``width`` (a gutter) to the left each figure of a seam: in ``ALIGNED_ROWS`` lines or more, a figure
     ending on one edge (``EDGE``), its next word (``_cell``) less than a word space (``SPACE_EMS``) after it,
     those words not all one (a unit after each figure is its cell's: "3 months", "12 months"), and no word of
     the lines from the first to the last crossing the strip between the figures and the words after them. A
     typewriter's columns are a space apart, whole characters: no seam. Then the left-aligned columns set close
-    (``_open_starts``)."""
+    (``_open_starts``), and the amounts and dashes set close after a figure (``_open_signs``)."""
     lines = item_lines([item for item in items if item.get("block") is None])
     pairs = [
         (left, right)
@@ -102,3 +125,4 @@ def open_seams(items: list[Item], width: float) -> None:
         for left, _ in run:
             left["x0"], left["x1"] = left["x0"] - width, left["x1"] - width
     _open_starts(lines, width)
+    _open_signs(lines, width)
