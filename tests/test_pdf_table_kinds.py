@@ -146,3 +146,9 @@ def test_why_a_table_may_be_wrong_is_read_from_its_cells():
     assert doubts(right, beside=True) == ["words placed beside it"]
     ranges = "| C | Si | Mn | P |\n|---|---|---|---|\n| 0.39 - 0.46 .. | 0.2 - 0.35 | 12–15 | max 0.025 |"
     assert doubts(ranges) == [], "a range is one value"
+    # a sheet's columns of amounts set edge to edge, read as one: two amounts with their signs, or in brackets
+    signed = "| Item | 2025 |\n|---|---|\n| Hedges | $ 160,544 $ (1,709,112) |\n| Debt | 12 |\n| Total | 14 |"
+    assert doubts(signed) == ["figures run together in a cell"]
+    assert doubts(signed.replace("$ 160,544 $ (1,709,112)", "(3,400) (138,000)")) == ["figures run together in a cell"]
+    shares = "| Group | n (%) |\n|---|---|\n| Men | 63 (18.5%) |\n| Women | 50.8 (15.9) |\n| All | $ 8,550 |"
+    assert doubts(shares) == [], "a value and its share, or its deviation, is one value"

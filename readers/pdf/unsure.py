@@ -8,7 +8,8 @@ trusting it. Each builder's table is looked at as its rows of cells (the first i
 - a column whose cells mix kinds: a column of the body holding words in some rows and figures in
   others, ``MIXED_SHARE`` of its cells at least of each (a column of figures whose cells took a
   label's words, or two columns read as one);
-- figures run together: a cell holding two figures or more (``1.0 1.1``), so a column's values
+- figures run together: a cell holding two figures or more (``1.0 1.1``, two amounts each with its
+  currency sign or in brackets), so a column's values
   stand apart in it: two columns read as one;
 - words placed beside it: a word the builder could not put in a cell, read as text beside the
   table (``unplaced``).
@@ -51,6 +52,8 @@ def _kind(cell: str) -> str:
     parts = [part for part in cell.split() if not EMPTY.fullmatch(part)]
     if not parts:
         return ""
+    if _two_amounts(cell.split()):
+        return "figures"
     dashed = " ".join(part for part in cell.split() if part in "-–" or not EMPTY.fullmatch(part))
     if FIGURE.fullmatch(" ".join(parts)) or RANGE.fullmatch(dashed):  # "100 000"
         return "figure"
@@ -58,6 +61,16 @@ def _kind(cell: str) -> str:
     if len(parts) > 1 and plain[-1] and plain[-2]:  # "1.0 1.1", a label and its values ("Age 50.8 15.9")
         return "figures"
     return "figure" if FIGURE.fullmatch(parts[0]) else "words"
+
+
+def _two_amounts(words: list[str]) -> bool:
+    """A cell's ``words`` are two amounts or more, each with its currency sign ("$ 160,544 $ (1,709,112)") or
+    each in brackets ("(3,400) (138,000)")."""
+    amounts = [word for word in words if word not in CURRENCY]
+    if len(amounts) < 2 or not all(FIGURE.fullmatch(word) for word in amounts):
+        return False
+    signs = sum(word in CURRENCY or word[:1] in CURRENCY for word in words)
+    return signs > 1 or sum(word.startswith("(") and word.endswith(")") for word in amounts) > 1
 
 
 def doubts(markdown: str, beside: bool = False) -> list[str]:
