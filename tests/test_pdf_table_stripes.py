@@ -5,7 +5,11 @@ below over a body left unruled, which was a table of its own over the rows read 
 wrapped over lines made rows of their own; a ten-column table's rows, whose wrapped cells stopped the
 table or made rows of their own; a table laid out from the right, whose columns were read from its left;
 a spreadsheet's print, whose columns stand a space apart; a dash for no amount centred in a column of
-amounts, read as a column of its own; and a shaded header over rows aligned in more columns than it has."""
+amounts, read as a column of its own; a shaded header over rows aligned in more columns than it has; a Wikipedia
+infobox, whose sections' names run across its two columns, and whose bare figures are set right under values set
+left; a list of films, each one's plot beside its title and its year, under a shaded header; and a spreadsheet's
+print of a filing's statement, its columns of amounts set edge to edge and its sections' labels alone over its
+first row."""
 
 from __future__ import annotations
 
@@ -229,3 +233,46 @@ def test_a_ruled_row_whose_cells_wrap_beside_a_one_line_index_is_one_row(service
     assert table.rstrip().endswith(
         "| Slovakia (Slovak Republic) | 001-234-203- 0635x76146 | 001-199-446- 3860x3486 | 2021-04-17 |"
     )
+
+
+def test_an_infoboxs_sections_run_across_its_columns(services):
+    """ "Stages of independence from the United Kingdom" runs across the gutter between labels and values: it
+    parted no gutter, and the infobox was read as lines of text."""
+    tables = page("272-word-wikipedia-2.pdf", 2, services).tables
+    assert tables and tables[0].startswith("| Capital | Wellington 41°17′S 174°27′E / 41.283°S 174.450°E |")
+    for row in ("| Stages of independence from the United Kingdom |  |", "| • Dominion | 26 September 1907 |"):
+        assert row in tables[0]
+
+
+def test_bare_figures_set_right_stay_in_the_column_of_values(services):
+    """LibreOffice sets a value that is a figure alone right, the others left: "4,699,755" stood in a third
+    column, empty but for the bare figures."""
+    tables = page("272-word-wikipedia-2.pdf", 3, services).tables
+    assert tables and "| • 2018 census | 4,699,755 |" in tables[0] and "| • Per capita | $40,266 |" in tables[0]
+    assert all(line.count("|") == 3 for line in tables[0].splitlines())
+
+
+def test_a_plot_beside_its_title_and_year_is_a_table_under_its_header(services):
+    """The plots' long lines beside titles and years read as text set in columns, and the header shaded over
+    them was read again over the rows found under it."""
+    reading = read_file(PRINTED / "237-word-wikipedia-4.pdf", services=services)
+    first = reading.pages[3].tables[0]
+    assert first.startswith("| Film | Year | Description |\n|---|---|---|\n| Source Code | 2011 | U.S. Army")
+    assert "| The Road | 2011 | A group of teens" in first
+    assert all(table.count("| Film | Year | Description |") == 1 for p in reading.pages for table in p.tables)
+
+
+def test_a_sheets_amounts_set_edge_to_edge_and_its_sections_labels(services):
+    """A currency sign and its amount, or a dash for none, a padding's width after the amount before: the two
+    columns were one ("$ 160,544 $ (1,709,112)"); and "Cash flow hedges:" over "Foreign exchange contracts" over
+    the first row parted the header from the rows."""
+    tables = page("214-sheet-nflx-10-q-2025-07-18.pdf", 1, services).tables
+    assert len(tables) == 1 and tables[0].startswith("|  | Three Months Ended |  | Six Months Ended |  |")
+    for row in (
+        "| Cash flow hedges: |  |  |  |  |\n| Foreign exchange contracts |  |  |  |  |",
+        "| Amount included in the assessment of effectiveness | $ (1,222,145) | $ 160,544 | $ (1,709,112) |"
+        " $ 389,688 |",
+        "| Amount excluded from the assessment of effectiveness | (18,099) | — | (36,130) | — |",
+        "| Total | $ (1,333,644) | $ 157,144 | $ (1,883,242) | $ 386,288 |",
+    ):
+        assert row in tables[0]
