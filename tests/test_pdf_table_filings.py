@@ -1,8 +1,9 @@
-"""A quarterly filing's statements (Apple's Form 10-Q for March 2025, in the generated tuning set
-``tests/corpus/table-tuning``, printed by Chromium and LibreOffice: ``bench.make_tuning``): periods
-grouped over dates set on two lines, labels wrapped over lines, amounts whose currency sign wraps
-apart, headings centred or set left in their cells over figures set right, and tables one under the
-other with only a caption between them; and the corpus's form and Korean report, whose lines stay text."""
+"""A quarterly filing's statements (Apple's Form 10-Q for March 2025 and Netflix's for June 2025, in the generated
+tuning set ``tests/corpus/table-tuning``, printed by Chromium and LibreOffice: ``bench.make_tuning``): periods
+grouped over dates set on two lines, labels wrapped over lines, amounts whose currency sign wraps apart, headings
+centred or set left in their cells over figures set right, dates wrapped under their month, a note of units under
+the dates, and tables one under the other with only a caption between them; and the corpus's form and Korean
+report, whose lines stay text."""
 
 from __future__ import annotations
 
@@ -144,3 +145,17 @@ def test_a_leader_s_last_dots_are_no_words_of_the_cell(services):
 def test_lines_of_text_are_no_table(path, words, services):
     reading = read_file(CORPUS / path, services=services)
     assert any(words in line and not line.startswith("|") for line in reading.as_text().splitlines())
+
+
+def test_a_date_wrapped_under_its_month_in_a_ruled_header_is_one_heading(services):
+    """Netflix's regions: "June" over "30,2025" in a header ruled above and below, "Q2'25 vs. Q2'24" beside
+    them over no cell of the line under: the dates' second lines were a row of their own."""
+    tables = page("182-chromium-nflx-10-q-2025-07-18.pdf", 1, services).tables
+    assert "|  | June 30,2025 | June 30,2024 | Q2'25 vs. Q2'24 |  |  |" in tables[1]
+    assert "30,2025 |" not in tables[1].replace("June 30,2025 |", "")
+
+
+def test_a_note_of_units_under_the_dates_is_a_row_of_its_own(services):
+    """ "(in thousands)" alone under "June 30,2025" was taken for the date's next line."""
+    [table] = page("194-word-nflx-10-q-2025-07-18.pdf", 2, services).tables
+    assert table.startswith("|  | June 30,2025 | December 31,2024 |\n|---|---|---|\n|  | (in thousands) |  |\n")

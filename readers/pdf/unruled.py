@@ -36,7 +36,7 @@ from .records import Item
 from .strips import common, dashed, gaps, two_sided
 from .unsure import CURRENCY, FIGURE, of_figures, unplaced
 from .words import in_reading_order, phrase_text
-from .wraps import ALIGNED_ROWS, PROSE_CHARS, PROSE_WORDS, STACKED, stacked_lines, wrapped_lines
+from .wraps import ALIGNED_ROWS, PROSE_CHARS, PROSE_WORDS, STACKED, UNITS, stacked_lines, wrapped_lines
 
 HEADER_ROWS = 3  # rows a header may be stacked over
 NOTE = re.compile(r"\([^()]*[^\W\d_][^()]*\)")  # a note in brackets, of words: "(in thousands)"
@@ -362,9 +362,9 @@ def unruled_table(
         # A first line that crosses gutters all the rows under it share, off their middles, is no
         # row: a title over the table ("Table: 5   Public Health Outlay …   (Rs. in 000)").
         # Headings centred over groups of the columns (over the body's columns, under a header's lines that
-        # cross them too) or each over its own are a header's row; headings over most columns, or over the cells
-        # the row under them fills ("June" over "30,2025"), are the first line of that row when it stands closer
-        # under them than over the row after it.
+        # cross them too) or each over its own are a header's row; headings over most columns, or over every cell
+        # the row under them fills ("June" over "30,2025", "Q2'25 vs. Q2'24" over none), are the first line of that
+        # row when it stands closer under them than over the row after it.
         table = unruled_table(above[1:], slabs, width) if above else unruled_table([], slabs[1:], width)
         if not table:
             return None
@@ -372,7 +372,7 @@ def unruled_table(
         tries = (_group_headings(rows[0], rows[start:], width) or [] for start in range(1, HEADER_ROWS + 1))
         if headings := next((row for row in tries if len(row) == len(first)), None):
             filled = [bool(heading) for heading in headings]
-            joins = closer and (2 * sum(filled) > len(first) or filled == [bool(cell) for cell in first])
+            joins = closer and (2 * sum(filled) > len(first) or all(on for on, cell in zip(filled, first) if cell))
         else:  # a heading over each column: a header row, or its first line over one of words
             heads = [phrase_text(phrase) for phrase in phrases(sorted(rows[0], key=lambda item: item["x0"]), width)]
             if not len(heads) == len(first) > 2:
@@ -454,12 +454,17 @@ def unruled_table(
             spanning[-1] = (spans, [f"{old} {new}".strip() for old, new in zip(spanning[-1][1], row)])
         elif spans:
             spanning.append((spans, row))
-    # The rows of headings over columns, and those stacked each over its own column when a row of figures or a
-    # line spanning the columns follows ("(in thousands)"), are set apart: the lines under them may be a header's
-    # wrapped lines. In the order the cells are read (from the right in Arabic): the first column is the labels'.
+    # The rows of headings over columns, and those stacked each over its own column when a row of figures, a line
+    # spanning the columns or a note of the figures' units follows ("(in thousands)"), are set apart: the lines
+    # under them may be a header's wrapped lines. In the order the cells are read (from the right in Arabic): the
+    # first column is the labels'.
     head_rows = [row for _, row in spanning]
     if any(stacked) and (
-        any(map(FIGURE.fullmatch, cells[0])) or cut in crossing and not cells[0][0] or cells[0][0].endswith(":")
+        any(map(FIGURE.fullmatch, cells[0]))
+        or cut in crossing
+        and not cells[0][0]
+        or cells[0][0].endswith(":")
+        or any(map(UNITS.fullmatch, cells[0]))
     ):
         head_rows.append([" ".join(parts) for parts in stacked])
     else:

@@ -16,6 +16,7 @@ DIGIT = re.compile(r"\d")
 ALIGNED_ROWS = 3  # rows a table without rules has at least
 STACKED = 0.6  # of the gap between a table's rows: a line closer under a cell is its next line
 PADDED = 0.5  # of a line's height: a header's line standing this far under the one above is no cell's next line
+UNITS = re.compile(r"\((?:[$€£] )?in [^()]+\)", re.I)  # a note of the figures' units: "(in thousands)"
 PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
 PROSE_WORDS = 4  # words a cell's line of prose has at least: its figures are the prose's ("as of May 11, 2017")
 
