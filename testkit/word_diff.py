@@ -31,9 +31,11 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from itertools import product
 
 CLASSES = ("split", "merged", "hyphen", "moved", "cid", "changed", "lost", "added")
 CID = re.compile(r"\(cid:\d+\)")
+LAM_ALEF = re.compile("([\u0622\u0623\u0625\u0627])\u0644")  # an alef drawn before its lam: the ligature as drawn
 # bullets, dashes, rules, dot leaders and Markdown marks standing alone
 NO_WORD = re.compile(r"^[•◦▪▫‣●○■□►▶–—*·.…\-_=|#>]+$")
 LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
@@ -201,7 +203,8 @@ def _missing(lost: list[Token], witness: list[Token], readlens: list[Token]) -> 
     """The ``lost`` words the page's output does not hold (the module's docstring): the witness's
     letters and digits of the word stand fewer times in ReadLens's page, both read as one run of
     letters and digits (so a word split, glued to another or to a rule, or set apart by a mark, is
-    held), nor spelled backwards (``_backwards``)."""
+    held), nor spelled backwards (``_backwards``), nor with its lam-alef ligatures' letters in the order they
+    are written (the witness gives them in the order they are drawn: "اإليوي" for "الإيوي")."""
     ours = _letters(" ".join(token.text for token in readlens))
     theirs = _letters(" ".join(token.text for token in witness))
     return [
@@ -211,7 +214,22 @@ def _missing(lost: list[Token], witness: list[Token], readlens: list[Token]) -> 
         and not any(unicodedata.category(char) == "Cc" for char in token.text)
         and ours.count(word) < theirs.count(word)
         and not any(backwards in ours for backwards in _backwards(token.text))
+        and not any(ours.count(_letters(written)) >= theirs.count(word) for written in _as_written(token.text))
     ]
+
+
+def _as_written(word: str) -> list[str]:
+    """``word`` with some of its alefs drawn before their lam put after it, each choice (the witness gives a
+    lam-alef ligature's letters in the order they are drawn; an alef before a lam may be written so too)."""
+    found = list(LAM_ALEF.finditer(word))
+    turned = []
+    for choice in product((False, True), repeat=len(found)):
+        letters = list(word)
+        for match, turn in zip(found, choice):
+            if turn:
+                letters[match.start()], letters[match.start() + 1] = letters[match.start() + 1], letters[match.start()]
+        turned.append("".join(letters))
+    return turned[1:]
 
 
 def _backwards(word: str) -> tuple[str, str]:
