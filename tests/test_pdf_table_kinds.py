@@ -14,8 +14,9 @@ import pytest
 
 from readers import Services, read_file
 from readers.notices import Code
-from readers.pdf.unsure import doubts
+from readers.pdf.unsure import doubts, parted
 from testkit import CORPUS, make_settings
+from testkit.validation import TUNING
 from testkit.word_diff import compare, readlens_words, witness_words
 
 NICS = CORPUS / "pdfplumber/nics-background-checks-2015-11.pdf"
@@ -152,3 +153,17 @@ def test_why_a_table_may_be_wrong_is_read_from_its_cells():
     assert doubts(signed.replace("$ 160,544 $ (1,709,112)", "(3,400) (138,000)")) == ["figures run together in a cell"]
     shares = "| Group | n (%) |\n|---|---|\n| Men | 63 (18.5%) |\n| Women | 50.8 (15.9) |\n| All | $ 8,550 |"
     assert doubts(shares) == [], "a value and its share, or its deviation, is one value"
+
+
+def test_two_tables_of_as_many_columns_with_a_few_lines_between_may_be_one(services):
+    """A sheet's list of films whose rows were parted at a row taller than the others: two tables one under the
+    other, nothing between them; a caption or a heading between two tables parts them."""
+    reading = read_file(TUNING / "printed/241-sheet-wikipedia-4.pdf", services=services)
+    assert reading.pages[0].unsure_tables == [0, 1]
+    assert all("read in pieces" in str(notice) for notice in reading.notices if notice.code == Code.TABLE_UNSURE)
+    table = "| A | B |\n|---|---|\n| 1 | 2 |"
+    assert parted(f"{table}\n\nrow 3 as text\n\n{table}", [table, table]) == {0, 1}
+    assert parted(f"{table}\n\nTable 2. Costs\n\n{table}", [table, table]) == set()
+    assert (
+        parted(f"{table}\n\n{table.replace('| B ', '| B | C ')}", [table, table.replace("| B ", "| B | C ")]) == set()
+    )

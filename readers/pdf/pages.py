@@ -49,7 +49,7 @@ from .placed import placed_blocks
 from .pool import WORKER_MEMORY, by_batches, time_limit, worker_stopped
 from .records import Char
 from .spelling import drawn_hyphens, joined_words, plain
-from .unsure import doubts
+from .unsure import doubts, parted
 from .words import struck_once
 
 TABLE_FILLED = 0.3  # of a ruled grid's cells, holding text: a table (a chart's gridlines leave most empty)
@@ -165,12 +165,12 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         pdfium_page.close()
     text = plain(text)
     found = sorted(map(plain, found), key=text.find)
-    apart = {plain(markdown) for markdown in beside}
+    apart, pieces = {plain(markdown) for markdown in beside}, parted(text, found)
     return {
         "number": number,
         "text": text,
         "tables": found,
-        "doubts": [doubts(markdown, markdown in apart) for markdown in found],
+        "doubts": [doubts(markdown, markdown in apart, n in pieces) for n, markdown in enumerate(found)],
         "has_text": has_text,
         "unmapped": unmapped,
         "figures": figures,

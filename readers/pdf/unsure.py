@@ -12,7 +12,10 @@ trusting it. Each builder's table is looked at as its rows of cells (the first i
   currency sign or in brackets), so a column's values
   stand apart in it: two columns read as one;
 - words placed beside it: a word the builder could not put in a cell, read as text beside the
-  table (``unplaced``).
+  table (``unplaced``);
+- read in pieces: it and the next or the last table on its page have as many columns, and only a few lines
+  of text, no heading or caption among them, stand between them (a table's rows read as text between its
+  pieces, or a gap that parted its rows: ``parted``).
 
 ``readers.pdf.pages`` gives each such table a ``TABLE_UNSURE`` notice naming its page, and the page
 its index in ``Page.unsure_tables``; ``make bench icdar`` counts how many of the wrong tables and of
@@ -26,6 +29,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from ..markup.tables import table_rows
+from .headings import HEADING
 from .records import Item
 
 CURRENCY = {"$", "€", "£", "¥"}  # a sign set apart from its amount (ruled apart, or wrapped over it) goes with it
@@ -37,6 +41,8 @@ EMPTY = re.compile(r"[-–—.:/x*]*|n\.?\s?[av]\.?|nil|none", re.I)  # what sta
 # Of the body's rows, those filling half their usual cells or fewer: a quarter are more than a table's own
 # blanks (the sparsest right table of the ICDAR EU half has a fifth).
 RAGGED_SHARE = 0.25
+PARTED_LINES = 12  # lines of text between two pieces of a table at most: its rows read as text
+TITLE = re.compile(rf"{HEADING}|#|\*\(continued|(table|figure|fig\.|chart|exhibit)\b", re.I)  # a heading, a caption
 MIXED_SHARE = 0.25  # of a column's filled cells, of the rarer kind: a label in a column of figures is one or two
 
 
@@ -73,15 +79,37 @@ def _two_amounts(words: list[str]) -> bool:
     return signs > 1 or sum(word.startswith("(") and word.endswith(")") for word in amounts) > 1
 
 
-def doubts(markdown: str, beside: bool = False) -> list[str]:
+def parted(text: str, tables: list[str]) -> set[int]:
+    """The indexes of the page's ``tables`` (in the order of its Markdown ``text``) that may be pieces of one:
+    two in turn of as many columns, ``PARTED_LINES`` lines of text at most between them, none a heading, a
+    caption or a title in capitals ("STATISTICS OF MONTHLY MEAN DATA")."""
+    found: set[int] = set()
+    end = 0
+    for index, (first, second) in enumerate(zip(tables, tables[1:])):
+        start = text.find(first, end)
+        end = start + len(first) if start >= 0 else end
+        after = text.find(second, end)
+        lines = [line.strip() for line in text[end:after].splitlines() if line.strip()]
+        if (
+            0 <= start < after
+            and len(table_rows(first)[0]) == len(table_rows(second)[0])
+            and len(lines) <= PARTED_LINES
+            and not any(TITLE.match(line) or line.isupper() for line in lines)
+        ):
+            found |= {index, index + 1}
+    return found
+
+
+def doubts(markdown: str, beside: bool = False, pieces: bool = False) -> list[str]:
     """Why the table ``markdown`` may be read wrong (the module's list, in its words), none when it
-    reads as a table should; ``beside`` when its builder placed words beside it. Its body is what
-    follows its header: the rows from the first that holds a figure (or from its second row)."""
+    reads as a table should; ``beside`` when its builder placed words beside it, ``pieces`` when it may
+    be a piece of a table (``parted``). Its body is what follows its header: the rows from the first that
+    holds a figure (or from its second row)."""
     rows = table_rows(markdown)
     every = [[_kind(cell) for cell in row] for row in rows]
     start = max(1, next((index for index, row in enumerate(every) if "figure" in row or "figures" in row), 1))
     body, kinds = rows[start:], every[start:]
-    reasons = ["words placed beside it"] if beside else []
+    reasons = ["words placed beside it"] * beside + ["it and the table next to it may be one, read in pieces"] * pieces
     if any(kind == "figures" for row in every for kind in row):  # a heading's cell too ("1.0 1.1")
         reasons.append("figures run together in a cell")
     if not body:
