@@ -159,3 +159,11 @@ def test_a_note_of_units_under_the_dates_is_a_row_of_its_own(services):
     """ "(in thousands)" alone under "June 30,2025" was taken for the date's next line."""
     [table] = page("194-word-nflx-10-q-2025-07-18.pdf", 2, services).tables
     assert table.startswith("|  | June 30,2025 | December 31,2024 |\n|---|---|---|\n|  | (in thousands) |  |\n")
+
+
+def test_a_sections_label_wrapped_over_two_lines_is_one_row(services):
+    """The share repurchases' first period, "December 29, 2024 to February" over "1, 2025:", over its row of
+    figures: only the second line was the table's."""
+    tables = page("111-word-aapl-20250329.pdf", 1, services).tables
+    row = "| December 29, 2024 to February 1, 2025: |  |  |  |  |\n|---|---|---|---|---|\n| Open market"
+    assert any(table.startswith(row) for table in tables)

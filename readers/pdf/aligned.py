@@ -165,13 +165,17 @@ def _sections(lines: list[list[Item]], first: int, last: int, floor: int, width:
     """The first line of a table whose rows run from ``first`` to ``last``: the labels of a section alone over
     them are its first rows ("Numerator:" under the header's dates; "Cash flow hedges:" over "Foreign exchange
     contracts"), lines of one phrase set at the labels' left edge, ``SECTION_LINES`` at most, after ``floor``,
-    the topmost ending in a colon."""
+    the topmost ending in a colon, or the first line of such a label wrapped (the next starting in lower case or
+    with a digit)."""
     labels = min(row[0]["x0"] for row in lines[first : last + 1])
     found = first
     for line in range(first - 1, max(floor, first - SECTION_LINES) - 1, -1):
         if len(phrases(lines[line], width)) > 1 or abs(lines[line][0]["x0"] - labels) > 1:
             break
-        found = line if phrase_text(lines[line]).endswith(":") else found
+        # (or the first line of the label found, wrapped: "December 29, 2024 to February" / "1, 2025:")
+        starts = phrase_text(lines[found])[:1]
+        wrapped = found == line + 1 < first and (starts.islower() or starts.isdigit())
+        found = line if phrase_text(lines[line]).endswith(":") or wrapped else found
     return found
 
 
