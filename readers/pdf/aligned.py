@@ -407,10 +407,11 @@ def aligned_tables(
         )
         under = rows[lead if lead <= HEADER_ROWS else 0 :]
         # a line of one phrase across one gutter at most of those the others leave (a section's name) parts none
-        cells = [row for row in under if len(phrases(row, width)) > 1]
+        lone = [len(phrases(row, width)) == 1 for row in under]
+        cells = [row for row, one in zip(under, lone) if not one]
         strips = _gutters(sum(cells, []), left, right, width)
         crossed = [sum(row[0]["x0"] < b and a < row[-1]["x1"] for a, b in strips) for row in under]
-        wide = [row for row, count in zip(under, crossed) if count > 1 and len(phrases(row, width)) == 1]
+        wide = [row for row, one, count in zip(under, lone, crossed) if one and count > 1]
         strips = _gutters(sum(cells + wide, []), left, right, width)
         if is_text(rows, strips) or is_contents(rows, drawing, width):
             continue

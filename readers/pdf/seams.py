@@ -90,17 +90,18 @@ def _open_signs(lines: list[list[Item]], width: float) -> None:
     a gutter before the line's next word."""
     for line in lines:
         for n, (left, right) in enumerate(zip(line, line[1:]), 1):
+            gap = right["x0"] - left["x1"]
+            if not 0 <= gap < SPACE_EMS * left.get("size", 0) or not FIGURE.fullmatch(left["text"]):
+                continue
             after = line[n + 1 : n + 2]
             sign = right["text"] in CURRENCY and after and FIGURE.fullmatch(after[0]["text"])
-            moved = line[n : n + 2] if sign else [right]
-            rest = line[n + len(moved) : n + len(moved) + 1]
             lone = right["text"] in DASHES and (not after or after[0]["x0"] - right["x1"] >= width)
-            gap = right["x0"] - left["x1"]
+            moved = line[n : n + 2] if sign else [right] if lone else []
+            rest = line[n + len(moved) : n + len(moved) + 1]
             shift = width - gap + EDGE  # (a gutter's width and a little: no rounding narrows it)
-            if (sign or lone) and FIGURE.fullmatch(left["text"]) and 0 <= gap < SPACE_EMS * left.get("size", 0):
-                if not rest or rest[0]["x0"] - moved[-1]["x1"] - shift >= width:
-                    for item in moved:
-                        item["x0"], item["x1"] = item["x0"] + shift, item["x1"] + shift
+            if moved and (not rest or rest[0]["x0"] - moved[-1]["x1"] - shift >= width):
+                for item in moved:
+                    item["x0"], item["x1"] = item["x0"] + shift, item["x1"] + shift
 
 
 def open_seams(items: list[Item], width: float) -> None:
