@@ -45,6 +45,7 @@ Box = tuple[float, float, float, float]
 # A table shaded in bands: an unshaded row between two bands is at most this many times a band's height (a row
 # of two lines between bands of one line is twice)
 BAND_GAP = 2.5
+RULE_WIDTH = 2.0  # points: a filled box this thin is a rule, not a shade
 BAND_EDGES = 0.005  # of the page's width: bands of one table start and end within this of each other (half a cell rule)
 
 
@@ -131,23 +132,40 @@ def block_score(block: Block, words: list[tuple[str, tuple[float, float]]]) -> S
     return Score(sum((own & inside).values()), sum(own.values()), sum(inside.values()))
 
 
-def grids(pdf: Path, number: int) -> list[Box]:
+def grids(pdf: Path, number: int) -> tuple[list[Box], list[Box]]:
     """The drawn grids of page ``number``, as fractions of the page, cut to it (a spread's other page is not
-    this page's): each ruled table pdfplumber finds with the rules that cross it or run on from them
-    (``readers.pdf.boxes.ruled``, as the layout grows a table's box), a table's shaded bands one grid
-    (``_banded``)."""
+    this page's): the ruled ones, each table pdfplumber finds that a rule draws (a line, a stroked box or a
+    box no wider than ``RULE_WIDTH``) with the rules that cross it or run on from them
+    (``readers.pdf.boxes.ruled``, as the layout grows a table's box); and the shaded ones, the tables it finds
+    from filled boxes alone, a table's shaded bands one grid (``_banded``)."""
     with pdfplumber.open(pdf) as document:
         page = document.pages[number - 1]
         x0, top, x1, bottom = (float(value) for value in page.bbox)
         width, height = x1 - x0, bottom - top
-        found = []
+        ruled_grids, shaded = [], []
         for table in page.find_tables():
             left, up, right, down = ruled(table.bbox, page.edges, [])
             box = (max(0.0, (left - x0) / width), max(0.0, (up - top) / height))
             box += (min(1.0, (right - x0) / width), min(1.0, (down - top) / height))
             if box[2] > box[0] and box[3] > box[1]:
-                found.append((box, len(table.rows)))
-        return _banded(found)
+                if _drawn_with_rules(table.bbox, page):
+                    ruled_grids.append(box)
+                else:
+                    shaded.append((box, len(table.rows)))
+        return ruled_grids, _banded(shaded)
+
+
+def _drawn_with_rules(box: Box, page) -> bool:
+    """A rule lies in ``box``: a line, a stroked shape, or a shape no wider or taller than ``RULE_WIDTH``."""
+    left, top, right, bottom = box
+    return any(
+        left - RULE_WIDTH <= shape["x0"]
+        and shape["x1"] <= right + RULE_WIDTH
+        and top - RULE_WIDTH <= shape["top"]
+        and shape["bottom"] <= bottom + RULE_WIDTH
+        and (shape["object_type"] == "line" or shape["stroke"] or min(shape["width"], shape["height"]) <= RULE_WIDTH)
+        for shape in page.lines + page.rects + page.curves
+    )
 
 
 def _banded(found: list[tuple[Box, int]]) -> list[Box]:
