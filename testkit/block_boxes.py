@@ -18,9 +18,11 @@ most (a table that overlaps none has no rules, and is not counted). A grid is fo
 pdfplumber finds on the page (``find_tables`` with its default settings: the drawn lines), as the rules
 that make it: its cells with the rules that cross them or run on from them (a rule that runs on past the
 last vertical rule, over a column ruled only across its rows; vertical rules drawn on below the last
-rule), a table shaded in bands one grid with its unshaded rows, the page's other half of a spread left
-out. The growing is the layout's own (``readers.pdf.boxes.ruled``), but here it stops at no words: what
-this measures independently is where the grid starts, pdfplumber's cells, not the layout's table.
+rule), the page's other half of a spread left out. The growing is the layout's own
+(``readers.pdf.boxes.ruled``), but here it stops at no words: what this measures independently is where the
+grid starts, pdfplumber's cells, not the layout's table. A table pdfplumber finds from filled boxes alone, no
+rule among them, is shaded in bands: its bands are one grid, counted apart (its unshaded first or last row
+lies outside them, and pdfplumber leaves out a band of one cell, a row spanned by one).
 """
 
 from __future__ import annotations
