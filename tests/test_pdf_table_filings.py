@@ -1,9 +1,10 @@
 """A quarterly filing's statements (Apple's Form 10-Q for March 2025 and Netflix's for June 2025, in the generated
-tuning set ``tests/corpus/table-tuning``, printed by Chromium and LibreOffice: ``bench.make_tuning``): periods
-grouped over dates set on two lines, labels wrapped over lines, amounts whose currency sign wraps apart, headings
-centred or set left in their cells over figures set right, dates wrapped under their month, a note of units under
-the dates, and tables one under the other with only a caption between them; and the corpus's form and Korean
-report, whose lines stay text."""
+tuning set ``tests/corpus/table-tuning``, printed by Chromium and LibreOffice: ``bench.make_tuning``; and
+Apple's 10-K's exhibit index): periods grouped over dates set on two lines, labels wrapped over lines, amounts
+whose currency sign wraps apart, headings centred or set left in their cells over figures set right, dates
+wrapped under their month, a note of units under the dates, headings set apart over shaded rows, a column set
+close after wrapped cells, and tables one under the other with only a caption between them; and the corpus's
+form and Korean report, whose lines stay text."""
 
 from __future__ import annotations
 
@@ -161,9 +162,21 @@ def test_a_note_of_units_under_the_dates_is_a_row_of_its_own(services):
     assert table.startswith("|  | June 30,2025 | December 31,2024 |\n|---|---|---|\n|  | (in thousands) |  |\n")
 
 
-def test_a_sections_label_wrapped_over_two_lines_is_one_row(services):
+def test_a_sections_label_wrapped_over_two_lines_is_one_row_under_the_header_set_apart(services):
     """The share repurchases' first period, "December 29, 2024 to February" over "1, 2025:", over its row of
-    figures: only the second line was the table's."""
+    figures: only the second line was the table's. Their headings, wrapped over four lines and set without shade
+    over rows shaded in turn, were a table of their own over the rows."""
     tables = page("111-word-aapl-20250329.pdf", 1, services).tables
-    row = "| December 29, 2024 to February 1, 2025: |  |  |  |  |\n|---|---|---|---|---|\n| Open market"
-    assert any(table.startswith(row) for table in tables)
+    [table] = [table for table in tables if "| Periods |" in table]
+    assert table.startswith("| Periods | Total Numberof Shares Purchased | Average PricePaid Per Share |")
+    assert "|\n| December 29, 2024 to February 1, 2025: |  |  |  |  |\n| Open market" in table
+
+
+def test_a_column_set_close_after_wrapped_cells_stands_apart_from_them(services):
+    """An exhibit index printed from a sheet: "8-K" a cell's padding after "… dated as of August 4," and less
+    after a wrapped line's "due": the gutter opened from the first lines only, and each form was read into the
+    description."""
+    table = page("170-sheet-aapl-10-k-2024-11-01.pdf", 2, services).tables[0]
+    assert "| 4.11 | Supplement No. 1 to the Officer’s Certificate of the Registrant, dated as of March 24" in table
+    assert "March 24, 2016. | 8-K | 4.1 | 3/24/16 |" in table
+    assert "dated as of August 4, 2016, including" in table and "8-K 2016" not in table

@@ -20,10 +20,11 @@ from typing import TypeGuard
 
 from ..markup.tables import markdown_table
 from .boxes import box_of, centre_in, union
-from .colheads import halves_joined
+from .colheads import halves_joined, wrapped_header
 from .framed import ALIGNED_ENDS
 from .records import Item
 from .unruled import HEADER_ROWS, item_lines, phrases
+from .unsure import FIGURE
 from .words import phrase_text, right_to_left
 
 # A ruled grid: its bbox, Markdown, rows and its columns' left edges
@@ -71,6 +72,39 @@ def _under(grid: Ruled, block: Item) -> bool:
         and block["x1"] <= x1 + reach
         and block["x1"] - block["x0"] >= (x1 - x0) / 2
     )
+
+
+def _atop(box: tuple, rows: list[list], block: Item) -> bool:
+    """``block``'s rows are the header of the table in ``box`` (its ``rows``): words only, a few rows
+    (``HEADER_ROWS``) over as many columns, right over it (``BODY_REACH`` of its rows' pitch) and within its width
+    (a header set without shade over rows shaded in turn, found by alignment apart from them)."""
+    x0, top, x1, bottom = box
+    head = block["rows"]
+    reach = EDGE_SHARE * (x1 - x0)
+    return (
+        len(head) <= HEADER_ROWS
+        and len(head[0]) == len(rows[0]) > 1
+        and not any(FIGURE.fullmatch(cell) for row in head for cell in row if cell)
+        and 0 <= top - block["bottom"] <= BODY_REACH * (bottom - top) / len(rows)
+        and block["x0"] >= x0 - reach
+        and block["x1"] <= x1 + reach
+        and block["x1"] - block["x0"] >= (x1 - x0) / 2
+    )
+
+
+def _headers_joined(blocks: list[Item]) -> list[Item]:
+    """``blocks`` (found by alignment), each header right over a block's rows (``_atop``) joined to it, its
+    wrapped headings' lines in one row (``wrapped_header``)."""
+    kept: list[Item] = []
+    for block in sorted(blocks, key=lambda block: block["top"]):
+        box = (block["x0"], block["top"], block["x1"], block["bottom"])
+        if kept and _atop(box, block["rows"], kept[-1]):
+            head = kept.pop()
+            rows = wrapped_header(head["rows"]) + block["rows"]
+            block = {**block, "x0": min(head["x0"], box[0]), "top": head["top"], "x1": max(head["x1"], box[2])}
+            block.update({"block": markdown_table(rows), "rows": rows})
+        kept.append(block)
+    return kept
 
 
 def _spread(upper: Ruled, lower: Ruled) -> list[list] | None:
@@ -255,6 +289,7 @@ def headed(
     kept: list[tuple] = []
     lines = item_lines([item for item in items if "block" not in item])
     notes: set[int] = set()
+    blocks = _headers_joined(blocks)
     for grid in sorted(grids + heads, key=lambda grid: grid[0][1]):
         above = _stacked(joined[-1], grid) if joined else None
         if above is None and joined and (noted := _noted(joined[-1], grid, lines, width)):

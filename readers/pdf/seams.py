@@ -40,15 +40,15 @@ def _aligned(pairs: list[Pair], at: Callable[[Pair], float]) -> list[list[Pair]]
     return [run for run in runs if len(run) >= ALIGNED_ROWS and len({right["text"] for _, right in run}) > 1]
 
 
+def _spanned(lines: list[list[Item]], run: list[Pair]) -> list[Item]:
+    """The words of the lines from the ``run``'s first to its last."""
+    top, bottom = min(left["top"] for left, _ in run), max(left["bottom"] for left, _ in run)
+    return [item for line in lines for item in line if top <= item["top"] and item["bottom"] <= bottom]
+
+
 def _crossed(lines: list[list[Item]], run: list[Pair], start: float, end: float) -> bool:
     """A word of the lines from the ``run``'s first to its last starts before ``start`` and ends after ``end``."""
-    top, bottom = min(left["top"] for left, _ in run), max(left["bottom"] for left, _ in run)
-    return any(
-        item["x0"] < start - 0.5 and item["x1"] > end + 0.5
-        for line in lines
-        for item in line
-        if top <= item["top"] and item["bottom"] <= bottom
-    )
+    return any(item["x0"] < start - 0.5 and item["x1"] > end + 0.5 for item in _spanned(lines, run))
 
 
 def _wide(line: list[Item], left: Item, right: Item, width: float) -> bool:
@@ -65,7 +65,8 @@ def _open_starts(lines: list[list[Item]], width: float) -> None:
     (``_cell``) start on one edge (``EDGE``) a wide gap (``_wide``) after the word before it, one of them less
     than a gutter (that word ending a phrase of two words or more, not a list's number or bullet, nor a form's
     line number or letter), and no word of the lines from the first to the last crosses that edge; every word
-    starting on the edge moves (the column's heading too), each within its own box."""
+    starting on the edge moves (the column's heading too), each within its own box, a gutter from the word of
+    the cells before it that ends nearest to it (a cell's wrapped line may end closer than its first)."""
     pairs = [
         (left, right)
         for line in lines
@@ -76,7 +77,8 @@ def _open_starts(lines: list[list[Item]], width: float) -> None:
         start = min(right["x0"] for _, right in run)
         if _crossed(lines, run, start, start):
             continue
-        shift = width - min(right["x0"] - left["x1"] for left, right in run)
+        reach = max(left["x1"] for left, _ in run)  # the cells before the edge: their words start left of it
+        shift = width - start + max(item["x1"] for item in _spanned(lines, run) if item["x0"] < reach)
         if shift <= 0:  # the column stands a gutter apart already
             continue
         for item in (item for line in lines for item in line if abs(item["x0"] - start) <= EDGE):
