@@ -90,6 +90,7 @@ class Settings:
     url_download_timeout: float = 120
 
     def __post_init__(self):
+        object.__setattr__(self, "cache_dir", Path(self.cache_dir))  # a folder given as a string is a path too
         if self.vision_provider not in VISION_PROVIDERS:
             raise ValueError(
                 f"VISION_PROVIDER must be one of {', '.join(VISION_PROVIDERS)}, not {self.vision_provider!r}"

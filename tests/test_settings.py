@@ -16,6 +16,12 @@ def test_defaults_need_nothing_configured(tmp_path):
     assert settings.cache_dir == Path(".readlens-cache") and settings.max_file_bytes == 25 * 1024 * 1024
 
 
+def test_a_cache_folder_given_as_a_string_is_a_path(tmp_path):
+    """Code passes a folder's name as a string: an Office file's print, filed under the cache's folder of
+    LibreOffice profiles, once failed on it ("unsupported operand type(s) for /: 'str' and 'str'")."""
+    assert Settings(cache_dir=str(tmp_path)).cache_dir == tmp_path
+
+
 def test_environment_wins_over_dotenv_and_openai_names_are_fallbacks(tmp_path):
     env_file = tmp_path / ".env"
     env_file.write_text(
