@@ -90,6 +90,17 @@ def test_a_letter_of_the_symbol_font_is_its_greek_letter(services):
     assert "χ2 = 5.281, v = 3, p = 0.152" in text
 
 
+def test_a_box_drawn_for_each_letter_a_font_lacks_reads_as_the_page_s_actual_text(services):
+    """A workbook's print: LibreOffice draws each Devanagari letter its font lacks as one box, the letter given
+    as the page's actual text. pdfminer, which reads no actual text, read every box as one letter ("शशशशश
+    (śūnya)"); pdfium reads the letters."""
+    workbook = CORPUS / "excel-streaming-reader" / "numbers.strict.xlsx"
+    printed = read_file(workbook, services=services, images=True).pdf
+    assert printed is not None
+    text = read_file(printed.path, services=services).pages[0].text
+    assert "| 0 | náid | शून्य (" in text and "| 10 | deich | दस (das) |" in text  # "(śūnya)" runs off the page
+
+
 def test_a_poor_ocr_layer_keeps_its_words_whole(services):
     """A typewritten memo's OCR layer spreads each word's letters over the word's box, with spaces
     drawn over them: words came apart ("A l e t t er", "t h e ir"), where pdftotext keeps them."""

@@ -24,7 +24,7 @@ import pdfplumber
 import pypdfium2 as pdfium
 from pdfminer.pdfdocument import PDFDocument
 from pdfminer.pdfpage import PDFPage
-from pdfminer.pdftypes import dict_value, int_value, list_value
+from pdfminer.pdftypes import PDFStream, dict_value, int_value, list_value, resolve1
 
 from ..errors import ReaderError
 from ..markup.blocks import Block, BlockKind
@@ -125,6 +125,12 @@ def _is_prose(cell: str) -> bool:
     return words > CELL_WORDS and words >= PROSE_LINE_WORDS * len(cell.splitlines())
 
 
+def _contents(page: PDFPage) -> bytes:
+    """The page's content streams, decoded (pdfminer decoded them reading its characters)."""
+    streams = (resolve1(item) for item in page.contents)
+    return b"".join(stream.get_data() for stream in streams if isinstance(stream, PDFStream))
+
+
 def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int | None) -> dict:
     whole = PlumberPage(pdf, pdfminer_page, page_number=number)
     pdfium_page = document[number - 1]  # pdfium loads the page anew on each index: once, for text and render
@@ -138,7 +144,8 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         # struck once, with each glyph pdfminer cannot map read by pdfium (or left out and counted),
         # and only those on the page: a spread's pages each hold the whole spread's text, half off the page;
         # a soft hyphen the page draws as a dash is one.
-        chars, unmapped = mapped(drawn_hyphens(struck_once(cast(list[Char], whole.chars))), pdfium_page)
+        chars = drawn_hyphens(struck_once(cast(list[Char], whole.chars)))
+        chars, unmapped = mapped(chars, pdfium_page, _contents(pdfminer_page))
         if not all(centre_in(box_of(char), [whole.bbox]) for char in chars):
             chars = [char for char in chars if centre_in(box_of(char), [whole.bbox])]
         page = CharsPage(whole, cast(list[dict], chars)) if chars is not whole.chars else whole

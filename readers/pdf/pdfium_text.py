@@ -31,6 +31,8 @@ BROKEN_HYPHEN = 0x2  # pdfium's character for a hyphen (or a soft hyphen) that b
 FONT_NAME = 128  # bytes: room for a font's name
 CID = re.compile(r"^\(cid:\d+\)$")  # pdfminer's name for a glyph it cannot map to text
 SAME_GLYPH = 0.25  # of the size: pdfium's character for a glyph pdfminer cannot map starts this close to it
+ACTUAL_TEXT = b"/ActualText"  # a page's marked text that stands for what its glyphs draw
+STAND_INS = 3  # times one glyph is drawn, as as many different letters, at least: it stands in for them
 SYMBOL_FONT = "Symbol"  # the standard Greek and mathematical font, whose letters pdfminer reads as Latin
 
 
@@ -118,11 +120,64 @@ def _unread(char: Char) -> bool:
     )
 
 
-def mapped(chars: list[Char], pdfium_page) -> tuple[list[Char], int]:
-    """Each char pdfminer cannot read (``_unread``) with the text pdfium reads at its place, or a
-    ``(cid:N)`` one left out where pdfium has no map for that glyph either (a pi font's arrow would
-    read as its code's letter); and how many were left out."""
-    if not any(_unread(char) for char in chars):
+def _at(textpage, char: Char, bottom: float) -> tuple[str, float | None]:
+    """The character pdfium reads where ``char``'s glyph starts, and its right edge ("" and None for none: no
+    character there, one pdfium has no map for, or one that starts elsewhere, the letter before found for a
+    space)."""
+    # pdfminer gives an unmapped glyph no width: ask pdfium for the character at its start, and its width.
+    index = textpage.get_index(
+        char["x0"] + 0.5, (char["y0"] + char["y1"]) / 2 + bottom, char["size"] / 2, char["size"] / 2
+    )
+    # pypdfium2 answers None or -1 when no character is there; pdfium too may have no map for the glyph
+    if index is None or index < 0 or pdfium_c.FPDFText_HasUnicodeMapError(textpage.raw, index):
+        return "", None
+    box = textpage.get_charbox(index)
+    if abs(box[0] - char["x0"]) > SAME_GLYPH * char["size"]:
+        return "", None
+    return textpage.get_text_range(index, 1), box[2]
+
+
+def _doubled(chars: list[Char], index: int) -> bool:
+    """The char next to ``chars[index]`` on its line, before or after it, is the same glyph of the same font."""
+    char = chars[index]
+    return any(
+        0 <= other < len(chars)
+        and (chars[other]["text"], chars[other]["fontname"]) == (char["text"], char["fontname"])
+        and abs(chars[other]["y0"] - char["y0"]) < char["size"] / 2
+        for other in (index - 1, index + 1)
+    )
+
+
+def _stand_ins(chars: list[Char], contents: bytes, textpage, bottom: float) -> set[int]:
+    """The chars (their indices) whose glyph stands in for text the page gives as ``/ActualText``: a glyph
+    pdfminer, which knows no actual text, reads as one letter ``STAND_INS`` times or more, most of them beside
+    itself, where pdfium reads as many different letters, most of them not that one (a print drawing each letter
+    of a script its font lacks as one box, "शशशशश" for "शून्य"). Small capitals given their capitals, a ligature
+    its letters, or letters laid out from the right are none: no glyph stands beside itself so often."""
+    if ACTUAL_TEXT not in contents:
+        return set()
+    groups: dict[tuple[str, str], list[int]] = {}
+    for index, char in enumerate(chars):
+        groups.setdefault((char["fontname"], char["text"]), []).append(index)
+    found: set[int] = set()
+    for (_, text), members in groups.items():
+        if len(members) < STAND_INS or not text.isalpha():  # a space is found where its neighbours stand
+            continue
+        if sum(_doubled(chars, index) for index in members) <= len(members) / 2:
+            continue
+        read = [_at(textpage, chars[index], bottom)[0] for index in members]
+        letters = {letter for letter in read if letter.isalpha()}
+        if len(letters) >= STAND_INS and sum(letter != text for letter in read) > len(read) / 2:
+            found.update(members)
+    return found
+
+
+def mapped(chars: list[Char], pdfium_page, contents: bytes) -> tuple[list[Char], int]:
+    """Each char pdfminer cannot read (``_unread``), or reads as the glyph that stands in for other text
+    (``_stand_ins``: the page's ``contents`` say), with the text pdfium reads at its place, or a ``(cid:N)`` one
+    left out where pdfium has no map for that glyph either (a pi font's arrow would read as its code's letter);
+    and how many were left out."""
+    if ACTUAL_TEXT not in contents and not any(_unread(char) for char in chars):
         return chars, 0
     textpage = pdfium_page.get_textpage()
     # pdfplumber's x is the page's own; its y0 is pdfminer's, from the bottom of the page's MediaBox
@@ -130,31 +185,23 @@ def mapped(chars: list[Char], pdfium_page) -> tuple[list[Char], int]:
     kept: list[Char] = []
     dropped = 0
     try:
-        for char in chars:
-            if _unread(char):
-                # pdfminer gives such a glyph no width: ask pdfium for the character at its start, and its width.
-                index = textpage.get_index(
-                    char["x0"] + 0.5, (char["y0"] + char["y1"]) / 2 + bottom, char["size"] / 2, char["size"] / 2
-                )
-                # pypdfium2 answers None or -1 when no character is there; pdfium too may have no map for the glyph
-                known = (
-                    index is not None and index >= 0 and not pdfium_c.FPDFText_HasUnicodeMapError(textpage.raw, index)
-                )
-                box = textpage.get_charbox(index) if known else None
-                # the character found must start where the glyph does: not the letter before it, found for a space
-                known = box is not None and abs(box[0] - char["x0"]) <= SAME_GLYPH * char["size"]
-                found = textpage.get_text_range(index, 1) if known else ""
-                right = box[2] if known and box is not None else char["x0"] + char["size"] / 2
-                placed: Char = {**char, "x1": max(char["x1"], right)}
-                if len(found) == 1 and found.isprintable() and not found.isspace():
-                    kept.append({**placed, "text": found})
-                elif not CID.match(char["text"]):  # a Symbol letter pdfium does not find: pdfminer's, as read
-                    kept.append(char)
-                else:  # left out, but its place kept by a zero-width space, so the word around it stays one word
-                    kept.append({**placed, "text": LEFT_OUT})
-                    dropped += 1
+        standing = _stand_ins(chars, contents, textpage, bottom)
+        for index, char in enumerate(chars):
+            if not (_unread(char) or index in standing):
+                kept.append(char)
                 continue
-            kept.append(char)
+            found, right = _at(textpage, char, bottom)
+            placed: Char = {
+                **char,
+                "x1": max(char["x1"], right if right is not None else char["x0"] + char["size"] / 2),
+            }
+            if len(found) == 1 and found.isprintable() and not found.isspace():
+                kept.append({**placed, "text": found})
+            elif not CID.match(char["text"]):  # a Symbol letter pdfium does not find: pdfminer's, as read
+                kept.append(char)
+            else:  # left out, but its place kept by a zero-width space, so the word around it stays one word
+                kept.append({**placed, "text": LEFT_OUT})
+                dropped += 1
     finally:
         textpage.close()
     return kept, dropped
