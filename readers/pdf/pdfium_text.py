@@ -7,7 +7,8 @@ cannot find, a page tree it cannot walk). ``pdfium_page`` reads such a page's ch
 with the page engine's own words and reading order (``readers.pdf.layout.plain_markdown``); what
 only pdfminer's objects give is left out: ruled tables, figures, links and furniture at the edges.
 A page with no characters but something drawn on it is a scan, read whole by OCR. And on a page
-pdfminer reads, a glyph it cannot map (``(cid:N)``) is read by pdfium at its place (``mapped``).
+pdfminer reads, a glyph it cannot map (``(cid:N)``) is read by pdfium at its place (``mapped``), and so is a
+glyph drawn for many letters, each given as the page's actual text, which pdfminer does not read.
 """
 
 from __future__ import annotations
