@@ -7,7 +7,8 @@ except percentages)"), "Change" stacked into the cell under it, a date's month r
 a typewriter header cut from its two rows at the typed rule under it (the rows left as text), dates set left over
 amounts set right heading columns of their own, a fund's name whose wrapped line held "3X" left as rows, a
 heading ending a fraction of a point past its figures and one heading over an exhibit list's last columns read as
-headings over the table, outside it, and a unit's note run on over the gap after its column joining two columns."""
+headings over the table, outside it, a unit's note run on over the gap after its column joining two columns, and
+headings set left over a unit set left and a figure set right read as a line over the table."""
 
 from __future__ import annotations
 
@@ -108,3 +109,13 @@ def test_a_unit_s_note_running_on_past_its_column_parts_no_columns(services):
     assert "|  | Revenues | Cost of Revenues | Interest and other income (expense) |" in table
     assert "\n|  | (in thousands) |  |  |  |  |\n" in table
     assert "| Amount of gains (losses) reclassified from AOCI | $ 33,301 | $ 73 | $ — | $ (7,652) | $ 25,722 |" in table
+
+
+def test_headings_set_left_over_words_and_figures_parted_under_them_head_one_column_each(services):
+    """A steel's datasheet printed by Word: each heading set left in its cell, a unit set left and a figure set right
+    under it ("N/mm 2" and "890" under "Yield point or Proof stress"), no row filling both. The unit and the figure
+    made two columns, the six headings crossed the nine, and the header was read as a line of text over the table."""
+    table = tables("046-word-example-steelJIS-datasheet.pdf", services)[0]
+    header = "| Assortment | Yield point or Proof stress | Tensile strength | Elongation | Reduction of area |"
+    assert table.startswith(f"{header} Charpy impact strength |\n|---|---|---|---|---|---|\n")
+    assert "| - | N/mm 2 | N/mm 2% |  | % | J/cm 2 |\n| Bars | 890 | 1000 | 12 | 40 |  |" in table

@@ -1,6 +1,6 @@
 """A table's column headings: a header wrapped over lines joined per column, the columns a heading spans,
-headings centred over groups of columns (a group's name over its units), and a column set in two halves
-under one heading."""
+headings centred over groups of columns (a group's name over its units), a column set in two halves
+under one heading, and headings set left over columns parted under them."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from .records import Item
 from .unsure import FIGURE, of_figures
 from .words import Row
 
+EDGE = 0.6  # points: a column starting this close to a heading's left edge stands under it
 RUNS_ON = re.compile(r"[^\W\d_][-\u2010]$")  # a heading's line that ends in a hyphen after a letter: "Sub-"
 NEARER = 0.5  # of its distance to the farther side: a heading in a gutter nearer one column than this is off its middle
 APART = 1.0  # points: a heading set this close to a gutter's edge leaves it no strip of its own
@@ -157,3 +158,29 @@ def halves_joined(rows: list[list[str]]) -> list[list[str]]:
         else:
             column += 1
     return rows
+
+
+def parted_under(
+    headings: list[tuple[float, str]], extents: list[tuple[float, float]], rows: list[Row]
+) -> list[list[str]] | None:
+    """``rows`` under ``headings`` (each its left edge and text, fewer than the columns, set left in their cells)
+    with the columns under each heading, from its left edge to the next one's, joined: a cell's words set left
+    and its figures set right part one column in two where no row fills both ("N/mm 2" and "890" under "Yield
+    point or Proof"); the headings' wrapped lines joined to them (``wrapped_header``). None unless each heading
+    stands over a column, the first over the first, and no row fills two columns under one heading."""
+    lefts = [left for left, _ in headings]
+    if not 2 <= len(headings) < len(extents) or any(len(row) != len(extents) for row in rows):
+        return None
+    if extents[0][0] < lefts[0] - EDGE:
+        return None
+    under = [sum(left - EDGE <= start for left in lefts[1:]) for start, _ in extents]
+    for index, (start, _) in enumerate(extents):
+        if math.isinf(start):  # an empty column goes with the one before it
+            under[index] = under[index - 1] if index else 0
+    if sorted(set(under)) != list(range(len(headings))) or under != sorted(under):
+        return None
+    groups = [[index for index, group in enumerate(under) if group == heading] for heading in range(len(headings))]
+    if any(sum(bool(row[index]) for index in group) > 1 for row in rows for group in groups):
+        return None
+    joined = [[" ".join(filter(None, (row[index] for index in group))) for group in groups] for row in rows]
+    return wrapped_header([[text for _, text in headings], *joined])

@@ -31,11 +31,11 @@ import re
 from bisect import bisect_left, bisect_right
 from statistics import median
 
-from .colheads import grouped, halves_joined, set_apart, spanned, wrapped_header
+from .colheads import grouped, halves_joined, parted_under, set_apart, spanned, wrapped_header
 from .records import Item
 from .strips import common, dashed, gaps, two_sided
 from .unsure import CURRENCY, FIGURE, of_figures, unplaced
-from .words import in_reading_order, phrase_text
+from .words import in_reading_order, phrase_text, right_to_left
 from .wraps import ALIGNED_ROWS, PROSE_CHARS, PROSE_WORDS, STACKED, UNITS, stacked_lines, wrapped_lines
 
 HEADER_ROWS = 3  # rows a header may be stacked over
@@ -374,9 +374,13 @@ def unruled_table(
             filled = [bool(heading) for heading in headings]
             joins = closer and (2 * sum(filled) > len(first) or all(on for on, cell in zip(filled, first) if cell))
         else:  # a heading over each column: a header row, or its first line over one of words
-            heads = [phrase_text(phrase) for phrase in phrases(sorted(rows[0], key=lambda item: item["x0"]), width)]
+            found = phrases(sorted(rows[0], key=lambda item: item["x0"]), width)
+            heads = [phrase_text(phrase) for phrase in found]
             if not len(heads) == len(first) > 2:
-                return rows[0] + table[0], table[1]
+                under = _extents(rows[1:], column_gutters(rows[1:], width)[0])
+                lefts = [(phrase[0]["x0"], text) for phrase, text in zip(found, heads)]
+                parted = None if right_to_left(table[1]) else parted_under(lefts, under, table[1])  # rows read leftward
+                return (table[0], parted) if parted else (rows[0] + table[0], table[1])
             headings, joins = in_reading_order([heads, *rest])[0], not any(map(FIGURE.fullmatch, first))
         if joins:
             return table[0], [[f"{head} {cell}".strip() for head, cell in zip(headings, first)], *rest]
