@@ -161,7 +161,7 @@ def halves_joined(rows: list[list[str]]) -> list[list[str]]:
 
 
 def parted_under(
-    headings: list[tuple[float, str]], extents: list[tuple[float, float]], rows: list[Row]
+    headings: list[tuple[float, str]], extents: list[tuple[float, float]], rows: list[list[str]]
 ) -> list[list[str]] | None:
     """``rows`` under ``headings`` (each its left edge and text, fewer than the columns, set left in their cells)
     with the columns under each heading, from its left edge to the next one's, joined: a cell's words set left
@@ -182,5 +182,5 @@ def parted_under(
     groups = [[index for index, group in enumerate(under) if group == heading] for heading in range(len(headings))]
     if any(sum(bool(row[index]) for index in group) > 1 for row in rows for group in groups):
         return None
-    joined = [[" ".join(filter(None, (row[index] for index in group))) for group in groups] for row in rows]
-    return wrapped_header([[text for _, text in headings], *joined])
+    cells = [[" ".join(filter(None, (row[index] for index in group))) for group in groups] for row in rows]
+    return wrapped_header([[text for _, text in headings], *cells])

@@ -377,9 +377,9 @@ def unruled_table(
             found = phrases(sorted(rows[0], key=lambda item: item["x0"]), width)
             heads = [phrase_text(phrase) for phrase in found]
             if not len(heads) == len(first) > 2:
-                under = _extents(rows[1:], column_gutters(rows[1:], width)[0])
+                extents = _extents(rows[1:], column_gutters(rows[1:], width)[0])
                 lefts = [(phrase[0]["x0"], text) for phrase, text in zip(found, heads)]
-                parted = None if right_to_left(table[1]) else parted_under(lefts, under, table[1])  # rows read leftward
+                parted = None if right_to_left(table[1]) else parted_under(lefts, extents, table[1])  # read leftward
                 return (table[0], parted) if parted else (rows[0] + table[0], table[1])
             headings, joins = in_reading_order([heads, *rest])[0], not any(map(FIGURE.fullmatch, first))
         if joins:
