@@ -218,12 +218,14 @@ def test_columns_under_a_table_across_the_page_are_read_one_after_the_other(serv
     """Pages 5 and 6 of a register: three columns of text with a table across the page under or over them. The
     page's footer stands further left than the columns, so a margin ran past the table and the columns as one
     band that shared no gutter: every line was read across the three columns ("this proposed AD. 13132. This
-    proposed AD would not Model 737–8 and 737–9 airplanes,")."""
+    proposed AD would not Model 737–8 and 737–9 airplanes,"). The table's title, ruled in under the running head's
+    rule, was its first row."""
     path = CORPUS / "pdfplumber" / "federal-register-2020-17221.pdf"
     pages = read_file(path, 5, 6, services=services).pages
     assert pages[0].text.startswith("- Boeing Special Attention Service\nBulletin 737–00–1028, dated July 20,\n2020,")
     text = pages[1].text
     first = "The FAA has received no definitive\ndata that would enable the agency to\nprovide cost estimates for the\n"
+    assert text.startswith("ESTIMATED COSTS—Continued\n\n| Action | Labor cost |"), text  # its title, no row
     assert text.index("| Action | Labor cost |") < text.index(first), text
     parts = ["specified in\nthis proposed AD.", "Regulatory Findings\nThe FAA has determined", "(c) Applicability"]
     assert [text.index(part) for part in parts] == sorted(text.index(part) for part in parts), text

@@ -18,6 +18,7 @@ columns it spans; and a table turned 90° on the page (its text reading up or do
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from statistics import median
@@ -47,6 +48,7 @@ from .words import (
 )
 from .wraps import PROSE_CHARS
 
+CONTINUED = re.compile(r"(?:[—–-]\s*|\()continued\)?\.?$", re.I)  # a continued table's title: "COSTS—Continued"
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
 CLOSED_RULES = 2  # row rules ending at one x at least, to close a table there (a one-row stub column: eu-013 p. 5)
 RULED_COLUMNS = 2  # vertical rules inside a table's row rules at least, to close it at their ends
@@ -349,13 +351,15 @@ def _joined_columns(rows: list[list[str | None]], joined: set[int]) -> list[list
 
 
 def without_title(table):
-    """The pdfplumber ``table`` without its first row when that row is a caption ("Table: 5 Public
-    Health Outlay …" ruled in as the table's top row): its words are read before the table, as text."""
-    first = table.rows[0]
-    chars = [char for char in table.page.chars if _inside(char, first.bbox)]
-    if len(table.rows) < 2 or not CAPTION.match(extract_text(chars).strip()):
+    """The pdfplumber ``table`` without its first rows when they are a caption ("Table: 5 Public Health
+    Outlay …" ruled in as the table's top row, or a continued table's title, "ESTIMATED COSTS—Continued", ruled
+    in under the page's running head's double rule) and the empty rows over it: its words are read before the
+    table, as text."""
+    texts = [extract_text([char for char in table.page.chars if _inside(char, row.bbox)]).strip() for row in table.rows]
+    title = next((index for index, text in enumerate(texts) if text), 0)
+    if len(table.rows) < title + 2 or not (CAPTION.match(texts[title]) or CONTINUED.search(texts[title])):
         return table
-    return Table(table.page, [cell for row in table.rows[1:] for cell in row.cells if cell is not None])
+    return Table(table.page, [cell for row in table.rows[title + 1 :] for cell in row.cells if cell is not None])
 
 
 def with_header_above(table):
