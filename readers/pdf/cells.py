@@ -355,9 +355,9 @@ def without_title(table):
     Outlay …" ruled in as the table's top row, or a continued table's title, "ESTIMATED COSTS—Continued", ruled
     in under the page's running head's double rule) and the empty rows over it: its words are read before the
     table, as text."""
-    texts = [extract_text([char for char in table.page.chars if _inside(char, row.bbox)]).strip() for row in table.rows]
-    title = next((index for index, text in enumerate(texts) if text), 0)
-    if len(table.rows) < title + 2 or not (CAPTION.match(texts[title]) or CONTINUED.search(texts[title])):
+    texts = (extract_text([char for char in table.page.chars if _inside(char, row.bbox)]).strip() for row in table.rows)
+    title, text = next(((index, text) for index, text in enumerate(texts) if text), (0, ""))
+    if len(table.rows) < title + 2 or not (CAPTION.match(text) or CONTINUED.search(text)):
         return table
     return Table(table.page, [cell for row in table.rows[title + 1 :] for cell in row.cells if cell is not None])
 
