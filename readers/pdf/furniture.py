@@ -99,6 +99,7 @@ RUNNING_BAND = 0.15  # of the page's height
 RUNNING_WORDS = 14
 RUNNING_PIECES = 2  # a title on the left, a chapter on the right
 SAME_SIZE = 0.5  # points: lines this close in size are set alike
+COLUMN_EDGE = 0.5  # points: numbers ending this close stand in one column
 # words, at most, of a line beside its page number or a stamp ("Federal Register / Vol. 85, No. 152 /
 # Thursday, August 6, 2020 / Proposed Rules  47699"), or of a publisher's line with its link
 LINKED_WORDS = 25
@@ -166,9 +167,12 @@ def _page_number(
 ) -> bool:
     """Whether the one bare number among a line's ``pieces`` is its page number: on the outermost
     line; else alone on its line, or on a line apart from the body, and set apart (a table's last
-    row, next to the body and with numbers of its own, stays)."""
+    row, next to the body and with numbers of its own, stays). A number ending where one of the line inside
+    ends is a column's: a table's last row at the page's foot ("Item 6.  Exhibits  22" under "… 22")."""
     numbered = len(pieces) > 1 and pieces[0] is numbers[0] and inner and NUMBER.fullmatch(inner[0]["text"])
-    if len(numbers) != 1 or numbered:
+    end = numbers[0][-1]["x1"] if numbers else 0.0
+    columned = any(abs(word["x1"] - end) <= COLUMN_EDGE and BARE_NUMBER.fullmatch(word["text"]) for word in inner or [])
+    if len(numbers) != 1 or numbered or columned:
         return False  # one number alone; a line's number beside the next line's is a transcript's numbering
     return outermost or ((len(pieces) == 1 or apart) and _set_apart(numbers[0], body, body_font))
 
