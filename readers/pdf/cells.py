@@ -333,12 +333,14 @@ def _covered(box, starts: list[float]) -> list[int]:
     return [index for index, start in enumerate(starts) if box[0] - 1 <= start < box[1] - 1]
 
 
-def _joined_columns(rows: list[list[str | None]], joined: set[int]) -> list[list[str | None]]:
+def _joined_columns(rows: list[list[str | None]], joined: set[int]) -> tuple[list[list[str | None]], list[int]]:
     """``rows`` with each column in ``joined`` (a cell spans from it into the next) merged into the
     next when no row fills both but with a currency sign before an amount: a table ruled under its
     header but not between the columns of its body ("Signed TA (EURm)" over three ruled strips, its
     amounts in one cell across them) has one column there, not three of which two stay empty; and
-    a "$" ruled apart from its amount ("$ | 178", "3,423" across both) goes with it."""
+    a "$" ruled apart from its amount ("$ | 178", "3,423" across both) goes with it. The rows, and the columns
+    kept (each merged column is the one it starts in)."""
+    kept = list(range(len(rows[0]))) if rows else []
     for column in sorted(joined, reverse=True):
         if column + 1 < len(rows[0]) and all(
             (row[column] or "").strip() in CURRENCY for row in rows if row[column] and row[column + 1]
@@ -347,7 +349,8 @@ def _joined_columns(rows: list[list[str | None]], joined: set[int]) -> list[list
                 row[:column] + [" ".join(cell for cell in row[column : column + 2] if cell)] + row[column + 2 :]
                 for row in rows
             ]
-    return rows
+            del kept[column + 1]
+    return rows, kept
 
 
 def without_title(table):
@@ -457,9 +460,10 @@ def _whole_words(cells: list[list[Char] | None]) -> list[list[Char] | None]:
     return parted
 
 
-def ruled_rows(table) -> list[list[str | None]]:
+def ruled_rows(table) -> tuple[list[list[str | None]], list[float]]:
     """The rows of a pdfplumber ``table``, each cell read from its own words and a row of records split; a spanning
-    cell written once, in its first row and column; a header stacked over rows stays rows ("Sales" over "2023")."""
+    cell written once, in its first row and column; a header stacked over rows stays rows ("Sales" over "2023").
+    The rows, and the left edge of each of their columns."""
     lefts = sorted({round(box[0], 1) for box in table.cells})
     columns = {box: _covered((box[0], box[2]), lefts) for box in table.cells}
     rows: list[list[str | None]] = []
@@ -477,12 +481,13 @@ def ruled_rows(table) -> list[list[str | None]]:
         heads = number < HEADER_ROWS and not cells[0] and any(char["text"].isalpha() for char in chars)
         header = (not number or not figures or heads) and (len(table.rows) > 1 or words)
         rows += _records(row, cells, lefts, columns, header=header)
-    rows = wrapped_header(_joined_columns(rows, {column for box in table.cells for column in columns[box][:-1]}))
+    rows, kept = _joined_columns(rows, {column for box in table.cells for column in columns[box][:-1]})
+    rows = wrapped_header(rows)
     turn = turns.most_common(1)[0][0] if turns else 0
     if turn:  # a table turned 90°: the page's columns are its rows
         count = len(rows)
         return [
             [rows[count - 1 - j][i] if turn > 0 else rows[j][len(rows[0]) - 1 - i] for j in range(count)]
             for i in range(len(rows[0]))
-        ]
-    return in_reading_order(rows)
+        ], lefts
+    return in_reading_order(rows), [lefts[column] for column in kept]

@@ -151,9 +151,11 @@ def _extract_page(pdf, pdfminer_page: PDFPage, document, number: int, dpi: int |
         page = CharsPage(whole, cast(list[dict], chars)) if chars is not whole.chars else whole
         settings = table_settings(page)
         grids = [
-            (table.bbox, plain(markdown_table(rows)), rows, sorted({round(box[0], 1) for box in table.cells}))
+            (table.bbox, plain(markdown_table(rows)), rows, lefts)
             for found in (page.find_tables(settings) if settings else [])
-            if holds_its_words(table := with_header_above(without_title(found))) and (rows := ruled_rows(table))
+            if holds_its_words(table := with_header_above(without_title(found)))
+            for rows, lefts in [ruled_rows(table)]
+            if rows
         ]
         tables = [grid for grid in grids if grid[1] and is_table(grid[2])]
         heads = [grid for grid in grids if grid[1] and len(grid[2]) == 1 and not is_table(grid[2])]
