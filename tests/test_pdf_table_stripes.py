@@ -71,8 +71,8 @@ def test_a_dash_for_no_amount_stays_in_its_column_and_the_shaded_header_heads_th
         "|  | As of |  |\n|---|---|---|\n|  | June 30,2025 | December 31,2024 |\n"
         "| Deferred revenue | 1,728,361 | 1,520,813 |\n| Short-term debt | — | 1,784,453 |\n"
     )
-    wide = page("194-word-nflx-10-q-2025-07-18.pdf", 1, services).tables[0]
-    assert "| Time Deposits(1) | 550,830 | — |  | — |  | 550,830 | 337,715 |  | 213,115 | — | — |" in wide
+    row = "| Time Deposits(1) | 550,830 | — |  | — |  | 550,830 | 337,715 |  | 213,115 | — | — |"
+    assert any(row in table for table in page("194-word-nflx-10-q-2025-07-18.pdf", 1, services).tables)
 
 
 def test_a_shaded_header_heads_a_body_of_more_columns_under_it(services):

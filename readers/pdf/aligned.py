@@ -53,19 +53,9 @@ from ..markup.tables import markdown_table, table_rows
 from .boxes import box_of, centre_in
 from .framed import Frame, framed_lines
 from .records import Boxed, Item
-from .strips import common, gaps, two_sided
+from .strips import common, gaps, phrases, two_sided
 from .textruns import is_contents, is_text
-from .unruled import (
-    GUTTER_EMS,
-    HEADER_ROWS,
-    column_gutters,
-    drawn,
-    item_lines,
-    line_chars,
-    phrases,
-    undrawn,
-    unruled_table,
-)
+from .unruled import GUTTER_EMS, HEADER_ROWS, column_gutters, drawn, item_lines, line_chars, undrawn, unruled_table
 from .unsure import of_figures
 from .words import in_reading_order, phrase_text, right_to_left
 from .wraps import ALIGNED_ROWS, DIGIT, PROSE_CHARS, STACKED
@@ -108,6 +98,18 @@ def _over_columns(rows: list[list[Item]], line: list[Item], width: float) -> boo
         len(phrases(line, width)) == 1
         and labels[-1]["x1"] < line[0]["x0"]
         and line[-1]["x1"] <= max(item["x1"] for row in rows for item in row) + width
+    )
+
+
+def _in_columns(rows: list[list[Item]], line: list[Item], width: float) -> bool:
+    """``line`` is a row of headings, two or more and no figures, each over columns of ``rows`` between two of their
+    gutters, however long ("Accrued expenses and other liabilities" over its column of figures)."""
+    heads = phrases(line, width)
+    strips = column_gutters(rows, width)[0]
+    return (
+        1 < len(heads) <= len(strips)
+        and not of_figures(phrase_text(head) for head in heads)
+        and not any(head[0]["x0"] < start and end < head[-1]["x1"] for head in heads for start, end in strips)
     )
 
 
@@ -219,8 +221,17 @@ def _runs(lines: list[list[Item]], over: list[float], width: float) -> list[tupl
             shared = common(strips, _gutters(lines[index], left, right, width), width) if splits[index] > 1 else []
             if captions[index]:  # a caption ("Table 5. …") heads the next table: it ends this one
                 break
+            # a section's label set on the labels' edge after a blank line or two, its rows after it
+            section = (
+                rows >= ALIGNED_ROWS
+                and gap <= reach + GROUP_LINES * height
+                and splits[index] < 2
+                and lines[index][-1]["x1"] <= strips[0][0] + 0.5
+                and abs(lines[index][0]["x0"] - min(line[0]["x0"] for line in lines[start : last + 1])) <= LABEL_EDGE
+            )
             if (
                 gap > reach
+                and not section
                 and not (
                     # rows set in groups (five to a group in a statistics table) go on after a blank line or two
                     rows >= ALIGNED_ROWS
@@ -234,7 +245,8 @@ def _runs(lines: list[list[Item]], over: list[float], width: float) -> list[tupl
                 )
             ):
                 break
-            if gap > reach:  # the gap between groups is no row spacing, and the rows over it may be a header's lines
+            # the gap between groups is no row spacing, and the rows over it may be a header's lines
+            if gap > reach and not section:
                 strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
                 held, wrapping, spacing = [], True, []
                 continue
@@ -286,22 +298,30 @@ def _runs(lines: list[list[Item]], over: list[float], width: float) -> list[tupl
                 shared += [strip for strip in strips if strip[0] >= end and not _keeps(shared, strip)]
             strips, last, rows, lone, tallest = shared, index, rows + 1, 0, max(tallest, index - last - 1)
             held, wrapping = [], True
-        # The last row's cells may wrap onto lines of their own under it, right of the first gutter (each
-        # gap between them holding the run's gutters), or under the first column's labels, indented (a hanging
+        # The last row's cells may wrap onto lines of their own under it, right of the first gutter or from the
+        # labels' edge at a wrapped cell's pitch ("Total" / "Revenues") (each gap between them holding the run's
+        # gutters), or under the first column's labels, indented (a hanging
         # indent: "MDS installation, INOP" / "marker removal.") or, short of prose and a gutter short of any row's
         # second cell, closer under it than its rows usually stand ("All U.S." / "territory"); as many lines as
         # the most between two rows, or more inside one column right of the first (a long description's).
         labels, ended = min(line[0]["x0"] for line in lines[start : last + 1]), last
         second = min(found[1][0]["x0"] for line in lines[start : last + 1] if len(found := phrases(line, width)) > 1)
+        wordy = line_chars(phrases(lines[last], width)[0]) >= PROSE_CHARS  # a long label: its lines are its own
         while last + 1 < len(lines) and not captions[last + 1]:
             line, gap = lines[last + 1], over[last + 1]
             inside = line[0]["x0"] >= strips[0][1] - 0.5 and not _across(line, strips)  # one column's, past the first
+            tight = gap < STACKED * median(spacing or [height])
             if (
                 gap > height
                 or last - ended >= tallest
                 and not inside
+                and not (wordy and tight and line[-1]["x1"] <= strips[0][0] + 0.5)
                 or not (
-                    line[0]["x0"] >= strips[0][1] - 0.5
+                    (
+                        line[0]["x0"] >= strips[0][1] - 0.5
+                        or splits[last + 1] > 1
+                        and line[0]["x0"] <= labels + LABEL_EDGE
+                    )
                     and (
                         splits[last + 1] < 2
                         or len(common(strips, _gutters(line, left, right, width), width)) >= splits[last + 1] - 1
@@ -311,9 +331,9 @@ def _runs(lines: list[list[Item]], over: list[float], width: float) -> list[tupl
                     and line[-1]["x1"] <= strips[0][0] + 0.5
                     and (
                         labels + 1 < line[0]["x0"]
-                        or gap < STACKED * median(spacing or [height])
+                        or tight
                         and line[-1]["x1"] + width <= second
-                        and line_chars(line) < PROSE_CHARS
+                        and (wordy or line_chars(line) < PROSE_CHARS)
                     )
                 )
             ):
@@ -393,6 +413,7 @@ def aligned_tables(
                 and all(line_chars(phrase) < PROSE_CHARS for phrase in phrases(lines[top - 1], width))
                 or _under_headings(lines[start], lines[top - 1], width)
                 or _over_columns(lines[start : last + 1], lines[top - 1], width)
+                or _in_columns(lines[start : last + 1], lines[top - 1], width)
             )
             and not CAPTION.match(phrase_text(lines[top - 1]))
             and lines[top][0]["top"] - max(item["bottom"] for item in lines[top - 1]) <= ROW_REACH * height

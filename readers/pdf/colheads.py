@@ -10,8 +10,11 @@ import re
 from .records import Item
 from .unsure import FIGURE, of_figures
 from .words import Row
+from .wraps import ALIGNED_ROWS
 
 EDGE = 0.6  # points: a column starting this close to a heading's left edge stands under it
+NOTE_MARK = re.compile(r"\(\d\)")  # a note's mark after a heading: "(1)"
+LETTERS = re.compile(r"[^\W\d_]{2}")
 RUNS_ON = re.compile(r"[^\W\d_][-\u2010]$")  # a heading's line that ends in a hyphen after a letter: "Sub-"
 NEARER = 0.5  # of its distance to the farther side: a heading in a gutter nearer one column than this is off its middle
 APART = 1.0  # points: a heading set this close to a gutter's edge leaves it no strip of its own
@@ -23,16 +26,22 @@ def _runs_on(above: str | None, cell: str | None) -> bool:
     return bool(above and cell and RUNS_ON.search(above) and cell[:1].isalpha())
 
 
+def _figures(cell: str) -> list[str]:
+    """The words of a cell that may be figures: not a note's mark after words ("the Plans or Programs (1)")."""
+    words = cell.split()
+    return words[:-1] if len(words) > 1 and NOTE_MARK.fullmatch(words[-1]) and LETTERS.search(cell) else words
+
+
 def wrapped_header(rows: list[Row]) -> list[Row]:
     """``rows`` with a header wrapped over lines joined per column (a cell's lines by a line break):
-    at the top, before any figure ("M49" is none), a row whose cells all stand under cells of the
-    row above goes into them when it leaves its first cell empty ("to air" over "kg/year" in each
-    column) or one of its cells runs on from the heading above it ("Region" / "Code" beside "Sub-" /
-    "region")."""
+    at the top, before any figure ("M49" is none, nor a note's mark after words: ``_figures``), a row whose
+    cells all stand under cells of the row above goes into them when it leaves its first cell empty ("to air"
+    over "kg/year" in each column) or one of its cells runs on from the heading above it ("Region" / "Code"
+    beside "Sub-" / "region")."""
     joined = [list(rows[0])]
     for index, row in enumerate(rows[1:], 1):
         above = joined[-1]
-        words = (word for earlier in rows[: index + 1] for cell in earlier for word in (cell or "").split())
+        words = (word for earlier in rows[: index + 1] for cell in earlier for word in _figures(cell or ""))
         if (
             not any(map(FIGURE.fullmatch, words))
             and (not row[0] or any(_runs_on(old, new) for old, new in zip(above, row)))
@@ -184,3 +193,34 @@ def parted_under(
         return None
     cells = [[" ".join(filter(None, (row[index] for index in group))) for group in groups] for row in rows]
     return wrapped_header([[text for _, text in headings], *cells])
+
+
+def header_wrapped(rows: list[list[str]], apart: list[bool]) -> tuple[list[list[str]], list[bool]]:
+    """``rows`` with a header wrapped over lines joined per column (``wrapped_header``), never over a row standing
+    ``apart`` (a padded row's gap under the one above), and which of the rows left stand apart."""
+    runs: list[list[list[str]]] = []
+    for row, alone in zip(rows, apart):
+        if alone or not runs:
+            runs.append([])
+        runs[-1].append(row)
+    joined = [wrapped_header(run) for run in runs]
+    return sum(joined, []), [bool(n) and not index for n, run in enumerate(joined) for index, _ in enumerate(run)]
+
+
+def headed_figures(rows: list[list[str]]) -> list[list[str]]:
+    """``rows`` with a heading over no cells of its own put over the column of figures beside it that
+    has no heading: a heading set left in a cell whose figures are set right stands clear of them
+    ("Intermediate Region Code" over "014" in a spreadsheet's print; a form's words stay apart)."""
+    column = 0
+    while len(rows) >= ALIGNED_ROWS and column + 1 < len(rows[0]):
+        head, pair = rows[0], (column, column + 1)
+        filled = [any(row[index] for row in rows[1:]) for index in pair]
+        figures = all(FIGURE.fullmatch(row[index]) for row in rows[1:] for index in pair if row[index])
+        if (
+            figures
+            and filled.count(True) == 1
+            and [bool(head[index]) for index in pair] == [not full for full in filled]
+        ):
+            rows = [[*row[:column], (row[column] or row[column + 1]), *row[column + 2 :]] for row in rows]
+        column += 1
+    return rows

@@ -23,7 +23,8 @@ from .boxes import box_of, centre_in, union
 from .colheads import halves_joined, wrapped_header
 from .framed import ALIGNED_ENDS
 from .records import Item
-from .unruled import HEADER_ROWS, item_lines, phrases
+from .strips import phrases
+from .unruled import HEADER_ROWS, item_lines
 from .unsure import FIGURE
 from .words import phrase_text, right_to_left
 

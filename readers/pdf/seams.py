@@ -14,7 +14,8 @@ from collections.abc import Callable
 from statistics import median
 
 from .records import Item
-from .unruled import EDGE, item_lines
+from .strips import EDGE
+from .unruled import item_lines
 from .unsure import CURRENCY, FIGURE
 from .words import SPACE_EMS
 from .wraps import ALIGNED_ROWS, LETTER

@@ -7,7 +7,8 @@ import re
 from statistics import median
 
 from .records import Item
-from .unruled import item_lines, line_chars, phrases
+from .strips import phrases
+from .unruled import item_lines, line_chars
 from .unsure import FIGURE
 from .words import phrase_text
 from .wraps import ALIGNED_ROWS, PROSE_CHARS

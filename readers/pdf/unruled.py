@@ -28,20 +28,17 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left, bisect_right
 from statistics import median
 
-from .colheads import grouped, halves_joined, parted_under, set_apart, spanned, wrapped_header
+from .colheads import grouped, halves_joined, headed_figures, header_wrapped, parted_under, set_apart, spanned
 from .records import Item
-from .strips import common, dashed, gaps, two_sided
+from .strips import EDGE, common, dashed, gaps, heading_edges, overrun, phrases, two_sided
 from .unsure import CURRENCY, FIGURE, of_figures, unplaced
 from .words import in_reading_order, phrase_text, right_to_left
 from .wraps import ALIGNED_ROWS, PROSE_CHARS, PROSE_WORDS, STACKED, UNITS, stacked_lines, wrapped_lines
 
 HEADER_ROWS = 3  # rows a header may be stacked over
 NOTE = re.compile(r"\([^()]*[^\W\d_][^()]*\)")  # a note in brackets, of words: "(in thousands)"
-EDGE = 0.6  # points: words starting this close to a heading's left edge are set on it (a column left-aligned)
-OVERRUN_ROWS = 0.1  # of a table's rows, at most: cells that run on into the next column ("VALSANGIACOMO BLANCO")
 GUTTER_EMS = 0.9  # of the body text's size: narrower gaps are word spaces, wider ones part columns or cells
 # Characters that draw, not words: a leader's dots ("0.99 ..........  800"; three dots are a cell's "not
 # available") and a rule typed as a run of hyphens or equals signs under a typewriter table's header.
@@ -119,29 +116,19 @@ def _gutters(slabs: list[list[Item]], width: float) -> list[tuple[float, float]]
     """The strips every slab leaves empty, with words on both sides in at least one of them."""
     items = sum(slabs, [])
     left, right = min(i["x0"] for i in items), max(i["x1"] for i in items)
-    # a unit's note in brackets set in a column's cell, "(in thousands)", may run on over the next ones
+    # a unit's note in brackets set in a column's cell, "(in thousands)", may run on over the next ones (and over a
+    # column of dashes that stand for no amount beside the amounts: ``dashed``)
     ruling = [slab for slab in slabs if not _note(slab, left, width)] or slabs
     shared = gaps(ruling[0], left, right, width)
     for slab in ruling[1:]:
         shared = common(shared, gaps(slab, left, right, width), width)
-    return dashed([gap for gap in shared if any(two_sided(slab, gap) for slab in slabs)], slabs)
+    return dashed([gap for gap in shared if any(two_sided(slab, gap) for slab in slabs)], ruling)
 
 
 def _note(slab: list[Item], left: float, width: float) -> bool:
     """The slab is one note in brackets, past the labels' column: "(in thousands, except percentages)"."""
     line = sorted(slab, key=lambda item: item["x0"])
     return line[0]["x0"] > left + width and len(phrases(line, width)) == 1 and bool(NOTE.fullmatch(phrase_text(line)))
-
-
-def phrases(line: list[Item], width: float) -> list[list[Item]]:
-    """A line's words in runs closer than a gutter: one heading each."""
-    runs: list[list[Item]] = []
-    for item in line:
-        if runs and item["x0"] - runs[-1][-1]["x1"] < width:
-            runs[-1].append(item)
-        else:
-            runs.append([item])
-    return runs
 
 
 def _extents(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -153,12 +140,40 @@ def _extents(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> list
     ]
 
 
-def _group_headings(line: list[Item], rows: list[list[Item]], width: float) -> list[str] | None:
-    """``line`` as a header's row over ``rows`` when its headings (two or more) stand over groups of their
-    columns, one over two columns at least, or each heads its own columns in turn (set in their cells over
+def _headings(rows: list[list[Item]], width: float) -> tuple[list[list[Item]], int]:
+    """The headings of the first of a table's ``rows`` (its phrases) with their next lines: the lines right under
+    it, closer than ``STACKED`` of the table's usual gap between rows (a header's rows stand further apart; a
+    sheet's lines all as far), of words, each phrase under a heading of its own ("As" /
+    "Reported", "Hedging (Gains)" / "Losses Included in" / "Revenues"). The headings, each its words in reading
+    order, and how many lines they take."""
+    found = phrases(sorted(rows[0], key=lambda item: item["x0"]), width)
+    usual = median(_gap(above, below) for above, below in zip(rows, rows[1:])) if len(rows) > 1 else 0.0
+    count = 1
+    for line in rows[1 : len(rows) - ALIGNED_ROWS]:
+        parts = phrases(sorted(line, key=lambda item: item["x0"]), width)
+        under = [[n for n, head in enumerate(found) if _overlap(part, head)] for part in parts]
+        if (
+            _gap(rows[count - 1], line) >= STACKED * usual
+            or of_figures(phrase_text(part) for part in parts)
+            or any(len(heads) != 1 for heads in under)
+            or len({heads[0] for heads in under}) < len(parts)
+        ):
+            break
+        for part, (n,) in zip(parts, under):
+            found[n] = found[n] + part
+        count += 1
+    return found, count
+
+
+def _overlap(one: list[Item], other: list[Item]) -> bool:
+    return one[0]["x0"] < other[-1]["x1"] and other[0]["x0"] < one[-1]["x1"]
+
+
+def _group_headings(found: list[list[Item]], rows: list[list[Item]], width: float) -> list[str] | None:
+    """A header's headings (``found``, phrases) as its row over ``rows`` when they (two or more) stand over groups
+    of their columns, one over two columns at least, or each heads its own columns in turn (set in their cells over
     figures set right: ``spanned``), or one is centred over all of them or over the last two or more, and leave
     the first column empty; else None."""
-    found = phrases(sorted(line, key=lambda item: item["x0"]), width)
     gutters, _ = column_gutters(rows, width)
     if not found or not gutters or found[0][0]["x0"] <= gutters[0][0]:  # over the labels' column
         return None
@@ -184,71 +199,6 @@ def _group_headings(line: list[Item], rows: list[list[Item]], width: float) -> l
     return row
 
 
-def _overrun(rows: list[list[Item]], width: float, gutters: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Strips all but a few rows leave empty, before a column whose words start on one edge in most
-    rows: the few run a long cell on into that column, as a surname too long for its column does."""
-    allowed = int(OVERRUN_ROWS * len(rows))
-    starts = sorted(item["x0"] for row in rows for item in row)
-    found: list[tuple[float, float]] = []
-    for edge in sorted({round(start) for start in starts}):
-        if not allowed or bisect_right(starts, edge + 1) - bisect_left(starts, edge - 1) < len(rows) / 2:
-            continue
-        crossing = {n for n, row in enumerate(rows) if any(i["x0"] < edge - 1 < i["x1"] + width for i in row)}
-        clear = [item for n, row in enumerate(rows) if n not in crossing for item in row]
-        before = [item["x1"] for item in clear if item["x0"] < edge - 1]
-        after = [item["x0"] for item in clear if item["x0"] >= edge - 1]
-        if not crossing or len(crossing) > allowed or not before or not after:
-            continue
-        strip = (max(before), min(after))
-        if not any(min(strip[1], end) > max(strip[0], start) for start, end in gutters + found):
-            found.append(strip)
-    return found
-
-
-def _heading_edges(
-    rows: list[list[Item]], width: float, gutters: list[tuple[float, float]]
-) -> list[tuple[float, float]]:
-    """Strips narrower than a gutter before a column whose heading (a phrase of the first row) starts
-    where a word of most rows under it starts, most rows holding words left of it holding words before it
-    in the same column too (a description's next lines hold none), no word crossing that edge: in a
-    spreadsheet's print a number set to the right of its cell stands a space from the next cell's text
-    ("002 Africa" under "Region Code" and "Region Name"); a mark set wide of its column in one row parts
-    nothing."""
-    body = rows[1:]
-    found = []
-    for phrase in phrases(sorted(rows[0], key=lambda item: item["x0"]), width)[1:]:
-        edge = phrase[0]["x0"]
-        if len(body) < ALIGNED_ROWS or any(start - EDGE <= edge <= end + EDGE for start, end in gutters):
-            continue
-        column = max((end for _, end in gutters if end < edge), default=-math.inf)  # where the parted column starts
-        starting = sum(any(abs(item["x0"] - edge) <= EDGE for item in row) for row in body)
-        labelled = [row for row in body if any(item["x0"] < edge - EDGE for item in row)]  # not a cell's next line
-        before = [[item["x1"] for item in row if column <= item["x0"] and item["x1"] <= edge] for row in labelled]
-        crossed = any(item["x0"] < edge - EDGE < edge + EDGE < item["x1"] for row in rows for item in row)
-        if 2 * starting > len(body) and 2 * sum(map(bool, before)) > len(labelled) and not crossed:
-            found.append((max(max(ends) for ends in before if ends), edge))
-    return found
-
-
-def _headed(rows: list[list[str]]) -> list[list[str]]:
-    """``rows`` with a heading over no cells of its own put over the column of figures beside it that
-    has no heading: a heading set left in a cell whose figures are set right stands clear of them
-    ("Intermediate Region Code" over "014" in a spreadsheet's print; a form's words stay apart)."""
-    column = 0
-    while len(rows) >= ALIGNED_ROWS and column + 1 < len(rows[0]):
-        head, pair = rows[0], (column, column + 1)
-        filled = [any(row[index] for row in rows[1:]) for index in pair]
-        figures = all(FIGURE.fullmatch(row[index]) for row in rows[1:] for index in pair if row[index])
-        if (
-            figures
-            and filled.count(True) == 1
-            and [bool(head[index]) for index in pair] == [not full for full in filled]
-        ):
-            rows = [[*row[:column], (row[column] or row[column + 1]), *row[column + 2 :]] for row in rows]
-        column += 1
-    return rows
-
-
 def column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[float, float]], set[int]]:
     """The gutters of a table's ``rows`` and the rows that cross one: the strips every row leaves empty, and those
     that rows with fewer cells than most cross only with words centred on them (a heading, or a cell spanning the
@@ -269,8 +219,8 @@ def column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[flo
     if len(rows) > ALIGNED_ROWS and (body := _gutters(rows[1:], width)):
         apart = set_apart(runs[0], body, max(item["x1"] for row in rows[1:] for item in row))
         strict = apart if apart and len(apart) > len(strict) else strict
-    strict = sorted(strict + _overrun(rows, width, strict))
-    strict = sorted(strict + _heading_edges(rows, width, strict))
+    strict = sorted(strict + overrun(rows, width, strict))
+    strict = sorted(strict + heading_edges(rows, width, strict))
     usual = median(len(found) for found in runs)
     fewer = [index for index, found in enumerate(runs) if len(found) < usual]
     others = [row for index, row in enumerate(rows) if index not in fewer]
@@ -283,8 +233,9 @@ def column_gutters(rows: list[list[Item]], width: float) -> tuple[list[tuple[flo
         crossed = set()
         for index in fewer:
             over = [phrase for phrase in runs[index] if phrase[0]["x0"] < gap[1] and gap[0] < phrase[-1]["x1"]]
-            if any(
-                abs((phrase[0]["x0"] + phrase[-1]["x1"] - gap[0] - gap[1]) / 2) <= max(width, (gap[1] - gap[0]) / 4)
+            if any(  # (off the middle of a wide strip it reaches into a column: a heading set left in its cell)
+                abs((phrase[0]["x0"] + phrase[-1]["x1"] - gap[0] - gap[1]) / 2)
+                <= max(width, (gap[1] - gap[0]) / 4 if (phrase[0]["x0"] < gap[0]) == (gap[1] < phrase[-1]["x1"]) else 0)
                 or phrase[0]["x0"] < gap[0] < gap[1] < phrase[-1]["x1"]
                 and len(phrase) >= PROSE_WORDS
                 and line_chars(phrase) >= PROSE_CHARS
@@ -343,6 +294,39 @@ def _header_hides(rows: list[list[Item]], found: int, width: float) -> bool:
     return len(rows) - 1 == ALIGNED_ROWS and len(column_gutters(rows[1:], width)[0]) > found
 
 
+def _hidden(
+    above: list[list[Item]],
+    slabs: list[list[Item]],
+    rows: list[list[Item]],
+    width: float,
+    wrapped: tuple[list[list[Item]], int],
+) -> tuple[list[Item], list[list[str]]] | None:
+    """``unruled_table`` of rows whose header's first row (its headings over as many lines, ``wrapped``:
+    ``_headings``) hides gutters the rows under it share: the table under it, and that row as its header, or its
+    words read before it."""
+    found, count = wrapped
+    table = unruled_table(above[count:], slabs[max(0, count - len(above)) :], width)
+    if not table:
+        return None
+    head = sum(rows[:count], [])
+    (first, *rest), closer = table[1], _gap(head, rows[count]) < STACKED * _gap(rows[count], rows[count + 1])
+    tries = (_group_headings(found, rows[start:], width) or [] for start in range(count, count + HEADER_ROWS))
+    if headings := next((row for row in tries if len(row) == len(first)), None):
+        filled = [bool(heading) for heading in headings]
+        joins = closer and (2 * sum(filled) > len(first) or all(on for on, cell in zip(filled, first) if cell))
+    else:  # a heading over each column: a header row, or its first line over one of words
+        heads = [phrase_text(phrase) for phrase in found]
+        if not len(heads) == len(first) > 2:
+            extents = _extents(rows[count:], column_gutters(rows[count:], width)[0])
+            lefts = [(phrase[0]["x0"], text) for phrase, text in zip(found, heads)]
+            parted = None if right_to_left(table[1]) else parted_under(lefts, extents, table[1])  # read leftward
+            return (table[0], parted) if parted else (head + table[0], table[1])
+        headings, joins = in_reading_order([heads, *rest])[0], not any(map(FIGURE.fullmatch, first))
+    if joins:
+        return table[0], [[f"{head} {cell}".strip() for head, cell in zip(headings, first)], *rest]
+    return table[0], [headings, *table[1]]
+
+
 def unruled_table(
     above: list[list[Item]], slabs: list[list[Item]], width: float
 ) -> tuple[list[Item], list[list[str]]] | None:
@@ -365,26 +349,7 @@ def unruled_table(
         # cross them too) or each over its own are a header's row; headings over most columns, or over every cell
         # the row under them fills ("June" over "30,2025", "Q2'25 vs. Q2'24" over none), are the first line of that
         # row when it stands closer under them than over the row after it.
-        table = unruled_table(above[1:], slabs, width) if above else unruled_table([], slabs[1:], width)
-        if not table:
-            return None
-        (first, *rest), closer = table[1], _gap(rows[0], rows[1]) < STACKED * _gap(rows[1], rows[2])
-        tries = (_group_headings(rows[0], rows[start:], width) or [] for start in range(1, HEADER_ROWS + 1))
-        if headings := next((row for row in tries if len(row) == len(first)), None):
-            filled = [bool(heading) for heading in headings]
-            joins = closer and (2 * sum(filled) > len(first) or all(on for on, cell in zip(filled, first) if cell))
-        else:  # a heading over each column: a header row, or its first line over one of words
-            found = phrases(sorted(rows[0], key=lambda item: item["x0"]), width)
-            heads = [phrase_text(phrase) for phrase in found]
-            if not len(heads) == len(first) > 2:
-                extents = _extents(rows[1:], column_gutters(rows[1:], width)[0])
-                lefts = [(phrase[0]["x0"], text) for phrase, text in zip(found, heads)]
-                parted = None if right_to_left(table[1]) else parted_under(lefts, extents, table[1])  # read leftward
-                return (table[0], parted) if parted else (rows[0] + table[0], table[1])
-            headings, joins = in_reading_order([heads, *rest])[0], not any(map(FIGURE.fullmatch, first))
-        if joins:
-            return table[0], [[f"{head} {cell}".strip() for head, cell in zip(headings, first)], *rest]
-        return table[0], [headings, *table[1]]
+        return _hidden(above, slabs, rows, width, _headings(rows, width))
     if not gutters:
         return None
     # The rows at the top that cross a gutter and leave the first column (the labels) empty are a
@@ -436,9 +401,15 @@ def unruled_table(
     # stands over the table's first line) keeps its headings over one column ("Change" beside "Three Months Ended")
     head_lines = item_lines(sum(rows[:cut], []))
     under = [_gap(line, below) for line, below in zip(head_lines, head_lines[1:] + item_lines(rows[cut])[:1])]
+    units: list[str] = []  # a note of the figures' units under the headings, the header's last line: a row of its own
+    ahead = True
     for line, gap in zip(head_lines, under):
         row, spans, own = [""] * len(stacked), list[tuple[int, ...]](), list[tuple[int, str]]()
         found = phrases(line, width)
+        if line is head_lines[-1] and any(stacked) and len(found) == 1 and UNITS.fullmatch(phrase_text(found[0])):
+            units = row
+            units[spanned(found[0], extents, gutters)[0]] = phrase_text(found[0])
+            continue
         groups = grouped(found, extents, gutters, width) if len(found) > 1 else None
         for index, phrase in enumerate(found):
             columns = groups[index] if groups else spanned(phrase, extents, gutters, heading=len(found) > 1)
@@ -454,6 +425,7 @@ def unruled_table(
                 row[column] = text
             else:
                 stacked[column].append(text)
+                ahead = ahead and not spanning  # headings stacked over the headings over columns ("As of" / "June 30")
         if spans and spanning and spanning[-1][0] == spans:  # a heading set on two lines is one heading
             spanning[-1] = (spans, [f"{old} {new}".strip() for old, new in zip(spanning[-1][1], row)])
         elif spans:
@@ -469,24 +441,14 @@ def unruled_table(
         and not cells[0][0]
         or cells[0][0].endswith(":")
         or any(map(UNITS.fullmatch, cells[0]))
+        or units
     ):
-        head_rows.append([" ".join(parts) for parts in stacked])
+        alone = [[" ".join(parts) for parts in stacked]]
+        head_rows = (alone + head_rows if ahead else head_rows + alone) + [units][: bool(units)]
     else:
         cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
     ordered = in_reading_order(head_rows + cells)
-    cells = halves_joined(ordered[: len(head_rows)] + wrapped_lines(*_header_wrapped(ordered[len(head_rows) :], apart)))
+    cells = halves_joined(ordered[: len(head_rows)] + wrapped_lines(*header_wrapped(ordered[len(head_rows) :], apart)))
     held = {id(item) for item in before}
     left = unplaced([item for row in rows for item in row if id(item) not in held], cells)
-    return before + left, _headed(cells)
-
-
-def _header_wrapped(rows: list[list[str]], apart: list[bool]) -> tuple[list[list[str]], list[bool]]:
-    """``rows`` with a header wrapped over lines joined per column (``wrapped_header``), never over a row standing
-    ``apart`` (a padded row's gap under the one above), and which of the rows left stand apart."""
-    runs: list[list[list[str]]] = []
-    for row, alone in zip(rows, apart):
-        if alone or not runs:
-            runs.append([])
-        runs[-1].append(row)
-    joined = [wrapped_header(run) for run in runs]
-    return sum(joined, []), [bool(n) and not index for n, run in enumerate(joined) for index, _ in enumerate(run)]
+    return before + left, headed_figures(cells)

@@ -18,6 +18,7 @@ STACKED = 0.6  # of the gap between a table's rows: a line closer under a cell i
 PADDED = 0.5  # of a line's height: a header's line standing this far under the one above is no cell's next line
 UNITS = re.compile(r"\((?:[$€£] )?in [^()]+\)", re.I)  # a note of the figures' units: "(in thousands)"
 PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
+CENTRED = 1.0  # points: a line's middle this close to the table's is centred over it
 PROSE_WORDS = 4  # words a cell's line of prose has at least: its figures are the prose's ("as of May 11, 2017")
 
 
@@ -76,17 +77,23 @@ def stacked_lines(cells: list[list[str]], lines: list[list[Item]]) -> tuple[list
     rows = [over[index] for index in range(end + 1, len(cells)) if cells[index][0] and any(cells[index][1:])]
     height = median(item["bottom"] - item["top"] for line in lines for item in line)
     joined, apart = cells[:1], [False]
+    middle = (min(line[0]["x0"] for line in lines) + max(line[-1]["x1"] for line in lines)) / 2
     for index, row in enumerate(cells[1:], 1):
         above, header = joined[-1], index < end and len(joined) == 1
         pitch = over[body] if header else median(rows) if rows else 0.0
         filled = [column for column, cell in enumerate(row) if cell]
+        noted = header and any(map(UNITS.fullmatch, row))  # "(in thousands)" under the headings: a row of its own
+        titled = index > end and len(filled) == 1 and _titled(lines[index], lines[index - 1], middle)
+        row = [row[filled[0]], *[""] * (len(row) - 1)] if titled else row  # spanning the table from its first cell
         if (
-            over[index] < STACKED * pitch
+            not noted
+            and not titled
+            and over[index] < STACKED * pitch
             and all(above[column] for column in filled)
             and (
                 all(len(cell) < PROSE_CHARS for cell in row)
                 if header
-                else (not row[0] or filled == [0] and (not FIGURE.fullmatch(row[0]) or above[0].endswith(",")))
+                else (not row[0] or filled == [0] and _goes_on(row[0], above))
                 and len(filled) < sum(map(bool, above))
                 or any(above[column] in CURRENCY and FIGURE.fullmatch(row[column]) for column in filled)
                 or filled == [0] == [column for column, cell in enumerate(above) if cell]
@@ -101,8 +108,29 @@ def stacked_lines(cells: list[list[str]], lines: list[list[Item]]) -> tuple[list
             joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]
         else:
             joined.append(row)
-            apart.append(index < end and over[index] >= PADDED * height)
+            apart.append(noted or titled or index < end and over[index] >= PADDED * height)
     return joined, apart
+
+
+def _titled(line: list[Item], above: list[Item], middle: float) -> bool:
+    """``line`` is a section's title centred over the table (``middle``), not the next line of a cell: the words
+    over it are not centred there too, and none starts where it does ("Part II" under "Item 4.  Controls and
+    Procedures  18"; not "Ælfthryth" under "Wulfthryth", centred by chance)."""
+    over = [item for item in above if item["x0"] < line[-1]["x1"] and line[0]["x0"] < item["x1"]]
+    return (
+        abs((line[0]["x0"] + line[-1]["x1"]) / 2 - middle) <= CENTRED
+        and not (over and abs((over[0]["x0"] + over[-1]["x1"]) / 2 - middle) <= CENTRED)
+        and all(abs(item["x0"] - line[0]["x0"]) > CENTRED for item in above)
+    )
+
+
+def _goes_on(label: str, above: list[str]) -> bool:
+    """A line filling the first cell alone may be the next line of the label in ``above``: words ("District of" /
+    "Columbia"), or a year after a comma; not a heading of the rows under it when ``above`` holds figures
+    ("Foreign exchange contracts  $ 310,320" / "Derivatives not designated as hedging instruments:")."""
+    if FIGURE.fullmatch(label):
+        return above[0].endswith(",")
+    return not (label.endswith(":") and any(above[1:]))
 
 
 def _wraps(row: list[str], above: list[str], filled: list[int]) -> bool:

@@ -1,0 +1,120 @@
+"""Headings and labels wrapped over lines, section rows and notes kept in their tables, from the generated tuning set
+(``bench.make_tuning``: Netflix's and Apple's filings printed by Chromium, Word and a spreadsheet) and the corpus.
+
+Each was read wrong: a section's heading under a row of figures ("Derivatives not designated as hedging
+instruments:") joined to that row's label, a note of the units under headings stacked into the heading over it,
+headings longer than prose over their columns left out of the header, a row under a table's last shaded row left
+as text and cut in two, a title centred over a table of contents read into the cell above it, the table's last two
+rows at the page's foot taken for its running foot, a heading set left in a wide gutter taken for one centred over
+two columns, a note "(in thousands)" parting a column of dashes from its amounts, a section's label after a blank
+line ending the table, a long label's wrapped lines left as text, a note's mark "(1)" taken for a figure ending the
+header, and headings stacked over the row of dates set under it."""
+
+from __future__ import annotations
+
+import pytest
+
+from readers import Services, read_file
+from testkit import CORPUS, make_settings
+from testkit.validation import TUNING
+
+PRINTED = TUNING / "printed"
+
+
+@pytest.fixture(scope="module")
+def services(tmp_path_factory) -> Services:
+    return Services(make_settings(tmp_path_factory.mktemp("wraps")))
+
+
+def tables(name: str, services: Services, number: int = 1) -> list[str]:
+    return read_file(PRINTED / name, number, number, services=services).pages[0].tables
+
+
+def test_grouped_headings_a_units_note_and_sections_keep_their_rows(services):
+    """A sheet's print: two levels of headings, the longest over their columns, "(in thousands)" under them, and a
+    section's heading closer under a row of figures than the rows stand."""
+    (table,) = tables("213-sheet-nflx-10-q-2025-07-18.pdf", services)
+    assert table.startswith(
+        "|  | Derivative Assets |  | Derivative Liabilities |  |\n|---|---|---|---|---|\n"
+        "|  | Other current assets | Other non-current assets | Accrued expenses and other liabilities |"
+        " Other non-current liabilities |\n|  |  |  | (in thousands) |  |\n"
+    )
+    assert (
+        "| Foreign exchange contracts | $ 310,320 | $ 25,566 | $ 591,529 | $ 467,961 |\n"
+        "| Derivatives not designated as hedging instruments: |  |  |  |  |\n"
+    ) in table
+
+
+def test_a_units_note_under_dates_under_a_typed_rule_is_a_row(services):
+    (table,) = tables("181-chromium-nflx-10-q-2025-07-18.pdf", services)
+    assert "|  | June 30,2025 | December 31,2024 |\n|  | (in thousands) |  |\n| United States |" in table
+
+
+def test_the_row_under_the_last_shaded_row_is_the_table_s(services):
+    """Its label and one amount wrap ("Derivative" / "liabilities", "(36,190" / ")"): it was left as text in two."""
+    table = tables("198-word-nflx-10-q-2025-07-18.pdf", services)[0]
+    assert table.endswith("| Derivative liabilities | 1,069,131 | — | 1,069,131 | (340,280) | (36,190 ) | 692,661 |")
+
+
+def test_a_title_centred_over_a_table_of_contents_and_its_last_rows_at_the_foot_stay_rows(services):
+    (table,) = tables("113-sheet-aapl-20250329.pdf", services, 2)
+    part = "| Item 4. | Controls and Procedures | 18 |\n| Part II |  |  |\n| Item 1. | Legal Proceedings | 19 |"
+    assert part in table
+    assert table.endswith("| Item 5. | Other Information | 22 |\n| Item 6. | Exhibits | 22 |")
+
+
+def test_headings_set_left_in_a_wide_gutter_head_the_column_after_it(services):
+    table = tables("104-word-aapl-20250329.pdf", services)[1]
+    assert table.startswith(
+        "|  | Number ofRSUs(in thousands) | Weighted-AverageGrant-Date FairValue Per RSU |\n|---|---|---|\n"
+        "| Balance as of September 28, 2024 | 163,326 | $ 158.73 |\n"
+    )
+
+
+def test_a_units_note_parts_no_column_of_dashes_from_its_amounts(services):
+    (table,) = tables("199-word-nflx-10-q-2025-07-18.pdf", services)
+    assert "|  | Revenues | Cost of Revenues | Interest and other income (expense) | Revenues |" in table
+    assert "| Amount of gains (losses) reclassified from AOCI | 127,411 | (1,995) | — | 22,060 | 267 | — |" in table
+
+
+def test_a_section_s_label_after_a_blank_line_goes_on_with_the_table(services):
+    (table,) = tables("215-sheet-nflx-10-q-2025-07-18.pdf", services)
+    assert "| Gains (losses) on derivatives in fair value hedging relationship |" in table
+    assert "| Gains (losses) on derivatives not designated as hedging instruments |" in table
+
+
+def test_a_long_label_s_wrapped_lines_are_its_cell(services):
+    table = tables("211-sheet-nflx-10-q-2025-07-18.pdf", services)[0]
+    assert table.endswith(
+        "| Common stock, $0.001 par value; 4,990,000,000 shares authorized at June 30, 2025 and December 31, 2024;"
+        " 424,926,346 and 427,757,100 issued and outstanding at June 30, 2025 and December 31, 2024, respectively"
+        " | 6,932,828 | 6,252,126 |"
+    )
+
+
+def test_a_note_s_mark_after_a_heading_ends_no_header(services):
+    table = tables("111-word-aapl-20250329.pdf", services)[1]
+    assert table.startswith(
+        "| Periods | Total Numberof Shares Purchased | Average PricePaid Per Share | Total Number of SharesPurchased as"
+        " Part of PubliclyAnnounced Plans or Programs | Approximate Dollar Value ofShares That May Yet Be"
+        " PurchasedUnder the Plans or Programs (1) |\n|---|"
+    )
+
+
+def test_headings_stacked_over_a_row_of_dates_come_first(services):
+    (table,) = tables("216-sheet-nflx-10-q-2025-07-18.pdf", services, 2)
+    assert table.startswith(
+        "|  |  | As of |  | Change |\n|---|---|---|---|---|\n"
+        "|  | June 30,2025 | December 31,2024 | June 30, 2025 vs. December 31, 2024 |  |\n"
+    )
+
+
+def test_a_form_s_numbered_lines_at_the_top_of_a_page_are_its_text(services):
+    """Lines 36 to 40 of a tax form's second page, each ending in its number, were taken for running heads."""
+    text = read_file(CORPUS / "pdfminer/f1040nr.pdf", 2, 2, services=services).pages[0].text
+    assert text.startswith("36 Amount from line 35 (adjusted gross income) 36\n37 Itemized deductions from page 3")
+
+
+def test_a_cell_s_line_centred_by_chance_stays_in_its_cell(services):
+    text = read_file(CORPUS / "olmocr/edgar.pdf", services=services).as_text()
+    assert "| Spouses | Æthelflæd Wulfthryth Ælfthryth |" in text
