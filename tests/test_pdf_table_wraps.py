@@ -1,5 +1,5 @@
 """Headings and labels wrapped over lines, section rows and notes kept in their tables, from the generated tuning set
-(``bench.make_tuning``: Netflix's and Apple's filings printed by Chromium, Word and a spreadsheet) and the corpus.
+(``bench.make_tuning``: filings and a list of failed banks printed by Chromium, Word and a spreadsheet) and the corpus.
 
 Each was read wrong: a section's heading under a row of figures ("Derivatives not designated as hedging
 instruments:") joined to that row's label, a note of the units under headings stacked into the heading over it,
@@ -8,7 +8,7 @@ as text and cut in two, a title centred over a table of contents read into the c
 rows at the page's foot taken for its running foot, a heading set left in a wide gutter taken for one centred over
 two columns, a note "(in thousands)" parting a column of dashes from its amounts, a section's label after a blank
 line ending the table, a long label's wrapped lines left as text, a note's mark "(1)" taken for a figure ending the
-header, and headings stacked over the row of dates set under it."""
+header, headings stacked over the row of dates set under it, and a date's year wrapped under its day left a row."""
 
 from __future__ import annotations
 
@@ -107,6 +107,13 @@ def test_headings_stacked_over_a_row_of_dates_come_first(services):
         "|  |  | As of |  | Change |\n|---|---|---|---|---|\n"
         "|  | June 30,2025 | December 31,2024 | June 30, 2025 vs. December 31, 2024 |  |\n"
     )
+
+
+def test_a_date_s_year_wrapped_under_its_day_goes_with_the_row(services):
+    """A bank's name and a date wrapped at once ("… d/b/a Bank" / "of Kenosha", "May 31," / "2013")."""
+    (table,) = tables("073-chromium-banklist.pdf", services)
+    row = "| Banks of Wisconsin d/b/a Bank of Kenosha | Kenosha | WI | 35386 | North Shore Bank, FSB | May 31, 2013 |"
+    assert f"{row} May 31, 2013 |" in table
 
 
 def test_a_form_s_numbered_lines_at_the_top_of_a_page_are_its_text(services):

@@ -99,10 +99,13 @@ def stacked_lines(cells: list[list[str]], lines: list[list[Item]]) -> tuple[list
                 or filled == [0] == [column for column, cell in enumerate(above) if cell]
                 and above[0][-1] not in ".:"
                 # the next lines of a label and its text, closer than rows usually stand (three gaps at least), no
-                # figure but in prose or a sentence's end ("as of September 29, 2024.", "2024."; not "39500 Sep 11")
+                # figure but in prose or a sentence's end ("as of September 29, 2024.", "2024."; not "39500 Sep 11"),
+                # or a date's year under its day ("May 31," / "2013")
                 or len(filled) > 1
                 and len(rows) >= ALIGNED_ROWS
-                and all(map(in_prose, row))
+                and all(
+                    in_prose(cell) or above[n].endswith(",") and FIGURE.fullmatch(cell) for n, cell in enumerate(row)
+                )
             )
         ):
             joined[-1] = [f"{old}\n{new}".strip() for old, new in zip(above, row)]
