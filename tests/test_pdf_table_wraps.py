@@ -8,7 +8,8 @@ as text and cut in two, a title centred over a table of contents read into the c
 rows at the page's foot taken for its running foot, a heading set left in a wide gutter taken for one centred over
 two columns, a note "(in thousands)" parting a column of dashes from its amounts, a section's label after a blank
 line ending the table, a long label's wrapped lines left as text, a note's mark "(1)" taken for a figure ending the
-header, headings stacked over the row of dates set under it, and a date's year wrapped under its day left a row."""
+header, headings stacked over the row of dates set under it, a date's year wrapped under its day left a row, and a
+header over one row filling its first cells read as lines of text."""
 
 from __future__ import annotations
 
@@ -114,6 +115,17 @@ def test_a_date_s_year_wrapped_under_its_day_goes_with_the_row(services):
     (table,) = tables("073-chromium-banklist.pdf", services)
     row = "| Banks of Wisconsin d/b/a Bank of Kenosha | Kenosha | WI | 35386 | North Shore Bank, FSB | May 31, 2013 |"
     assert f"{row} May 31, 2013 |" in table
+
+
+@pytest.mark.parametrize(
+    "name", ["043-chromium-example-steelJIS-datasheet.pdf", "047-word-example-steelJIS-datasheet.pdf"]
+)
+def test_a_header_over_one_row_of_its_first_cells_is_a_table(name, services):
+    """A steel's hardness: five headings over a grade and its one range, typed with leaders in the second print."""
+    assert tables(name, services)[-1] == (
+        "| - | BrinellHBW / HB | Rockwell CHRC | Rockwell B HRBS / HRB | VickersHV |\n|---|---|---|---|---|\n"
+        "| SNB22-3 | 293-375 |  |  |  |"
+    )
 
 
 def test_a_form_s_numbered_lines_at_the_top_of_a_page_are_its_text(services):

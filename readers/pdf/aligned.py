@@ -183,11 +183,14 @@ def _sections(lines: list[list[Item]], first: int, last: int, floor: int, width:
 
 def _pair(lines: list[list[Item]], strips: list[tuple[float, float]], width: float) -> bool:
     """Two lines are a table of a header over one row: both cut at the same gutters into ``PAIR_COLUMNS``
-    phrases or more, each short of prose, most of the row's holding a figure ("C  Si  Mn …" over "0.39 - 0.46
-    0.2 - 0.35 …"): a steel's composition, a key figure's years."""
+    phrases or more, or the row's two or more each starting where the header's first do (``LABEL_EDGE``; its last
+    cells empty: "SNB22-3  293-375" under "-  Brinell HB  Rockwell C …"), each short of prose, most of the row's
+    holding a figure ("C  Si  Mn …" over "0.39 - 0.46 0.2 - 0.35 …"): a steel's composition, a key figure's years."""
     head, row = (phrases(line, width) for line in lines)
+    starts = all(abs(phrase[0]["x0"] - under[0]["x0"]) <= LABEL_EDGE for phrase, under in zip(row, head))
     return (
-        len(head) == len(row) == len(strips) + 1 >= PAIR_COLUMNS
+        (len(head) == len(row) == len(strips) + 1 or 1 < len(row) < len(head) and starts)
+        and len(head) >= PAIR_COLUMNS
         and all(line_chars(phrase) < PROSE_CHARS for phrase in head + row)
         and 2 * sum(bool(DIGIT.search(phrase_text(phrase))) for phrase in row) > len(row)
     )
@@ -339,6 +342,8 @@ def _runs(lines: list[list[Item]], over: list[float], width: float) -> list[tupl
             ):
                 break
             last += 1
+        if last == start and start + 1 < len(lines) and over[start + 1] <= ROW_REACH * height:
+            last += _pair(lines[start : start + 2], strips, width)  # a header over a row of its first cells
         if rows >= ALIGNED_ROWS or last == start + 1 and _pair(lines[start : last + 1], strips, width):
             runs.append((start, last))
         start = last + 1
