@@ -59,10 +59,13 @@ def stacked_lines(cells: list[list[str]], lines: list[list[Item]]) -> tuple[list
     short of prose (Word breaks a word too long for its column: "ISO-alpha" / "3"); under it, the gap is the
     usual one over rows that fill their first cell, and the line leaves the first cell empty ("+1-539-402-" /
     "0259") or fills it alone with words ("District of" / "Columbia"; a year after a comma: "September 28," /
-    "2024"), filling fewer than the row above: a form's lines, each a row of its own, fill as many.
+    "2024"; not a heading ending in a colon under a row of figures: ``_goes_on``), filling fewer than the row above:
+    a form's lines, each a row of its own, fill as many. A note of the figures' units in the header, and a title
+    centred over the table under its first row (``_titled``, set in the first cell), are rows of their own.
 
-    Returns the rows, and for each whether it is a header's line standing ``PADDED`` apart from the one above: a
-    row of its own, never a cell's next line ("(in thousands)" under "June 30, 2025", in a table padding its rows)."""
+    Returns the rows, and for each whether it stands apart from the one above (a header's line ``PADDED`` under
+    it, a units note, a title): a row of its own, never a cell's next line ("(in thousands)" under "June 30,
+    2025")."""
     figures = [index for index, row in enumerate(cells) if of_figures(row)]
     body = next((index for index in figures if cells[index][0]), figures[0] if figures else 0)
     over = [0.0] + [line[0]["top"] - max(item["bottom"] for item in above) for above, line in zip(lines, lines[1:])]
