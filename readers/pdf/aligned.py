@@ -53,7 +53,7 @@ from ..markup.tables import markdown_table, table_rows
 from .boxes import box_of, centre_in
 from .framed import Frame, framed_lines
 from .records import Boxed, Item
-from .strips import common, gaps, phrases, two_sided
+from .strips import common, gaps, overlapping, phrases, two_sided
 from .textruns import is_contents, is_text
 from .unruled import GUTTER_EMS, HEADER_ROWS, column_gutters, drawn, item_lines, line_chars, undrawn, unruled_table
 from .unsure import of_figures
@@ -83,10 +83,7 @@ def _under_headings(row: list[Item], line: list[Item], width: float) -> bool:
     cells, each over its column, however long (an exhibit list's "Form", "Exhibit" and "Filing Date/Period End
     Date" over no cells)."""
     heads = phrases(line, width)
-    return all(
-        any(phrase[0]["x0"] < head[-1]["x1"] and head[0]["x0"] < phrase[-1]["x1"] for head in heads)
-        for phrase in phrases(row, width)
-    )
+    return all(any(overlapping(phrase, head) for head in heads) for phrase in phrases(row, width))
 
 
 def _over_columns(rows: list[list[Item]], line: list[Item], width: float) -> bool:

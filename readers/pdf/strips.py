@@ -36,6 +36,11 @@ def common(
     return [(max(a, c), min(b, d)) for a, b in strips for c, d in others if min(b, d) - max(a, c) >= width]
 
 
+def overlapping(one: list[Item], other: list[Item]) -> bool:
+    """Two runs of a line's words (left to right) share some of their width."""
+    return one[0]["x0"] < other[-1]["x1"] and other[0]["x0"] < one[-1]["x1"]
+
+
 def two_sided(slab: list[Item], gap: tuple[float, float]) -> bool:
     """Items of ``slab`` stand on both sides of ``gap``."""
     return any(item["x1"] <= gap[0] + 0.5 for item in slab) and any(item["x0"] >= gap[1] - 0.5 for item in slab)

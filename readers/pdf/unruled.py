@@ -32,7 +32,7 @@ from statistics import median
 
 from .colheads import grouped, halves_joined, headed_figures, header_wrapped, parted_under, set_apart, spanned
 from .records import Item
-from .strips import EDGE, common, dashed, gaps, heading_edges, overrun, phrases, two_sided
+from .strips import EDGE, common, dashed, gaps, heading_edges, overlapping, overrun, phrases, two_sided
 from .unsure import CURRENCY, FIGURE, of_figures, unplaced
 from .words import in_reading_order, phrase_text, right_to_left
 from .wraps import ALIGNED_ROWS, PROSE_CHARS, PROSE_WORDS, STACKED, UNITS, stacked_lines, wrapped_lines
@@ -147,11 +147,11 @@ def _headings(rows: list[list[Item]], width: float) -> tuple[list[list[Item]], i
     "Reported", "Hedging (Gains)" / "Losses Included in" / "Revenues"). The headings, each its words in reading
     order, and how many lines they take."""
     found = phrases(sorted(rows[0], key=lambda item: item["x0"]), width)
-    usual = median(_gap(above, below) for above, below in zip(rows, rows[1:])) if len(rows) > 1 else 0.0
+    usual = median(_gap(above, below) for above, below in zip(rows, rows[1:]))
     count = 1
     for line in rows[1 : len(rows) - ALIGNED_ROWS]:
         parts = phrases(sorted(line, key=lambda item: item["x0"]), width)
-        under = [[n for n, head in enumerate(found) if _overlap(part, head)] for part in parts]
+        under = [[n for n, head in enumerate(found) if overlapping(part, head)] for part in parts]
         if (
             _gap(rows[count - 1], line) >= STACKED * usual
             or of_figures(phrase_text(part) for part in parts)
@@ -163,10 +163,6 @@ def _headings(rows: list[list[Item]], width: float) -> tuple[list[list[Item]], i
             found[n] = found[n] + part
         count += 1
     return found, count
-
-
-def _overlap(one: list[Item], other: list[Item]) -> bool:
-    return one[0]["x0"] < other[-1]["x1"] and other[0]["x0"] < one[-1]["x1"]
 
 
 def _group_headings(found: list[list[Item]], rows: list[list[Item]], width: float) -> list[str] | None:
@@ -295,16 +291,11 @@ def _header_hides(rows: list[list[Item]], found: int, width: float) -> bool:
 
 
 def _hidden(
-    above: list[list[Item]],
-    slabs: list[list[Item]],
-    rows: list[list[Item]],
-    width: float,
-    wrapped: tuple[list[list[Item]], int],
+    above: list[list[Item]], slabs: list[list[Item]], rows: list[list[Item]], width: float
 ) -> tuple[list[Item], list[list[str]]] | None:
-    """``unruled_table`` of rows whose header's first row (its headings over as many lines, ``wrapped``:
-    ``_headings``) hides gutters the rows under it share: the table under it, and that row as its header, or its
-    words read before it."""
-    found, count = wrapped
+    """``unruled_table`` of rows whose header's first row (its headings over as many lines: ``_headings``) hides
+    gutters the rows under it share: the table under it, and that row as its header, or its words read before it."""
+    found, count = _headings(rows, width)
     table = unruled_table(above[count:], slabs[max(0, count - len(above)) :], width)
     if not table:
         return None
@@ -349,7 +340,7 @@ def unruled_table(
         # cross them too) or each over its own are a header's row; headings over most columns, or over every cell
         # the row under them fills ("June" over "30,2025", "Q2'25 vs. Q2'24" over none), are the first line of that
         # row when it stands closer under them than over the row after it.
-        return _hidden(above, slabs, rows, width, _headings(rows, width))
+        return _hidden(above, slabs, rows, width)
     if not gutters:
         return None
     # The rows at the top that cross a gutter and leave the first column (the labels) empty are a
