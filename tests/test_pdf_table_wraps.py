@@ -8,8 +8,9 @@ as text and cut in two, a title centred over a table of contents read into the c
 rows at the page's foot taken for its running foot, a heading set left in a wide gutter taken for one centred over
 two columns, a note "(in thousands)" parting a column of dashes from its amounts, a section's label after a blank
 line ending the table, a long label's wrapped lines left as text, a note's mark "(1)" taken for a figure ending the
-header, headings stacked over the row of dates set under it, a date's year wrapped under its day left a row, and a
-header over one row filling its first cells read as lines of text."""
+header, headings stacked over the row of dates set under it, a date's year wrapped under its day left a row, a
+header over one row filling its first cells read as lines of text, and a total whose amounts wrap under their
+dollar signs split in two rows as if its lines were records."""
 
 from __future__ import annotations
 
@@ -137,3 +138,16 @@ def test_a_form_s_numbered_lines_at_the_top_of_a_page_are_its_text(services):
 def test_a_cell_s_line_centred_by_chance_stays_in_its_cell(services):
     text = read_file(CORPUS / "olmocr/edgar.pdf", services=services).as_text()
     assert "| Spouses | Æthelflæd Wulfthryth Ælfthryth |" in text
+
+
+def test_amounts_wrapped_under_their_dollar_signs_beside_a_one_line_label_are_one_row(services):
+    """A ruled total whose narrow cells wrap "$" over "376": the lines line up across cells, but the label's one
+    line stands at their top, so they are one row's, not two records'."""
+    (table,) = tables("099-word-aapl-20250329.pdf", services, 2)
+    assert table.endswith("| Total | $ 137,088 | $ 376 | $ (4,542) | $ 132,922 | $ 28,162 | $ 20,336 | $ 84,424 |")
+
+
+def test_records_beside_labels_centred_over_them_stay_apart(services):
+    """A paper's results: "6" and "6" centred beside the two records "OTSL" and "HTML" of one ruled row."""
+    text = read_file(CORPUS / "docling/2305.03393v1-pg9.pdf", services=services).as_text()
+    assert "| 6 | 6 | OTSL | 0.965 | 0.934 | 0.955 | 0.88 | 2.73 |\n|  |  | HTML | 0.969 |" in text

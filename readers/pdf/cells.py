@@ -43,6 +43,7 @@ from .words import (
     is_level,
     line_words,
     phrase_text,
+    right_to_left,
     set_upright,
     text_lines,
 )
@@ -255,10 +256,13 @@ def _split(cells: list[list[Char] | None], by_records: bool = True) -> list[list
     hits = {index: sum(index in {cell for cell, _ in clusters[number]} for number in shared) for index in filled}
     records = [index for index in filled if hits[index] == len(shared)]
     # Records: three cells or more with a line at every shared baseline, half the row's cells at least, the
-    # labels' (first or last) among them; or every cell with a line at nearly every one (a column may leave a
-    # record's cell empty), its lines short (prose boxed in columns lines up at its leading too). Lists side by
-    # side whose lines only share the page's line pitch (a ballot's columns) end apart.
-    labelled = min(filled) in records or max(filled) in records  # cells wrapped beside one line are no records
+    # labels' (the first read) among them or centred beside them, on none of their baselines ("6" spanning
+    # "OTSL" / "HTML"; cells wrapped beside a one-line label set at their top are one row); or every cell with a
+    # line at nearly every one (a column may leave a record's cell empty), its lines short (prose boxed in columns
+    # lines up at its leading too). Lists side by side whose lines only share the page's line pitch (a ballot's
+    # columns) end apart.
+    label = max(filled) if right_to_left([whole]) else min(filled)
+    labelled = hits[label] in (0, len(shared))
     lined_up = labelled and len(records) >= RECORD_CELLS and 2 * len(records) >= len(filled)
     short = median(len(text) for _, _, _, text in found) < PROSE_CHARS  # values, not prose at one leading
     nearly = short and min(hits.values()) >= RECORD_SHARE * len(shared) >= RECORD_CELLS
