@@ -9,8 +9,9 @@ rows at the page's foot taken for its running foot, a heading set left in a wide
 two columns, a note "(in thousands)" parting a column of dashes from its amounts, a section's label after a blank
 line ending the table, a long label's wrapped lines left as text, a note's mark "(1)" taken for a figure ending the
 header, headings stacked over the row of dates set under it, a date's year wrapped under its day left a row, a
-header over one row filling its first cells read as lines of text, and a total whose amounts wrap under their
-dollar signs split in two rows as if its lines were records."""
+header over one row filling its first cells read as lines of text, a total whose amounts wrap under their dollar
+signs split in two rows as if its lines were records, and a date wrapped under its month ("March" / "29,2025") read
+as a row of figures under the header."""
 
 from __future__ import annotations
 
@@ -151,3 +152,11 @@ def test_records_beside_labels_centred_over_them_stay_apart(services):
     """A paper's results: "6" and "6" centred beside the two records "OTSL" and "HTML" of one ruled row."""
     text = read_file(CORPUS / "docling/2305.03393v1-pg9.pdf", services=services).as_text()
     assert "| 6 | 6 | OTSL | 0.965 | 0.934 | 0.955 | 0.88 | 2.73 |\n|  |  | HTML | 0.969 |" in text
+
+
+@pytest.mark.parametrize(("name", "number"), [("080-chromium-aapl-20250329.pdf", 3), ("097-word-aapl-20250329.pdf", 1)])
+def test_a_date_wrapped_under_its_month_is_one_heading(name, number, services):
+    """In each column "March" over "29,2025": the day and year are a figure, but they end the heading's date."""
+    (table,) = tables(name, services, number)
+    assert "|  | March 29,2025 | March 30,2024 |" in table
+    assert "|  | March |" not in table

@@ -10,7 +10,7 @@ import re
 from .records import Item
 from .unsure import FIGURE, of_figures
 from .words import Row
-from .wraps import ALIGNED_ROWS
+from .wraps import ALIGNED_ROWS, dates_ended
 
 EDGE = 0.6  # points: a column starting this close to a heading's left edge stands under it
 NOTE_MARK = re.compile(r"\(\d\)")  # a note's mark after a heading: "(1)"
@@ -37,12 +37,13 @@ def wrapped_header(rows: list[Row]) -> list[Row]:
     at the top, before any figure ("M49" is none, nor a note's mark after words: ``_figures``), a row whose
     cells all stand under cells of the row above goes into them when it leaves its first cell empty ("to air"
     over "kg/year" in each column) or one of its cells runs on from the heading above it ("Region" / "Code"
-    beside "Sub-" / "region")."""
+    beside "Sub-" / "region"); and so does a row whose every cell ends the date begun above it ("March" /
+    "29,2025")."""
     joined = [list(rows[0])]
     for index, row in enumerate(rows[1:], 1):
         above = joined[-1]
         words = (word for earlier in rows[: index + 1] for cell in earlier for word in _figures(cell or ""))
-        if (
+        if dates_ended(above, row) or (
             not any(map(FIGURE.fullmatch, words))
             and (not row[0] or any(_runs_on(old, new) for old, new in zip(above, row)))
             and any(row)

@@ -35,7 +35,7 @@ from .records import Item
 from .strips import EDGE, common, dashed, gaps, heading_edges, overlapping, overrun, phrases, two_sided
 from .unsure import CURRENCY, FIGURE, of_figures, unplaced
 from .words import in_reading_order, phrase_text, right_to_left
-from .wraps import ALIGNED_ROWS, PROSE_CHARS, PROSE_WORDS, STACKED, UNITS, stacked_lines, wrapped_lines
+from .wraps import ALIGNED_ROWS, PROSE_CHARS, PROSE_WORDS, STACKED, UNITS, dates_ended, stacked_lines, wrapped_lines
 
 HEADER_ROWS = 3  # rows a header may be stacked over
 NOTE = re.compile(r"\([^()]*[^\W\d_][^()]*\)")  # a note in brackets, of words: "(in thousands)"
@@ -428,6 +428,7 @@ def unruled_table(
     head_rows = [row for _, row in spanning]
     if any(stacked) and (
         any(map(FIGURE.fullmatch, cells[0]))
+        and not dates_ended([(parts or [""])[-1] for parts in stacked], cells[0])
         or cut in crossing
         and not cells[0][0]
         or cells[0][0].endswith(":")
@@ -438,6 +439,9 @@ def unruled_table(
         head_rows = (alone + head_rows if ahead else head_rows + alone) + [units][: bool(units)]
     else:
         cells[0] = [" ".join(parts + [cell] if cell else parts) for parts, cell in zip(stacked, cells[0])]
+    if head_rows and len(cells) > 1 and dates_ended(head_rows[-1], cells[0]):  # "March" over "29,2025": one heading
+        head_rows[-1] = [f"{old}\n{new}".strip() for old, new in zip(head_rows[-1], cells[0])]
+        cells, apart = cells[1:], apart[1:]
     ordered = in_reading_order(head_rows + cells)
     cells = halves_joined(ordered[: len(head_rows)] + wrapped_lines(*header_wrapped(ordered[len(head_rows) :], apart)))
     held = {id(item) for item in before}

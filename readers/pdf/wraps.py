@@ -19,6 +19,8 @@ PADDED = 0.5  # of a line's height: a header's line standing this far under the 
 UNITS = re.compile(r"\((?:[$€£] )?in [^()]+\)", re.I)  # a note of the figures' units: "(in thousands)"
 PROSE_CHARS = 25  # characters a line of prose has at least on average: shorter lines in columns are cells
 CENTRED = 1.0  # points: a line's middle this close to the table's is centred over it
+DATED = re.compile(r"(?:\d{1,2}, ?)?\d{4}")  # a date's day and year, or its year: "29,2025", "31, 2024", "2013"
+MONTHS = set("January February March April May June July August September October November December".split())
 PROSE_WORDS = 4  # words a cell's line of prose has at least: its figures are the prose's ("as of May 11, 2017")
 
 
@@ -103,11 +105,13 @@ def stacked_lines(cells: list[list[str]], lines: list[list[Item]]) -> tuple[list
                 and above[0][-1] not in ".:"
                 # the next lines of a label and its text, closer than rows usually stand (three gaps at least), no
                 # figure but in prose or a sentence's end ("as of September 29, 2024.", "2024."; not "39500 Sep 11"),
-                # or a date's year under its day ("May 31," / "2013")
+                # or a date's year under its day ("May 31," / "2013"), its day and year under its month ("March" /
+                # "29,2025")
                 or len(filled) > 1
                 and len(rows) >= ALIGNED_ROWS
                 and all(
-                    in_prose(cell) or above[n].endswith(",") and FIGURE.fullmatch(cell) for n, cell in enumerate(row)
+                    in_prose(cell) or above[n].endswith(",") and FIGURE.fullmatch(cell) or dated(above[n], cell)
+                    for n, cell in enumerate(row)
                 )
             )
         ):
@@ -116,6 +120,17 @@ def stacked_lines(cells: list[list[str]], lines: list[list[Item]]) -> tuple[list
             joined.append(row)
             apart.append(noted or titled or index < end and over[index] >= PADDED * height)
     return joined, apart
+
+
+def dated(above: str | None, cell: str | None) -> bool:
+    """Whether ``cell`` is the rest of the date the heading ``above`` it starts: "March" / "29,2025", "May 31," /
+    "2013"."""
+    return bool(above and cell and DATED.fullmatch(cell) and (above.endswith(",") or above.split()[-1] in MONTHS))
+
+
+def dates_ended(above: list[str] | list[str | None], row: list[str] | list[str | None]) -> bool:
+    """Whether each cell ``row`` fills ends the date begun in the cell above it (``dated``)."""
+    return any(row) and all(dated(above[column], cell) for column, cell in enumerate(row) if cell)
 
 
 def _titled(line: list[Item], above: list[Item], middle: float) -> bool:
