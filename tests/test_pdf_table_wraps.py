@@ -11,7 +11,8 @@ line ending the table, a long label's wrapped lines left as text, a note's mark 
 header, headings stacked over the row of dates set under it, a date's year wrapped under its day left a row, a
 header over one row filling its first cells read as lines of text, a total whose amounts wrap under their dollar
 signs split in two rows as if its lines were records, and a date wrapped under its month ("March" / "29,2025") read
-as a row of figures under the header."""
+as a row of figures under the header, and a note of the units starting in the gutter after the labels set in the
+labels' column."""
 
 from __future__ import annotations
 
@@ -160,3 +161,10 @@ def test_a_date_wrapped_under_its_month_is_one_heading(name, number, services):
     (table,) = tables(name, services, number)
     assert "|  | March 29,2025 | March 30,2024 |" in table
     assert "|  | March |" not in table
+
+
+@pytest.mark.parametrize("name", ["189-chromium-nflx-10-q-2025-07-18.pdf", "203-word-nflx-10-q-2025-07-18.pdf"])
+def test_a_units_note_starting_past_the_labels_stands_over_the_figures(name, services):
+    """The note "(in thousands, except percentages)" starts in the gutter after the labels, over the figures."""
+    second = tables(name, services)[1]
+    assert "\n|  | (in thousands, except percentages) |  |  |  |  |\n" in second

@@ -272,10 +272,13 @@ def _spread(
     line: list[Item], extents: list[tuple[float, float]], gutters: list[tuple[float, float]], width: float
 ) -> list[str]:
     """A line's cells when its words cross gutters: each run of words once, in the first column it
-    spans (Markdown has no spans: the rest are left empty)."""
+    spans (Markdown has no spans: the rest are left empty); a note of the figures' units starting in a gutter, in
+    the column after it (over the figures, not the labels it clears)."""
     cells: list[list[str]] = [[] for _ in extents]
     for phrase in phrases(line, width):
-        cells[spanned(phrase, extents, gutters)[0]].append(phrase_text(phrase))
+        text, x0 = phrase_text(phrase), phrase[0]["x0"]
+        after = [index + 1 for index, (start, end) in enumerate(gutters) if start <= x0 <= end]
+        cells[after[0] if after and UNITS.fullmatch(text) else spanned(phrase, extents, gutters)[0]].append(text)
     return [" ".join(parts) for parts in cells]
 
 
@@ -359,7 +362,7 @@ def unruled_table(
     cells, apart = stacked_lines(
         [
             _spread(line, extents, gutters, width)
-            if index in crossing or _parted(line, gutters, width)
+            if index in crossing or _parted(line, gutters, width) or UNITS.fullmatch(phrase_text(line))
             else [phrase_text(cell) for cell in in_columns(line, gutters)]
             for index, line in lines
         ],
