@@ -10,8 +10,8 @@ two columns, a note "(in thousands)" parting a column of dashes from its amounts
 line ending the table, a long label's wrapped lines left as text, a note's mark "(1)" taken for a figure ending the
 header, headings stacked over the row of dates set under it, a date's year wrapped under its day left a row, a
 header over one row filling its first cells read as lines of text, a total whose amounts wrap under their dollar
-signs split in two rows as if its lines were records, and a date wrapped under its month ("March" / "29,2025") read
-as a row of figures under the header, and a note of the units starting in the gutter after the labels set in the
+signs split in two rows as if its lines were records, a date wrapped under its month ("March" / "29,2025") read as
+a row of figures under the header, and a note of the units starting in the gutter after the labels set in the
 labels' column."""
 
 from __future__ import annotations
