@@ -11,8 +11,8 @@ line ending the table, a long label's wrapped lines left as text, a note's mark 
 header, headings stacked over the row of dates set under it, a date's year wrapped under its day left a row, a
 header over one row filling its first cells read as lines of text, a total whose amounts wrap under their dollar
 signs split in two rows as if its lines were records, a date wrapped under its month ("March" / "29,2025") read as
-a row of figures under the header, and a note of the units starting in the gutter after the labels set in the
-labels' column."""
+a row of figures under the header, a note of the units starting in the gutter after the labels set in the labels'
+column, and a number broken after a hyphen in a cell ("202-" / "027-5") read as two words."""
 
 from __future__ import annotations
 
@@ -168,3 +168,11 @@ def test_a_units_note_starting_past_the_labels_stands_over_the_figures(name, ser
     """The note "(in thousands, except percentages)" starts in the gutter after the labels, over the figures."""
     second = tables(name, services)[1]
     assert "\n|  | (in thousands, except percentages) |  |  |  |  |\n" in second
+
+
+def test_a_number_broken_after_its_hyphen_in_a_cell_reads_whole(services):
+    """A substance's EC number and a chemical name broken across a cell's lines after a hyphen ("202-" /
+    "027-5"): one word, as printed, not two."""
+    text = read_file(CORPUS / "olmocr/lots_of_sci_tables.pdf", services=services).as_text()
+    assert "(EC No. 202-027-5) or Michler's base" in text
+    assert "4-(1,1,1,2,3,3,3-heptafluoropropan-2-yl)morpholine" in text

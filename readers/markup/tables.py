@@ -8,12 +8,14 @@ from .blocks import Block, BlockKind, Box, Cell
 
 MAX_SHEET_ROWS = 500  # rows a sheet or a CSV table shows before it is cut
 CELL_SPLIT = re.compile(r"(?<!\\)\|")
-RUN_ON = re.compile(r"(?<=[^\W\d_])([-\u2010])[^\S\n]*\n\s*(?=[^\W\d_])")  # "Sub-" ending a cell's line, "region" next
+# "Sub-" ending a cell's line, "region" next; "0001193125-22-" / "073453", "State/" / "territory"
+RUN_ON = re.compile(r"(?<=[^\W_])([-\u2010/])[^\S\n]*\n\s*(?=[^\W_])")
 
 
 def _words(value) -> str:
-    """A cell's text on one line: a line that ends in a hyphen after a letter runs on into the next
-    if it starts with a letter ("Sub-Saharan"); other line breaks are spaces."""
+    """A cell's text on one line: a line that ends in a hyphen or a slash after a letter or digit runs on into
+    the next if it starts with one ("Sub-Saharan", "0001193125-22-073453", "State/territory"); other line breaks
+    are spaces."""
     return " ".join(RUN_ON.sub(r"\1", "" if value is None else str(value)).split())
 
 
