@@ -12,7 +12,8 @@ header, headings stacked over the row of dates set under it, a date's year wrapp
 header over one row filling its first cells read as lines of text, a total whose amounts wrap under their dollar
 signs split in two rows as if its lines were records, a date wrapped under its month ("March" / "29,2025") read as
 a row of figures under the header, a note of the units starting in the gutter after the labels set in the labels'
-column, and a number broken after a hyphen in a cell ("202-" / "027-5") read as two words."""
+column, a number broken after a hyphen in a cell ("202-" / "027-5") read as two words, and a word too wide for its
+ruled cell broken where its room ran out ("Subscripti" / "on") read as two."""
 
 from __future__ import annotations
 
@@ -176,3 +177,19 @@ def test_a_number_broken_after_its_hyphen_in_a_cell_reads_whole(services):
     text = read_file(CORPUS / "olmocr/lots_of_sci_tables.pdf", services=services).as_text()
     assert "(EC No. 202-027-5) or Michler's base" in text
     assert "4-(1,1,1,2,3,3,3-heptafluoropropan-2-yl)morpholine" in text
+
+
+def test_a_word_too_wide_for_its_ruled_cell_reads_whole(services):
+    """Word's print of narrow columns breaks a word where its cell's room runs out ("Subscripti" / "on", "R" /
+    "a" / "n" / "k"); the pieces are one word again. Two English words wrapped to fill a cell stay two
+    ("inhabitants" / "per outlet"), and a long table's header read whole on one page and broken on the next is
+    the same header: the table runs on."""
+    customers = read_file(PRINTED / "022-word-csv-comma.pdf", services=services).as_text()
+    assert "| Subscription Date |\n" in customers
+    assert "| 3 | 6F94879bDAfE5a6 | Roy | Berry |" in customers
+    states = read_file(PRINTED / "064-word-wikipedia_states.pdf", services=services).as_text()
+    assert "| State/territory | Rank | sq mi | km² | Rank | sq mi | km² | % land |" in states
+    retail = read_file(CORPUS / "icdar2013-eu/eu-004.pdf", services=services).as_text()
+    assert "| Number of retail outlets (000) | inhabitants per outlet | Retail sales (Ecu bn) |" in retail
+    codes = read_file(PRINTED / "011-word-UNSD-en.pdf", 3, 3, services=services).pages[0].text
+    assert codes.startswith("*(continued from page 2)*\n\n| Region Code | Region Name |")

@@ -2,9 +2,10 @@
 
 pdfplumber finds a ruled table by its rules, but a table ruled round its columns and not between its rows (a
 ledger, a statistics sheet ruled every fifth row) comes back as one row whose cells each hold a whole column: a
-1,000-word row. So each cell's words are read here (``readers.pdf.words``, not pdfplumber's fixed 3 pt
-tolerance) line by line, and such a row is split at its lines' baselines when they line up across its cells,
-its labels' cell among them (cells wrapped beside a one-line label are one row). A line that fills one cell
+1,000-word row. So each cell's words are read (``readers.pdf.rowlines``, with ``readers.pdf.words``, not
+pdfplumber's fixed 3 pt tolerance) line by line, a word the printer broke for want of room joined again, and such
+a row is split at its lines' baselines when they line up across its cells, its labels' cell among them (cells
+wrapped beside a one-line label are one row). A line that fills one cell
 alone, not the first, goes on that cell's text in the row above (a description that wraps). A ledger's body
 boxed as one cell under a ruled header (the Senate's expenditure reports) is parted under the header's columns
 first, each run of words to the column it starts in. Every character in the table's box is in one of its
@@ -32,28 +33,15 @@ from .boxes import box_of, centre_in
 from .colheads import wrapped_header
 from .framed import ALIGNED_ENDS, RULE_PITCH, page_rules
 from .records import Char
+from .rowlines import split_records, turning
 from .shades import inside_shade, page_shades, zebra_stripes
-from .unruled import GUTTER_EMS, HEADER_ROWS, LEADER
+from .unruled import GUTTER_EMS, HEADER_ROWS
 from .unsure import CURRENCY, FIGURE
-from .words import (
-    LINE_EMS,
-    ON_AXIS,
-    baseline,
-    in_reading_order,
-    is_level,
-    line_words,
-    phrase_text,
-    right_to_left,
-    set_upright,
-    text_lines,
-)
-from .wraps import PROSE_CHARS
+from .words import baseline, in_reading_order, text_lines
 
 CONTINUED = re.compile(r"(?:[—–-]\s*|\()continued\)?\.?$", re.I)  # a continued table's title: "COSTS—Continued"
-RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
 CLOSED_RULES = 2  # row rules ending at one x at least, to close a table there (a one-row stub column: eu-013 p. 5)
 RULED_COLUMNS = 2  # vertical rules inside a table's row rules at least, to close it at their ends
-RECORD_SHARE = 0.8  # of the shared baselines every cell has a line at, when not all: a record's cell may be empty
 # Of the characters in a ruled table's box, the share its cells must hold: a form's rules make a grid
 # of its number boxes across the whole form (f1040nr p. 3: 11% held), whose words a table would lose.
 # Real tables hold 89% (a booktabs table's header) to 100% of theirs.
@@ -198,87 +186,6 @@ def _inside(char: Char, box) -> bool:
     return box[0] <= x < box[2] and box[1] <= y < box[3]
 
 
-def _turn(char: Char) -> int:
-    """1 for a character turned to read up the page, -1 down it, 0 for one set along it or slanted."""
-    a, b = char["matrix"][:2]
-    if not b or abs(a) > ON_AXIS * abs(b):
-        return 0
-    return 1 if b > 0 else -1
-
-
-def _cell_lines(chars: list[Char]) -> list[tuple[float, float, str]]:
-    """The cell's lines as (baseline, size, text); text turned 90° is read as if the page were turned
-    with it, text slanted is one line, as pdfplumber reads it; a leader's dots are the table's, no
-    word of the cell ("Stabilizer wiring change ........")."""
-    turns = {_turn(char) for char in chars}
-    if len(turns) == 1 and turns != {0}:
-        chars = [set_upright(char, turns == {1}, 0.0, 0.0) for char in chars]
-    if not all(is_level(char) for char in chars):
-        text = extract_text(cast(list[dict], chars))
-        return [(min(char["top"] for char in chars), max(char["size"] for char in chars), text)]
-    lines = []
-    for line in text_lines(chars):
-        words = [word for word in line_words(line) if not LEADER.fullmatch(word["text"])]
-        if words:
-            lines.append((words[0]["base"], max(char["size"] for char in line), phrase_text(words)))
-    return lines
-
-
-def _split(cells: list[list[Char] | None], by_records: bool = True) -> list[list[str | None]]:
-    """One ruled row as one row, or as one row per record when its lines line up across cells
-    (``by_records``)."""
-    found = sorted(
-        (base, size, index, text)
-        for index, chars in enumerate(cells)
-        if chars
-        for base, size, text in _cell_lines(chars)
-    )
-    whole = [
-        None if chars is None else "\n".join(text for _, _, index, text in found if index == column)
-        for column, chars in enumerate(cells)
-    ]
-    if not found or not by_records:
-        return [whole]
-    tolerance = LINE_EMS * median(size for _, size, _, _ in found)
-    clusters: list[list[tuple[int, str]]] = []  # lines on one baseline: (cell, text)
-    last = 0.0  # the baseline of the line before
-    for base, _, index, text in found:
-        if clusters and base - last <= tolerance:
-            clusters[-1].append((index, text))
-        else:
-            clusters.append([(index, text)])
-        last = base
-    filled = {index for _, _, index, _ in found}
-    # A baseline half the row's cells share is a record's (a cell centred between two records' lines
-    # shares its own with few).
-    least = max(2, len(filled) / 2)
-    shared = [number for number, cluster in enumerate(clusters) if len({index for index, _ in cluster}) >= least]
-    hits = {index: sum(index in {cell for cell, _ in clusters[number]} for number in shared) for index in filled}
-    records = [index for index in filled if hits[index] == len(shared)]
-    # Records: three cells or more with a line at every shared baseline, half the row's cells at least, the
-    # labels' (the first read) among them or centred beside them, on none of their baselines ("6" spanning
-    # "OTSL" / "HTML"; cells wrapped beside a one-line label set at their top are one row); or every cell with a
-    # line at nearly every one (a column may leave a record's cell empty), its lines short (prose boxed in columns
-    # lines up at its leading too). Lists side by side whose lines only share the page's line pitch (a ballot's
-    # columns) end apart.
-    label = max(filled) if right_to_left([whole]) else min(filled)
-    labelled = hits[label] in (0, len(shared))
-    lined_up = labelled and len(records) >= RECORD_CELLS and 2 * len(records) >= len(filled)
-    short = median(len(text) for _, _, _, text in found) < PROSE_CHARS  # values, not prose at one leading
-    nearly = short and min(hits.values()) >= RECORD_SHARE * len(shared) >= RECORD_CELLS
-    if len(shared) < 2 or not (lined_up or nearly):
-        return [whole]
-    starts = [max((start for start in shared if start <= number), default=shared[0]) for number in range(len(clusters))]
-    rows = {start: ["" if chars is not None else None for chars in cells] for start in shared}
-    # Each shared baseline starts a record; a line on its own belongs to the record above it (to the
-    # first, above them all).
-    for number, cluster in enumerate(clusters):
-        row = rows[starts[number]]
-        for index, text in cluster:
-            row[index] = f"{row[index]}\n{text}" if row[index] else text
-    return [rows[start] for start in shared]
-
-
 def _parted(chars: list[Char], edges: list[float], right: float) -> list[list[Char]]:
     """A cell's characters parted into the columns it spans, which start at ``edges`` (the last ends at
     ``right``): each run of words on a line (closer than a gutter) goes to the column it starts in, so
@@ -309,14 +216,15 @@ def _parted(chars: list[Char], edges: list[float], right: float) -> list[list[Ch
 
 
 def _records(
-    row, cells: list[list[Char] | None], lefts: list[float], columns: dict, header: bool
+    row, cells: list[list[Char] | None], lefts: list[float], columns: dict, header: bool, padding: float
 ) -> list[list[str | None]]:
     """One ruled row's ``cells`` (each one's characters, ``_placed``), as one row or one per record
     (``_split``); a ``header`` row (the first of several, and each after it before a digit is seen)
     is one row, its cells' lines wrapped headings however they line up. A cell spanning
     columns whose words stand apart under them (a ledger's body boxed as one cell under a ruled
-    header, a row ruled only above and below) is parted into those columns first."""
-    records = _split(cells, not header)
+    header, a row ruled only above and below) is parted into those columns first. ``padding``: the table's."""
+    rooms = [box[2] - box[0] - 2 * padding if box else None for box in row.cells]
+    records = split_records(cells, rooms, not header)
     parted: list[list[Char] | None] = list(cells)
     for box, inside in zip(row.cells, cells):
         spanned = columns[box] if box else []
@@ -326,7 +234,9 @@ def _records(
                 parted[column] = part
     if all(new is old for new, old in zip(parted, cells)):
         return records
-    split = _split(parted, not header)
+    split = split_records(
+        parted, [room if new is old else None for room, new, old in zip(rooms, parted, cells)], not header
+    )
     filled = [sum(1 for row in found for cell in row if cell) for found in (split, records)]
     return split if len(split) > len(records) or filled[0] > filled[1] else records
 
@@ -473,9 +383,22 @@ def ruled_rows(table) -> tuple[list[list[str | None]], list[float]]:
     rows: list[list[str | None]] = []
     turns: Counter = Counter()
     figures = False  # a row above held a digit: the header, its rows of words, is over
-    for number, (row, cells) in enumerate(zip(table.rows, _placed(table))):
+    placed = _placed(table)
+    padding = max(  # the table's: the least room a cell leaves between its rules and its words
+        0.0,
+        min(
+            (
+                min(min(char["x0"] for char in cell) - box[0], box[2] - max(char["x1"] for char in cell))
+                for row, cells in zip(table.rows, placed)
+                for box, cell in zip(row.cells, cells)
+                if box and cell
+            ),
+            default=0.0,
+        ),
+    )
+    for number, (row, cells) in enumerate(zip(table.rows, placed)):
         chars = [char for cell in cells if cell for char in cell]
-        turns.update(_turn(char) for char in chars)
+        turns.update(turning(char) for char in chars)
         figures = figures or any(char["text"].isdigit() for char in chars)
         # A row ruled alone with no cell of figures only is a header ruled round (over a body left unruled), its
         # lines wrapped headings ("M49 Code"), as is a top row of words with its labels' cell empty ("March" /
@@ -484,7 +407,7 @@ def ruled_rows(table) -> tuple[list[list[str | None]], list[float]]:
         words = not any(text and all(FIGURE.fullmatch(word) for word in text) for text in texts)
         heads = number < HEADER_ROWS and not cells[0] and any(char["text"].isalpha() for char in chars)
         header = (not number or not figures or heads) and (len(table.rows) > 1 or words)
-        rows += _records(row, cells, lefts, columns, header=header)
+        rows += _records(row, cells, lefts, columns, header, padding)
     rows, kept = _joined_columns(rows, {column for box in table.cells for column in columns[box][:-1]})
     rows = wrapped_header(rows)
     turn = turns.most_common(1)[0][0] if turns else 0
