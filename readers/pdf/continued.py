@@ -59,7 +59,7 @@ def continued_tables(
         if len(ended) < 2 or len(header) != len(top):
             continue
         table = first
-        if top != header:
+        if [cell.replace(" ", "") for cell in top] != [cell.replace(" ", "") for cell in header]:  # its header again
             kinds = _kinds(top)
             if kinds != _kinds(ended[-1]) or kinds == _kinds(header):
                 continue
