@@ -13,7 +13,9 @@ header over one row filling its first cells read as lines of text, a total whose
 signs split in two rows as if its lines were records, a date wrapped under its month ("March" / "29,2025") read as
 a row of figures under the header, a note of the units starting in the gutter after the labels set in the labels'
 column, a number broken after a hyphen in a cell ("202-" / "027-5") read as two words, and a word too wide for its
-ruled cell broken where its room ran out ("Subscripti" / "on") read as two."""
+ruled cell broken where its room ran out ("Subscripti" / "on") read as two, names wrapped beside one-line codes in a
+ruled row split as two records, and the last page of a table of films, no plot on it holding a figure, read as
+paragraphs."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from testkit import CORPUS, make_settings
 from testkit.validation import TUNING
 
 PRINTED = TUNING / "printed"
+SECOND = TUNING / "second"  # the second round's prints kept (bench.make_tuning.SECOND_ROUND)
 
 
 @pytest.fixture(scope="module")
@@ -156,10 +159,15 @@ def test_records_beside_labels_centred_over_them_stay_apart(services):
     assert "| 6 | 6 | OTSL | 0.965 | 0.934 | 0.955 | 0.88 | 2.73 |\n|  |  | HTML | 0.969 |" in text
 
 
-@pytest.mark.parametrize(("name", "number"), [("080-chromium-aapl-20250329.pdf", 3), ("097-word-aapl-20250329.pdf", 1)])
-def test_a_date_wrapped_under_its_month_is_one_heading(name, number, services):
+@pytest.mark.parametrize(
+    ("pdf", "number"),
+    [(PRINTED / "080-chromium-aapl-20250329.pdf", 3), (PRINTED / "097-word-aapl-20250329.pdf", 1)]
+    + [(SECOND / "090-chromium-aapl-20250329.pdf", 1)],
+)
+def test_a_date_wrapped_under_its_month_is_one_heading(pdf, number, services):
     """In each column "March" over "29,2025": the day and year are a figure, but they end the heading's date."""
-    (table,) = tables(name, services, number)
+    found = read_file(pdf, number, number, services=services).pages[0].tables
+    table = next(table for table in found if "March" in table)
     assert "|  | March 29,2025 | March 30,2024 |" in table
     assert "|  | March |" not in table
 
@@ -193,3 +201,21 @@ def test_a_word_too_wide_for_its_ruled_cell_reads_whole(services):
     assert "| Number of retail outlets (000) | inhabitants per outlet | Retail sales (Ecu bn) |" in retail
     codes = read_file(PRINTED / "011-word-UNSD-en.pdf", 3, 3, services=services).pages[0].text
     assert codes.startswith("*(continued from page 2)*\n\n| Region Code | Region Name |")
+
+
+def test_names_wrapped_beside_one_line_codes_in_a_ruled_table_are_one_row(services):
+    """A fund's name wrapped in its ruled cell beside its one-line codes ("DIREXION DAILY JUNIOR" / "GOLD MINERS
+    INDEX BEAR 2X SHARES"), ten columns, the date wrapped in the last: one row, not two records."""
+    (table,) = read_file(SECOND / "235-chromium-fund_data.pdf", 1, 1, services=services).pages[0].tables
+    assert (
+        "| 0001424958 | S000034517 | DIREXION DAILY JUNIOR GOLD MINERS INDEX BEAR 2X SHARES | C000106085 |"
+        " DIREXION DAILY JUNIOR GOLD MINERS INDEX BEAR 2X SHARES | JDST | 0001193125-22-073453 | 497 |"
+        " Fund Prospectus | 2022-03-11 |\n| 0001424958 | S000038649 |"
+    ) in table
+
+
+def test_films_and_their_plots_under_a_year_heading_are_a_table(services):
+    """The last page of a table of films: no plot on it holds a figure, and the years' column has its heading
+    "Year" over them; it was read as paragraphs."""
+    (table,) = read_file(SECOND / "240-word-wikipedia-4.pdf", 9, 9, services=services).pages[0].tables
+    assert table.startswith("| Film | Year | Description |\n|---|---|---|\n| Christmas...Again?! | 2021 | A holiday")

@@ -42,9 +42,9 @@ def is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool:
     middles = [median(found) if found else 0 for found in lengths]
     long = [middle >= TEXT_COLUMN * PROSE_CHARS for middle in middles]
     of_figure = all(2 * sum(found) >= len(found) for found, wide in zip(figures, long) if not wide)
-    # (or, the last column, beside one of words and one whose every line is a figure: a film's title, its year and
-    # its plot; a form's line numbers stand on both sides of its long lines)
-    year = any(len(found) >= ALIGNED_ROWS and all(found) for found in plain)
+    # (or, the last column, beside one of words and one whose every line is a figure but its heading's: a film's
+    # title, its year and its plot; a form's line numbers stand on both sides of its long lines)
+    year = any(len(found) > ALIGNED_ROWS and all(found[1:]) for found in plain)
     beside_figures = of_figure or len(gutters) > 1 and long[-1] and sum(long) == 1 and year
     return all(middle >= PROSE_CHARS for middle in middles if middle) or (any(long) and not beside_figures)
 
