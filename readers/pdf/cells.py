@@ -219,7 +219,7 @@ def _records(
     row, cells: list[list[Char] | None], lefts: list[float], columns: dict, header: bool, padding: float
 ) -> list[list[str | None]]:
     """One ruled row's ``cells`` (each one's characters, ``_placed``), as one row or one per record
-    (``_split``); a ``header`` row (the first of several, and each after it before a digit is seen)
+    (``split_records``); a ``header`` row (the first of several, and each after it before a digit is seen)
     is one row, its cells' lines wrapped headings however they line up. A cell spanning
     columns whose words stand apart under them (a ledger's body boxed as one cell under a ruled
     header, a row ruled only above and below) is parted into those columns first. ``padding``: the table's."""
