@@ -12,7 +12,7 @@ header, headings stacked over the row of dates set under it, a date's year wrapp
 header over one row filling its first cells read as lines of text, a total whose amounts wrap under their dollar
 signs split in two rows as if its lines were records, a date wrapped under its month ("March" / "29,2025") read as
 a row of figures under the header, a note of the units starting in the gutter after the labels set in the labels'
-column, a number broken after a hyphen in a cell ("202-" / "027-5") read as two words, and a word too wide for its
+column, a number broken after a hyphen in a cell ("202-" / "027-5") read as two words, a word too wide for its
 ruled cell broken where its room ran out ("Subscripti" / "on") read as two, names wrapped beside one-line codes in a
 ruled row split as two records, and the last page of a table of films, no plot on it holding a figure, read as
 paragraphs."""
