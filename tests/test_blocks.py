@@ -49,8 +49,13 @@ def test_a_table_block_keeps_its_spans_and_writes_a_spanning_cells_words_where_i
 
 
 def test_a_cells_line_that_ends_in_a_hyphen_runs_on_and_other_line_breaks_are_spaces():
-    table = table_block([["Sub-\nregion", "ISO-\nalpha2 Code"], ["Sub-\nSaharan\nAfrica", "1990-\n2000"]])
-    assert table.text == "| Sub-region | ISO-alpha2 Code |\n|---|---|\n| Sub-Saharan Africa | 1990- 2000 |"
+    rows = [
+        ["Sub-\nregion", "ISO-\nalpha2 Code", "State/\nterritory"],
+        ["Sub-\nSaharan\nAfrica", "1990-\n2000", "A -\nB"],
+    ]
+    assert table_block(rows).text == (
+        "| Sub-region | ISO-alpha2 Code | State/territory |\n|---|---|---|\n| Sub-Saharan Africa | 1990-2000 | A - B |"
+    )
 
 
 def test_a_pages_text_is_its_blocks_joined_and_its_furniture_apart():

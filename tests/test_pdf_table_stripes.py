@@ -201,7 +201,7 @@ def test_cells_wrapped_in_a_table_without_rules_stay_in_their_row(services):
     without rules: each second line was a row of its own (or, under the last row, loose text). A line
     closer under a row than the rows stand apart, its first cell empty, is its cells' next line."""
     table = page("021-chromium-csv-comma.pdf", 1, services).tables[0]
-    assert "| Antigua and Barbuda | +1-539-402- 0259 | (496)978- 3969x58947 | 2020-03-25 |" in table
+    assert "| Antigua and Barbuda | +1-539-402-0259 | (496)978-3969x58947 | 2020-03-25 |" in table
     assert "| Martin, Lang and Andrade | West Priscilla | Slovakia (Slovak Republic) |" in table
     assert len(table.splitlines()) == 7
 
@@ -231,7 +231,7 @@ def test_a_ruled_row_whose_cells_wrap_beside_a_one_line_index_is_one_row(service
     [table] = page("022-word-csv-comma.pdf", 1, services).tables
     assert "| 5 | 053d585Ab6b31 59 | Joanna | Bender | Martin, Lang and Andrade | West Priscilla |" in table
     assert table.rstrip().endswith(
-        "| Slovakia (Slovak Republic) | 001-234-203- 0635x76146 | 001-199-446- 3860x3486 | 2021-04-17 |"
+        "| Slovakia (Slovak Republic) | 001-234-203-0635x76146 | 001-199-446-3860x3486 | 2021-04-17 |"
     )
 
 

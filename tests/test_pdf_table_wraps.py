@@ -172,10 +172,10 @@ def test_a_date_wrapped_under_its_month_is_one_heading(pdf, number, services):
     assert "|  | March |" not in table
 
 
-@pytest.mark.parametrize("name", ["189-chromium-nflx-10-q-2025-07-18.pdf", "203-word-nflx-10-q-2025-07-18.pdf"])
-def test_a_units_note_starting_past_the_labels_stands_over_the_figures(name, services):
-    """The note "(in thousands, except percentages)" starts in the gutter after the labels, over the figures."""
-    second = tables(name, services)[1]
+def test_a_units_note_starting_past_the_labels_stands_over_the_figures(services):
+    """The note "(in thousands, except percentages)" starts in the gutter after the labels, over the figures (Word's
+    print of the same table: ``test_pdf_table_groups``)."""
+    second = tables("189-chromium-nflx-10-q-2025-07-18.pdf", services)[1]
     assert "\n|  | (in thousands, except percentages) |  |  |  |  |\n" in second
 
 
