@@ -3,7 +3,7 @@ set is (``bench.make_validation.build``: Chromium, LibreOffice, monospaced with 
 ruled, header-rule, unruled and zebra layouts, long tables across pages), from other real sources
 and with the layouts' rounds turned (``SHIFT``), so that the kinds the ICDAR EU half lacks can be
 tuned on while the validation set stays only scored. No source here is one of the validation set's. A few prints
-of a second round, the rounds turned again (``SECOND_ROUND``), are kept in ``second/``.
+of later rounds, the rounds turned again (``LATER_ROUNDS``), are kept in ``second/`` and ``third/``.
 
 python -m bench.make_tuning
 """
@@ -32,13 +32,21 @@ from bench.validation_sources import (
 from testkit.validation import TUNING, source_file
 
 SHIFT = 1  # the tuning set's style seed: the validation set's rounds start at 0
-SECOND = 2  # a second round's seed: the tables printed again, a few of them kept where the first had no such case
-# Kept from the second round (``second/``): a ruled table of ten columns whose cells wrap beside one-line codes, a
-# header rule over dates wrapped under their months, and a table of films' plots on a page whose descriptions hold no
-# figure (its "Year" heading over its years)
-SECOND_ROUND = ("090-chromium-aapl-20250329", "235-chromium-fund_data", "240-word-wikipedia-4")
+# Later rounds, the tables printed again with the rounds turned to their seed, and of each the prints kept (in its
+# folder), each for a case the rounds before did not print. Second: a ruled table of ten columns whose cells wrap
+# beside one-line codes, and one whose narrow cells break the codes ("000142495" / "8"); a header rule over dates
+# wrapped under their months; a table of films' plots on a page whose descriptions hold no figure (its "Year"
+# heading over its years). Third: a table's last row shaded alone at a page's top; rows shaded in turn with a
+# column of sentences; a header rule framing one row wrapped at a page's top.
+LATER_ROUNDS = {
+    2: (
+        "second",
+        ("090-chromium-aapl-20250329", "232-word-fund_data", "235-chromium-fund_data", "240-word-wikipedia-4"),
+    ),
+    3: ("third", ("168-word-aapl-10-k-2024-11-01", "220-chromium-exhibits", "245-chromium-codes-all")),
+}
 PRINTED_MARKS = ("<!-- printed: written by python -m bench.make_validation -->\n", "<!-- end of printed -->")
-SECOND_MARKS = ("<!-- second round: written by python -m bench.make_tuning -->\n", "<!-- end of second round -->")
+LATER_MARKS = ("<!-- later rounds: written by python -m bench.make_tuning -->\n", "<!-- end of later rounds -->")
 SOURCES = f"{TUNING.name}/sources"
 UNSD = f"{SOURCES}/country-codes/UNSD-en.csv.gz"
 UNSD_TITLE = "Countries and areas by region (UN M49, datasets/country-codes)"
@@ -173,23 +181,24 @@ def paragraphs(tables: list[Table]) -> dict[str, list[str]]:
     return {table.origin: own.get(table.origin, text) for table in tables}
 
 
-def second_round(tables: list[Table], texts: dict[str, list[str]]) -> None:
-    """Print ``tables`` again with the rounds turned to ``SECOND``, keep ``SECOND_ROUND`` of the prints with their
-    truth in ``second/`` and list them in SOURCES.md."""
-    kept = TUNING / "second"
-    shutil.rmtree(kept, ignore_errors=True)
-    kept.mkdir()
-    with tempfile.TemporaryDirectory(prefix="readlens-second-") as work:
-        (Path(work) / "SOURCES.md").write_text("".join(PRINTED_MARKS), encoding="utf-8")
-        build(tables, texts, Path(work), SECOND)
-        for name in SECOND_ROUND:
-            for suffix in (".pdf", ".json"):
-                shutil.copy(Path(work) / "printed" / f"{name}{suffix}", kept)
-    listed = TUNING / "SOURCES.md"
-    start, end = SECOND_MARKS
-    before, rest = listed.read_text(encoding="utf-8").split(start)
+def later_rounds(tables: list[Table], texts: dict[str, list[str]]) -> None:
+    """Print ``tables`` again for each of ``LATER_ROUNDS``, keep its prints named there with their truth in its
+    folder and list them in SOURCES.md."""
     rows = ["| PDF | truth |", "|---|---|"]
-    rows += [f"| `second/{name}.pdf` | `second/{name}.json` |" for name in SECOND_ROUND]
+    for seed, (folder, names) in LATER_ROUNDS.items():
+        kept = TUNING / folder
+        shutil.rmtree(kept, ignore_errors=True)
+        kept.mkdir()
+        with tempfile.TemporaryDirectory(prefix=f"readlens-{folder}-") as work:
+            (Path(work) / "SOURCES.md").write_text("".join(PRINTED_MARKS), encoding="utf-8")
+            build(tables, texts, Path(work), seed)
+            for name in names:
+                for suffix in (".pdf", ".json"):
+                    shutil.copy(Path(work) / "printed" / f"{name}{suffix}", kept)
+        rows += [f"| `{folder}/{name}.pdf` | `{folder}/{name}.json` |" for name in names]
+    listed = TUNING / "SOURCES.md"
+    start, end = LATER_MARKS
+    before, rest = listed.read_text(encoding="utf-8").split(start)
     listed.write_text(before + start + "\n".join(rows) + "\n" + end + rest.split(end)[1], encoding="utf-8")
 
 
@@ -197,7 +206,7 @@ def main() -> None:
     tables = sources()
     texts = paragraphs(tables)
     build(tables, texts, TUNING, SHIFT)
-    second_round(tables, texts)
+    later_rounds(tables, texts)
 
 
 if __name__ == "__main__":
