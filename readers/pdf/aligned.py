@@ -36,7 +36,8 @@ handed to the layout as a block that stands where it is on the page, as a ruled 
    and the spanning cells, and gives back what is no header (a title) to be read as text.
 4. What reads as text set in columns is no table: a run whose columns are all prose, or one with a
    column of long lines of prose (``PROSE_CHARS`` characters on average, ``TEXT_COLUMN`` times that
-   for one column beside others not of figures), stays with the page's text; so does a table of
+   for one column beside others not of figures), stays with the page's text, unless its rows are shaded in turn
+   after short labels (a zebra's column of sentences); so does a table of
    contents (every line ending in a page number, most after a leader): ``readers.pdf.textruns``. A line of one
    phrase among the rows across one of their gutters at most (a section's name) parts none. A word no cell holds is read
    beside the table, and the table is said to be so (``readers.pdf.unsure``).
@@ -354,17 +355,18 @@ def _striped(
     table's last rows, a section's label alone: "LIABILITIES AND SHAREHOLDERS' EQUITY:" over the page's foot),
     up to the next run or a caption."""
 
-    def inside(line: list[Item], box: tuple) -> bool:
-        middle = (line[0]["top"] + line[0]["bottom"]) / 2
-        return box[1] < middle < box[3] and box[0] - 1 <= line[0]["x0"] and line[-1]["x1"] <= box[2] + 1
-
     grown = []
     for (first, last), after in zip(runs, [*(run[0] for run in runs[1:]), len(lines)]):
-        box = next((box for box in zebras if inside(lines[last], box)), None)
-        while box and last + 1 < after and not captions[last + 1] and inside(lines[last + 1], box):
+        box = next((box for box in zebras if _inside(lines[last], box)), None)
+        while box and last + 1 < after and not captions[last + 1] and _inside(lines[last + 1], box):
             last += 1
         grown.append((first, last))
     return grown
+
+
+def _inside(line: list[Item], box: tuple) -> bool:
+    middle = (line[0]["top"] + line[0]["bottom"]) / 2
+    return box[1] < middle < box[3] and box[0] - 1 <= line[0]["x0"] and line[-1]["x1"] <= box[2] + 1
 
 
 def aligned_tables(
@@ -436,16 +438,21 @@ def aligned_tables(
         crossed = [sum(row[0]["x0"] < b and a < row[-1]["x1"] for a, b in strips) for row in under]
         wide = [row for row, one, count in zip(under, lone, crossed) if one and count > 1]
         strips = _gutters(sum(cells + wide, []), left, right, width)
-        if is_text(rows, strips) or is_contents(rows, drawing, width):
+        # rows shaded in turn are a table's, a column of sentences after their labels too (long labels shaded in
+        # turn are left to the shaded header's grid, ``readers.pdf.headed``)
+        striped = 2 * sum(any(_inside(row, box) for box in zebras) for row in rows) > len(rows) and (
+            median(line_chars(phrases(row, width)[0]) for row in rows) < PROSE_CHARS
+        )
+        if (is_text(rows, strips) and not striped) or is_contents(rows, drawing, width):
             continue
-        table = (
-            (  # a framed pair's lines over its header rule are read before it
+        # a framed pair of lines is one row under the frame's header when they read so (a row wrapped: "CFA Franc" /
+        # "BCEAO"), else a header and its row, the lines over the header rule read before them
+        table = unruled_table(lines[top:first], rows, width) if not pair or floor is not None else None
+        if table is None and pair:
+            table = (
                 sum(lines[top:first], []),
                 in_reading_order([[phrase_text(phrase) for phrase in phrases(line, width)] for line in rows]),
             )
-            if pair
-            else unruled_table(lines[top:first], rows, width)
-        )
         if table is None:
             continue
         before = {id(item) for item in table[0]}

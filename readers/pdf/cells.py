@@ -36,7 +36,7 @@ from .records import Char
 from .rowlines import split_records, turning
 from .shades import inside_shade, page_shades, zebra_stripes
 from .unruled import GUTTER_EMS, HEADER_ROWS
-from .unsure import CURRENCY, FIGURE
+from .unsure import CURRENCY, figures_only
 from .words import baseline, in_reading_order, text_lines
 
 CONTINUED = re.compile(r"(?:[—–-]\s*|\()continued\)?\.?$", re.I)  # a continued table's title: "COSTS—Continued"
@@ -403,8 +403,7 @@ def ruled_rows(table) -> tuple[list[list[str | None]], list[float]]:
         # A row ruled alone with no cell of figures only is a header ruled round (over a body left unruled), its
         # lines wrapped headings ("M49 Code"), as is a top row of words with its labels' cell empty ("March" /
         # "29,2025"); a lone row with columns of figures may be a ledger's records, ruled round its columns.
-        texts = [extract_text(cast(list[dict], cell)).split() for cell in cells if cell]
-        words = not any(text and all(FIGURE.fullmatch(word) for word in text) for text in texts)
+        words = not any(figures_only(extract_text(cast(list[dict], cell))) for cell in cells if cell)
         heads = number < HEADER_ROWS and not cells[0] and any(char["text"].isalpha() for char in chars)
         header = (not number or not figures or heads) and (len(table.rows) > 1 or words)
         rows += _records(row, cells, lefts, columns, header, padding)

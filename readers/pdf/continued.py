@@ -24,7 +24,7 @@ NUMBER = re.compile(r"[-+(]?[$€£]?\s?[\d.,]+%?\)?")
 
 def _is_table(block: str) -> bool:
     lines = block.split("\n")
-    return len(lines) >= 3 and all(line.startswith("|") for line in lines) and set(lines[1]) <= set("|-: ")
+    return len(lines) >= 2 and all(line.startswith("|") for line in lines) and set(lines[1]) <= set("|-: ")
 
 
 def opens_with_table(text: str) -> bool:

@@ -166,15 +166,19 @@ def _page_number(
     body_font: str | None,
 ) -> bool:
     """Whether the one bare number among a line's ``pieces`` is its page number: on the outermost
-    line; else alone on its line, or on a line apart from the body, and set apart (a table's last
-    row, next to the body and with numbers of its own, stays). A number ending where one of the line inside
-    ends is a column's: a table's last row at the page's foot ("Item 6.  Exhibits  22" under "… 22")."""
+    line, unless that line reads as a table's row (more pieces than a running title, its date and its
+    number, next to the body: "002 Africa  …  Guinea  324 GN  GIN  x", a sheet's last row with its
+    mark "x" at the foot); else alone on its line, or on a line apart from the body, and set apart (a
+    table's last row, next to the body and with numbers of its own, stays). A number ending where one of
+    the line inside ends is a column's: a table's last row at the page's foot ("Item 6.  Exhibits  22"
+    under "… 22")."""
     numbered = len(pieces) > 1 and pieces[0] is numbers[0] and inner and NUMBER.fullmatch(inner[0]["text"])
     end = numbers[0][-1]["x1"] if numbers else 0.0
     columned = any(abs(word["x1"] - end) <= COLUMN_EDGE and BARE_NUMBER.fullmatch(word["text"]) for word in inner or [])
     if len(numbers) != 1 or numbered or columned:
         return False  # one number alone; a line's number beside the next line's is a transcript's numbering
-    return outermost or ((len(pieces) == 1 or apart) and _set_apart(numbers[0], body, body_font))
+    row = len(pieces) > RUNNING_PIECES + 1 and not apart
+    return (outermost and not row) or ((len(pieces) == 1 or apart) and _set_apart(numbers[0], body, body_font))
 
 
 def _continues(line: list[Item], lines: list[list[Item]], at_top: bool) -> bool:

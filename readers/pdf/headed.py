@@ -12,6 +12,8 @@ A line right under a grid, its phrases each inside a column and filling two and 
 the label's one of them), is the grid's last row (the row under the last of a table's shaded rows, ruled by
 none), and so is each such line after it (a shaded header's rows); such a line in the row right over it is its
 first (a header over shaded rows). A note of one phrase right under a grid, over such a row, is a row too.
+A lone row that nothing joins is a table of one row when it is a record, not a header: three cells filled or
+more, one of them figures only (a table's last row run on to the next page, alone at its top).
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from .boxes import box_of, centre_in, union
 from .colheads import halves_joined, wrapped_header
 from .framed import ALIGNED_ENDS
 from .records import Item
+from .rowlines import RECORD_CELLS
 from .strips import phrases
 from .unruled import HEADER_ROWS, item_lines
-from .unsure import FIGURE
+from .unsure import FIGURE, figures_only
 from .words import phrase_text, right_to_left
 
 # A ruled grid: its bbox, Markdown, rows and its columns' left edges
@@ -309,8 +312,16 @@ def headed(
     items = [item for item in items if id(item) not in notes and not centre_in(box_of(item), kept)]  # the table's
     lines = item_lines([item for item in items if "block" not in item])
     tables = []
-    for grid in (grid for grid in joined if id(grid) not in alone):
-        grid = _refined(grid, [head for head in heads if id(head) in alone and head[0] not in kept])
+    loose = [head for head in heads if id(head) in alone and head[0] not in kept and record(head[2][0])]
+    for grid in [grid for grid in joined if id(grid) not in alone] + loose:
+        if id(grid) in alone:  # a record no table took: a table of its own, while its words are loose
+            inside = {id(item) for item in items if centre_in(box_of(item), [grid[0]])}
+            if not inside:
+                continue
+            items = [item for item in items if id(item) not in inside]
+            lines = [line for line in lines if id(line[0]) not in inside]
+        else:
+            grid = _refined(grid, [head for head in heads if id(head) in alone and head[0] not in kept])
         for below in (True, False):
             while (row := _edge_row(grid, lines, width, below)) is not None:  # row after row
                 taken = {id(item) for item in row[0]}  # whole lines
@@ -321,3 +332,9 @@ def headed(
                 grid = union([box, *map(box_of, row[0])]), markdown_table(rows), rows, lefts
         tables.append((grid[0], grid[1]))
     return tables, items, blocks
+
+
+def record(row: list) -> bool:
+    """A lone row ruled round is a record: ``RECORD_CELLS`` cells filled or more, one of figures only."""
+    cells = [str(cell) for cell in row if cell]
+    return len(cells) >= RECORD_CELLS and any(figures_only(cell) for cell in cells)

@@ -47,7 +47,7 @@ from .charts.reading import grouped_labels, read_chart
 from .figures import LABEL_GAP
 from .framed import page_frames
 from .furniture import RUNNING_WORDS, band_furniture, edge_line, edge_words, furniture_line, margin_numbers
-from .headed import Ruled, headed
+from .headed import Ruled, headed, record
 from .headings import HEADING_RATIO, SCAN_HEADING_RATIO, as_body, heading_mark
 from .items import line_markdown, page_links, word_items
 from .paragraphs import paragraph_gaps, paragraph_groups
@@ -422,8 +422,10 @@ def page_markdown(
     words, numbered = margin_numbers(words, body, body_font)
     items, labels, turned = _figure_items(words, figures, page, [c for c in chars if turn_of(c) != "level"])
     page_top, page_bottom = float(page.bbox[1]), float(page.bbox[3])
+    records = [head[0] for head in lone if record(head[2][0])]  # a table's row: no running head, whatever it holds
+    edge = [item for item in items if not centre_in(box_of(item), records)]
     taken, heads, feet = (
-        band_furniture(item_lines(items), page_top, page_bottom, body, body_font) if items else (set(), [], [])
+        band_furniture(item_lines(edge), page_top, page_bottom, body, body_font) if edge else (set(), [], [])
     )
     items = [item for item in items if id(item) not in taken]
     edges = edge_words(item_lines(items), page_top, page_bottom) if items else set()

@@ -17,6 +17,8 @@ from .wraps import PROSE_CHARS
 
 RECORD_CELLS = 3  # cells holding a line at (nearly) every shared baseline: fewer are cells that wrap, not records
 RECORD_SHARE = 0.8  # of the shared baselines every cell has a line at, when not all: a record's cell may be empty
+CODE_CHARS = 6  # letters and digits of a code or a number, at least, that a narrow cell breaks ("000142495" / "8")
+CODE_TAIL = 2  # of them at most left for the next line: a record's value under a code is no such scrap
 FIT_SLACK = 0.5  # points: a letter wider than the room its word leaves, less this, did not fit beside it
 
 
@@ -33,8 +35,8 @@ def _cell_lines(chars: list[Char], room: float | None) -> list[tuple[float, floa
     with it, text slanted is one line, as pdfplumber reads it; a leader's dots are the table's, no
     word of the cell ("Stabilizer wiring change ........"). A word too wide for the cell's ``room`` (its width
     inside the table's padding) that the printer broke where the room ran out goes on whole ("Massach" /
-    "usetts", "Ra" / "nk"): a line of one word whose next line starts in lower case, its first letter wider than
-    the room the word leaves."""
+    "usetts", "Ra" / "nk"): a line of one word whose next line starts in lower case, or a code's or a number's
+    scrap (``_code_tail``), its first letter wider than the room the word leaves."""
     turns = {turning(char) for char in chars}
     if len(turns) == 1 and turns != {0}:
         chars = [set_upright(char, turns == {1}, 0.0, 0.0) for char in chars]
@@ -51,12 +53,26 @@ def _cell_lines(chars: list[Char], room: float | None) -> list[tuple[float, floa
         text, first = phrase_text(words), next(char for char in line if char["text"].strip())
         above = lines[-1][2] if lines else ""
         fitted = room is not None and width + first["x1"] - first["x0"] > room - FIT_SLACK
-        if fitted and " " not in above and above[-1:].isalnum() and text[0].islower() and _broken(above, text):
+        broken = (text[0].islower() and _broken(above, text)) or _code_tail(above, text)
+        if fitted and " " not in above and above[-1:].isalnum() and broken:
             lines[-1] = (*lines[-1][:2], lines[-1][2] + text)
         else:
             lines.append((words[0]["base"], max(char["size"] for char in line), text))
         width = words[-1]["x1"] - words[0]["x0"]
     return lines
+
+
+def _code_tail(above: str, text: str) -> bool:
+    """Whether ``text`` is the tail of a code or a number ``above`` broken where the room ran out ("000142495" /
+    "8", "S00002278" / "0"): a run of letters and digits ``CODE_CHARS`` long at least, with a digit, over
+    ``CODE_TAIL`` of them at most, alone on their line (a value of a record under it is no such scrap)."""
+    return (
+        len(above) >= CODE_CHARS
+        and above.isalnum()
+        and any(char.isdigit() for char in above)
+        and text.isalnum()
+        and len(text) <= CODE_TAIL
+    )
 
 
 def _broken(above: str, text: str) -> bool:

@@ -15,13 +15,15 @@ from .wraps import ALIGNED_ROWS, PROSE_CHARS
 
 PAGE_NUMBER = re.compile(r"\d{1,4}|[ivxlcdm]{1,7}|\d{1,3}[-–]\d{1,4}", re.I)  # "12", "xiv", "1-3"
 TEXT_COLUMN = 1.6  # one column of lines this much longer than prose's shortest is text beside a narrow column
+TABLE_COLUMNS = 4  # short columns, at least, after short labels: a table whatever the long ones beside them hold
 
 
 def is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool:
     """The run is text set in columns: every column's lines are prose, or one column's are long beside
-    others not of figures (a cost table's long descriptions beside its amounts are a table's, and so are a
-    film's plot beside its title and its year). The lines above the first that holds figures in two columns
-    are a header's, when there is one: long headings over figures are no text."""
+    others not of figures (a cost table's long descriptions beside its amounts are a table's, and so are a film's
+    plot beside its title and its year, and, after short labels, long cells among ``TABLE_COLUMNS`` short columns or
+    more: funds' names among eight columns of codes, tickers and dates). The lines above the first that holds
+    figures in two columns are a header's, when there is one: long headings over figures are no text."""
     cells: list[list[tuple[int, bool, bool] | None]] = []  # each line's cells: its length, has a figure, is one
     for row in rows:
         for line in item_lines(row):
@@ -46,7 +48,8 @@ def is_text(rows: list[list[Item]], gutters: list[tuple[float, float]]) -> bool:
     # title, its year and its plot; a form's line numbers stand on both sides of its long lines)
     year = any(len(found) > ALIGNED_ROWS and all(found[1:]) for found in plain)
     beside_figures = of_figure or len(gutters) > 1 and long[-1] and sum(long) == 1 and year
-    return all(middle >= PROSE_CHARS for middle in middles if middle) or (any(long) and not beside_figures)
+    many = sum(1 for middle, wide in zip(middles, long) if middle and not wide) >= TABLE_COLUMNS and not long[0]
+    return all(middle >= PROSE_CHARS for middle in middles if middle) or (any(long) and not beside_figures and not many)
 
 
 def is_contents(rows: list[list[Item]], drawing: list[Item], width: float) -> bool:

@@ -46,6 +46,11 @@ TITLE = re.compile(rf"{HEADING}|#|\*\(continued|(table|figure|fig\.|chart|exhibi
 MIXED_SHARE = 0.25  # of a column's filled cells, of the rarer kind: a label in a column of figures is one or two
 
 
+def figures_only(text: str) -> bool:
+    """``text`` holds words, each a figure: a cell of values ("1,204.50", "12 %", "10.41")."""
+    return bool(text.split()) and all(FIGURE.fullmatch(word) for word in text.split())
+
+
 def of_figures(cells: Iterable[str]) -> bool:
     """Two cells or more of ``cells`` (a row's, or a line's phrases) are figures: a row of figures, no header's."""
     return sum(bool(FIGURE.fullmatch(cell)) for cell in cells) > 1
