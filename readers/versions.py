@@ -25,7 +25,7 @@ anything but what made it (never a file's name or path: a renamed file still hit
 """
 
 # each PDF page's text, tables, figures and placed lines (readers.pdf.pages): PDFs, and Office and web prints
-EXTRACTION_VERSION = 41
+EXTRACTION_VERSION = 40
 WORKBOOK_VERSION = 25  # a workbook's sheets, tables, charts and figures (readers.office.sheets)
 OFFICE_VERSION = 1  # how LibreOffice converts (settings, walls, links taken out: readers.render.libreoffice): its
 # PDFs and OOXML copies, and every page, render, letter and OCR read from them

@@ -11,10 +11,9 @@ row of words, no table alone (``readers.pdf.pages.is_table``), is such a header 
 A line right under a grid, its phrases each inside a column and filling two and half of them at least (or two,
 the label's one of them), is the grid's last row (the row under the last of a table's shaded rows, ruled by
 none), and so is each such line after it (a shaded header's rows); such a line in the row right over it is its
-first (a header over shaded rows), and so is such a line over lines that stand inside its columns, their cells'
-wrapped lines (a row left unshaded over a shaded one). A note of one phrase right under a grid, over such a
-row, is a row too. A lone row that nothing joins is a table of one row when it is a record, not a header: three
-cells filled or more, one of them figures only (a table's last row run on to the next page, alone at its top).
+first (a header over shaded rows). A note of one phrase right under a grid, over such a row, is a row too.
+A lone row that nothing joins is a table of one row when it is a record, not a header: three cells filled or
+more, one of them figures only (a table's last row run on to the next page, alone at its top).
 """
 
 from __future__ import annotations
@@ -216,19 +215,6 @@ def _filled(cells: dict[int, str] | None, lefts: list[float]) -> TypeGuard[dict[
     )
 
 
-def _wrapped_over(near: list[list[Item]], edges: list[float], width: float) -> list[list[Item]]:
-    """The lines of a row over a grid, top down, whose last lines are its cells' wrapped lines (a row left unshaded
-    over a shaded one): of the ``LABEL_LINES`` lines over the grid (``near``, the nearest first), each inside the
-    columns that start at ``edges``, the first that fills them (``_filled``) and those under it; none else."""
-    for index, line in enumerate(near[:LABEL_LINES]):
-        cells = _columns(line, edges, width)
-        if cells is None:
-            return []
-        if _filled(cells, edges[:-1]):
-            return near[index::-1]
-    return []
-
-
 def _ahead(lines: list[list[Item]], edges: list[float], width: float, pitch: float) -> bool:
     """A line filling the columns that start at ``edges`` (``_filled``) comes among the first ``LABEL_LINES`` of
     ``lines``, each of one phrase before it (a note, a section's label and its wrapped lines), each at most
@@ -276,15 +262,12 @@ def _edge_row(
             note: list[str | None] = [None] * len(lefts)
             note[len(lefts) - 1 - column] = phrase_text(found[0])
             return list(near[0]), note
-    over = [] if below or _filled(cells, lefts) else _wrapped_over(near, edges, width)
-    if over:  # a first row of several lines over the grid, read top down
-        near, cells = over, _columns(over[0], edges, width)
     if not _filled(cells, lefts) and not (
         below and cells and cells.keys() == {0} and _ahead(near[1:], edges, width, pitch)
     ):
         return None
     taken = list(near[0])
-    for line in near[1:] if below or over else []:
+    for line in near[1:] if below else []:
         wrapped = _columns(line, edges, width)
         height = line[0]["bottom"] - line[0]["top"]
         if not wrapped or not wrapped.keys() <= cells.keys() or line[0]["top"] - taken[-1]["bottom"] > height / 2:
